@@ -1,0 +1,32 @@
+#pragma once
+/// Reading ../shared/golden files exactly as they are: JSON Lines, plain or gzip-compressed.
+#include "layoutscope/result.hpp"
+#include "layoutscope/tensor_map.hpp"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace layoutscope::conform {
+
+/// Every non-empty line of `path` (.jsonl or .jsonl.gz, detected by content), in order.
+[[nodiscard]] Result<std::vector<std::string>> readJsonLines(const std::string& path);
+
+/// Decode lowercase hex ("0a1b...") into bytes.
+[[nodiscard]] std::vector<uint8_t> fromHex(const std::string& hex);
+[[nodiscard]] std::string toHex(const uint8_t* p, size_t n);
+
+/// index_pattern_v1 (golden/tma README): byte `offset` of a buffer filled with elements of size e.
+[[nodiscard]] uint8_t indexPatternByte(uint64_t offset, uint32_t elemBytes);
+
+/// One conformance outcome per case; the runner prints failures and the closing count.
+struct CaseOutcome {
+    std::string id;
+    bool passed = true;
+    std::string firstDifference; ///< empty when passed
+};
+
+/// Print failures, then "N passed, M failed"; returns the number failed.
+size_t reportOutcomes(const std::vector<CaseOutcome>& outcomes, std::ostream& out);
+
+} // namespace layoutscope::conform

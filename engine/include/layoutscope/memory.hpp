@@ -1,0 +1,72 @@
+#pragma once
+/// Machine state: sparse global memory, one shared memory per CTA of a cluster, mbarriers.
+/// Global memory costs only the bytes a scenario touches: regions are described by a generator and
+/// materialised page by page on first write.
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace layoutscope {
+
+inline constexpr uint32_t kSmemBytesPerCta = 228 * 1024; ///< sm_90/sm_100 shared memory per SM
+inline constexpr uint32_t kMaxClusterCtas = 16;          ///< non-portable cluster size limit
+
+/// Byte value of a region at a given offset from its base (pure function).
+using ByteGenerator = std::function<uint8_t(uint64_t offset)>;
+
+/// Sparse 64-bit global address space. Unmapped bytes read as 0.
+class GlobalMemory {
+public:
+    /// Declare [base, base+size) whose initial bytes come from `gen` (nullptr: zeros).
+    void addRegion(uint64_t base, uint64_t size, ByteGenerator gen);
+    [[nodiscard]] bool isMapped(uint64_t addr, uint64_t len) const;
+    [[nodiscard]] uint8_t readByte(uint64_t addr) const;
+    void read(uint64_t addr, std::span<uint8_t> out) const;
+    void write(uint64_t addr, std::span<const uint8_t> in);
+    /// Number of 4 KiB pages materialised by writes (for the "costs only what is touched" rule).
+    [[nodiscard]] size_t materialisedPages() const { return m_pages.size(); }
+
+private:
+    struct Region {
+        uint64_t base, size;
+        ByteGenerator gen;
+    };
+    static constexpr uint64_t kPage = 4096;
+    [[nodiscard]] const Region* regionOf(uint64_t addr) const;
+    [[nodiscard]] uint8_t initialByte(uint64_t addr) const;
+    std::vector<Region> m_regions;
+    std::map<uint64_t, std::array<uint8_t, kPage>> m_pages; ///< page index -> bytes (copyable state)
+};
+
+/// One CTA's shared memory window: shared::cta addresses [0, size).
+class SharedMemory {
+public:
+    explicit SharedMemory(uint32_t size = kSmemBytesPerCta, uint8_t fill = 0) : m_bytes(size, fill) {}
+    [[nodiscard]] uint32_t size() const { return static_cast<uint32_t>(m_bytes.size()); }
+    [[nodiscard]] std::span<uint8_t> bytes() { return m_bytes; }
+    [[nodiscard]] std::span<const uint8_t> bytes() const { return m_bytes; }
+
+private:
+    std::vector<uint8_t> m_bytes;
+};
+
+/// An mbarrier's transaction state (PTX ISA §9.7.13.15), as far as data movement needs it.
+struct MbarrierState {
+    int64_t txCount = 0;          ///< expect-tx adds, complete-tx subtracts
+    int64_t completedBytes = 0;   ///< total complete-tx bytes received (for display / conformance)
+};
+
+/// Everything an execution reads and writes.
+struct MachineState {
+    explicit MachineState(uint32_t clusterSize = 1, uint8_t smemFill = 0, uint32_t smemSize = kSmemBytesPerCta);
+    uint32_t clusterSize = 1;
+    GlobalMemory global;
+    std::vector<SharedMemory> smem;                          ///< index = %cluster_ctarank
+    std::map<std::pair<uint32_t, uint32_t>, MbarrierState> mbarriers; ///< (cta, shared::cta addr)
+};
+
+} // namespace layoutscope

@@ -1,0 +1,59 @@
+#pragma once
+/// TMA tile-mode copies: cp.async.bulk.tensor (PTX ISA 9.2 §9.7.9.25.5.2).
+/// Loads: global -> shared::cta / shared::cluster (optionally .multicast::cluster).
+/// Stores: shared::cta -> global (.bulk_group).
+/// Execution applies the hardware-measured semantics of ../shared/golden/tma/README.md and
+/// ../shared/ref/tma.md §3–§6, and reports hardware faults as the CUDA errors they raise.
+#include "layoutscope/memory.hpp"
+#include "layoutscope/result.hpp"
+#include "layoutscope/tensor_map.hpp"
+#include "layoutscope/trace.hpp"
+
+#include <array>
+#include <cstdint>
+
+namespace layoutscope {
+
+/// cp.async.bulk.tensor.<n>d.shared::{cta,cluster}.global.tile.mbarrier::complete_tx::bytes
+///   [dstMem], [tensorMap, {coords}], [mbar] {, ctaMask}
+struct TmaTileLoad {
+    TensorMap map;
+    std::array<int32_t, kMaxTensorRank> coords{}; ///< dim 0 first; only tensorRank entries used
+    uint32_t issuingCta = 0;   ///< %cluster_ctarank of the issuing CTA
+    uint32_t dstCta = 0;       ///< destination CTA (shared::cluster) — issuing CTA for shared::cta
+    uint32_t dstAddr = 0;      ///< shared::cta byte address of dstMem in dstCta (absolute)
+    uint32_t mbarAddr = 0;     ///< shared::cta byte address of the mbarrier
+    bool multicast = false;    ///< .multicast::cluster
+    uint16_t ctaMask = 0;      ///< with multicast: bit i selects %cluster_ctarank i
+};
+
+/// cp.async.bulk.tensor.<n>d.global.shared::cta.tile.bulk_group [tensorMap, {coords}], [srcMem]
+struct TmaTileStore {
+    TensorMap map;
+    std::array<int32_t, kMaxTensorRank> coords{};
+    uint32_t srcCta = 0;
+    uint32_t srcAddr = 0;      ///< shared::cta byte address of srcMem (absolute)
+};
+
+/// Dense box geometry derived from a tensor map (tma.md §3, §4.1).
+struct TileGeometry {
+    std::array<uint32_t, kMaxTensorRank> count{}; ///< elements moved per dimension
+    uint32_t elemBytes = 0;
+    uint32_t innerBytes = 0;  ///< bytes per dim-0 row
+    uint32_t rowPitch = 0;    ///< smem bytes between rows (inner, or the swizzle span)
+    uint32_t rows = 0;        ///< product of count[1..rank-1]
+    uint64_t boxBytes = 0;    ///< dense box bytes = transaction bytes
+};
+[[nodiscard]] TileGeometry tileGeometry(const TensorMap& map);
+
+/// Physical shared address for an absolute logical address under a swizzle mode (tma.md §4.2).
+[[nodiscard]] uint32_t swizzleAddress(TensorSwizzle s, uint32_t addr);
+
+/// Execute a tile load: writes every destination CTA's shared memory and credits its mbarrier.
+/// Fails (nothing written) with a Fault* diagnostic when the hardware would raise an error.
+[[nodiscard]] Status executeTmaLoad(const TmaTileLoad& op, MachineState& state, TraceBuilder& trace);
+
+/// Execute a tile store: writes global memory from the source CTA's shared memory.
+[[nodiscard]] Status executeTmaStore(const TmaTileStore& op, MachineState& state, TraceBuilder& trace);
+
+} // namespace layoutscope

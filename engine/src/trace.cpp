@@ -1,0 +1,96 @@
+#include "layoutscope/trace.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace layoutscope {
+
+const char* transformName(Transform t) {
+    switch (t) {
+    case Transform::Copy: return "copy";
+    case Transform::FillZero: return "fill zero (out of bounds)";
+    case Transform::FillNaN: return "fill OOB-NaN 0x7FF7";
+    case Transform::RoundTf32: return "round to TF32";
+    }
+    return "?";
+}
+
+std::pair<size_t, size_t> Trace::movesOfStep(uint32_t step) const {
+    auto lo = std::lower_bound(moves.begin(), moves.end(), step,
+                               [](const ByteMove& m, uint32_t s) { return m.step < s; });
+    auto hi = std::upper_bound(lo, moves.end(), step, [](uint32_t s, const ByteMove& m) { return s < m.step; });
+    return {static_cast<size_t>(lo - moves.begin()), static_cast<size_t>(hi - moves.begin())};
+}
+
+void TraceBuilder::beginInstr(std::string text, int sourceLine) {
+    LAYOUTSCOPE_ASSERT(!m_open);
+    m_open = true;
+    m_instr = static_cast<uint32_t>(m_t.instrs.size());
+    m_t.instrs.push_back(TraceInstr{std::move(text), sourceLine, m_t.stepCount, m_t.stepCount, {}});
+}
+
+void TraceBuilder::endInstr(std::string summary) {
+    LAYOUTSCOPE_ASSERT(m_open);
+    m_open = false;
+    m_t.instrs[m_instr].endStep = m_t.stepCount;
+    m_t.instrs[m_instr].summary = std::move(summary);
+}
+
+static std::span<uint8_t> destination(MachineState& s, const MemRef& r, size_t len, std::vector<uint8_t>& tmp) {
+    if (r.space == MemSpace::SharedCta) {
+        LAYOUTSCOPE_ASSERT(r.cta < s.smem.size() && r.addr + len <= s.smem[r.cta].size());
+        return s.smem[r.cta].bytes().subspan(r.addr, len);
+    }
+    tmp.resize(len);
+    if (r.space == MemSpace::Global) s.global.read(r.addr, tmp);
+    return tmp;
+}
+
+void TraceBuilder::move(MachineState& state, ByteMove m, std::span<const uint8_t> bytes, bool newStep) {
+    LAYOUTSCOPE_ASSERT(m_open && bytes.size() == m.length);
+    if (newStep || m_t.stepCount == m_t.instrs[m_instr].firstStep) ++m_t.stepCount;
+    m.step = m_t.stepCount - 1;
+    m.instr = m_instr;
+    m.dataOffset = static_cast<uint32_t>(m_t.after.size());
+    std::vector<uint8_t> tmp;
+    std::span<uint8_t> dst = destination(state, m.dst, m.length, tmp);
+    m_t.before.insert(m_t.before.end(), dst.begin(), dst.end());
+    m_t.after.insert(m_t.after.end(), bytes.begin(), bytes.end());
+    if (m.dst.space == MemSpace::SharedCta) std::memcpy(dst.data(), bytes.data(), bytes.size());
+    else if (m.dst.space == MemSpace::Global) state.global.write(m.dst.addr, bytes);
+    m_t.moves.push_back(m);
+}
+
+void TraceBuilder::tx(MachineState& state, uint8_t cta, uint32_t mbarAddr, int64_t bytes) {
+    LAYOUTSCOPE_ASSERT(m_open);
+    MbarrierState& mb = state.mbarriers[{cta, mbarAddr}];
+    mb.txCount -= bytes;
+    mb.completedBytes += bytes;
+    const uint32_t step = m_t.stepCount == 0 ? 0 : m_t.stepCount - 1;
+    m_t.txEvents.push_back(TxEvent{step, m_instr, cta, mbarAddr, bytes});
+}
+
+Replay::Replay(const Trace& t, const MachineState& initial) : m_t(t), m_state(initial) {}
+
+static void applyBytes(MachineState& s, const MemRef& r, std::span<const uint8_t> bytes) {
+    if (r.space == MemSpace::SharedCta) std::memcpy(s.smem[r.cta].bytes().data() + r.addr, bytes.data(), bytes.size());
+    else if (r.space == MemSpace::Global) s.global.write(r.addr, bytes);
+}
+
+void Replay::seek(uint32_t step) {
+    step = std::min(step, m_t.stepCount);
+    if (step > m_step) {
+        auto [lo, unused] = m_t.movesOfStep(m_step);
+        auto [unused2, hi] = m_t.movesOfStep(step - 1);
+        (void)unused; (void)unused2;
+        for (size_t i = lo; i < hi; ++i) applyBytes(m_state, m_t.moves[i].dst, m_t.afterBytes(m_t.moves[i]));
+    } else if (step < m_step) {
+        auto [lo, unused] = m_t.movesOfStep(step);
+        auto [unused2, hi] = m_t.movesOfStep(m_step - 1);
+        (void)unused; (void)unused2;
+        for (size_t i = hi; i-- > lo;) applyBytes(m_state, m_t.moves[i].dst, m_t.beforeBytes(m_t.moves[i]));
+    }
+    m_step = step;
+}
+
+} // namespace layoutscope

@@ -1,0 +1,13 @@
+# Fails if any file under engine/ includes Qt, ImGui or GLM headers.
+file(GLOB_RECURSE files "${ENGINE_DIR}/*.hpp" "${ENGINE_DIR}/*.cpp" "${ENGINE_DIR}/*.h")
+set(bad "")
+foreach(f ${files})
+  file(STRINGS "${f}" hits REGEX "#[ \t]*include[ \t]*[<\"](Q[A-Za-z]|imgui|glm/)")
+  if(hits)
+    list(APPEND bad "${f}: ${hits}")
+  endif()
+endforeach()
+if(bad)
+  message(FATAL_ERROR "engine/ must stay standard C++; found:\n${bad}")
+endif()
+message(STATUS "engine/ includes only standard C++ (${CMAKE_ARGC} checked ok)")
