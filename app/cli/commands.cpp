@@ -1,35 +1,26 @@
 #include "cli/commands.hpp"
 
-#include "conform/conform.hpp"
-
 namespace layoutscope::cli {
 
 void printUsage(std::ostream& out) {
     out << "usage: layoutscope-cli <command> [args]\n"
-           "  conform tma FILE...   replay golden/tma records (.jsonl or .jsonl.gz) against the engine\n";
+           "  run FILE                 execute a scenario and summarise what moved\n"
+           "  dump FILE                print every byte move of a scenario's trace\n"
+           "  check FILE...            validate scenarios; diagnostics as file:line:col: error: ...\n"
+           "  validate [--target sm_XX] [--ptx X.Y] 'INSTR'   validate one PTX instruction\n"
+           "  conform tma FILE...      replay golden/tma records (.jsonl or .jsonl.gz)\n"
+           "  conform ptxas FILE       compare the validator with golden/ptxas records\n"
+           "  conform cute DIR|FILE    compare tcgen05 maps with golden/cute files\n";
 }
 
-static int conformCmd(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-    if (args.size() < 3 || args[1] != "tma") {
-        err << "usage: layoutscope-cli conform tma FILE...\n";
-        return 2;
-    }
-    size_t failed = 0;
-    for (size_t i = 2; i < args.size(); ++i) {
-        auto r = conform::conformTma(args[i]);
-        if (!r) {
-            err << args[i] << ": error: " << r.error().message << "\n";
-            return 2;
-        }
-        out << "== " << args[i] << "\n";
-        failed += conform::reportOutcomes(*r, out);
-    }
-    return failed == 0 ? 0 : 1;
-}
-
-int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-    if (args[0] == "conform") return conformCmd(args, out, err);
-    err << "layoutscope-cli: unknown command '" << args[0] << "'\n";
+int dispatch(const Args& args, std::ostream& out, std::ostream& err) {
+    const std::string& c = args[0];
+    if (c == "conform") return cmdConform(args, out, err);
+    if (c == "run") return cmdRun(args, out, err);
+    if (c == "dump") return cmdDump(args, out, err);
+    if (c == "check") return cmdCheck(args, out, err);
+    if (c == "validate") return cmdValidate(args, out, err);
+    err << "layoutscope-cli: unknown command '" << c << "'\n";
     printUsage(err);
     return 2;
 }

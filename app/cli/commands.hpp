@@ -4,7 +4,15 @@
 #include <vector>
 
 namespace layoutscope::cli {
+using Args = std::vector<std::string>;
 void printUsage(std::ostream& out);
 /// Runs one subcommand; returns the process exit status.
-int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int dispatch(const Args& args, std::ostream& out, std::ostream& err);
+
+// Subcommands, each in its own file. args[0] is the subcommand name.
+int cmdConform(const Args& args, std::ostream& out, std::ostream& err); ///< cmd_conform.cpp
+int cmdRun(const Args& args, std::ostream& out, std::ostream& err);     ///< cmd_scenario.cpp: run a scenario, summary
+int cmdDump(const Args& args, std::ostream& out, std::ostream& err);    ///< cmd_scenario.cpp: dump the trace
+int cmdCheck(const Args& args, std::ostream& out, std::ostream& err);   ///< cmd_scenario.cpp: file:line:col diagnostics
+int cmdValidate(const Args& args, std::ostream& out, std::ostream& err);///< cmd_validate.cpp: one PTX instruction for a target
 } // namespace layoutscope::cli

@@ -12,3 +12,15 @@ namespace layoutscope::conform {
 [[nodiscard]] Result<std::vector<CaseOutcome>> conformTma(const std::string& path);
 
 } // namespace layoutscope::conform
+
+namespace layoutscope::conform {
+
+/// golden/ptxas/validity_public.jsonl.gz: validate each record's instruction or kernel for its
+/// target and PTX version and compare accept/reject with ptxas (conform_ptxas.cpp).
+[[nodiscard]] Result<std::vector<CaseOutcome>> conformPtxas(const std::string& path);
+
+/// golden/cute/*.json: ld/st atoms, tcgen05.cp atoms, descriptors, swizzles, block-scaled example
+/// (conform_cute.cpp). `path` is the directory or one file.
+[[nodiscard]] Result<std::vector<CaseOutcome>> conformCute(const std::string& path);
+
+} // namespace layoutscope::conform
