@@ -1,5 +1,83 @@
-// placeholder: owned by the PTX front-end work
+// layoutscope-cli validate [--target sm_100a] [--ptx 9.0] 'INSTR' ['INSTR' ...]
+// Prints "ok" or every diagnostic (file:line:col form) with a caret line under the offending token.
+// Several instructions are validated together as one kernel (kernel-wide .cta_group rule).
 #include "cli/commands.hpp"
+#include "layoutscope/ptx_validate.hpp"
+
+#include <ostream>
+
 namespace layoutscope::cli {
-int cmdValidate(const Args&, std::ostream&, std::ostream& err) { err << "validate: not implemented yet\n"; return 2; }
+
+namespace {
+
+void usage(std::ostream& err) {
+    err << "usage: layoutscope-cli validate [--target SM] [--ptx MAJOR.MINOR] 'INSTRUCTION;' ['INSTRUCTION;' ...]\n"
+           "  defaults: --target sm_100a --ptx 9.0; targets: ";
+    for (const auto& t : knownPtxTargets()) err << t << " ";
+    err << "\n";
+}
+
+void caret(std::ostream& out, const std::string& text, const SourceSpan& span) {
+    if (!span.valid() || span.column < 1 || static_cast<size_t>(span.column) > text.size() + 1) return;
+    out << "    " << text << "\n    " << std::string(static_cast<size_t>(span.column - 1), ' ') << '^'
+        << std::string(static_cast<size_t>(std::max(span.length, 1) - 1), '~') << "\n";
+}
+
+} // namespace
+
+int cmdValidate(const Args& args, std::ostream& out, std::ostream& err) {
+    PtxTarget target;
+    target.sm = "sm_100a";
+    target.ptxMajor = 9;
+    target.ptxMinor = 0;
+    std::vector<std::string> texts;
+    for (size_t i = 1; i < args.size(); ++i) {
+        if ((args[i] == "--target" || args[i] == "--ptx") && i + 1 < args.size()) {
+            const std::string v = args[++i];
+            if (args[i - 1] == "--target") {
+                target.sm = v;
+            } else {
+                const size_t dot = v.find('.');
+                try {
+                    target.ptxMajor = std::stoi(v.substr(0, dot));
+                    target.ptxMinor = dot == std::string::npos ? 0 : std::stoi(v.substr(dot + 1));
+                } catch (...) {
+                    err << "validate: --ptx wants MAJOR.MINOR, e.g. 8.8\n";
+                    return 2;
+                }
+            }
+        } else if (args[i] == "-h" || args[i] == "--help") {
+            usage(out);
+            return 0;
+        } else {
+            texts.push_back(args[i]);
+        }
+    }
+    if (texts.empty()) {
+        usage(err);
+        return 2;
+    }
+    std::vector<ParsedInstr> instrs;
+    std::vector<std::pair<Diagnostic, int>> diags; // diagnostic, line index into texts
+    for (size_t i = 0; i < texts.size(); ++i) {
+        auto p = parseInstruction(texts[i], static_cast<int>(i + 1), 1);
+        if (p) instrs.push_back(std::move(p.value()));
+        else
+            for (const auto& d : p.diagnostics()) diags.emplace_back(d, static_cast<int>(i));
+    }
+    if (diags.empty()) {
+        Status s = validateKernel(instrs, target);
+        if (s) {
+            out << "ok (" << target.sm << ", PTX " << target.ptxMajor << "." << target.ptxMinor << ")\n";
+            return 0;
+        }
+        for (const auto& d : s.diagnostics()) diags.emplace_back(d, d.span.line - 1);
+    }
+    for (const auto& [d, line] : diags) {
+        out << formatDiagnostic(d, "<instr>") << "\n";
+        if (line >= 0 && static_cast<size_t>(line) < texts.size()) caret(out, texts[static_cast<size_t>(line)], d.span);
+    }
+    return 1;
+}
+
 } // namespace layoutscope::cli
