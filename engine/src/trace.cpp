@@ -11,6 +11,10 @@ const char* transformName(Transform t) {
     case Transform::FillZero: return "fill zero (out of bounds)";
     case Transform::FillNaN: return "fill OOB-NaN 0x7FF7";
     case Transform::RoundTf32: return "round to TF32";
+    case Transform::Decompress4to8: return "decompress 4-bit to 8-bit";
+    case Transform::Decompress6to8: return "decompress 6-bit to 8-bit";
+    case Transform::Unpack16b: return "unpack 16-bit";
+    case Transform::Pack16b: return "pack 16-bit";
     }
     return "?";
 }

@@ -36,6 +36,26 @@ enum class RuleId : uint16_t {
     // --- scenario / PTX front end ---
     ScenarioSyntax,
     PtxSyntax,
+    // --- tcgen05 (tcgen05.md, golden/cute README) ---
+    TmemAlloc,            ///< tcgen05.alloc/dealloc: nCols power of two in [32,512], whole warp, blocks when full
+    TmemAllocMonotonic,   ///< successive allocations must not request more columns than the previous one
+    TmemRelinquish,       ///< after relinquish_alloc_permit the CTA may not alloc again
+    TmemAllocPolicy,      ///< unverified: first fit, column aligned to nCols, lane field 0 (open question 23)
+    TmemLaneQuarter,      ///< warp (warpid % 4) = q may ld/st only lanes 32q..32q+31
+    TmemLdStMap,          ///< tcgen05.ld/st (thread, register) -> (lane, column) for every shape
+    TmemPack16b,          ///< .pack::16b/.unpack::16b: register halves <-> low 16 bits of adjacent columns
+    TmemUnpackUpperBits,  ///< unverified: .unpack::16b writes zero to bits [31:16] (open question 19)
+    Tcgen05CpRowMap,      ///< tcgen05.cp: source row r -> TMEM lanes, word w -> column taddr.col + w
+    Tcgen05CpWarpx2,      ///< unverified: .64x128b.warpx2 pair replication as CuTe models it (open question 20)
+    Tcgen05Cp4x256b,      ///< unverified: .4x256b row r -> lane 32r (open question 2)
+    Tcgen05CpSourceWalk,  ///< unverified: cp source rows walk the descriptor as a K-major canonical layout (oq 3)
+    Tcgen05CpCtaPair,     ///< unverified: .cta_group::2 each CTA copies its own smem (open question 21)
+    Tcgen05Decompress4to8,///< unverified: .b8x16.b4x16_p64: nibble e -> byte e bits [5:2], rest zero (oq 3, 28)
+    Tcgen05Decompress6to8,///< unverified: .b8x16.b6x16_p32: 6-bit e -> byte e bits [5:0], rest zero (oq 3, 28)
+    Tcgen05ShiftDown,     ///< unverified: shift.down: rows L0..L0+30 move to L0+1..L0+31, 8 columns (oq 2)
+    SmemDescriptorFields, ///< shared-memory matrix descriptor bit fields (PTX Table 40)
+    SmemDescriptorSwizzle,///< descriptor layout type -> Swizzle<B,M,S> on absolute shared byte addresses
+    SmemDescriptorBaseOffset, ///< unverified: base offset bits [49,52) do not change addresses (oq 22)
     kCount
 };
 

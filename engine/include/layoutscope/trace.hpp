@@ -29,6 +29,10 @@ enum class Transform : uint8_t {
     FillZero,   ///< out-of-bounds element, zero fill
     FillNaN,    ///< out-of-bounds element, OOB-NaN fill (0x7FF7 per 16-bit unit)
     RoundTf32,  ///< FP32 rounded to TF32 (low 13 bits cleared, nearest even)
+    Decompress4to8, ///< tcgen05.cp .b8x16.b4x16_p64: 4-bit values into 8-bit containers (bits [5:2])
+    Decompress6to8, ///< tcgen05.cp .b8x16.b6x16_p32: 6-bit values into 8-bit containers (bits [5:0])
+    Unpack16b,      ///< tcgen05.st .unpack::16b: a 16-bit register half into the low half of a TMEM cell
+    Pack16b,        ///< tcgen05.ld .pack::16b: the low halves of two TMEM cells into one register
 };
 [[nodiscard]] const char* transformName(Transform t);
 
