@@ -1,7 +1,138 @@
-// placeholder
+// runScenario: build the machine (global tensors from their fill patterns, one shared memory per
+// CTA of the cluster), then execute each instruction through the TMA executor, recording a trace.
 #include "layoutscope/scenario.hpp"
+#include "scenario_parse.hpp"
+
+#include <cstdio>
+#include <type_traits>
+
 namespace layoutscope {
-Result<Run> runScenario(const Scenario&) {
-    return Diagnostic{Severity::Error, DiagCode::Unsupported, {}, "not implemented", "", Provenance::Assumption};
+
+ByteGenerator scenarioFillGenerator(const ScenarioTensorMap& t) {
+    const uint64_t es = scn::fillElementBytes(t.map.p.dataType);
+    switch (t.fill) {
+    case ScenarioFill::Zero: return nullptr;
+    case ScenarioFill::Bytes: return [](uint64_t o) { return static_cast<uint8_t>(o & 0xFF); };
+    case ScenarioFill::Random:
+        return [](uint64_t o) {
+            // splitmix64 (Steele, Lea, Flood 2014): a fixed, reproducible byte per offset.
+            uint64_t z = o + 0x9E3779B97F4A7C15ULL;
+            z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+            z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+            return static_cast<uint8_t>(z ^ (z >> 31));
+        };
+    case ScenarioFill::Index: break;
+    }
+    // Element o/es holds its own index, little-endian: byte k of an element is byte k of the index.
+    return [es](uint64_t o) { return static_cast<uint8_t>((o / es) >> (8 * (o % es))); };
 }
+
+namespace {
+
+std::string hex(uint64_t v) {
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+    return buf;
+}
+
+std::string boxText(const TensorMap& m) {
+    std::string s;
+    for (uint32_t i = 0; i < m.p.tensorRank && i < kMaxTensorRank; ++i) s += (i ? "x" : "") + std::to_string(m.p.boxDim[i]);
+    std::string type = cudaName(m.p.dataType);
+    if (type.rfind("CU_TENSOR_MAP_DATA_TYPE_", 0) == 0) type = type.substr(24);
+    std::string sw = cudaName(m.p.swizzle);
+    if (sw.rfind("CU_TENSOR_MAP_", 0) == 0) sw = sw.substr(14);
+    return s + " " + type + ", " + sw;
+}
+
+// Bytes written by the moves of trace instruction `idx`.
+uint64_t bytesMoved(const Trace& t, uint32_t idx) {
+    uint64_t n = 0;
+    for (const ByteMove& m : t.moves)
+        if (m.instr == idx) n += m.length;
+    return n;
+}
+
+Diagnostic atInstr(Diagnostic d, const ScenarioInstr& in) {
+    if (!d.span.valid()) d.span = in.span;
+    return d;
+}
+
+void pushTx(Trace& trace, MachineState& state, uint32_t cta, uint32_t addr, int64_t completeBytes) {
+    MbarrierState& mb = state.mbarriers[{cta, addr}];
+    mb.txCount -= completeBytes;
+    if (completeBytes > 0) mb.completedBytes += completeBytes;
+    const uint32_t step = trace.stepCount == 0 ? 0 : trace.stepCount - 1;
+    trace.txEvents.push_back(TxEvent{step, static_cast<uint32_t>(trace.instrs.size() - 1), static_cast<uint8_t>(cta),
+                                     addr, completeBytes});
+}
+
+} // namespace
+
+Result<Run> runScenario(const Scenario& s) {
+    Run run{MachineState(s.clusterSize, 0), MachineState(s.clusterSize, 0), Trace{}};
+    for (const ScenarioTensorMap& t : s.tensorMaps)
+        run.initial.global.addRegion(t.map.p.globalAddress, t.extent, scenarioFillGenerator(t));
+    for (const ScenarioBarrier& b : s.barriers) run.initial.mbarriers[{b.cta, b.addr}] = MbarrierState{};
+    MachineState state = run.initial;
+    TraceBuilder tb(run.trace);
+    for (const ScenarioInstr& in : s.instrs) {
+        tb.beginInstr(in.text, in.span.line);
+        const uint32_t idx = static_cast<uint32_t>(run.trace.instrs.size() - 1);
+        std::string summary;
+        switch (in.kind) {
+        case ScenarioInstrKind::Copy: {
+            Status st = std::visit(
+                [&](const auto& op) -> Status {
+                    if constexpr (std::is_same_v<std::decay_t<decltype(op)>, TmaTileLoad>)
+                        return executeTmaLoad(op, state, tb);
+                    else
+                        return executeTmaStore(op, state, tb);
+                },
+                in.op);
+            if (!st) {
+                std::vector<Diagnostic> ds;
+                for (const Diagnostic& d : st.diagnostics()) ds.push_back(atInstr(d, in));
+                return ds;
+            }
+            if (const auto* ld = std::get_if<TmaTileLoad>(&in.op)) {
+                summary = "TMA tile load " + boxText(ld->map) + ", " + std::to_string(bytesMoved(run.trace, idx)) +
+                          " B written to CTA " + std::to_string(ld->dstCta) + " at " + hex(ld->dstAddr) +
+                          (ld->multicast ? " (multicast mask " + hex(ld->ctaMask) + ")" : std::string());
+            } else {
+                const auto& st2 = std::get<TmaTileStore>(in.op);
+                summary = "TMA tile store " + boxText(st2.map) + ", " + std::to_string(bytesMoved(run.trace, idx)) +
+                          " B written to global from CTA " + std::to_string(st2.srcCta) + " at " + hex(st2.srcAddr);
+            }
+            break;
+        }
+        case ScenarioInstrKind::MbarrierInit:
+            state.mbarriers[{in.cta, in.mbarAddr}] = MbarrierState{};
+            summary = "mbarrier.init at CTA " + std::to_string(in.cta) + " " + hex(in.mbarAddr) + ", arrival count " +
+                      std::to_string(in.value);
+            break;
+        case ScenarioInstrKind::MbarrierExpectTx:
+            pushTx(run.trace, state, in.cta, in.mbarAddr, -in.value);
+            summary = "expect-tx " + std::to_string(in.value) + " B on mbarrier CTA " + std::to_string(in.cta) + " " +
+                      hex(in.mbarAddr);
+            break;
+        case ScenarioInstrKind::MbarrierCompleteTx:
+            pushTx(run.trace, state, in.cta, in.mbarAddr, in.value);
+            summary = "complete-tx " + std::to_string(in.value) + " B on mbarrier CTA " + std::to_string(in.cta) + " " +
+                      hex(in.mbarAddr);
+            break;
+        case ScenarioInstrKind::MbarrierWait: {
+            const MbarrierState& mb = state.mbarriers[{in.cta, in.mbarAddr}];
+            summary = "wait on mbarrier CTA " + std::to_string(in.cta) + " " + hex(in.mbarAddr) + ": tx-count " +
+                      std::to_string(mb.txCount) + (mb.txCount == 0 ? " (transactions complete)" : " (pending)");
+            break;
+        }
+        case ScenarioInstrKind::NoOp: summary = "no data movement"; break;
+        }
+        tb.endInstr(std::move(summary));
+    }
+    run.final = std::move(state);
+    return run;
+}
+
 } // namespace layoutscope

@@ -1,14 +1,30 @@
 #pragma once
-/// Scenarios: small text files that read like what a kernel engineer writes.
+/// Scenarios: small text files that read like what a kernel engineer writes
+/// (full grammar: docs/scenario-format.md).
 ///
-///   target sm_90a
-///   cluster 1                       # or: cluster 2x1x1
+///   # 64x64 fp16 tile with 128B swizzle
+///   target sm_90a                   # sm_90a (default) -> TmaArch::Sm90, sm_100a and later -> Sm100
+///   ptx 9.0                         # optional PTX ISA version for the validator (default 9.0)
+///   cluster 1                       # or: cluster 2x1x1 (CTAs = product, at most 16)
 ///   tensormap A tiled FLOAT16 dims=[4096,4096] strides=[8192] box=[64,64] swizzle=128B
-///   smem sA 16384 align=1024        # optional: cta=N
-///   mbarrier bar
-///   cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes [sA], [A, {0, 0}], [bar];
+///   fill A pattern=index            # optional: index (default) | zero | bytes | random
+///   smem sA 16384 align=1024        # optional: cta=N; default align 128
+///   mbarrier bar                    # 8 B, 8-aligned, in the same per-CTA layout as smem
+///   let x = 64                      # a name usable as a coordinate / ctaMask / tx count
+///   cta 0                           # the CTA (%cluster_ctarank) issuing what follows
+///   mbarrier.init.shared::cta.b64 [bar], 1;
+///   cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes [sA], [A, {0, x}], [bar];
 ///
-/// Pure stages: parseScenario (text -> Scenario) then runScenario (Scenario -> Run with a Trace).
+/// Comments: '#' or '//' to the end of the line. A line whose first word is not a directive is a
+/// PTX instruction, pasted verbatim and ended by ';' (it may span lines).
+/// tensormap options (cuda.h parameter names are accepted too): dims=/globalDim= (elements, dim 0
+/// first), strides=/globalStrides= (rank-1 byte strides; default: dense), box=/boxDim=,
+/// elementStrides=, interleave=, swizzle=, l2=/l2Promotion=, oob=zero|nan|<cuda.h name>,
+/// address=/globalAddress= (default 0x7f0000000000, later tensors 4 KiB-aligned after the
+/// previous one), mapAddress= (the CUtensorMap object), fill=.
+/// Shared memory: each CTA's buffers and barriers are laid out in declaration order from
+/// Scenario::smemBase, each at its alignment; a CTA may use at most 228 KiB (kSmemBytesPerCta).
+///
 #include "layoutscope/memory.hpp"
 #include "layoutscope/result.hpp"
 #include "layoutscope/tensor_map.hpp"
@@ -22,10 +38,22 @@
 
 namespace layoutscope {
 
+/// How a tensor's global memory starts out (directive `fill NAME pattern=...`). With es = the
+/// element size in bytes (1 for sub-byte types) and o the byte offset from the tensor's base:
+enum class ScenarioFill : uint8_t {
+    Index,  ///< byte o holds byte (o % es) of the little-endian uint64 o / es: every element holds
+            ///< its memory index (y*dims[0] + x for dense strides), truncated to the element size
+    Zero,   ///< all bytes zero
+    Bytes,  ///< byte o holds o & 0xFF
+    Random, ///< byte o holds the low byte of splitmix64(o) (fixed, reproducible)
+};
+
 struct ScenarioTensorMap {
     std::string name;
     TensorMap map;
     SourceSpan span;
+    ScenarioFill fill = ScenarioFill::Index; ///< appended: initial contents of the tensor
+    uint64_t extent = 0; ///< appended: bytes from map.p.globalAddress to the end of the last element
 };
 
 struct ScenarioBuffer {
@@ -47,10 +75,24 @@ struct ScenarioBarrier {
 /// A validated operation ready to execute.
 using ScenarioOp = std::variant<TmaTileLoad, TmaTileStore>;
 
+/// What a scenario instruction does. Only Copy uses ScenarioInstr::op. (appended)
+enum class ScenarioInstrKind : uint8_t {
+    Copy,             ///< cp.async.bulk.tensor tile load/store: `op` holds it
+    MbarrierInit,     ///< mbarrier.init: resets the barrier at (cta, mbarAddr); value = arrival count
+    MbarrierExpectTx, ///< mbarrier.arrive.expect_tx / mbarrier.expect_tx: tx-count += value
+    MbarrierCompleteTx, ///< mbarrier.complete_tx: tx-count -= value
+    MbarrierWait,     ///< mbarrier.try_wait / test_wait: accepted and recorded, no effect
+    NoOp,             ///< fences, cp.async.bulk.commit_group / wait_group, barrier.cluster
+};
+
 struct ScenarioInstr {
     std::string text;
     SourceSpan span;
     ScenarioOp op;
+    ScenarioInstrKind kind = ScenarioInstrKind::Copy; ///< appended
+    uint32_t cta = 0;      ///< appended: issuing CTA (%cluster_ctarank)
+    uint32_t mbarAddr = 0; ///< appended: mbarrier shared::cta address for the Mbarrier* kinds
+    int64_t value = 0;     ///< appended: arrival count / tx bytes for the Mbarrier* kinds
 };
 
 struct Scenario {
@@ -64,6 +106,9 @@ struct Scenario {
 
     [[nodiscard]] const ScenarioTensorMap* findTensorMap(std::string_view name) const;
     [[nodiscard]] const ScenarioBuffer* findBuffer(std::string_view name) const;
+    int ptxMajor = 9; ///< appended: `ptx X.Y` (PTX ISA version given to the validator)
+    int ptxMinor = 0;
+    [[nodiscard]] const ScenarioBarrier* findBarrier(std::string_view name) const; ///< appended
 };
 
 /// Parse and validate a scenario. Every diagnostic has a line and column.
@@ -77,5 +122,8 @@ struct Run {
 
 /// Execute every instruction. A hardware fault stops the run with its diagnostic.
 [[nodiscard]] Result<Run> runScenario(const Scenario& s);
+
+/// The initial byte generator of a tensor (its ScenarioFill applied to its data type). (appended)
+[[nodiscard]] ByteGenerator scenarioFillGenerator(const ScenarioTensorMap& t);
 
 } // namespace layoutscope

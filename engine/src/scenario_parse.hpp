@@ -1,0 +1,82 @@
+#pragma once
+// Internal to the scenario front end: the state shared by the directive parser
+// (scenario_parse.cpp, scenario_directives.cpp) and the instruction lowering (scenario_ops.cpp).
+#include "layoutscope/ptx_validate.hpp"
+#include "layoutscope/scenario.hpp"
+
+#include <array>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace layoutscope::scn {
+
+inline constexpr const char* kFormatRef = "docs/scenario-format.md";
+inline constexpr uint64_t kDefaultGlobalBase = 0x7f0000000000ULL;
+inline constexpr uint64_t kGlobalSpacing = 4096; ///< default tensors start on 4 KiB pages
+
+/// A declared name: what it is and where it was declared (one namespace for all kinds).
+enum class NameKind { TensorMap, Buffer, Barrier, Let };
+struct NameInfo {
+    NameKind kind;
+    SourceSpan span;
+    int64_t value = 0; ///< for Let
+};
+
+struct Context {
+    Scenario s;
+    std::vector<Diagnostic> diags;
+    TmaArch arch = TmaArch::Sm90;
+    std::map<std::string, NameInfo, std::less<>> names;
+    std::array<uint32_t, kMaxClusterCtas> smemCursor{}; ///< next free shared::cta address per CTA
+    uint32_t issuingCta = 0;
+    uint64_t nextGlobal = kDefaultGlobalBase;
+    bool targetInvalid = false; ///< target/ptx rejected: instructions are not validated again
+    std::map<std::string, SourceSpan> seen; ///< header directives already given (target, ptx, cluster)
+
+    void error(DiagCode code, SourceSpan span, std::string message, std::string ruleRef = kFormatRef,
+               Provenance prov = Provenance::Assumption) {
+        diags.push_back(Diagnostic{Severity::Error, code, span, std::move(message), std::move(ruleRef), prov});
+    }
+    [[nodiscard]] const NameInfo* lookup(std::string_view name) const {
+        auto it = names.find(name);
+        return it == names.end() ? nullptr : &it->second;
+    }
+    /// Registers a new name; reports a duplicate and returns false if it exists.
+    bool declare(const std::string& name, NameKind kind, SourceSpan span, int64_t value = 0);
+    [[nodiscard]] PtxTarget ptxTarget() const;
+};
+
+/// A token of a directive line: a word or one of = [ ] , .
+struct Tok {
+    enum Kind { Word, Punct } kind = Word;
+    std::string text;
+    SourceSpan span;
+};
+
+/// Split a directive into tokens (words are runs without blanks or = [ ] ,).
+[[nodiscard]] std::vector<Tok> tokenizeDirective(std::string_view text, int line, int column);
+
+/// Printable form of user text for messages (non-printable bytes as \xNN, long text shortened).
+[[nodiscard]] std::string quoted(std::string_view text);
+
+/// The directive keywords (first word of a line followed by a blank or the end of the line).
+[[nodiscard]] bool isDirectiveKeyword(std::string_view word);
+/// Is `word` a directive that must be applied before all others (target, ptx, cluster)?
+[[nodiscard]] bool isHeaderDirective(std::string_view word);
+
+/// Apply one directive; diagnostics go to ctx.diags.
+void applyDirective(Context& ctx, const std::vector<Tok>& toks);
+
+/// Parse, validate and lower one PTX instruction statement (text spans from `line`/`column`).
+void applyInstruction(Context& ctx, std::string_view text, int line, int column, bool terminated);
+
+/// Byte extent of a tensor: from its base to one past its last element; nullopt on overflow.
+[[nodiscard]] std::optional<uint64_t> tensorExtent(const TensorMapTiledParams& p);
+
+/// Bytes per element in global memory for the fill pattern (1 for sub-byte types).
+[[nodiscard]] uint32_t fillElementBytes(TensorDataType t);
+
+} // namespace layoutscope::scn
