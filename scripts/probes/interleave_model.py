@@ -82,6 +82,18 @@ def run_store(tm, coords, G, span, sbuf, smem_base, src, gbuf, gbase_off):
             gbuf[g:g + 16] = sbuf[p:p + 16]
 
 
+def tf32_round(buf, n):
+    """Round every 32-bit word to nearest even at bit 13 (the 13 low bits become 0); sentinel words kept."""
+    for i in range(0, n, 4):
+        w = int.from_bytes(buf[i:i + 4], "little")
+        if w == 0xA5A5A5A5:
+            continue
+        low, w = w & 0x1FFF, w & ~0x1FFF
+        if low > 0x1000 or (low == 0x1000 and (w >> 13) & 1):
+            w += 0x2000
+        buf[i:i + 4] = (w & 0xFFFFFFFF).to_bytes(4, "little")
+
+
 def enum_tail(s):
     return s.split("_")[-1]
 
@@ -119,7 +131,25 @@ def check_golden():
     return ok, bad
 
 
-IL = {1: 16, 2: 32}
+# golden/tma README, "Interleaved layouts": (case, G, boxDim, elementStrides, measured tx); most of
+# these records are not in the public subset, so only their tx can be checked.
+README_TX = [("tile_load_0227", 16, [8, 4, 4, 2], [1] * 4, 1024), ("tile_load_0228", 16, [8, 4, 2, 2, 2], [1] * 5, 2048),
+             ("tile_load_0229", 16, [4, 8, 4], [1] * 3, 256), ("tile_load_0231", 16, [8, 8, 4], [1, 2, 1], 512),
+             ("tile_load_0234", 32, [16, 8, 4], [1] * 3, 2048), ("tile_load_0235", 32, [16, 8, 4], [1] * 3, 2048),
+             ("tile_load_0236", 32, [32, 8, 4], [1] * 3, 4096), ("tile_load_0237", 32, [8, 4, 4, 2], [1] * 4, 2048)]
+
+
+def check_readme_tx():
+    bad = 0
+    for cid, G, box, es, tx in README_TX:
+        rank = len(box)
+        model = G * len(plan([1 << 20] * rank, [1 << 24] * (rank - 1), box, es, [0] * rank, G))
+        print(("MATCH " if model == tx else "DIFF  ") + cid, f"tx model {model} README {tx}")
+        bad += model != tx
+    return bad
+
+
+IL = {0: 0, 1: 16, 2: 32}
 SW = {0: 0, 1: 32, 2: 64, 3: 128}
 
 
@@ -139,6 +169,9 @@ def check_probes(cases_file, results_file):
     for line in open(results_file):
         rec = json.loads(line)
         c = cases[rec["id"]]
+        if c["kind"] == "im2col":
+            print("SKIP  " + rec["id"], "im2col with interleave: not modelled (docs/interleave.md, open points)")
+            continue
         if rec.get("encode") != 0 or rec.get("exec_error"):
             print("SKIP  " + rec["id"], "encode", rec.get("encode"), rec.get("exec_error", ""))
             continue
@@ -151,6 +184,8 @@ def check_probes(cases_file, results_file):
                 gbuf[w * 4:w * 4 + 4] = ((w - slack // 4 + 1) & 0xFFFFFFFF).to_bytes(4, "little")
             smem = bytearray(b"\xa5" * c["region"])
             tx = run_load(c["tm"], c["coords"], c["G"], c["span"], gbuf, slack, smem, base, c["dst"], c["oob"] == 1)
+            if c["dtype"] in (11, 12):          # TFLOAT32(_FTZ): golden README, TF32 rounding
+                tf32_round(smem, c["region"])
             got = bytes.fromhex(rec["smem_hex"])
             good = bytes(smem[:len(got)]) == got and all(b == 0xA5 for b in smem[len(got):]) and tx == rec["tx"]
             detail = f"tx model {tx} measured {rec['tx']}"
@@ -175,7 +210,8 @@ def check_probes(cases_file, results_file):
 if __name__ == "__main__":
     ok, bad = check_golden()
     print(f"golden interleaved tile records: {ok} match, {bad} differ")
-    runs = sys.argv[1:] or ["cases_run1.txt:results/run1.jsonl"]
+    bad += check_readme_tx()
+    runs = sys.argv[1:] or ["cases_run1.txt:results/run1.jsonl", "cases_run2.txt:results/run2.jsonl"]
     for pair in runs:
         cf, rf = pair.split(":")
         pok, pbad = check_probes(cf, rf)

@@ -4,15 +4,16 @@ U8, U16, U32, U64, F16 = 0, 1, 2, 4, 6
 I16, I32 = 1, 2
 SW0, SW32, SW64, SW128 = 0, 1, 2, 3
 
-cases = []
+runs = {1: [], 2: []}
+current = 1
 
 
-def case(cid, kind, dtype, il, sw, gd, gs, box, c, es=None, oob=0, dst=0, region=32768):
+def case(cid, kind, dtype, il, sw, gd, gs, box, c, es=None, oob=0, dst=0, region=32768, im2col=None):
     rank = len(gd)
     es = es or [1] * rank
     pad = lambda v, n, f: list(v) + [f] * (n - len(v))
-    cases.append([cid, kind, dtype, rank, il, sw, oob] + pad(gd, 5, 1) + pad(gs, 4, 0) + pad(box, 5, 1)
-                 + pad(es, 5, 1) + pad(c, 5, 0) + [dst, region])
+    runs[current].append([cid, kind, dtype, rank, il, sw, oob] + pad(gd, 5, 1) + pad(gs, 4, 0) + pad(box, 5, 1)
+                         + pad(es, 5, 1) + pad(c, 5, 0) + [dst, region] + list(im2col or []))
 
 
 L, S = "load", "store"
@@ -80,8 +81,42 @@ case("G9_s_d1_oob", S, U16, I16, SW0, [8, 24, 10], [16, 384], [8, 8, 4], [0, 24,
 case("G10_s_sw128", S, U16, I16, SW128, [8, 24, 10], [16, 384], [8, 8, 4], [0, 3, 2])
 case("G11_s_gd0_5", S, U16, I16, SW0, [5, 20, 6], [16, 320], [8, 4, 3], [0, 2, 1])
 
+# ---- run 2: open points after run 1 ----
+current = 2
+TF32, IM = 11, "im2col"
+case("T1_tf32", L, TF32, I16, SW0, [4, 20, 6], [16, 320], [4, 4, 3], [0, 2, 1])
+case("T2_s_neg_c0", S, U16, I16, SW0, [8, 24, 10], [16, 384], [8, 8, 4], [-1, 3, 2])
+case("T3_s_neg_fixed", S, U16, I16, SW0, [8, 24, 10], [16, 384], [8, 8, 4], [0, -1, 2])
+case("T4_s_es0_2", S, U16, I16, SW0, [8, 24, 10], [16, 384], [8, 8, 4], [0, 3, 2], es=[2, 1, 1])
+case("T5_s_es2_2", S, U16, I16, SW0, [8, 24, 10], [16, 384], [8, 8, 4], [0, 3, 2], es=[1, 1, 2])
+case("T6_32B_sw64", L, U16, I32, SW64, [16, 24, 10], [32, 768], [16, 8, 4], [0, 3, 2])
+case("T7_32B_sw128", L, U16, I32, SW128, [16, 24, 10], [32, 768], [16, 8, 4], [0, 3, 2])
+case("T8_u8_box256", L, U8, I16, SW0, [256, 4, 3], [4096, 16384], [256, 2, 2], [0, 1, 1])
+case("T9_dst16", L, U16, I16, SW0, [8, 24, 10], [16, 384], [8, 8, 4], [0, 3, 2], dst=16)
+case("T10_32B_dst32", L, U16, I32, SW0, [16, 24, 10], [32, 768], [16, 8, 4], [0, 3, 2], dst=32)
+case("T11_dst64", L, U16, I16, SW0, [8, 24, 10], [16, 384], [8, 8, 4], [0, 3, 2], dst=64)
+case("T12_r5_32B", L, U16, I32, SW32, [16, 6, 5, 4, 3], [32, 192, 960, 3840], [16, 2, 3, 2, 2], [0, 1, 1, 1, 1])
+case("T13_es0_neg", L, U16, I16, SW0, [8, 24, 10], [16, 384], [8, 8, 4], [-1, 3, 2], es=[2, 1, 1])
+case("T14_es2_cross", L, U16, I16, SW0, [8, 24, 10], [16, 384], [8, 8, 4], [0, 3, 7], es=[1, 1, 3])
+case("T15_32B_nan", L, F16, I32, SW32, [16, 24, 10], [32, 768], [16, 8, 4], [2, 3, 8], oob=1)
+case("T16_s_32B_gd0_5", S, U16, I32, SW32, [5, 24, 10], [32, 768], [8, 8, 4], [0, 3, 2])
+case("T17_r4_fixed_box1", L, U16, I16, SW0, [8, 12, 6, 3], [16, 192, 1152], [8, 4, 1, 2], [0, 1, 5, 1])
+case("T18_s_r5", S, U16, I16, SW0, [8, 16, 6, 5, 4], [16, 256, 1536, 7680], [8, 2, 3, 4, 3], [0, 1, 1, 1, 1])
+# im2col with interleave: tensor {C, W, H, N}; box0 = channelsPerPixel, box1 = pixelsPerColumn
+# extra = lowerW lowerH upperW upperH offW offH
+case("I1_g0050", IM, U16, I16, SW128, [8, 10, 6, 2], [16, 160, 960], [8, 32], [0, -1, -1, 0], im2col=[-1, -1, -1, -1, 1, 1])
+case("I2_origin", IM, U16, I16, SW0, [8, 10, 6, 2], [16, 160, 960], [8, 32], [0, 0, 0, 0], im2col=[-1, -1, -1, -1, 0, 0])
+case("I3_h1", IM, U16, I16, SW0, [8, 10, 6, 2], [16, 160, 960], [8, 32], [0, 0, 1, 0], im2col=[-1, -1, -1, -1, 0, 0])
+case("I4_w1_off", IM, U16, I16, SW0, [8, 10, 6, 2], [16, 160, 960], [8, 32], [0, 1, 0, 0], im2col=[-1, -1, -1, -1, 1, 1])
+case("I5_none_ctrl", IM, U16, 0, SW0, [8, 10, 6, 2], [16, 160, 960], [8, 32], [0, 0, 0, 0], im2col=[-1, -1, -1, -1, 0, 0])
+case("I6_32B_origin", IM, U16, I32, SW32, [16, 10, 6, 2], [32, 320, 1920], [16, 32], [0, 0, 0, 0], im2col=[-1, -1, -1, -1, 0, 0])
+case("I7_cpp16_16B", IM, U16, I16, SW0, [16, 10, 6, 2], [32, 320, 1920], [16, 32], [0, 0, 0, 0], im2col=[-1, -1, -1, -1, 0, 0])
+case("I8_c0_1", IM, U16, I16, SW0, [16, 10, 6, 2], [32, 320, 1920], [8, 32], [1, 0, 0, 0], im2col=[-1, -1, -1, -1, 0, 0])
+case("I9_lower0", IM, U16, I16, SW0, [8, 10, 6, 2], [16, 160, 960], [8, 32], [0, 0, 0, 0], im2col=[0, 0, 0, 0, 0, 0])
+
 if __name__ == "__main__":
-    with open("cases_run1.txt", "w") as f:
-        for c in cases:
-            f.write(" ".join(str(x) for x in c) + "\n")
-    print(len(cases), "cases")
+    for n, cases in runs.items():
+        with open(f"cases_run{n}.txt", "w") as f:
+            for c in cases:
+                f.write(" ".join(str(x) for x in c) + "\n")
+        print(f"run {n}: {len(cases)} cases")
