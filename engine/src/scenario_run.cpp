@@ -4,6 +4,7 @@
 #include "scenario_parse.hpp"
 
 #include <cstdio>
+#include <map>
 #include <type_traits>
 
 namespace layoutscope {
@@ -53,6 +54,16 @@ uint64_t bytesMoved(const Trace& t, uint32_t idx) {
     return n;
 }
 
+// "CTA 0 (8192 B)" or "CTA 0 (4096 B), CTA 1 (4096 B)": shared-memory bytes per destination CTA.
+std::string perCta(const Trace& t, uint32_t idx) {
+    std::map<uint32_t, uint64_t> n;
+    for (const ByteMove& m : t.moves)
+        if (m.instr == idx && m.dst.space == MemSpace::SharedCta) n[m.dst.cta] += m.length;
+    std::string s;
+    for (const auto& [cta, bytes] : n) s += (s.empty() ? "CTA " : ", CTA ") + std::to_string(cta) + " (" + std::to_string(bytes) + " B)";
+    return s.empty() ? "no CTA" : s;
+}
+
 Diagnostic atInstr(Diagnostic d, const ScenarioInstr& in) {
     if (!d.span.valid()) d.span = in.span;
     return d;
@@ -97,8 +108,8 @@ Result<Run> runScenario(const Scenario& s) {
             }
             if (const auto* ld = std::get_if<TmaTileLoad>(&in.op)) {
                 summary = "TMA tile load " + boxText(ld->map) + ", " + std::to_string(bytesMoved(run.trace, idx)) +
-                          " B written to CTA " + std::to_string(ld->dstCta) + " at " + hex(ld->dstAddr) +
-                          (ld->multicast ? " (multicast mask " + hex(ld->ctaMask) + ")" : std::string());
+                          " B written at " + hex(ld->dstAddr) + " to " + perCta(run.trace, idx) +
+                          (ld->multicast ? ", multicast mask " + hex(ld->ctaMask) : std::string());
             } else {
                 const auto& st2 = std::get<TmaTileStore>(in.op);
                 summary = "TMA tile store " + boxText(st2.map) + ", " + std::to_string(bytesMoved(run.trace, idx)) +
