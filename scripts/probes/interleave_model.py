@@ -211,7 +211,8 @@ if __name__ == "__main__":
     ok, bad = check_golden()
     print(f"golden interleaved tile records: {ok} match, {bad} differ")
     bad += check_readme_tx()
-    runs = sys.argv[1:] or ["cases_run1.txt:results/run1.jsonl", "cases_run2.txt:results/run2.jsonl"]
+    runs = sys.argv[1:] or ["cases_run1.txt:results/run1.jsonl", "cases_run2.txt:results/run2.jsonl",
+                            "cases_run3.txt:results/run3.jsonl"]
     for pair in runs:
         cf, rf = pair.split(":")
         pok, pbad = check_probes(cf, rf)

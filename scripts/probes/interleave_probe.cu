@@ -6,8 +6,9 @@
 // Build: nvcc -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a interleave_probe.cu -lcuda
 // Usage: probe <id> <load|store|im2col> <dtype> <rank> <interleave> <swizzle> <oob> <gd0..gd4>
 //              <gs0..gs3> <box0..box4> <es0..es4> <c0..c4> <dstOff> <regionLen>
-//              [lowerW lowerH upperW upperH offW offH]   (im2col, rank 4: box0 = channelsPerPixel,
-//                                                          box1 = pixelsPerColumn)
+//              [lowerW lowerH upperW upperH offW offH]   (im2col rank 4, run 2 format), or
+//              [lowerW lowerH lowerD upperW upperH upperD offW offH offD]   (im2col rank 3..5)
+//              im2col: box0 = channelsPerPixel, box1 = pixelsPerColumn
 // (all five/four slots are always given; only the first rank/rank-1 are used)
 //
 // Fill conventions (probe_word_v1, not the golden index_pattern_v1):
@@ -34,7 +35,7 @@ struct Args {
     uint32_t box[5], es[5];
     int32_t c[5];
     uint32_t dstOff, region;
-    int lower[2], upper[2], off[2];   // im2col only (W, H)
+    int lower[3], upper[3], off[3];   // im2col only (W, H, D)
 };
 
 __device__ uint32_t smemAddr(const void* p) { return static_cast<uint32_t>(__cvta_generic_to_shared(p)); }
@@ -56,10 +57,23 @@ __device__ void issueLoad<5>(uint32_t dst, const CUtensorMap* map, const int32_t
     asm volatile("cp.async.bulk.tensor.5d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4, %5, %6}], [%7];"
                  :: "r"(dst), "l"(map), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(c[4]), "r"(bar) : "memory");
 }
-// im2col (rank 4 only): two 16-bit offsets (W, H).
-__device__ void issueIm2col4(uint32_t dst, const CUtensorMap* map, const int32_t* c, uint32_t bar, uint16_t o0, uint16_t o1) {
+// im2col: rank-2 16-bit offsets (W, H, D).
+template <int R>
+__device__ void issueIm2col(uint32_t dst, const CUtensorMap* map, const int32_t* c, uint32_t bar, const uint16_t* o);
+template <>
+__device__ void issueIm2col<3>(uint32_t dst, const CUtensorMap* map, const int32_t* c, uint32_t bar, const uint16_t* o) {
+    asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5], {%6};"
+                 :: "r"(dst), "l"(map), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(bar), "h"(o[0]) : "memory");
+}
+template <>
+__device__ void issueIm2col<4>(uint32_t dst, const CUtensorMap* map, const int32_t* c, uint32_t bar, const uint16_t* o) {
     asm volatile("cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4, %5}], [%6], {%7, %8};"
-                 :: "r"(dst), "l"(map), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(bar), "h"(o0), "h"(o1) : "memory");
+                 :: "r"(dst), "l"(map), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(bar), "h"(o[0]), "h"(o[1]) : "memory");
+}
+template <>
+__device__ void issueIm2col<5>(uint32_t dst, const CUtensorMap* map, const int32_t* c, uint32_t bar, const uint16_t* o) {
+    asm volatile("cp.async.bulk.tensor.5d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4, %5, %6}], [%7], {%8, %9, %10};"
+                 :: "r"(dst), "l"(map), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(c[4]), "r"(bar), "h"(o[0]), "h"(o[1]), "h"(o[2]) : "memory");
 }
 template <int R>
 __device__ void issueStore(uint32_t src, const CUtensorMap* map, const int32_t* c);
@@ -83,7 +97,7 @@ struct KParams {
     int32_t c[5];
     uint32_t dstOff, region;
     int rank, isStore, isIm2col;
-    uint16_t off[2];
+    uint16_t off[3];
 };
 
 template <int R>
@@ -108,12 +122,8 @@ __global__ void probeKernel(const __grid_constant__ CUtensorMap map, KParams p, 
             asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
             asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
             asm volatile("{ .reg .b64 st; mbarrier.arrive.expect_tx.shared::cta.b64 st, [%0], %1; }" :: "r"(b), "r"(kTxArm) : "memory");
-            if constexpr (R == 4) {
-                if (p.isIm2col) issueIm2col4(baseAddr + p.dstOff, &map, p.c, b, p.off[0], p.off[1]);
-                else issueLoad<R>(baseAddr + p.dstOff, &map, p.c, b);
-            } else {
-                issueLoad<R>(baseAddr + p.dstOff, &map, p.c, b);
-            }
+            if (p.isIm2col) issueIm2col<R>(baseAddr + p.dstOff, &map, p.c, b, p.off);
+            else issueLoad<R>(baseAddr + p.dstOff, &map, p.c, b);
             uint64_t t0 = clock64();
             while (clock64() - t0 < 400000) { }   // ~200 us settle
             uint32_t r = 0, done = 0;
@@ -138,7 +148,7 @@ static void hexOut(const uint8_t* p, size_t n) {
 
 int main(int argc, char** argv) {
     const int base = 1 + 7 + 5 + 4 + 5 + 5 + 5 + 2;
-    if (argc != base && argc != base + 6) { fprintf(stderr, "bad args %d\n", argc); return 2; }
+    if (argc != base && argc != base + 6 && argc != base + 9) { fprintf(stderr, "bad args %d\n", argc); return 2; }
     Args a{};
     int k = 1;
     a.id = argv[k++]; a.kind = argv[k++];
@@ -152,10 +162,14 @@ int main(int argc, char** argv) {
     a.dstOff = strtoul(argv[k++], nullptr, 0); a.region = strtoul(argv[k++], nullptr, 0);
     bool isStore = a.kind == "store";
     bool isIm2col = a.kind == "im2col";
-    if (argc == base + 6) {
+    if (argc == base + 6) {          // run 2 format: W, H only
         a.lower[0] = atoi(argv[k++]); a.lower[1] = atoi(argv[k++]);
         a.upper[0] = atoi(argv[k++]); a.upper[1] = atoi(argv[k++]);
         a.off[0] = atoi(argv[k++]); a.off[1] = atoi(argv[k++]);
+    } else if (argc == base + 9) {   // W, H, D each
+        for (int i = 0; i < 3; ++i) a.lower[i] = atoi(argv[k++]);
+        for (int i = 0; i < 3; ++i) a.upper[i] = atoi(argv[k++]);
+        for (int i = 0; i < 3; ++i) a.off[i] = atoi(argv[k++]);
     }
 
     cudaFree(nullptr);
@@ -190,7 +204,7 @@ int main(int argc, char** argv) {
     KParams p{};
     for (int i = 0; i < 5; ++i) p.c[i] = a.c[i];
     p.dstOff = a.dstOff; p.region = a.region; p.rank = a.rank; p.isStore = isStore; p.isIm2col = isIm2col;
-    p.off[0] = static_cast<uint16_t>(a.off[0]); p.off[1] = static_cast<uint16_t>(a.off[1]);
+    for (int i = 0; i < 3; ++i) p.off[i] = static_cast<uint16_t>(a.off[i]);
     auto launch = [&](auto kern) {
         cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
         kern<<<1, 128, kSmemBytes>>>(map, p, dump, tx);
