@@ -20,6 +20,7 @@ std::optional<int64_t> DirectiveReader::integer(const Tok& t, const char* what, 
             }
             return n->value;
         }
+        if (ctx.poisoned.count(t.text)) return std::nullopt; // its declaration was already reported
         ctx.error(DiagCode::Syntax, t.span,
                   "expected " + std::string(what) + " (an integer) at column " + std::to_string(t.span.column) +
                       ", found '" + quoted(t.text) + "'");
@@ -350,6 +351,8 @@ void fill(DirectiveReader& r) {
 
 } // namespace
 
+void applyDirectiveTo(Context& ctx, const std::vector<Tok>& toks);
+
 std::optional<ScenarioFill> parseFill(Context& ctx, const Option& o) {
     const std::string v = o.value ? o.value->text : "";
     if (v == "index") return ScenarioFill::Index;
@@ -363,6 +366,16 @@ std::optional<ScenarioFill> parseFill(Context& ctx, const Option& o) {
 
 void applyDirective(Context& ctx, const std::vector<Tok>& toks) {
     if (toks.empty()) return;
+    const size_t before = ctx.diags.size();
+    applyDirectiveTo(ctx, toks);
+    // A failed declaration poisons its name, so its uses do not add a second diagnostic.
+    const std::string& k = toks[0].text;
+    if (ctx.diags.size() > before && toks.size() > 1 && !ctx.lookup(toks[1].text) &&
+        (k == "tensormap" || k == "smem" || k == "mbarrier" || k == "let"))
+        ctx.poisoned.insert(toks[1].text);
+}
+
+void applyDirectiveTo(Context& ctx, const std::vector<Tok>& toks) {
     DirectiveReader r{ctx, toks, 1};
     const std::string& k = toks[0].text;
     if (k == "target" || k == ".target") {

@@ -69,6 +69,7 @@ struct Lowering {
             if (v < 0 && !op.text.empty() && op.text[0] != '-') v = std::numeric_limits<int64_t>::max(); // > INT64_MAX
         } else if (op.kind == OperandKind::Symbol) {
             const NameInfo* n = ctx.lookup(op.text);
+            if (!n && ctx.poisoned.count(op.text)) return std::nullopt;
             if (!n || n->kind != NameKind::Let) {
                 fail(DiagCode::UnknownName, op.span,
                      std::string(what) + " '" + op.text + "' is not a name bound with 'let " + op.text + " = <value>'");
@@ -126,6 +127,8 @@ struct Lowering {
             p.cta = b->cta, p.addr = b->addr, size = b->size;
         } else if (const ScenarioBarrier* m = ctx.s.findBarrier(base.text); m && wantBarrier) {
             p.cta = m->cta, p.addr = m->addr, size = 8;
+        } else if (ctx.poisoned.count(base.text)) {
+            return std::nullopt;
         } else {
             const NameInfo* n = ctx.lookup(base.text);
             fail(n ? DiagCode::InvalidValue : DiagCode::UnknownName, base.span,
@@ -152,6 +155,7 @@ struct Lowering {
                         kTmaRef, Provenance::PtxText);
         const Operand& name = op.elements[0];
         const ScenarioTensorMap* t = name.kind == OperandKind::Symbol ? ctx.s.findTensorMap(name.text) : nullptr;
+        if (!t && ctx.poisoned.count(name.text)) return false;
         if (!t) {
             const NameInfo* n = name.kind == OperandKind::Symbol ? ctx.lookup(name.text) : nullptr;
             return fail(n ? DiagCode::InvalidValue : DiagCode::UnknownName, name.span,

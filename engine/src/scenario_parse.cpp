@@ -103,6 +103,7 @@ namespace {
 // Blank out comments (keeping newlines), so positions in the result are positions in the file.
 std::string stripComments(std::string_view text) {
     std::string out(text);
+    if (out.rfind("\xEF\xBB\xBF", 0) == 0) out.replace(0, 3, "   "); // UTF-8 byte order mark
     bool inComment = false;
     for (size_t i = 0; i < out.size(); ++i) {
         if (out[i] == '\n') {

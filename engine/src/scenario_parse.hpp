@@ -7,6 +7,7 @@
 #include <array>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,6 +34,7 @@ struct Context {
     std::array<uint32_t, kMaxClusterCtas> smemCursor{}; ///< next free shared::cta address per CTA
     uint32_t issuingCta = 0;
     uint64_t nextGlobal = kDefaultGlobalBase;
+    std::set<std::string, std::less<>> poisoned; ///< names whose declaration failed: uses stay quiet
     bool targetInvalid = false; ///< target/ptx rejected: instructions are not validated again
     std::map<std::string, SourceSpan> seen; ///< header directives already given (target, ptx, cluster)
 

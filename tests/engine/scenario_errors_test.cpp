@@ -174,6 +174,25 @@ TEST_CASE("tensor map encode rejections appear at the option they name", "[scena
     CHECK(d.span.column == 44);
 }
 
+TEST_CASE("a failed declaration is reported once, not again at each use", "[scenario][diag]") {
+    auto r = parseScenario("smem sA 12x4\nmbarrier bar\ntensormap A tiled FLOAT16 dims=[64,64] box=[64,64]\n" +
+                           std::string(kLoad) + "[sA], [A, {0, 0}], [bar];\n");
+    REQUIRE_FALSE(r);
+    REQUIRE(r.diagnostics().size() == 1);
+    expectAt(r.error(), DiagCode::Syntax, 1, 9);
+}
+
+TEST_CASE("CRLF line ends, tabs and a byte order mark are accepted", "[scenario][diag]") {
+    std::string text = "\xEF\xBB\xBFtarget sm_90a\r\ntensormap A tiled FLOAT16 dims=[64,64] box=[64,64]\r\n"
+                       "smem\tsA 8192\r\nmbarrier bar\r\n" +
+                       std::string(kLoad) + "[sA],\r\n   [A, {0, 0}], [bar];\r\n";
+    auto r = parseScenario(text);
+    if (!r) FAIL(formatDiagnostic(r.error()));
+    REQUIRE(r->instrs.size() == 1);
+    CHECK(r->instrs[0].span.line == 5);
+    CHECK(r->instrs[0].text == std::string(kLoad) + "[sA], [A, {0, 0}], [bar];");
+}
+
 TEST_CASE("every diagnostic has a position and a rule", "[scenario][diag]") {
     auto r = parseScenario(std::string(kHead) + "smem sA 64\nlet = 3\nfill A pattern=plaid\n" + kLoad +
                            "[sA], [A, {0}], [bar];\nbogus.instr x;\n");
