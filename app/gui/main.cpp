@@ -1,0 +1,91 @@
+// layoutscope: the GUI. Also renders headless:
+//   layoutscope --scenario FILE [--step N] --export out.png|out.svg [--size WxH]
+//   layoutscope --scenario FILE [--step N] --grab window.png [--hover 0xADDR]   (show, screenshot, quit)
+#include "export.hpp"
+#include "main_window.hpp"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QMouseEvent>
+#include <QSurfaceFormat>
+#include <QTimer>
+#include <cstdio>
+
+using namespace layoutscope::views;
+
+int main(int argc, char** argv) {
+    QSurfaceFormat fmt;
+    fmt.setVersion(3, 3);
+    fmt.setProfile(QSurfaceFormat::CoreProfile);
+    fmt.setSwapInterval(1);
+    QSurfaceFormat::setDefaultFormat(fmt);
+    QApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
+    QApplication app(argc, argv);
+    QApplication::setApplicationName("layoutscope");
+
+    QCommandLineParser cli;
+    cli.setApplicationDescription("Layoutscope: watch TMA copies move every byte.");
+    cli.addHelpOption();
+    const QCommandLineOption scenarioOpt("scenario", "Scenario file to open.", "FILE");
+    const QCommandLineOption stepOpt("step", "Timeline step to show (default: the last).", "N");
+    const QCommandLineOption exportOpt("export", "Render headless to FILE (.png, or .svg for shared memory) and exit.", "FILE");
+    const QCommandLineOption sizeOpt("size", "Export size, WxH pixels (default 1600x900).", "WxH", "1600x900");
+    const QCommandLineOption grabOpt("grab", "Show the window, save a screenshot of it to FILE and exit.", "FILE");
+    const QCommandLineOption hoverOpt("hover", "With --grab: hover the shared-memory byte at ADDR first.", "ADDR");
+    cli.addOptions({scenarioOpt, stepOpt, exportOpt, sizeOpt, grabOpt, hoverOpt});
+    cli.process(app);
+
+    bool stepOk = true;
+    const bool hasStep = cli.isSet(stepOpt);
+    const uint32_t step = hasStep ? cli.value(stepOpt).toUInt(&stepOk) : UINT32_MAX;
+    if (!stepOk) {
+        std::fprintf(stderr, "layoutscope: --step wants a non-negative integer\n");
+        return 2;
+    }
+
+    if (cli.isSet(exportOpt)) {
+        if (!cli.isSet(scenarioOpt)) {
+            std::fprintf(stderr, "layoutscope: --export needs --scenario FILE\n");
+            return 2;
+        }
+        auto doc = Document::fromFile(cli.value(scenarioOpt).toStdString());
+        const QStringList wh = cli.value(sizeOpt).split('x');
+        const QSize size = wh.size() == 2 ? QSize(wh[0].toInt(), wh[1].toInt()) : QSize(1600, 900);
+        if (size.width() < 64 || size.height() < 64) {
+            std::fprintf(stderr, "layoutscope: --size wants WxH of at least 64x64\n");
+            return 2;
+        }
+        const QString out = cli.value(exportOpt);
+        const ExportResult r = out.endsWith(".svg", Qt::CaseInsensitive) ? exportSmemSvg(*doc, step, out)
+                                                                         : exportImage(*doc, step, out, size);
+        std::fprintf(stderr, "layoutscope: %s\n", qPrintable(r.message));
+        return r.ok ? 0 : 1;
+    }
+
+    MainWindow w;
+    if (cli.isSet(scenarioOpt)) w.openFile(cli.value(scenarioOpt));
+    if (hasStep) w.playback()->seek(step);
+    w.show();
+    if (cli.isSet(grabOpt)) {
+        const QString out = cli.value(grabOpt);
+        const QString hover = cli.value(hoverOpt);
+        QTimer::singleShot(600, &w, [&w, out, hover] {
+            if (!hover.isEmpty()) {
+                bool ok = false;
+                const uint32_t addr = hover.toUInt(&ok, 0);
+                if (const auto cell = ok ? w.smemCellOf(addr) : std::nullopt) {
+                    const QPointF p = w.smemView()->cellCentre(cell->x, cell->y);
+                    QMouseEvent move(QEvent::MouseMove, p, w.smemView()->mapToGlobal(p), Qt::NoButton, Qt::NoButton,
+                                     Qt::NoModifier);
+                    QApplication::sendEvent(w.smemView(), &move);
+                }
+            }
+            QTimer::singleShot(400, &w, [&w, out] {
+                const bool ok = w.grab().save(out);
+                std::fprintf(stderr, "layoutscope: %s %s\n", ok ? "saved" : "could not save", qPrintable(out));
+                QApplication::exit(ok ? 0 : 1);
+            });
+        });
+    }
+    return app.exec();
+}

@@ -1,0 +1,35 @@
+#version 330 core
+// Cell shading: one RGBA8 texel per cell (RGB colour, A = flag bits, see views/scene/cell_style.hpp).
+// Mirrors views::shadeCell() exactly (the CPU export fallback and the tests use that one).
+in vec2 vWorld;
+uniform usampler2D uCells;   // GL_RGBA8UI: integer texels, fetched without filtering
+uniform vec2 uOrigin;        // world position of texel (0, 0)
+uniform float uZoom;         // pixels per cell
+uniform ivec2 uGroup;        // stronger line every uGroup cells (0 = none)
+uniform float uViewportH;    // framebuffer height in pixels (to flip gl_FragCoord to y-down)
+out vec4 fragColor;
+
+const uint kFlagFill = 2u;
+const uint kFlagCurrent = 4u;
+
+void main() {
+    ivec2 cell = ivec2(floor(vWorld - uOrigin));
+    uvec4 t = texelFetch(uCells, cell, 0);
+    vec3 c = vec3(t.rgb) / 255.0;
+    vec2 px = vec2(gl_FragCoord.x, uViewportH - gl_FragCoord.y);
+    if ((t.a & kFlagFill) != 0u) {
+        int k = (int(floor(px.x)) + int(floor(px.y))) & 7;
+        if (k < 3) c *= 0.35;
+    }
+    if ((t.a & kFlagCurrent) != 0u) c = mix(c, vec3(1.0), 0.55);
+    vec2 f = vWorld - floor(vWorld);
+    float edge = 1.0 / uZoom;
+    if (uZoom >= 6.0 && (f.x < edge || f.y < edge)) c *= 0.55;
+    if (uZoom >= 2.0) {
+        ivec2 cw = ivec2(floor(vWorld));
+        bool gx = uGroup.x > 0 && (cw.x % uGroup.x) == 0 && f.x < edge;
+        bool gy = uGroup.y > 0 && (cw.y % uGroup.y) == 0 && f.y < edge;
+        if (gx || gy) c = vec3(0.08);
+    }
+    fragColor = vec4(c, 1.0);
+}

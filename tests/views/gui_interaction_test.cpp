@@ -1,0 +1,78 @@
+// Qt Test interaction: hover a known shared-memory cell and read the inspector; keyboard playback;
+// malformed scenarios open with their diagnostics.
+#include "fake_trace.hpp"
+#include "main_window.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <QTest>
+
+using namespace layoutscope;
+using namespace layoutscope::views;
+
+namespace {
+void hoverSmem(MainWindow& w, uint32_t addr) {
+    const auto cell = w.smemCellOf(addr);
+    REQUIRE(cell.has_value());
+    const QPoint p = w.smemView()->cellCentre(cell->x, cell->y).toPoint();
+    QTest::mouseMove(w.smemView(), p);
+    QCoreApplication::processEvents();
+}
+} // namespace
+
+TEST_CASE("Hovering a shared-memory cell shows its inspector", "[views][gui][inspector]") {
+    MainWindow w;
+    w.resize(1400, 900);
+    w.setDocument(test::makeFakeSw128Document());
+    w.show();
+    REQUIRE(QTest::qWaitForWindowExposed(&w));
+    SECTION("an in-bounds byte: 0x4b2 holds element (17, 49) through SWIZZLE_128B") {
+        hoverSmem(w, 0x4b2);
+        const QString t = w.smemView()->inspectorText();
+        INFO(t.toStdString());
+        CHECK(t.contains("0x04b2"));
+        CHECK(t.contains("bank:    12"));
+        CHECK(t.contains("element (17, 49)"));
+        CHECK(t.contains("fp16"));
+        CHECK(t.contains("SWIZZLE_128B"));
+        CHECK(t.contains("verified on H100"));
+    }
+    SECTION("a zero-filled byte names the OOB rule") {
+        hoverSmem(w, 0x2240);
+        const QString t = w.smemView()->inspectorText();
+        INFO(t.toStdString());
+        CHECK(t.contains("element (0, 108)"));
+        CHECK(t.contains("OOB zero fill"));
+    }
+    SECTION("keyboard: Home, Right, End move the timeline and the inspector follows") {
+        hoverSmem(w, 0x4b2);
+        QTest::keyClick(&w, Qt::Key_Home);
+        CHECK(w.playback()->step() == 0);
+        CHECK(w.smemView()->inspectorText().contains("untouched"));
+        QTest::keyClick(&w, Qt::Key_Right);
+        CHECK(w.playback()->step() == 1);
+        QTest::keyClick(&w, Qt::Key_End);
+        CHECK(w.playback()->step() == w.document()->trace().stepCount);
+        CHECK(w.smemView()->inspectorText().contains("element (17, 49)"));
+        QTest::keyClick(&w, Qt::Key_Left);
+        CHECK(w.playback()->step() == w.document()->trace().stepCount - 1);
+    }
+}
+
+TEST_CASE("A malformed scenario opens the window with its diagnostics", "[views][gui][diagnostics]") {
+    MainWindow w;
+    w.resize(1200, 800);
+    w.setDocument(Document::fromText("target sm_90a\ntensormap A tiled FLOAT16 dims=[64 box=[64,64]\n", "bad.scn"));
+    w.show();
+    REQUIRE(QTest::qWaitForWindowExposed(&w));
+    REQUIRE_FALSE(w.document()->hasTrace());
+    const QString d = w.diagnosticsText();
+    INFO(d.toStdString());
+    CHECK(d.contains("bad.scn:2:")); // file:line:col
+    CHECK_FALSE(w.smemCellOf(0x400).has_value()); // no cells: nothing to inspect, and nothing crashes
+    QTest::mouseMove(w.smemView(), w.smemView()->rect().center());
+    QCoreApplication::processEvents();
+    CHECK(w.smemView()->inspectorText().isEmpty());
+    QTest::keyClick(&w, Qt::Key_Space);
+    CHECK_FALSE(w.playback()->playing());
+}

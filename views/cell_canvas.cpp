@@ -1,0 +1,212 @@
+#include "cell_canvas.hpp"
+
+#include "gl_surface.hpp"
+#include "painter_overlay.hpp"
+
+#include <QGuiApplication>
+#include <QImage>
+#include <QMouseEvent>
+#include <QOffscreenSurface>
+#include <QOpenGLContext>
+#include <QPainter>
+#include <QWheelEvent>
+#include <cmath>
+
+namespace layoutscope::views {
+
+bool glWidgetsSupported() {
+    static const bool supported = [] {
+        if (qEnvironmentVariableIntValue("LAYOUTSCOPE_NO_GL") == 1) return false;
+        // Qt 6.4's offscreen and minimal platforms have no RasterGLSurface: QOpenGLWidget is
+        // "not supported" there and crashes in QPlatformBackingStore::rhiFlush.
+        const QString p = QGuiApplication::platformName();
+        if (p == "offscreen" || p == "minimal" || p == "vnc" || p == "linuxfb") return false;
+        QOpenGLContext ctx;
+        QSurfaceFormat fmt;
+        fmt.setVersion(3, 3);
+        fmt.setProfile(QSurfaceFormat::CoreProfile);
+        ctx.setFormat(fmt);
+        if (!ctx.create()) return false;
+        const QSurfaceFormat got = ctx.format();
+        return got.majorVersion() > 3 || (got.majorVersion() == 3 && got.minorVersion() >= 3);
+    }();
+    return supported;
+}
+
+CellCanvas::CellCanvas(QWidget* parent) : QWidget(parent) {
+    setMouseTracking(true);
+    setMinimumSize(200, 160);
+    setFocusPolicy(Qt::ClickFocus); // clicking a view takes the keys away from the editor
+    if (glWidgetsSupported()) {
+        m_gl = new GlSurface(this);
+        m_gl->setMouseTracking(true);
+    } else {
+        setAttribute(Qt::WA_OpaquePaintEvent);
+    }
+}
+
+CellCanvas::~CellCanvas() = default;
+
+void CellCanvas::repaintView() {
+    if (m_gl) m_gl->update();
+    else update();
+}
+
+void CellCanvas::recordFrame(double ms) {
+    m_frameMs = m_frameMs == 0.0 ? ms : m_frameMs * 0.9 + ms * 0.1;
+    emit framePainted(ms);
+}
+
+void CellCanvas::setCells(uint32_t w, uint32_t h, std::vector<Rgba8> texels, ShadeParams params) {
+    if (w != m_w || h != m_h) m_userCamera = false;
+    m_w = w;
+    m_h = h;
+    m_texels = std::move(texels);
+    m_params = params;
+    m_dirty = true;
+    if (!m_userCamera) fitView();
+    refreshInspector();
+    repaintView();
+}
+
+void CellCanvas::setMessage(std::string title, std::string text) {
+    m_msgTitle = std::move(title);
+    m_msgText = std::move(text);
+    repaintView();
+}
+
+void CellCanvas::fitView() {
+    m_cam.setViewport({float(width()), float(height())});
+    if (m_w && m_h) m_cam.fit({0, 0}, {float(m_w), float(m_h)}, m_margins);
+    m_userCamera = false;
+    repaintView();
+}
+
+std::optional<glm::uvec2> CellCanvas::cellAt(QPointF pos) const {
+    const glm::vec2 w = m_cam.screenToWorld({float(pos.x()), float(pos.y())});
+    if (w.x < 0 || w.y < 0 || w.x >= float(m_w) || w.y >= float(m_h)) return std::nullopt;
+    return glm::uvec2(static_cast<uint32_t>(w.x), static_cast<uint32_t>(w.y));
+}
+
+QPointF CellCanvas::cellCentre(uint32_t x, uint32_t y) const {
+    const glm::vec2 s = m_cam.worldToScreen({x + 0.5f, y + 0.5f});
+    return {s.x, s.y};
+}
+
+void CellCanvas::refreshInspector() {
+    if (m_hover && m_inspectFn && m_hover->x < m_w && m_hover->y < m_h)
+        m_inspectorText = m_inspectFn(m_hover->x, m_hover->y);
+    else
+        m_inspectorText.clear();
+}
+
+void CellCanvas::updateHover(QPointF pos) {
+    m_hoverPos = pos;
+    if (m_gl) m_gl->imgui().mouseMove({float(pos.x()), float(pos.y())});
+    const auto cell = cellAt(pos);
+    const bool changed = cell != m_hover;
+    m_hover = cell;
+    if (changed) {
+        refreshInspector();
+        emit hoveredCell(cell ? int(cell->x) : -1, cell ? int(cell->y) : -1);
+    }
+    repaintView();
+}
+
+void CellCanvas::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    if (m_gl) m_gl->setGeometry(rect());
+    const glm::vec2 before = m_cam.viewport();
+    const glm::vec2 centre = m_cam.screenToWorld(before * 0.5f);
+    m_cam.setViewport({float(width()), float(height())});
+    if (!m_userCamera) {
+        fitView();
+    } else { // keep the world point at the centre of the view where it was
+        m_cam.pan((m_cam.worldToScreen(centre) - m_cam.viewport() * 0.5f) * -1.0f);
+    }
+}
+
+void CellCanvas::paintEvent(QPaintEvent*) {
+    if (m_gl) return; // the GL child covers the canvas
+    // Raster fallback: all cells as one image scaled by the camera (nearest), then the overlay.
+    QElapsedTimer t;
+    t.start();
+    QPainter p(this);
+    p.fillRect(rect(), QColor(kBackground.r, kBackground.g, kBackground.b));
+    if (m_w && m_h && m_texels.size() == size_t(m_w) * m_h) {
+        QImage img(int(m_w), int(m_h), QImage::Format_RGB32);
+        for (uint32_t y = 0; y < m_h; ++y) {
+            auto* line = reinterpret_cast<QRgb*>(img.scanLine(int(y)));
+            for (uint32_t x = 0; x < m_w; ++x) {
+                const Rgba8 c = m_texels[size_t(y) * m_w + x];
+                float k = (c.a & kFlagFill) ? 0.6f : 1.0f; // no hatch here: fill cells are darker
+                glm::vec3 v = glm::vec3(c.r, c.g, c.b) * k;
+                if (c.a & kFlagCurrent) v = glm::mix(v, glm::vec3(255.0f), 0.55f);
+                line[x] = qRgb(int(v.r), int(v.g), int(v.b));
+            }
+        }
+        const glm::vec2 lo = m_cam.worldToScreen({0, 0}), hi = m_cam.worldToScreen({float(m_w), float(m_h)});
+        p.setRenderHint(QPainter::SmoothPixmapTransform, false);
+        p.drawImage(QRectF(QPointF(lo.x, lo.y), QPointF(hi.x, hi.y)), img);
+        if (m_params.groupX > 0 && m_cam.zoom() * float(m_params.groupX) >= 8.0f) {
+            p.setPen(QPen(QColor(20, 20, 20), 1));
+            for (uint32_t x = 0; x <= m_w; x += uint32_t(m_params.groupX)) {
+                const glm::vec2 a = m_cam.worldToScreen({float(x), 0});
+                p.drawLine(QPointF(a.x, lo.y), QPointF(a.x, hi.y));
+            }
+        }
+        if (m_overlayFn) paintOverlay(p, m_overlayFn(m_cam, {float(width()), float(height())}));
+    }
+    paintMessage(p, QSizeF(size()), m_msgTitle, m_msgText);
+    if (m_hover && !m_dragging) paintInspector(p, m_hoverPos, QSizeF(size()), m_inspectorText);
+    recordFrame(double(t.nsecsElapsed()) / 1e6);
+}
+
+void CellCanvas::mousePressEvent(QMouseEvent* e) {
+    if (m_gl) m_gl->imgui().mouseMove({float(e->position().x()), float(e->position().y())});
+    if (e->button() == Qt::LeftButton) {
+        m_dragging = true;
+        m_lastPos = e->position();
+        setCursor(Qt::ClosedHandCursor);
+    }
+}
+
+void CellCanvas::mouseReleaseEvent(QMouseEvent* e) {
+    if (e->button() == Qt::LeftButton) {
+        m_dragging = false;
+        unsetCursor();
+    }
+    updateHover(e->position());
+}
+
+void CellCanvas::mouseMoveEvent(QMouseEvent* e) {
+    if (m_dragging) {
+        const QPointF d = e->position() - m_lastPos;
+        m_lastPos = e->position();
+        m_cam.pan({float(d.x()), float(d.y())});
+        m_userCamera = true;
+    }
+    updateHover(e->position());
+}
+
+void CellCanvas::mouseDoubleClickEvent(QMouseEvent*) { fitView(); }
+
+void CellCanvas::wheelEvent(QWheelEvent* e) {
+    const float steps = float(e->angleDelta().y()) / 120.0f;
+    if (steps == 0.0f) return;
+    m_cam.zoomAt({float(e->position().x()), float(e->position().y())}, std::pow(1.2f, steps));
+    m_userCamera = true;
+    updateHover(e->position());
+    e->accept();
+}
+
+void CellCanvas::leaveEvent(QEvent* e) {
+    QWidget::leaveEvent(e);
+    if (m_gl) m_gl->imgui().mouseLeave();
+    m_hover.reset();
+    m_inspectorText.clear();
+    emit hoveredCell(-1, -1);
+    repaintView();
+}
+
+} // namespace layoutscope::views

@@ -1,0 +1,96 @@
+#pragma once
+/// CellCanvas: shows a grid of cells, an overlay (axis labels, legend) and a hover inspector, and
+/// handles pan (drag), zoom (wheel, around the cursor) and fit (double-click). What the cells mean
+/// comes from callbacks set by the owner.
+///
+/// Drawing: with OpenGL (a GlSurface child: CellRenderer, one draw call for all cells, plus a Dear
+/// ImGui overlay) when the platform supports QOpenGLWidget; otherwise (Qt's offscreen/minimal
+/// platforms, or LAYOUTSCOPE_NO_GL=1) a raster fallback that draws the cells as one scaled image.
+#include "scene/camera2d.hpp"
+#include "scene/overlay.hpp"
+
+#include <QElapsedTimer>
+#include <QWidget>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace layoutscope::views {
+
+class GlSurface;
+
+/// True when this process can use QOpenGLWidget with a GL 3.3 core context.
+[[nodiscard]] bool glWidgetsSupported();
+
+class CellCanvas : public QWidget {
+    Q_OBJECT
+public:
+    using OverlayFn = std::function<OverlayList(const Camera2D&, glm::vec2 viewport)>;
+    using InspectFn = std::function<std::string(uint32_t x, uint32_t y)>;
+
+    explicit CellCanvas(QWidget* parent = nullptr);
+    ~CellCanvas() override;
+
+    /// New cells (w x h texels, row-major). Keeps the camera unless the grid size changes.
+    void setCells(uint32_t w, uint32_t h, std::vector<Rgba8> texels, ShadeParams params);
+    void setOverlay(OverlayFn fn) { m_overlayFn = std::move(fn); }
+    void setInspector(InspectFn fn) { m_inspectFn = std::move(fn); }
+    void setMargins(glm::vec4 marginsPx) { m_margins = marginsPx; }
+    /// A message shown in the middle of the canvas (e.g. scenario errors); empty text hides it.
+    void setMessage(std::string title, std::string text);
+    /// Fit the whole grid in the view (also on double-click).
+    void fitView();
+
+    /// The inspector's current text (empty when nothing is hovered). For tests and accessibility.
+    [[nodiscard]] QString inspectorText() const { return QString::fromStdString(m_inspectorText); }
+    /// The cell under a widget position, if any.
+    [[nodiscard]] std::optional<glm::uvec2> cellAt(QPointF pos) const;
+    /// Widget position of the centre of cell (x, y).
+    [[nodiscard]] QPointF cellCentre(uint32_t x, uint32_t y) const;
+    [[nodiscard]] const Camera2D& camera() const { return m_cam; }
+    /// True when drawing with OpenGL, false on the raster fallback.
+    [[nodiscard]] bool usesGl() const { return m_gl != nullptr; }
+    /// Mean paint time (CPU side) over recent frames, milliseconds.
+    [[nodiscard]] double frameMs() const { return m_frameMs; }
+    /// Re-run the inspector for the hovered cell (after the cells changed).
+    void refreshInspector();
+
+signals:
+    void hoveredCell(int x, int y); ///< -1, -1 when the cursor leaves the grid
+    void framePainted(double ms);
+
+protected:
+    void paintEvent(QPaintEvent* e) override;
+    void mousePressEvent(QMouseEvent* e) override;
+    void mouseReleaseEvent(QMouseEvent* e) override;
+    void mouseMoveEvent(QMouseEvent* e) override;
+    void mouseDoubleClickEvent(QMouseEvent* e) override;
+    void wheelEvent(QWheelEvent* e) override;
+    void leaveEvent(QEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
+
+private:
+    friend class GlSurface;
+    void updateHover(QPointF pos);
+    void repaintView();
+    void recordFrame(double ms);
+
+    GlSurface* m_gl = nullptr;
+    Camera2D m_cam;
+    std::vector<Rgba8> m_texels;
+    uint32_t m_w = 0, m_h = 0;
+    ShadeParams m_params;
+    glm::vec4 m_margins{40, 40, 10, 10};
+    bool m_dirty = false;      ///< texels changed since the last upload
+    bool m_userCamera = false; ///< the user panned/zoomed: keep the camera on resize
+    bool m_dragging = false;
+    QPointF m_lastPos, m_hoverPos;
+    std::optional<glm::uvec2> m_hover;
+    std::string m_inspectorText, m_msgTitle, m_msgText;
+    OverlayFn m_overlayFn;
+    InspectFn m_inspectFn;
+    double m_frameMs = 0.0;
+};
+
+} // namespace layoutscope::views

@@ -1,0 +1,262 @@
+#include "export.hpp"
+
+#include "cell_renderer.hpp"
+#include "imgui_layer.hpp"
+#include "painter_overlay.hpp"
+#include "scene/overlay.hpp"
+
+#include <QFile>
+#include <QOffscreenSurface>
+#include <QOpenGLContext>
+#include <QOpenGLFramebufferObject>
+#include <QOpenGLVersionFunctionsFactory>
+#include <QPainter>
+#include <QTextStream>
+#include <cstdlib>
+
+namespace layoutscope::views {
+
+namespace {
+
+struct Panes {
+    SmemScene smem;
+    GlobalScene global;
+    std::vector<BoxFrame> frames;
+};
+
+Panes buildPanes(const Document& doc, uint32_t step) {
+    Panes p;
+    p.frames = boxFrames(doc);
+    p.smem = smemSceneAt(doc, step, p.frames);
+    uint32_t instr = 0;
+    if (const InstrTile* t = doc.firstTile()) instr = static_cast<uint32_t>(t - doc.tiles().data());
+    p.global = globalSceneAt(doc, instr, step, p.frames);
+    return p;
+}
+
+const BoxFrame* frameOf(const Panes& p) {
+    return p.global.tile && p.global.instr < p.frames.size() ? &p.frames[p.global.instr]
+                                                             : (p.frames.empty() ? nullptr : &p.frames[0]);
+}
+
+constexpr ShadeParams kSmemShade(float zoom) { return ShadeParams{zoom, 4, 0}; }
+constexpr ShadeParams kGlobalShade(float zoom) { return ShadeParams{zoom, 0, 0}; }
+
+void cpuPane(QImage& img, QRect pane, const Camera2D& cam, uint32_t w, uint32_t h, const std::vector<Rgba8>& texels,
+             ShadeParams params) {
+    for (int y = pane.top(); y <= pane.bottom(); ++y) {
+        auto* line = reinterpret_cast<QRgb*>(img.scanLine(y));
+        for (int x = pane.left(); x <= pane.right(); ++x) {
+            const glm::vec2 local(float(x - pane.left()) + 0.5f, float(y - pane.top()) + 0.5f);
+            const glm::vec2 world = cam.screenToWorld(local);
+            if (world.x < 0 || world.y < 0 || world.x >= float(w) || world.y >= float(h)) continue;
+            const Rgba8 t = texels[size_t(world.y) * w + size_t(world.x)];
+            const Rgba8 c = shadeCell(t, world, glm::vec2(float(x), float(y)), params);
+            line[x] = qRgb(c.r, c.g, c.b);
+        }
+    }
+}
+
+bool renderGl(const Panes& panes, const ExportLayout& L, QImage& out, QString& log) {
+    QSurfaceFormat fmt;
+    fmt.setVersion(3, 3);
+    fmt.setProfile(QSurfaceFormat::CoreProfile);
+    QOpenGLContext ctx;
+    ctx.setFormat(fmt);
+    if (!ctx.create()) {
+        log = "no OpenGL context (QOpenGLContext::create failed)";
+        return false;
+    }
+    QOffscreenSurface surface;
+    surface.setFormat(ctx.format());
+    surface.create();
+    if (!surface.isValid() || !ctx.makeCurrent(&surface)) {
+        log = "no OpenGL context (makeCurrent on an offscreen surface failed)";
+        return false;
+    }
+    auto* gl = QOpenGLVersionFunctionsFactory::get<QOpenGLFunctions_3_3_Core>(&ctx);
+    if (!gl || !gl->initializeOpenGLFunctions()) {
+        log = "OpenGL 3.3 core functions unavailable";
+        ctx.doneCurrent();
+        return false;
+    }
+    bool ok = false;
+    {
+        QOpenGLFramebufferObject fbo(L.size, QOpenGLFramebufferObject::CombinedDepthStencil);
+        fbo.bind();
+        const int H = L.size.height();
+        gl->glViewport(0, 0, L.size.width(), H);
+        gl->glClearColor(kBackground.r / 255.0f, kBackground.g / 255.0f, kBackground.b / 255.0f, 1.0f);
+        gl->glClear(GL_COLOR_BUFFER_BIT);
+        CellRenderer r;
+        QString err;
+        if (r.init(gl, &err)) {
+            gl->glEnable(GL_SCISSOR_TEST);
+            auto pane = [&](QRect rc, const Camera2D& cam, uint32_t w, uint32_t h, const std::vector<Rgba8>& t,
+                            ShadeParams sp) {
+                if (!w || !h) return;
+                gl->glViewport(rc.x(), H - rc.y() - rc.height(), rc.width(), rc.height());
+                gl->glScissor(rc.x(), H - rc.y() - rc.height(), rc.width(), rc.height());
+                r.upload(w, h, t.data());
+                r.draw(cam, float(H), 1.0f, sp);
+            };
+            pane(L.globalRect, L.globalCam, panes.global.w, panes.global.h, panes.global.texels,
+                 kGlobalShade(L.globalCam.zoom()));
+            pane(L.smemRect, L.smemCam, panes.smem.width(), panes.smem.height(), panes.smem.texels,
+                 kSmemShade(L.smemCam.zoom()));
+            gl->glDisable(GL_SCISSOR_TEST);
+            gl->glViewport(0, 0, L.size.width(), H);
+            ImGuiLayer imgui;
+            if (imgui.init()) {
+                imgui.newFrame({float(L.size.width()), float(H)}, 1.0f, 1.0f / 60.0f);
+                const glm::vec2 gsz(L.globalRect.width(), L.globalRect.height());
+                const glm::vec2 ssz(L.smemRect.width(), L.smemRect.height());
+                ImGuiLayer::drawOverlay(buildGlobalOverlay(L.globalCam, gsz, panes.global),
+                                        {float(L.globalRect.x()), float(L.globalRect.y())});
+                ImGuiLayer::drawOverlay(buildSmemOverlay(L.smemCam, ssz, panes.smem, frameOf(panes)),
+                                        {float(L.smemRect.x()), float(L.smemRect.y())});
+                imgui.render();
+                imgui.shutdown();
+            }
+            r.destroy();
+            gl->glFinish();
+            out = fbo.toImage().convertToFormat(QImage::Format_RGB32);
+            ok = true;
+            log = QString("rendered with OpenGL: %1")
+                      .arg(reinterpret_cast<const char*>(gl->glGetString(GL_RENDERER)));
+        } else {
+            log = err;
+        }
+        fbo.release();
+    }
+    ctx.doneCurrent();
+    return ok;
+}
+
+} // namespace
+
+ExportLayout exportLayout(const SmemScene& s, const GlobalScene& g, QSize size) {
+    ExportLayout L;
+    L.size = size;
+    const int gw = size.width() * 2 / 5;
+    L.globalRect = QRect(0, 0, gw, size.height());
+    L.smemRect = QRect(gw, 0, size.width() - gw, size.height());
+    L.globalCam.setViewport({float(gw), float(size.height())});
+    L.globalCam.fit({0, 0}, {float(std::max(1u, g.w)), float(std::max(1u, g.h))}, kGlobalMargins);
+    L.smemCam.setViewport({float(L.smemRect.width()), float(size.height())});
+    L.smemCam.fit({0, 0}, {128.0f, float(std::max(1u, s.height()))}, kSmemMargins);
+    return L;
+}
+
+ExportResult renderDocument(const Document& doc, uint32_t step, QSize size) {
+    ExportResult res;
+    if (!doc.hasTrace()) {
+        res.message = "the scenario has no trace";
+        for (const Diagnostic& d : doc.diagnostics())
+            res.message += "\n" + QString::fromStdString(formatDiagnostic(d, doc.path()));
+        return res;
+    }
+    const Panes panes = buildPanes(doc, std::min(step, doc.trace().stepCount));
+    const ExportLayout L = exportLayout(panes.smem, panes.global, size);
+    QString glLog;
+    const char* forceCpu = std::getenv("LAYOUTSCOPE_EXPORT_CPU");
+    if ((!forceCpu || std::string(forceCpu) != "1") && renderGl(panes, L, res.image, glLog)) {
+        res.ok = res.usedGl = true;
+        res.message = glLog;
+        return res;
+    }
+    // CPU fallback: the same shading function and overlay primitives.
+    QImage img(size, QImage::Format_RGB32);
+    img.fill(qRgb(kBackground.r, kBackground.g, kBackground.b));
+    cpuPane(img, L.globalRect, L.globalCam, panes.global.w, panes.global.h, panes.global.texels,
+            kGlobalShade(L.globalCam.zoom()));
+    cpuPane(img, L.smemRect, L.smemCam, panes.smem.width(), panes.smem.height(), panes.smem.texels,
+            kSmemShade(L.smemCam.zoom()));
+    QPainter p(&img);
+    p.setRenderHint(QPainter::TextAntialiasing);
+    paintOverlay(p, buildGlobalOverlay(L.globalCam, glm::vec2(L.globalRect.width(), L.globalRect.height()), panes.global),
+                   L.globalRect.topLeft());
+    paintOverlay(p, buildSmemOverlay(L.smemCam, glm::vec2(L.smemRect.width(), L.smemRect.height()), panes.smem, frameOf(panes)),
+                   L.smemRect.topLeft());
+    p.end();
+    res.image = img;
+    res.ok = true;
+    res.message = "rendered on the CPU (" + (glLog.isEmpty() ? QString("forced by LAYOUTSCOPE_EXPORT_CPU=1") : glLog) + ")";
+    return res;
+}
+
+ExportResult exportImage(const Document& doc, uint32_t step, const QString& path, QSize size) {
+    ExportResult res = renderDocument(doc, step, size);
+    if (!res.ok) return res;
+    if (!res.image.save(path)) {
+        res.ok = false;
+        res.message = "cannot write " + path;
+    }
+    return res;
+}
+
+ExportResult exportSmemSvg(const Document& doc, uint32_t step, const QString& path) {
+    ExportResult res;
+    if (!doc.hasTrace()) {
+        res.message = "the scenario has no trace";
+        return res;
+    }
+    const Panes panes = buildPanes(doc, std::min(step, doc.trace().stepCount));
+    const SmemScene& s = panes.smem;
+    const float cell = 8.0f;
+    const glm::vec4 m = kSmemMargins;
+    const float W = m.x + 128 * cell + m.z, H = m.y + float(s.height()) * cell + m.w;
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+        res.message = "cannot write " + path;
+        return res;
+    }
+    QTextStream o(&f);
+    o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << W << "\" height=\"" << H << "\" font-family=\"DejaVu Sans Mono, monospace\" font-size=\"11\">\n";
+    o << "<defs><pattern id=\"hatch\" width=\"4\" height=\"4\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\">"
+         "<rect width=\"1.5\" height=\"4\" fill=\"#000\" fill-opacity=\"0.6\"/></pattern></defs>\n";
+    o << "<rect width=\"100%\" height=\"100%\" fill=\"#18191d\"/>\n";
+    Camera2D cam;
+    cam.setViewport({W, H});
+    cam.fit({0, 0}, {128.0f, float(s.height())}, m);
+    for (uint32_t y = 0; y < s.height(); ++y) {
+        for (uint32_t x = 0; x < 128; ++x) {
+            const Rgba8 t = s.texels[size_t(y) * 128 + x];
+            Rgba8 c = t;
+            if (t.a & kFlagCurrent) c = shadeCell(Rgba8{t.r, t.g, t.b, kFlagCurrent}, {x + 0.5f, y + 0.5f}, {0, 3}, {});
+            const glm::vec2 p = cam.worldToScreen({float(x), float(y)});
+            o << "<rect x=\"" << p.x << "\" y=\"" << p.y << "\" width=\"" << cam.zoom() << "\" height=\"" << cam.zoom()
+              << "\" fill=\"" << QColor(c.r, c.g, c.b).name() << "\"/>";
+            if (t.a & kFlagFill)
+                o << "<rect x=\"" << p.x << "\" y=\"" << p.y << "\" width=\"" << cam.zoom() << "\" height=\"" << cam.zoom()
+                  << "\" fill=\"url(#hatch)\"/>";
+            if (x == 127) o << "\n";
+        }
+    }
+    for (int b = 0; b <= 32; ++b) { // bank separators
+        const glm::vec2 p = cam.worldToScreen({b * 4.0f, 0}), q = cam.worldToScreen({b * 4.0f, float(s.height())});
+        o << "<line x1=\"" << p.x << "\" y1=\"" << p.y << "\" x2=\"" << q.x << "\" y2=\"" << q.y
+          << "\" stroke=\"#000\" stroke-width=\"1\"/>\n";
+    }
+    const OverlayList ov = buildSmemOverlay(cam, {W, H}, s, frameOf(panes));
+    for (const OverlayList::Rect& r : ov.rects) {
+        o << "<rect x=\"" << r.lo.x << "\" y=\"" << r.lo.y << "\" width=\"" << r.hi.x - r.lo.x << "\" height=\""
+          << r.hi.y - r.lo.y << "\" " << (r.filled ? "fill=\"" + QColor(r.colour.r, r.colour.g, r.colour.b).name() + "\""
+                                                   : "fill=\"none\" stroke=\"" + QColor(r.colour.r, r.colour.g, r.colour.b).name() + "\"")
+          << "/>\n";
+        if (r.hatched)
+            o << "<rect x=\"" << r.lo.x << "\" y=\"" << r.lo.y << "\" width=\"" << r.hi.x - r.lo.x << "\" height=\""
+              << r.hi.y - r.lo.y << "\" fill=\"url(#hatch)\"/>\n";
+    }
+    for (const OverlayList::Text& t : ov.texts) {
+        QString txt = QString::fromStdString(t.text).toHtmlEscaped();
+        o << "<text x=\"" << t.pos.x << "\" y=\"" << t.pos.y + 12 << "\" fill=\"" << QColor(t.colour.r, t.colour.g, t.colour.b).name()
+          << "\">" << txt << "</text>\n";
+    }
+    o << "</svg>\n";
+    res.ok = true;
+    res.message = "wrote SVG " + path;
+    return res;
+}
+
+} // namespace layoutscope::views

@@ -1,0 +1,268 @@
+#include "main_window.hpp"
+
+#include "export.hpp"
+#include "scene/inspect.hpp"
+
+#include <QAction>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QShortcut>
+#include <QStatusBar>
+#include <QTextBlock>
+#include <QVBoxLayout>
+
+namespace layoutscope::views {
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+    buildUi();
+    setDocument(Document::fromText(""));
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildUi() {
+    setWindowTitle("Layoutscope");
+    resize(1600, 980);
+    m_playback = new Playback(this);
+
+    m_smem = new CellCanvas(this);
+    m_smem->setMargins(kSmemMargins);
+    setCentralWidget(m_smem);
+
+    m_global = new CellCanvas(this);
+    m_global->setMargins(kGlobalMargins);
+    auto* globalDock = new QDockWidget("Global tensor", this);
+    globalDock->setObjectName("globalDock");
+    globalDock->setWidget(m_global);
+    addDockWidget(Qt::LeftDockWidgetArea, globalDock);
+
+    auto* srcPanel = new QWidget(this);
+    auto* srcLayout = new QVBoxLayout(srcPanel);
+    srcLayout->setContentsMargins(4, 4, 4, 4);
+    m_source = new QPlainTextEdit(srcPanel);
+    QFont mono("DejaVu Sans Mono");
+    mono.setStyleHint(QFont::Monospace);
+    m_source->setFont(mono);
+    m_source->setLineWrapMode(QPlainTextEdit::NoWrap);
+    auto* runButton = new QPushButton("Run scenario (Ctrl+Return)", srcPanel);
+    m_diags = new QListWidget(srcPanel);
+    m_diags->setFont(mono);
+    m_diags->setWordWrap(true);
+    srcLayout->addWidget(new QLabel("Scenario", srcPanel));
+    srcLayout->addWidget(m_source, 3);
+    srcLayout->addWidget(runButton);
+    srcLayout->addWidget(new QLabel("Diagnostics", srcPanel));
+    srcLayout->addWidget(m_diags, 1);
+    auto* srcDock = new QDockWidget("Scenario && diagnostics", this);
+    srcDock->setObjectName("scenarioDock");
+    srcDock->setWidget(srcPanel);
+    addDockWidget(Qt::RightDockWidgetArea, srcDock);
+
+    m_timeline = new TimelineWidget(m_playback, this);
+    auto* tlDock = new QDockWidget("Timeline", this);
+    tlDock->setObjectName("timelineDock");
+    tlDock->setWidget(m_timeline);
+    tlDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    addDockWidget(Qt::BottomDockWidgetArea, tlDock);
+    resizeDocks({globalDock, srcDock}, {560, 380}, Qt::Horizontal);
+
+    m_status = new QLabel(this);
+    m_perf = new QLabel(this);
+    statusBar()->addWidget(m_status, 1);
+    statusBar()->addPermanentWidget(m_perf);
+
+    QMenu* file = menuBar()->addMenu("&File");
+    file->addAction("&Open scenario...", QKeySequence::Open, this, [this] {
+        const QString p = QFileDialog::getOpenFileName(this, "Open scenario", {}, "Scenarios (*.scn);;All files (*)");
+        if (!p.isEmpty()) openFile(p);
+    });
+    file->addAction("&Reload", QKeySequence(Qt::Key_F5), this, [this] {
+        if (m_doc && !m_doc->path().empty()) openFile(QString::fromStdString(m_doc->path()));
+    });
+    file->addAction("&Export PNG...", QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::exportPngDialog);
+    file->addSeparator();
+    file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
+    QMenu* view = menuBar()->addMenu("&View");
+    view->addAction("&Fit views", QKeySequence(Qt::Key_F), this, [this] {
+        m_smem->fitView();
+        m_global->fitView();
+    });
+    view->addAction(globalDock->toggleViewAction());
+    view->addAction(srcDock->toggleViewAction());
+
+    // Keyboard: space play/pause, left/right step, home/end: keyPressEvent below, so the keys reach
+    // the timeline from anywhere in the window except where a child uses them (the scenario editor,
+    // the diagnostics list).
+    auto* run = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), this);
+    connect(run, &QShortcut::activated, this, &MainWindow::runEditedText);
+    connect(runButton, &QPushButton::clicked, this, &MainWindow::runEditedText);
+
+    connect(m_playback, &Playback::stepChanged, this, &MainWindow::onStep);
+    connect(m_diags, &QListWidget::itemActivated, this, [this](QListWidgetItem* it) {
+        const int line = it->data(Qt::UserRole).toInt(), col = it->data(Qt::UserRole + 1).toInt();
+        if (line <= 0) return;
+        QTextCursor c(m_source->document()->findBlockByNumber(line - 1));
+        c.movePosition(QTextCursor::Right, QTextCursor::MoveAnchor, std::max(0, col - 1));
+        m_source->setTextCursor(c);
+        m_source->setFocus();
+    });
+    connect(m_smem, &CellCanvas::hoveredCell, this, [this](int, int) { updateStatus(); });
+    for (CellCanvas* c : {m_smem, m_global})
+        connect(c, &CellCanvas::framePainted, this, [this](double) {
+            m_perf->setText(QString("paintGL: SMEM %1 ms, global %2 ms (CPU time, 1 cell draw call each)")
+                                .arg(m_smem->frameMs(), 0, 'f', 2)
+                                .arg(m_global->frameMs(), 0, 'f', 2));
+        });
+
+    m_smem->setOverlay([this](const Camera2D& cam, glm::vec2 vp) {
+        const BoxFrame* f = m_frames.empty() ? nullptr : &m_frames[std::min<size_t>(m_globalScene.instr, m_frames.size() - 1)];
+        return buildSmemOverlay(cam, vp, m_smemScene, f);
+    });
+    m_global->setOverlay([this](const Camera2D& cam, glm::vec2 vp) { return buildGlobalOverlay(cam, vp, m_globalScene); });
+    m_smem->setInspector([this](uint32_t x, uint32_t y) -> std::string {
+        if (!m_doc || !m_replay) return {};
+        const uint32_t cta = m_smemScene.window.cta;
+        if (cta >= m_replay->state().smem.size()) return {};
+        return inspectSmemByte(*m_doc, m_smemScene, m_replay->state().smem[cta].bytes(),
+                               m_smemScene.window.base + y * 128 + x);
+    });
+    m_global->setInspector([this](uint32_t x, uint32_t y) -> std::string {
+        if (!m_doc || !m_replay) return {};
+        return inspectGlobalCell(*m_doc, m_globalScene, m_replay->state().global, x, y);
+    });
+}
+
+void MainWindow::keyPressEvent(QKeyEvent* e) {
+    if (e->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier)) {
+        QMainWindow::keyPressEvent(e);
+        return;
+    }
+    switch (e->key()) {
+    case Qt::Key_Space: m_playback->togglePlay(); break;
+    case Qt::Key_Right: m_playback->stepForward(); break;
+    case Qt::Key_Left: m_playback->stepBack(); break;
+    case Qt::Key_Home: m_playback->toStart(); break;
+    case Qt::Key_End: m_playback->toEnd(); break;
+    default: QMainWindow::keyPressEvent(e); return;
+    }
+    e->accept();
+}
+
+void MainWindow::openFile(const QString& path) { setDocument(Document::fromFile(path.toStdString())); }
+
+void MainWindow::runEditedText() {
+    const std::string path = m_doc ? m_doc->path() : std::string();
+    setDocument(Document::fromText(m_source->toPlainText().toStdString(), path));
+}
+
+void MainWindow::setDocument(std::unique_ptr<Document> doc) {
+    m_playback->pause();
+    m_replay.reset();
+    m_doc = std::move(doc);
+    const QString name = m_doc->path().empty() ? QString("(unsaved)") : QFileInfo(QString::fromStdString(m_doc->path())).fileName();
+    setWindowTitle(QString("Layoutscope - %1").arg(name));
+    if (m_source->toPlainText().toStdString() != m_doc->text()) m_source->setPlainText(QString::fromStdString(m_doc->text()));
+
+    // Diagnostics: list them and mark their lines in the source.
+    m_diags->clear();
+    QList<QTextEdit::ExtraSelection> marks;
+    for (const Diagnostic& d : m_doc->diagnostics()) {
+        auto* it = new QListWidgetItem(QString::fromStdString(formatDiagnostic(d, name.toStdString())), m_diags);
+        it->setData(Qt::UserRole, d.span.line);
+        it->setData(Qt::UserRole + 1, d.span.column);
+        it->setForeground(d.severity == Severity::Error ? QColor(230, 90, 80) : QColor(230, 180, 80));
+        if (d.span.valid()) {
+            QTextEdit::ExtraSelection sel;
+            sel.format.setBackground(QColor(120, 30, 30));
+            sel.format.setProperty(QTextFormat::FullWidthSelection, true);
+            sel.cursor = QTextCursor(m_source->document()->findBlockByNumber(d.span.line - 1));
+            marks.push_back(sel);
+        }
+    }
+    m_source->setExtraSelections(marks);
+
+    std::vector<TimelineWidget::Span> spans;
+    if (m_doc->hasTrace()) {
+        m_frames = boxFrames(*m_doc);
+        m_replay = std::make_unique<Replay>(m_doc->trace(), m_doc->initial());
+        for (const TraceInstr& in : m_doc->trace().instrs) spans.push_back({in.firstStep, in.endStep, in.summary.empty() ? in.text : in.summary});
+        m_smem->setMessage({}, {});
+        m_global->setMessage({}, {});
+    } else {
+        m_frames.clear();
+        std::string msg;
+        for (const Diagnostic& d : m_doc->diagnostics()) msg += formatDiagnostic(d, name.toStdString()) + "\n";
+        if (msg.empty()) msg = "Open a scenario (File > Open, or --scenario FILE).";
+        const std::string title = m_doc->diagnostics().empty() ? "No scenario" : "Scenario failed: nothing to show";
+        m_smem->setMessage(title, msg);
+        m_global->setMessage(title, "See the Diagnostics panel.");
+    }
+    m_playback->setStepCount(m_doc->hasTrace() ? m_doc->trace().stepCount : 0);
+    m_timeline->setSpans(std::move(spans));
+    onStep(m_playback->stepCount()); // open on the finished copy; Space replays it from step 0
+    m_playback->seek(m_playback->stepCount());
+    m_smem->fitView();
+    m_global->fitView();
+}
+
+void MainWindow::onStep(uint32_t step) {
+    if (m_replay) m_replay->seek(step);
+    if (m_doc && m_doc->hasTrace()) {
+        m_smemScene = smemSceneAt(*m_doc, step, m_frames);
+        uint32_t instr = 0;
+        if (const InstrTile* t = m_doc->firstTile()) instr = static_cast<uint32_t>(t - m_doc->tiles().data());
+        m_globalScene = globalSceneAt(*m_doc, instr, step, m_frames);
+    } else {
+        m_smemScene = SmemScene{};
+        m_globalScene = GlobalScene{};
+    }
+    m_smem->setCells(m_smemScene.width(), m_smemScene.height(), m_smemScene.texels, ShadeParams{1, 4, 0});
+    m_global->setCells(m_globalScene.w, m_globalScene.h, m_globalScene.texels, ShadeParams{1, 0, 0});
+    updateStatus();
+}
+
+void MainWindow::updateStatus() {
+    if (!m_doc || !m_doc->hasTrace()) {
+        m_status->setText(QString("%1 diagnostic(s)").arg(m_doc ? m_doc->diagnostics().size() : 0));
+        return;
+    }
+    size_t written = 0;
+    for (const Rgba8& t : m_smemScene.texels) written += (t.a & kFlagWritten) ? 1 : 0;
+    m_status->setText(QString("step %1 / %2 - %3 of %4 shared bytes written")
+                          .arg(m_playback->step())
+                          .arg(m_doc->trace().stepCount)
+                          .arg(written)
+                          .arg(m_smemScene.window.size));
+}
+
+QString MainWindow::diagnosticsText() const {
+    QStringList lines;
+    for (int i = 0; i < m_diags->count(); ++i) lines << m_diags->item(i)->text();
+    return lines.join('\n');
+}
+
+std::optional<glm::uvec2> MainWindow::smemCellOf(uint32_t addr) const {
+    const auto i = m_smemScene.indexOf(addr);
+    if (!i) return std::nullopt;
+    return glm::uvec2(*i % 128, *i / 128);
+}
+
+void MainWindow::exportPngDialog() {
+    if (!m_doc) return;
+    const QString p = QFileDialog::getSaveFileName(this, "Export PNG", "layoutscope.png", "PNG (*.png);;SVG, shared memory only (*.svg)");
+    if (p.isEmpty()) return;
+    const ExportResult r = p.endsWith(".svg", Qt::CaseInsensitive) ? exportSmemSvg(*m_doc, m_playback->step(), p)
+                                                                    : exportImage(*m_doc, m_playback->step(), p);
+    if (!r.ok) QMessageBox::warning(this, "Export failed", r.message);
+    else statusBar()->showMessage(r.message, 5000);
+}
+
+} // namespace layoutscope::views

@@ -1,0 +1,63 @@
+#pragma once
+/// MainWindow: the shared-memory view in the centre; the global-tensor view, the scenario source
+/// with its diagnostics, and the timeline in docks. Document -> Playback -> views (views pull).
+#include "cell_canvas.hpp"
+#include "playback.hpp"
+#include "scene/document.hpp"
+#include "scene/smem_scene.hpp"
+#include "timeline_widget.hpp"
+
+#include <QMainWindow>
+#include <memory>
+
+class QLabel;
+class QListWidget;
+class QPlainTextEdit;
+
+namespace layoutscope::views {
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    /// Show a document (takes ownership). A document without a trace shows its diagnostics.
+    void setDocument(std::unique_ptr<Document> doc);
+    void openFile(const QString& path);
+
+    [[nodiscard]] const Document* document() const { return m_doc.get(); }
+    [[nodiscard]] CellCanvas* smemView() const { return m_smem; }
+    [[nodiscard]] CellCanvas* globalView() const { return m_global; }
+    [[nodiscard]] Playback* playback() const { return m_playback; }
+    /// Every diagnostic as shown in the Diagnostics list, one per line.
+    [[nodiscard]] QString diagnosticsText() const;
+    /// SMEM view cell of a shared::cta byte address (for tests and "go to address").
+    [[nodiscard]] std::optional<glm::uvec2> smemCellOf(uint32_t addr) const;
+
+protected:
+    void keyPressEvent(QKeyEvent* e) override;
+
+private:
+    void buildUi();
+    void onStep(uint32_t step);
+    void runEditedText();
+    void exportPngDialog();
+    void updateStatus();
+
+    std::unique_ptr<Document> m_doc;
+    std::unique_ptr<Replay> m_replay;
+    std::vector<BoxFrame> m_frames;
+    SmemScene m_smemScene;
+    GlobalScene m_globalScene;
+    Playback* m_playback = nullptr;
+    CellCanvas* m_smem = nullptr;
+    CellCanvas* m_global = nullptr;
+    TimelineWidget* m_timeline = nullptr;
+    QPlainTextEdit* m_source = nullptr;
+    QListWidget* m_diags = nullptr;
+    QLabel* m_status = nullptr;
+    QLabel* m_perf = nullptr;
+};
+
+} // namespace layoutscope::views

@@ -1,0 +1,53 @@
+#include "playback.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace layoutscope::views {
+
+Playback::Playback(QObject* parent) : QObject(parent) {
+    m_timer.setInterval(16); // display rate; steps advance by elapsed time x speed
+    m_timer.setTimerType(Qt::PreciseTimer);
+    connect(&m_timer, &QTimer::timeout, this, &Playback::tick);
+}
+
+void Playback::setStepCount(uint32_t count) {
+    m_count = count;
+    if (m_step > m_count) seek(m_count);
+}
+
+void Playback::seek(uint32_t step) {
+    step = std::min(step, m_count);
+    if (step == m_step) return;
+    m_step = step;
+    emit stepChanged(m_step);
+}
+
+void Playback::play() {
+    if (playing() || m_count == 0) return;
+    if (m_step >= m_count) seek(0); // replay from the start
+    m_carry = 0.0;
+    m_clock.start();
+    m_timer.start();
+    emit playingChanged(true);
+}
+
+void Playback::pause() {
+    if (!playing()) return;
+    m_timer.stop();
+    emit playingChanged(false);
+}
+
+void Playback::setSpeed(double stepsPerSecond) { m_speed = std::max(0.01, stepsPerSecond); }
+
+void Playback::tick() {
+    m_carry += m_speed * double(m_clock.restart()) / 1000.0;
+    const double whole = std::floor(m_carry);
+    if (whole < 1.0) return;
+    m_carry -= whole;
+    const uint64_t next = std::min<uint64_t>(uint64_t(m_step) + uint64_t(whole), m_count);
+    seek(static_cast<uint32_t>(next));
+    if (m_step >= m_count) pause();
+}
+
+} // namespace layoutscope::views

@@ -1,0 +1,47 @@
+#pragma once
+/// Playback: owns the current step of the timeline and plays it at a speed (steps per second).
+/// Views pull: they listen to stepChanged and rebuild their scene (STYLE.md §3.5).
+#include <QElapsedTimer>
+#include <QObject>
+#include <QTimer>
+#include <cstdint>
+
+namespace layoutscope::views {
+
+class Playback : public QObject {
+    Q_OBJECT
+public:
+    explicit Playback(QObject* parent = nullptr);
+
+    [[nodiscard]] uint32_t step() const { return m_step; }
+    [[nodiscard]] uint32_t stepCount() const { return m_count; }
+    [[nodiscard]] bool playing() const { return m_timer.isActive(); }
+    [[nodiscard]] double speed() const { return m_speed; }
+
+public slots:
+    /// Number of steps of the trace: the timeline runs over [0, count] (count = everything applied).
+    void setStepCount(uint32_t count);
+    void seek(uint32_t step);
+    void stepForward() { pause(); seek(m_step + 1); }
+    void stepBack() { pause(); seek(m_step > 0 ? m_step - 1 : 0); }
+    void toStart() { pause(); seek(0); }
+    void toEnd() { pause(); seek(m_count); }
+    void play();
+    void pause();
+    void togglePlay() { playing() ? pause() : play(); }
+    /// Steps per second (> 0).
+    void setSpeed(double stepsPerSecond);
+
+signals:
+    void stepChanged(uint32_t step);
+    void playingChanged(bool playing);
+
+private:
+    void tick();
+    QTimer m_timer;
+    QElapsedTimer m_clock;
+    uint32_t m_step = 0, m_count = 0;
+    double m_speed = 64.0, m_carry = 0.0;
+};
+
+} // namespace layoutscope::views

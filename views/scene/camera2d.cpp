@@ -1,0 +1,40 @@
+#include "scene/camera2d.hpp"
+
+#include <algorithm>
+#include <glm/gtc/matrix_transform.hpp>
+
+namespace layoutscope::views {
+
+void Camera2D::setViewport(glm::vec2 sizePx) { m_viewport = glm::max(sizePx, glm::vec2(1.0f)); }
+
+void Camera2D::fit(glm::vec2 lo, glm::vec2 hi, glm::vec4 marginPx) {
+    const glm::vec2 extent = glm::max(hi - lo, glm::vec2(1e-3f));
+    const glm::vec2 avail = glm::max(m_viewport - glm::vec2(marginPx.x + marginPx.z, marginPx.y + marginPx.w),
+                                     glm::vec2(1.0f));
+    m_zoom = std::clamp(std::min(avail.x / extent.x, avail.y / extent.y), kMinZoom, kMaxZoom);
+    // Centre the rectangle inside the area left free by the margins.
+    const glm::vec2 areaCentre = glm::vec2(marginPx.x, marginPx.y) + avail * 0.5f;
+    const glm::vec2 worldCentre = (lo + hi) * 0.5f;
+    m_origin = worldCentre - areaCentre / m_zoom;
+}
+
+glm::vec2 Camera2D::worldToScreen(glm::vec2 world) const { return (world - m_origin) * m_zoom; }
+
+glm::vec2 Camera2D::screenToWorld(glm::vec2 screen) const { return m_origin + screen / m_zoom; }
+
+void Camera2D::pan(glm::vec2 deltaPx) { m_origin -= deltaPx / m_zoom; }
+
+void Camera2D::zoomAt(glm::vec2 screenPx, float factor) {
+    const glm::vec2 anchor = screenToWorld(screenPx);
+    m_zoom = std::clamp(m_zoom * factor, kMinZoom, kMaxZoom);
+    m_origin = anchor - screenPx / m_zoom;
+}
+
+glm::mat4 Camera2D::viewProjection() const {
+    const glm::vec2 lo = m_origin;
+    const glm::vec2 hi = m_origin + m_viewport / m_zoom;
+    // Screen y grows downwards, so world y maps top (lo.y) to clip +1.
+    return glm::ortho(lo.x, hi.x, hi.y, lo.y, -1.0f, 1.0f);
+}
+
+} // namespace layoutscope::views

@@ -1,0 +1,62 @@
+#include "scene/cell_style.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace layoutscope::views {
+
+Rgba8 hslToRgb(float h, float s, float l) {
+    // Standard HSL -> RGB (CSS Color 3, §4.2.4).
+    const float c = (1.0f - std::fabs(2.0f * l - 1.0f)) * s;
+    const float hp = std::fmod(std::fmod(h, 360.0f) + 360.0f, 360.0f) / 60.0f;
+    const float x = c * (1.0f - std::fabs(std::fmod(hp, 2.0f) - 1.0f));
+    float r = 0, g = 0, b = 0;
+    if (hp < 1) { r = c; g = x; }
+    else if (hp < 2) { r = x; g = c; }
+    else if (hp < 3) { g = c; b = x; }
+    else if (hp < 4) { g = x; b = c; }
+    else if (hp < 5) { r = x; b = c; }
+    else { r = c; b = x; }
+    const float m = l - c * 0.5f;
+    auto to8 = [](float v) { return static_cast<uint8_t>(std::clamp(std::lround(v * 255.0f), 0L, 255L)); };
+    return {to8(r + m), to8(g + m), to8(b + m), 255};
+}
+
+Rgba8 colourForCoord(int row, int col, int rows, int cols) {
+    const float rf = rows > 1 ? static_cast<float>(row) / static_cast<float>(rows - 1) : 0.0f;
+    const float cf = cols > 1 ? static_cast<float>(col) / static_cast<float>(cols - 1) : 0.0f;
+    return hslToRgb(300.0f * std::clamp(rf, 0.0f, 1.0f), 0.85f, 0.25f + 0.50f * std::clamp(cf, 0.0f, 1.0f));
+}
+
+static glm::vec3 toVec(Rgba8 c) { return glm::vec3(c.r, c.g, c.b) / 255.0f; }
+
+Rgba8 shadeCell(Rgba8 texel, glm::vec2 world, glm::vec2 px, const ShadeParams& p) {
+    glm::vec3 c = toVec(texel);
+    const int flags = texel.a;
+    if (flags & kFlagFill) {
+        // Diagonal hatch in screen space, 8 px period: dark stripes 3 px wide.
+        const int k = (static_cast<int>(std::floor(px.x)) + static_cast<int>(std::floor(px.y))) & 7;
+        if (k < 3) c *= 0.35f;
+    }
+    if (flags & kFlagCurrent) c = glm::mix(c, glm::vec3(1.0f), 0.55f);
+    // Cell borders once cells are big enough to see them; stronger every group.
+    if (p.zoom >= 6.0f) {
+        const glm::vec2 f = world - glm::floor(world);
+        const float edge = 1.0f / p.zoom; // one pixel, in cells
+        const bool onEdge = f.x < edge || f.y < edge;
+        if (onEdge) c *= 0.55f;
+    }
+    if (p.zoom >= 2.0f) {
+        const glm::vec2 f = world - glm::floor(world);
+        const float edge = 1.0f / p.zoom;
+        const int cx = static_cast<int>(std::floor(world.x));
+        const int cy = static_cast<int>(std::floor(world.y));
+        const bool gx = p.groupX > 0 && (cx % p.groupX) == 0 && f.x < edge;
+        const bool gy = p.groupY > 0 && (cy % p.groupY) == 0 && f.y < edge;
+        if (gx || gy) c = glm::vec3(0.08f);
+    }
+    auto to8 = [](float v) { return static_cast<uint8_t>(std::clamp(std::lround(v * 255.0f), 0L, 255L)); };
+    return {to8(c.r), to8(c.g), to8(c.b), 255};
+}
+
+} // namespace layoutscope::views

@@ -1,0 +1,53 @@
+#pragma once
+/// How cells are coloured: one RGBA8 texel per cell, RGB = colour, A = flag bits. The same shading
+/// runs in the GL fragment shader (assets/shaders/cells.frag) and in shadeCell() below, which the
+/// CPU export fallback and the tests use.
+///
+///   texel  = [ R | G | B | flags ]      flags: bits [0,8)
+///   bit 0  kFlagWritten   the byte has been written (SMEM) / the element has been read (global)
+///   bit 1  kFlagFill      out-of-bounds fill byte (SMEM) / element outside the tensor (global)
+///   bit 2  kFlagCurrent   moved by the step just played (highlighted)
+///   bit 3  kFlagInBox     global: element belongs to the box
+///   bit 4  kFlagSkipped   global: inside the box span but skipped by elementStrides
+#include <cstdint>
+
+#include <glm/glm.hpp>
+
+namespace layoutscope::views {
+
+inline constexpr uint8_t kFlagWritten = 1u << 0;
+inline constexpr uint8_t kFlagFill = 1u << 1;
+inline constexpr uint8_t kFlagCurrent = 1u << 2;
+inline constexpr uint8_t kFlagInBox = 1u << 3;
+inline constexpr uint8_t kFlagSkipped = 1u << 4;
+
+struct Rgba8 {
+    uint8_t r = 0, g = 0, b = 0, a = 255;
+    friend bool operator==(const Rgba8&, const Rgba8&) = default;
+};
+
+/// Colour of the element at box-relative (row, col): hue from the row (0..300 degrees over the box
+/// rows), lightness from the column (dark on the left, light on the right). `rows`/`cols` are the
+/// box extents in elements (>= 1). Alpha is 255.
+[[nodiscard]] Rgba8 colourForCoord(int row, int col, int rows, int cols);
+
+/// HSL (h in degrees, s and l in [0,1]) to RGB8.
+[[nodiscard]] Rgba8 hslToRgb(float h, float s, float l);
+
+inline constexpr Rgba8 kUntouched{58, 60, 68, 255};   ///< SMEM byte nobody wrote
+inline constexpr Rgba8 kOutsideBox{44, 46, 52, 255};  ///< global element not in the box
+inline constexpr Rgba8 kOutOfBounds{96, 40, 44, 255}; ///< global element outside the tensor
+inline constexpr Rgba8 kBackground{24, 25, 29, 255};  ///< canvas clear colour
+
+/// Parameters of the cell shader that do not depend on the texel.
+struct ShadeParams {
+    float zoom = 1.0f;      ///< pixels per cell
+    int groupX = 0;         ///< draw a stronger line every groupX cells in x (4 = SMEM banks), 0 = none
+    int groupY = 0;         ///< same in y
+};
+
+/// Colour of the pixel at screen `px` (pixels), world `world` (cells) whose cell has `texel`.
+/// Mirrors assets/shaders/cells.frag exactly.
+[[nodiscard]] Rgba8 shadeCell(Rgba8 texel, glm::vec2 world, glm::vec2 px, const ShadeParams& p);
+
+} // namespace layoutscope::views

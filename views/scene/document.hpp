@@ -1,0 +1,71 @@
+#pragma once
+/// Document: what the GUI shows, built from a scenario file by the engine's pure stages
+/// (parseScenario -> runScenario). Plain C++ (no Qt), so tests can build one by hand.
+/// A failed parse or run leaves diagnostics and no trace; the window still opens.
+#include "layoutscope/scenario.hpp"
+
+#include <array>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace layoutscope::views {
+
+/// The tile an instruction moves, as the global-tensor view needs it.
+struct InstrTile {
+    bool valid = false;  ///< false for instructions that are not TMA tile copies
+    bool load = true;    ///< load (global -> smem) or store (smem -> global)
+    TensorMap map;
+    std::array<int32_t, kMaxTensorRank> coords{};
+    uint32_t cta = 0;      ///< destination (load) / source (store) CTA
+    uint32_t smemAddr = 0; ///< shared::cta address of the box
+};
+
+/// A window of one CTA's shared memory, whole 128-byte rows: [base, base + size).
+struct SmemWindow {
+    uint32_t cta = 0;
+    uint32_t base = 0; ///< multiple of 128
+    uint32_t size = 0; ///< multiple of 128
+    [[nodiscard]] uint32_t rows() const { return size / 128; }
+};
+
+class Document {
+public:
+    /// Parse and run scenario text. Never throws; failures become diagnostics.
+    static std::unique_ptr<Document> fromText(std::string text, std::string path = {});
+    /// Read a file then fromText; an unreadable file gives a DiagCode::Io diagnostic.
+    static std::unique_ptr<Document> fromFile(const std::string& path);
+    /// A document around a hand-built trace (tests, fixtures).
+    static std::unique_ptr<Document> fromTrace(Trace trace, MachineState initial, std::vector<InstrTile> tiles,
+                                               SmemWindow window);
+
+    [[nodiscard]] bool hasTrace() const { return m_run.has_value(); }
+    [[nodiscard]] const Trace& trace() const { return m_run->trace; }
+    [[nodiscard]] const MachineState& initial() const { return m_run->initial; }
+    [[nodiscard]] const std::vector<InstrTile>& tiles() const { return m_tiles; }
+    [[nodiscard]] const InstrTile* tileOf(uint32_t instr) const;
+    /// The first valid tile (the one the global view shows by default), or nullptr.
+    [[nodiscard]] const InstrTile* firstTile() const;
+    [[nodiscard]] SmemWindow smemWindow() const { return m_window; }
+    [[nodiscard]] const std::vector<Diagnostic>& diagnostics() const { return m_diags; }
+    [[nodiscard]] const std::string& text() const { return m_text; }
+    [[nodiscard]] const std::string& path() const { return m_path; }
+    /// Element type of instruction `instr` (FLOAT16 when unknown).
+    [[nodiscard]] TensorDataType dataTypeOf(uint32_t instr) const;
+    /// Bytes per element of instruction `instr` (>= 1).
+    [[nodiscard]] uint32_t elemBytesOf(uint32_t instr) const;
+
+private:
+    std::string m_text, m_path;
+    std::vector<Diagnostic> m_diags;
+    std::optional<Run> m_run;
+    std::vector<InstrTile> m_tiles;
+    SmemWindow m_window;
+};
+
+/// The smallest window of whole 128-B rows covering every shared-memory destination/source of
+/// `cta` in the trace (or the scenario's buffers when given). Empty when nothing touches it.
+[[nodiscard]] SmemWindow smemWindowOf(const Trace& t, uint32_t cta, const Scenario* s = nullptr);
+
+} // namespace layoutscope::views

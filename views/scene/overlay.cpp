@@ -1,0 +1,152 @@
+#include "scene/overlay.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace layoutscope::views {
+
+static std::string hex4(uint32_t v) {
+    char b[16];
+    std::snprintf(b, sizeof b, "0x%04x", v);
+    return b;
+}
+
+/// Smallest step from {1,2,4,8,16,...} so that labels `pxPerUnit` apart are at least `minPx` apart.
+static int thin(float pxPerUnit, float minPx) {
+    int k = 1;
+    while (pxPerUnit * static_cast<float>(k) < minPx && k < (1 << 20)) k *= 2;
+    return k;
+}
+
+static constexpr Rgba8 kAxis{235, 235, 240, 255};
+static constexpr Rgba8 kDim{150, 152, 160, 255};
+
+static void legendSwatch(OverlayList& o, glm::vec2 p, Rgba8 c, const std::string& label, bool hatched = false) {
+    o.rects.push_back({p, p + glm::vec2(14, 14), c, true, hatched});
+    o.rects.push_back({p, p + glm::vec2(14, 14), Rgba8{0, 0, 0, 255}, false});
+    o.text(p + glm::vec2(19, 0), label);
+}
+
+/// Two gradient strips: hue = row (top), lightness = column (bottom), 16 samples each.
+static void coordLegend(OverlayList& o, glm::vec2 p, int rows, int cols, const std::string& rowName,
+                        const std::string& colName) {
+    const int n = 16;
+    const float w = 9.0f;
+    for (int i = 0; i < n; ++i) {
+        const int r = rows > 1 ? i * (rows - 1) / (n - 1) : 0;
+        const int c = cols > 1 ? i * (cols - 1) / (n - 1) : 0;
+        const glm::vec2 a = p + glm::vec2(w * i, 0), b = p + glm::vec2(w * i, 18);
+        o.rects.push_back({a, a + glm::vec2(w, 14), colourForCoord(r, cols / 2, rows, cols), true});
+        o.rects.push_back({b, b + glm::vec2(w, 14), colourForCoord(rows / 2, c, rows, cols), true});
+    }
+    o.text(p + glm::vec2(w * n + 6, 0), "hue = " + rowName + " 0.." + std::to_string(std::max(rows - 1, 0)));
+    o.text(p + glm::vec2(w * n + 6, 18), "lightness = " + colName + " 0.." + std::to_string(std::max(cols - 1, 0)));
+}
+
+OverlayList buildSmemOverlay(const Camera2D& cam, glm::vec2 viewport, const SmemScene& s, const BoxFrame* frame) {
+    OverlayList o;
+    const float z = cam.zoom();
+    const uint32_t rows = s.window.rows();
+    const glm::vec2 gridLo = cam.worldToScreen({0, 0});
+    const float top = std::max(gridLo.y, 40.0f);
+    // Title.
+    char title[128];
+    std::snprintf(title, sizeof title, "shared::cta, CTA %u: 0x%04x..0x%04x (%u B, 128 B per row = 32 banks x 4 B)",
+                  s.window.cta, s.window.base, s.window.base + s.window.size, s.window.size);
+    o.text({8, 4}, title, kAxis);
+    o.text({8, top - 34}, "bank", kDim);
+    // Bank numbers at bank centres, thinned to stay readable.
+    const int kb = thin(4.0f * z, 20.0f);
+    for (int b = 0; b < 32; b += kb) {
+        const glm::vec2 p = cam.worldToScreen({b * 4.0f + 2.0f, 0});
+        if (p.x < 40 || p.x > viewport.x - 4) continue;
+        const std::string t = std::to_string(b);
+        o.text({p.x - approxTextWidth(t) * 0.5f, top - 34}, t, kAxis);
+    }
+    // Byte-in-row ticks (0, 32, 64, 96) under the bank numbers.
+    for (int x = 0; x < 128; x += z * 32 >= 40 ? 16 : 32) {
+        const glm::vec2 p = cam.worldToScreen({static_cast<float>(x), 0});
+        if (p.x < 40 || p.x > viewport.x - 20) continue;
+        o.text({p.x + 2, top - 17}, "+" + std::to_string(x), kDim);
+    }
+    o.text({8, top - 17}, "byte", kDim);
+    // Row base addresses on the left.
+    const int kr = thin(z, 16.0f);
+    for (uint32_t r = 0; r < rows; r += kr) {
+        const glm::vec2 p = cam.worldToScreen({0, static_cast<float>(r) + 0.5f});
+        if (p.y < top || p.y > viewport.y - 8) continue;
+        const std::string t = hex4(s.window.base + r * 128);
+        o.text({std::max(2.0f, gridLo.x - approxTextWidth(t) - 8), p.y - 7}, t, kAxis);
+    }
+    // Legend along the bottom.
+    const float ly = viewport.y - 84;
+    if (frame) coordLegend(o, {10, ly}, frame->rows(), frame->cols(), "box row (dim 1)", "box column (dim 0)");
+    legendSwatch(o, {10, ly + 42}, kUntouched, "untouched");
+    legendSwatch(o, {110, ly + 42}, Rgba8{200, 120, 60, 255}, "out-of-bounds fill (hatched)", true);
+    legendSwatch(o, {330, ly + 42}, Rgba8{235, 235, 235, 255}, "arrived at this step");
+    o.text({10, ly + 62}, "cell = 1 byte; hover for details; drag to pan, wheel to zoom, double-click to fit", kDim);
+    return o;
+}
+
+OverlayList buildGlobalOverlay(const Camera2D& cam, glm::vec2 viewport, const GlobalScene& g) {
+    OverlayList o;
+    if (!g.tile) return o;
+    const float z = cam.zoom();
+    const auto& p = g.tile->map.p;
+    char title[160];
+    std::snprintf(title, sizeof title, "global tensor: dims [%llu, %llu], box [%u, %u] at (%d, %d)",
+                  static_cast<unsigned long long>(p.globalDim[0]), static_cast<unsigned long long>(p.globalDim[1]),
+                  p.boxDim[0], p.boxDim[1], g.boxLo[0], g.boxLo[1]);
+    o.text({8, 4}, title, kAxis);
+    const glm::vec2 gridLo = cam.worldToScreen({0, 0});
+    const float top = std::max(gridLo.y, 40.0f);
+    o.text({8, top - 34}, "dim 0 (elements) ->", kDim);
+    const int kx = thin(z, 30.0f);
+    for (uint32_t x = 0; x < g.w; ++x) {
+        const int32_t c = g.lo[0] + static_cast<int32_t>(x);
+        if (((c % kx) + kx) % kx != 0) continue;
+        const glm::vec2 s = cam.worldToScreen({x + 0.5f, 0});
+        if (s.x < 40 || s.x > viewport.x - 8) continue;
+        const std::string t = std::to_string(c);
+        o.text({s.x - approxTextWidth(t) * 0.5f, top - 17}, t, kAxis);
+    }
+    const int ky = thin(z, 16.0f);
+    for (uint32_t y = 0; y < g.h; ++y) {
+        const int32_t c = g.lo[1] + static_cast<int32_t>(y);
+        if (((c % ky) + ky) % ky != 0) continue;
+        const glm::vec2 s = cam.worldToScreen({0, y + 0.5f});
+        if (s.y < top || s.y > viewport.y - 8) continue;
+        const std::string t = std::to_string(c);
+        o.text({std::max(2.0f, gridLo.x - approxTextWidth(t) - 6), s.y - 7}, t, kAxis);
+    }
+    o.text({2, top - 17}, "dim 1", kDim);
+    // Box outline (white) and tensor bounds (dashed look: orange outline) clipped to the window.
+    auto cellRect = [&](int32_t x0, int32_t y0, int32_t x1, int32_t y1) {
+        return std::pair{cam.worldToScreen({float(x0 - g.lo[0]), float(y0 - g.lo[1])}),
+                         cam.worldToScreen({float(x1 - g.lo[0]), float(y1 - g.lo[1])})};
+    };
+    const int32_t t0 = static_cast<int32_t>(std::min<uint64_t>(p.globalDim[0], uint64_t(g.lo[0] + int32_t(g.w) + 1)));
+    const int32_t t1 = static_cast<int32_t>(
+        std::min<uint64_t>(p.tensorRank >= 2 ? p.globalDim[1] : 1, uint64_t(g.lo[1] + int32_t(g.h) + 1)));
+    auto [tl, th] = cellRect(std::max(0, g.lo[0]), std::max(0, g.lo[1]), t0, t1);
+    o.rects.push_back({tl, th, Rgba8{255, 170, 60, 255}, false});
+    auto [bl, bh] = cellRect(g.boxLo[0], g.boxLo[1], g.boxHi[0], g.boxHi[1]);
+    o.rects.push_back({bl, bh, Rgba8{255, 255, 255, 255}, false});
+    // Legend.
+    const float ly = viewport.y - 104;
+    const int rows = g.boxHi[1] - g.boxLo[1], cols = g.boxHi[0] - g.boxLo[0];
+    coordLegend(o, {10, ly}, rows, cols, "box row", "box column");
+    legendSwatch(o, {10, ly + 40}, Rgba8{60, 60, 90, 255}, "in box, not read yet (dim)");
+    legendSwatch(o, {230, ly + 40}, Rgba8{235, 235, 235, 255}, "read at this step");
+    legendSwatch(o, {10, ly + 58}, kOutsideBox, "outside the box");
+    legendSwatch(o, {150, ly + 58}, kOutOfBounds, "outside the tensor (OOB)", true);
+    legendSwatch(o, {10, ly + 76}, Rgba8{74, 74, 80, 255}, "skipped by elementStrides");
+    o.rects.push_back({{230, ly + 78}, {244, ly + 88}, Rgba8{255, 255, 255, 255}, false});
+    o.text({249, ly + 76}, "box", kDim);
+    o.rects.push_back({{290, ly + 78}, {304, ly + 88}, Rgba8{255, 170, 60, 255}, false});
+    o.text({309, ly + 76}, "tensor bounds", kDim);
+    return o;
+}
+
+} // namespace layoutscope::views

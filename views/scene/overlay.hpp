@@ -1,0 +1,48 @@
+#pragma once
+/// Overlay draw lists: axis labels, box outlines and legends of the cell views, built as plain
+/// primitives (pure C++ + GLM, testable) and drawn either with Dear ImGui (GL canvases, GL export)
+/// or with QPainter (CPU export fallback). Labels are culled to the viewport and thinned so their
+/// number depends on the viewport size, never on the number of cells.
+#include "scene/camera2d.hpp"
+#include "scene/cell_style.hpp"
+#include "scene/smem_scene.hpp"
+
+#include <string>
+#include <vector>
+
+namespace layoutscope::views {
+
+struct OverlayList {
+    struct Text {
+        glm::vec2 pos;      ///< top-left, pixels
+        std::string text;
+        Rgba8 colour{220, 220, 225, 255};
+    };
+    struct Rect {
+        glm::vec2 lo, hi;   ///< pixels
+        Rgba8 colour;
+        bool filled = true; ///< false: 2-px outline
+        bool hatched = false;
+    };
+    std::vector<Rect> rects; ///< drawn first
+    std::vector<Text> texts;
+    void text(glm::vec2 p, std::string s, Rgba8 c = {220, 220, 225, 255}) { texts.push_back({p, std::move(s), c}); }
+};
+
+/// Space kept free around the cell grids for labels and legends (left, top, right, bottom), px.
+inline constexpr glm::vec4 kSmemMargins{74.0f, 58.0f, 16.0f, 92.0f};
+inline constexpr glm::vec4 kGlobalMargins{58.0f, 58.0f, 16.0f, 112.0f};
+
+/// Approximate text width of the overlay font (DejaVu Sans Mono 14 px: 8.4 px per character), used for label spacing.
+inline float approxTextWidth(const std::string& s) { return 8.4f * static_cast<float>(s.size()); }
+
+/// Bank numbers (top), row byte addresses (left), axis titles and the colour legend of the
+/// shared-memory view. `viewport` is the pane size in pixels.
+[[nodiscard]] OverlayList buildSmemOverlay(const Camera2D& cam, glm::vec2 viewport, const SmemScene& s,
+                                           const BoxFrame* frame);
+
+/// Coordinates (dim 0 across, dim 1 down), the box and tensor-bound outlines and the legend of
+/// the global tensor view.
+[[nodiscard]] OverlayList buildGlobalOverlay(const Camera2D& cam, glm::vec2 viewport, const GlobalScene& g);
+
+} // namespace layoutscope::views

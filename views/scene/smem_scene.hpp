@@ -1,0 +1,63 @@
+#pragma once
+/// sceneAt for the views: from a trace and a step, what each cell shows. Pure C++ (no Qt, no GL).
+///
+/// SMEM scene: one cell per byte of a SmemWindow, 128 bytes per row (32 banks x 4 B):
+///   cell (x, y) = byte address window.base + y*128 + x;  bank = (address / 4) mod 32.
+/// Global scene: one cell per element of dims (0, 1) around the box of an InstrTile:
+///   cell (x, y) = coordinate (lo[0] + x, lo[1] + y).
+#include "scene/cell_style.hpp"
+#include "scene/document.hpp"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace layoutscope::views {
+
+/// The box an instruction moves, in coordinates of dims 0 and 1: [lo, hi) (elements), as seen in
+/// its moves (fill moves included). Colours are relative to this box.
+struct BoxFrame {
+    std::array<int32_t, 2> lo{0, 0};
+    std::array<int32_t, 2> hi{1, 1};
+    [[nodiscard]] int cols() const { return hi[0] - lo[0]; }
+    [[nodiscard]] int rows() const { return hi[1] - lo[1]; }
+};
+
+/// Box frames of every instruction of the document's trace (index = instruction).
+[[nodiscard]] std::vector<BoxFrame> boxFrames(const Document& doc);
+
+/// Tensor coordinate (all dims) of the element that byte `byteInMove` of move `m` belongs to.
+[[nodiscard]] std::array<int32_t, 5> coordOfByte(const ByteMove& m, uint32_t byteInMove, uint32_t elemBytes);
+
+struct SmemScene {
+    SmemWindow window;
+    uint32_t step = 0;
+    std::vector<int32_t> moveOf; ///< per byte: index into trace.moves of the last move that wrote it, -1 none
+    std::vector<Rgba8> texels;   ///< per byte, row-major, 128 per row
+    [[nodiscard]] uint32_t width() const { return 128; }
+    [[nodiscard]] uint32_t height() const { return window.rows(); }
+    /// Cell of a byte address, or nullopt outside the window.
+    [[nodiscard]] std::optional<uint32_t> indexOf(uint32_t addr) const;
+};
+
+/// State of shared memory after every move of steps < `step` (Replay::seek semantics).
+[[nodiscard]] SmemScene smemSceneAt(const Document& doc, uint32_t step, const std::vector<BoxFrame>& frames);
+
+struct GlobalScene {
+    const InstrTile* tile = nullptr;
+    uint32_t instr = 0;
+    uint32_t step = 0;
+    std::array<int32_t, 2> lo{0, 0}; ///< coordinate of cell (0, 0)
+    uint32_t w = 0, h = 0;           ///< cells
+    std::array<int32_t, 2> boxLo{0, 0}, boxHi{0, 0}; ///< box span [lo, hi) in dims 0, 1
+    std::vector<int32_t> moveOf;     ///< per cell: move that read/wrote it so far, -1 none
+    std::vector<Rgba8> texels;
+    [[nodiscard]] bool inTensor(int32_t c0, int32_t c1) const;
+};
+
+/// Cells of dims (0, 1) around the box of instruction `instr` (margin cells on each side).
+[[nodiscard]] GlobalScene globalSceneAt(const Document& doc, uint32_t instr, uint32_t step,
+                                        const std::vector<BoxFrame>& frames, int32_t margin = 8);
+
+} // namespace layoutscope::views

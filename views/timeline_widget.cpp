@@ -1,0 +1,86 @@
+#include "timeline_widget.hpp"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSlider>
+#include <QStyle>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace layoutscope::views {
+
+static QToolButton* button(QWidget* parent, QStyle::StandardPixmap icon, const QString& tip) {
+    auto* b = new QToolButton(parent);
+    b->setIcon(parent->style()->standardIcon(icon));
+    b->setToolTip(tip);
+    b->setAutoRaise(true);
+    return b;
+}
+
+TimelineWidget::TimelineWidget(Playback* pb, QWidget* parent) : QWidget(parent), m_pb(pb) {
+    auto* start = button(this, QStyle::SP_MediaSkipBackward, "To the first step (Home)");
+    auto* back = button(this, QStyle::SP_MediaSeekBackward, "Step back (Left)");
+    m_play = button(this, QStyle::SP_MediaPlay, "Play / pause (Space)");
+    auto* fwd = button(this, QStyle::SP_MediaSeekForward, "Step forward (Right)");
+    auto* end = button(this, QStyle::SP_MediaSkipForward, "To the last step (End)");
+    m_slider = new QSlider(Qt::Horizontal, this);
+    m_slider->setToolTip("Scrub: step N shows memory after every move of steps 0..N-1");
+    m_slider->setFocusPolicy(Qt::NoFocus);
+    m_stepLabel = new QLabel(this);
+    m_stepLabel->setMinimumWidth(150);
+    m_instrLabel = new QLabel(this);
+    m_instrLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_speed = new QComboBox(this);
+    m_speed->setToolTip("Playback speed in steps (chunks) per second");
+    for (int s : {1, 4, 16, 64, 256, 1024, 4096}) m_speed->addItem(QString("%1 steps/s").arg(s), s);
+    m_speed->setCurrentIndex(3);
+    m_speed->setFocusPolicy(Qt::NoFocus);
+    for (QToolButton* b : {start, back, m_play, fwd, end}) b->setFocusPolicy(Qt::NoFocus);
+
+    auto* row = new QHBoxLayout;
+    for (QWidget* w : std::initializer_list<QWidget*>{start, back, m_play, fwd, end}) row->addWidget(w);
+    row->addWidget(m_slider, 1);
+    row->addWidget(m_stepLabel);
+    row->addWidget(m_speed);
+    auto* col = new QVBoxLayout(this);
+    col->setContentsMargins(6, 2, 6, 2);
+    col->addLayout(row);
+    col->addWidget(m_instrLabel);
+
+    connect(start, &QToolButton::clicked, pb, &Playback::toStart);
+    connect(back, &QToolButton::clicked, pb, &Playback::stepBack);
+    connect(m_play, &QToolButton::clicked, pb, &Playback::togglePlay);
+    connect(fwd, &QToolButton::clicked, pb, &Playback::stepForward);
+    connect(end, &QToolButton::clicked, pb, &Playback::toEnd);
+    connect(m_slider, &QSlider::valueChanged, this, [this](int v) { m_pb->seek(static_cast<uint32_t>(v)); });
+    connect(m_speed, &QComboBox::currentIndexChanged, this,
+            [this](int) { m_pb->setSpeed(m_speed->currentData().toDouble()); });
+    connect(pb, &Playback::stepChanged, this, &TimelineWidget::onStep);
+    connect(pb, &Playback::playingChanged, this, [this](bool playing) {
+        m_play->setIcon(style()->standardIcon(playing ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
+    });
+    pb->setSpeed(m_speed->currentData().toDouble());
+    onStep(pb->step());
+}
+
+void TimelineWidget::setSpans(std::vector<Span> spans) {
+    m_spans = std::move(spans);
+    onStep(m_pb->step());
+}
+
+void TimelineWidget::onStep(uint32_t step) {
+    const QSignalBlocker block(m_slider);
+    m_slider->setRange(0, static_cast<int>(m_pb->stepCount()));
+    m_slider->setValue(static_cast<int>(step));
+    m_stepLabel->setText(QString("step %1 / %2").arg(step).arg(m_pb->stepCount()));
+    // The instruction of the last applied step (step - 1), or the first one at step 0.
+    const uint32_t s = step > 0 ? step - 1 : 0;
+    QString text = m_spans.empty() ? QString("no trace") : QString();
+    for (const Span& sp : m_spans)
+        if (s >= sp.first && s < sp.end)
+            text = QString("instruction steps [%1, %2): %3").arg(sp.first).arg(sp.end).arg(QString::fromStdString(sp.text));
+    m_instrLabel->setText(text);
+}
+
+} // namespace layoutscope::views

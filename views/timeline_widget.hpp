@@ -1,0 +1,39 @@
+#pragma once
+/// TimelineWidget: play/pause, step, step back, start/end, a scrub slider over [0, stepCount],
+/// the speed, and which instruction the current step belongs to.
+#include "playback.hpp"
+
+#include <QWidget>
+#include <string>
+#include <vector>
+
+class QComboBox;
+class QLabel;
+class QSlider;
+class QToolButton;
+
+namespace layoutscope::views {
+
+class TimelineWidget : public QWidget {
+    Q_OBJECT
+public:
+    TimelineWidget(Playback* playback, QWidget* parent = nullptr);
+    /// Instruction summaries with their [first, end) steps, shown under the slider.
+    struct Span {
+        uint32_t first = 0, end = 0;
+        std::string text;
+    };
+    void setSpans(std::vector<Span> spans);
+
+private:
+    void onStep(uint32_t step);
+    Playback* m_pb;
+    QSlider* m_slider;
+    QLabel* m_stepLabel;
+    QLabel* m_instrLabel;
+    QToolButton* m_play;
+    QComboBox* m_speed;
+    std::vector<Span> m_spans;
+};
+
+} // namespace layoutscope::views
