@@ -19,6 +19,9 @@
 //   * a slice is in bounds iff every coordinate lies in [0, globalDim[i]); out-of-bounds slices are
 //     filled (loads) or skipped (stores) as whole slices, with no 16-byte rounding of the bound;
 //   * complete_tx = G * number of slices, fill included.
+// unverified: multicast with an interleaved map was not probed; the plan does not depend on the
+// destination CTA, so every CTA of the mask gets the same image (Provenance::Assumption there).
+// im2col with interleave follows a related, measured rule (docs/interleave.md §4) that is not here.
 #include "tma_box.hpp"
 
 #include <cstdint>

@@ -186,3 +186,34 @@ TEST_CASE("interleaved stores use the load plan (store_0053, probes G1-G11)", "[
         CHECK(load.pieces[i].inBounds == store1.pieces[i].inBounds); // G7: slice 8 not written
     }
 }
+
+TEST_CASE("interleaved 32B slices split into 16-byte pieces; ranks 3 and 5", "[tma][interleave][layout]") {
+    SECTION("probe K1: 32B, UINT64 boxDim[0]=2 -> 2 slices of 32 B at x0 = 1, 2") {
+        MapSpec s{TensorDataType::UINT64, TensorInterleave::I32B, {4, 24, 10}, {32, 768}, {2, 8, 4}, {}};
+        const BoxPlan plan = interleavedBoxPlan(makeMap(s), at({1, 3, 2}), false);
+        CHECK(plan.txBytes == 256);
+        REQUIRE(plan.pieces.size() == 16);
+        CHECK(plan.pieces[0].globalAddr == kBase + 1664);
+        CHECK(plan.pieces[1].globalAddr == kBase + 1680);
+        CHECK(plan.pieces[2].globalAddr == kBase + 1696);
+        CHECK(plan.pieces[4].globalAddr == kBase + 2432); // next plane: +768
+        for (const auto& p : plan.pieces) CHECK(p.length == 16);
+    }
+    SECTION("probe T12: rank 5, 32B — tx 6144 = 32 B x 16 x 2 x 3 x 2 (boxDim[3] dropped)") {
+        MapSpec s{TensorDataType::UINT16, TensorInterleave::I32B, {16, 6, 5, 4, 3}, {32, 192, 960, 3840},
+                  {16, 2, 3, 2, 2}, {}};
+        const BoxPlan plan = interleavedBoxPlan(makeMap(s), at({0, 1, 1, 1, 1}), false);
+        CHECK(plan.txBytes == 6144);
+        CHECK(pieceAt(plan, 0).globalAddr == kBase + 5024);
+        CHECK(pieceAt(plan, 512).globalAddr == kBase + 5056);  // x1 = 2
+        CHECK(pieceAt(plan, 3072).globalAddr == kBase + 8864); // x4 = 2
+    }
+    SECTION("probe T13: elementStrides[0]=2 from c0=-1 -> slices -1 (fill), 1, 3, 5") {
+        MapSpec s{TensorDataType::UINT16, TensorInterleave::I16B, {8, 24, 10}, {16, 384}, {8, 8, 4}, {2, 1, 1}};
+        const BoxPlan plan = interleavedBoxPlan(makeMap(s), at({-1, 3, 2}), false);
+        CHECK_FALSE(plan.pieces[0].inBounds);
+        CHECK(plan.pieces[1].globalAddr == kBase + 832);
+        CHECK(plan.pieces[3].globalAddr == kBase + 896);
+        CHECK(plan.txBytes == 256);
+    }
+}
