@@ -1,0 +1,87 @@
+#pragma once
+/// Executing tcgen05.st / ld / cp / shift on Tensor Memory and recording every byte move in a Trace
+/// (PTX ISA 9.2 §9.7.16.8-9; tcgen05.md §4-6).
+///
+/// MachineState has no Tensor Memory, and TraceBuilder::move writes only shared/global memory, so TMEM
+/// lives in TmemState beside it. Tcgen05Executor records moves through TraceBuilder (steps, instruction
+/// ranges) and then fixes the move's `before` bytes from its own state and applies the write itself.
+/// Replay ignores TMEM moves; TmemReplay replays them (forwards and backwards) for views.
+///
+/// MemRef conventions of these moves:
+///   MemSpace::TensorMemory  addr = lane << 16 | column (the move starts at byte 0 of that cell; a move of
+///                           n bytes covers columns column .. column + ceil(n/4) - 1 of that lane)
+///   MemSpace::Register      addr = threadInCta << 16 | (register * 4 + byte)
+///   MemSpace::SharedCta     shared::cta byte address (after swizzle)
+#include "layoutscope/memory.hpp"
+#include "layoutscope/tcgen05.hpp"
+#include "layoutscope/tmem.hpp"
+#include "layoutscope/trace.hpp"
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace layoutscope {
+
+/// Tensor Memory and allocator of every CTA of a cluster (index = %cluster_ctarank).
+struct TmemState {
+    explicit TmemState(uint32_t clusterSize = 1, uint32_t fill = 0)
+        : ctas(clusterSize, TensorMemory(fill)), allocators(clusterSize) {}
+    std::vector<TensorMemory> ctas;
+    std::vector<TmemAllocator> allocators;
+};
+
+/// The registers of one warp: regs[t][j] is register j of %laneid t.
+using WarpRegisters = std::array<std::vector<uint32_t>, 32>;
+
+/// Where an instruction came from (trace text and line).
+struct InstrSource {
+    std::string text;
+    int line = 0;
+};
+
+class Tcgen05Executor {
+public:
+    Tcgen05Executor(Trace& trace, MachineState& state, TmemState& tmem) : m_trace(trace), m_state(state), m_tmem(tmem) {}
+
+    /// tcgen05.st by warp `warpIdInCta` of CTA `cta`: one step per register index, 32 threads each.
+    /// .unpack::16b writes zero into bits [31:16] (unverified: open question 19).
+    [[nodiscard]] Status st(const LdStForm& f, uint32_t cta, uint32_t warpIdInCta, uint32_t taddr,
+                            const WarpRegisters& regs, const InstrSource& src);
+    /// tcgen05.ld: returns the warp's registers (pack::16b joins the low halves of two cells).
+    [[nodiscard]] Result<WarpRegisters> ld(const LdStForm& f, uint32_t cta, uint32_t warpIdInCta, uint32_t taddr,
+                                           const InstrSource& src);
+    /// tcgen05.cp from shared memory through descriptor `desc`: one step per source row.
+    /// .cta_group::2 also copies in the peer CTA from the peer's own shared memory (open question 21).
+    [[nodiscard]] Status cp(const CpForm& f, uint32_t cta, uint32_t taddr, uint64_t desc, const InstrSource& src);
+    /// tcgen05.shift.cta_group::N.down [taddr]: taddr lane must be a multiple of 32 (open question 2).
+    [[nodiscard]] Status shiftDown(uint32_t ctaGroup, uint32_t cta, uint32_t taddr, const InstrSource& src);
+
+private:
+    void record(TraceBuilder& tb, ByteMove m, const std::vector<uint8_t>& bytes, bool newStep);
+    Trace& m_trace;
+    MachineState& m_state;
+    TmemState& m_tmem;
+};
+
+/// Replays the TensorMemory-destination moves of a trace on a TmemState (the counterpart of Replay).
+class TmemReplay {
+public:
+    TmemReplay(const Trace& t, const TmemState& initial) : m_t(t), m_state(initial) {}
+    /// State after all moves of steps < `step`.
+    void seek(uint32_t step);
+    [[nodiscard]] uint32_t step() const { return m_step; }
+    [[nodiscard]] const TmemState& state() const { return m_state; }
+
+private:
+    const Trace& m_t;
+    TmemState m_state;
+    uint32_t m_step = 0;
+};
+
+/// Writes `bytes` into TMEM at a MemRef of space TensorMemory (byte 0 of its cell onwards along the lane).
+void writeTmemBytes(TmemState& s, const MemRef& r, std::span<const uint8_t> bytes);
+/// Reads `n` bytes of TMEM at a MemRef of space TensorMemory.
+[[nodiscard]] std::vector<uint8_t> readTmemBytes(const TmemState& s, const MemRef& r, size_t n);
+
+} // namespace layoutscope

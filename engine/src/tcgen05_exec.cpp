@@ -1,0 +1,247 @@
+// Executing tcgen05.st / ld / cp / shift into a Trace (PTX ISA 9.2 §9.7.16.8-9; tcgen05.md §4-6).
+#include "layoutscope/tcgen05_exec.hpp"
+#include "layoutscope/smem_descriptor.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace layoutscope {
+namespace {
+
+MemRef tmemRef(uint32_t cta, uint32_t lane, uint32_t col) {
+    return MemRef{MemSpace::TensorMemory, static_cast<uint8_t>(cta), tmemAddress(lane, col)};
+}
+MemRef regRef(uint32_t cta, uint32_t threadInCta, uint32_t reg, uint32_t byte = 0) {
+    return MemRef{MemSpace::Register, static_cast<uint8_t>(cta), (uint64_t{threadInCta} << 16) | (reg * 4 + byte)};
+}
+std::vector<uint8_t> le32(uint32_t v) {
+    return {static_cast<uint8_t>(v), static_cast<uint8_t>(v >> 8), static_cast<uint8_t>(v >> 16),
+            static_cast<uint8_t>(v >> 24)};
+}
+Status checkCta(const TmemState& s, uint32_t cta) {
+    if (cta < s.ctas.size()) return okStatus();
+    return tcgen05Diagnostic(Severity::Error, RuleId::TmemLdStMap,
+                             "CTA " + std::to_string(cta) + " is outside the cluster (" +
+                                 std::to_string(s.ctas.size()) + " CTAs)");
+}
+
+} // namespace
+
+void writeTmemBytes(TmemState& s, const MemRef& r, std::span<const uint8_t> bytes) {
+    const TmemAddr a = decodeTmemAddress(static_cast<uint32_t>(r.addr));
+    for (size_t i = 0; i < bytes.size(); ++i)
+        s.ctas[r.cta].setByte(a.lane, a.column + static_cast<uint32_t>(i / 4), static_cast<uint32_t>(i % 4), bytes[i]);
+}
+
+std::vector<uint8_t> readTmemBytes(const TmemState& s, const MemRef& r, size_t n) {
+    const TmemAddr a = decodeTmemAddress(static_cast<uint32_t>(r.addr));
+    std::vector<uint8_t> out(n);
+    for (size_t i = 0; i < n; ++i)
+        out[i] = s.ctas[r.cta].byte(a.lane, a.column + static_cast<uint32_t>(i / 4), static_cast<uint32_t>(i % 4));
+    return out;
+}
+
+void Tcgen05Executor::record(TraceBuilder& tb, ByteMove m, const std::vector<uint8_t>& bytes, bool newStep) {
+    std::vector<uint8_t> before;
+    if (m.dst.space == MemSpace::TensorMemory) before = readTmemBytes(m_tmem, m.dst, bytes.size());
+    tb.move(m_state, m, bytes, newStep);
+    const ByteMove& rec = m_trace.moves.back();
+    if (m.dst.space == MemSpace::TensorMemory) {
+        std::copy(before.begin(), before.end(), m_trace.before.begin() + rec.dataOffset);
+        writeTmemBytes(m_tmem, m.dst, bytes);
+    }
+}
+
+Status Tcgen05Executor::st(const LdStForm& f, uint32_t cta, uint32_t warp, uint32_t taddr, const WarpRegisters& regs,
+                           const InstrSource& src) {
+    if (Status s = checkCta(m_tmem, cta); !s) return s;
+    if (Status s = checkLdStAccess(f, warp, taddr); !s) return s;
+    const uint32_t n = regsPerThread(f);
+    for (uint32_t t = 0; t < 32; ++t)
+        if (regs[t].size() < n)
+            return tcgen05Diagnostic(Severity::Error, RuleId::TmemLdStMap,
+                                     "thread " + std::to_string(t) + " supplies " + std::to_string(regs[t].size()) +
+                                         " registers; the form needs " + std::to_string(n));
+    const TmemAddr a = decodeTmemAddress(taddr);
+    TraceBuilder tb(m_trace);
+    tb.beginInstr(src.text, src.line);
+    for (uint32_t j = 0; j < n; ++j) {
+        for (uint32_t t = 0; t < 32; ++t) {
+            for (const RegSegment& s : ldStSegments(f, t, j)) {
+                ByteMove m;
+                m.src = regRef(cta, 32 * warp + t, j, s.regBitLo / 8);
+                m.dst = tmemRef(cta, a.lane + static_cast<uint32_t>(s.laneOff), a.column + static_cast<uint32_t>(s.colOff));
+                m.length = 4;
+                m.rule = f.pack16b ? RuleId::TmemUnpackUpperBits : RuleId::TmemLdStMap;
+                m.transform = f.pack16b ? Transform::Unpack16b : Transform::Copy;
+                m.coord = {static_cast<int32_t>(t), static_cast<int32_t>(j), static_cast<int32_t>(s.regBitLo), 0, 0};
+                std::vector<uint8_t> bytes = le32(regs[t][j]);
+                if (f.pack16b) { // bits [lo, lo+16) of the register -> low half, zero above (open question 19)
+                    const uint32_t h = (regs[t][j] >> s.regBitLo) & 0xFFFF;
+                    bytes = le32(h);
+                }
+                record(tb, m, bytes, t == 0 && s.regBitLo == 0);
+            }
+        }
+    }
+    tb.endInstr(std::string("tcgen05.st .") + ldStShapeName(f.shape) + ".x" + std::to_string(f.num) + ": " +
+                std::to_string(32 * n) + " registers to TMEM");
+    return okStatus();
+}
+
+Result<WarpRegisters> Tcgen05Executor::ld(const LdStForm& f, uint32_t cta, uint32_t warp, uint32_t taddr,
+                                          const InstrSource& src) {
+    if (Status s = checkCta(m_tmem, cta); !s) return s.diagnostics();
+    if (Status s = checkLdStAccess(f, warp, taddr); !s) return s.diagnostics();
+    const TmemAddr a = decodeTmemAddress(taddr);
+    const uint32_t n = regsPerThread(f);
+    WarpRegisters out;
+    TraceBuilder tb(m_trace);
+    tb.beginInstr(src.text, src.line);
+    for (uint32_t t = 0; t < 32; ++t) out[t].assign(n, 0);
+    for (uint32_t j = 0; j < n; ++j) {
+        for (uint32_t t = 0; t < 32; ++t) {
+            for (const RegSegment& s : ldStSegments(f, t, j)) {
+                const uint32_t lane = a.lane + static_cast<uint32_t>(s.laneOff);
+                const uint32_t col = a.column + static_cast<uint32_t>(s.colOff);
+                const uint32_t cell = m_tmem.ctas[cta].cell(lane, col);
+                const uint32_t mask = s.nbits == 32 ? 0xFFFFFFFFu : ((1u << s.nbits) - 1);
+                out[t][j] |= ((cell >> s.tmemBitLo) & mask) << s.regBitLo;
+                ByteMove m;
+                m.src = tmemRef(cta, lane, col);
+                m.dst = regRef(cta, 32 * warp + t, j, s.regBitLo / 8);
+                m.length = s.nbits / 8;
+                m.rule = f.pack16b ? RuleId::TmemPack16b : RuleId::TmemLdStMap;
+                m.transform = f.pack16b ? Transform::Pack16b : Transform::Copy;
+                m.coord = {static_cast<int32_t>(t), static_cast<int32_t>(j), static_cast<int32_t>(s.regBitLo), 0, 0};
+                std::vector<uint8_t> bytes = le32(cell >> s.tmemBitLo);
+                bytes.resize(m.length);
+                record(tb, m, bytes, t == 0 && s.regBitLo == 0);
+            }
+        }
+    }
+    tb.endInstr(std::string("tcgen05.ld .") + ldStShapeName(f.shape) + ".x" + std::to_string(f.num) + ": " +
+                std::to_string(32 * n) + " registers from TMEM");
+    return out;
+}
+
+Status Tcgen05Executor::cp(const CpForm& f, uint32_t cta, uint32_t taddr, uint64_t descValue, const InstrSource& src) {
+    if (Status s = checkCta(m_tmem, cta); !s) return s;
+    const SmemDescriptor d = decodeSmemDescriptor(descValue);
+    if (Status s = validateSmemDescriptor(d); !s) return s;
+    const TmemAddr a = decodeTmemAddress(taddr);
+    const uint32_t rows = cpSourceRows(f.shape), rowBytes = cpRowBytes(f.shape);
+    std::vector<uint32_t> targets{cta};
+    if (f.ctaGroup == 2) {
+        if (peerCta(cta) >= m_tmem.ctas.size() || peerCta(cta) >= m_state.smem.size())
+            return tcgen05Diagnostic(Severity::Error, RuleId::Tcgen05CpCtaPair,
+                                     ".cta_group::2 needs the peer CTA " + std::to_string(peerCta(cta)) +
+                                         " in the cluster");
+        targets = {cta & ~1u, cta | 1u};
+    }
+    // Check every destination and source before moving anything.
+    for (uint32_t r = 0; r < rows; ++r) {
+        for (uint32_t lane : cpRowLanes(f, r))
+            if (!TensorMemory::inRange(a.lane + lane, a.column + rowBytes / 4 - 1))
+                return tcgen05Diagnostic(Severity::Error, RuleId::Tcgen05CpRowMap,
+                                         "row " + std::to_string(r) + " lands on lane " + std::to_string(a.lane + lane) +
+                                             ", columns up to " + std::to_string(a.column + rowBytes / 4 - 1) +
+                                             ": outside 128 lanes x 512 columns");
+        for (uint32_t q = 0; q < rowBytes / 16; ++q)
+            for (uint32_t c : targets)
+                if (cpSourceAddress(d, r, 16 * q) + 16 > m_state.smem[c].size())
+                    return tcgen05Diagnostic(Severity::Error, RuleId::Tcgen05CpSourceWalk,
+                                             "source row " + std::to_string(r) + " reads past shared memory");
+    }
+    const RuleId laneRule = f.shape == CpShape::k4x256b   ? RuleId::Tcgen05Cp4x256b
+                            : f.shape == CpShape::k64x128b ? RuleId::Tcgen05CpWarpx2
+                                                           : RuleId::Tcgen05CpRowMap;
+    const Transform tr = f.decompress == CpDecompress::B8x16_B4x16_p64   ? Transform::Decompress4to8
+                         : f.decompress == CpDecompress::B8x16_B6x16_p32 ? Transform::Decompress6to8
+                                                                         : Transform::Copy;
+    const RuleId decRule = tr == Transform::Decompress4to8   ? RuleId::Tcgen05Decompress4to8
+                           : tr == Transform::Decompress6to8 ? RuleId::Tcgen05Decompress6to8
+                                                             : laneRule;
+    TraceBuilder tb(m_trace);
+    tb.beginInstr(src.text, src.line);
+    for (uint32_t r = 0; r < rows; ++r) {
+        bool first = true;
+        for (uint32_t c : targets) {
+            for (uint32_t q = 0; q < rowBytes / 16; ++q) {
+                const uint32_t saddr = cpSourceAddress(d, r, 16 * q);
+                std::array<uint8_t, 16> chunk{};
+                std::memcpy(chunk.data(), m_state.smem[c].bytes().data() + saddr, 16);
+                const std::array<uint8_t, 16> outChunk = decompressChunk(f.decompress, chunk);
+                const std::vector<uint8_t> bytes(outChunk.begin(), outChunk.end());
+                const std::vector<uint32_t> lanes = cpRowLanes(f, r);
+                for (size_t rep = 0; rep < lanes.size(); ++rep) {
+                    ByteMove m;
+                    m.src = MemRef{MemSpace::SharedCta, static_cast<uint8_t>(c), saddr};
+                    m.dst = tmemRef(c, a.lane + lanes[rep], a.column + 4 * q);
+                    m.length = 16;
+                    m.transform = tr;
+                    m.rule = f.ctaGroup == 2 && c != cta ? RuleId::Tcgen05CpCtaPair : decRule;
+                    m.logicalOffset = r * rowBytes + 16 * q;
+                    m.coord = {static_cast<int32_t>(r), static_cast<int32_t>(q), static_cast<int32_t>(rep), 0, 0};
+                    record(tb, m, bytes, first);
+                    first = false;
+                }
+            }
+        }
+    }
+    tb.endInstr(std::string("tcgen05.cp .") + cpShapeName(f.shape) + ": " + std::to_string(rows) + " rows x " +
+                std::to_string(rowBytes) + " B to TMEM" + (f.ctaGroup == 2 ? " of both CTAs of the pair" : ""));
+    return okStatus();
+}
+
+Status Tcgen05Executor::shiftDown(uint32_t ctaGroup, uint32_t cta, uint32_t taddr, const InstrSource& src) {
+    if (Status s = checkCta(m_tmem, cta); !s) return s;
+    const TmemAddr a = decodeTmemAddress(taddr);
+    if (a.lane % 32 != 0 || a.lane >= kTmemLanes || a.column + 8 > kTmemColumns)
+        return tcgen05Diagnostic(Severity::Error, RuleId::Tcgen05ShiftDown,
+                                 "tcgen05.shift taddr lane must be a multiple of 32 (got " + std::to_string(a.lane) +
+                                     ") and columns taddr.col..+7 inside TMEM");
+    std::vector<uint32_t> targets{cta};
+    if (ctaGroup == 2) {
+        if (peerCta(cta) >= m_tmem.ctas.size())
+            return tcgen05Diagnostic(Severity::Error, RuleId::Tcgen05ShiftDown, ".cta_group::2 needs the peer CTA");
+        targets = {cta & ~1u, cta | 1u};
+    }
+    TraceBuilder tb(m_trace);
+    tb.beginInstr(src.text, src.line);
+    bool first = true;
+    for (uint32_t c : targets) {
+        // unverified: open question 2 — one quarter, towards higher lanes, row L0 keeps its value.
+        for (int i = 30; i >= 0; --i) {
+            const uint32_t from = a.lane + static_cast<uint32_t>(i);
+            ByteMove m;
+            m.src = tmemRef(c, from, a.column);
+            m.dst = tmemRef(c, from + 1, a.column);
+            m.length = 32;
+            m.rule = RuleId::Tcgen05ShiftDown;
+            m.coord = {i, 0, 0, 0, 0};
+            record(tb, m, readTmemBytes(m_tmem, m.src, 32), first);
+            first = false;
+        }
+    }
+    tb.endInstr("tcgen05.shift.down: 31 rows x 32 B one lane down");
+    return okStatus();
+}
+
+void TmemReplay::seek(uint32_t step) {
+    step = std::min(step, m_t.stepCount);
+    auto apply = [&](const ByteMove& m, bool forward) {
+        if (m.dst.space != MemSpace::TensorMemory) return;
+        writeTmemBytes(m_state, m.dst, forward ? m_t.afterBytes(m) : m_t.beforeBytes(m));
+    };
+    if (step > m_step) {
+        const size_t lo = m_t.movesOfStep(m_step).first, hi = m_t.movesOfStep(step - 1).second;
+        for (size_t i = lo; i < hi; ++i) apply(m_t.moves[i], true);
+    } else if (step < m_step) {
+        const size_t lo = m_t.movesOfStep(step).first, hi = m_t.movesOfStep(m_step - 1).second;
+        for (size_t i = hi; i-- > lo;) apply(m_t.moves[i], false);
+    }
+    m_step = step;
+}
+
+} // namespace layoutscope
