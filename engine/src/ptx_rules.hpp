@@ -56,6 +56,7 @@ struct QualGroup {
     bool required = false;
     bool repeatable = false;
     const char* ref = ""; ///< where the group is defined
+    bool repeatsIgnored = false; ///< ptxas 13.0 silently accepts `.sync.sync` (but not `.aligned.aligned`)
 };
 
 /// A qualifier ptxas knows but rejects on this instruction, with the reason in plain words.

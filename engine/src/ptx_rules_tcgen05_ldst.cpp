@@ -22,7 +22,7 @@ std::vector<QualSpec> nums() {
 std::vector<QualGroup> groups(bool load) {
     const char* ref = load ? kLdRef : kStRef;
     return {
-        {"synchronization", {{".sync"}}, true, false, ref},
+        {"synchronization", {{".sync"}}, true, false, ref, /*repeatsIgnored=*/true},
         {"alignment", {{".aligned"}}, false, false, "ptxas 13.0: `.aligned` is optional (README departure 1)"},
         {"shape", {{".16x64b"}, {".16x128b"}, {".16x256b"}, {".32x32b"}, {".16x32bx2"}}, true, false,
          "PTX ISA §9.7.16.2.3 (data-movement shapes)"},

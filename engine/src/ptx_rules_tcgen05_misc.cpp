@@ -25,7 +25,7 @@ constexpr const char* kCommitRef = "PTX ISA §9.7.16.11.1 tcgen05.commit";
 constexpr TargetMask kShiftTargets = kSm100a | kSm103a | kSm110a; // README departure 7: not sm_100f
 
 QualGroup ctaGroup(const char* ref) { return {"CTA group", {{".cta_group::1"}, {".cta_group::2"}}, true, false, ref}; }
-QualGroup syncGroup() { return {"synchronization", {{".sync"}}, true, false, kAllocRef}; }
+QualGroup syncGroup() { return {"synchronization", {{".sync"}}, true, false, kAllocRef, /*repeatsIgnored=*/true}; }
 QualGroup alignedGroup() { return {"alignment", {{".aligned"}}, true, false, kAllocRef}; }
 
 const std::vector<IllegalQual> kNoSyncNoType = {

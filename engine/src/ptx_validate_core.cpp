@@ -135,6 +135,11 @@ bool Checker::matchQualifiers() {
               spec.ref, Provenance::PtxText);
     }
     const bool instrOk = diags.size() == before;
+    // ptxas 13.0 knows .b8x16/.b6x16_p32/.b4x16_p64 as "format conversion" qualifiers on every
+    // instruction: where the instruction has no use for them (all but tcgen05.cp) they are accepted
+    // and ignored, at most two of them (checked by hand with ptxas; README departure 8 for TMA).
+    static const char* kFormats[] = {".b8x16", ".b6x16_p32", ".b4x16_p64"};
+    int ignoredFormats = 0;
     for (size_t i = spec.nameTokens.size(); i < in.opcode.size(); ++i) {
         const OpcodeToken& tok = in.opcode[i];
         const QualGroup* group = nullptr;
@@ -142,6 +147,14 @@ bool Checker::matchQualifiers() {
         for (const auto& g : spec.groups)
             for (const auto& v : g.values)
                 if (tok.text == v.text) group = &g, qs = &v;
+        if (!group && std::any_of(std::begin(kFormats), std::end(kFormats), [&](const char* f) { return tok.text == f; })) {
+            if (++ignoredFormats == 3)
+                error(DiagCode::InvalidValue, tok.span,
+                      "at most two format-conversion qualifiers (`.b8x16`, `.b6x16_p32`, `.b4x16_p64`) may be written; " +
+                          instr + " ignores them, so remove them",
+                      "ptxas 13.0 (format-conversion qualifier count)", Provenance::Ptxas);
+            continue;
+        }
         if (!group) {
             auto ill = std::find_if(spec.illegal.begin(), spec.illegal.end(),
                                     [&](const IllegalQual& q) { return tok.text == q.text; });
@@ -160,6 +173,7 @@ bool Checker::matchQualifiers() {
             continue;
         }
         auto prev = std::find_if(quals.begin(), quals.end(), [&](const Matched& m) { return m.group == group; });
+        if (prev != quals.end() && group->repeatsIgnored && prev->tok->text == tok.text) continue;
         if (prev != quals.end() && !group->repeatable) {
             if (prev->tok->text == tok.text)
                 error(DiagCode::InvalidValue, tok.span, "`" + tok.text + "` is written twice; remove one", group->ref,
