@@ -8,7 +8,7 @@
 // digit (".2d", ".16x32bx2"). Operands:
 //   register   %r1  %rd0  %tid.x         immediate  0  -8  0x10  0b101  0f3F800000
 //   symbol     sA  tmap$1  _             vector     {a, b, %r3, 0}
-//   address    [x]  [x+16]  [%rd1-8]  [tensorMap, {c0, c1}]
+//   address    [x]  [x+16]  [%rd1+-8]  [tensorMap, {c0, c1}]   ([x-8] is a ptxas syntax error)
 // A leading '!' on a register or symbol operand (negated predicate) is kept in its text.
 #include "layoutscope/instruction.hpp"
 #include "ptx_lex.hpp"
@@ -197,14 +197,17 @@ struct Parser {
         if (!scalar(base, "an address (register, symbol or integer) after '['")) return false;
         op.elements.push_back(std::move(base));
         c.skipSpace();
-        if (c.peek() == '+' || c.peek() == '-') {
-            const bool neg = c.peek() == '-';
+        if (c.peek() == '-')
+            return fail(c.here(), "expected '+' or ']' at column " + std::to_string(c.column) +
+                                      ": PTX writes a negative offset as [x+-8] (ptxas rejects [x-8])");
+        if (c.peek() == '+') {
             c.advance();
             c.skipSpace();
-            if (!lex::isDigit(c.peek())) return failHere("an integer offset after '" + std::string(neg ? "-" : "+") + "'");
+            if (!lex::isDigit(c.peek()) && !(c.peek() == '-' && lex::isDigit(c.peek(1))))
+                return failHere("an integer offset after '+'");
             Operand off;
             if (!immediate(off)) return false;
-            op.imm = neg ? static_cast<int64_t>(0 - static_cast<uint64_t>(off.imm)) : off.imm;
+            op.imm = off.imm;
             c.skipSpace();
         }
         while (c.peek() == ',') {

@@ -83,7 +83,7 @@ TEST_CASE("every token carries its 1-based line and column", "[parse][ptx]") {
 }
 
 TEST_CASE("operand kinds", "[parse][ptx]") {
-    auto p = ok("x.y %r1, %rd20, -8, 0x10, sym$_1, {a, %r2, 3}, [%rd1-16], [tmap, {c0, -1}], %tid.x, !p, 0b101, 0f3F800000");
+    auto p = ok("x.y %r1, %rd20, -8, 0x10, sym$_1, {a, %r2, 3}, [%rd1+-16], [tmap, {c0, -1}], %tid.x, !p, 0b101, 0f3F800000");
     REQUIRE(p.operands.size() == 12);
     CHECK(p.operands[0].kind == OperandKind::Register);
     CHECK(p.operands[0].text == "%r1");
@@ -193,6 +193,13 @@ TEST_CASE("syntax errors name what was expected and where", "[parse][ptx]") {
         CHECK(bad("a x,").span.column == 5);
         CHECK(bad("a {}").span.column == 4);
         CHECK(bad("a [x+]").span.column == 6);
+    }
+    SECTION("negative address offset is written +-") {
+        // ptxas 13.0: "ld.global.u32 %r3, [%rd0-8];" -> Parsing error near '-'; [%rd0+-8] assembles
+        auto d = bad("ld.global.u32 %r3, [%rd0-8];");
+        CHECK(d.span.column == 25);
+        CHECK(ok("ld.global.u32 %r3, [%rd0+-8];").operands.at(1).imm == -8);
+        CHECK(ok("ld.global.u32 %r3, [%rd0 + 8];").operands.at(1).imm == 8);
     }
     SECTION("bad guard") {
         CHECK(bad("@ p bra").span.column == 2);
