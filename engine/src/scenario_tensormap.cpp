@@ -242,6 +242,11 @@ void tensormap(DirectiveReader& r) {
         if (r.toks.back().span.line != whole.line) whole.length = r.toks[0].span.length;
         for (Diagnostic d : enc.diagnostics()) {
             if (!d.span.valid()) d.span = spanForEncodeDiag(d, opts, type->span, whole);
+            if (!l.strides && d.message.find("globalStrides") != std::string::npos) {
+                d.span = l.dims->span;
+                d.message += " (strides= was omitted, so the dense default from dims was used; give padded "
+                             "strides=[...])";
+            }
             ctx.diags.push_back(std::move(d));
         }
         return;

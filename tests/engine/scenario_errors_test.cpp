@@ -174,6 +174,14 @@ TEST_CASE("tensor map encode rejections appear at the option they name", "[scena
     CHECK(d.span.column == 44);
 }
 
+TEST_CASE("a dense default stride the driver rejects is reported at dims=", "[scenario][diag][encode]") {
+    // 100 fp16 = 200 B per row, not a multiple of 16 (cuda.h: globalStrides[i] % 16 == 0)
+    //                   123456789012345678901234567
+    auto d = firstError("tensormap A tiled FLOAT16 dims=[100,64] box=[64,64]\n");
+    expectAt(d, DiagCode::InvalidValue, 1, 27);
+    CHECK(d.message.find("strides=") != std::string::npos);
+}
+
 TEST_CASE("a failed declaration is reported once, not again at each use", "[scenario][diag]") {
     auto r = parseScenario("smem sA 12x4\nmbarrier bar\ntensormap A tiled FLOAT16 dims=[64,64] box=[64,64]\n" +
                            std::string(kLoad) + "[sA], [A, {0, 0}], [bar];\n");
