@@ -20,4 +20,9 @@ CaseOutcome checkEncodeRecord(const Json& rec);   ///< conform_encode.cpp
 CaseOutcome checkTileLoadRecord(const Json& rec); ///< conform_tma.cpp (tile_load, multicast)
 CaseOutcome checkStoreRecord(const Json& rec);    ///< conform_tma.cpp
 
+/// Appended (encode work, conform_encode.cpp): run the encoder that the record's `tensor_map.fn`
+/// names (cuTensorMapEncodeTiled / Im2col / Im2colWide) on its parameters. For im2col loads too.
+[[nodiscard]] Result<TensorMap> encodeFromJson(const Json& tensorMap, uint64_t globalAddress,
+                                               uint64_t tensorMapAddress = 0, TmaArch arch = TmaArch::Sm90);
+
 } // namespace layoutscope::conform

@@ -28,6 +28,7 @@ constexpr std::array<const char*, 7> kSwizzles{"NONE",           "32B", "64B", "
                                                "128B_ATOM_32B_FLIP_8B", "128B_ATOM_64B"};
 constexpr std::array<const char*, 4> kL2{"NONE", "L2_64B", "L2_128B", "L2_256B"};
 constexpr std::array<const char*, 2> kOob{"NONE", "NAN_REQUEST_ZERO_FMA"};
+constexpr std::array<const char*, 2> kWideModes{"W", "W128"};
 
 } // namespace
 
@@ -36,6 +37,13 @@ std::string cudaName(TensorInterleave v) { return nameOf("CU_TENSOR_MAP_INTERLEA
 std::string cudaName(TensorSwizzle v) { return nameOf("CU_TENSOR_MAP_SWIZZLE_", kSwizzles, uint32_t(v)); }
 std::string cudaName(TensorL2Promotion v) { return nameOf("CU_TENSOR_MAP_L2_PROMOTION_", kL2, uint32_t(v)); }
 std::string cudaName(TensorOobFill v) { return nameOf("CU_TENSOR_MAP_FLOAT_OOB_FILL_", kOob, uint32_t(v)); }
+
+std::string cudaName(TensorIm2colWideMode v) {
+    return nameOf("CU_TENSOR_MAP_IM2COL_WIDE_MODE_", kWideModes, uint32_t(v));
+}
+std::optional<TensorIm2colWideMode> parseIm2colWideMode(std::string_view s) {
+    return parseName<TensorIm2colWideMode>("CU_TENSOR_MAP_IM2COL_WIDE_MODE_", kWideModes, s);
+}
 
 std::optional<TensorDataType> parseDataType(std::string_view s) {
     return parseName<TensorDataType>("CU_TENSOR_MAP_DATA_TYPE_", kDataTypes, s);

@@ -77,10 +77,55 @@ enum class TmaArch { Sm90, Sm100 };
 struct TensorMap {
     TensorMapTiledParams p;
     uint32_t elemBits = 16;
+    // --- appended: im2col / im2col-wide maps (encodeIm2col, encodeIm2colWide). For those, p.boxDim is unused.
+    enum class Mode : uint8_t { Tiled, Im2col, Im2colWide };
+    Mode mode = Mode::Tiled;
+    std::array<int32_t, kMaxTensorRank - 2> pixelBoxLowerCorner{}; ///< W, H, D order; wide: [0] = W only
+    std::array<int32_t, kMaxTensorRank - 2> pixelBoxUpperCorner{};
+    uint32_t channelsPerPixel = 0; ///< elements along C per pixel (im2col)
+    uint32_t pixelsPerColumn = 0;  ///< pixels per column (im2col)
+    uint32_t wideMode = 0;         ///< CUtensorMapIm2ColWideMode (0 = W, 1 = W128)
 };
 
 /// cuTensorMapEncodeTiled: accepts and rejects exactly as the CUDA 13 driver does (measured on an
 /// H100 for TmaArch::Sm90), naming the rule on rejection (DiagCode::InvalidValue).
 [[nodiscard]] Result<TensorMap> encodeTiled(const TensorMapTiledParams& p, TmaArch arch = TmaArch::Sm90);
+
+// [SECTION] appended by the encode work: im2col, im2col-wide, replace-address.
+
+/// CUtensorMapIm2ColWideMode (cuda.h): W = 0, W128 = 1.
+enum class TensorIm2colWideMode : uint32_t { W = 0, W128 = 1 };
+[[nodiscard]] std::string cudaName(TensorIm2colWideMode v);
+[[nodiscard]] std::optional<TensorIm2colWideMode> parseIm2colWideMode(std::string_view s);
+
+/// Exactly the parameters of cuTensorMapEncodeIm2col. `base` carries every field shared with the
+/// tiled encoder (its boxDim is ignored). Corner arrays hold tensorRank-2 entries ordered W, H, D
+/// (index 0 acts on tensor dimension 1; tma.md §2.3, measured on H100).
+struct TensorMapIm2colParams {
+    TensorMapTiledParams base;
+    std::array<int32_t, kMaxTensorRank - 2> pixelBoxLowerCorner{};
+    std::array<int32_t, kMaxTensorRank - 2> pixelBoxUpperCorner{};
+    uint32_t channelsPerPixel = 0; ///< elements along C (dimension 0)
+    uint32_t pixelsPerColumn = 0;  ///< pixels along N, D, H, W
+};
+
+/// Exactly the parameters of cuTensorMapEncodeIm2colWide (documented for CC >= 10.0; exported and
+/// working on the CUDA 13 driver on an H100).
+struct TensorMapIm2colWideParams {
+    TensorMapTiledParams base; ///< boxDim ignored
+    int32_t pixelBoxLowerCornerWidth = 0;
+    int32_t pixelBoxUpperCornerWidth = 0;
+    uint32_t channelsPerPixel = 0;
+    uint32_t pixelsPerColumn = 0; ///< ignored in mode W128
+    TensorIm2colWideMode mode = TensorIm2colWideMode::W;
+};
+
+/// cuTensorMapEncodeIm2col / cuTensorMapEncodeIm2colWide, with the same rule table as encodeTiled.
+[[nodiscard]] Result<TensorMap> encodeIm2col(const TensorMapIm2colParams& p, TmaArch arch = TmaArch::Sm90);
+[[nodiscard]] Result<TensorMap> encodeIm2colWide(const TensorMapIm2colWideParams& p, TmaArch arch = TmaArch::Sm90);
+
+/// cuTensorMapReplaceAddress: the same map re-pointed at `globalAddress` (16-byte alignment only,
+/// measured: the driver does not re-apply the 32-byte INTERLEAVE_32B rule).
+[[nodiscard]] Result<TensorMap> replaceAddress(const TensorMap& map, uint64_t globalAddress, TmaArch arch = TmaArch::Sm90);
 
 } // namespace layoutscope
