@@ -72,7 +72,8 @@ void MainWindow::buildUi() {
     tlDock->setWidget(m_timeline);
     tlDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
     addDockWidget(Qt::BottomDockWidgetArea, tlDock);
-    resizeDocks({globalDock, srcDock}, {560, 380}, Qt::Horizontal);
+    m_globalDock = globalDock;
+    m_srcDock = srcDock;
 
     m_status = new QLabel(this);
     m_perf = new QLabel(this);
@@ -140,6 +141,14 @@ void MainWindow::buildUi() {
     });
 }
 
+void MainWindow::showEvent(QShowEvent* e) {
+    QMainWindow::showEvent(e);
+    if (m_sized) return;
+    m_sized = true;
+    // Shared memory (the centre) gets most of the width: global tensor ~28%, scenario ~22%.
+    resizeDocks({m_globalDock, m_srcDock}, {width() * 28 / 100, width() * 22 / 100}, Qt::Horizontal);
+}
+
 void MainWindow::keyPressEvent(QKeyEvent* e) {
     if (e->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier)) {
         QMainWindow::keyPressEvent(e);
@@ -203,7 +212,7 @@ void MainWindow::setDocument(std::unique_ptr<Document> doc) {
         if (msg.empty()) msg = "Open a scenario (File > Open, or --scenario FILE).";
         const std::string title = m_doc->diagnostics().empty() ? "No scenario" : "Scenario failed: nothing to show";
         m_smem->setMessage(title, msg);
-        m_global->setMessage(title, "See the Diagnostics panel.");
+        m_global->setMessage(m_doc->diagnostics().empty() ? "No scenario" : "No trace", "See the Diagnostics panel.");
     }
     m_playback->setStepCount(m_doc->hasTrace() ? m_doc->trace().stepCount : 0);
     m_timeline->setSpans(std::move(spans));

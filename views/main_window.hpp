@@ -10,6 +10,7 @@
 #include <QMainWindow>
 #include <memory>
 
+class QDockWidget;
 class QLabel;
 class QListWidget;
 class QPlainTextEdit;
@@ -37,6 +38,7 @@ public:
 
 protected:
     void keyPressEvent(QKeyEvent* e) override;
+    void showEvent(QShowEvent* e) override;
 
 private:
     void buildUi();
@@ -58,6 +60,9 @@ private:
     QListWidget* m_diags = nullptr;
     QLabel* m_status = nullptr;
     QLabel* m_perf = nullptr;
+    QDockWidget* m_globalDock = nullptr;
+    QDockWidget* m_srcDock = nullptr;
+    bool m_sized = false;
 };
 
 } // namespace layoutscope::views

@@ -6,8 +6,10 @@
 
 namespace layoutscope::views {
 
-static InstrTile tileOf(const ScenarioOp& op) {
+static InstrTile tileOf(const ScenarioInstr& in) {
     InstrTile t;
+    if (in.kind != ScenarioInstrKind::Copy) return t; // mbarrier ops, fences: no tile
+    const ScenarioOp& op = in.op;
     if (const auto* ld = std::get_if<TmaTileLoad>(&op)) {
         t = {true, true, ld->map, ld->coords, ld->dstCta, ld->dstAddr};
     } else if (const auto* st = std::get_if<TmaTileStore>(&op)) {
@@ -25,7 +27,7 @@ std::unique_ptr<Document> Document::fromText(std::string text, std::string path)
         d->m_diags = sc.diagnostics();
         return d;
     }
-    for (const ScenarioInstr& in : sc->instrs) d->m_tiles.push_back(layoutscope::views::tileOf(in.op));
+    for (const ScenarioInstr& in : sc->instrs) d->m_tiles.push_back(layoutscope::views::tileOf(in));
     Result<Run> run = runScenario(*sc);
     if (!run.ok()) {
         d->m_diags = run.diagnostics();

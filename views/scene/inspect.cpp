@@ -89,11 +89,26 @@ static std::string coordText(const std::array<int32_t, 5>& c, uint32_t rank) {
     return s + ")";
 }
 
+/// Word-wrap `text` at `width` columns, continuation lines indented by `indent` spaces.
+static std::string wrap(const std::string& text, size_t width, size_t indent) {
+    std::string out, line;
+    std::istringstream words(text);
+    std::string w;
+    while (words >> w) {
+        if (!line.empty() && line.size() + 1 + w.size() > width) {
+            out += line + "\n" + std::string(indent, ' ');
+            line.clear();
+        }
+        line += (line.empty() ? "" : " ") + w;
+    }
+    return out + line;
+}
+
 static void ruleLines(std::ostringstream& o, const ByteMove& m) {
     const RuleInfo& r = ruleInfo(m.rule);
-    o << "rule:    " << r.name << "\n         " << r.description << "\n";
-    if (r.reference && *r.reference) o << "ref:     " << r.reference << "\n";
-    o << "status:  " << provenanceSentence(r.provenance) << " [" << provenanceTag(r.provenance) << "]\n";
+    o << "rule:    " << r.name << "\n         " << wrap(r.description, 60, 9) << "\n";
+    if (r.reference && *r.reference) o << "ref:     " << wrap(r.reference, 60, 9) << "\n";
+    o << "status:  " << provenanceSentence(r.provenance) << "\n";
 }
 
 std::string inspectSmemByte(const Document& doc, const SmemScene& s, std::span<const uint8_t> smem, uint32_t addr) {

@@ -52,9 +52,10 @@ OverlayList buildSmemOverlay(const Camera2D& cam, glm::vec2 viewport, const Smem
     const float top = std::max(gridLo.y, 40.0f);
     // Title.
     char title[128];
-    std::snprintf(title, sizeof title, "shared::cta, CTA %u: 0x%04x..0x%04x (%u B, 128 B per row = 32 banks x 4 B)",
-                  s.window.cta, s.window.base, s.window.base + s.window.size, s.window.size);
+    std::snprintf(title, sizeof title, "shared::cta of CTA %u: [0x%04x, 0x%04x), %u B", s.window.cta, s.window.base,
+                  s.window.base + s.window.size, s.window.size);
     o.text({8, 4}, title, kAxis);
+    o.text({8, 20}, "rows of 128 B = 32 banks x 4 B; bank = (addr / 4) mod 32", kDim);
     o.text({8, top - 34}, "bank", kDim);
     // Bank numbers at bank centres, thinned to stay readable.
     const int kb = thin(4.0f * z, 20.0f);
@@ -82,10 +83,16 @@ OverlayList buildSmemOverlay(const Camera2D& cam, glm::vec2 viewport, const Smem
     // Legend along the bottom.
     const float ly = viewport.y - 84;
     if (frame) coordLegend(o, {10, ly}, frame->rows(), frame->cols(), "box row (dim 1)", "box column (dim 0)");
-    legendSwatch(o, {10, ly + 42}, kUntouched, "untouched");
-    legendSwatch(o, {110, ly + 42}, Rgba8{200, 120, 60, 255}, "out-of-bounds fill (hatched)", true);
-    legendSwatch(o, {330, ly + 42}, Rgba8{235, 235, 235, 255}, "arrived at this step");
-    o.text({10, ly + 62}, "cell = 1 byte; hover for details; drag to pan, wheel to zoom, double-click to fit", kDim);
+    float x = 10;
+    auto swatch = [&](Rgba8 c, const std::string& label, bool hatched = false) {
+        legendSwatch(o, {x, ly + 42}, c, label, hatched);
+        x += 19 + approxTextWidth(label) + 16;
+    };
+    swatch(kUntouched, "untouched");
+    swatch(Rgba8{200, 120, 60, 255}, "OOB fill", true);
+    swatch(Rgba8{235, 235, 235, 255}, "arrived this step");
+    o.text({10, ly + 62}, viewport.x > 760 ? "1 cell = 1 byte. Hover: details. Drag: pan. Wheel: zoom. Double-click: fit."
+                                           : "1 cell = 1 byte; hover for details", kDim);
     return o;
 }
 
@@ -95,10 +102,12 @@ OverlayList buildGlobalOverlay(const Camera2D& cam, glm::vec2 viewport, const Gl
     const float z = cam.zoom();
     const auto& p = g.tile->map.p;
     char title[160];
-    std::snprintf(title, sizeof title, "global tensor: dims [%llu, %llu], box [%u, %u] at (%d, %d)",
-                  static_cast<unsigned long long>(p.globalDim[0]), static_cast<unsigned long long>(p.globalDim[1]),
-                  p.boxDim[0], p.boxDim[1], g.boxLo[0], g.boxLo[1]);
+    std::snprintf(title, sizeof title, "globalDim [%llu, %llu] (elements)",
+                  static_cast<unsigned long long>(p.globalDim[0]), static_cast<unsigned long long>(p.globalDim[1]));
     o.text({8, 4}, title, kAxis);
+    std::snprintf(title, sizeof title, "box [%u, %u] at (%d, %d), elementStrides [%u, %u]", p.boxDim[0], p.boxDim[1],
+                  g.boxLo[0], g.boxLo[1], p.elementStrides[0], p.elementStrides[1]);
+    o.text({8, 20}, title, kDim);
     const glm::vec2 gridLo = cam.worldToScreen({0, 0});
     const float top = std::max(gridLo.y, 40.0f);
     o.text({8, top - 34}, "dim 0 (elements) ->", kDim);
@@ -126,9 +135,9 @@ OverlayList buildGlobalOverlay(const Camera2D& cam, glm::vec2 viewport, const Gl
         return std::pair{cam.worldToScreen({float(x0 - g.lo[0]), float(y0 - g.lo[1])}),
                          cam.worldToScreen({float(x1 - g.lo[0]), float(y1 - g.lo[1])})};
     };
-    const int32_t t0 = static_cast<int32_t>(std::min<uint64_t>(p.globalDim[0], uint64_t(g.lo[0] + int32_t(g.w) + 1)));
+    const int32_t t0 = static_cast<int32_t>(std::min<uint64_t>(p.globalDim[0], uint64_t(g.lo[0] + int32_t(g.w))));
     const int32_t t1 = static_cast<int32_t>(
-        std::min<uint64_t>(p.tensorRank >= 2 ? p.globalDim[1] : 1, uint64_t(g.lo[1] + int32_t(g.h) + 1)));
+        std::min<uint64_t>(p.tensorRank >= 2 ? p.globalDim[1] : 1, uint64_t(g.lo[1] + int32_t(g.h))));
     auto [tl, th] = cellRect(std::max(0, g.lo[0]), std::max(0, g.lo[1]), t0, t1);
     o.rects.push_back({tl, th, Rgba8{255, 170, 60, 255}, false});
     auto [bl, bh] = cellRect(g.boxLo[0], g.boxLo[1], g.boxHi[0], g.boxHi[1]);
