@@ -52,6 +52,53 @@ void Tcgen05Executor::record(TraceBuilder& tb, ByteMove m, const std::vector<uin
     }
 }
 
+Result<uint32_t> Tcgen05Executor::alloc(uint32_t ctaGroup, uint32_t cta, uint32_t dstSmem, uint32_t nCols,
+                                        const InstrSource& src) {
+    if (Status s = checkCta(m_tmem, cta); !s) return s.diagnostics();
+    std::vector<uint32_t> ctas{cta};
+    if (ctaGroup == 2) {
+        if (peerCta(cta) >= m_tmem.ctas.size())
+            return tcgen05Diagnostic(Severity::Error, RuleId::TmemAlloc, ".cta_group::2 needs the peer CTA in the cluster");
+        ctas = {cta & ~1u, cta | 1u};
+    }
+    for (uint32_t c : ctas)
+        if (dstSmem % 4 != 0 || c >= m_state.smem.size() || dstSmem + 4 > m_state.smem[c].size())
+            return tcgen05Diagnostic(Severity::Error, RuleId::TmemAlloc,
+                                     "tcgen05.alloc destination " + std::to_string(dstSmem) +
+                                         " must be a 4-byte aligned shared::cta address inside shared memory");
+    Result<uint32_t> taddr = ctaGroup == 2 ? allocPair(m_tmem.allocators[ctas[0]], m_tmem.allocators[ctas[1]], nCols)
+                                           : m_tmem.allocators[cta].alloc(nCols);
+    if (!taddr) return taddr;
+    TraceBuilder tb(m_trace);
+    tb.beginInstr(src.text, src.line);
+    for (size_t i = 0; i < ctas.size(); ++i) {
+        ByteMove m;
+        m.src = MemRef{MemSpace::None, static_cast<uint8_t>(ctas[i]), *taddr};
+        m.dst = MemRef{MemSpace::SharedCta, static_cast<uint8_t>(ctas[i]), dstSmem};
+        m.length = 4;
+        m.rule = RuleId::TmemAllocPolicy;
+        record(tb, m, le32(*taddr), i == 0);
+    }
+    tb.endInstr("tcgen05.alloc " + std::to_string(nCols) + " columns at column " +
+                std::to_string(decodeTmemAddress(*taddr).column));
+    return taddr;
+}
+
+Status Tcgen05Executor::dealloc(uint32_t ctaGroup, uint32_t cta, uint32_t taddr, uint32_t nCols) {
+    if (Status s = checkCta(m_tmem, cta); !s) return s;
+    if (ctaGroup != 2) return m_tmem.allocators[cta].dealloc(taddr, nCols);
+    if (peerCta(cta) >= m_tmem.ctas.size())
+        return tcgen05Diagnostic(Severity::Error, RuleId::TmemAlloc, ".cta_group::2 needs the peer CTA in the cluster");
+    return deallocPair(m_tmem.allocators[cta & ~1u], m_tmem.allocators[cta | 1u], taddr, nCols);
+}
+
+Status Tcgen05Executor::relinquishAllocPermit(uint32_t ctaGroup, uint32_t cta) {
+    if (Status s = checkCta(m_tmem, cta); !s) return s;
+    if (ctaGroup == 2 && peerCta(cta) < m_tmem.ctas.size()) m_tmem.allocators[peerCta(cta)].relinquishAllocPermit();
+    m_tmem.allocators[cta].relinquishAllocPermit();
+    return okStatus();
+}
+
 Status Tcgen05Executor::st(const LdStForm& f, uint32_t cta, uint32_t warp, uint32_t taddr, const WarpRegisters& regs,
                            const InstrSource& src) {
     if (Status s = checkCta(m_tmem, cta); !s) return s;

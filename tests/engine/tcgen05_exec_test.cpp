@@ -3,6 +3,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstring>
+
 using namespace layoutscope;
 
 namespace {
@@ -112,4 +114,33 @@ TEST_CASE("tcgen05.shift.down moves 31 rows of 8 columns one lane down", "[tcgen
     CHECK(tm.ctas[0].cell(33, 8) == 3308u); // column 8 untouched
     CHECK(tm.ctas[0].cell(64, 0) == 6400u); // next quarter untouched
     CHECK_FALSE(ex.shiftDown(1, 0, tmemAddress(40, 0), {"shift", 2}).ok());
+}
+
+TEST_CASE("tcgen05.alloc writes the TMEM address to shared memory", "[tcgen05][exec][alloc]") {
+    Trace trace;
+    MachineState ms(2, 0, 16384);
+    TmemState tm(2);
+    Tcgen05Executor ex(trace, ms, tm);
+    SECTION("cta_group::1") {
+        auto a = ex.alloc(1, 0, 64, 128, {"alloc", 1});
+        REQUIRE(a.ok());
+        uint32_t stored = 0;
+        std::memcpy(&stored, ms.smem[0].bytes().data() + 64, 4);
+        CHECK(stored == *a);
+        CHECK(ex.dealloc(1, 0, *a, 128).ok());
+        CHECK(tm.allocators[0].freeColumns() == 512);
+    }
+    SECTION("cta_group::2 writes the same address in both CTAs") {
+        auto a = ex.alloc(2, 1, 8, 32, {"alloc", 1});
+        REQUIRE(a.ok());
+        CHECK(trace.moves.size() == 2);
+        CHECK(tm.allocators[0].freeColumns() == 480);
+        CHECK(tm.allocators[1].freeColumns() == 480);
+    }
+    SECTION("misaligned destination and relinquished permit are diagnostics") {
+        CHECK_FALSE(ex.alloc(1, 0, 6, 32, {"alloc", 1}).ok());
+        REQUIRE(ex.relinquishAllocPermit(1, 0).ok());
+        CHECK_FALSE(ex.alloc(1, 0, 8, 32, {"alloc", 2}).ok());
+        CHECK(trace.moves.empty());
+    }
 }

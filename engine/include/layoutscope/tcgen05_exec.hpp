@@ -44,6 +44,15 @@ class Tcgen05Executor {
 public:
     Tcgen05Executor(Trace& trace, MachineState& state, TmemState& tmem) : m_trace(trace), m_state(state), m_tmem(tmem) {}
 
+    /// `tcgen05.alloc.cta_group::N.sync.aligned.shared::cta.b32 [dst], nCols;` — allocates (both CTAs of the pair
+    /// for N = 2, same columns) and records the 4-byte store of the TMEM address to `dst` in each CTA's shared
+    /// memory. `dst` must be 4-byte aligned and inside shared memory.
+    [[nodiscard]] Result<uint32_t> alloc(uint32_t ctaGroup, uint32_t cta, uint32_t dstSmem, uint32_t nCols,
+                                         const InstrSource& src);
+    /// `tcgen05.dealloc.cta_group::N.sync.aligned.b32 taddr, nCols;`
+    [[nodiscard]] Status dealloc(uint32_t ctaGroup, uint32_t cta, uint32_t taddr, uint32_t nCols);
+    /// `tcgen05.relinquish_alloc_permit.cta_group::N.sync.aligned;`
+    [[nodiscard]] Status relinquishAllocPermit(uint32_t ctaGroup, uint32_t cta);
     /// tcgen05.st by warp `warpIdInCta` of CTA `cta`: one step per register index, 32 threads each.
     /// .unpack::16b writes zero into bits [31:16] (unverified: open question 19).
     [[nodiscard]] Status st(const LdStForm& f, uint32_t cta, uint32_t warpIdInCta, uint32_t taddr,
