@@ -235,7 +235,7 @@ CaseOutcome checkSwizzle(const Json& e) {
     if (e.contains("tma_SmemSwizzleBits") && tma >= 0)
         c.eq("tma_SmemSwizzleBits", e.at("tma_SmemSwizzleBits"), sw.m == 4 ? sw.b : 3u);
     if (e.contains("tma_SmemSwizzleBase") && tma >= 0)
-        c.eq("tma_SmemSwizzleBase", e.at("tma_SmemSwizzleBase"), sw.m - 4);
+        c.eq("tma_SmemSwizzleBase", e.at("tma_SmemSwizzleBase"), sw.m == 4 ? 0u : sw.m == 5 ? 1u : 3u); // 16B, 32B, 64B
     return c.done();
 }
 
