@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -180,6 +181,76 @@ void checkDescriptorFields(Check& c, const Json& d, const std::string& hexKey) {
     if (Status st = validateSmemDescriptor(s); !st) c.fail("engine rejects the descriptor: " + st.error().message);
 }
 
+/// A CuTe int-tuple as printed ("((_128,(_8,_2)),_1,_4)"): leaf value or children.
+struct CuteTuple {
+    int64_t value = 0;
+    std::vector<CuteTuple> children;
+};
+
+CuteTuple parseCuteTuple(const std::string& s, size_t& i) {
+    CuteTuple t;
+    if (i < s.size() && s[i] == '(') {
+        ++i;
+        do t.children.push_back(parseCuteTuple(s, i));
+        while (i < s.size() && s[i] == ',' && ++i);
+        if (i >= s.size() || s[i] != ')') throw std::runtime_error("unbalanced CuTe layout");
+        ++i;
+        return t;
+    }
+    if (i < s.size() && s[i] == '_') ++i;
+    size_t j = i;
+    while (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j]))) ++j;
+    if (j == i) throw std::runtime_error("bad CuTe layout near '" + s.substr(i, 12) + "'");
+    t.value = std::stoll(s.substr(i, j - i));
+    i = j;
+    return t;
+}
+
+void cuteLeaves(const CuteTuple& t, std::vector<int64_t>& out) {
+    if (t.children.empty()) out.push_back(t.value);
+    for (const CuteTuple& c : t.children) cuteLeaves(c, out);
+}
+
+/// Offset of the colexicographic 1-D coordinate x in mode (shape, stride).
+int64_t cuteModeOffset(const CuteTuple& shape, const CuteTuple& stride, int64_t x) {
+    std::vector<int64_t> sh, st;
+    cuteLeaves(shape, sh);
+    cuteLeaves(stride, st);
+    int64_t off = 0;
+    for (size_t n = 0; n < sh.size() && n < st.size(); ++n) off += (x % sh[n]) * st[n], x /= sh[n];
+    return off;
+}
+
+/// Every (mn, k) of every k-block: swizzle(bytes(smem_layout(mn, k, kb))) == elementAddress(desc[kb], mn, k).
+CaseOutcome checkDescAgainstLayout(const Json& ex, const std::string& label, MatrixMajor major, uint32_t bits) {
+    Check c{label + " every element vs CuTe smem_layout"};
+    std::string layout = ex.at("smem_layout").get<std::string>();
+    layout.erase(std::remove(layout.begin(), layout.end(), ' '), layout.end());
+    CuteSwizzle sw;
+    if (!parseSwizzle(layout, sw)) sw = {0, 4, 3};
+    const std::string body = layout.substr(layout.rfind('o') + 1);
+    size_t i = 0;
+    const CuteTuple shape = parseCuteTuple(body, i);
+    if (i >= body.size() || body[i] != ':') throw std::runtime_error("smem_layout has no ':'");
+    const CuteTuple stride = parseCuteTuple(body, ++i);
+    const CuteTuple &mk = shape.children.at(0), &mkStride = stride.children.at(0);
+    const uint32_t mmaM = ex.at("mma_block")[0], mmaK = ex.at("mma_block")[1];
+    for (const Json& d : ex.at("descriptors")) {
+        const uint32_t kb = d.at("k_block");
+        const SmemDescriptor s = decodeSmemDescriptor(std::stoull(d.at("desc_hex").get<std::string>(), nullptr, 16));
+        for (uint32_t mn = 0; mn < mmaM && c.first.empty(); ++mn)
+            for (uint32_t k = 0; k < mmaK && c.first.empty(); ++k) {
+                const int64_t e = cuteModeOffset(mk.children.at(0), mkStride.children.at(0), mn) +
+                                  cuteModeOffset(mk.children.at(1), mkStride.children.at(1), k) +
+                                  cuteModeOffset(shape.children.at(2), stride.children.at(2), kb);
+                c.eq("k_block " + std::to_string(kb) + " (mn " + std::to_string(mn) + ", k " + std::to_string(k) +
+                         ") byte address",
+                     sw.apply(static_cast<uint32_t>(e * bits / 8)), elementAddress(s, major, bits, mn, k));
+            }
+    }
+    return c.done();
+}
+
 Outcomes checkDescExample(const Json& ex) {
     Outcomes out;
     const std::string label = "umma_smem_desc " + ex.value("label", "?");
@@ -204,6 +275,7 @@ Outcomes checkDescExample(const Json& ex) {
                      elementAddress(s, major, bits, mn, k));
         out.push_back(c.done());
     }
+    if (ex.contains("smem_layout") && ex.contains("mma_block")) out.push_back(checkDescAgainstLayout(ex, label, major, bits));
     return out;
 }
 
