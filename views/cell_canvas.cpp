@@ -77,7 +77,7 @@ void CellCanvas::setMessage(std::string title, std::string text) {
 
 void CellCanvas::fitView() {
     m_cam.setViewport({float(width()), float(height())});
-    if (m_w && m_h) m_cam.fit({0, 0}, {float(m_w), float(m_h)}, m_margins);
+    if (m_w && m_h) m_cam.fit({0, 0}, {float(m_w), float(m_h)}, m_margins, true);
     m_userCamera = false;
     repaintView();
 }
@@ -128,35 +128,18 @@ void CellCanvas::resizeEvent(QResizeEvent* e) {
 
 void CellCanvas::paintEvent(QPaintEvent*) {
     if (m_gl) return; // the GL child covers the canvas
-    // Raster fallback: all cells as one image scaled by the camera (nearest), then the overlay.
+    // Raster fallback: the cells shaded on the CPU with the shader's C++ mirror into one image
+    // (cost per pixel, not per cell), then the overlay with QPainter.
     QElapsedTimer t;
     t.start();
+    QImage img(size(), QImage::Format_RGB32);
+    img.fill(qRgb(kBackground.r, kBackground.g, kBackground.b));
+    ShadeParams sp = m_params;
+    sp.zoom = m_cam.zoom();
+    paintCellsCpu(img, img.rect(), m_cam, m_w, m_h, m_texels, sp);
     QPainter p(this);
-    p.fillRect(rect(), QColor(kBackground.r, kBackground.g, kBackground.b));
-    if (m_w && m_h && m_texels.size() == size_t(m_w) * m_h) {
-        QImage img(int(m_w), int(m_h), QImage::Format_RGB32);
-        for (uint32_t y = 0; y < m_h; ++y) {
-            auto* line = reinterpret_cast<QRgb*>(img.scanLine(int(y)));
-            for (uint32_t x = 0; x < m_w; ++x) {
-                const Rgba8 c = m_texels[size_t(y) * m_w + x];
-                float k = (c.a & kFlagFill) ? 0.6f : 1.0f; // no hatch here: fill cells are darker
-                glm::vec3 v = glm::vec3(c.r, c.g, c.b) * k;
-                if (c.a & kFlagCurrent) v = glm::mix(v, glm::vec3(255.0f), 0.55f);
-                line[x] = qRgb(int(v.r), int(v.g), int(v.b));
-            }
-        }
-        const glm::vec2 lo = m_cam.worldToScreen({0, 0}), hi = m_cam.worldToScreen({float(m_w), float(m_h)});
-        p.setRenderHint(QPainter::SmoothPixmapTransform, false);
-        p.drawImage(QRectF(QPointF(lo.x, lo.y), QPointF(hi.x, hi.y)), img);
-        if (m_params.groupX > 0 && m_cam.zoom() * float(m_params.groupX) >= 8.0f) {
-            p.setPen(QPen(QColor(20, 20, 20), 1));
-            for (uint32_t x = 0; x <= m_w; x += uint32_t(m_params.groupX)) {
-                const glm::vec2 a = m_cam.worldToScreen({float(x), 0});
-                p.drawLine(QPointF(a.x, lo.y), QPointF(a.x, hi.y));
-            }
-        }
-        if (m_overlayFn) paintOverlay(p, m_overlayFn(m_cam, {float(width()), float(height())}));
-    }
+    p.drawImage(0, 0, img);
+    if (m_overlayFn && m_w && m_h) paintOverlay(p, m_overlayFn(m_cam, {float(width()), float(height())}));
     paintMessage(p, QSizeF(size()), m_msgTitle, m_msgText);
     if (m_hover && !m_dragging) paintInspector(p, m_hoverPos, QSizeF(size()), m_inspectorText);
     recordFrame(double(t.nsecsElapsed()) / 1e6);

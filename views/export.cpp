@@ -28,9 +28,7 @@ Panes buildPanes(const Document& doc, uint32_t step) {
     Panes p;
     p.frames = boxFrames(doc);
     p.smem = smemSceneAt(doc, step, p.frames);
-    uint32_t instr = 0;
-    if (const InstrTile* t = doc.firstTile()) instr = static_cast<uint32_t>(t - doc.tiles().data());
-    p.global = globalSceneAt(doc, instr, step, p.frames);
+    p.global = globalSceneAt(doc, tileInstrAt(doc, step), step, p.frames);
     return p;
 }
 
@@ -41,21 +39,6 @@ const BoxFrame* frameOf(const Panes& p) {
 
 constexpr ShadeParams kSmemShade(float zoom) { return ShadeParams{zoom, 4, 0}; }
 constexpr ShadeParams kGlobalShade(float zoom) { return ShadeParams{zoom, 0, 0}; }
-
-void cpuPane(QImage& img, QRect pane, const Camera2D& cam, uint32_t w, uint32_t h, const std::vector<Rgba8>& texels,
-             ShadeParams params) {
-    for (int y = pane.top(); y <= pane.bottom(); ++y) {
-        auto* line = reinterpret_cast<QRgb*>(img.scanLine(y));
-        for (int x = pane.left(); x <= pane.right(); ++x) {
-            const glm::vec2 local(float(x - pane.left()) + 0.5f, float(y - pane.top()) + 0.5f);
-            const glm::vec2 world = cam.screenToWorld(local);
-            if (world.x < 0 || world.y < 0 || world.x >= float(w) || world.y >= float(h)) continue;
-            const Rgba8 t = texels[size_t(world.y) * w + size_t(world.x)];
-            const Rgba8 c = shadeCell(t, world, glm::vec2(float(x), float(y)), params);
-            line[x] = qRgb(c.r, c.g, c.b);
-        }
-    }
-}
 
 bool renderGl(const Panes& panes, const ExportLayout& L, QImage& out, QString& log) {
     QSurfaceFormat fmt;
@@ -142,9 +125,9 @@ ExportLayout exportLayout(const SmemScene& s, const GlobalScene& g, QSize size) 
     L.globalRect = QRect(0, 0, gw, size.height());
     L.smemRect = QRect(gw, 0, size.width() - gw, size.height());
     L.globalCam.setViewport({float(gw), float(size.height())});
-    L.globalCam.fit({0, 0}, {float(std::max(1u, g.w)), float(std::max(1u, g.h))}, kGlobalMargins);
+    L.globalCam.fit({0, 0}, {float(std::max(1u, g.w)), float(std::max(1u, g.h))}, kGlobalMargins, true);
     L.smemCam.setViewport({float(L.smemRect.width()), float(size.height())});
-    L.smemCam.fit({0, 0}, {128.0f, float(std::max(1u, s.height()))}, kSmemMargins);
+    L.smemCam.fit({0, 0}, {128.0f, float(std::max(1u, s.height()))}, kSmemMargins, true);
     return L;
 }
 
@@ -168,9 +151,9 @@ ExportResult renderDocument(const Document& doc, uint32_t step, QSize size) {
     // CPU fallback: the same shading function and overlay primitives.
     QImage img(size, QImage::Format_RGB32);
     img.fill(qRgb(kBackground.r, kBackground.g, kBackground.b));
-    cpuPane(img, L.globalRect, L.globalCam, panes.global.w, panes.global.h, panes.global.texels,
+    paintCellsCpu(img, L.globalRect, L.globalCam, panes.global.w, panes.global.h, panes.global.texels,
             kGlobalShade(L.globalCam.zoom()));
-    cpuPane(img, L.smemRect, L.smemCam, panes.smem.width(), panes.smem.height(), panes.smem.texels,
+    paintCellsCpu(img, L.smemRect, L.smemCam, panes.smem.width(), panes.smem.height(), panes.smem.texels,
             kSmemShade(L.smemCam.zoom()));
     QPainter p(&img);
     p.setRenderHint(QPainter::TextAntialiasing);

@@ -4,6 +4,7 @@
 #include "scene/inspect.hpp"
 
 #include <QAction>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -75,7 +76,17 @@ void MainWindow::buildUi() {
     m_globalDock = globalDock;
     m_srcDock = srcDock;
 
+    m_ctaBox = new QComboBox(this);
+    m_ctaBox->setToolTip("Which CTA's shared memory the centre view shows (%cluster_ctarank)");
+    m_ctaBox->setFocusPolicy(Qt::NoFocus);
+    connect(m_ctaBox, &QComboBox::activated, this, [this](int i) {
+        m_cta = static_cast<uint32_t>(std::max(0, i));
+        onStep(m_playback->step());
+        m_smem->fitView();
+    });
     m_status = new QLabel(this);
+    statusBar()->addWidget(new QLabel("shared memory of", this));
+    statusBar()->addWidget(m_ctaBox);
     m_perf = new QLabel(this);
     statusBar()->addWidget(m_status, 1);
     statusBar()->addPermanentWidget(m_perf);
@@ -118,7 +129,8 @@ void MainWindow::buildUi() {
     connect(m_smem, &CellCanvas::hoveredCell, this, [this](int, int) { updateStatus(); });
     for (CellCanvas* c : {m_smem, m_global})
         connect(c, &CellCanvas::framePainted, this, [this](double) {
-            m_perf->setText(QString("paintGL: SMEM %1 ms, global %2 ms (CPU time, 1 cell draw call each)")
+            m_perf->setText(QString(m_smem->usesGl() ? "paint (OpenGL, 1 cell draw call per view): SMEM %1 ms, global %2 ms"
+                                                     : "paint (raster fallback, no OpenGL): SMEM %1 ms, global %2 ms")
                                 .arg(m_smem->frameMs(), 0, 'f', 2)
                                 .arg(m_global->frameMs(), 0, 'f', 2));
         });
@@ -214,6 +226,10 @@ void MainWindow::setDocument(std::unique_ptr<Document> doc) {
         m_smem->setMessage(title, msg);
         m_global->setMessage(m_doc->diagnostics().empty() ? "No scenario" : "No trace", "See the Diagnostics panel.");
     }
+    m_cta = 0;
+    m_ctaBox->clear();
+    for (uint32_t c = 0; c < m_doc->ctaCount(); ++c) m_ctaBox->addItem(QString("CTA %1").arg(c));
+    m_ctaBox->setEnabled(m_doc->ctaCount() > 1);
     m_playback->setStepCount(m_doc->hasTrace() ? m_doc->trace().stepCount : 0);
     m_timeline->setSpans(std::move(spans));
     onStep(m_playback->stepCount()); // open on the finished copy; Space replays it from step 0
@@ -225,10 +241,8 @@ void MainWindow::setDocument(std::unique_ptr<Document> doc) {
 void MainWindow::onStep(uint32_t step) {
     if (m_replay) m_replay->seek(step);
     if (m_doc && m_doc->hasTrace()) {
-        m_smemScene = smemSceneAt(*m_doc, step, m_frames);
-        uint32_t instr = 0;
-        if (const InstrTile* t = m_doc->firstTile()) instr = static_cast<uint32_t>(t - m_doc->tiles().data());
-        m_globalScene = globalSceneAt(*m_doc, instr, step, m_frames);
+        m_smemScene = smemSceneAt(*m_doc, step, m_frames, m_cta);
+        m_globalScene = globalSceneAt(*m_doc, tileInstrAt(*m_doc, step), step, m_frames);
     } else {
         m_smemScene = SmemScene{};
         m_globalScene = GlobalScene{};

@@ -10,6 +10,7 @@
 #include <QMainWindow>
 #include <memory>
 
+class QComboBox;
 class QDockWidget;
 class QLabel;
 class QListWidget;
@@ -63,6 +64,8 @@ private:
     QDockWidget* m_globalDock = nullptr;
     QDockWidget* m_srcDock = nullptr;
     bool m_sized = false;
+    QComboBox* m_ctaBox = nullptr;
+    uint32_t m_cta = 0; ///< CTA whose shared memory the centre view shows
 };
 
 } // namespace layoutscope::views

@@ -4,6 +4,23 @@
 
 namespace layoutscope::views {
 
+void paintCellsCpu(QImage& img, QRect pane, const Camera2D& cam, uint32_t w, uint32_t h,
+                   const std::vector<Rgba8>& texels, ShadeParams params) {
+    pane = pane.intersected(img.rect());
+    if (texels.size() != size_t(w) * h) return;
+    for (int y = pane.top(); y <= pane.bottom(); ++y) {
+        auto* line = reinterpret_cast<QRgb*>(img.scanLine(y));
+        for (int x = pane.left(); x <= pane.right(); ++x) {
+            const glm::vec2 local(float(x - pane.left()) + 0.5f, float(y - pane.top()) + 0.5f);
+            const glm::vec2 world = cam.screenToWorld(local);
+            if (world.x < 0 || world.y < 0 || world.x >= float(w) || world.y >= float(h)) continue;
+            const Rgba8 t = texels[size_t(world.y) * w + size_t(world.x)];
+            const Rgba8 c = shadeCell(t, world, glm::vec2(float(x), float(y)), params);
+            line[x] = qRgb(c.r, c.g, c.b);
+        }
+    }
+}
+
 QFont overlayFont() {
     QFont f("DejaVu Sans Mono");
     f.setStyleHint(QFont::Monospace);

@@ -3,10 +3,18 @@
 /// the same OverlayList primitives the ImGui path draws, a bounded number of calls per frame.
 #include "scene/overlay.hpp"
 
+#include <QImage>
 #include <QPainter>
+#include <vector>
 #include <string>
 
 namespace layoutscope::views {
+
+/// Shade the cells of a w x h grid into `pane` of `img` (Format_RGB32) pixel by pixel with
+/// views::shadeCell, the C++ mirror of cells.frag (hatch, borders, bank lines included).
+/// Pixels outside the grid are left as they are. Used where there is no OpenGL.
+void paintCellsCpu(QImage& img, QRect pane, const Camera2D& cam, uint32_t w, uint32_t h,
+                   const std::vector<Rgba8>& texels, ShadeParams params);
 
 /// The overlay font (DejaVu Sans Mono, 14 px), as in the ImGui path.
 [[nodiscard]] QFont overlayFont();

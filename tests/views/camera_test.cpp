@@ -21,6 +21,10 @@ TEST_CASE("Camera2D maps world to screen and back", "[views][camera]") {
         CHECK(cam.zoom() == Approx(5.0f));
         CHECK(near(cam.worldToScreen({0, 0}), {100 + 100, 50}));
     }
+    SECTION("fit against the top margin") {
+        cam.fit({0, 0}, {128, 64}, {0, 40, 0, 0}, true);
+        CHECK(cam.worldToScreen({0, 0}).y == Approx(40.0f));
+    }
     SECTION("screenToWorld inverts worldToScreen") {
         cam.fit({-10, 3}, {50, 77});
         for (glm::vec2 w : {glm::vec2(0, 0), glm::vec2(12.5f, -3), glm::vec2(49, 76)})

@@ -7,7 +7,7 @@ namespace layoutscope::views {
 
 void Camera2D::setViewport(glm::vec2 sizePx) { m_viewport = glm::max(sizePx, glm::vec2(1.0f)); }
 
-void Camera2D::fit(glm::vec2 lo, glm::vec2 hi, glm::vec4 marginPx) {
+void Camera2D::fit(glm::vec2 lo, glm::vec2 hi, glm::vec4 marginPx, bool alignTop) {
     const glm::vec2 extent = glm::max(hi - lo, glm::vec2(1e-3f));
     const glm::vec2 avail = glm::max(m_viewport - glm::vec2(marginPx.x + marginPx.z, marginPx.y + marginPx.w),
                                      glm::vec2(1.0f));
@@ -16,6 +16,7 @@ void Camera2D::fit(glm::vec2 lo, glm::vec2 hi, glm::vec4 marginPx) {
     const glm::vec2 areaCentre = glm::vec2(marginPx.x, marginPx.y) + avail * 0.5f;
     const glm::vec2 worldCentre = (lo + hi) * 0.5f;
     m_origin = worldCentre - areaCentre / m_zoom;
+    if (alignTop) m_origin.y = lo.y - marginPx.y / m_zoom;
 }
 
 glm::vec2 Camera2D::worldToScreen(glm::vec2 world) const { return (world - m_origin) * m_zoom; }

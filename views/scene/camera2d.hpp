@@ -12,9 +12,10 @@ public:
     void setViewport(glm::vec2 sizePx);
     [[nodiscard]] glm::vec2 viewport() const { return m_viewport; }
 
-    /// Show the world rectangle [lo, hi] entirely, centred, keeping square cells; `marginPx`
-    /// pixels are kept free on each side (left/top/right/bottom) for axis labels.
-    void fit(glm::vec2 lo, glm::vec2 hi, glm::vec4 marginPx = glm::vec4(0.0f));
+    /// Show the world rectangle [lo, hi] entirely, keeping square cells; `marginPx` pixels are
+    /// kept free on each side (left/top/right/bottom) for axis labels. Centred horizontally;
+    /// vertically centred, or against the top margin when `alignTop`.
+    void fit(glm::vec2 lo, glm::vec2 hi, glm::vec4 marginPx = glm::vec4(0.0f), bool alignTop = false);
 
     [[nodiscard]] glm::vec2 worldToScreen(glm::vec2 world) const;
     [[nodiscard]] glm::vec2 screenToWorld(glm::vec2 screen) const;

@@ -34,7 +34,8 @@ std::unique_ptr<Document> Document::fromText(std::string text, std::string path)
         return d;
     }
     d->m_run.emplace(std::move(run).value());
-    d->m_window = smemWindowOf(d->m_run->trace, 0, &*sc);
+    for (uint32_t cta = 0; cta < d->m_run->initial.smem.size(); ++cta)
+        d->m_windows.push_back(smemWindowOf(d->m_run->trace, cta, &*sc));
     return d;
 }
 
@@ -57,7 +58,7 @@ std::unique_ptr<Document> Document::fromTrace(Trace trace, MachineState initial,
     auto d = std::make_unique<Document>();
     d->m_run.emplace(Run{std::move(initial), MachineState{}, std::move(trace)});
     d->m_tiles = std::move(tiles);
-    d->m_window = window;
+    d->m_windows = {window};
     return d;
 }
 

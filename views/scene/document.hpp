@@ -4,6 +4,7 @@
 /// A failed parse or run leaves diagnostics and no trace; the window still opens.
 #include "layoutscope/scenario.hpp"
 
+#include <algorithm>
 #include <array>
 #include <memory>
 #include <optional>
@@ -47,7 +48,12 @@ public:
     [[nodiscard]] const InstrTile* tileOf(uint32_t instr) const;
     /// The first valid tile (the one the global view shows by default), or nullptr.
     [[nodiscard]] const InstrTile* firstTile() const;
-    [[nodiscard]] SmemWindow smemWindow() const { return m_window; }
+    /// The shared-memory window shown for `cta` (empty beyond the cluster).
+    [[nodiscard]] SmemWindow smemWindow(uint32_t cta = 0) const {
+        return cta < m_windows.size() ? m_windows[cta] : SmemWindow{cta, 0, 0};
+    }
+    /// CTAs in the cluster (1 without a trace).
+    [[nodiscard]] uint32_t ctaCount() const { return std::max<uint32_t>(1, uint32_t(m_windows.size())); }
     [[nodiscard]] const std::vector<Diagnostic>& diagnostics() const { return m_diags; }
     [[nodiscard]] const std::string& text() const { return m_text; }
     [[nodiscard]] const std::string& path() const { return m_path; }
@@ -61,7 +67,7 @@ private:
     std::vector<Diagnostic> m_diags;
     std::optional<Run> m_run;
     std::vector<InstrTile> m_tiles;
-    SmemWindow m_window;
+    std::vector<SmemWindow> m_windows; ///< per CTA
 };
 
 /// The smallest window of whole 128-B rows covering every shared-memory destination/source of

@@ -28,6 +28,26 @@ static void legendSwatch(OverlayList& o, glm::vec2 p, Rgba8 c, const std::string
     o.text(p + glm::vec2(19, 0), label);
 }
 
+/// Legend items laid out left to right, wrapping at the right edge of the pane.
+struct LegendFlow {
+    OverlayList& o;
+    float x0, x, y, maxX;
+    void item(Rgba8 c, const std::string& label, bool hatched = false, bool outline = false) {
+        const float w = 19 + approxTextWidth(label) + 14;
+        if (x > x0 && x + w > maxX) {
+            x = x0;
+            y += 18;
+        }
+        if (outline) {
+            o.rects.push_back({{x, y + 2}, {x + 14, y + 12}, c, false});
+            o.text({x + 19, y}, label, kDim);
+        } else {
+            legendSwatch(o, {x, y}, c, label, hatched);
+        }
+        x += w;
+    }
+};
+
 /// Two gradient strips: hue = row (top), lightness = column (bottom), 16 samples each.
 static void coordLegend(OverlayList& o, glm::vec2 p, int rows, int cols, const std::string& rowName,
                         const std::string& colName) {
@@ -83,15 +103,11 @@ OverlayList buildSmemOverlay(const Camera2D& cam, glm::vec2 viewport, const Smem
     // Legend along the bottom.
     const float ly = viewport.y - 84;
     if (frame) coordLegend(o, {10, ly}, frame->rows(), frame->cols(), "box row (dim 1)", "box column (dim 0)");
-    float x = 10;
-    auto swatch = [&](Rgba8 c, const std::string& label, bool hatched = false) {
-        legendSwatch(o, {x, ly + 42}, c, label, hatched);
-        x += 19 + approxTextWidth(label) + 16;
-    };
-    swatch(kUntouched, "untouched");
-    swatch(Rgba8{200, 120, 60, 255}, "OOB fill", true);
-    swatch(Rgba8{235, 235, 235, 255}, "arrived this step");
-    o.text({10, ly + 62}, viewport.x > 760 ? "1 cell = 1 byte. Hover: details. Drag: pan. Wheel: zoom. Double-click: fit."
+    LegendFlow f{o, 10, 10, ly + 42, viewport.x - 8};
+    f.item(kUntouched, "untouched");
+    f.item(Rgba8{200, 120, 60, 255}, "OOB fill", true);
+    f.item(Rgba8{235, 235, 235, 255}, "arrived this step");
+    o.text({10, f.y + 20}, viewport.x > 760 ? "1 cell = 1 byte. Hover: details. Drag: pan. Wheel: zoom. Double-click: fit."
                                            : "1 cell = 1 byte; hover for details", kDim);
     return o;
 }
@@ -143,18 +159,17 @@ OverlayList buildGlobalOverlay(const Camera2D& cam, glm::vec2 viewport, const Gl
     auto [bl, bh] = cellRect(g.boxLo[0], g.boxLo[1], g.boxHi[0], g.boxHi[1]);
     o.rects.push_back({bl, bh, Rgba8{255, 255, 255, 255}, false});
     // Legend.
-    const float ly = viewport.y - 104;
+    const float ly = viewport.y - 128;
     const int rows = g.boxHi[1] - g.boxLo[1], cols = g.boxHi[0] - g.boxLo[0];
     coordLegend(o, {10, ly}, rows, cols, "box row", "box column");
-    legendSwatch(o, {10, ly + 40}, Rgba8{60, 60, 90, 255}, "in box, not read yet (dim)");
-    legendSwatch(o, {230, ly + 40}, Rgba8{235, 235, 235, 255}, "read at this step");
-    legendSwatch(o, {10, ly + 58}, kOutsideBox, "outside the box");
-    legendSwatch(o, {150, ly + 58}, kOutOfBounds, "outside the tensor (OOB)", true);
-    legendSwatch(o, {10, ly + 76}, Rgba8{74, 74, 80, 255}, "skipped by elementStrides");
-    o.rects.push_back({{230, ly + 78}, {244, ly + 88}, Rgba8{255, 255, 255, 255}, false});
-    o.text({249, ly + 76}, "box", kDim);
-    o.rects.push_back({{290, ly + 78}, {304, ly + 88}, Rgba8{255, 170, 60, 255}, false});
-    o.text({309, ly + 76}, "tensor bounds", kDim);
+    LegendFlow f{o, 10, 10, ly + 40, viewport.x - 8};
+    f.item(Rgba8{60, 60, 90, 255}, "not read yet (dim)");
+    f.item(Rgba8{235, 235, 235, 255}, "read this step");
+    f.item(kOutsideBox, "outside the box");
+    f.item(kOutOfBounds, "outside the tensor", true);
+    f.item(Rgba8{74, 74, 80, 255}, "skipped by elementStrides");
+    f.item(Rgba8{255, 255, 255, 255}, "box", false, true);
+    f.item(Rgba8{255, 170, 60, 255}, "tensor bounds", false, true);
     return o;
 }
 

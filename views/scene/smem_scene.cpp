@@ -42,9 +42,22 @@ static Rgba8 coordColour(const BoxFrame& f, const std::array<int32_t, 5>& c) {
     return colourForCoord(c[1] - f.lo[1], c[0] - f.lo[0], f.rows(), f.cols());
 }
 
-SmemScene smemSceneAt(const Document& doc, uint32_t step, const std::vector<BoxFrame>& frames) {
+uint32_t tileInstrAt(const Document& doc, uint32_t step) {
+    // The last tile copy that has started by `step` (its first step < step), else the first one.
+    std::optional<uint32_t> best;
+    if (doc.hasTrace()) {
+        const Trace& t = doc.trace();
+        for (uint32_t i = 0; i < t.instrs.size(); ++i)
+            if (doc.tileOf(i) && t.instrs[i].firstStep < step && t.instrs[i].endStep > t.instrs[i].firstStep) best = i;
+    }
+    if (best) return *best;
+    if (const InstrTile* first = doc.firstTile()) return static_cast<uint32_t>(first - doc.tiles().data());
+    return 0;
+}
+
+SmemScene smemSceneAt(const Document& doc, uint32_t step, const std::vector<BoxFrame>& frames, uint32_t cta) {
     SmemScene s;
-    s.window = doc.smemWindow();
+    s.window = doc.smemWindow(cta);
     s.step = step;
     s.moveOf.assign(s.window.size, -1);
     s.texels.assign(s.window.size, Rgba8{kUntouched.r, kUntouched.g, kUntouched.b, 0});

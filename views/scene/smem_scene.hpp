@@ -42,7 +42,12 @@ struct SmemScene {
 };
 
 /// State of shared memory after every move of steps < `step` (Replay::seek semantics).
-[[nodiscard]] SmemScene smemSceneAt(const Document& doc, uint32_t step, const std::vector<BoxFrame>& frames);
+[[nodiscard]] SmemScene smemSceneAt(const Document& doc, uint32_t step, const std::vector<BoxFrame>& frames,
+                                    uint32_t cta = 0);
+
+/// The instruction whose tile the global view shows at `step`: the last tile copy that has moved
+/// bytes before `step`, else the first tile copy of the trace; 0 if none.
+[[nodiscard]] uint32_t tileInstrAt(const Document& doc, uint32_t step);
 
 struct GlobalScene {
     const InstrTile* tile = nullptr;
