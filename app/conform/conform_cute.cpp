@@ -2,6 +2,7 @@
 // engine's rules. Files are recognised by their content (README of golden/cute), never by name, and atoms
 // are understood only through the PTX form they name.
 #include "conform/conform.hpp"
+#include "conform/cute_layout.hpp"
 #include "layoutscope/smem_descriptor.hpp"
 #include "layoutscope/tcgen05.hpp"
 #include "layoutscope/tmem.hpp"
@@ -98,6 +99,27 @@ CaseOutcome checkLdStAtom(const Json& atom, const std::map<std::string, const Js
     return c.done();
 }
 
+/// Register bit v of thread t is TMEM bit ValID(R(t, v)), R = DstLayout (load) or SrcLayout (store), bit
+/// address a: lane a>>21, column (a>>5)&0xFFFF, bit a&31 (golden/cute README §1). Independent of `map`, so it
+/// also checks stores whose load twin is not in the file.
+CaseOutcome checkLdStAgainstLayouts(const Json& atom, const LdStForm& f) {
+    Check c{"tmem_ld_st " + atom.value("name", "?") + " vs CuTe ValID o " + (f.store ? "SrcLayout" : "DstLayout")};
+    const Json& cl = atom.at("cute_layouts");
+    const CuteLayout valId = parseCuteLayout(cl.at("ValID").get<std::string>());
+    const CuteLayout reg = parseCuteLayout(cl.at(f.store ? "SrcLayout" : "DstLayout").get<std::string>());
+    c.eq("register bits per thread", reg.modeSize(1), int64_t{32} * regsPerThread(f));
+    for (uint32_t t = 0; t < 32 && c.first.empty(); ++t)
+        for (uint32_t v = 0; v < 32 * regsPerThread(f) && c.first.empty(); ++v) {
+            const int64_t a = valId(reg.mode(0, t) + reg.mode(1, v));
+            const TmemBit b = ldStBit(f, t, v / 32, v % 32);
+            if (b.laneOff != (a >> 21) || b.colOff != ((a >> 5) & 0xFFFF) || b.bit != (a & 31))
+                c.eq("thread " + std::to_string(t) + " r" + std::to_string(v / 32) + " bit " + std::to_string(v % 32) +
+                         " -> [lane, column, bit]",
+                     Json{a >> 21, (a >> 5) & 0xFFFF, a & 31}, Json{b.laneOff, b.colOff, b.bit});
+        }
+    return c.done();
+}
+
 // --- tmem_ld_st_tiled_examples.json --------------------------------------------------------------------
 
 CaseOutcome checkTiledExample(const Json& ex) {
@@ -181,71 +203,28 @@ void checkDescriptorFields(Check& c, const Json& d, const std::string& hexKey) {
     if (Status st = validateSmemDescriptor(s); !st) c.fail("engine rejects the descriptor: " + st.error().message);
 }
 
-/// A CuTe int-tuple as printed ("((_128,(_8,_2)),_1,_4)"): leaf value or children.
-struct CuteTuple {
-    int64_t value = 0;
-    std::vector<CuteTuple> children;
-};
-
-CuteTuple parseCuteTuple(const std::string& s, size_t& i) {
-    CuteTuple t;
-    if (i < s.size() && s[i] == '(') {
-        ++i;
-        do t.children.push_back(parseCuteTuple(s, i));
-        while (i < s.size() && s[i] == ',' && ++i);
-        if (i >= s.size() || s[i] != ')') throw std::runtime_error("unbalanced CuTe layout");
-        ++i;
-        return t;
-    }
-    if (i < s.size() && s[i] == '_') ++i;
-    size_t j = i;
-    while (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j]))) ++j;
-    if (j == i) throw std::runtime_error("bad CuTe layout near '" + s.substr(i, 12) + "'");
-    t.value = std::stoll(s.substr(i, j - i));
-    i = j;
-    return t;
-}
-
-void cuteLeaves(const CuteTuple& t, std::vector<int64_t>& out) {
-    if (t.children.empty()) out.push_back(t.value);
-    for (const CuteTuple& c : t.children) cuteLeaves(c, out);
-}
-
-/// Offset of the colexicographic 1-D coordinate x in mode (shape, stride).
-int64_t cuteModeOffset(const CuteTuple& shape, const CuteTuple& stride, int64_t x) {
-    std::vector<int64_t> sh, st;
-    cuteLeaves(shape, sh);
-    cuteLeaves(stride, st);
-    int64_t off = 0;
-    for (size_t n = 0; n < sh.size() && n < st.size(); ++n) off += (x % sh[n]) * st[n], x /= sh[n];
-    return off;
-}
-
 /// Every (mn, k) of every k-block: swizzle(bytes(smem_layout(mn, k, kb))) == elementAddress(desc[kb], mn, k).
 CaseOutcome checkDescAgainstLayout(const Json& ex, const std::string& label, MatrixMajor major, uint32_t bits) {
     Check c{label + " every element vs CuTe smem_layout"};
-    std::string layout = ex.at("smem_layout").get<std::string>();
-    layout.erase(std::remove(layout.begin(), layout.end(), ' '), layout.end());
+    const std::string text = ex.at("smem_layout").get<std::string>();
     CuteSwizzle sw;
-    if (!parseSwizzle(layout, sw)) sw = {0, 4, 3};
-    const std::string body = layout.substr(layout.rfind('o') + 1);
-    size_t i = 0;
-    const CuteTuple shape = parseCuteTuple(body, i);
-    if (i >= body.size() || body[i] != ':') throw std::runtime_error("smem_layout has no ':'");
-    const CuteTuple stride = parseCuteTuple(body, ++i);
-    const CuteTuple &mk = shape.children.at(0), &mkStride = stride.children.at(0);
+    if (!parseSwizzle(text, sw)) sw = {0, 4, 3};
+    const CuteLayout l = parseCuteLayout(text);
+    const CuteTuple &mk = l.shape.children.at(0), &mkStride = l.stride.children.at(0);
     const uint32_t mmaM = ex.at("mma_block")[0], mmaK = ex.at("mma_block")[1];
     for (const Json& d : ex.at("descriptors")) {
         const uint32_t kb = d.at("k_block");
         const SmemDescriptor s = decodeSmemDescriptor(std::stoull(d.at("desc_hex").get<std::string>(), nullptr, 16));
         for (uint32_t mn = 0; mn < mmaM && c.first.empty(); ++mn)
             for (uint32_t k = 0; k < mmaK && c.first.empty(); ++k) {
-                const int64_t e = cuteModeOffset(mk.children.at(0), mkStride.children.at(0), mn) +
-                                  cuteModeOffset(mk.children.at(1), mkStride.children.at(1), k) +
-                                  cuteModeOffset(shape.children.at(2), stride.children.at(2), kb);
-                c.eq("k_block " + std::to_string(kb) + " (mn " + std::to_string(mn) + ", k " + std::to_string(k) +
-                         ") byte address",
-                     sw.apply(static_cast<uint32_t>(e * bits / 8)), elementAddress(s, major, bits, mn, k));
+                const int64_t e = cuteOffset(mk.children.at(0), mkStride.children.at(0), mn) +
+                                  cuteOffset(mk.children.at(1), mkStride.children.at(1), k) + l.mode(2, kb);
+                const uint32_t cute = sw.apply(static_cast<uint32_t>(e * bits / 8));
+                const uint32_t mine = elementAddress(s, major, bits, mn, k);
+                if (cute != mine)
+                    c.eq("k_block " + std::to_string(kb) + " (mn " + std::to_string(mn) + ", k " + std::to_string(k) +
+                             ") byte address",
+                         cute, mine);
             }
     }
     return c.done();
@@ -380,7 +359,11 @@ Outcomes checkFile(const Json& doc, const std::string& file) {
         for (const Json& a : doc.at("atoms")) {
             const std::string id = file + " " + a.value("name", "?");
             if (a.contains("src_row_to_dst_lanes")) guard(id, [&] { out.push_back(checkUtccpAtom(a)); });
-            else guard(id, [&] { out.push_back(checkLdStAtom(a, byName)); });
+            else guard(id, [&] {
+                out.push_back(checkLdStAtom(a, byName));
+                Result<LdStForm> f = parseLdSt(a.at("ptx_emitted").get<std::string>());
+                if (f && a.contains("cute_layouts")) out.push_back(checkLdStAgainstLayouts(a, *f));
+            });
         }
     } else if (doc.contains("swizzles")) {
         for (const Json& s : doc.at("swizzles")) guard(file, [&] { out.push_back(checkSwizzle(s)); });
