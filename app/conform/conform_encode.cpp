@@ -24,7 +24,32 @@ std::string compareResult(const char* call, int64_t expected, const Result<Tenso
     return std::string(call) + ": expected CUDA_SUCCESS, engine rejected: " + d.message + " [" + d.ruleRef + "]";
 }
 
+const char* fieldAt(size_t off) {
+    if (off < 8) return "globalAddress";
+    if (off < 12) return "mode/rank/elemtype/interleave/swizzle/fill/l2 word";
+    if (off < 32) return "globalStrides";
+    if (off < 52) return "globalDim";
+    if (off < 56) return "elementStrides/boxDim[0]";
+    if (off < 60) return "boxDim[1..4] or im2col corners";
+    if (off < 64) return "pixelsPerColumn";
+    if (off < 72) return "box bytes";
+    if (off < 76) return "shared-memory alignment";
+    return "reserved (zero)";
+}
+
 } // namespace
+
+std::string compareTensorMapBytes(const std::string& expectedHex, const TensorMap& map) {
+    const std::vector<uint8_t> exp = fromHex(expectedHex);
+    if (exp.size() != 128) return "tensormap_hex is not 128 bytes";
+    const auto got = tensorMapBytes(map);
+    const auto mask = tensorMapBytesConfidentMask();
+    for (size_t i = 0; i < 128; ++i)
+        if (((exp[i] ^ got[i]) & mask[i]) != 0)
+            return "tensormap byte " + std::to_string(i) + " (" + fieldAt(i) + "): expected " + toHex(&exp[i], 1) + ", engine " +
+                   toHex(&got[i], 1);
+    return "";
+}
 
 Result<TensorMap> encodeFromJson(const Json& tm, uint64_t globalAddress, uint64_t tensorMapAddress, TmaArch arch) {
     const std::string fn = tm.value("fn", "cuTensorMapEncodeTiled");
@@ -67,10 +92,15 @@ CaseOutcome checkEncodeRecord(const Json& rec) {
     auto enc = encodeFromJson(tm, addr, mapAddr);
     const std::string fn = tm.value("fn", "cuTensorMapEncodeTiled");
     out.firstDifference = compareResult(fn.c_str(), rec.at("result_value").get<int64_t>(), enc);
+    if (out.firstDifference.empty() && enc.ok() && rec.contains("tensormap_hex"))
+        out.firstDifference = compareTensorMapBytes(rec.at("tensormap_hex").get<std::string>(), *enc);
     if (out.firstDifference.empty() && enc.ok() && rec.contains("replace_address")) {
         const uint64_t to = parseHexAddress(rec.at("replace_address").get<std::string>());
-        out.firstDifference = compareResult("cuTensorMapReplaceAddress", rec.at("replace_result_value").get<int64_t>(),
-                                            replaceAddress(*enc, to));
+        auto replaced = replaceAddress(*enc, to);
+        out.firstDifference =
+            compareResult("cuTensorMapReplaceAddress", rec.at("replace_result_value").get<int64_t>(), replaced);
+        if (out.firstDifference.empty() && replaced.ok() && rec.contains("tensormap_hex_after_replace"))
+            out.firstDifference = compareTensorMapBytes(rec.at("tensormap_hex_after_replace").get<std::string>(), *replaced);
     }
     out.passed = out.firstDifference.empty();
     return out;

@@ -25,4 +25,8 @@ CaseOutcome checkStoreRecord(const Json& rec);    ///< conform_tma.cpp
 [[nodiscard]] Result<TensorMap> encodeFromJson(const Json& tensorMap, uint64_t globalAddress,
                                                uint64_t tensorMapAddress = 0, TmaArch arch = TmaArch::Sm90);
 
+/// Appended (encode work): "" when the 128 bytes `expectedHex` match tensorMapBytes(map) on every
+/// confidently decoded bit, else the first differing byte and its field.
+[[nodiscard]] std::string compareTensorMapBytes(const std::string& expectedHex, const TensorMap& map);
+
 } // namespace layoutscope::conform

@@ -128,4 +128,11 @@ struct TensorMapIm2colWideParams {
 /// measured: the driver does not re-apply the 32-byte INTERLEAVE_32B rule).
 [[nodiscard]] Result<TensorMap> replaceAddress(const TensorMap& map, uint64_t globalAddress, TmaArch arch = TmaArch::Sm90);
 
+/// The 128-byte CUtensorMap the CUDA 13 driver writes for `map` on sm_90 (layout decoded from the 332
+/// successful golden encodes; docs/tensormap-layout.md). Fields never observed (sub-byte types, the
+/// 128B atom swizzles, high bits of globalStrides[1..3]) follow the documented assumptions.
+[[nodiscard]] std::array<uint8_t, 128> tensorMapBytes(const TensorMap& map);
+/// Bit mask of the bytes above that were decoded with confidence (1 = compare against hardware).
+[[nodiscard]] std::array<uint8_t, 128> tensorMapBytesConfidentMask();
+
 } // namespace layoutscope
