@@ -118,7 +118,8 @@ OverlayList buildGlobalOverlay(const Camera2D& cam, glm::vec2 viewport, const Gl
     const float z = cam.zoom();
     const auto& p = g.tile->map.p;
     char title[160];
-    std::snprintf(title, sizeof title, "globalDim [%llu, %llu] (elements)",
+    std::snprintf(title, sizeof title, "%s: globalDim [%llu, %llu] (elements)",
+                  g.tile->load ? "load, global -> shared" : "store, shared -> global",
                   static_cast<unsigned long long>(p.globalDim[0]), static_cast<unsigned long long>(p.globalDim[1]));
     o.text({8, 4}, title, kAxis);
     std::snprintf(title, sizeof title, "box [%u, %u] at (%d, %d), elementStrides [%u, %u]", p.boxDim[0], p.boxDim[1],
@@ -151,11 +152,28 @@ OverlayList buildGlobalOverlay(const Camera2D& cam, glm::vec2 viewport, const Gl
         return std::pair{cam.worldToScreen({float(x0 - g.lo[0]), float(y0 - g.lo[1])}),
                          cam.worldToScreen({float(x1 - g.lo[0]), float(y1 - g.lo[1])})};
     };
-    const int32_t t0 = static_cast<int32_t>(std::min<uint64_t>(p.globalDim[0], uint64_t(g.lo[0] + int32_t(g.w))));
-    const int32_t t1 = static_cast<int32_t>(
-        std::min<uint64_t>(p.tensorRank >= 2 ? p.globalDim[1] : 1, uint64_t(g.lo[1] + int32_t(g.h))));
-    auto [tl, th] = cellRect(std::max(0, g.lo[0]), std::max(0, g.lo[1]), t0, t1);
-    o.rects.push_back({tl, th, Rgba8{255, 170, 60, 255}, false});
+    // Tensor bounds: only the edges that fall inside the window (the tensor goes on elsewhere).
+    {
+        const Rgba8 orange{255, 170, 60, 255};
+        const int32_t d0 = static_cast<int32_t>(std::min<uint64_t>(p.globalDim[0], 1u << 30));
+        const int32_t d1 = static_cast<int32_t>(std::min<uint64_t>(p.tensorRank >= 2 ? p.globalDim[1] : 1, 1u << 30));
+        const int32_t x0 = std::max(0, g.lo[0]), x1 = std::min(d0, g.lo[0] + int32_t(g.w));
+        const int32_t y0 = std::max(0, g.lo[1]), y1 = std::min(d1, g.lo[1] + int32_t(g.h));
+        auto hline = [&](int32_t y) {
+            if (y < g.lo[1] || y > g.lo[1] + int32_t(g.h) || x0 >= x1) return;
+            auto [a, b] = cellRect(x0, y, x1, y);
+            o.rects.push_back({a - glm::vec2(0, 1), b + glm::vec2(0, 1), orange, true});
+        };
+        auto vline = [&](int32_t x) {
+            if (x < g.lo[0] || x > g.lo[0] + int32_t(g.w) || y0 >= y1) return;
+            auto [a, b] = cellRect(x, y0, x, y1);
+            o.rects.push_back({a - glm::vec2(1, 0), b + glm::vec2(1, 0), orange, true});
+        };
+        hline(0);
+        hline(d1);
+        vline(0);
+        vline(d0);
+    }
     auto [bl, bh] = cellRect(g.boxLo[0], g.boxLo[1], g.boxHi[0], g.boxHi[1]);
     o.rects.push_back({bl, bh, Rgba8{255, 255, 255, 255}, false});
     // Legend.
@@ -163,8 +181,8 @@ OverlayList buildGlobalOverlay(const Camera2D& cam, glm::vec2 viewport, const Gl
     const int rows = g.boxHi[1] - g.boxLo[1], cols = g.boxHi[0] - g.boxLo[0];
     coordLegend(o, {10, ly}, rows, cols, "box row", "box column");
     LegendFlow f{o, 10, 10, ly + 40, viewport.x - 8};
-    f.item(Rgba8{60, 60, 90, 255}, "not read yet (dim)");
-    f.item(Rgba8{235, 235, 235, 255}, "read this step");
+    f.item(Rgba8{60, 60, 90, 255}, g.tile->load ? "not read yet (dim)" : "not written yet (dim)");
+    f.item(Rgba8{235, 235, 235, 255}, g.tile->load ? "read this step" : "written this step");
     f.item(kOutsideBox, "outside the box");
     f.item(kOutOfBounds, "outside the tensor", true);
     f.item(Rgba8{74, 74, 80, 255}, "skipped by elementStrides");

@@ -31,7 +31,7 @@ struct OverlayList {
 
 /// Space kept free around the cell grids for labels and legends (left, top, right, bottom), px.
 inline constexpr glm::vec4 kSmemMargins{74.0f, 76.0f, 16.0f, 92.0f};
-inline constexpr glm::vec4 kGlobalMargins{58.0f, 58.0f, 16.0f, 136.0f};
+inline constexpr glm::vec4 kGlobalMargins{58.0f, 76.0f, 16.0f, 136.0f};
 
 /// Approximate text width of the overlay font (DejaVu Sans Mono 14 px: 8.4 px per character), used for label spacing.
 inline float approxTextWidth(const std::string& s) { return 8.4f * static_cast<float>(s.size()); }
