@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <cstring>
 #include <string>
 
 namespace layoutscope {
@@ -92,8 +94,11 @@ Result<LdStForm> parseLdSt(std::string_view ptx) {
             f.num = static_cast<uint32_t>(std::stoul(k.substr(1)));
             haveNum = true;
         } else if ((k == "pack::16b" && !f.store) || (k == "unpack::16b" && f.store)) f.pack16b = true;
-        else if (k == "sync" || k == "aligned" || k == "b32" || k == "f32" || k == "u32" || k == "s32" ||
-                 k == "min" || k == "max" || k == "abs" || k == "NaN") continue;
+        else if (k == "min" || k == "max") f.redMax = k == "max";
+        else if (k == "abs") f.redAbs = true;
+        else if (k == "NaN") f.redNaN = true;
+        else if (k == "f32" || k == "u32" || k == "s32") f.redType = k[0];
+        else if (k == "sync" || k == "aligned" || k == "b32") continue;
         else return syntaxDiag("unexpected qualifier ." + k + " in tcgen05." + t[1]);
     }
     if (!haveShape) return syntaxDiag("missing .shape (16x64b, 16x128b, 16x256b, 32x32b or 16x32bx2)");
@@ -104,6 +109,11 @@ Result<LdStForm> parseLdSt(std::string_view ptx) {
         return tcgen05Diagnostic(Severity::Error, RuleId::TmemLdStMap,
                                  std::string(".x") + std::to_string(f.num) + " is not allowed with ." +
                                      ldStShapeName(f.shape) + " (more than 128 registers; PTX Table 49/50)");
+    if (f.reduce && (f.num < 2 || (f.shape != LdStShape::k32x32b && f.shape != LdStShape::k16x32bx2) || f.pack16b))
+        return tcgen05Diagnostic(Severity::Error, RuleId::TmemLdStMap,
+                                 "tcgen05.ld.red needs .32x32b or .16x32bx2, .x2 or more, and no .pack::16b");
+    if (f.reduce && f.redType != 'f' && (f.redAbs || f.redNaN))
+        return tcgen05Diagnostic(Severity::Error, RuleId::TmemLdStMap, ".abs and .NaN need .f32");
     if (f.shape == LdStShape::k16x32bx2 && !parseImmediate(rest, f.store, f.immHalfSplitoff)) {
         // Only the mnemonic given: the caller supplies immHalfSplitoff. unverified: open question 25.
         f.immHalfSplitoff = 0;
@@ -117,6 +127,32 @@ uint32_t regsPerThread(const LdStForm& f) {
     case LdStShape::k16x256b: return 4 * f.num;
     default: return f.num;
     }
+}
+
+uint32_t ldRedReduce(const LdStForm& f, const std::vector<uint32_t>& values) {
+    auto better = [&](auto a, auto b) { return f.redMax ? b > a : b < a; };
+    if (f.redType == 'u' || f.redType == 's') {
+        uint32_t best = values.empty() ? 0 : values[0];
+        for (uint32_t v : values)
+            if (f.redType == 'u' ? better(best, v) : better(static_cast<int32_t>(best), static_cast<int32_t>(v))) best = v;
+        return best;
+    }
+    bool have = false, sawNaN = false;
+    float best = 0;
+    for (uint32_t v : values) {
+        float x;
+        std::memcpy(&x, &v, 4);
+        if (std::isnan(x)) {
+            sawNaN = true;
+            continue;
+        }
+        if (f.redAbs) x = std::fabs(x);
+        if (!have || better(best, x)) best = x, have = true;
+    }
+    if ((f.redNaN && sawNaN) || !have) return 0x7FFFFFFFu; // unverified: open question 29
+    uint32_t out;
+    std::memcpy(&out, &best, 4);
+    return out;
 }
 
 uint32_t lanesTouched(const LdStForm& f) { return f.shape == LdStShape::k32x32b ? 32 : 16; }

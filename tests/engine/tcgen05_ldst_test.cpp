@@ -89,3 +89,17 @@ TEST_CASE("ld/st outside the warp's lane quarter is a diagnostic", "[tcgen05][ld
         CHECK_FALSE(checkLdStAccess(form("tcgen05.ld.sync.aligned.32x32b.x8.b32"), 0, tmemAddress(0, 508)).ok());
     }
 }
+
+TEST_CASE("tcgen05.ld.red forms and reduction", "[tcgen05][ldst][red]") {
+    CHECK_FALSE(parseLdSt("tcgen05.ld.red.sync.aligned.32x32b.x1.max.f32").ok()); // .x2 or more
+    CHECK_FALSE(parseLdSt("tcgen05.ld.red.sync.aligned.16x64b.x2.max.f32").ok()); // 32x32b / 16x32bx2 only
+    CHECK_FALSE(parseLdSt("tcgen05.ld.red.sync.aligned.32x32b.x2.max.abs.u32").ok());
+    auto f = parseLdSt("tcgen05.ld.red.sync.aligned.32x32b.x4.max.abs.f32 {r0,r1,r2,r3}, redval, [taddr];");
+    REQUIRE(f.ok());
+    CHECK(ldStSegments(*f, 3, 2).front() == RegSegment{0, 32, 3, 2, 0}); // same map as 32x32b
+    // -3.0f (0xC0400000), 1.0f, 2.0f, 0.5f: max |x| = 3.0f = 0x40400000
+    CHECK(ldRedReduce(*f, {0xC0400000u, 0x3F800000u, 0x40000000u, 0x3F000000u}) == 0x40400000u);
+    auto mn = parseLdSt("tcgen05.ld.red.sync.aligned.32x32b.x2.min.s32");
+    REQUIRE(mn.ok());
+    CHECK(ldRedReduce(*mn, {5u, 0xFFFFFFFFu}) == 0xFFFFFFFFu); // -1 < 5
+}

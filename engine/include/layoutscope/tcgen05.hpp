@@ -29,6 +29,10 @@ struct LdStForm {
     bool pack16b = false;      ///< .pack::16b (ld) or .unpack::16b (st)
     bool store = false;        ///< tcgen05.st (else ld, including ld.red)
     bool reduce = false;       ///< tcgen05.ld.red (same map as the plain load)
+    bool redMax = false;       ///< ld.red: .max (else .min)
+    bool redAbs = false;       ///< ld.red: .abs (f32 only)
+    bool redNaN = false;       ///< ld.red: .NaN (f32 only): a NaN input makes the result NaN
+    char redType = 'f';        ///< ld.red: 'f' .f32, 'u' .u32, 's' .s32
     int64_t immHalfSplitoff = 0; ///< 16x32bx2 only: column offset of the second half (threads 16-31)
 };
 
@@ -36,6 +40,10 @@ struct LdStForm {
 /// Accepts the full instruction text or just the dotted mnemonic; the immediate is the operand after
 /// `[taddr]` (ld) or before the register vector (st). Shapes and `.num` are validated (Table 49/50).
 [[nodiscard]] Result<LdStForm> parseLdSt(std::string_view ptx);
+/// tcgen05.ld.red: min/max of one thread's loaded 32-bit values, as the form's type (PTX ISA 8.8 tcgen05.ld.red).
+/// unverified: open question 29 — the domain is every register of the thread (also for 16x32bx2), and without
+/// .NaN NaN inputs are ignored (all-NaN gives the canonical NaN 0x7FFFFFFF).
+[[nodiscard]] uint32_t ldRedReduce(const LdStForm& f, const std::vector<uint32_t>& values);
 /// 32-bit registers per thread: num x {1,1,1,2,4} for {32x32b,16x64b,16x32bx2,16x128b,16x256b}; pack does not change it.
 [[nodiscard]] uint32_t regsPerThread(const LdStForm& f);
 /// Lanes a warp touches: 32 for 32x32b, 16 otherwise.
