@@ -102,6 +102,7 @@ int cuteSwizzleToTensorMapSwizzle(const CuteSwizzle& sw) {
 }
 
 uint32_t canonicalOffset(const SmemDescriptor& d, MatrixMajor major, uint32_t elemBits, uint32_t mn, uint32_t k) {
+    // unverified: open question 3 — absolute-LBO mode (bit 52, sm_103a) is not modelled: LBO stays relative.
     const uint32_t w = swizzleWidthBytes(d.layoutType);
     const bool swizzled = w != 16;
     if (major == MatrixMajor::K) {
