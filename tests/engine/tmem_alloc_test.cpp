@@ -101,3 +101,13 @@ TEST_CASE("warp w may touch only lanes 32*(w%4)..+31", "[tmem][quarter]") {
         CHECK_FALSE(checkLaneQuarter(3, 64, 32).ok());
     }
 }
+
+TEST_CASE("tcgen05 rule rows match their ids; assumptions say so", "[tmem][rules]") {
+    for (auto i = static_cast<uint16_t>(RuleId::TmemAlloc); i <= static_cast<uint16_t>(RuleId::SmemDescriptorBaseOffset); ++i) {
+        const RuleInfo& r = ruleInfo(static_cast<RuleId>(i));
+        INFO("rule " << i << " " << r.name);
+        CHECK(static_cast<uint16_t>(r.id) == i);
+        CHECK(std::string(r.reference).size() > 0);
+        if (r.provenance == Provenance::Assumption) CHECK(std::string(r.description).find("unverified") == 0);
+    }
+}
