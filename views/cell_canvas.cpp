@@ -82,6 +82,23 @@ void CellCanvas::fitView() {
     repaintView();
 }
 
+void CellCanvas::setMarker(std::optional<std::pair<glm::uvec2, glm::uvec2>> cells) {
+    if (cells == m_marker) return;
+    m_marker = cells;
+    repaintView();
+}
+
+OverlayList CellCanvas::frameOverlay(glm::vec2 viewport) const {
+    OverlayList o = m_overlayFn ? m_overlayFn(m_cam, viewport) : OverlayList{};
+    auto outline = [&](glm::uvec2 lo, glm::uvec2 hi, Rgba8 c) {
+        const glm::vec2 a = m_cam.worldToScreen(glm::vec2(lo)), b = m_cam.worldToScreen(glm::vec2(hi));
+        o.rects.push_back({a - glm::vec2(1), b + glm::vec2(1), c, false});
+    };
+    if (m_marker) outline(m_marker->first, m_marker->second, Rgba8{0, 230, 255, 255});
+    if (m_hover) outline(*m_hover, *m_hover + glm::uvec2(1), Rgba8{255, 255, 255, 255});
+    return o;
+}
+
 std::optional<glm::uvec2> CellCanvas::cellAt(QPointF pos) const {
     const glm::vec2 w = m_cam.screenToWorld({float(pos.x()), float(pos.y())});
     if (w.x < 0 || w.y < 0 || w.x >= float(m_w) || w.y >= float(m_h)) return std::nullopt;
@@ -139,7 +156,7 @@ void CellCanvas::paintEvent(QPaintEvent*) {
     paintCellsCpu(img, img.rect(), m_cam, m_w, m_h, m_texels, sp);
     QPainter p(this);
     p.drawImage(0, 0, img);
-    if (m_overlayFn && m_w && m_h) paintOverlay(p, m_overlayFn(m_cam, {float(width()), float(height())}));
+    if (m_w && m_h) paintOverlay(p, frameOverlay({float(width()), float(height())}));
     paintMessage(p, QSizeF(size()), m_msgTitle, m_msgText);
     if (m_hover && !m_dragging) paintInspector(p, m_hoverPos, QSizeF(size()), m_inspectorText);
     recordFrame(double(t.nsecsElapsed()) / 1e6);

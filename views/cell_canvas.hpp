@@ -41,6 +41,10 @@ public:
     void setMessage(std::string title, std::string text);
     /// Fit the whole grid in the view (also on double-click).
     void fitView();
+    /// Outline cells [lo, hi) (e.g. the element or bytes linked to what the other view hovers).
+    void setMarker(std::optional<std::pair<glm::uvec2, glm::uvec2>> cells);
+    /// Overlay of this frame: the owner's overlay plus the hover and marker outlines.
+    [[nodiscard]] OverlayList frameOverlay(glm::vec2 viewport) const;
 
     /// The inspector's current text (empty when nothing is hovered). For tests and accessibility.
     [[nodiscard]] QString inspectorText() const { return QString::fromStdString(m_inspectorText); }
@@ -87,6 +91,7 @@ private:
     bool m_dragging = false;
     QPointF m_lastPos, m_hoverPos;
     std::optional<glm::uvec2> m_hover;
+    std::optional<std::pair<glm::uvec2, glm::uvec2>> m_marker;
     std::string m_inspectorText, m_msgTitle, m_msgText;
     OverlayFn m_overlayFn;
     InspectFn m_inspectFn;

@@ -62,7 +62,7 @@ void GlSurface::paintGL() {
     m_renderer.draw(c.m_cam, size.y * dpr, dpr, sp);
 
     m_imgui.newFrame(size, dpr, float(m_clock.restart()) / 1000.0f);
-    if (c.m_overlayFn && c.m_w && c.m_h) ImGuiLayer::drawOverlay(c.m_overlayFn(c.m_cam, size));
+    if (c.m_w && c.m_h) ImGuiLayer::drawOverlay(c.frameOverlay(size));
     if (!c.m_msgText.empty()) ImGuiLayer::messageWindow(size, c.m_msgTitle, c.m_msgText);
     if (c.m_hover && !c.m_dragging)
         m_imgui.inspectorWindow({float(c.m_hoverPos.x()), float(c.m_hoverPos.y())}, size, c.m_inspectorText);

@@ -126,7 +126,15 @@ void MainWindow::buildUi() {
         m_source->setTextCursor(c);
         m_source->setFocus();
     });
-    connect(m_smem, &CellCanvas::hoveredCell, this, [this](int, int) { updateStatus(); });
+    // Linked highlight: hovering a byte outlines its source element in the global view, and
+    // hovering an element outlines the shared-memory bytes it went to.
+    connect(m_smem, &CellCanvas::hoveredCell, this, [this](int x, int y) {
+        updateStatus();
+        m_global->setMarker(x < 0 ? std::nullopt : globalMarkerOfSmemCell(uint32_t(x), uint32_t(y)));
+    });
+    connect(m_global, &CellCanvas::hoveredCell, this, [this](int x, int y) {
+        m_smem->setMarker(x < 0 ? std::nullopt : smemMarkerOfGlobalCell(uint32_t(x), uint32_t(y)));
+    });
     for (CellCanvas* c : {m_smem, m_global})
         connect(c, &CellCanvas::framePainted, this, [this](double) {
             m_perf->setText(QString(m_smem->usesGl() ? "paint (OpenGL, 1 cell draw call per view): SMEM %1 ms, global %2 ms"
@@ -266,6 +274,34 @@ void MainWindow::updateStatus() {
                           .arg(m_smemScene.window.size));
 }
 
+std::optional<MainWindow::CellRange> MainWindow::globalMarkerOfSmemCell(uint32_t x, uint32_t y) const {
+    if (!m_doc || !m_doc->hasTrace() || !m_globalScene.tile) return std::nullopt;
+    const size_t i = size_t(y) * 128 + x;
+    if (i >= m_smemScene.moveOf.size() || m_smemScene.moveOf[i] < 0) return std::nullopt;
+    const ByteMove& m = m_doc->trace().moves[size_t(m_smemScene.moveOf[i])];
+    if (m.instr != m_globalScene.instr) return std::nullopt;
+    const MemRef& r = (m.dst.space == MemSpace::SharedCta && m.dst.cta == m_smemScene.window.cta) ? m.dst : m.src;
+    const auto c = coordOfByte(m, m_smemScene.window.base + uint32_t(i) - uint32_t(r.addr), m_doc->elemBytesOf(m.instr));
+    const int32_t gx = c[0] - m_globalScene.lo[0], gy = c[1] - m_globalScene.lo[1];
+    if (gx < 0 || gy < 0 || gx >= int32_t(m_globalScene.w) || gy >= int32_t(m_globalScene.h)) return std::nullopt;
+    return CellRange{glm::uvec2(gx, gy), glm::uvec2(gx + 1, gy + 1)};
+}
+
+std::optional<MainWindow::CellRange> MainWindow::smemMarkerOfGlobalCell(uint32_t x, uint32_t y) const {
+    if (!m_doc || !m_doc->hasTrace()) return std::nullopt;
+    const size_t i = size_t(y) * m_globalScene.w + x;
+    if (i >= m_globalScene.moveOf.size() || m_globalScene.moveOf[i] < 0) return std::nullopt;
+    const ByteMove& m = m_doc->trace().moves[size_t(m_globalScene.moveOf[i])];
+    const MemRef& r = m_globalScene.tile && m_globalScene.tile->load ? m.dst : m.src;
+    if (r.space != MemSpace::SharedCta || r.cta != m_smemScene.window.cta) return std::nullopt;
+    const uint32_t eb = m_doc->elemBytesOf(m.instr);
+    const uint32_t addr = uint32_t(r.addr) + uint32_t(m_globalScene.lo[0] + int32_t(x) - m.coord[0]) * eb;
+    const auto idx = m_smemScene.indexOf(addr);
+    if (!idx) return std::nullopt;
+    const glm::uvec2 lo(*idx % 128, *idx / 128);
+    return CellRange{lo, lo + glm::uvec2(eb, 1)};
+}
+
 QString MainWindow::diagnosticsText() const {
     QStringList lines;
     for (int i = 0; i < m_diags->count(); ++i) lines << m_diags->item(i)->text();
@@ -276,6 +312,12 @@ std::optional<glm::uvec2> MainWindow::smemCellOf(uint32_t addr) const {
     const auto i = m_smemScene.indexOf(addr);
     if (!i) return std::nullopt;
     return glm::uvec2(*i % 128, *i / 128);
+}
+
+std::optional<glm::uvec2> MainWindow::globalCellOf(int32_t c0, int32_t c1) const {
+    const int32_t x = c0 - m_globalScene.lo[0], y = c1 - m_globalScene.lo[1];
+    if (x < 0 || y < 0 || x >= int32_t(m_globalScene.w) || y >= int32_t(m_globalScene.h)) return std::nullopt;
+    return glm::uvec2(uint32_t(x), uint32_t(y));
 }
 
 void MainWindow::exportPngDialog() {

@@ -36,12 +36,17 @@ public:
     [[nodiscard]] QString diagnosticsText() const;
     /// SMEM view cell of a shared::cta byte address (for tests and "go to address").
     [[nodiscard]] std::optional<glm::uvec2> smemCellOf(uint32_t addr) const;
+    /// Global view cell of tensor element (c0, c1), if shown.
+    [[nodiscard]] std::optional<glm::uvec2> globalCellOf(int32_t c0, int32_t c1) const;
 
 protected:
     void keyPressEvent(QKeyEvent* e) override;
     void showEvent(QShowEvent* e) override;
 
 private:
+    using CellRange = std::pair<glm::uvec2, glm::uvec2>;
+    std::optional<CellRange> globalMarkerOfSmemCell(uint32_t x, uint32_t y) const;
+    std::optional<CellRange> smemMarkerOfGlobalCell(uint32_t x, uint32_t y) const;
     void buildUi();
     void onStep(uint32_t step);
     void runEditedText();

@@ -57,6 +57,19 @@ TEST_CASE("Hovering a shared-memory cell shows its inspector", "[views][gui][ins
         CHECK(t.contains("element (0, 108)"));
         CHECK(t.contains("OOB zero fill"));
     }
+    SECTION("hovering a global element names the shared-memory byte it went to") {
+        // element (17, 49) = box row 1, byte 34: logical 0x4a2 -> physical 0x4a2 ^ (1 << 4) = 0x4b2
+        const auto cell = w.globalCellOf(17, 49);
+        REQUIRE(cell.has_value());
+        QTest::mouseMove(w.globalView(), w.globalView()->cellCentre(cell->x, cell->y).toPoint());
+        QCoreApplication::processEvents();
+        const QString t = w.globalView()->inspectorText();
+        INFO(t.toStdString());
+        CHECK(t.contains("element (17, 49)"));
+        CHECK(t.contains("smem 0x04b2"));
+        CHECK(t.contains("bank 12"));
+        screenshot(w, "window_hover_global.png");
+    }
     SECTION("keyboard: Home, Right, End move the timeline and the inspector follows") {
         hoverSmem(w, 0x4b2);
         QTest::keyClick(&w, Qt::Key_Home);

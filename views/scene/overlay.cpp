@@ -118,9 +118,9 @@ OverlayList buildGlobalOverlay(const Camera2D& cam, glm::vec2 viewport, const Gl
     const float z = cam.zoom();
     const auto& p = g.tile->map.p;
     char title[160];
-    std::snprintf(title, sizeof title, "%s: globalDim [%llu, %llu] (elements)",
-                  g.tile->load ? "load, global -> shared" : "store, shared -> global",
-                  static_cast<unsigned long long>(p.globalDim[0]), static_cast<unsigned long long>(p.globalDim[1]));
+    std::snprintf(title, sizeof title, "globalDim [%llu, %llu] elements (%s)",
+                  static_cast<unsigned long long>(p.globalDim[0]), static_cast<unsigned long long>(p.globalDim[1]),
+                  g.tile->load ? "load source" : "store target");
     o.text({8, 4}, title, kAxis);
     std::snprintf(title, sizeof title, "box [%u, %u] at (%d, %d), elementStrides [%u, %u]", p.boxDim[0], p.boxDim[1],
                   g.boxLo[0], g.boxLo[1], p.elementStrides[0], p.elementStrides[1]);
