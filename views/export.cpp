@@ -24,10 +24,10 @@ struct Panes {
     std::vector<BoxFrame> frames;
 };
 
-Panes buildPanes(const Document& doc, uint32_t step) {
+Panes buildPanes(const Document& doc, uint32_t step, uint32_t cta) {
     Panes p;
     p.frames = boxFrames(doc);
-    p.smem = smemSceneAt(doc, step, p.frames);
+    p.smem = smemSceneAt(doc, step, p.frames, cta);
     p.global = globalSceneAt(doc, tileInstrAt(doc, step), step, p.frames);
     return p;
 }
@@ -131,7 +131,7 @@ ExportLayout exportLayout(const SmemScene& s, const GlobalScene& g, QSize size) 
     return L;
 }
 
-ExportResult renderDocument(const Document& doc, uint32_t step, QSize size) {
+ExportResult renderDocument(const Document& doc, uint32_t step, QSize size, uint32_t cta) {
     ExportResult res;
     if (!doc.hasTrace()) {
         res.message = "the scenario has no trace";
@@ -139,7 +139,11 @@ ExportResult renderDocument(const Document& doc, uint32_t step, QSize size) {
             res.message += "\n" + QString::fromStdString(formatDiagnostic(d, doc.path()));
         return res;
     }
-    const Panes panes = buildPanes(doc, std::min(step, doc.trace().stepCount));
+    if (cta >= doc.ctaCount()) {
+        res.message = QString("--cta %1: the cluster has %2 CTA(s)").arg(cta).arg(doc.ctaCount());
+        return res;
+    }
+    const Panes panes = buildPanes(doc, std::min(step, doc.trace().stepCount), cta);
     const ExportLayout L = exportLayout(panes.smem, panes.global, size);
     QString glLog;
     const char* forceCpu = std::getenv("LAYOUTSCOPE_EXPORT_CPU");
@@ -168,8 +172,8 @@ ExportResult renderDocument(const Document& doc, uint32_t step, QSize size) {
     return res;
 }
 
-ExportResult exportImage(const Document& doc, uint32_t step, const QString& path, QSize size) {
-    ExportResult res = renderDocument(doc, step, size);
+ExportResult exportImage(const Document& doc, uint32_t step, const QString& path, QSize size, uint32_t cta) {
+    ExportResult res = renderDocument(doc, step, size, cta);
     if (!res.ok) return res;
     if (!res.image.save(path)) {
         res.ok = false;
@@ -178,13 +182,17 @@ ExportResult exportImage(const Document& doc, uint32_t step, const QString& path
     return res;
 }
 
-ExportResult exportSmemSvg(const Document& doc, uint32_t step, const QString& path) {
+ExportResult exportSmemSvg(const Document& doc, uint32_t step, const QString& path, uint32_t cta) {
     ExportResult res;
     if (!doc.hasTrace()) {
         res.message = "the scenario has no trace";
         return res;
     }
-    const Panes panes = buildPanes(doc, std::min(step, doc.trace().stepCount));
+    if (cta >= doc.ctaCount()) {
+        res.message = QString("--cta %1: the cluster has %2 CTA(s)").arg(cta).arg(doc.ctaCount());
+        return res;
+    }
+    const Panes panes = buildPanes(doc, std::min(step, doc.trace().stepCount), cta);
     const SmemScene& s = panes.smem;
     const float cell = 8.0f;
     const glm::vec4 m = kSmemMargins;

@@ -35,14 +35,16 @@ struct ExportResult {
 };
 
 /// Render the document at `step` (clamped to the trace) into an image of `size` pixels.
-[[nodiscard]] ExportResult renderDocument(const Document& doc, uint32_t step, QSize size = QSize(1600, 900));
+/// `cta`: whose shared memory the right pane shows (%cluster_ctarank).
+[[nodiscard]] ExportResult renderDocument(const Document& doc, uint32_t step, QSize size = QSize(1600, 900),
+                                          uint32_t cta = 0);
 
 /// renderDocument then save as PNG (or any format Qt knows from the suffix).
 [[nodiscard]] ExportResult exportImage(const Document& doc, uint32_t step, const QString& path,
-                                       QSize size = QSize(1600, 900));
+                                       QSize size = QSize(1600, 900), uint32_t cta = 0);
 
 /// The shared-memory view at `step` as SVG: one <rect> per byte (coloured as on screen, OOB fill
 /// hatched with a pattern), bank and address labels, and the legend.
-[[nodiscard]] ExportResult exportSmemSvg(const Document& doc, uint32_t step, const QString& path);
+[[nodiscard]] ExportResult exportSmemSvg(const Document& doc, uint32_t step, const QString& path, uint32_t cta = 0);
 
 } // namespace layoutscope::views

@@ -1,5 +1,5 @@
 // layoutscope: the GUI. Also renders headless:
-//   layoutscope --scenario FILE [--step N] --export out.png|out.svg [--size WxH]
+//   layoutscope --scenario FILE [--step N] --export out.png|out.svg [--size WxH] [--cta N]
 //   layoutscope --scenario FILE [--step N] --grab window.png [--hover 0xADDR]   (show, screenshot, quit)
 #include "export.hpp"
 #include "main_window.hpp"
@@ -30,9 +30,10 @@ int main(int argc, char** argv) {
     const QCommandLineOption stepOpt("step", "Timeline step to show (default: the last).", "N");
     const QCommandLineOption exportOpt("export", "Render headless to FILE (.png, or .svg for shared memory) and exit.", "FILE");
     const QCommandLineOption sizeOpt("size", "Export size, WxH pixels (default 1600x900).", "WxH", "1600x900");
+    const QCommandLineOption ctaOpt("cta", "Export: whose shared memory to show (%cluster_ctarank, default 0).", "N", "0");
     const QCommandLineOption grabOpt("grab", "Show the window, save a screenshot of it to FILE and exit.", "FILE");
     const QCommandLineOption hoverOpt("hover", "With --grab: hover the shared-memory byte at ADDR first.", "ADDR");
-    cli.addOptions({scenarioOpt, stepOpt, exportOpt, sizeOpt, grabOpt, hoverOpt});
+    cli.addOptions({scenarioOpt, stepOpt, exportOpt, sizeOpt, ctaOpt, grabOpt, hoverOpt});
     cli.process(app);
 
     bool stepOk = true;
@@ -55,9 +56,15 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "layoutscope: --size wants WxH of at least 64x64\n");
             return 2;
         }
+        bool ctaOk = true;
+        const uint32_t cta = cli.value(ctaOpt).toUInt(&ctaOk);
+        if (!ctaOk) {
+            std::fprintf(stderr, "layoutscope: --cta wants a non-negative integer\n");
+            return 2;
+        }
         const QString out = cli.value(exportOpt);
-        const ExportResult r = out.endsWith(".svg", Qt::CaseInsensitive) ? exportSmemSvg(*doc, step, out)
-                                                                         : exportImage(*doc, step, out, size);
+        const ExportResult r = out.endsWith(".svg", Qt::CaseInsensitive) ? exportSmemSvg(*doc, step, out, cta)
+                                                                         : exportImage(*doc, step, out, size, cta);
         std::fprintf(stderr, "layoutscope: %s\n", qPrintable(r.message));
         return r.ok ? 0 : 1;
     }
