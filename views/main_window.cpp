@@ -165,6 +165,7 @@ void MainWindow::showEvent(QShowEvent* e) {
     QMainWindow::showEvent(e);
     if (m_sized) return;
     m_sized = true;
+    m_smem->setFocus(); // so Space and the arrows drive the timeline, not the scenario editor
     // Shared memory (the centre) gets most of the width: global tensor ~28%, scenario ~22%.
     resizeDocks({m_globalDock, m_srcDock}, {width() * 28 / 100, width() * 22 / 100}, Qt::Horizontal);
 }

@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <QApplication>
 #include <QTest>
 
 using namespace layoutscope;
@@ -82,6 +83,25 @@ TEST_CASE("Hovering a shared-memory cell shows its inspector", "[views][gui][ins
         CHECK(w.smemView()->inspectorText().contains("element (17, 49)"));
         QTest::keyClick(&w, Qt::Key_Left);
         CHECK(w.playback()->step() == w.document()->trace().stepCount - 1);
+    }
+    SECTION("Space plays from the start and pauses") {
+        QTest::keyClick(&w, Qt::Key_Home);
+        QTest::keyClick(&w, Qt::Key_Space);
+        CHECK(w.playback()->playing());
+        QTest::qWait(300); // 64 steps/s by default
+        QTest::keyClick(&w, Qt::Key_Space);
+        CHECK_FALSE(w.playback()->playing());
+        const uint32_t s = w.playback()->step();
+        CHECK(s > 0);
+        CHECK(s < w.document()->trace().stepCount);
+        QTest::qWait(100);
+        CHECK(w.playback()->step() == s); // paused means paused
+    }
+    SECTION("the keys reach the timeline from the start: the editor does not have the focus") {
+        QApplication::setActiveWindow(&w);
+        QTest::qWait(50);
+        QWidget* f = QApplication::focusWidget();
+        CHECK((f == nullptr || f == w.smemView()));
     }
 }
 
