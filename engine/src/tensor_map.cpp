@@ -11,9 +11,11 @@
 // Documented rules the H100 driver does NOT enforce, hence absent here (golden README "Encode is
 // lenient"): tensorMap 64-byte alignment (8/16/32-aligned accepted), globalAddress non-null,
 // globalStrides monotonic / covering the lower dimension (0, 64 < row, [128,64] accepted),
-// "INTERLEAVE_32B requires SWIZZLE_32B" (NONE/64B/128B accepted, encode_0214..0217), and the
-// Im2colWide swizzle list excluding NONE (accepted, encode_0510/0515).
-#include "layoutscope/tensor_map.hpp"
+// "INTERLEAVE_32B requires SWIZZLE_32B" (NONE/64B/128B accepted, encode_0214..0217), the
+// Im2colWide swizzle list (NONE and 32B accepted, within the inner-box limit), and "pixelsPerColumn
+// ignored in W128" (it is range-checked). Rules marked "probe" were measured on an H100 with the same
+// driver (580.159.04, CUDA 13.0) by a small encode-only program; results in docs/tensormap-layout.md §3.
+#include "tensor_map_detail.hpp"
 
 #include <string>
 #include <vector>
@@ -49,31 +51,11 @@ S i64(int64_t v) { return std::to_string(v); }
 S idx(const char* name, uint32_t i) { return S(name) + "[" + n(i) + "]"; }
 
 bool typeKnown(TensorDataType t) { return uint32_t(t) <= uint32_t(TensorDataType::T16U6_ALIGN16B); }
-bool paddedSubByte(TensorDataType t) {
-    return t == TensorDataType::T16U4_ALIGN16B || t == TensorDataType::T16U6_ALIGN16B;
-}
+using detail::innerBytes;
+using detail::paddedSubByte;
+
 bool interleaveKnown(TensorInterleave v) { return uint32_t(v) <= 2; }
 bool swizzleKnown(TensorSwizzle v) { return uint32_t(v) <= 6; }
-
-/// Bytes that `count` elements of dimension 0 occupy: 16U4_ALIGN8B packs two per byte; the padded
-/// sub-byte types take 16 bytes per 16 values (gaps included); byte types their size. 0 if unknown.
-uint64_t innerBytes(TensorDataType t, uint64_t count) {
-    if (t == TensorDataType::T16U4_ALIGN8B) return count / 2;
-    if (paddedSubByte(t)) return count;
-    return count * (elementBits(t) / 8);
-}
-
-/// Dense box bytes of a tiled map (golden README `box_bytes`).
-uint64_t denseBoxBytes(const TensorMapTiledParams& p, uint32_t dims) {
-    const bool il = p.interleave != TensorInterleave::NONE;
-    uint64_t b = innerBytes(p.dataType, il && p.elementStrides[0] ? (p.boxDim[0] + p.elementStrides[0] - 1) / p.elementStrides[0]
-                                                                  : p.boxDim[0]);
-    for (uint32_t i = 1; i < dims; ++i) {
-        const uint32_t e = p.elementStrides[i] ? p.elementStrides[i] : 1;
-        b *= (p.boxDim[i] + e - 1) / e;
-    }
-    return b;
-}
 
 /// The dimension-0 count that plays the role of boxDim[0]: boxDim[0] (tiled) or channelsPerPixel.
 uint64_t innerCount(const EncodeInput& in) { return in.tiled() ? in.p().boxDim[0] : in.m.channelsPerPixel; }
@@ -81,9 +63,9 @@ const char* innerName(const EncodeInput& in) { return in.tiled() ? "boxDim[0]" :
 
 constexpr uint64_t kMaxDim = uint64_t(1) << 32;
 constexpr uint64_t kMaxStride = uint64_t(1) << 40;
-// unverified: the H100 driver accepted a 32 KiB box and rejected a 32 MiB one (encode_0086); we
-// assume the limit is the sm_90 opt-in shared memory per block, 227 KiB.
-constexpr uint64_t kMaxBoxBytes = 232448;
+// Probed on the H100 (docs/tensormap-layout.md §3): 233472 B (228 KiB, the shared memory of one SM)
+// accepted, the next reachable sizes rejected, for tiled, im2col and im2col-wide alike.
+constexpr uint64_t kMaxBoxBytes = 233472;
 
 // clang-format off
 const std::vector<EncodeRule>& rules() {
@@ -185,29 +167,25 @@ const std::vector<EncodeRule>& rules() {
         return c >= 1 && c <= 256 ? "" : "channelsPerPixel is " + n(c) + "; it must be in [1, 256]";
     }, "cuda.h cuTensorMapEncodeIm2col: channelsPerPixel in [1, 256]", Provenance::CudaDriver},
     {kIm, [](const EncodeInput& in) -> S {
-        if (in.m.mode == Mode::Im2colWide && in.m.wideMode == uint32_t(TensorIm2colWideMode::W128)) return ""; // ignored in W128
+        // Checked in mode W128 too, although cuda.h calls the field ignored there (probed: 0 and 1025 rejected).
         const uint32_t c = in.m.pixelsPerColumn;
         return c >= 1 && c <= 1024 ? "" : "pixelsPerColumn is " + n(c) + "; it must be in [1, 1024]";
     }, "cuda.h cuTensorMapEncodeIm2col: pixelsPerColumn in [1, 1024]", Provenance::CudaDriver},
     {kAll, [](const EncodeInput& in) -> S {
         const uint64_t b = innerBytes(in.p().dataType, innerCount(in));
-        return in.p().interleave != TensorInterleave::NONE || !typeKnown(in.p().dataType) || b % 16 == 0
-            ? "" : S(innerName(in)) + " spans " + n(b) + " bytes; with INTERLEAVE_NONE the inner box must be a multiple of 16 bytes";
-    }, "cuda.h cuTensorMapEncodeTiled: interleave NONE: boxDim[0] * elementSize multiple of 16 bytes", Provenance::CudaDriver},
-    {kAll, [](const EncodeInput& in) -> S {
-        const uint64_t b = innerBytes(in.p().dataType, innerCount(in));
-        return in.p().interleave == TensorInterleave::NONE || !interleaveKnown(in.p().interleave) || !typeKnown(in.p().dataType) || b >= 16
-            ? "" : S(innerName(in)) + " spans " + n(b) + " bytes; an interleaved inner box must be at least 16 bytes";
-    }, "golden/tma encode_0221/0222/0226, tile_load_0350: interleaved boxDim[0] * elementSize >= 16 bytes", Provenance::CudaDriver},
+        return !typeKnown(in.p().dataType) || b % 16 == 0
+            ? "" : S(innerName(in)) + " spans " + n(b) + " bytes; the inner box must be a multiple of 16 bytes";
+    }, "cuda.h cuTensorMapEncodeTiled: boxDim[0] * elementSize multiple of 16 bytes (the driver applies it to interleaved maps too)", Provenance::CudaDriver},
     {kAll, [](const EncodeInput& in) -> S {
         return !paddedSubByte(in.p().dataType) || innerCount(in) == 128
             ? "" : S(innerName(in)) + " must be 128 for " + cudaName(in.p().dataType);
     }, "cuda.h cuTensorMapEncodeTiled: boxDim[0] (channelsPerPixel) == 128 for 16U4_ALIGN16B/16U6_ALIGN16B", Provenance::CudaHeader},
-    {kTiled, [](const EncodeInput& in) -> S {
-        const uint64_t b = denseBoxBytes(in.p(), in.dims());
+    {kAll, [](const EncodeInput& in) -> S {
+        const uint64_t b = detail::descriptorBoxBytes(in.m);
         return !typeKnown(in.p().dataType) || b <= kMaxBoxBytes
-            ? "" : "the box (boxDim) holds " + n(b) + " bytes, more than the " + n(kMaxBoxBytes) + " bytes of shared memory a CTA can have";
-    }, "golden/tma encode_0086: a 32 MiB box is rejected (threshold assumed: 227 KiB)", Provenance::Assumption},
+            ? "" : S(in.tiled() ? "the box (boxDim / elementStrides)" : "channelsPerPixel * pixelsPerColumn") + " holds " + n(b) +
+                   " bytes, more than the " + n(kMaxBoxBytes) + " bytes (228 KiB) of shared memory of one SM";
+    }, "golden/tma encode_0086 and H100 probes: box bytes <= 228 KiB", Provenance::CudaDriver},
     {kAll, [](const EncodeInput& in) -> S {
         for (uint32_t i = 0; i < in.dims(); ++i)
             if (in.p().elementStrides[i] == 0 || in.p().elementStrides[i] > 8)
@@ -223,9 +201,9 @@ const std::vector<EncodeRule>& rules() {
     }, "cuda.h cuTensorMapEncodeTiled: interleave NONE and swizzle != NONE: inner box bytes <= swizzle span", Provenance::CudaDriver},
     {kWide, [](const EncodeInput& in) -> S {
         const auto s = in.p().swizzle;
-        return s != TensorSwizzle::S32B && s != TensorSwizzle::S128B_ATOM_32B_FLIP_8B && s != TensorSwizzle::S128B_ATOM_64B
-            ? "" : "swizzle " + cudaName(s) + " is not supported by im2col-wide (NONE, 64B, 128B or 128B_ATOM_32B)";
-    }, "cuda.h cuTensorMapEncodeIm2colWide: swizzle 64B, 128B or 128B_ATOM_32B (NONE accepted by the driver)", Provenance::CudaDriver},
+        return s != TensorSwizzle::S128B_ATOM_32B_FLIP_8B && s != TensorSwizzle::S128B_ATOM_64B
+            ? "" : "swizzle " + cudaName(s) + " is not supported by im2col-wide";
+    }, "cuda.h cuTensorMapEncodeIm2colWide: swizzle 64B, 128B or 128B_ATOM_32B (the H100 driver also takes NONE and 32B)", Provenance::CudaHeader},
     {kTiled | kIm2col, [](const EncodeInput& in) -> S {
         const auto t = in.p().dataType;
         const auto s = in.p().swizzle;
@@ -251,10 +229,13 @@ const std::vector<EncodeRule>& rules() {
             ? "" : "oobFill NAN_REQUEST_ZERO_FMA needs a floating-point tensorDataType, not " + cudaName(t);
     }, "cuda.h cuTensorMapEncodeTiled: NaN OOB fill only for floating-point types", Provenance::CudaDriver},
     // ---- im2col bounding box ----------------------------------------------------------------
-    {kIm2col, [](const EncodeInput& in) -> S {
+    {kIm, [](const EncodeInput& in) -> S {
         if (in.rank() < 3 || in.rank() > 5) return "";
+        // The descriptor packs the corners into 16-bit halves split per spatial dimension (16/8/5 bits),
+        // so im2col-wide gets the same per-rank range although cuda.h says [-32768, 32767] (probed).
         const int32_t lim = in.rank() == 3 ? 32768 : in.rank() == 4 ? 128 : 16;
-        for (uint32_t d = 0; d + 2 < in.rank(); ++d)
+        const uint32_t spatial = in.m.mode == Mode::Im2colWide ? 1 : in.rank() - 2;
+        for (uint32_t d = 0; d < spatial; ++d)
             for (const auto* arr : {&in.m.pixelBoxLowerCorner, &in.m.pixelBoxUpperCorner}) {
                 const int32_t v = (*arr)[d];
                 if (v < -lim || v > lim - 1)
@@ -262,7 +243,7 @@ const std::vector<EncodeRule>& rules() {
                            "; with tensorRank " + n(in.rank()) + " corners must be in [" + i64(-lim) + ", " + i64(lim - 1) + "]";
             }
         return "";
-    }, "cuda.h cuTensorMapEncodeIm2col: corners in [-32768,32767] / [-128,127] / [-16,15] for rank 3 / 4 / 5", Provenance::CudaDriver},
+    }, "cuda.h cuTensorMapEncodeIm2col: corners in [-32768,32767] / [-128,127] / [-16,15] for rank 3 / 4 / 5 (im2col-wide too)", Provenance::CudaDriver},
     {kIm2col, [](const EncodeInput& in) -> S {
         if (in.rank() < 3 || in.rank() > 5) return "";
         for (uint32_t d = 0; d + 2 < in.rank(); ++d) {
@@ -274,11 +255,9 @@ const std::vector<EncodeRule>& rules() {
         return "";
     }, "cuda.h cuTensorMapEncodeIm2col: bounding box of non-zero area (globalDim + upper - lower >= 1 per spatial dim)", Provenance::CudaDriver},
     {kWide, [](const EncodeInput& in) -> S {
-        for (const int32_t v : {in.m.pixelBoxLowerCorner[0], in.m.pixelBoxUpperCorner[0]})
-            if (v < -32768 || v > 32767) return "pixelBoxLowerCornerWidth/pixelBoxUpperCornerWidth " + i64(v) + " is outside [-32768, 32767]";
         const int64_t size = int64_t(in.p().globalDim[1]) + in.m.pixelBoxUpperCorner[0] - in.m.pixelBoxLowerCorner[0];
         return size >= 1 ? "" : "the im2col-wide bounding box is empty along W: globalDim[1] + pixelBoxUpperCornerWidth - pixelBoxLowerCornerWidth = " + i64(size);
-    }, "cuda.h cuTensorMapEncodeIm2colWide: width corners in [-32768, 32767], non-zero area", Provenance::CudaHeader},
+    }, "cuda.h cuTensorMapEncodeIm2colWide: bounding box of non-zero area along W", Provenance::CudaDriver},
     };
     return kRules;
 }
@@ -337,6 +316,14 @@ Result<TensorMap> encodeIm2colWide(const TensorMapIm2colWideParams& p, TmaArch a
 }
 
 Result<TensorMap> replaceAddress(const TensorMap& map, uint64_t globalAddress, TmaArch arch) {
+    // Probed on the H100: a null address is rejected here although encode accepts one.
+    if (globalAddress == 0) {
+        Diagnostic d;
+        d.message = "globalAddress is null; cuTensorMapReplaceAddress rejects a null address (encode accepts one)";
+        d.ruleRef = "H100 probe: cuTensorMapReplaceAddress(map, nullptr) returns CUDA_ERROR_INVALID_VALUE";
+        d.provenance = Provenance::CudaDriver;
+        return d;
+    }
     // Measured (encode_0525..0529): 16-byte aligned addresses are accepted, even for an INTERLEAVE_32B
     // map whose encode required 32; an 8-byte aligned one is rejected.
     if (globalAddress % 16 != 0) {

@@ -2,7 +2,7 @@
 // Decoded from the 332 successful encodes in golden/tma (all match byte for byte); the layout with
 // its evidence is in docs/tensormap-layout.md. Offsets are bytes of the object, bits are within the
 // little-endian 32-bit word at that offset.
-#include "layoutscope/tensor_map.hpp"
+#include "tensor_map_detail.hpp"
 
 
 namespace layoutscope {
@@ -27,12 +27,6 @@ uint32_t descriptorElemType(TensorDataType t) {
     case TensorDataType::TFLOAT32_FTZ: return 8;
     default: return uint32_t(t) & 0xf; // unverified for the sub-byte types (13..15 assumed)
     }
-}
-
-uint64_t elemBytesForBox(TensorDataType t, uint64_t count) {
-    if (t == TensorDataType::T16U4_ALIGN8B) return count / 2;        // unverified
-    if (isSubByteType(t)) return count;                               // unverified: 16 values in 16 B
-    return count * (elementBits(t) / 8);
 }
 
 } // namespace
@@ -60,7 +54,7 @@ std::array<uint8_t, 128> tensorMapBytes(const TensorMap& m) {
     for (uint32_t i = 0; i + 1 < rank; ++i) {
         const uint64_t s = p.globalStrides[i] >> 4;
         put32(b, 12 + 4 * i, uint32_t(s));                // bytes [12,28): globalStrides[i] >> 4, bits [0,32)
-        high |= uint32_t((s >> 32) & 0xf) << (4 * i);     // bytes [28,32): bits [4i,4i+4) = (stride >> 36); i > 0 unverified
+        high |= uint32_t((s >> 32) & 0xf) << (4 * i);     // bytes [28,32): bits [4i,4i+4) = stride[i] bits [36,40)
     }
     put32(b, 28, high);
     for (uint32_t i = 0; i < rank; ++i) put32(b, 32 + 4 * i, uint32_t(p.globalDim[i] - 1)); // bytes [32,52): globalDim - 1
@@ -71,12 +65,8 @@ std::array<uint8_t, 128> tensorMapBytes(const TensorMap& m) {
     es |= ((inner - 1) & 0xffu) << 24;                    // bits [24,32): boxDim[0] - 1 or channelsPerPixel - 1
     put32(b, 52, es);
 
-    uint64_t boxBytes = 0;
     if (!im) {
         for (uint32_t i = 1; i < rank; ++i) b[55 + i] = uint8_t(p.boxDim[i] - 1); // bytes [56,60): boxDim[1..4] - 1
-        // The driver divides with truncation here, including elementStrides[0] (encode_0164, 0174).
-        boxBytes = elemBytesForBox(p.dataType, p.elementStrides[0] ? p.boxDim[0] / p.elementStrides[0] : 0);
-        for (uint32_t i = 1; i < rank; ++i) boxBytes *= p.elementStrides[i] ? p.boxDim[i] / p.elementStrides[i] : 0;
     } else {
         // bytes [56,60): corners, lower in bits [0,16), upper in [16,32), each half split into
         // rank-2 signed fields of 16 / (rank-2) bits (16, 8, 5), W first. Wide: W only.
@@ -91,9 +81,8 @@ std::array<uint8_t, 128> tensorMapBytes(const TensorMap& m) {
         }
         put32(b, 56, c);
         put32(b, 60, m.pixelsPerColumn - 1);              // bytes [60,64): pixelsPerColumn - 1
-        boxBytes = elemBytesForBox(p.dataType, uint64_t(m.channelsPerPixel) * m.pixelsPerColumn);
     }
-    put64(b, 64, boxBytes);                               // bytes [64,72): box bytes
+    put64(b, 64, detail::descriptorBoxBytes(m));          // bytes [64,72): box bytes (truncating, es[0] included)
     const uint32_t span = swizzleSpan(p.swizzle);
     put32(b, 72, span == 0 ? 16 : span * 8);              // bytes [72,76): shared-memory alignment (16 / 256 / 512 / 1024)
     return b;                                             // bytes [76,128): zero
@@ -101,10 +90,10 @@ std::array<uint8_t, 128> tensorMapBytes(const TensorMap& m) {
 
 std::array<uint8_t, 128> tensorMapBytesConfidentMask() {
     std::array<uint8_t, 128> mask;
+    // Every field is decoded for the sm_90 maps the driver accepts (the stride high nibbles of
+    // strides 1..3 and the wide corner packing were confirmed by probes). Sub-byte types and the
+    // atom swizzles never encode on sm_90, so no hardware image exists to compare them against.
     mask.fill(0xff);
-    // Word 28 bits [4,16): high bits of globalStrides[1..3] (never non-zero in the data).
-    mask[28] = 0x0f;
-    mask[29] = 0x00;
     return mask;
 }
 

@@ -192,16 +192,33 @@ TEST_CASE("encode: boxDim is in [1, 256] and the inner box is whole 16-byte unit
         p.boxDim = {256, 256, 256};
         CHECK_FALSE(ok(p));
     }
-    SECTION("interleaved: inner box of 16 B accepted, 8 B rejected") {
-        p.dataType = TensorDataType::UINT8;
+    SECTION("box bytes: 228 KiB accepted, one more 2 KiB row rejected (H100 probe)") {
+        p.dataType = TensorDataType::FLOAT64; // rows of 256 x 8 B = 2048 B
+        p.globalDim = {4096, 4096};
+        p.globalStrides = {32768};
+        p.boxDim = {256, 114}; // 233472 B
+        CHECK(ok(p));
+        p.boxDim = {256, 115}; // 235520 B
+        CHECK_FALSE(ok(p));
+    }
+    SECTION("box bytes divide by elementStrides, element 0 included: 256^3 FLOAT16 with strides 8,8,8 fits") {
+        p.tensorRank = 3;
+        p.globalDim = {256, 256, 256};
+        p.globalStrides = {512, 131072};
+        p.boxDim = {256, 256, 256};
+        p.elementStrides = {8, 8, 8}; // (256/8)*2 * 32 * 32 = 64 KiB
+        CHECK(ok(p));
+        p.elementStrides = {1, 8, 8}; // 512 * 32 * 32 = 512 KiB
+        CHECK_FALSE(ok(p));
+    }
+    SECTION("interleaved: inner box whole 16-byte units too (probe: 16, 48 B accepted; 8, 24, 40 B rejected)") {
+        p.dataType = TensorDataType::UINT16;
         p.tensorRank = 3;
         p.interleave = TensorInterleave::I16B;
-        p.globalDim = {64, 32, 8};
-        p.globalStrides = {64, 2048};
-        p.boxDim = {16, 8, 2};
-        CHECK(ok(p));
-        p.boxDim[0] = 8;
-        CHECK_FALSE(ok(p));
+        p.globalDim = {256, 32, 8};
+        p.globalStrides = {512, 16384};
+        for (uint32_t b : {8u, 24u, 128u, 256u}) { p.boxDim = {b, 8, 2}; CHECK(ok(p)); }
+        for (uint32_t b : {4u, 12u, 20u}) { p.boxDim = {b, 8, 2}; CHECK_FALSE(ok(p)); }
     }
 }
 
@@ -371,6 +388,22 @@ TEST_CASE("encode im2col: rank, corners, channels, pixels", "[tma][encode][im2co
         p.pixelBoxUpperCorner[0] = 128;
         CHECK_FALSE(ok(p));
     }
+    SECTION("the box limit: 256 FLOAT16 channels x 456 pixels (228 KiB) accepted, 457 rejected (probe)") {
+        p.base.swizzle = TensorSwizzle::NONE;
+        p.base.globalDim[0] = 256;
+        p.channelsPerPixel = 256;
+        p.pixelsPerColumn = 456;
+        CHECK(ok(p));
+        p.pixelsPerColumn = 457;
+        CHECK_FALSE(ok(p));
+    }
+    SECTION("an empty extent in one dimension is rejected even if the other is positive (probe)") {
+        p.base.globalDim = {64, 4, 4, 2};
+        p.base.globalStrides = {128, 512, 2048};
+        p.pixelBoxLowerCorner = {0, -2};
+        p.pixelBoxUpperCorner = {-4, 2}; // W: 0, H: 8
+        CHECK_FALSE(ok(p));
+    }
     SECTION("bounding box must be non-empty: W + upper - lower >= 1") {
         p.base.globalDim = {64, 4, 4, 2};
         p.base.globalStrides = {128, 512, 2048};
@@ -424,7 +457,7 @@ TEST_CASE("encode im2col-wide: mode and swizzle", "[tma][encode][im2col]") {
                 CHECK(encodeIm2colWide(p).ok());
             }
     }
-    SECTION("32B, 64B, 128B_ATOM_32B and mode 2 rejected") {
+    SECTION("with 128-byte pixels: 32B, 64B, 128B_ATOM_32B and mode 2 rejected") {
         for (auto s : {TensorSwizzle::S32B, TensorSwizzle::S64B, TensorSwizzle::S128B_ATOM_32B}) {
             p.base.swizzle = s;
             CHECK_FALSE(encodeIm2colWide(p).ok());
@@ -432,6 +465,31 @@ TEST_CASE("encode im2col-wide: mode and swizzle", "[tma][encode][im2col]") {
         p.base.swizzle = TensorSwizzle::S128B;
         p.mode = TensorIm2colWideMode(2);
         CHECK_FALSE(encodeIm2colWide(p).ok());
+    }
+    SECTION("32B swizzle accepted when the pixel fits in 32 bytes (probe)") {
+        p.base.swizzle = TensorSwizzle::S32B;
+        p.channelsPerPixel = 16;
+        CHECK(encodeIm2colWide(p).ok());
+    }
+    SECTION("pixelsPerColumn is range-checked in W128 too (probe)") {
+        p.mode = TensorIm2colWideMode::W128;
+        p.pixelsPerColumn = 1024;
+        CHECK(encodeIm2colWide(p).ok());
+        p.pixelsPerColumn = 1025;
+        CHECK_FALSE(encodeIm2colWide(p).ok());
+        p.pixelsPerColumn = 0;
+        CHECK_FALSE(encodeIm2colWide(p).ok());
+    }
+    SECTION("rank-4 width corners limited to [-128, 127], non-empty along W (probe)") {
+        p.pixelBoxLowerCornerWidth = -128;
+        CHECK(encodeIm2colWide(p).ok());
+        p.pixelBoxLowerCornerWidth = -129;
+        CHECK_FALSE(encodeIm2colWide(p).ok());
+        p.pixelBoxLowerCornerWidth = 8;
+        p.pixelBoxUpperCornerWidth = -8; // 16 - 8 - 8 = 0
+        CHECK_FALSE(encodeIm2colWide(p).ok());
+        p.pixelBoxLowerCornerWidth = 7; // 1
+        CHECK(encodeIm2colWide(p).ok());
     }
 }
 
@@ -444,6 +502,7 @@ TEST_CASE("replaceAddress: 16-byte alignment only", "[tma][encode]") {
         CHECK(r->p.globalAddress == kAddr + 16);
     }
     SECTION("offset 8 rejected") { CHECK_FALSE(replaceAddress(*m, kAddr + 8).ok()); }
+    SECTION("null rejected, although encode accepts it (probe)") { CHECK_FALSE(replaceAddress(*m, 0).ok()); }
     SECTION("INTERLEAVE_32B map re-pointed at a 16-aligned address is accepted") {
         auto p = base();
         p.tensorRank = 3;
