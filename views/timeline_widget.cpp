@@ -3,12 +3,54 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPainter>
 #include <QSlider>
 #include <QStyle>
 #include <QToolButton>
 #include <QVBoxLayout>
 
 namespace layoutscope::views {
+
+/// A strip under the slider: one segment per instruction that moved bytes, placed like the
+/// slider's steps, labelled with the start of its summary; a line marks the current step.
+class InstrStrip : public QWidget {
+public:
+    InstrStrip(QSlider* slider, QWidget* parent) : QWidget(parent), m_slider(slider) { setFixedHeight(18); }
+    void setSpans(const std::vector<TimelineWidget::Span>* spans, uint32_t count, uint32_t step) {
+        m_spans = spans;
+        m_count = count;
+        m_step = step;
+        update();
+    }
+
+protected:
+    void paintEvent(QPaintEvent*) override {
+        QPainter p(this);
+        p.fillRect(rect(), QColor(40, 41, 46));
+        if (!m_spans || m_count == 0) return;
+        // Map steps to x like the slider groove (the handle's half width on each side).
+        const QRect sr = m_slider->geometry().translated(-pos()); // both are children of the timeline
+        const double x0 = sr.left() + 8, x1 = sr.right() - 8;
+        auto xOf = [&](uint32_t s) { return x0 + (x1 - x0) * double(s) / double(m_count); };
+        static const QColor colours[] = {QColor(70, 110, 170), QColor(150, 100, 60), QColor(90, 140, 90), QColor(140, 80, 140)};
+        int k = 0;
+        for (const TimelineWidget::Span& sp : *m_spans) {
+            if (sp.end <= sp.first) continue;
+            const QRectF r(QPointF(xOf(sp.first), 2), QPointF(xOf(sp.end), height() - 2));
+            p.fillRect(r, colours[k++ % 4]);
+            p.setPen(QColor(235, 235, 240));
+            p.drawText(r.adjusted(4, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                       p.fontMetrics().elidedText(QString::fromStdString(sp.text), Qt::ElideRight, int(r.width()) - 6));
+        }
+        p.setPen(QPen(QColor(255, 255, 255), 2));
+        p.drawLine(QPointF(xOf(m_step), 0), QPointF(xOf(m_step), height()));
+    }
+
+private:
+    QSlider* m_slider;
+    const std::vector<TimelineWidget::Span>* m_spans = nullptr;
+    uint32_t m_count = 0, m_step = 0;
+};
 
 static QToolButton* button(QWidget* parent, QStyle::StandardPixmap icon, const QString& tip) {
     auto* b = new QToolButton(parent);
@@ -46,6 +88,8 @@ TimelineWidget::TimelineWidget(Playback* pb, QWidget* parent) : QWidget(parent),
     auto* col = new QVBoxLayout(this);
     col->setContentsMargins(6, 2, 6, 2);
     col->addLayout(row);
+    m_strip = new InstrStrip(m_slider, this);
+    col->addWidget(m_strip);
     col->addWidget(m_instrLabel);
 
     connect(start, &QToolButton::clicked, pb, &Playback::toStart);
@@ -74,6 +118,7 @@ void TimelineWidget::onStep(uint32_t step) {
     m_slider->setRange(0, static_cast<int>(m_pb->stepCount()));
     m_slider->setValue(static_cast<int>(step));
     m_stepLabel->setText(QString("step %1 / %2").arg(step).arg(m_pb->stepCount()));
+    m_strip->setSpans(&m_spans, m_pb->stepCount(), step);
     // The instruction of the last applied step (step - 1), or the first one at step 0.
     const uint32_t s = step > 0 ? step - 1 : 0;
     QString text = m_spans.empty() ? QString("no trace") : QString();

@@ -33,6 +33,7 @@ private:
     QLabel* m_instrLabel;
     QToolButton* m_play;
     QComboBox* m_speed;
+    class InstrStrip* m_strip = nullptr;
     std::vector<Span> m_spans;
 };
 
