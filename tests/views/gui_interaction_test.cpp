@@ -7,6 +7,7 @@
 
 #include <QApplication>
 #include <QTest>
+#include <QWheelEvent>
 
 using namespace layoutscope;
 using namespace layoutscope::views;
@@ -122,4 +123,32 @@ TEST_CASE("A malformed scenario opens the window with its diagnostics", "[views]
     CHECK(w.smemView()->inspectorText().isEmpty());
     QTest::keyClick(&w, Qt::Key_Space);
     CHECK_FALSE(w.playback()->playing());
+}
+
+TEST_CASE("Canvases pan with a drag and zoom with the wheel around the cursor", "[views][gui][camera]") {
+    MainWindow w;
+    w.resize(1400, 900);
+    w.setDocument(test::makeFakeSw128Document());
+    w.show();
+    REQUIRE(QTest::qWaitForWindowExposed(&w));
+    CellCanvas* c = w.smemView();
+    const QPoint p = c->cellCentre(40, 20).toPoint();
+    SECTION("wheel: the byte under the cursor stays under it, cells get bigger") {
+        const float z0 = c->camera().zoom();
+        const auto before = c->cellAt(p);
+        QWheelEvent e(QPointF(p), c->mapToGlobal(QPointF(p)), QPoint(), QPoint(0, 240), Qt::NoButton, Qt::NoModifier,
+                      Qt::NoScrollPhase, false);
+        QApplication::sendEvent(c, &e);
+        CHECK(c->camera().zoom() == Approx(z0 * 1.44f)); // two notches of 1.2
+        CHECK(c->cellAt(p) == before);
+    }
+    SECTION("drag: the content follows the mouse") {
+        const QPointF cell = c->cellCentre(40, 20);
+        QTest::mousePress(c, Qt::LeftButton, Qt::NoModifier, p);
+        QTest::mouseMove(c, p + QPoint(60, 25));
+        QTest::mouseRelease(c, Qt::LeftButton, Qt::NoModifier, p + QPoint(60, 25));
+        const QPointF moved = c->cellCentre(40, 20) - cell;
+        CHECK(moved.x() == Approx(60).margin(0.5));
+        CHECK(moved.y() == Approx(25).margin(0.5));
+    }
 }
