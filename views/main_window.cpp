@@ -118,6 +118,7 @@ void MainWindow::buildUi() {
     connect(runButton, &QPushButton::clicked, this, &MainWindow::runEditedText);
 
     connect(m_playback, &Playback::stepChanged, this, &MainWindow::onStep);
+    connect(m_playback, &Playback::playingChanged, this, [this](bool) { onStep(m_playback->step()); });
     connect(m_diags, &QListWidget::itemActivated, this, [this](QListWidgetItem* it) {
         const int line = it->data(Qt::UserRole).toInt(), col = it->data(Qt::UserRole + 1).toInt();
         if (line <= 0) return;
@@ -250,8 +251,10 @@ void MainWindow::setDocument(std::unique_ptr<Document> doc) {
 void MainWindow::onStep(uint32_t step) {
     if (m_replay) m_replay->seek(step);
     if (m_doc && m_doc->hasTrace()) {
-        m_smemScene = smemSceneAt(*m_doc, step, m_frames, m_cta);
-        m_globalScene = globalSceneAt(*m_doc, tileInstrAt(*m_doc, step), step, m_frames);
+        // A short trail behind the arriving chunks (1/8 of a second of playback at most).
+        const uint32_t fade = m_playback->playing() ? std::clamp<uint32_t>(uint32_t(m_playback->speed() / 8), 2, 64) : 0;
+        m_smemScene = smemSceneAt(*m_doc, step, m_frames, m_cta, fade);
+        m_globalScene = globalSceneAt(*m_doc, tileInstrAt(*m_doc, step), step, m_frames, 8, fade);
     } else {
         m_smemScene = SmemScene{};
         m_globalScene = GlobalScene{};

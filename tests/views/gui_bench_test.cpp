@@ -28,7 +28,15 @@ TEST_CASE("Frame times while playing the default scenario", "[.][bench]") {
     QElapsedTimer t;
     t.start();
     w.playback()->play();
-    while (w.playback()->playing() && t.elapsed() < 10000) QTest::qWait(10);
+    bool shot = false;
+    while (w.playback()->playing() && t.elapsed() < 10000) {
+        QTest::qWait(10);
+        const QString dir = qEnvironmentVariable("LAYOUTSCOPE_SCREENSHOT_DIR");
+        if (!shot && !dir.isEmpty() && w.playback()->step() > w.playback()->stepCount() / 3) {
+            w.grab().save(dir + "/window_playing.png"); // the trail behind the arriving chunks
+            shot = true;
+        }
+    }
     const double secs = double(t.elapsed()) / 1000.0;
     WARN("platform " << (w.smemView()->usesGl() ? "OpenGL" : "raster fallback") << ": " << frames << " SMEM frames in "
                      << secs << " s (" << frames / secs << " fps), paint mean " << (frames ? sumSmem / frames : 0)

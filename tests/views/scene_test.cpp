@@ -69,6 +69,15 @@ TEST_CASE("SMEM scene at a step holds only the moves of earlier steps", "[views]
     }
 }
 
+TEST_CASE("A fading trail mixes recent moves towards white", "[views][scene]") {
+    const Rgba8 c{100, 0, 200, kFlagWritten};
+    CHECK(fadeTowardsWhite(c, 0, 8) == c);  // the current step: the shader highlights it
+    CHECK(fadeTowardsWhite(c, 8, 8) == c);  // faded out
+    CHECK(fadeTowardsWhite(c, 3, 0) == c);  // no trail
+    // age 4 of 8: weight 0.45 * 0.5 = 0.225 towards 255
+    CHECK(fadeTowardsWhite(c, 4, 8) == Rgba8{135, 57, 212, kFlagWritten});
+}
+
 TEST_CASE("Global scene marks the box, out-of-bounds rows and what was read", "[views][scene]") {
     auto doc = makeFakeSw128Document();
     const auto frames = boxFrames(*doc);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 
 namespace layoutscope::views {
 
@@ -55,7 +56,15 @@ uint32_t tileInstrAt(const Document& doc, uint32_t step) {
     return 0;
 }
 
-SmemScene smemSceneAt(const Document& doc, uint32_t step, const std::vector<BoxFrame>& frames, uint32_t cta) {
+Rgba8 fadeTowardsWhite(Rgba8 c, uint32_t age, uint32_t fadeSteps) {
+    if (age == 0 || age >= fadeSteps) return c;
+    const float w = 0.45f * (1.0f - float(age) / float(fadeSteps));
+    auto mix = [w](uint8_t v) { return static_cast<uint8_t>(std::lround(float(v) + (255.0f - float(v)) * w)); };
+    return Rgba8{mix(c.r), mix(c.g), mix(c.b), c.a};
+}
+
+SmemScene smemSceneAt(const Document& doc, uint32_t step, const std::vector<BoxFrame>& frames, uint32_t cta,
+                      uint32_t fadeSteps) {
     SmemScene s;
     s.window = doc.smemWindow(cta);
     s.step = step;
@@ -87,7 +96,7 @@ SmemScene smemSceneAt(const Document& doc, uint32_t step, const std::vector<BoxF
         if (m.transform == Transform::FillZero || m.transform == Transform::FillNaN) flags |= kFlagFill;
         if (m.step + 1 == step) flags |= kFlagCurrent;
         col.a = flags;
-        s.texels[k] = col;
+        s.texels[k] = fadeTowardsWhite(col, step - 1 - m.step, fadeSteps);
     }
     return s;
 }
@@ -100,7 +109,7 @@ bool GlobalScene::inTensor(int32_t c0, int32_t c1) const {
 }
 
 GlobalScene globalSceneAt(const Document& doc, uint32_t instr, uint32_t step, const std::vector<BoxFrame>& frames,
-                          int32_t margin) {
+                          int32_t margin, uint32_t fadeSteps) {
     GlobalScene g;
     g.instr = instr;
     g.step = step;
@@ -161,12 +170,14 @@ GlobalScene globalSceneAt(const Document& doc, uint32_t instr, uint32_t step, co
                 col = Rgba8{74, 74, 80, 255};
             }
             if (oob) flags |= kFlagFill;
+            uint32_t age = 0;
             if (mi >= 0) {
                 flags |= kFlagWritten;
                 if (t.moves[mi].step + 1 == step) flags |= kFlagCurrent;
+                age = step - 1 - t.moves[mi].step;
             }
             col.a = flags;
-            g.texels[size_t(y) * g.w + x] = col;
+            g.texels[size_t(y) * g.w + x] = fadeTowardsWhite(col, age, fadeSteps);
         }
     }
     return g;

@@ -42,8 +42,14 @@ struct SmemScene {
 };
 
 /// State of shared memory after every move of steps < `step` (Replay::seek semantics).
+/// Bytes of the last step get kFlagCurrent; with `fadeSteps` > 0, bytes moved in the steps before
+/// it are mixed towards white, fading out over that many steps (a trail while playing).
 [[nodiscard]] SmemScene smemSceneAt(const Document& doc, uint32_t step, const std::vector<BoxFrame>& frames,
-                                    uint32_t cta = 0);
+                                    uint32_t cta = 0, uint32_t fadeSteps = 0);
+
+/// `c` mixed towards white for a move `age` steps before the current one (age 0 = current step is
+/// left to the shader's highlight): weight 0.45 * (1 - age / fadeSteps).
+[[nodiscard]] Rgba8 fadeTowardsWhite(Rgba8 c, uint32_t age, uint32_t fadeSteps);
 
 /// The instruction whose tile the global view shows at `step`: the last tile copy that has moved
 /// bytes before `step`, else the first tile copy of the trace; 0 if none.
@@ -63,6 +69,7 @@ struct GlobalScene {
 
 /// Cells of dims (0, 1) around the box of instruction `instr` (margin cells on each side).
 [[nodiscard]] GlobalScene globalSceneAt(const Document& doc, uint32_t instr, uint32_t step,
-                                        const std::vector<BoxFrame>& frames, int32_t margin = 8);
+                                        const std::vector<BoxFrame>& frames, int32_t margin = 8,
+                                        uint32_t fadeSteps = 0);
 
 } // namespace layoutscope::views
