@@ -10,10 +10,21 @@
 #include <QSurfaceFormat>
 #include <QTimer>
 #include <cstdio>
+#include <string_view>
 
 using namespace layoutscope::views;
 
 int main(int argc, char** argv) {
+    // Headless uses (--export, --help) must not need a display: without one, and unless the user
+    // chose a platform, use Qt's offscreen platform (export then renders on the CPU; see views/README.md).
+    bool headless = false;
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view a = argv[i];
+        headless |= a == "--export" || a.starts_with("--export=") || a == "--help" || a == "-h";
+    }
+    if (headless && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") &&
+        qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
     QSurfaceFormat fmt;
     fmt.setVersion(3, 3);
     fmt.setProfile(QSurfaceFormat::CoreProfile);
