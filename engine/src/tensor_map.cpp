@@ -247,18 +247,20 @@ const std::vector<EncodeRule>& rules() {
     {kIm, [](const EncodeInput& in) -> S {
         // The driver computes each spatial extent in 32-bit arithmetic: int32(globalDim + upper) - lower
         // must be >= 1 (so globalDim = 2^32 counts as 0 and 2^31 + upper >= 0 wraps negative). For
-        // im2col-wide only W has corners; H and D are checked with zero corners. Interleaved maps skip
-        // the check (unverified: they are accepted with empty boxes in 10 of 15 random probes; the
-        // other 5 rejections are not explained).
-        if (in.rank() < 3 || in.rank() > 5 || in.p().interleave != TensorInterleave::NONE) return "";
+        // im2col-wide only W has corners; H and D are checked with zero corners. Interleaved maps pair
+        // corner d with dimension d instead of d+1 (the walk is shifted down by one, as in
+        // docs/interleave.md) -- all probed on the H100.
+        if (in.rank() < 3 || in.rank() > 5) return "";
         const bool wide = in.m.mode == Mode::Im2colWide;
+        const uint32_t shift = in.p().interleave == TensorInterleave::NONE ? 1 : 0;
         for (uint32_t d = 0; d + 2 < in.rank(); ++d) {
             const bool corners = !wide || d == 0;
             const int32_t lo = corners ? in.m.pixelBoxLowerCorner[d] : 0;
             const int32_t up = corners ? in.m.pixelBoxUpperCorner[d] : 0;
-            const int64_t size = int64_t(int32_t(uint32_t(in.p().globalDim[d + 1]) + uint32_t(up))) - lo;
+            const uint32_t dim = d + shift;
+            const int64_t size = int64_t(int32_t(uint32_t(in.p().globalDim[dim]) + uint32_t(up))) - lo;
             if (size < 1)
-                return "the im2col bounding box is empty along tensor dimension " + n(d + 1) + ": int32(globalDim[" + n(d + 1) +
+                return "the im2col bounding box is empty along tensor dimension " + n(dim) + ": int32(globalDim[" + n(dim) +
                        "] + pixelBoxUpperCorner[" + n(d) + "]) - pixelBoxLowerCorner[" + n(d) + "] = " + i64(size) + " must be at least 1";
         }
         return "";
