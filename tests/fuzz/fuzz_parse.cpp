@@ -1,0 +1,48 @@
+// libFuzzer target: arbitrary bytes through the PTX front end and the scenario parser. Nothing may
+// crash, hang or trip a sanitizer; every input must come back as a value or as diagnostics.
+//   parseInstruction -> validateInstruction (every modelled target, both operand environments)
+//   each line -> parseInstruction -> validateKernel
+//   parseScenario
+#include "layoutscope/ptx_validate.hpp"
+#include "layoutscope/scenario.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+using namespace layoutscope;
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    const std::string_view text(reinterpret_cast<const char*>(data), size);
+    static const PtxEnvironment wrapper = ptxasWrapperEnvironment();
+    static const PtxEnvironment open{};
+    static const std::vector<std::string> targets = knownPtxTargets();
+
+    if (auto p = parseInstruction(text, 1, 1)) {
+        for (const auto& sm : targets)
+            for (int minor : {5, 6, 8, 0}) {
+                const PtxTarget t{sm, minor == 0 ? 9 : 8, minor};
+                (void)validateInstruction(*p, t, wrapper);
+                (void)validateInstruction(*p, t, open);
+            }
+        (void)validateInstruction(*p, PtxTarget{"sm_999z", 12, 34}); // unknown target and version
+    }
+
+    std::vector<ParsedInstr> kernel;
+    size_t start = 0;
+    int line = 1;
+    while (start <= text.size()) {
+        const size_t nl = text.find('\n', start);
+        const std::string_view one = text.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start);
+        if (auto p = parseInstruction(one, line, 1)) kernel.push_back(std::move(p.value()));
+        if (nl == std::string_view::npos) break;
+        start = nl + 1;
+        ++line;
+    }
+    (void)validateKernel(kernel, PtxTarget{"sm_100a", 9, 0}, wrapper);
+
+    (void)parseScenario(text);
+    return 0;
+}
