@@ -43,8 +43,9 @@ constexpr std::array<RuleInfo, static_cast<std::size_t>(RuleId::kCount)> kRules{
      "With FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA every 16-bit unit of an out-of-bounds element is 0x7FF7.",
      "PTX ISA 9.2 §5.5.3.3; golden/tma rule 4", P::HardwareSm90},
     {RuleId::TmaTf32Round, "TF32 rounding",
-     "TFLOAT32 loads round each FP32 pattern to nearest even at bit 13 (low 13 bits cleared); no flush.",
-     "tma.md §3.2; golden/tma tile_load_0249", P::HardwareSm90},
+     "TFLOAT32(_FTZ) loads round each finite FP32 pattern to nearest even at bit 13 (low 13 bits cleared; "
+     "carry may reach Inf); no denormal flush; Inf kept; every NaN becomes 0x7FFFE000.",
+     "tma.md §3.2; golden/tma tile_load_0249; H100 probe of 4096 patterns (docs/tf32.md)", P::HardwareSm90},
     {RuleId::TmaStoreUpperEdge, "store upper edge",
      "Stores skip out-of-bounds elements, except in dimension 0 where the bound is rounded up to a "
      "whole 16-byte granule.",

@@ -81,6 +81,7 @@ uint32_t referenceSwizzle(TensorSwizzle s, uint32_t a) {
 }
 
 uint32_t referenceTf32(uint32_t v) {
+    if ((v & 0x7F800000u) == 0x7F800000u && (v & 0x007FFFFFu) != 0) return 0x7FFFE000u; // any NaN (docs/tf32.md)
     const uint32_t dropped = v & 0x1FFFu;
     uint32_t kept = v - dropped;
     const bool keptOdd = (kept & 0x2000u) != 0;
