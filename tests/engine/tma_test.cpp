@@ -273,7 +273,7 @@ TEST_CASE("multicast writes every masked CTA in one step per chunk and credits e
     }
 }
 
-TEST_CASE("a 256x256 box executes quickly", "[tma][perf]") {
+TEST_CASE("a 256x256 box executes quickly (benchmark: run with [perf])", "[.][perf]") {
     const TensorMap map = mapOf({TensorDataType::FLOAT16, {512, 512}, {256, 256}});
     const auto t0 = std::chrono::steady_clock::now();
     Run r = load(map, at({128, 64}), 0x800);
