@@ -139,6 +139,35 @@ constexpr std::array<RuleInfo, static_cast<std::size_t>(RuleId::kCount)> kRules{
      "unverified: the base offset field is decoded but does not change element addresses (the XOR uses absolute "
      "address bits).",
      "tcgen05.md §7.2; open-questions.md 22", P::Assumption},
+    {RuleId::TmaSubBytePacked, "sub-byte .b4x16",
+     "16U4_ALIGN8B (.b4x16): two 4-bit values per byte with no gaps; the shared-memory image holds the global bytes "
+     "unchanged (box rows of boxDim[0]/2 bytes, then the tile pitch/swizzle).",
+     "PTX ISA 9.2 §5.5.1.1; cuda.h CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B; tma.md §7", P::CudaHeader},
+    {RuleId::TmaSubBytePadded, "sub-byte padded load",
+     "16U4_ALIGN16B (.b4x16_p64) / 16U6_ALIGN16B (.b6x16_p32) loads: each 16-element group's 8 / 12 packed global "
+     "bytes land at the start of its own 16-byte shared chunk; the remaining 8 / 4 bytes are uninitialised (left "
+     "unchanged here). One 128-element row = 128 shared bytes.",
+     "PTX ISA 9.2 §5.5.1.1; cuda.h 16U4_ALIGN16B / 16U6_ALIGN16B gaps; tma.md §7", P::CudaHeader},
+    {RuleId::TmaSubByteStorePack, "sub-byte .b6p2x16 store",
+     "unverified: a 16U6_ALIGN16B store (.b6p2x16) reads one byte per element and writes bits [5:0] of it packed, "
+     "element j of a 16-group at bits [6j+5:6j] of the 12 little-endian global bytes; bits [7:6] are discarded.",
+     "PTX ISA 9.2 §5.5.1.1 (figure only); tma.md §7; open-questions.md 10", P::Assumption},
+    {RuleId::TmaSubByteTxBytes, "sub-byte transaction bytes",
+     "unverified: padded sub-byte loads credit complete_tx with the packed global bytes (64 / 96 B per 128 "
+     "elements), not the 128-byte shared footprint.",
+     "tma.md §6; CUTLASS sm100_blockscaled_mma_warpspecialized.hpp; open-questions.md 4", P::Assumption},
+    {RuleId::TmaSubByteRestriction, "sub-byte restriction",
+     "A restriction of PTX on .b4x16 / .b4x16_p64 / .b6x16_p32 / .b6p2x16 copies (direction, first coordinate, "
+     "box size, swizzle, fill, target).",
+     "PTX ISA 9.2 §9.7.9.25.5.1 (seed 004); tma.md §7, §12", P::PtxText},
+    {RuleId::TmaGather4, "tile::gather4 / scatter4",
+     "unverified: the four rows {row0..row3} of box[0] elements starting at column col are stacked in shared memory "
+     "in operand order as a 4-row box (pitch/swizzle as a tile box); complete_tx = 4 * box[0] bytes of data.",
+     "PTX ISA 9.2 §5.5.3.4; tma.md §8; open-questions.md 11, 4", P::Assumption},
+    {RuleId::TmaCtaGroup2, ".cta_group::2 mbarrier",
+     "unverified: with .cta_group::2 the complete_tx for destination CTA d goes to CTA (d & ~1) | (mbar CTA & 1) at "
+     "mbar's offset, so both CTAs of a pair may credit one barrier.",
+     "PTX ISA 9.2 §9.7.9.25.5.2 (seed 003); tma.md §10; open-questions.md 12", P::Assumption},
 }};
 
 } // namespace

@@ -36,7 +36,6 @@ std::optional<Diagnostic> commonFaults(const TensorMap& map, const std::array<in
                                        bool store) {
     if (map.mode != TensorMap::Mode::Tiled) return unsupported("an im2col tensor map in a tile-mode copy is not modelled");
     const uint32_t eb = detail::tmaElemBytes(map);
-    if (eb == 0) return unsupported("sub-byte tensor data types (" + cudaName(map.p.dataType) + ") are not modelled yet");
     const uint32_t rank = std::min<uint32_t>(map.p.tensorRank, kMaxTensorRank);
     if (store)
         for (uint32_t i = 0; i < rank; ++i)
@@ -44,12 +43,17 @@ std::optional<Diagnostic> commonFaults(const TensorMap& map, const std::array<in
                 return diag(DiagCode::FaultIllegalInstruction, RuleId::TmaFaultStoreNegative,
                             "store coordinate " + std::to_string(i) + " is " + std::to_string(coords[i]) +
                                 "; tile stores fault on any negative coordinate (cudaErrorIllegalInstruction)");
-    // Interleaved maps count dimension 0 in 16/32-byte slices, so any slice coordinate is aligned
-    // (README: an INTERLEAVE_16B map ran with x = 1, tile_load_0351).
-    if (map.p.interleave == TensorInterleave::NONE && (int64_t(coords[0]) * eb) % kGranule != 0)
+    if (isSubByteType(map.p.dataType)) {
+        if (auto f = detail::subByteFaults(map, coords, store)) return f;
+    } else if (eb == 0) {
+        return unsupported("tensor data type " + cudaName(map.p.dataType) + " is not modelled");
+    } else if (map.p.interleave == TensorInterleave::NONE && (int64_t(coords[0]) * eb) % kGranule != 0) {
+        // Interleaved maps count dimension 0 in 16/32-byte slices, so any slice coordinate is aligned
+        // (README: an INTERLEAVE_16B map ran with x = 1, tile_load_0351).
         return diag(DiagCode::FaultIllegalInstruction, RuleId::TmaFaultInnerCoordAlign,
                     "inner coordinate " + std::to_string(coords[0]) + " x " + std::to_string(eb) +
                         " B is not a multiple of 16 bytes (cudaErrorIllegalInstruction, even out of bounds)");
+    }
     if (smemAddr % kSmemAlign != 0)
         return diag(DiagCode::FaultMisalignedAddress, RuleId::TmaFaultSmemAlign,
                     "shared address 0x" + [&] { char b[16]; std::snprintf(b, sizeof b, "%x", smemAddr); return std::string(b); }() +
@@ -81,12 +85,33 @@ void forEachPhysicalRun(TensorSwizzle s, uint32_t addr, uint32_t len, Fn&& fn) {
         }
 }
 
+// Elements spanned by `bytes` bytes of packed data (byte types: bytes / elemBytes).
+int32_t elementsIn(const TensorMap& map, uint32_t bytes) {
+    const uint32_t bits = elementBits(map.p.dataType);
+    return bits == 0 ? 0 : int32_t(uint64_t(bytes) * 8 / bits);
+}
+
+// The rule that placed the in-bounds bytes of a copy (sub-byte layout, interleave, or swizzle).
+RuleId placementRule(const TensorMap& map) {
+    if (map.p.dataType == TensorDataType::T16U4_ALIGN8B) return RuleId::TmaSubBytePacked;
+    if (isSubByteType(map.p.dataType)) return RuleId::TmaSubBytePadded;
+    return map.p.interleave != TensorInterleave::NONE ? RuleId::TmaInterleave : detail::swizzleRule(map.p.swizzle);
+}
+
 bool isTf32(TensorDataType t) { return t == TensorDataType::TFLOAT32 || t == TensorDataType::TFLOAT32_FTZ; }
 
 } // namespace
 
-Status executeTmaLoad(const TmaTileLoad& op, MachineState& state, TraceBuilder& trace) {
-    const TensorMap& map = op.map;
+uint32_t tmaSignalCta(uint32_t ctaGroup, uint32_t dstCta, uint32_t mbarCta) {
+    // unverified (open question 12): .cta_group::2 signals the even or the odd CTA of every pair,
+    // following the parity of the CTA that holds mbar (tma.md §10, seed 003).
+    return ctaGroup == 2 ? (dstCta & ~1u) | (mbarCta & 1u) : dstCta;
+}
+
+namespace detail {
+
+std::optional<Diagnostic> loadDestinations(const TmaTileLoad& op, const MachineState& state, std::vector<uint8_t>& dests) {
+    dests.clear();
     if (op.issuingCta >= state.clusterSize || (!op.multicast && op.dstCta >= state.clusterSize))
         return Diagnostic{Severity::Error, DiagCode::InvalidValue, {},
                           "CTA rank outside the cluster of " + std::to_string(state.clusterSize), "tma.md §10",
@@ -95,27 +120,53 @@ Status executeTmaLoad(const TmaTileLoad& op, MachineState& state, TraceBuilder& 
         return diag(DiagCode::FaultLaunchFailure, RuleId::TmaFaultMulticastMask,
                     "ctaMask selects a CTA rank beyond the cluster of " + std::to_string(state.clusterSize) +
                         " (cudaErrorLaunchFailure)");
-    if (auto f = commonFaults(map, op.coords, op.dstAddr, false)) return *f;
-
-    std::vector<uint8_t> dests;
+    if (op.ctaGroup != 1 && op.ctaGroup != 2)
+        return Diagnostic{Severity::Error, DiagCode::InvalidValue, {},
+                          ".cta_group::" + std::to_string(op.ctaGroup) + " does not exist (1 or 2)", "PTX ISA 9.2 §9.7.9.25.5.2",
+                          Provenance::PtxText};
     if (op.multicast) {
         for (uint32_t c = 0; c < state.clusterSize; ++c)
             if (op.ctaMask & (1u << c)) dests.push_back(uint8_t(c));
     } else {
         dests.push_back(uint8_t(op.dstCta));
     }
-    if (dests.empty()) return okStatus(); // mask 0: silent no-op, nothing written or credited (README hazards)
+    if (op.ctaGroup == 2) {
+        if (!op.multicast && (op.mbarCta & ~1u) != (op.dstCta & ~1u))
+            return diag(DiagCode::InvalidValue, RuleId::TmaCtaGroup2,
+                        "with .cta_group::2 mbar must be in dstMem's CTA " + std::to_string(op.dstCta) + " or its peer " +
+                            std::to_string(op.dstCta ^ 1u) + ", not CTA " + std::to_string(op.mbarCta) +
+                            " (PTX: \"the mbarrier object mbar can be in shared memory of either the destination CTA or "
+                            "its peer-CTA\")");
+        if (op.mbarCta >= state.clusterSize)
+            return Diagnostic{Severity::Error, DiagCode::InvalidValue, {},
+                              "mbar CTA " + std::to_string(op.mbarCta) + " is outside the cluster of " +
+                                  std::to_string(state.clusterSize), "tma.md §10", Provenance::PtxText};
+        for (uint8_t d : dests)
+            if (tmaSignalCta(2, d, op.mbarCta) >= state.clusterSize)
+                return diag(DiagCode::InvalidValue, RuleId::TmaCtaGroup2,
+                            "with .cta_group::2 the signal for CTA " + std::to_string(d) + " goes to CTA " +
+                                std::to_string(tmaSignalCta(2, d, op.mbarCta)) + ", which is outside the cluster of " +
+                                std::to_string(state.clusterSize) + " (the CTA pair is incomplete)");
+    }
+    return std::nullopt;
+}
 
-    const BoxPlan plan = detail::tileBoxPlan(map, op.coords, false);
+std::optional<Diagnostic> tileFaults(const TensorMap& map, const std::array<int32_t, 5>& coords, uint32_t smemAddr,
+                                     bool store) {
+    return commonFaults(map, coords, smemAddr, store);
+}
+
+Status deliverLoad(const TmaTileLoad& op, const BoxPlan& plan, const std::vector<uint8_t>& dests, MachineState& state,
+                   TraceBuilder& trace, RuleId placeRuleOverride) {
+    const TensorMap& map = op.map;
     for (uint8_t c : dests)
         if (auto f = checkFits(plan, op.dstAddr, state, c)) return *f;
 
     const TensorSwizzle swz = map.p.swizzle;
     const bool interleaved = map.p.interleave != TensorInterleave::NONE;
-    const RuleId placeRule = interleaved ? RuleId::TmaInterleave : detail::swizzleRule(swz);
+    const RuleId placeRule = placeRuleOverride != RuleId::None ? placeRuleOverride : placementRule(map);
     const bool nanFill = map.p.oobFill == TensorOobFill::NAN_REQUEST_ZERO_FMA;
     const bool tf32 = isTf32(map.p.dataType);
-    const uint32_t eb = detail::tmaElemBytes(map);
 
     std::array<uint8_t, kGranule> buf{};
     int64_t lastGranule = -1;
@@ -158,32 +209,28 @@ Status executeTmaLoad(const TmaTileLoad& op, MachineState& state, TraceBuilder& 
                 m.rule = rule;
                 m.logicalOffset = piece.smemOffset + from;
                 m.coord = piece.coord;
-                if (!interleaved) m.coord[0] += int32_t(from / eb);
+                if (!interleaved) m.coord[0] += elementsIn(map, from);
                 trace.move(state, m, std::span<const uint8_t>(buf.data() + from, to - from),
                            ci == 0 && from == 0 && newGranule);
             });
         }
     }
     // complete_tx: the dense box bytes (fill included) to the mbarrier at the same offset in every
-    // destination CTA (README rules 1, 7; tma.md §6).
-    for (uint8_t c : dests) trace.tx(state, c, op.mbarAddr, int64_t(plan.txBytes));
+    // destination CTA (README rules 1, 7; tma.md §6), or in the pair member .cta_group::2 selects.
+    for (uint8_t c : dests)
+        trace.tx(state, uint8_t(tmaSignalCta(op.ctaGroup, c, op.mbarCta)), op.mbarAddr, int64_t(plan.txBytes));
     return okStatus();
 }
 
-Status executeTmaStore(const TmaTileStore& op, MachineState& state, TraceBuilder& trace) {
+Status deliverStore(const TmaTileStore& op, const BoxPlan& plan, MachineState& state, TraceBuilder& trace,
+                    RuleId placeRuleOverride) {
     const TensorMap& map = op.map;
-    if (op.srcCta >= state.clusterSize)
-        return Diagnostic{Severity::Error, DiagCode::InvalidValue, {},
-                          "CTA rank outside the cluster of " + std::to_string(state.clusterSize), "tma.md §11",
-                          Provenance::PtxText};
-    if (auto f = commonFaults(map, op.coords, op.srcAddr, true)) return *f;
-    const BoxPlan plan = detail::tileBoxPlan(map, op.coords, true);
     if (auto f = checkFits(plan, op.srcAddr, state, op.srcCta)) return *f;
+    if (map.p.dataType == TensorDataType::T16U6_ALIGN16B) return storeB6p2x16(op, plan, state, trace);
 
     const TensorSwizzle swz = map.p.swizzle;
     const bool interleaved = map.p.interleave != TensorInterleave::NONE;
-    const RuleId placeRule = interleaved ? RuleId::TmaInterleave : detail::swizzleRule(swz);
-    const uint32_t eb = detail::tmaElemBytes(map);
+    const RuleId placeRule = placeRuleOverride != RuleId::None ? placeRuleOverride : placementRule(map);
     const std::span<const uint8_t> smem = state.smem[op.srcCta].bytes();
 
     std::array<uint8_t, kGranule> buf{};
@@ -191,7 +238,7 @@ Status executeTmaStore(const TmaTileStore& op, MachineState& state, TraceBuilder
     for (const BoxPiece& piece : plan.pieces) {
         if (!piece.inBounds) continue; // out-of-bounds elements are not written (README rule 5)
         // Elements past globalDim[0] inside the 16-byte granule that holds the bound are written.
-        const bool edge = !interleaved && uint64_t(int64_t(piece.coord[0]) + piece.length / eb) > map.p.globalDim[0];
+        const bool edge = !interleaved && uint64_t(int64_t(piece.coord[0]) + elementsIn(map, piece.length)) > map.p.globalDim[0];
         const RuleId rule = edge ? RuleId::TmaStoreUpperEdge : placeRule;
         const int64_t granule = piece.smemOffset / kGranule;
         const bool newGranule = granule != lastGranule;
@@ -208,11 +255,30 @@ Status executeTmaStore(const TmaTileStore& op, MachineState& state, TraceBuilder
             m.rule = rule;
             m.logicalOffset = piece.smemOffset + from;
             m.coord = piece.coord;
-            if (!interleaved) m.coord[0] += int32_t(from / eb);
+            if (!interleaved) m.coord[0] += elementsIn(map, from);
             trace.move(state, m, std::span<const uint8_t>(buf.data(), to - from), from == 0 && newGranule);
         });
     }
     return okStatus();
+}
+
+} // namespace detail
+
+Status executeTmaLoad(const TmaTileLoad& op, MachineState& state, TraceBuilder& trace) {
+    std::vector<uint8_t> dests;
+    if (auto f = detail::loadDestinations(op, state, dests)) return *f;
+    if (auto f = commonFaults(op.map, op.coords, op.dstAddr, false)) return *f;
+    if (dests.empty()) return okStatus(); // mask 0: silent no-op, nothing written or credited (README hazards)
+    return detail::deliverLoad(op, detail::tileBoxPlan(op.map, op.coords, false), dests, state, trace);
+}
+
+Status executeTmaStore(const TmaTileStore& op, MachineState& state, TraceBuilder& trace) {
+    if (op.srcCta >= state.clusterSize)
+        return Diagnostic{Severity::Error, DiagCode::InvalidValue, {},
+                          "CTA rank outside the cluster of " + std::to_string(state.clusterSize), "tma.md §11",
+                          Provenance::PtxText};
+    if (auto f = commonFaults(op.map, op.coords, op.srcAddr, true)) return *f;
+    return detail::deliverStore(op, detail::tileBoxPlan(op.map, op.coords, true), state, trace);
 }
 
 } // namespace layoutscope

@@ -31,10 +31,12 @@ TileGeometry tileGeometry(const TensorMap& map) {
         g.count[i] = entries(p.boxDim[i], p.elementStrides[i]);
         g.rows *= g.count[i];
     }
-    g.innerBytes = g.count[0] * g.elemBytes;
+    g.innerBytes = isSubByteType(p.dataType) ? detail::subByteRowBytes(map) : g.count[0] * g.elemBytes;
     const uint32_t span = swizzleSpan(p.swizzle);
     g.rowPitch = span != 0 && p.interleave == TensorInterleave::NONE ? std::max(span, g.innerBytes) : g.innerBytes;
     g.boxBytes = uint64_t(g.innerBytes) * g.rows;
+    // Sub-byte types (tma.md §7): the transaction counts packed global bytes, not the padded image.
+    if (isSubByteType(p.dataType)) g.boxBytes = uint64_t(p.boxDim[0]) * elementBits(p.dataType) / 8 * g.rows;
     return g;
 }
 
@@ -53,6 +55,7 @@ uint64_t storeDim0Bound(const TensorMap& map) {
 }
 
 BoxPlan tileBoxPlan(const TensorMap& map, const std::array<int32_t, 5>& coords, bool forStore) {
+    if (isSubByteType(map.p.dataType)) return subByteBoxPlan(map, coords, forStore); // tma_subbyte.cpp
     if (map.p.interleave != TensorInterleave::NONE) return interleavedBoxPlan(map, coords, forStore);
     const TensorMapTiledParams& p = map.p;
     const TileGeometry g = tileGeometry(map);

@@ -7,6 +7,8 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
+#include <vector>
 
 namespace layoutscope::detail {
 
@@ -29,5 +31,41 @@ namespace layoutscope::detail {
 /// Dimension-0 bound a store honours: globalDim[0] rounded up to a whole 16-byte granule of the row
 /// (golden/tma rule 5, store_0060/0061), in elements.
 [[nodiscard]] uint64_t storeDim0Bound(const TensorMap& map);
+
+// ---- appended (tmaextra): shared executor pieces and the sub-byte types (tma_subbyte.cpp) ----
+
+/// Validates the destinations of a load (cluster ranks, multicast mask, .cta_group::2 peer rule) and
+/// lists the destination CTAs (empty: mask 0, a no-op). Shared by tile and gather4 loads.
+[[nodiscard]] std::optional<Diagnostic> loadDestinations(const TmaTileLoad& op, const MachineState& state,
+                                                         std::vector<uint8_t>& dests);
+
+/// Faults and restrictions shared by every tile-family copy (coordinates, sub-byte rules, smem alignment).
+[[nodiscard]] std::optional<Diagnostic> tileFaults(const TensorMap& map, const std::array<int32_t, 5>& coords,
+                                                   uint32_t smemAddr, bool store);
+
+/// Writes a planned load into every destination CTA and credits the mbarriers (cta_group aware).
+/// `placeRule` overrides the placement rule of in-bounds bytes (RuleId::None: by map).
+[[nodiscard]] Status deliverLoad(const TmaTileLoad& op, const BoxPlan& plan, const std::vector<uint8_t>& dests,
+                                 MachineState& state, TraceBuilder& trace, RuleId placeRule = RuleId::None);
+
+/// Writes a planned store from the source CTA's shared memory to global memory.
+[[nodiscard]] Status deliverStore(const TmaTileStore& op, const BoxPlan& plan, MachineState& state, TraceBuilder& trace,
+                                  RuleId placeRule = RuleId::None);
+
+/// Sub-byte box plan (16U4_ALIGN8B, 16U4_ALIGN16B, 16U6_ALIGN16B), tma.md §7. Loads and .b4x16 stores:
+/// one piece per in/out-of-bounds run of a 16-element group, `length` = its packed global bytes, placed
+/// at the group's shared chunk (8 B dense for .b4x16, 16 B with padding for the padded types).
+/// .b6p2x16 stores (16U6_ALIGN16B, forStore): one piece per group, `length` = 16 shared bytes (one per
+/// element), globalAddr = the group's 12 packed bytes.
+[[nodiscard]] BoxPlan subByteBoxPlan(const TensorMap& map, const std::array<int32_t, 5>& coords, bool forStore);
+
+/// The seed-004 restrictions checked when a sub-byte copy executes (precondition: isSubByteType).
+[[nodiscard]] std::optional<Diagnostic> subByteFaults(const TensorMap& map, const std::array<int32_t, 5>& coords, bool store);
+
+/// Shared-memory bytes of one dimension-0 row of a sub-byte box (dense .b4x16: boxDim[0]/2; padded: 128).
+[[nodiscard]] uint32_t subByteRowBytes(const TensorMap& map);
+
+/// .b6p2x16 store: packs bits [5:0] of each shared byte into 6-bit global values (unverified, oq 10).
+[[nodiscard]] Status storeB6p2x16(const TmaTileStore& op, const BoxPlan& plan, MachineState& state, TraceBuilder& trace);
 
 } // namespace layoutscope::detail

@@ -15,6 +15,7 @@ const char* transformName(Transform t) {
     case Transform::Decompress6to8: return "decompress 6-bit to 8-bit";
     case Transform::Unpack16b: return "unpack 16-bit";
     case Transform::Pack16b: return "pack 16-bit";
+    case Transform::Pack8to6: return "pack 8-bit containers to 6-bit";
     }
     return "?";
 }

@@ -56,6 +56,14 @@ enum class RuleId : uint16_t {
     SmemDescriptorFields, ///< shared-memory matrix descriptor bit fields (PTX Table 40)
     SmemDescriptorSwizzle,///< descriptor layout type -> Swizzle<B,M,S> on absolute shared byte addresses
     SmemDescriptorBaseOffset, ///< unverified: base offset bits [49,52) do not change addresses (oq 22)
+    // --- TMA Blackwell extras (docs/tma-blackwell.md; tma.md §7, §8, §10; seed 004) ---
+    TmaSubBytePacked,     ///< .b4x16 (16U4_ALIGN8B): packed 4-bit bytes, shared image identical to global
+    TmaSubBytePadded,     ///< .b4x16_p64 / .b6x16_p32 loads: 8/12 packed bytes then 8/4 untouched bytes per 16 elements
+    TmaSubByteStorePack,  ///< unverified: .b6p2x16 store packs bits [5:0] of each smem byte, element 0 lowest (oq 10)
+    TmaSubByteTxBytes,    ///< unverified: padded sub-byte loads credit the packed global bytes (oq 4)
+    TmaSubByteRestriction,///< a seed-004 restriction on the sub-byte types (PTX §9.7.9.25.5.1)
+    TmaGather4,           ///< unverified: gather4/scatter4 rows stacked in operand order, tx 4*box0 (oq 11, 4)
+    TmaCtaGroup2,         ///< unverified: .cta_group::2 signals (d & ~1) | parity(mbar CTA) (oq 12)
     kCount
 };
 

@@ -25,6 +25,9 @@ struct TmaTileLoad {
     uint32_t mbarAddr = 0;     ///< shared::cta byte address of the mbarrier
     bool multicast = false;    ///< .multicast::cluster
     uint16_t ctaMask = 0;      ///< with multicast: bit i selects %cluster_ctarank i
+    // appended (tmaextra): .cta_group (PTX ISA 9.2 §9.7.9.25.5.2; tma.md §10)
+    uint32_t ctaGroup = 1;     ///< .cta_group::1 (default) or ::2
+    uint32_t mbarCta = 0;      ///< with .cta_group::2: the CTA holding mbar (dstCta or its peer dstCta ^ 1)
 };
 
 /// cp.async.bulk.tensor.<n>d.global.shared::cta.tile.bulk_group [tensorMap, {coords}], [srcMem]
@@ -33,6 +36,21 @@ struct TmaTileStore {
     std::array<int32_t, kMaxTensorRank> coords{};
     uint32_t srcCta = 0;
     uint32_t srcAddr = 0;      ///< shared::cta byte address of srcMem (absolute)
+};
+
+/// cp.async.bulk.tensor.2d.shared::{cta,cluster}.global.tile::gather4.mbarrier::complete_tx::bytes
+///   [dstMem], [tensorMap, {col, row0, row1, row2, row3}], [mbar] {, ctaMask}   (PTX ISA 9.2 §5.5.3.4)
+struct TmaGather4Load {
+    TmaTileLoad load;              ///< everything but the coordinates (load.coords is ignored)
+    int32_t col = 0;               ///< dimension-0 start shared by the four rows
+    std::array<int32_t, 4> rows{}; ///< dimension-1 coordinates, stacked in this order
+};
+
+/// cp.async.bulk.tensor.2d.global.shared::cta.tile::scatter4.bulk_group [tensorMap, {col, row0..row3}], [srcMem]
+struct TmaScatter4Store {
+    TmaTileStore store;            ///< everything but the coordinates (store.coords is ignored)
+    int32_t col = 0;
+    std::array<int32_t, 4> rows{};
 };
 
 /// Dense box geometry derived from a tensor map (tma.md §3, §4.1).
@@ -55,5 +73,14 @@ struct TileGeometry {
 
 /// Execute a tile store: writes global memory from the source CTA's shared memory.
 [[nodiscard]] Status executeTmaStore(const TmaTileStore& op, MachineState& state, TraceBuilder& trace);
+
+/// Execute .tile::gather4 / .tile::scatter4 (2-D maps only; tma_gather4.cpp). unverified: row
+/// stacking, boxDim[1] == 1 and the tx count follow tma.md §8 / open questions 4 and 11.
+[[nodiscard]] Status executeTmaGather4(const TmaGather4Load& op, MachineState& state, TraceBuilder& trace);
+[[nodiscard]] Status executeTmaScatter4(const TmaScatter4Store& op, MachineState& state, TraceBuilder& trace);
+
+/// The CTA whose mbarrier (at mbar's offset) is credited for destination CTA `dstCta`: dstCta with
+/// .cta_group::1; (dstCta & ~1) | (mbarCta & 1) with .cta_group::2 (tma.md §10; unverified, oq 12).
+[[nodiscard]] uint32_t tmaSignalCta(uint32_t ctaGroup, uint32_t dstCta, uint32_t mbarCta);
 
 } // namespace layoutscope

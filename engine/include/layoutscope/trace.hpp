@@ -33,6 +33,7 @@ enum class Transform : uint8_t {
     Decompress6to8, ///< tcgen05.cp .b8x16.b6x16_p32: 6-bit values into 8-bit containers (bits [5:0])
     Unpack16b,      ///< tcgen05.st .unpack::16b: a 16-bit register half into the low half of a TMEM cell
     Pack16b,        ///< tcgen05.ld .pack::16b: the low halves of two TMEM cells into one register
+    Pack8to6,       ///< TMA .b6p2x16 store: bits [5:0] of 8-bit containers packed into 6-bit values
 };
 [[nodiscard]] const char* transformName(Transform t);
 
