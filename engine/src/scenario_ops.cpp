@@ -4,6 +4,7 @@
 #include "layoutscope/instruction.hpp"
 #include "ptx_lex.hpp"
 #include "scenario_parse.hpp"
+#include "scenario_tma_extra.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -148,7 +149,8 @@ struct Lowering {
 
     // [tensorMap, {c0, ...}]
     bool tensorOperand(const Operand& op, int dim, const OpcodeToken& dimTok, TensorMap& map,
-                       std::array<int32_t, kMaxTensorRank>& coords) {
+                       std::array<int32_t, kMaxTensorRank>& coords, int coordCount = -1) {
+        if (coordCount < 0) coordCount = dim; // gather4/scatter4: 5 ({col, row0..row3})
         if (op.kind != OperandKind::Address || op.elements.size() != 2 || op.elements[1].kind != OperandKind::Vector ||
             op.imm != 0)
             return fail(DiagCode::InvalidValue, op.span, "expected [tensorMap, {c0, ...}] (the tensor map and its coordinates)",
@@ -168,12 +170,13 @@ struct Lowering {
                             std::to_string(t->map.p.tensorRank) + " (.dim must equal the tensor rank)",
                         "tma.md §1; " + std::string(kTmaRef), Provenance::PtxText);
         const Operand& vec = op.elements[1];
-        if (vec.elements.size() != static_cast<size_t>(dim))
+        if (vec.elements.size() != static_cast<size_t>(coordCount))
             return fail(DiagCode::InvalidValue, vec.span,
-                        dimTok.text + " needs " + std::to_string(dim) + " coordinates, the vector has " +
+                        dimTok.text + (coordCount != dim ? " .tile::gather4/scatter4" : "") + " needs " +
+                            std::to_string(coordCount) + " coordinates, the vector has " +
                             std::to_string(vec.elements.size()),
                         kTmaRef, Provenance::PtxText);
-        for (int k = 0; k < dim; ++k) {
+        for (int k = 0; k < coordCount; ++k) {
             auto v = value(vec.elements[k], "a coordinate", std::numeric_limits<int32_t>::min(),
                            std::numeric_limits<int32_t>::max(), "tma.md §1: coordinates are .s32", Provenance::PtxText);
             if (!v) return false;
@@ -216,12 +219,13 @@ struct Lowering {
 };
 
 bool Lowering::tma(ScenarioInstr& out) {
-    for (const char* mode : {".tile::gather4", ".tile::scatter4", ".im2col", ".im2col::w", ".im2col::w::128", ".im2col_no_offs"})
+    for (const char* mode : {".im2col", ".im2col::w", ".im2col::w::128", ".im2col_no_offs"})
         if (int i = tokenIndex(in, mode); i >= 0)
             return fail(DiagCode::Unsupported, in.opcode[i].span,
                         "load mode " + std::string(mode) + " is not supported in scenarios yet (tile mode only)");
-    if (const OpcodeToken* t = findToken(in, ".cta_group::"))
-        return fail(DiagCode::Unsupported, t->span, t->text + " is not supported in scenarios yet");
+    // tmaextra: .tile::gather4 / .tile::scatter4 (5 coordinates) and .cta_group (scenario_tma_extra.cpp).
+    const bool four = tokenIndex(in, ".tile::gather4") >= 0 || tokenIndex(in, ".tile::scatter4") >= 0;
+    const uint32_t ctaGroup = tokenIndex(in, ".cta_group::2") >= 0 ? 2 : 1;
     const OpcodeToken* dimTok = nullptr;
     int dim = 0;
     for (const auto& t : in.opcode)
@@ -251,16 +255,16 @@ bool Lowering::tma(ScenarioInstr& out) {
             return fail(DiagCode::InvalidValue, in.span, "a tile store is .global.shared::cta...bulk_group", kTmaRef, Provenance::PtxText);
         TmaTileStore st;
         auto src = smemOperand(in.operands[1], false, "srcMem");
-        if (!tensorOperand(in.operands[0], dim, *dimTok, st.map, st.coords) || !src) return false;
+        if (!tensorOperand(in.operands[0], dim, *dimTok, st.map, st.coords, four ? 5 : -1) || !src) return false;
         if (src->cta != ctx.issuingCta)
             return fail(DiagCode::InvalidValue, in.operands[1].span,
                         src->name + " is in CTA " + std::to_string(src->cta) + " but a store reads the issuing CTA " +
                             std::to_string(ctx.issuingCta) + "'s .shared::cta memory",
                         kTmaRef, Provenance::PtxText);
-        if (!fits(*src, st.map, in.operands[1])) return false;
+        if (!fits(*src, four ? fourRowBoxMap(st.map) : st.map, in.operands[1])) return false;
         st.srcCta = src->cta;
         st.srcAddr = src->addr;
-        out.op = st;
+        out.op = four ? scatter4Op(st) : ScenarioOp{st};
         return true;
     }
     if (tokenIndex(in, ".mbarrier::complete_tx::bytes") < 0)
@@ -271,7 +275,7 @@ bool Lowering::tma(ScenarioInstr& out) {
                     Provenance::Ptxas);
     TmaTileLoad ld;
     auto dst = smemOperand(in.operands[0], false, "dstMem");
-    const bool mapOk = tensorOperand(in.operands[1], dim, *dimTok, ld.map, ld.coords);
+    const bool mapOk = tensorOperand(in.operands[1], dim, *dimTok, ld.map, ld.coords, four ? 5 : -1);
     auto bar = smemOperand(in.operands[2], true, "mbar");
     if (!dst || !mapOk || !bar) return false;
     if (cta >= 0 && dst->cta != ctx.issuingCta)
@@ -279,12 +283,17 @@ bool Lowering::tma(ScenarioInstr& out) {
                     dst->name + " is in CTA " + std::to_string(dst->cta) + " but .shared::cta writes the issuing CTA " +
                         std::to_string(ctx.issuingCta) + " (use .shared::cluster to write another CTA)",
                     "tma.md §10", Provenance::PtxText);
-    if (bar->cta != dst->cta)
+    if (ctaGroup == 2 && !multicast && (bar->cta & ~1u) != (dst->cta & ~1u))
+        return fail(DiagCode::InvalidValue, in.operands[2].span,
+                    "mbarrier " + bar->name + " is in CTA " + std::to_string(bar->cta) + ", outside the CTA pair of dstMem " +
+                        dst->name + " (CTA " + std::to_string(dst->cta) + "); with .cta_group::2 it may be in dstMem's CTA or its peer",
+                    "tma.md §10", Provenance::PtxText);
+    if (ctaGroup == 1 && bar->cta != dst->cta)
         return fail(DiagCode::InvalidValue, in.operands[2].span,
                     "mbarrier " + bar->name + " is in CTA " + std::to_string(bar->cta) + " but dstMem " + dst->name +
                         " is in CTA " + std::to_string(dst->cta) + " (without .cta_group they must be in the same CTA)",
                     "tma.md §10", Provenance::PtxText);
-    if (!fits(*dst, ld.map, in.operands[0])) return false;
+    if (!fits(*dst, four ? fourRowBoxMap(ld.map) : ld.map, in.operands[0])) return false;
     if (multicast) {
         auto mask = value(in.operands[3], "ctaMask", 0, 0xFFFF, "tma.md §1: ctaMask is 16 bits", Provenance::PtxText);
         if (!mask) return false;
@@ -295,7 +304,9 @@ bool Lowering::tma(ScenarioInstr& out) {
     ld.dstAddr = dst->addr;
     ld.mbarAddr = bar->addr;
     ld.multicast = multicast;
-    out.op = ld;
+    ld.ctaGroup = ctaGroup;
+    ld.mbarCta = bar->cta;
+    out.op = four ? gather4Op(ld) : ScenarioOp{ld};
     return true;
 }
 

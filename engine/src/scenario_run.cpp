@@ -2,6 +2,7 @@
 // CTA of the cluster), then execute each instruction through the TMA executor, recording a trace.
 #include "layoutscope/scenario.hpp"
 #include "scenario_parse.hpp"
+#include "scenario_tma_extra.hpp"
 
 #include <cstdio>
 #include <map>
@@ -93,14 +94,7 @@ Result<Run> runScenario(const Scenario& s) {
         std::string summary;
         switch (in.kind) {
         case ScenarioInstrKind::Copy: {
-            Status st = std::visit(
-                [&](const auto& op) -> Status {
-                    if constexpr (std::is_same_v<std::decay_t<decltype(op)>, TmaTileLoad>)
-                        return executeTmaLoad(op, state, tb);
-                    else
-                        return executeTmaStore(op, state, tb);
-                },
-                in.op);
+            Status st = scn::executeScenarioOp(in.op, state, tb); // scenario_tma_extra.cpp
             if (!st) {
                 std::vector<Diagnostic> ds;
                 for (const Diagnostic& d : st.diagnostics()) ds.push_back(atInstr(d, in));
@@ -110,10 +104,12 @@ Result<Run> runScenario(const Scenario& s) {
                 summary = "TMA tile load " + boxText(ld->map) + ", " + std::to_string(bytesMoved(run.trace, idx)) +
                           " B written at " + hex(ld->dstAddr) + " to " + perCta(run.trace, idx) +
                           (ld->multicast ? ", multicast mask " + hex(ld->ctaMask) : std::string());
-            } else {
-                const auto& st2 = std::get<TmaTileStore>(in.op);
+            } else if (const auto* st2p = std::get_if<TmaTileStore>(&in.op)) {
+                const auto& st2 = *st2p;
                 summary = "TMA tile store " + boxText(st2.map) + ", " + std::to_string(bytesMoved(run.trace, idx)) +
                           " B written to global from CTA " + std::to_string(st2.srcCta) + " at " + hex(st2.srcAddr);
+            } else {
+                summary = scn::extraOpSummary(in.op, bytesMoved(run.trace, idx));
             }
             break;
         }

@@ -1,7 +1,11 @@
 // .tile::gather4 / .tile::scatter4 and .cta_group::2 against expectations derived by hand from the
 // reference text (tma.md §8, §10; PTX ISA 9.2 §5.5.3.4, §9.7.9.25.5.2). All of it is unverified on
 // hardware (open questions 4, 11, 12).
+#include "layoutscope/scenario.hpp"
 #include "tma_test_util.hpp"
+
+#include <fstream>
+#include <iterator>
 
 using namespace layoutscope;
 using namespace tmatest;
@@ -220,4 +224,28 @@ TEST_CASE(".cta_group::2 signals the pair member with the parity of mbar's CTA",
         ld.mbarCta = 1;
         CHECK_FALSE(run(ld, state).ok());
     }
+}
+
+TEST_CASE("scenario tma_gather4_rows.scn stacks rows 20, 3, 31, 0 (128B swizzle)", "[tma][gather4][scenario]") {
+    std::ifstream f(std::string(LAYOUTSCOPE_ASSETS_DIR) + "/scenarios/tma_gather4_rows.scn", std::ios::binary);
+    REQUIRE(f);
+    const std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    Result<Scenario> s = parseScenario(text);
+    REQUIRE(s.ok());
+    REQUIRE(std::holds_alternative<TmaGather4Load>(s->instrs.at(2).op));
+    Result<Run> run = runScenario(*s);
+    REQUIRE(run.ok());
+    const auto smem = run->final.smem[0].bytes();
+    const uint32_t sA = s->findBuffer("sA")->addr; // 1024-aligned
+    const int32_t rows[4] = {20, 3, 31, 0};
+    // fill=index: fp16 element (x, y) holds y*256 + x; row i holds x = 64..127 of tensor row rows[i].
+    for (uint32_t i = 0; i < 4; ++i)
+        for (uint32_t x = 0; x < 64; ++x) {
+            const uint32_t logical = 128 * i + 2 * x;
+            const uint32_t phys = sA + 128 * i + ((((logical % 128) / 16) ^ i) * 16) + logical % 16; // SW128, line i
+            const uint32_t v = uint32_t(rows[i]) * 256 + 64 + x;
+            REQUIRE(smem[phys] == uint8_t(v));
+            REQUIRE(smem[phys + 1] == uint8_t(v >> 8));
+        }
+    CHECK(run->final.mbarriers.at({0u, s->findBarrier("bar")->addr}).txCount == 0);
 }

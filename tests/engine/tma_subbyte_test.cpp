@@ -1,7 +1,11 @@
 // Sub-byte TMA types against tables derived by hand from the reference text (tma.md §7, cuda.h
 // "8 byte gaps every 8 byte chunk" / "4 byte gaps every 12 byte chunk", PTX §5.5.1.1) and every
 // restriction of seed 004 as a rejection naming its number. No hardware record exists (sm_100).
+#include "layoutscope/scenario.hpp"
 #include "tma_test_util.hpp"
+
+#include <fstream>
+#include <iterator>
 
 #include <string>
 
@@ -265,4 +269,23 @@ TEST_CASE("every seed-004 restriction rejects, quoting its number", "[tma][subby
         CHECK_FALSE(encodeTiled(paramsOf(s), TmaArch::Sm90).ok());
         CHECK(encodeTiled(paramsOf(s), TmaArch::Sm100).ok());
     }
+}
+
+TEST_CASE("scenario tma_fp4_packed_load.scn pads every 8 packed bytes to 16", "[tma][subbyte][scenario]") {
+    std::ifstream f(std::string(LAYOUTSCOPE_ASSETS_DIR) + "/scenarios/tma_fp4_packed_load.scn", std::ios::binary);
+    REQUIRE(f);
+    const std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    Result<Scenario> s = parseScenario(text);
+    REQUIRE(s.ok());
+    Result<Run> run = runScenario(*s);
+    REQUIRE(run.ok());
+    const auto smem = run->final.smem[0].bytes();
+    const uint32_t sW = s->findBuffer("sW")->addr;
+    // fill=bytes: packed byte o holds o & 0xFF; rows of 256 values = 128 B; box at value 128 (byte 64), rows 2..5.
+    for (uint32_t y = 0; y < 4; ++y)
+        for (uint32_t b = 0; b < 128; ++b) {
+            const uint8_t want = b % 16 < 8 ? uint8_t((2 + y) * 128 + 64 + (b / 16) * 8 + b % 16) : 0; // padding: smem starts zeroed
+            REQUIRE(smem[sW + 128 * y + b] == want);
+        }
+    CHECK(run->final.mbarriers.at({0u, s->findBarrier("bar")->addr}).txCount == 0); // 256 = 4 x 64 packed bytes
 }

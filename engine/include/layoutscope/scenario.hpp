@@ -73,7 +73,7 @@ struct ScenarioBarrier {
 };
 
 /// A validated operation ready to execute.
-using ScenarioOp = std::variant<TmaTileLoad, TmaTileStore>;
+using ScenarioOp = std::variant<TmaTileLoad, TmaTileStore, TmaGather4Load, TmaScatter4Store>; ///< gather4/scatter4 appended
 
 /// What a scenario instruction does. Only Copy uses ScenarioInstr::op. (appended)
 enum class ScenarioInstrKind : uint8_t {
