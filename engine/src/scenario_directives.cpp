@@ -51,7 +51,7 @@ void target(DirectiveReader& r) {
         return;
     }
     ctx.s.target = s;
-    ctx.arch = sm >= 100 ? TmaArch::Sm100 : TmaArch::Sm90;
+    ctx.arch = sm >= 120 ? TmaArch::Sm120 : sm == 103 ? TmaArch::Sm103 : sm >= 100 ? TmaArch::Sm100 : TmaArch::Sm90;
     expectEnd(r);
 }
 

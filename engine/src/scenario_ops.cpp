@@ -264,6 +264,7 @@ bool Lowering::tma(ScenarioInstr& out) {
         if (!fits(*src, four ? fourRowBoxMap(st.map) : st.map, in.operands[1])) return false;
         st.srcCta = src->cta;
         st.srcAddr = src->addr;
+        st.arch = ctx.arch;
         out.op = four ? scatter4Op(st) : ScenarioOp{st};
         return true;
     }
@@ -306,6 +307,8 @@ bool Lowering::tma(ScenarioInstr& out) {
     ld.multicast = multicast;
     ld.ctaGroup = ctaGroup;
     ld.mbarCta = bar->cta;
+    ld.clusterDst = cluster >= 0;
+    ld.arch = ctx.arch;
     out.op = four ? gather4Op(ld) : ScenarioOp{ld};
     return true;
 }

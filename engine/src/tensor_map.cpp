@@ -341,7 +341,7 @@ Result<TensorMap> replaceAddress(const TensorMap& map, uint64_t globalAddress, T
         return d;
     }
     // unverified: padded sub-byte maps presumably keep their 32-byte rule (cuda.h "previous alignment").
-    if (arch == TmaArch::Sm100 && paddedSubByte(map.p.dataType) && globalAddress % 32 != 0) {
+    if (arch != TmaArch::Sm90 && paddedSubByte(map.p.dataType) && globalAddress % 32 != 0) {
         Diagnostic d;
         d.message = "globalAddress must be 32-byte aligned for " + cudaName(map.p.dataType);
         d.ruleRef = "cuda.h cuTensorMapReplaceAddress: globalAddress must follow previous alignment requirements";

@@ -33,7 +33,7 @@ Diagnostic unsupported(std::string msg) {
 // unverified: which fault wins when several apply (no record combines them); the order below is
 // coordinate checks first, then the shared-memory alignment.
 std::optional<Diagnostic> commonFaults(const TensorMap& map, const std::array<int32_t, 5>& coords, uint32_t smemAddr,
-                                       bool store) {
+                                       bool store, TmaArch arch, bool clusterDst) {
     if (map.mode != TensorMap::Mode::Tiled) return unsupported("an im2col tensor map in a tile-mode copy is not modelled");
     const uint32_t eb = detail::tmaElemBytes(map);
     const uint32_t rank = std::min<uint32_t>(map.p.tensorRank, kMaxTensorRank);
@@ -44,7 +44,7 @@ std::optional<Diagnostic> commonFaults(const TensorMap& map, const std::array<in
                             "store coordinate " + std::to_string(i) + " is " + std::to_string(coords[i]) +
                                 "; tile stores fault on any negative coordinate (cudaErrorIllegalInstruction)");
     if (isSubByteType(map.p.dataType)) {
-        if (auto f = detail::subByteFaults(map, coords, store)) return f;
+        if (auto f = detail::subByteFaults(map, coords, store, arch, clusterDst)) return f;
     } else if (eb == 0) {
         return unsupported("tensor data type " + cudaName(map.p.dataType) + " is not modelled");
     } else if (map.p.interleave == TensorInterleave::NONE && (int64_t(coords[0]) * eb) % kGranule != 0) {
@@ -54,6 +54,7 @@ std::optional<Diagnostic> commonFaults(const TensorMap& map, const std::array<in
                     "inner coordinate " + std::to_string(coords[0]) + " x " + std::to_string(eb) +
                         " B is not a multiple of 16 bytes (cudaErrorIllegalInstruction, even out of bounds)");
     }
+    if (auto f = detail::targetSwizzleFaults(map, arch, clusterDst && !store)) return f;
     if (smemAddr % kSmemAlign != 0)
         return diag(DiagCode::FaultMisalignedAddress, RuleId::TmaFaultSmemAlign,
                     "shared address 0x" + [&] { char b[16]; std::snprintf(b, sizeof b, "%x", smemAddr); return std::string(b); }() +
@@ -152,8 +153,8 @@ std::optional<Diagnostic> loadDestinations(const TmaTileLoad& op, const MachineS
 }
 
 std::optional<Diagnostic> tileFaults(const TensorMap& map, const std::array<int32_t, 5>& coords, uint32_t smemAddr,
-                                     bool store) {
-    return commonFaults(map, coords, smemAddr, store);
+                                     bool store, TmaArch arch, bool clusterDst) {
+    return commonFaults(map, coords, smemAddr, store, arch, clusterDst);
 }
 
 Status deliverLoad(const TmaTileLoad& op, const BoxPlan& plan, const std::vector<uint8_t>& dests, MachineState& state,
@@ -267,7 +268,7 @@ Status deliverStore(const TmaTileStore& op, const BoxPlan& plan, MachineState& s
 Status executeTmaLoad(const TmaTileLoad& op, MachineState& state, TraceBuilder& trace) {
     std::vector<uint8_t> dests;
     if (auto f = detail::loadDestinations(op, state, dests)) return *f;
-    if (auto f = commonFaults(op.map, op.coords, op.dstAddr, false)) return *f;
+    if (auto f = commonFaults(op.map, op.coords, op.dstAddr, false, op.arch, op.clusterDst)) return *f;
     if (dests.empty()) return okStatus(); // mask 0: silent no-op, nothing written or credited (README hazards)
     return detail::deliverLoad(op, detail::tileBoxPlan(op.map, op.coords, false), dests, state, trace);
 }
@@ -277,7 +278,7 @@ Status executeTmaStore(const TmaTileStore& op, MachineState& state, TraceBuilder
         return Diagnostic{Severity::Error, DiagCode::InvalidValue, {},
                           "CTA rank outside the cluster of " + std::to_string(state.clusterSize), "tma.md §11",
                           Provenance::PtxText};
-    if (auto f = commonFaults(op.map, op.coords, op.srcAddr, true)) return *f;
+    if (auto f = commonFaults(op.map, op.coords, op.srcAddr, true, op.arch, false)) return *f;
     return detail::deliverStore(op, detail::tileBoxPlan(op.map, op.coords, true), state, trace);
 }
 

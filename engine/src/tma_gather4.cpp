@@ -63,7 +63,7 @@ Status executeTmaGather4(const TmaGather4Load& op, MachineState& state, TraceBui
     if (auto f = detail::loadDestinations(ld, state, dests)) return *f;
     if (auto f = mapFaults(ld.map, ".tile::gather4")) return *f;
     for (int32_t row : op.rows)
-        if (auto f = detail::tileFaults(ld.map, {op.col, row, 0, 0, 0}, ld.dstAddr, false)) return *f;
+        if (auto f = detail::tileFaults(ld.map, {op.col, row, 0, 0, 0}, ld.dstAddr, false, ld.arch, ld.clusterDst)) return *f;
     if (dests.empty()) return okStatus(); // mask 0, as for tile loads
     return detail::deliverLoad(ld, stackedPlan(ld.map, op.col, op.rows, false), dests, state, trace, RuleId::TmaGather4);
 }
@@ -75,7 +75,7 @@ Status executeTmaScatter4(const TmaScatter4Store& op, MachineState& state, Trace
     if (auto f = mapFaults(st.map, ".tile::scatter4")) return *f;
     // Stores need non-negative start coordinates (seed 004; PTX 9.3 relaxes this for sm_107f only).
     for (int32_t row : op.rows)
-        if (auto f = detail::tileFaults(st.map, {op.col, row, 0, 0, 0}, st.srcAddr, true)) return *f;
+        if (auto f = detail::tileFaults(st.map, {op.col, row, 0, 0, 0}, st.srcAddr, true, st.arch, false)) return *f;
     return detail::deliverStore(st, stackedPlan(st.map, op.col, op.rows, true), state, trace, RuleId::TmaGather4);
 }
 

@@ -41,7 +41,7 @@ namespace layoutscope::detail {
 
 /// Faults and restrictions shared by every tile-family copy (coordinates, sub-byte rules, smem alignment).
 [[nodiscard]] std::optional<Diagnostic> tileFaults(const TensorMap& map, const std::array<int32_t, 5>& coords,
-                                                   uint32_t smemAddr, bool store);
+                                                   uint32_t smemAddr, bool store, TmaArch arch, bool clusterDst);
 
 /// Writes a planned load into every destination CTA and credits the mbarriers (cta_group aware).
 /// `placeRule` overrides the placement rule of in-bounds bytes (RuleId::None: by map).
@@ -59,8 +59,13 @@ namespace layoutscope::detail {
 /// element), globalAddr = the group's 12 packed bytes.
 [[nodiscard]] BoxPlan subByteBoxPlan(const TensorMap& map, const std::array<int32_t, 5>& coords, bool forStore);
 
-/// The seed-004 restrictions checked when a sub-byte copy executes (precondition: isSubByteType).
-[[nodiscard]] std::optional<Diagnostic> subByteFaults(const TensorMap& map, const std::array<int32_t, 5>& coords, bool store);
+/// The seed-004 restrictions checked when a sub-byte copy executes (precondition: isSubByteType);
+/// `arch` selects the sm_103a .b6p2x16 store rules and the sm_120a .shared::cluster rule.
+[[nodiscard]] std::optional<Diagnostic> subByteFaults(const TensorMap& map, const std::array<int32_t, 5>& coords, bool store,
+                                                      TmaArch arch, bool clusterDst);
+
+/// The sm_120a restriction on every type: no .swizzle_atomicity (128B_ATOM_*) with .shared::cluster.global.
+[[nodiscard]] std::optional<Diagnostic> targetSwizzleFaults(const TensorMap& map, TmaArch arch, bool clusterDst);
 
 /// Shared-memory bytes of one dimension-0 row of a sub-byte box (dense .b4x16: boxDim[0]/2; padded: 128).
 [[nodiscard]] uint32_t subByteRowBytes(const TensorMap& map);

@@ -42,11 +42,45 @@ std::string ptxName(TensorDataType t, bool store) {
     return store ? ".b6p2x16" : ".b6x16_p32";
 }
 
-// A seed-004 restriction, quoted: "<what is wrong> (PTX: "<restriction text>")".
-Diagnostic restriction(DiagCode code, const std::string& what, int number, const char* quote) {
+// A seed-004 restriction, quoted: "<what is wrong> (PTX restriction <label>: "<restriction text>")".
+// Labels: the number of the sub-byte list (1..9), "sm_103a-N" / "sm_120a-N" for the target lists.
+Diagnostic restriction(DiagCode code, const std::string& what, const std::string& label, const char* quote) {
     const RuleInfo& r = ruleInfo(RuleId::TmaSubByteRestriction);
-    return Diagnostic{Severity::Error, code, {}, what + " (PTX restriction " + std::to_string(number) + ": \"" + quote + "\")",
-                      std::string(r.reference) + ", restriction " + std::to_string(number), r.provenance};
+    return Diagnostic{Severity::Error, code, {}, what + " (PTX restriction " + label + ": \"" + quote + "\")",
+                      std::string(r.reference) + ", restriction " + label, r.provenance};
+}
+Diagnostic restriction(DiagCode code, const std::string& what, int number, const char* quote) {
+    return restriction(code, what, std::to_string(number), quote);
+}
+
+// sm_103a, .b6p2x16 stores (seed 004 "restrictions for sm_103a"): 48 B or 96 B boxes, 16-byte
+// alignment, first coordinate a multiple of 64, and 64B swizzle allowed. The CUDA 13.0 encoder still
+// demands boxDim[0] = 128 and 32-byte alignment for 16U6_ALIGN16B, so only maps altered past it (or
+// from a newer driver) reach the relaxed forms.
+std::optional<Diagnostic> sm103StoreFaults(const TensorMapTiledParams& p, const std::array<int32_t, 5>& coords) {
+    if (p.boxDim[0] != 64 && p.boxDim[0] != 128)
+        return restriction(DiagCode::InvalidValue, "boxDim[0] is " + std::to_string(p.boxDim[0]) + " elements", "sm_103a-1",
+                           "Box-Size[0] must be exactly either of 48B or 96B.");
+    if (p.globalAddress % 16 != 0)
+        return restriction(DiagCode::InvalidValue, "the global address is not 16-byte aligned", "sm_103a-2",
+                           "The global memory address must be 16B aligned.");
+    for (uint32_t i = 0; i + 1 < std::min<uint32_t>(p.tensorRank, kMaxTensorRank); ++i)
+        if (p.globalStrides[i] % 16 != 0)
+            return restriction(DiagCode::InvalidValue, "globalStrides[" + std::to_string(i) + "] is not 16-byte aligned",
+                               "sm_103a-3", "Tensor Stride in every dimension must be 16B aligned.");
+    if (coords[0] % 64 != 0)
+        return restriction(DiagCode::InvalidValue, "the first coordinate is " + std::to_string(coords[0]) + ", not a multiple of 64",
+                           "sm_103a-4", "The first coordinate in the tensorCoords argument vector must be a multiple of 64.");
+    if (p.globalDim[0] % 64 != 0)
+        return restriction(DiagCode::InvalidValue, "globalDim[0] is " + std::to_string(p.globalDim[0]) + ", not a multiple of 64 elements",
+                           "sm_103a-5", "Tensor-Size[0] must be a multiple of 48B.");
+    const TensorSwizzle s = p.swizzle;
+    if (s != TensorSwizzle::NONE && s != TensorSwizzle::S128B && s != TensorSwizzle::S128B_ATOM_32B &&
+        s != TensorSwizzle::S128B_ATOM_64B && s != TensorSwizzle::S64B)
+        return restriction(DiagCode::InvalidValue, "swizzle " + cudaName(s) + " with .b6p2x16", "sm_103a-6",
+                           "The following swizzle modes are supported: None; 128B (With all potential swizzle atomicity values "
+                           "except: 32B with 8B flip); 64B swizzle with 16B swizzle atomicity");
+    return std::nullopt;
 }
 
 } // namespace
@@ -56,7 +90,20 @@ uint32_t subByteRowBytes(const TensorMap& map) {
     return uint32_t(uint64_t(map.p.boxDim[0]) * l.groupSmem / kGroup);
 }
 
-std::optional<Diagnostic> subByteFaults(const TensorMap& map, const std::array<int32_t, 5>& coords, bool store) {
+std::optional<Diagnostic> targetSwizzleFaults(const TensorMap& map, TmaArch arch, bool clusterDst) {
+    const auto s = uint32_t(map.p.swizzle);
+    if (arch == TmaArch::Sm120 && clusterDst && s >= uint32_t(TensorSwizzle::S128B_ATOM_32B) &&
+        s <= uint32_t(TensorSwizzle::S128B_ATOM_64B))
+        return restriction(DiagCode::InvalidValue,
+                           "swizzle " + cudaName(map.p.swizzle) + " (a .swizzle_atomicity) in a .shared::cluster load on sm_120a",
+                           "sm_120a-1.2",
+                           "cp.async.bulk.tensor with the direction .shared::cluster.global doesn't support: the qualifier "
+                           ".swizzle_atomicity");
+    return std::nullopt;
+}
+
+std::optional<Diagnostic> subByteFaults(const TensorMap& map, const std::array<int32_t, 5>& coords, bool store, TmaArch arch,
+                                        bool clusterDst) {
     const TensorMapTiledParams& p = map.p;
     const TensorDataType t = p.dataType;
     const std::string name = ptxName(t, store);
@@ -68,9 +115,14 @@ std::optional<Diagnostic> subByteFaults(const TensorMap& map, const std::array<i
     if (store && t == TensorDataType::T16U4_ALIGN16B)
         return restriction(DiagCode::InvalidValue, "a store (.global.shared::cta) of a 16U4_ALIGN16B (.b4x16_p64) tensor", 2,
                            "cp.async.bulk.tensor with the direction .global.shared::cta doesn't support the type .b4x16_p64");
+    if (!store && clusterDst && arch == TmaArch::Sm120)
+        return restriction(DiagCode::InvalidValue, "a .shared::cluster load of the sub-byte type " + name + " on sm_120a", 3,
+                           "cp.async.bulk.tensor with the direction .shared::cluster.global doesn't support the sub-byte types "
+                           "on sm_120a");
     if (p.oobFill == TensorOobFill::NAN_REQUEST_ZERO_FMA)
         return restriction(DiagCode::InvalidValue, "OOB-NaN fill with the sub-byte type " + name, 4,
                            "OOB-NaN fill mode doesn't support the types .b4x16, .b4x16_p64, .b6x16_p32 and .b6p2x16");
+    if (padded && store && arch == TmaArch::Sm103) return sm103StoreFaults(p, coords); // .b6p2x16 (U4 stores rejected above)
     if (padded) {
         const uint32_t bits = layoutOf(t).bits;
         if (p.boxDim[0] != 128)

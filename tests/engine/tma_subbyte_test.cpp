@@ -76,15 +76,16 @@ int64_t tx(const SubRun& r) {
 
 uint8_t smemAt(const SubRun& r, uint32_t off) { return r.state.smem[0].bytes()[kDst + off]; }
 
-// The restriction number quoted by a rejection, e.g. "restriction 7".
-void requireRestriction(const Status& st, int number) {
+// The restriction label quoted by a rejection, e.g. "restriction 7" or "restriction sm_103a-4".
+void requireRestriction(const Status& st, const std::string& label) {
     REQUIRE_FALSE(st.ok());
     const Diagnostic& d = st.diagnostics().front();
     INFO(d.message << " [" << d.ruleRef << "]");
     CHECK(d.code == DiagCode::InvalidValue);
-    CHECK(d.ruleRef.find("restriction " + std::to_string(number)) != std::string::npos);
-    CHECK(d.message.find("PTX restriction " + std::to_string(number)) != std::string::npos);
+    CHECK(d.ruleRef.find("restriction " + label) != std::string::npos);
+    CHECK(d.message.find("PTX restriction " + label + ":") != std::string::npos);
 }
+void requireRestriction(const Status& st, int number) { requireRestriction(st, std::to_string(number)); }
 
 } // namespace
 
@@ -288,4 +289,67 @@ TEST_CASE("scenario tma_fp4_packed_load.scn pads every 8 packed bytes to 16", "[
             REQUIRE(smem[sW + 128 * y + b] == want);
         }
     CHECK(run->final.mbarriers.at({0u, s->findBarrier("bar")->addr}).txCount == 0); // 256 = 4 x 64 packed bytes
+}
+
+TEST_CASE("target-specific restrictions: sm_103a .b6p2x16 stores, sm_120a .shared::cluster loads", "[tma][subbyte][restriction]") {
+    // A 16U6_ALIGN16B map with a 64-element (48-byte) box, as sm_103a allows for stores; the CUDA 13.0
+    // encoder only takes 128, so the box is narrowed after encoding.
+    TensorMap m = subMap(TensorDataType::T16U6_ALIGN16B, {256, 1}, {128, 1}, {192});
+    m.p.boxDim[0] = 64;
+    std::vector<uint8_t> smem(64);
+    for (uint32_t j = 0; j < 16; ++j) smem[j] = uint8_t(j);
+    auto storeOn = [&](TmaArch arch, int32_t c0) {
+        SubRun r;
+        r.state.global.addRegion(kGlobal, 192, nullptr);
+        std::copy(smem.begin(), smem.end(), r.state.smem[0].bytes().begin() + kDst);
+        TmaTileStore st;
+        st.map = m;
+        st.coords = at({c0, 0});
+        st.srcAddr = kDst;
+        st.arch = arch;
+        TraceBuilder tb(r.trace);
+        tb.beginInstr("store");
+        r.status = executeTmaStore(st, r.state, tb);
+        tb.endInstr();
+        return r;
+    };
+    SECTION("sm_103a: 48-byte box at first coordinate 64 packs 4 groups at byte 48") {
+        const SubRun r = storeOn(TmaArch::Sm103, 64);
+        REQUIRE(r.status.ok());
+        const uint8_t g0[12] = {0x40, 0x20, 0x0C, 0x44, 0x61, 0x1C, 0x48, 0xA2, 0x2C, 0x4C, 0xE3, 0x3C};
+        for (uint32_t b = 0; b < 12; ++b) CHECK(r.state.global.readByte(kGlobal + 48 + b) == g0[b]);
+        CHECK(r.trace.moves.size() == 4);
+    }
+    SECTION("sm_103a: first coordinate 32 is not a multiple of 64; a 32-element box is neither 48 nor 96 B") {
+        requireRestriction(storeOn(TmaArch::Sm103, 32).status, "sm_103a-4");
+        m.p.boxDim[0] = 32;
+        requireRestriction(storeOn(TmaArch::Sm103, 0).status, "sm_103a-1");
+    }
+    SECTION("sm_100a: the same store breaks the general rules 5 and 7") {
+        requireRestriction(storeOn(TmaArch::Sm100, 64).status, 5);
+        m.p.boxDim[0] = 128;
+        requireRestriction(storeOn(TmaArch::Sm100, 64).status, 7);
+    }
+    SECTION("sm_120a: no sub-byte type and no swizzle atomicity in .shared::cluster loads") {
+        TmaTileLoad ld;
+        ld.map = subMap(TensorDataType::T16U4_ALIGN16B, {256, 2}, {128, 2}, {128});
+        ld.dstAddr = kDst;
+        ld.mbarAddr = kBar;
+        ld.arch = TmaArch::Sm120;
+        ld.clusterDst = true;
+        MachineState state(1, 0);
+        state.global.addRegion(kGlobal, 256, nullptr);
+        Trace trace;
+        TraceBuilder tb(trace);
+        tb.beginInstr("load");
+        requireRestriction(executeTmaLoad(ld, state, tb), 3);
+        ld.clusterDst = false;
+        CHECK(executeTmaLoad(ld, state, tb).ok()); // .shared::cta is allowed
+        ld.map = mapOf({TensorDataType::FLOAT16, {64, 4}, {64, 4}, TensorSwizzle::S128B_ATOM_32B}, TmaArch::Sm100);
+        ld.clusterDst = true;
+        const Status st = executeTmaLoad(ld, state, tb);
+        REQUIRE_FALSE(st.ok());
+        CHECK(st.diagnostics().front().ruleRef.find("sm_120a") != std::string::npos);
+        tb.endInstr();
+    }
 }

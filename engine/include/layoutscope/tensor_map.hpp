@@ -71,7 +71,9 @@ struct TensorMapTiledParams {
 };
 
 /// What the GPU target supports; the sm_90 driver rejects the sm_100 swizzles and sub-byte types.
-enum class TmaArch { Sm90, Sm100 };
+/// Sm103 / Sm120 (appended by tmaextra) encode like Sm100; they gate the PTX restrictions that
+/// name sm_103a (.b6p2x16 stores) and sm_120a (.shared::cluster loads) when a copy executes.
+enum class TmaArch { Sm90, Sm100, Sm103, Sm120 };
 
 /// An encoded tiled tensor map: the validated parameters. Only encodeTiled() makes one.
 struct TensorMap {

@@ -28,6 +28,8 @@ struct TmaTileLoad {
     // appended (tmaextra): .cta_group (PTX ISA 9.2 §9.7.9.25.5.2; tma.md §10)
     uint32_t ctaGroup = 1;     ///< .cta_group::1 (default) or ::2
     uint32_t mbarCta = 0;      ///< with .cta_group::2: the CTA holding mbar (dstCta or its peer dstCta ^ 1)
+    bool clusterDst = false;   ///< .shared::cluster destination (sm_120a restrictions)
+    TmaArch arch = TmaArch::Sm100; ///< target whose PTX restrictions apply (sm_103a / sm_120a differ)
 };
 
 /// cp.async.bulk.tensor.<n>d.global.shared::cta.tile.bulk_group [tensorMap, {coords}], [srcMem]
@@ -36,6 +38,7 @@ struct TmaTileStore {
     std::array<int32_t, kMaxTensorRank> coords{};
     uint32_t srcCta = 0;
     uint32_t srcAddr = 0;      ///< shared::cta byte address of srcMem (absolute)
+    TmaArch arch = TmaArch::Sm100; ///< appended (tmaextra): target (sm_103a relaxes .b6p2x16 stores)
 };
 
 /// cp.async.bulk.tensor.2d.shared::{cta,cluster}.global.tile::gather4.mbarrier::complete_tx::bytes
