@@ -103,7 +103,10 @@ Result<Run> runScenario(const Scenario& s) {
             if (const auto* ld = std::get_if<TmaTileLoad>(&in.op)) {
                 summary = "TMA tile load " + boxText(ld->map) + ", " + std::to_string(bytesMoved(run.trace, idx)) +
                           " B written at " + hex(ld->dstAddr) + " to " + perCta(run.trace, idx) +
-                          (ld->multicast ? ", multicast mask " + hex(ld->ctaMask) : std::string());
+                          (ld->multicast ? ", multicast mask " + hex(ld->ctaMask) : std::string()) +
+                          (ld->ctaGroup == 2 ? ", .cta_group::2: complete-tx to the pair member of parity " +
+                                                   std::to_string(ld->mbarCta & 1) + " (unverified, open question 12)"
+                                             : std::string());
             } else if (const auto* st2p = std::get_if<TmaTileStore>(&in.op)) {
                 const auto& st2 = *st2p;
                 summary = "TMA tile store " + boxText(st2.map) + ", " + std::to_string(bytesMoved(run.trace, idx)) +

@@ -249,3 +249,28 @@ TEST_CASE("scenario tma_gather4_rows.scn stacks rows 20, 3, 31, 0 (128B swizzle)
         }
     CHECK(run->final.mbarriers.at({0u, s->findBarrier("bar")->addr}).txCount == 0);
 }
+
+TEST_CASE("scenario .cta_group::2: CTA 1's load credits the barrier in its peer CTA 0", "[tma][ctagroup][scenario]") {
+    const char* text = R"(target sm_100a
+cluster 2
+tensormap A tiled FLOAT16 dims=[256,64] box=[64,4]
+smem s0 512 align=1024 cta=0
+mbarrier bar0 cta=0
+smem s1 512 align=1024 cta=1
+mbarrier bar1 cta=1
+cta 1
+cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2 [s1], [A, {0, 0}], [bar0];
+)";
+    Result<Scenario> s = parseScenario(text);
+    REQUIRE(s.ok());
+    Result<Run> run = runScenario(*s);
+    REQUIRE(run.ok());
+    const uint32_t bar = s->findBarrier("bar0")->addr;
+    CHECK(run->final.mbarriers.at({0u, bar}).completedBytes == 512);
+    CHECK(run->final.mbarriers.at({1u, s->findBarrier("bar1")->addr}).completedBytes == 0);
+    SECTION("without .cta_group::2 the same operands are rejected (mbar must be in dstMem's CTA)") {
+        std::string t1 = text;
+        t1.replace(t1.find(".cta_group::2"), 13, "");
+        CHECK_FALSE(parseScenario(t1).ok());
+    }
+}
