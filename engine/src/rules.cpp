@@ -168,6 +168,32 @@ constexpr std::array<RuleInfo, static_cast<std::size_t>(RuleId::kCount)> kRules{
      "unverified: with .cta_group::2 the complete_tx for destination CTA d goes to CTA (d & ~1) | (mbar CTA & 1) at "
      "mbar's offset, so both CTAs of a pair may credit one barrier.",
      "PTX ISA 9.2 §9.7.9.25.5.2 (seed 003); tma.md §10; open-questions.md 12", P::Assumption},
+    {RuleId::TmaIm2colWalk, "im2col pixel walk",
+     "Pixels are walked W first, then H, D, then N: each spatial coordinate runs over [lower, globalDim-1+upper] in "
+     "steps of elementStrides, wraps to lower and carries; N steps by elementStrides[N] unbounded. The pixel read is the "
+     "walk position plus the instruction's offsets; each pixel row holds channelsPerPixel elements from coords[0].",
+     "PTX ISA 9.2 §5.5.4; tma.md §9; golden/tma rule 6", P::HardwareSm90},
+    {RuleId::TmaIm2colInterleave, "im2col with interleave",
+     "With INTERLEAVE_16B/32B the im2col walk runs over dimensions 0..rank-3 (dimension 0 in 16/32-byte slices), "
+     "dimension rank-2 stays at its coordinate, and every position moves one slice densely; tx = pixelsPerColumn * slice.",
+     "docs/interleave.md §4; golden im2col_load_0050/0051; probes I1-I9, J1-J9", P::HardwareSm90},
+    {RuleId::TmaFaultIm2colBox, "im2col start outside the box",
+     "An im2col load whose start pixel (W, H, D coordinates) lies outside [lower, globalDim-1+upper] raises "
+     "cudaErrorIllegalInstruction; N past the tensor does not fault (it yields fill).",
+     "PTX ISA 9.2 §5.5.4.1; golden/tma Surprises (im2col_load_0060-0064)", P::HardwareSm90},
+    {RuleId::TmaIm2colOffsetRange, "im2col offset range",
+     "The 16-bit im2col offsets must lie in [0, 2^16) for .3d, [0, 2^8) for .4d and [0, 2^5) for .5d; wHalo in [0, 512) "
+     "(.im2col::w) or [0, 32) (.im2col::w::128) and wOffset in [0, 32).",
+     "PTX ISA 9.2 §5.5.4.1, §9.7.9.25.5.2 (seed 003)", P::PtxText},
+    {RuleId::TmaIm2colWide, "im2col::w / w::128",
+     "unverified: only W is walked (stride elementStrides[1]) at fixed H/D; wOffset shifts the walk and the box; wHalo "
+     "extra pixels continue the walk after the main pixels (::w) or after every 32 pixels (::w::128), placed right after "
+     "them; complete_tx counts halo pixels too.",
+     "PTX ISA 9.2 §5.5.5; tma.md §9.1; open-questions.md 4, 5", P::Assumption},
+    {RuleId::TmaIm2colNoOffsStore, "im2col_no_offs store",
+     "unverified: the store reads pixelsPerColumn rows of channelsPerPixel elements from shared memory and writes them "
+     "along the im2col walk without offsets; out-of-bounds pixels are skipped; the box must lie inside the tensor.",
+     "PTX ISA 9.2 §9.7.9.25.5.1 (seed 004); tma.md §9.2; open-questions.md 18", P::Assumption},
 }};
 
 } // namespace

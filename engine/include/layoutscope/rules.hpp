@@ -64,6 +64,13 @@ enum class RuleId : uint16_t {
     TmaSubByteRestriction,///< a seed-004 restriction on the sub-byte types (PTX §9.7.9.25.5.1)
     TmaGather4,           ///< unverified: gather4/scatter4 rows stacked in operand order, tx 4*box0 (oq 11, 4)
     TmaCtaGroup2,         ///< unverified: .cta_group::2 signals (d & ~1) | parity(mbar CTA) (oq 12)
+    // --- TMA im2col family (docs/im2col.md; tma.md §9; golden/tma rule 6) ---
+    TmaIm2colWalk,        ///< .im2col: pixel walk W,H,D with wrap to lower corner and carry to N; rows of channelsPerPixel
+    TmaIm2colInterleave,  ///< .im2col with INTERLEAVE_16B/32B: walk shifted down one dimension, one slice per pixel
+    TmaFaultIm2colBox,    ///< start pixel outside the bounding box -> cudaErrorIllegalInstruction
+    TmaIm2colOffsetRange, ///< im2col offsets: rank 3 [0,2^16), rank 4 [0,2^8), rank 5 [0,2^5)
+    TmaIm2colWide,        ///< unverified: .im2col::w / ::w::128 walk, wOffset and halo pixels (oq 4, 5)
+    TmaIm2colNoOffsStore, ///< unverified: .im2col_no_offs store = im2col walk without offsets, read from smem (oq 18)
     kCount
 };
 
