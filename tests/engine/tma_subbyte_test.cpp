@@ -353,3 +353,21 @@ TEST_CASE("target-specific restrictions: sm_103a .b6p2x16 stores, sm_120a .share
         tb.endInstr();
     }
 }
+
+TEST_CASE("the Blackwell TMA rules are catalogued, assumptions marked unverified", "[tma][subbyte][rules]") {
+    for (RuleId id : {RuleId::TmaSubBytePacked, RuleId::TmaSubBytePadded, RuleId::TmaSubByteStorePack, RuleId::TmaSubByteTxBytes,
+                      RuleId::TmaSubByteRestriction, RuleId::TmaGather4, RuleId::TmaCtaGroup2}) {
+        const RuleInfo& r = ruleInfo(id);
+        INFO(r.name);
+        CHECK(r.id == id);
+        CHECK(std::string(r.reference).find("tma.md") != std::string::npos);
+        if (r.provenance == Provenance::Assumption) {
+            CHECK(std::string(r.description).rfind("unverified", 0) == 0);
+            CHECK(std::string(r.reference).find("open-questions.md") != std::string::npos);
+        }
+    }
+    CHECK(ruleInfo(RuleId::TmaSubByteStorePack).provenance == Provenance::Assumption);
+    CHECK(ruleInfo(RuleId::TmaGather4).provenance == Provenance::Assumption);
+    CHECK(ruleInfo(RuleId::TmaCtaGroup2).provenance == Provenance::Assumption);
+    CHECK(ruleInfo(RuleId::TmaSubByteRestriction).provenance == Provenance::PtxText);
+}
