@@ -79,6 +79,24 @@ std::string boxPosition(const TensorMap& map, uint32_t dstAddr, uint32_t physAdd
            (byte >= g.innerBytes ? " (row padding)" : "") + ", logical offset " + std::to_string(off);
 }
 
+// im2col issues (appended by im2col): the mode from the opcode, im2col_offsets as {offW, offH, offD}
+// (.im2col) or {wHalo, wOffset} (.im2col::w / ::w::128).
+TmaIm2colLoad im2colLoadOf(const TmaTileLoad& ld, const Json& is) {
+    TmaIm2colLoad op;
+    op.load = ld;
+    op.load.clusterDst = is.value("instruction", "").find(".shared::cluster") != std::string::npos;
+    const std::string instr = is.value("instruction", "");
+    op.mode = instr.find(".im2col::w::128") != std::string::npos ? TmaIm2colMode::W128
+              : instr.find(".im2col::w") != std::string::npos  ? TmaIm2colMode::W
+                                                                : TmaIm2colMode::Im2col;
+    const Json& offs = is.value("im2col_offsets", Json::array());
+    std::array<uint16_t, 3> v{};
+    for (size_t i = 0; i < offs.size() && i < v.size(); ++i) v[i] = offs[i].get<uint16_t>();
+    if (op.mode == TmaIm2colMode::Im2col) op.offsets = v;
+    else op.wHalo = v[0], op.wOffset = v[1];
+    return op;
+}
+
 } // namespace
 
 CaseOutcome checkTileLoadRecord(const Json& rec) {
@@ -86,8 +104,6 @@ CaseOutcome checkTileLoadRecord(const Json& rec) {
     Encoded enc = encodeFor(rec, id);
     if (enc.done) return *enc.done;
     const TensorMap& map = *enc.map;
-    if (map.mode != TensorMap::Mode::Tiled)
-        return {id, false, "im2col loads are not modelled by the tile executor (no im2col executor in the engine)"};
 
     const uint32_t clusterSize = rec.value("cluster_size", 1u);
     const uint32_t eb = rec.at("elem_bytes").get<uint32_t>();
@@ -117,7 +133,8 @@ CaseOutcome checkTileLoadRecord(const Json& rec) {
         if (is.contains("cta_mask") && is.at("cta_mask").is_number()) ld.ctaMask = is.at("cta_mask").get<uint16_t>();
         if (&is == &rec.at("issues").front()) firstDst = ld.dstAddr;
         tb.beginInstr(is.value("instruction", "cp.async.bulk.tensor"));
-        Status st = executeTmaLoad(ld, state, tb);
+        Status st = map.mode == TensorMap::Mode::Tiled ? executeTmaLoad(ld, state, tb)
+                                                       : executeTmaIm2colLoad(im2colLoadOf(ld, is), state, tb);
         tb.endInstr();
         if (!st) {
             fault = st.error(); // the error kills the context: later issues never run

@@ -86,4 +86,32 @@ struct TileGeometry {
 /// .cta_group::1; (dstCta & ~1) | (mbarCta & 1) with .cta_group::2 (tma.md §10; unverified, oq 12).
 [[nodiscard]] uint32_t tmaSignalCta(uint32_t ctaGroup, uint32_t dstCta, uint32_t mbarCta);
 
+// ---- appended (im2col): the im2col load family and .im2col_no_offs stores (docs/im2col.md) ----
+
+/// The im2col load modes (PTX ISA 9.2 §5.5.4, §5.5.5).
+enum class TmaIm2colMode : uint8_t { Im2col, W, W128 };
+
+/// cp.async.bulk.tensor.<n>d.shared::{cta,cluster}.global.{im2col,im2col::w,im2col::w::128}.mbarrier::complete_tx::bytes
+///   [dstMem], [tensorMap, {c, w, h, d, n}], [mbar], {im2colInfo} {, ctaMask}      (n = 3..5)
+/// .im2col: im2colInfo = {offW, offH, offD} (n-2 entries); .im2col::w / ::w::128: {wHalo, wOffset}.
+struct TmaIm2colLoad {
+    TmaTileLoad load;              ///< map (from encodeIm2col / encodeIm2colWide), coords, CTAs, dstMem, mbar, multicast
+    TmaIm2colMode mode = TmaIm2colMode::Im2col;
+    std::array<uint16_t, 3> offsets{}; ///< .im2col: W, H, D order
+    uint16_t wHalo = 0;            ///< .im2col::w*: halo pixels
+    uint16_t wOffset = 0;          ///< .im2col::w*: W shift
+};
+
+/// cp.async.bulk.tensor.<n>d.global.shared::cta.im2col_no_offs.bulk_group [tensorMap, {c, w, h, d, n}], [srcMem]
+struct TmaIm2colStore {
+    TmaTileStore store;            ///< map from encodeIm2col; coords {c, w, h, d, n}
+};
+
+/// Execute an im2col-family load (tma_im2col.cpp): PTX ISA 9.2 §5.5.4 / §5.5.5, measured on an H100 for .im2col
+/// (golden/tma rule 6, docs/interleave.md §4); .im2col::w / ::w::128 follow tma.md §9.1 (unverified, oq 4, 5).
+[[nodiscard]] Status executeTmaIm2colLoad(const TmaIm2colLoad& op, MachineState& state, TraceBuilder& trace);
+
+/// Execute an .im2col_no_offs store (unverified: tma.md §9.2, open question 18).
+[[nodiscard]] Status executeTmaIm2colStore(const TmaIm2colStore& op, MachineState& state, TraceBuilder& trace);
+
 } // namespace layoutscope
