@@ -2,6 +2,8 @@
 // "8 byte gaps every 8 byte chunk" / "4 byte gaps every 12 byte chunk", PTX §5.5.1.1) and every
 // restriction of seed 004 as a rejection naming its number. No hardware record exists (sm_100).
 #include "layoutscope/scenario.hpp"
+#include "layoutscope/smem_descriptor.hpp"
+#include "layoutscope/tcgen05_exec.hpp"
 #include "tma_test_util.hpp"
 
 #include <fstream>
@@ -370,4 +372,36 @@ TEST_CASE("the Blackwell TMA rules are catalogued, assumptions marked unverified
     CHECK(ruleInfo(RuleId::TmaGather4).provenance == Provenance::Assumption);
     CHECK(ruleInfo(RuleId::TmaCtaGroup2).provenance == Provenance::Assumption);
     CHECK(ruleInfo(RuleId::TmaSubByteRestriction).provenance == Provenance::PtxText);
+}
+
+TEST_CASE("packed FP4 -> TMA .b4x16_p64 (128B swizzle) -> tcgen05.cp .b8x16.b4x16_p64 -> 8-bit containers in TMEM",
+          "[tma][subbyte][tcgen05]") {
+    // 128 x 128 FP4 tensor (64 B per row), one 128 x 128 box with SWIZZLE_128B: row r at logical r*128.
+    const TensorMap map = subMap(TensorDataType::T16U4_ALIGN16B, {128, 128}, {128, 128}, {64}, TensorSwizzle::S128B);
+    SubRun r = load(map, at({0, 0}), globalByte, 128 * 64);
+    REQUIRE(r.status.ok());
+    // tcgen05.cp 128x256b reads 32 bytes of each of 128 rows through a K-major SWIZZLE_128B descriptor
+    // (row r at start + (r%8)*128 + (r/8)*SBO, SBO = 1024), i.e. the first two 16-byte chunks of each
+    // TMA row: 32 FP4 values, each widened to a byte with the value in bits [5:2] (tcgen05.md §5.3).
+    TmemState tmem(1);
+    Tcgen05Executor ex(r.trace, r.state, tmem);
+    auto taddr = ex.alloc(1, 0, 0x100, 32, {"alloc", 1});
+    REQUIRE(taddr.ok());
+    SmemDescriptor d;
+    d.startAddress = kDst;
+    d.lbo = 16;
+    d.sbo = 1024;
+    d.layoutType = uint32_t(SmemLayoutType::Swizzle128B);
+    auto form = parseCp("tcgen05.cp.cta_group::1.128x256b.b8x16.b4x16_p64 [t], d;");
+    REQUIRE(form.ok());
+    REQUIRE(ex.cp(*form, 0, *taddr, encodeSmemDescriptor(d), {"cp", 2}).ok());
+    for (uint32_t lane = 0; lane < 128; ++lane) {
+        const auto got = readTmemBytes(tmem, MemRef{MemSpace::TensorMemory, 0, uint64_t(lane) << 16 | (*taddr & 0xFFFF)}, 32);
+        for (uint32_t e = 0; e < 32; ++e) {
+            const uint8_t packed = globalByte(uint64_t(lane) * 64 + e / 2); // element e of tensor row `lane`
+            const uint8_t nibble = (e % 2) ? packed >> 4 : packed & 0xF;
+            INFO("lane " << lane << " element " << e);
+            REQUIRE(got[e] == uint8_t(nibble << 2));
+        }
+    }
 }
