@@ -1,0 +1,186 @@
+// TMEM / register / multicast / decompression scenes against hand-derived tables:
+//   tcgen05.st 32x32b: register j of thread t -> lane taddr.lane + t, column taddr.col + j (tcgen05.md §4.1)
+//   tcgen05.cp 64x128b .warpx2::02_13: rows 0-31 -> warps 0 and 2, rows 32-63 -> warps 1 and 3;
+//              .warpx2::01_23: rows 0-31 -> warps 0 and 1, rows 32-63 -> warps 2 and 3 (rule text, open question 20)
+//   decompression: formats.md §3.1-3.2 (b4x16_p64: 8 packed bytes + 8 padding, value in container bits [5:2];
+//              b6x16_p32: 12 packed bytes + 4 padding, value in bits [5:0]; element 0 in the lowest bits).
+#include "scene/decomp_scene.hpp"
+#include "scene/multicast_fans.hpp"
+#include "scene/reg_scene.hpp"
+#include "scene/tmem_inspect.hpp"
+#include "scene/tmem_scene.hpp"
+#include "tmem_fixture.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace layoutscope;
+using namespace layoutscope::views;
+using namespace layoutscope::views::test;
+
+namespace {
+Rgba8 at(const TmemScene& s, uint32_t x, uint32_t y) { return s.texels[size_t(y) * s.width() + x]; }
+Rgba8 rgb(Rgba8 c) { return Rgba8{c.r, c.g, c.b, 255}; }
+} // namespace
+
+TEST_CASE("TMEM scene of tcgen05.st 32x32b.x4 by warp 1 puts register j of thread t at lane 32+t, column j",
+          "[views][tmem]") {
+    auto doc = makeTmemStDocument();
+    REQUIRE(doc->trace().stepCount == 5); // alloc + one step per register index
+    const TmemScene s = tmemSceneAt(*doc, 5);
+    REQUIRE(s.width() == 512);
+    REQUIRE(s.ctaCount == 1);
+    REQUIRE(s.allocs.size() == 1);
+    CHECK(s.allocs[0].column == 0);
+    CHECK(s.allocs[0].nCols == 128);
+    int bad = 0;
+    for (uint32_t t = 0; t < 32; ++t)
+        for (uint32_t j = 0; j < 4; ++j) {
+            const Rgba8 c = at(s, j, 32 + t);
+            bad += rgb(c) != colourForCoord(int(t), int(j), 32, 4);
+            bad += !(c.a & kFlagWritten);
+            bad += bool(c.a & kFlagCurrent) != (j == 3); // the last step wrote register 3
+        }
+    CHECK(bad == 0);
+    SECTION("cells the store did not reach are untouched; columns past the allocation are hatched") {
+        CHECK(rgb(at(s, 4, 32)) == kUntouched);
+        CHECK(at(s, 0, 31).a == 0);  // lane 31 belongs to warp 0's quarter
+        CHECK(at(s, 0, 64).a == 0);
+        CHECK((at(s, 128, 40).a & kFlagFill) != 0);
+        CHECK((at(s, 127, 40).a & kFlagFill) == 0);
+    }
+    SECTION("at step 2 only register 0 has arrived") {
+        const TmemScene s2 = tmemSceneAt(*doc, 2);
+        CHECK((at(s2, 0, 45).a & (kFlagWritten | kFlagCurrent)) == (kFlagWritten | kFlagCurrent));
+        CHECK(at(s2, 1, 45).a == 0);
+    }
+}
+
+TEST_CASE("Register scene links register (t, j) of warp 1 to TMEM lane 32+t, column j", "[views][tmem][registers]") {
+    auto doc = makeTmemStDocument();
+    const TmemScene s = tmemSceneAt(*doc, 5);
+    const auto instr = regInstrAt(*doc, 5);
+    REQUIRE(instr);
+    const RegScene r = regSceneAt(*doc, *instr, 5, s);
+    REQUIRE(r.valid);
+    CHECK(r.store);
+    CHECK(r.warps == std::vector<uint32_t>{1});
+    CHECK(r.width() == 4);
+    CHECK(r.height() == 32);
+    for (uint32_t t : {0u, 7u, 31u})
+        for (uint32_t j = 0; j < 4; ++j) {
+            const RegLink* l = r.linkAt(j, t);
+            REQUIRE(l);
+            CHECK(l->tmem == TmemCellRef{0, 32 + t, j});
+            CHECK(rgb(r.texels[t * 4 + j]) == colourForCoord(int(t), int(j), 32, 4));
+        }
+    CHECK(r.registerOf({0, 40, 2}) == glm::uvec2(2, 8));
+    CHECK_FALSE(r.registerOf({0, 40, 9}));
+}
+
+TEST_CASE("TMEM scene of tcgen05.cp 64x128b warpx2 replicates each source row into two lane quarters",
+          "[views][tmem][multicast]") {
+    SECTION(".warpx2::02_13: lane L holds source row L mod 64") {
+        auto doc = makeTmemCpDocument();
+        const TmemScene s = tmemSceneAt(*doc, doc->trace().stepCount);
+        REQUIRE(s.ctaCount == 1);
+        int bad = 0;
+        for (uint32_t lane = 0; lane < 128; ++lane)
+            for (uint32_t c = 0; c < 4; ++c) {
+                bad += rgb(at(s, c, lane)) != colourForCoord(int(lane % 64), int(c), 64, 4);
+                bad += !(at(s, c, lane).a & kFlagWritten);
+            }
+        CHECK(bad == 0);
+        CHECK(at(s, 4, 0).a == 0);
+        const MulticastFans f = multicastFansAt(*doc, doc->trace().stepCount);
+        REQUIRE(f.valid);
+        CHECK(f.srcRows == 64);
+        CHECK(f.replicas == 2);
+        CHECK(f.edges == std::vector<FanEdge>{{0, 32, 0, 0, 32, 0}, {32, 64, 0, 32, 64, 0}, {0, 32, 0, 64, 96, 0},
+                                              {32, 64, 0, 96, 128, 0}});
+    }
+    SECTION(".cta_group::2 .warpx2::01_23: both CTAs side by side, rows 0-31 to lanes 0-63, rows 32-63 to lanes 64-127") {
+        auto doc = makeTmemCpDocument(false, true);
+        const TmemScene s = tmemSceneAt(*doc, doc->trace().stepCount);
+        REQUIRE(s.ctaCount == 2);
+        REQUIRE(s.width() == 1024 + kTmemPairGap);
+        auto rowOf = [](uint32_t lane) { return lane < 32 ? lane : lane < 96 ? lane - 32 : lane - 64; };
+        int bad = 0;
+        for (uint32_t cta = 0; cta < 2; ++cta)
+            for (uint32_t lane = 0; lane < 128; ++lane)
+                bad += rgb(at(s, s.originOf(cta) + 1, lane)) != colourForCoord(int(rowOf(lane)), 1, 64, 4);
+        CHECK(bad == 0);
+        CHECK(s.cellAt(512 + kTmemPairGap + 3, 9) == TmemCellRef{1, 9, 3});
+        CHECK_FALSE(s.cellAt(515, 9));
+        const MulticastFans f = multicastFansAt(*doc, doc->trace().stepCount);
+        REQUIRE(f.edges.size() == 8);
+        CHECK(f.edges[1] == FanEdge{0, 32, 0, 32, 64, 0});
+        CHECK(f.edges[2] == FanEdge{32, 64, 0, 64, 96, 0});
+        CHECK(f.edges[7] == FanEdge{32, 64, 1, 96, 128, 0});
+    }
+}
+
+TEST_CASE("Decompression scene places each 4-bit / 6-bit field in its 8-bit container", "[views][decompress]") {
+    SECTION(".b8x16.b4x16_p64: byte 0x21 holds e0 = 1 (0.5) and e1 = 2 (1.0), containers 0x04 and 0x08") {
+        std::array<uint8_t, 16> src{};
+        src[0] = 0x21;
+        src[12] = 0xFF; // padding: must not reach any container
+        const DecompScene d = decompScene(CpDecompress::B8x16_B4x16_p64, src);
+        CHECK(d.containers[0] == 0x04);
+        CHECK(d.containers[1] == 0x08);
+        for (uint32_t e = 2; e < 16; ++e) CHECK(d.containers[e] == 0);
+        CHECK(d.srcField[0] == 0);
+        CHECK(d.srcField[7] == 1);
+        CHECK(d.srcField[63] == 15);
+        CHECK(d.srcField[64] == -1);
+        CHECK(d.dstSrcBit[8 * 1 + 2] == 4); // container 1 bit 2 <- source bit 4
+        CHECK(d.dstSrcBit[8 * 15 + 5] == 63);
+        CHECK(d.dstSrcBit[0] == -1);
+        CHECK(d.dstSrcBit[7] == -1);
+        CHECK(decompFieldText(d, 0) == "e2m1 0x1 = 0.5");
+        CHECK(decompFieldText(d, 1) == "e2m1 0x2 = 1");
+        CHECK((d.texels[100].a & kFlagFill) != 0); // source bit 100 is padding
+    }
+    SECTION(".b8x16.b6x16_p32: bytes 81 f8 57 hold 0x01, 0x22, 0x3f, 0x15") {
+        std::array<uint8_t, 16> src{};
+        src[0] = 0x81;
+        src[1] = 0xF8;
+        src[2] = 0x57;
+        const DecompScene d = decompScene(CpDecompress::B8x16_B6x16_p32, src);
+        CHECK(d.containers[0] == 0x01);
+        CHECK(d.containers[1] == 0x22);
+        CHECK(d.containers[2] == 0x3F);
+        CHECK(d.containers[3] == 0x15);
+        CHECK(d.srcField[95] == 15);
+        CHECK(d.srcField[96] == -1);
+        CHECK(d.dstSrcBit[8 * 2] == 12);
+        CHECK(d.dstSrcBit[8 * 2 + 6] == -1);
+        // 0x22 = 1 00 010: e2m3 -(2/8) * 2^0; e3m2 = 1 000 10: -(2/4) * 2^-2
+        CHECK(decompFieldText(d, 1) == "e2m3 0x22 = -0.25 | e3m2 = -0.125");
+        CHECK(decompFieldText(d, 2) == "e2m3 0x3f = -7.5 | e3m2 = -28");
+    }
+    SECTION("the fixture's decompressing copy is found at its step") {
+        auto doc = makeTmemCpDocument(true);
+        const auto mi = decompMoveAt(*doc, doc->trace().stepCount);
+        REQUIRE(mi);
+        CHECK(doc->trace().moves[*mi].transform == Transform::Decompress4to8);
+    }
+}
+
+TEST_CASE("TMEM inspector names the address, quarter, allocation, value and an unverified rule", "[views][tmem][inspect]") {
+    auto doc = makeTmemStDocument();
+    const TmemScene s = tmemSceneAt(*doc, 5);
+    TmemReplay rp(doc->trace(), TmemState(1));
+    rp.seek(5);
+    const std::string text = inspectTmemCell(*doc, s, rp.state(), 2, 39); // lane 39, column 2: thread 39, r2
+    CHECK_THAT(text, Catch::Contains("lane 39, column 2"));
+    CHECK_THAT(text, Catch::Contains("0x00270002"));
+    CHECK_THAT(text, Catch::Contains("warps 1, 5, 9"));
+    CHECK_THAT(text, Catch::Contains("columns 0-127"));
+    CHECK_THAT(text, Catch::Contains("0x3f800702"));          // 0x3F800000 + 7*0x100 + 2
+    CHECK_THAT(text, Catch::Contains("register r2 of thread 39"));
+    CHECK_THAT(text, Catch::Contains("ld/st thread map"));
+    CHECK(openQuestionsOf("tcgen05.md §5.3; open-questions.md 3, 28") == "open questions 3, 28");
+    SECTION("decompressed cells decode their containers") {
+        CHECK_THAT(decodeTmemValue(0x00000804u, Transform::Decompress4to8), Catch::Contains("e2m1 containers (bits [5:2]) 0.5 1 0 0"));
+    }
+}

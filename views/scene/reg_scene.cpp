@@ -1,0 +1,91 @@
+#include "scene/reg_scene.hpp"
+
+#include "layoutscope/tmem.hpp"
+
+#include <algorithm>
+
+namespace layoutscope::views {
+
+const RegLink* RegScene::linkAt(uint32_t x, uint32_t y) const {
+    auto it = std::lower_bound(links.begin(), links.end(), std::pair{y, x},
+                               [](const RegLink& l, std::pair<uint32_t, uint32_t> k) {
+                                   return std::pair{l.y, l.x} < k;
+                               });
+    return it != links.end() && it->x == x && it->y == y ? &*it : nullptr;
+}
+
+std::optional<glm::uvec2> RegScene::registerOf(TmemCellRef c) const {
+    for (const RegLink& l : links)
+        if (l.tmem == c) return glm::uvec2(l.x, l.y);
+    return std::nullopt;
+}
+
+static bool isRegisterInstr(const Trace& t, uint32_t instr) {
+    const TraceInstr& in = t.instrs[instr];
+    if (in.endStep <= in.firstStep) return false;
+    const ByteMove& m = t.moves[t.movesOfStep(in.firstStep).first];
+    return m.instr == instr && (m.src.space == MemSpace::Register || m.dst.space == MemSpace::Register);
+}
+
+std::optional<uint32_t> regInstrAt(const Document& doc, uint32_t step) {
+    if (!doc.hasTrace()) return std::nullopt;
+    const Trace& t = doc.trace();
+    std::optional<uint32_t> first, best;
+    for (uint32_t i = 0; i < t.instrs.size(); ++i) {
+        if (!isRegisterInstr(t, i)) continue;
+        if (!first) first = i;
+        if (t.instrs[i].firstStep < step) best = i;
+    }
+    return best ? best : first;
+}
+
+RegScene regSceneAt(const Document& doc, uint32_t instr, uint32_t step, const TmemScene& tmem) {
+    RegScene r;
+    if (!doc.hasTrace() || instr >= doc.trace().instrs.size() || !isRegisterInstr(doc.trace(), instr)) return r;
+    const Trace& t = doc.trace();
+    const TraceInstr& in = t.instrs[instr];
+    const size_t lo = t.movesOfStep(in.firstStep).first, hi = t.movesOfStep(in.endStep - 1).second;
+    r.valid = true;
+    r.instr = instr;
+    r.store = t.moves[lo].src.space == MemSpace::Register;
+    r.regCount = registerCountOf(doc, instr);
+    for (size_t i = lo; i < hi; ++i) {
+        const MemRef& reg = r.store ? t.moves[i].src : t.moves[i].dst;
+        r.cta = reg.cta;
+        const uint32_t warp = uint32_t(reg.addr >> 16) / 32;
+        if (std::find(r.warps.begin(), r.warps.end(), warp) == r.warps.end()) r.warps.push_back(warp);
+    }
+    std::sort(r.warps.begin(), r.warps.end());
+    r.texels.assign(size_t(r.width()) * r.height(), Rgba8{kUntouched.r, kUntouched.g, kUntouched.b, 0});
+    for (size_t i = lo; i < hi; ++i) {
+        const ByteMove& m = t.moves[i];
+        const MemRef& reg = r.store ? m.src : m.dst;
+        const MemRef& cell = r.store ? m.dst : m.src;
+        const uint32_t thread = uint32_t(reg.addr >> 16), j = uint32_t(reg.addr & 0xFFFF) / 4;
+        const uint32_t row = uint32_t(std::find(r.warps.begin(), r.warps.end(), thread / 32) - r.warps.begin());
+        const uint32_t x = j, y = 32 * row + thread % 32;
+        if (x >= r.width() || y >= r.height()) continue;
+        const TmemAddr a = decodeTmemAddress(uint32_t(cell.addr));
+        const TmemCellRef ref{cell.cta, a.lane, a.column};
+        // First move of a register wins (pack::16b: the cell of the low half).
+        if (std::none_of(r.links.begin(), r.links.end(), [&](const RegLink& l) { return l.x == x && l.y == y; }))
+            r.links.push_back({x, y, ref, static_cast<int32_t>(i)});
+        const bool done = step > m.step, now = step > 0 && m.step + 1 == step;
+        Rgba8 col = registerColour(thread % 32, j, r.regCount);
+        if (!r.store) { // a load: the colour of the TMEM cell it reads
+            const auto g = tmem.gridOf(ref);
+            col = g ? tmem.texels[size_t(g->y) * tmem.width() + g->x] : Rgba8{200, 200, 200, 255};
+        }
+        if (!done) { // not reached yet: dim (a store's registers already hold their values)
+            if (!r.store) col = kUntouched;
+            col = Rgba8{uint8_t(col.r * 0.35f + 20), uint8_t(col.g * 0.35f + 20), uint8_t(col.b * 0.35f + 20), 255};
+        }
+        col.a = uint8_t((done ? kFlagWritten : 0) | (now ? kFlagCurrent : 0));
+        r.texels[size_t(y) * r.width() + x] = col;
+    }
+    std::sort(r.links.begin(), r.links.end(),
+              [](const RegLink& a, const RegLink& b) { return std::pair{a.y, a.x} < std::pair{b.y, b.x}; });
+    return r;
+}
+
+} // namespace layoutscope::views

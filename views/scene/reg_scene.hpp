@@ -1,0 +1,46 @@
+#pragma once
+/// Registers scene: the registers of the warp(s) executing the tcgen05.st / tcgen05.ld shown at a
+/// step (PTX ISA 9.2 §9.7.16.8.3-4). Pure C++ (no Qt, no GL).
+///
+/// Cells: x = register index j (0 .. regCount-1), y = 32 * (warp row) + %laneid. Each register is
+/// linked to the TMEM cell its moves touch (the first one for .pack::16b / .unpack::16b, which
+/// touch two cells). Colour = the TMEM cell's provenance colour (registerColour for a store; the
+/// TMEM scene's colour of the source cell for a load); registers the instruction has not reached
+/// yet are dimmed.
+#include "scene/tmem_scene.hpp"
+
+#include <optional>
+#include <vector>
+
+namespace layoutscope::views {
+
+struct RegLink {
+    uint32_t x = 0, y = 0;  ///< register cell
+    TmemCellRef tmem;       ///< the TMEM cell it maps to
+    int32_t move = -1;      ///< index into trace.moves
+};
+
+struct RegScene {
+    bool valid = false;
+    uint32_t instr = 0;
+    bool store = true;              ///< tcgen05.st (registers -> TMEM) or tcgen05.ld
+    uint32_t cta = 0;
+    std::vector<uint32_t> warps;    ///< warp id in CTA of each row block of 32 threads
+    uint32_t regCount = 0;
+    std::vector<Rgba8> texels;      ///< regCount x 32*warps.size()
+    std::vector<RegLink> links;     ///< sorted by (y, x); one per register cell that has a move
+    [[nodiscard]] uint32_t width() const { return regCount; }
+    [[nodiscard]] uint32_t height() const { return 32 * static_cast<uint32_t>(warps.size()); }
+    [[nodiscard]] const RegLink* linkAt(uint32_t x, uint32_t y) const;
+    /// The register cell linked to a TMEM cell (first match), if any.
+    [[nodiscard]] std::optional<glm::uvec2> registerOf(TmemCellRef c) const;
+};
+
+/// The tcgen05.st/ld instruction the view shows at `step`: the last one whose first step is < step,
+/// else the first one; nullopt when the trace has none.
+[[nodiscard]] std::optional<uint32_t> regInstrAt(const Document& doc, uint32_t step);
+
+/// Registers of instruction `instr` at `step`; `tmem` (same step) supplies the colours of loaded cells.
+[[nodiscard]] RegScene regSceneAt(const Document& doc, uint32_t instr, uint32_t step, const TmemScene& tmem);
+
+} // namespace layoutscope::views

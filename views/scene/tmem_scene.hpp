@@ -1,0 +1,82 @@
+#pragma once
+/// Tensor Memory scene: from a trace and a step, what each TMEM cell shows (PTX ISA 9.2 §9.7.16.1;
+/// tcgen05_exec.hpp for the move conventions). Pure C++ (no Qt, no GL).
+///
+/// Cells: one per 32-bit TMEM cell. One CTA: 512 x 128 (x = column, y = lane). A CTA pair
+/// (`.cta_group::2` moves in the trace) is shown side by side: CTA 2k at x [0,512), CTA 2k+1 at
+/// x [512+kTmemPairGap, 1024+kTmemPairGap).
+///
+/// Colour = provenance, like the shared-memory view:
+///   from a register (tcgen05.st)   hue = thread (lane id), lightness = register index
+///   from shared memory (tcgen05.cp) the colour of the source SMEM byte (its tensor coordinate) when
+///                                  the caller supplies it, else hue = source row, lightness = column
+///   from TMEM (tcgen05.shift)      the colour of the cell it came from
+/// Flags: kFlagWritten, kFlagCurrent (written or read by the step just played), kFlagFill (the cell is
+/// outside every live allocation), and cells never written keep kUntouched.
+#include "scene/cell_style.hpp"
+#include "scene/document.hpp"
+
+#include <functional>
+#include <optional>
+#include <vector>
+
+namespace layoutscope::views {
+
+inline constexpr uint32_t kTmemPairGap = 16; ///< empty columns between the two CTAs of a pair
+
+/// One live allocation as recorded by a tcgen05.alloc move (dealloc is not in the trace).
+struct TmemAllocBox {
+    uint32_t cta = 0;
+    uint32_t column = 0;
+    uint32_t nCols = 0;
+    uint32_t taddr = 0;
+    uint32_t instr = 0;
+};
+
+struct TmemCellRef {
+    uint32_t cta = 0;
+    uint32_t lane = 0;
+    uint32_t column = 0;
+    friend bool operator==(const TmemCellRef&, const TmemCellRef&) = default;
+};
+
+/// Colour of a shared-memory byte (cta, shared::cta address) if the caller knows it (e.g. from the
+/// SMEM scene); nullopt falls back to the source row/column colour.
+using SmemColourFn = std::function<std::optional<Rgba8>(uint32_t cta, uint32_t addr)>;
+
+struct TmemScene {
+    uint32_t step = 0;
+    uint32_t firstCta = 0; ///< CTA shown at x = 0
+    uint32_t ctaCount = 1; ///< 1, or 2 for a CTA pair
+    std::vector<int32_t> moveOf; ///< per cell: last move that wrote it, -1 none
+    std::vector<Rgba8> texels;   ///< row-major, width() per row
+    std::vector<TmemAllocBox> allocs;
+    [[nodiscard]] uint32_t width() const { return ctaCount * 512 + (ctaCount - 1) * kTmemPairGap; }
+    [[nodiscard]] uint32_t height() const { return 128; }
+    /// The TMEM cell under grid cell (x, y); nullopt in the gap or outside.
+    [[nodiscard]] std::optional<TmemCellRef> cellAt(uint32_t x, uint32_t y) const;
+    /// Grid cell of a TMEM cell; nullopt when that CTA is not shown.
+    [[nodiscard]] std::optional<glm::uvec2> gridOf(TmemCellRef c) const;
+    /// x of column 0 of `cta` (cta must be shown).
+    [[nodiscard]] uint32_t originOf(uint32_t cta) const { return (cta - firstCta) * (512 + kTmemPairGap); }
+};
+
+/// CTAs the TMEM view shows for `cta`: the pair (cta & ~1, 2) when the trace has TMEM moves in both
+/// CTAs of the pair, else (cta, 1).
+[[nodiscard]] std::pair<uint32_t, uint32_t> tmemCtasShown(const Document& doc, uint32_t cta);
+
+/// Allocations made by tcgen05.alloc moves of steps < `step` (size from the instruction summary).
+[[nodiscard]] std::vector<TmemAllocBox> tmemAllocationsAt(const Document& doc, uint32_t step);
+
+/// State of TMEM after every move of steps < `step` (TmemReplay::seek semantics).
+[[nodiscard]] TmemScene tmemSceneAt(const Document& doc, uint32_t step, uint32_t cta = 0,
+                                    const SmemColourFn& smemColour = {});
+
+/// Provenance colour of register `reg` of thread `thread` (lane id 0..31) for an instruction using
+/// `regCount` registers per thread: colourForCoord(thread, reg, 32, regCount).
+[[nodiscard]] Rgba8 registerColour(uint32_t thread, uint32_t reg, uint32_t regCount);
+
+/// Registers per thread an instruction moves (max register index + 1 over its moves), >= 1.
+[[nodiscard]] uint32_t registerCountOf(const Document& doc, uint32_t instr);
+
+} // namespace layoutscope::views
