@@ -6,6 +6,7 @@
 #include "layoutscope/tcgen05_exec.hpp"
 #include "tma_test_util.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 
@@ -403,5 +404,74 @@ TEST_CASE("packed FP4 -> TMA .b4x16_p64 (128B swizzle) -> tcgen05.cp .b8x16.b4x1
             INFO("lane " << lane << " element " << e);
             REQUIRE(got[e] == uint8_t(nibble << 2));
         }
+    }
+}
+
+TEST_CASE("random sub-byte loads agree with a per-element reference", "[tma][subbyte][oracle]") {
+    // Reference: element (k0, k1, k2) of the box is the `bits`-wide value at bit (x0*bits) of its global
+    // row (element j of a group at bits [bits*j, bits*j+bits) of the little-endian group, open question 10),
+    // and it must appear at the same bit offset inside its group's shared chunk: chunk (k0/16) of row
+    // (k1 + n1*k2), at the row pitch, through swizzleAddress. OOB elements read 0.
+    uint64_t seed = 0x5EED;
+    auto rnd = [&](uint64_t n) {
+        seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+        return (seed >> 33) % n;
+    };
+    const TensorDataType types[3] = {TensorDataType::T16U4_ALIGN8B, TensorDataType::T16U4_ALIGN16B, TensorDataType::T16U6_ALIGN16B};
+    for (int iter = 0; iter < 150; ++iter) {
+        const TensorDataType t = types[rnd(3)];
+        const uint32_t bits = elementBits(t);
+        const bool padded = t != TensorDataType::T16U4_ALIGN8B;
+        const uint64_t dim0 = padded ? 128 * (1 + rnd(3)) : 2 * (16 + rnd(200));
+        const uint64_t dim1 = 1 + rnd(12), dim2 = 1 + rnd(3);
+        const uint64_t rowBytes = (dim0 * bits / 8 + 31) / 32 * 32;
+        const uint32_t box0 = padded ? 128 : 32 * uint32_t(1 + rnd(4));
+        const uint32_t box1 = 1 + uint32_t(rnd(8)), box2 = 1 + uint32_t(rnd(2));
+        std::vector<TensorSwizzle> sws = {TensorSwizzle::NONE, TensorSwizzle::S128B, TensorSwizzle::S128B_ATOM_32B};
+        if (!padded && box0 * bits / 8 <= 64) sws.push_back(TensorSwizzle::S64B);
+        if (t == TensorDataType::T16U4_ALIGN8B) sws.push_back(TensorSwizzle::S128B_ATOM_64B);
+        const TensorSwizzle sw = sws[rnd(sws.size())];
+        MapSpec s{t, {dim0, dim1, dim2}, {box0, box1, box2}, sw, TensorOobFill::NONE,
+                  {1, uint32_t(1 + rnd(2)), 1}, {rowBytes, rowBytes * dim1}};
+        auto enc = encodeTiled(paramsOf(s), TmaArch::Sm100);
+        INFO("iteration " << iter << " type " << cudaName(t) << " swizzle " << cudaName(sw) << " dims " << dim0 << "x" << dim1
+                          << "x" << dim2 << " box " << box0 << "x" << box1 << "x" << box2);
+        REQUIRE(enc.ok());
+        const TensorMap& map = enc.value();
+        const int32_t step0 = padded ? 128 : 32;
+        const int32_t c0 = step0 * (int32_t(rnd(uint64_t(dim0 / step0 + 2))) - 1);
+        const int32_t c1 = int32_t(rnd(dim1 + 4)) - 2, c2 = int32_t(rnd(dim2 + 2)) - 1;
+        const SubRun r = load(map, at({c0, c1, c2}), globalByte, rowBytes * dim1 * dim2);
+        REQUIRE(r.status.ok());
+        const uint32_t n1 = (box1 + s.elementStrides[1] - 1) / s.elementStrides[1];
+        const uint32_t inner = padded ? 128 : box0 * bits / 8;
+        const uint32_t span = swizzleSpan(sw);
+        const uint32_t pitch = span ? std::max(span, inner) : inner;
+        const uint32_t chunk = padded ? 16 : 8, groupGlobal = 16 * bits / 8;
+        auto valueAt = [&](auto byteAt, uint64_t bitPos) {
+            const uint32_t lo = byteAt(bitPos / 8), hi = byteAt(bitPos / 8 + 1);
+            return ((lo | hi << 8) >> (bitPos % 8)) & ((1u << bits) - 1);
+        };
+        for (uint32_t k2 = 0; k2 < box2; ++k2)
+            for (uint32_t k1 = 0; k1 < n1; ++k1)
+                for (uint32_t k0 = 0; k0 < box0; ++k0) {
+                    const int64_t x0 = c0 + k0, x1 = c1 + int64_t(k1) * s.elementStrides[1], x2 = c2 + k2;
+                    const bool in = x0 >= 0 && x0 < int64_t(dim0) && x1 >= 0 && x1 < int64_t(dim1) && x2 >= 0 && x2 < int64_t(dim2);
+                    uint32_t want = 0;
+                    if (in) {
+                        const uint64_t row = uint64_t(x1) * rowBytes + uint64_t(x2) * rowBytes * dim1;
+                        want = valueAt([&](uint64_t b) { return globalByte(row + b); }, uint64_t(x0) * bits);
+                    }
+                    const uint32_t rowOff = (k1 + n1 * k2) * pitch + (k0 / 16) * chunk;
+                    const uint64_t inGroupBit = uint64_t(k0 % 16) * bits;
+                    const uint32_t got = valueAt(
+                        [&](uint64_t b) -> uint32_t {
+                            if (b >= groupGlobal) return 0; // the value never reaches past its group's data bytes
+                            return r.state.smem[0].bytes()[swizzleAddress(sw, kDst + rowOff + uint32_t(b))];
+                        },
+                        inGroupBit);
+                    INFO("element " << k0 << "," << k1 << "," << k2);
+                    REQUIRE(got == want);
+                }
     }
 }
