@@ -274,3 +274,29 @@ cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
         CHECK_FALSE(parseScenario(t1).ok());
     }
 }
+
+TEST_CASE("gather4 of padded FP4 rows: each row's groups padded to 16 bytes", "[tma][gather4][subbyte]") {
+    // 16U4_ALIGN16B, 128 values (64 B) per tensor row, box 128 x 1: row i of shared memory is 128 B,
+    // chunk g = the 8 packed bytes of group g of tensor row rows[i], then 8 untouched bytes.
+    MapSpec spec{TensorDataType::T16U4_ALIGN16B, {128, 32}, {128, 1}, TensorSwizzle::NONE, TensorOobFill::NONE, {}, {64}};
+    const TensorMap map = mapOf(spec, TmaArch::Sm100);
+    G4Run r{MachineState(1, 0xA5), {}, okStatus()};
+    r.state.global.addRegion(kGlobal, 32 * 64, globalByte);
+    TmaGather4Load g;
+    g.load.map = map;
+    g.load.dstAddr = kDst;
+    g.load.mbarAddr = kBar;
+    g.rows = {31, 0, 40, 7}; // row 40 is beyond globalDim[1] = 32: zero data bytes
+    TraceBuilder tb(r.trace);
+    tb.beginInstr("gather4");
+    REQUIRE(executeTmaGather4(g, r.state, tb).ok());
+    tb.endInstr();
+    const auto smem = r.state.smem[0].bytes();
+    for (uint32_t i = 0; i < 4; ++i)
+        for (uint32_t b = 0; b < 128; ++b) {
+            const uint8_t want = b % 16 >= 8 ? 0xA5 : i == 2 ? 0 : globalByte(uint64_t(g.rows[i]) * 64 + (b / 16) * 8 + b % 16);
+            INFO("row " << i << " byte " << b);
+            REQUIRE(smem[kDst + 128 * i + b] == want);
+        }
+    CHECK(txAt(r.state, 0) == 4 * 64); // packed bytes (unverified, open questions 4)
+}
