@@ -52,21 +52,27 @@ Status executeScenarioOp(const ScenarioOp& op, MachineState& state, TraceBuilder
     return std::visit(
         [&](const auto& o) -> Status {
             using T = std::decay_t<decltype(o)>;
-            if constexpr (std::is_same_v<T, TmaTileLoad>) return executeTmaLoad(o, state, trace);
-            else if constexpr (std::is_same_v<T, TmaTileStore>) return executeTmaStore(o, state, trace);
-            else if constexpr (std::is_same_v<T, TmaGather4Load>) return executeTmaGather4(o, state, trace);
-            else return executeTmaScatter4(o, state, trace);
+            if constexpr (std::is_same_v<T, TmaTileLoad>)
+                return executeTmaLoad(o, state, trace);
+            else if constexpr (std::is_same_v<T, TmaTileStore>)
+                return executeTmaStore(o, state, trace);
+            else if constexpr (std::is_same_v<T, TmaGather4Load>)
+                return executeTmaGather4(o, state, trace);
+            else
+                return executeTmaScatter4(o, state, trace);
         },
         op);
 }
 
 std::string extraOpSummary(const ScenarioOp& op, uint64_t bytesWritten) {
     if (const auto* g = std::get_if<TmaGather4Load>(&op))
-        return "TMA gather4 of rows {" + rowsText(g->rows) + "} from column " + std::to_string(g->col) + ", " +
-               std::to_string(bytesWritten) + " B written at " + hex(g->load.dstAddr) + " (rows stacked in operand order; unverified)";
+        return "TMA gather4 of rows {" + rowsText(g->rows) + "} from column " + std::to_string(g->col) +
+               ", " + std::to_string(bytesWritten) + " B written at " + hex(g->load.dstAddr) +
+               " (rows stacked in operand order; unverified)";
     if (const auto* s = std::get_if<TmaScatter4Store>(&op))
         return "TMA scatter4 to rows {" + rowsText(s->rows) + "} at column " + std::to_string(s->col) + ", " +
-               std::to_string(bytesWritten) + " B written to global from CTA " + std::to_string(s->store.srcCta);
+               std::to_string(bytesWritten) + " B written to global from CTA " +
+               std::to_string(s->store.srcCta);
     return "";
 }
 

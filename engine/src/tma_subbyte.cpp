@@ -28,13 +28,18 @@ struct Layout {
 
 Layout layoutOf(TensorDataType t) {
     switch (t) {
-    case TensorDataType::T16U4_ALIGN8B: return {4, 8, 8};
-    case TensorDataType::T16U4_ALIGN16B: return {4, 8, 16};
-    default: return {6, 12, 16}; // T16U6_ALIGN16B
+    case TensorDataType::T16U4_ALIGN8B:
+        return {4, 8, 8};
+    case TensorDataType::T16U4_ALIGN16B:
+        return {4, 8, 16};
+    default:
+        return {6, 12, 16}; // T16U6_ALIGN16B
     }
 }
 
-uint32_t entries(uint32_t box, uint32_t stride) { return (box + std::max(stride, 1u) - 1) / std::max(stride, 1u); }
+uint32_t entries(uint32_t box, uint32_t stride) {
+    return (box + std::max(stride, 1u) - 1) / std::max(stride, 1u);
+}
 
 std::string ptxName(TensorDataType t, bool store) {
     if (t == TensorDataType::T16U4_ALIGN8B) return ".b4x16";
@@ -46,8 +51,12 @@ std::string ptxName(TensorDataType t, bool store) {
 // Labels: the number of the sub-byte list (1..9), "sm_103a-N" / "sm_120a-N" for the target lists.
 Diagnostic restriction(DiagCode code, const std::string& what, const std::string& label, const char* quote) {
     const RuleInfo& r = ruleInfo(RuleId::TmaSubByteRestriction);
-    return Diagnostic{Severity::Error, code, {}, what + " (PTX restriction " + label + ": \"" + quote + "\")",
-                      std::string(r.reference) + ", restriction " + label, r.provenance};
+    return Diagnostic{Severity::Error,
+                      code,
+                      {},
+                      what + " (PTX restriction " + label + ": \"" + quote + "\")",
+                      std::string(r.reference) + ", restriction " + label,
+                      r.provenance};
 }
 Diagnostic restriction(DiagCode code, const std::string& what, int number, const char* quote) {
     return restriction(code, what, std::to_string(number), quote);
@@ -57,28 +66,36 @@ Diagnostic restriction(DiagCode code, const std::string& what, int number, const
 // alignment, first coordinate a multiple of 64, and 64B swizzle allowed. The CUDA 13.0 encoder still
 // demands boxDim[0] = 128 and 32-byte alignment for 16U6_ALIGN16B, so only maps altered past it (or
 // from a newer driver) reach the relaxed forms.
-std::optional<Diagnostic> sm103StoreFaults(const TensorMapTiledParams& p, const std::array<int32_t, 5>& coords) {
+std::optional<Diagnostic> sm103StoreFaults(const TensorMapTiledParams& p,
+                                           const std::array<int32_t, 5>& coords) {
     if (p.boxDim[0] != 64 && p.boxDim[0] != 128)
-        return restriction(DiagCode::InvalidValue, "boxDim[0] is " + std::to_string(p.boxDim[0]) + " elements", "sm_103a-1",
+        return restriction(DiagCode::InvalidValue,
+                           "boxDim[0] is " + std::to_string(p.boxDim[0]) + " elements", "sm_103a-1",
                            "Box-Size[0] must be exactly either of 48B or 96B.");
     if (p.globalAddress % 16 != 0)
         return restriction(DiagCode::InvalidValue, "the global address is not 16-byte aligned", "sm_103a-2",
                            "The global memory address must be 16B aligned.");
     for (uint32_t i = 0; i + 1 < std::min<uint32_t>(p.tensorRank, kMaxTensorRank); ++i)
         if (p.globalStrides[i] % 16 != 0)
-            return restriction(DiagCode::InvalidValue, "globalStrides[" + std::to_string(i) + "] is not 16-byte aligned",
-                               "sm_103a-3", "Tensor Stride in every dimension must be 16B aligned.");
+            return restriction(DiagCode::InvalidValue,
+                               "globalStrides[" + std::to_string(i) + "] is not 16-byte aligned", "sm_103a-3",
+                               "Tensor Stride in every dimension must be 16B aligned.");
     if (coords[0] % 64 != 0)
-        return restriction(DiagCode::InvalidValue, "the first coordinate is " + std::to_string(coords[0]) + ", not a multiple of 64",
-                           "sm_103a-4", "The first coordinate in the tensorCoords argument vector must be a multiple of 64.");
+        return restriction(
+            DiagCode::InvalidValue,
+            "the first coordinate is " + std::to_string(coords[0]) + ", not a multiple of 64", "sm_103a-4",
+            "The first coordinate in the tensorCoords argument vector must be a multiple of 64.");
     if (p.globalDim[0] % 64 != 0)
-        return restriction(DiagCode::InvalidValue, "globalDim[0] is " + std::to_string(p.globalDim[0]) + ", not a multiple of 64 elements",
+        return restriction(DiagCode::InvalidValue,
+                           "globalDim[0] is " + std::to_string(p.globalDim[0]) +
+                               ", not a multiple of 64 elements",
                            "sm_103a-5", "Tensor-Size[0] must be a multiple of 48B.");
     const TensorSwizzle s = p.swizzle;
     if (s != TensorSwizzle::NONE && s != TensorSwizzle::S128B && s != TensorSwizzle::S128B_ATOM_32B &&
         s != TensorSwizzle::S128B_ATOM_64B && s != TensorSwizzle::S64B)
         return restriction(DiagCode::InvalidValue, "swizzle " + cudaName(s) + " with .b6p2x16", "sm_103a-6",
-                           "The following swizzle modes are supported: None; 128B (With all potential swizzle atomicity values "
+                           "The following swizzle modes are supported: None; 128B (With all potential "
+                           "swizzle atomicity values "
                            "except: 32B with 8B flip); 64B swizzle with 16B swizzle atomicity");
     return std::nullopt;
 }
@@ -94,80 +111,106 @@ std::optional<Diagnostic> targetSwizzleFaults(const TensorMap& map, TmaArch arch
     const auto s = uint32_t(map.p.swizzle);
     if (arch == TmaArch::Sm120 && clusterDst && s >= uint32_t(TensorSwizzle::S128B_ATOM_32B) &&
         s <= uint32_t(TensorSwizzle::S128B_ATOM_64B))
-        return restriction(DiagCode::InvalidValue,
-                           "swizzle " + cudaName(map.p.swizzle) + " (a .swizzle_atomicity) in a .shared::cluster load on sm_120a",
-                           "sm_120a-1.2",
-                           "cp.async.bulk.tensor with the direction .shared::cluster.global doesn't support: the qualifier "
-                           ".swizzle_atomicity");
+        return restriction(
+            DiagCode::InvalidValue,
+            "swizzle " + cudaName(map.p.swizzle) +
+                " (a .swizzle_atomicity) in a .shared::cluster load on sm_120a",
+            "sm_120a-1.2",
+            "cp.async.bulk.tensor with the direction .shared::cluster.global doesn't support: the qualifier "
+            ".swizzle_atomicity");
     return std::nullopt;
 }
 
-std::optional<Diagnostic> subByteFaults(const TensorMap& map, const std::array<int32_t, 5>& coords, bool store, TmaArch arch,
-                                        bool clusterDst) {
+std::optional<Diagnostic> subByteFaults(const TensorMap& map, const std::array<int32_t, 5>& coords,
+                                        bool store, TmaArch arch, bool clusterDst) {
     const TensorMapTiledParams& p = map.p;
     const TensorDataType t = p.dataType;
     const std::string name = ptxName(t, store);
     const bool padded = t != TensorDataType::T16U4_ALIGN8B;
     if (p.interleave != TensorInterleave::NONE)
-        return Diagnostic{Severity::Error, DiagCode::Unsupported, {},
-                          "interleaved sub-byte tensor maps (" + cudaName(t) + ", " + cudaName(p.interleave) + ") are not modelled",
-                          "tma.md §5, §7", Provenance::Assumption};
+        return Diagnostic{Severity::Error,
+                          DiagCode::Unsupported,
+                          {},
+                          "interleaved sub-byte tensor maps (" + cudaName(t) + ", " + cudaName(p.interleave) +
+                              ") are not modelled",
+                          "tma.md §5, §7",
+                          Provenance::Assumption};
     if (store && t == TensorDataType::T16U4_ALIGN16B)
-        return restriction(DiagCode::InvalidValue, "a store (.global.shared::cta) of a 16U4_ALIGN16B (.b4x16_p64) tensor", 2,
-                           "cp.async.bulk.tensor with the direction .global.shared::cta doesn't support the type .b4x16_p64");
+        return restriction(DiagCode::InvalidValue,
+                           "a store (.global.shared::cta) of a 16U4_ALIGN16B (.b4x16_p64) tensor", 2,
+                           "cp.async.bulk.tensor with the direction .global.shared::cta doesn't support the "
+                           "type .b4x16_p64");
     if (!store && clusterDst && arch == TmaArch::Sm120)
-        return restriction(DiagCode::InvalidValue, "a .shared::cluster load of the sub-byte type " + name + " on sm_120a", 3,
-                           "cp.async.bulk.tensor with the direction .shared::cluster.global doesn't support the sub-byte types "
+        return restriction(DiagCode::InvalidValue,
+                           "a .shared::cluster load of the sub-byte type " + name + " on sm_120a", 3,
+                           "cp.async.bulk.tensor with the direction .shared::cluster.global doesn't support "
+                           "the sub-byte types "
                            "on sm_120a");
     if (p.oobFill == TensorOobFill::NAN_REQUEST_ZERO_FMA)
-        return restriction(DiagCode::InvalidValue, "OOB-NaN fill with the sub-byte type " + name, 4,
-                           "OOB-NaN fill mode doesn't support the types .b4x16, .b4x16_p64, .b6x16_p32 and .b6p2x16");
-    if (padded && store && arch == TmaArch::Sm103) return sm103StoreFaults(p, coords); // .b6p2x16 (U4 stores rejected above)
+        return restriction(
+            DiagCode::InvalidValue, "OOB-NaN fill with the sub-byte type " + name, 4,
+            "OOB-NaN fill mode doesn't support the types .b4x16, .b4x16_p64, .b6x16_p32 and .b6p2x16");
+    if (padded && store && arch == TmaArch::Sm103)
+        return sm103StoreFaults(p, coords); // .b6p2x16 (U4 stores rejected above)
     if (padded) {
         const uint32_t bits = layoutOf(t).bits;
         if (p.boxDim[0] != 128)
-            return restriction(DiagCode::InvalidValue,
-                               "boxDim[0] is " + std::to_string(p.boxDim[0]) + " elements (" +
-                                   std::to_string(p.boxDim[0] * bits / 8) + " B packed); " + name + " needs 128 (" +
-                                   std::to_string(128 * bits / 8) + " B)",
-                               5, "Box-Size[0] must be exactly: 96B for b6x16_p32 and .b6p2x16; 64B for b4x16_p64");
+            return restriction(
+                DiagCode::InvalidValue,
+                "boxDim[0] is " + std::to_string(p.boxDim[0]) + " elements (" +
+                    std::to_string(p.boxDim[0] * bits / 8) + " B packed); " + name + " needs 128 (" +
+                    std::to_string(128 * bits / 8) + " B)",
+                5, "Box-Size[0] must be exactly: 96B for b6x16_p32 and .b6p2x16; 64B for b4x16_p64");
         if (p.globalDim[0] % 128 != 0)
-            return restriction(DiagCode::InvalidValue,
-                               "globalDim[0] is " + std::to_string(p.globalDim[0]) + ", not a multiple of 128 elements", 6,
-                               "Tensor-Size[0] must be a multiple of: 96B for b6x16_p32 and .b6p2x16; 64B for b4x16_p64");
+            return restriction(
+                DiagCode::InvalidValue,
+                "globalDim[0] is " + std::to_string(p.globalDim[0]) + ", not a multiple of 128 elements", 6,
+                "Tensor-Size[0] must be a multiple of: 96B for b6x16_p32 and .b6p2x16; 64B for b4x16_p64");
         if (coords[0] % 128 != 0)
-            return restriction(DiagCode::InvalidValue,
-                               "the first coordinate is " + std::to_string(coords[0]) + ", not a multiple of 128", 7,
-                               "For .b4x16_p64, .b6x16_p32 and .b6p2x16, the first coordinate in the tensorCoords argument "
-                               "vector must be a multiple of 128.");
+            return restriction(
+                DiagCode::InvalidValue,
+                "the first coordinate is " + std::to_string(coords[0]) + ", not a multiple of 128", 7,
+                "For .b4x16_p64, .b6x16_p32 and .b6p2x16, the first coordinate in the tensorCoords argument "
+                "vector must be a multiple of 128.");
         bool strideOk = true;
-        for (uint32_t i = 0; i + 1 < std::min<uint32_t>(p.tensorRank, kMaxTensorRank); ++i) strideOk &= p.globalStrides[i] % 32 == 0;
+        for (uint32_t i = 0; i + 1 < std::min<uint32_t>(p.tensorRank, kMaxTensorRank); ++i)
+            strideOk &= p.globalStrides[i] % 32 == 0;
         if (p.globalAddress % 32 != 0 || !strideOk)
-            return restriction(DiagCode::InvalidValue, "the global address or a stride is not 32-byte aligned", 8,
-                               "For .b4x16_p64, .b6x16_p32 and .b6p2x16, the global memory address must be 32B aligned. "
-                               "Additionally, tensor stride in every dimension must be 32B aligned.");
+            return restriction(
+                DiagCode::InvalidValue, "the global address or a stride is not 32-byte aligned", 8,
+                "For .b4x16_p64, .b6x16_p32 and .b6p2x16, the global memory address must be 32B aligned. "
+                "Additionally, tensor stride in every dimension must be 32B aligned.");
         const TensorSwizzle s = p.swizzle;
         if (s != TensorSwizzle::NONE && s != TensorSwizzle::S128B && s != TensorSwizzle::S128B_ATOM_32B &&
             s != TensorSwizzle::S128B_ATOM_64B)
-            return restriction(DiagCode::InvalidValue, "swizzle " + cudaName(s) + " with " + name, 9,
-                               ".b4x16_p64, .b6x16_p32 and .b6p2x16 supports the following swizzling modes: None; 128B "
-                               "(With all potential swizzle atomicity values except: 32B with 8B flip)");
+            return restriction(
+                DiagCode::InvalidValue, "swizzle " + cudaName(s) + " with " + name, 9,
+                ".b4x16_p64, .b6x16_p32 and .b6p2x16 supports the following swizzling modes: None; 128B "
+                "(With all potential swizzle atomicity values except: 32B with 8B flip)");
         if (!store && t == TensorDataType::T16U6_ALIGN16B && s == TensorSwizzle::S128B_ATOM_64B)
-            return Diagnostic{Severity::Error, DiagCode::InvalidValue, {},
-                              "a load of a 16U6_ALIGN16B tensor with SWIZZLE_128B_ATOM_64B (cuda.h: \"CU_TENSOR_MAP_SWIZZLE_"
+            return Diagnostic{Severity::Error,
+                              DiagCode::InvalidValue,
+                              {},
+                              "a load of a 16U6_ALIGN16B tensor with SWIZZLE_128B_ATOM_64B (cuda.h: "
+                              "\"CU_TENSOR_MAP_SWIZZLE_"
                               "128B_ATOM_64B (Store only)\")",
-                              "cuda.h cuTensorMapEncodeTiled: 16U6_ALIGN16B swizzle modes", Provenance::CudaHeader};
+                              "cuda.h cuTensorMapEncodeTiled: 16U6_ALIGN16B swizzle modes",
+                              Provenance::CudaHeader};
         return std::nullopt;
     }
     // .b4x16: the bounding box must start on a 16-byte boundary, i.e. 32 packed 4-bit values.
     // unverified: the sm_90 measurement (golden/tma Surprises) covers byte types only (open question 7).
     if (coords[0] % 32 != 0)
-        return Diagnostic{Severity::Error, DiagCode::FaultIllegalInstruction, {},
+        return Diagnostic{Severity::Error,
+                          DiagCode::FaultIllegalInstruction,
+                          {},
                           "inner coordinate " + std::to_string(coords[0]) + " of a .b4x16 tensor is " +
                               std::to_string(coords[0] / 2) + (coords[0] % 2 ? ".5" : "") +
-                              " B, not a multiple of 16 bytes (PTX: \"the address of the bounding box must be aligned to 16 "
+                              " B, not a multiple of 16 bytes (PTX: \"the address of the bounding box must "
+                              "be aligned to 16 "
                               "bytes\"; cudaErrorIllegalInstruction on sm_90 for byte types)",
-                          "PTX ISA 9.2 §5.5.3.1; tma.md §3; open-questions.md 7", Provenance::PtxText};
+                          "PTX ISA 9.2 §5.5.3.1; tma.md §3; open-questions.md 7",
+                          Provenance::PtxText};
     return std::nullopt;
 }
 
@@ -198,7 +241,8 @@ BoxPlan subByteBoxPlan(const TensorMap& map, const std::array<int32_t, 5>& coord
     for (uint32_t row = 0; row < rows; ++row) {
         std::array<int64_t, kMaxTensorRank> x{};
         bool rowIn = true;
-        uint64_t rowBase = p.globalAddress + uint64_t(c0 * l.bits / 8); // c0 is a whole number of bytes (faults)
+        uint64_t rowBase =
+            p.globalAddress + uint64_t(c0 * l.bits / 8); // c0 is a whole number of bytes (faults)
         for (uint32_t i = 1; i < rank; ++i) {
             x[i] = int64_t(coords[i]) + int64_t(k[i]) * std::max(p.elementStrides[i], 1u);
             if (x[i] < 0 || uint64_t(x[i]) >= p.globalDim[i]) rowIn = false;
@@ -256,7 +300,8 @@ Status storeB6p2x16(const TmaTileStore& op, const BoxPlan& plan, MachineState& s
             if (bit % 8 > 2) out[bit / 8 + 1] |= uint8_t(v >> (8 - bit % 8));
         }
         ByteMove m;
-        m.src = MemRef{MemSpace::SharedCta, uint8_t(op.srcCta), swizzleAddress(swz, op.srcAddr + piece.smemOffset)};
+        m.src = MemRef{MemSpace::SharedCta, uint8_t(op.srcCta),
+                       swizzleAddress(swz, op.srcAddr + piece.smemOffset)};
         m.dst = MemRef{MemSpace::Global, 0, piece.globalAddr};
         m.length = uint32_t(out.size());
         m.transform = Transform::Pack8to6;

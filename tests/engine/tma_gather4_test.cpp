@@ -57,7 +57,9 @@ TEST_CASE("gather4 stacks the four rows in operand order", "[tma][gather4]") {
             REQUIRE(smem[kDst + 64 * i + b] == globalByte(uint64_t(rows[i]) * 128 + 32 + b));
         }
     CHECK(smem[kDst + 256] == 0xA5);
-    SECTION("complete_tx = 4 * box[0] * 2 bytes (unverified, open question 4)") { CHECK(txAt(r.state, 0) == 256); }
+    SECTION("complete_tx = 4 * box[0] * 2 bytes (unverified, open question 4)") {
+        CHECK(txAt(r.state, 0) == 256);
+    }
     SECTION("moves carry the gather4 rule and the tensor coordinate of their row") {
         for (const ByteMove& m : r.trace.moves) {
             CHECK(m.rule == RuleId::TmaGather4);
@@ -66,8 +68,10 @@ TEST_CASE("gather4 stacks the four rows in operand order", "[tma][gather4]") {
     }
 }
 
-TEST_CASE("gather4 with SWIZZLE_128B: 128-byte rows at lines 0..3, chunks XORed by the line", "[tma][gather4]") {
-    const TensorMap map = mapOf({TensorDataType::FLOAT16, {128, 8}, {64, 1}, TensorSwizzle::S128B}, TmaArch::Sm100);
+TEST_CASE("gather4 with SWIZZLE_128B: 128-byte rows at lines 0..3, chunks XORed by the line",
+          "[tma][gather4]") {
+    const TensorMap map =
+        mapOf({TensorDataType::FLOAT16, {128, 8}, {64, 1}, TensorSwizzle::S128B}, TmaArch::Sm100);
     const std::array<int32_t, 4> rows = {7, 3, 3, 1}; // a row may repeat
     const G4Run r = gather(map, 64, rows);
     REQUIRE(r.status.ok());
@@ -80,7 +84,8 @@ TEST_CASE("gather4 with SWIZZLE_128B: 128-byte rows at lines 0..3, chunks XORed 
         }
 }
 
-TEST_CASE("gather4 rows outside the tensor are zero-filled, a column past the edge is cut", "[tma][gather4]") {
+TEST_CASE("gather4 rows outside the tensor are zero-filled, a column past the edge is cut",
+          "[tma][gather4]") {
     const TensorMap map = mapOf({TensorDataType::FLOAT16, {64, 16}, {32, 1}}, TmaArch::Sm100);
     const G4Run r = gather(map, 48, {-1, 16, 3, 1000});
     REQUIRE(r.status.ok());
@@ -130,7 +135,8 @@ TEST_CASE("scatter4 writes the four shared rows to their tensor rows", "[tma][ga
     tb.endInstr();
     for (uint32_t i = 0; i < 4; ++i)
         for (uint32_t b = 0; b < 64; ++b)
-            REQUIRE(state.global.readByte(kGlobal + uint64_t(s.rows[i]) * 128 + 64 + b) == uint8_t(64 * i + b + 1));
+            REQUIRE(state.global.readByte(kGlobal + uint64_t(s.rows[i]) * 128 + 64 + b) ==
+                    uint8_t(64 * i + b + 1));
     CHECK(state.global.readByte(kGlobal + 10 * 128 + 63) == 0); // column 31 untouched
     SECTION("a negative row faults as any store start coordinate") {
         s.rows[2] = -1;
@@ -181,7 +187,8 @@ TEST_CASE(".cta_group::2 signals the pair member with the parity of mbar's CTA",
         REQUIRE_FALSE(st.ok());
         CHECK(st.diagnostics().front().provenance == Provenance::Assumption);
     }
-    SECTION("multicast to all four CTAs, mbar in an odd CTA: CTAs 1 and 3 each get both halves of their pair") {
+    SECTION(
+        "multicast to all four CTAs, mbar in an odd CTA: CTAs 1 and 3 each get both halves of their pair") {
         MachineState state(4, 0);
         TmaTileLoad ld;
         ld.multicast = true;
@@ -226,8 +233,10 @@ TEST_CASE(".cta_group::2 signals the pair member with the parity of mbar's CTA",
     }
 }
 
-TEST_CASE("scenario tma_gather4_rows.scn stacks rows 20, 3, 31, 0 (128B swizzle)", "[tma][gather4][scenario]") {
-    std::ifstream f(std::string(LAYOUTSCOPE_ASSETS_DIR) + "/scenarios/tma_gather4_rows.scn", std::ios::binary);
+TEST_CASE("scenario tma_gather4_rows.scn stacks rows 20, 3, 31, 0 (128B swizzle)",
+          "[tma][gather4][scenario]") {
+    std::ifstream f(std::string(LAYOUTSCOPE_ASSETS_DIR) + "/scenarios/tma_gather4_rows.scn",
+                    std::ios::binary);
     REQUIRE(f);
     const std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
     Result<Scenario> s = parseScenario(text);
@@ -242,7 +251,8 @@ TEST_CASE("scenario tma_gather4_rows.scn stacks rows 20, 3, 31, 0 (128B swizzle)
     for (uint32_t i = 0; i < 4; ++i)
         for (uint32_t x = 0; x < 64; ++x) {
             const uint32_t logical = 128 * i + 2 * x;
-            const uint32_t phys = sA + 128 * i + ((((logical % 128) / 16) ^ i) * 16) + logical % 16; // SW128, line i
+            const uint32_t phys =
+                sA + 128 * i + ((((logical % 128) / 16) ^ i) * 16) + logical % 16; // SW128, line i
             const uint32_t v = uint32_t(rows[i]) * 256 + 64 + x;
             REQUIRE(smem[phys] == uint8_t(v));
             REQUIRE(smem[phys + 1] == uint8_t(v >> 8));
@@ -250,7 +260,8 @@ TEST_CASE("scenario tma_gather4_rows.scn stacks rows 20, 3, 31, 0 (128B swizzle)
     CHECK(run->final.mbarriers.at({0u, s->findBarrier("bar")->addr}).txCount == 0);
 }
 
-TEST_CASE("scenario .cta_group::2: CTA 1's load credits the barrier in its peer CTA 0", "[tma][ctagroup][scenario]") {
+TEST_CASE("scenario .cta_group::2: CTA 1's load credits the barrier in its peer CTA 0",
+          "[tma][ctagroup][scenario]") {
     const char* text = R"(target sm_100a
 cluster 2
 tensormap A tiled FLOAT16 dims=[256,64] box=[64,4]
@@ -278,7 +289,13 @@ cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 TEST_CASE("gather4 of padded FP4 rows: each row's groups padded to 16 bytes", "[tma][gather4][subbyte]") {
     // 16U4_ALIGN16B, 128 values (64 B) per tensor row, box 128 x 1: row i of shared memory is 128 B,
     // chunk g = the 8 packed bytes of group g of tensor row rows[i], then 8 untouched bytes.
-    MapSpec spec{TensorDataType::T16U4_ALIGN16B, {128, 32}, {128, 1}, TensorSwizzle::NONE, TensorOobFill::NONE, {}, {64}};
+    MapSpec spec{TensorDataType::T16U4_ALIGN16B,
+                 {128, 32},
+                 {128, 1},
+                 TensorSwizzle::NONE,
+                 TensorOobFill::NONE,
+                 {},
+                 {64}};
     const TensorMap map = mapOf(spec, TmaArch::Sm100);
     G4Run r{MachineState(1, 0xA5), {}, okStatus()};
     r.state.global.addRegion(kGlobal, 32 * 64, globalByte);
@@ -294,7 +311,9 @@ TEST_CASE("gather4 of padded FP4 rows: each row's groups padded to 16 bytes", "[
     const auto smem = r.state.smem[0].bytes();
     for (uint32_t i = 0; i < 4; ++i)
         for (uint32_t b = 0; b < 128; ++b) {
-            const uint8_t want = b % 16 >= 8 ? 0xA5 : i == 2 ? 0 : globalByte(uint64_t(g.rows[i]) * 64 + (b / 16) * 8 + b % 16);
+            const uint8_t want = b % 16 >= 8 ? 0xA5
+                                 : i == 2    ? 0
+                                             : globalByte(uint64_t(g.rows[i]) * 64 + (b / 16) * 8 + b % 16);
             INFO("row " << i << " byte " << b);
             REQUIRE(smem[kDst + 128 * i + b] == want);
         }

@@ -28,8 +28,8 @@ struct SubRun {
 };
 
 // A sub-byte map: explicit byte strides (paramsOf cannot size sub-byte rows), encoded for sm_100.
-TensorMap subMap(TensorDataType t, std::vector<uint64_t> dims, std::vector<uint32_t> box, std::vector<uint64_t> strides,
-                 TensorSwizzle sw = TensorSwizzle::NONE) {
+TensorMap subMap(TensorDataType t, std::vector<uint64_t> dims, std::vector<uint32_t> box,
+                 std::vector<uint64_t> strides, TensorSwizzle sw = TensorSwizzle::NONE) {
     MapSpec s;
     s.type = t;
     s.dims = std::move(dims);
@@ -40,7 +40,9 @@ TensorMap subMap(TensorDataType t, std::vector<uint64_t> dims, std::vector<uint3
 }
 
 // FP4 row pattern: element e holds e % 16, so every packed 16-element group is 10 32 54 76 98 BA DC FE.
-uint8_t fp4Iota(uint64_t o) { return uint8_t(((2 * o) % 16) | (((2 * o + 1) % 16) << 4)); }
+uint8_t fp4Iota(uint64_t o) {
+    return uint8_t(((2 * o) % 16) | (((2 * o + 1) % 16) << 4));
+}
 
 SubRun load(const TensorMap& map, std::array<int32_t, 5> c, ByteGenerator gen, uint64_t extent) {
     SubRun r;
@@ -57,7 +59,8 @@ SubRun load(const TensorMap& map, std::array<int32_t, 5> c, ByteGenerator gen, u
     return r;
 }
 
-SubRun store(const TensorMap& map, std::array<int32_t, 5> c, uint64_t extent, const std::vector<uint8_t>& smem) {
+SubRun store(const TensorMap& map, std::array<int32_t, 5> c, uint64_t extent,
+             const std::vector<uint8_t>& smem) {
     SubRun r;
     r.state.global.addRegion(kGlobal, extent, nullptr);
     std::copy(smem.begin(), smem.end(), r.state.smem[0].bytes().begin() + kDst);
@@ -77,7 +80,9 @@ int64_t tx(const SubRun& r) {
     return it == r.state.mbarriers.end() ? 0 : it->second.completedBytes;
 }
 
-uint8_t smemAt(const SubRun& r, uint32_t off) { return r.state.smem[0].bytes()[kDst + off]; }
+uint8_t smemAt(const SubRun& r, uint32_t off) {
+    return r.state.smem[0].bytes()[kDst + off];
+}
 
 // The restriction label quoted by a rejection, e.g. "restriction 7" or "restriction sm_103a-4".
 void requireRestriction(const Status& st, const std::string& label) {
@@ -88,25 +93,31 @@ void requireRestriction(const Status& st, const std::string& label) {
     CHECK(d.ruleRef.find("restriction " + label) != std::string::npos);
     CHECK(d.message.find("PTX restriction " + label + ":") != std::string::npos);
 }
-void requireRestriction(const Status& st, int number) { requireRestriction(st, std::to_string(number)); }
+void requireRestriction(const Status& st, int number) {
+    requireRestriction(st, std::to_string(number));
+}
 
 } // namespace
 
-TEST_CASE("16U4_ALIGN16B (.b4x16_p64) load: 8 packed bytes then 8 untouched per 16 elements", "[tma][subbyte]") {
+TEST_CASE("16U4_ALIGN16B (.b4x16_p64) load: 8 packed bytes then 8 untouched per 16 elements",
+          "[tma][subbyte]") {
     // 128 FP4 per row = 64 global bytes; rows of 256 elements (128 B, stride 128); box 128 x 2 at (128, 1).
     const TensorMap map = subMap(TensorDataType::T16U4_ALIGN16B, {256, 4}, {128, 2}, {128});
     const SubRun r = load(map, at({128, 1}), fp4Iota, 512);
     REQUIRE(r.status.ok());
     // Hand table of one 16-byte shared chunk: the packed group, then the padding left as it was.
-    const uint8_t chunk[16] = {0x10, 0x32, 0x54, 0x76, 0x98, 0xBA, 0xDC, 0xFE,
-                               kPrefill, kPrefill, kPrefill, kPrefill, kPrefill, kPrefill, kPrefill, kPrefill};
+    const uint8_t chunk[16] = {0x10,     0x32,     0x54,     0x76,     0x98,     0xBA,
+                               0xDC,     0xFE,     kPrefill, kPrefill, kPrefill, kPrefill,
+                               kPrefill, kPrefill, kPrefill, kPrefill};
     for (uint32_t row = 0; row < 2; ++row)
         for (uint32_t b = 0; b < 128; ++b) {
             INFO("row " << row << " byte " << b);
             REQUIRE(smemAt(r, row * 128 + b) == chunk[b % 16]);
         }
     CHECK(smemAt(r, 256) == kPrefill); // nothing past the two 128-byte rows
-    SECTION("complete_tx counts the packed global bytes, 64 per row (unverified, open question 4)") { CHECK(tx(r) == 128); }
+    SECTION("complete_tx counts the packed global bytes, 64 per row (unverified, open question 4)") {
+        CHECK(tx(r) == 128);
+    }
     SECTION("every in-bounds move copies the packed bytes of its group from the right global address") {
         for (const ByteMove& m : r.trace.moves) {
             REQUIRE(m.rule == RuleId::TmaSubBytePadded);
@@ -118,10 +129,12 @@ TEST_CASE("16U4_ALIGN16B (.b4x16_p64) load: 8 packed bytes then 8 untouched per 
     }
 }
 
-TEST_CASE("16U6_ALIGN16B (.b6x16_p32) load: 12 packed bytes then 4 untouched per 16 elements", "[tma][subbyte]") {
+TEST_CASE("16U6_ALIGN16B (.b6x16_p32) load: 12 packed bytes then 4 untouched per 16 elements",
+          "[tma][subbyte]") {
     // 128 six-bit values per box row = 96 B; tensor rows of 128 elements (96 B), stride 96.
     const TensorMap map = subMap(TensorDataType::T16U6_ALIGN16B, {128, 3}, {128, 3}, {96});
-    const SubRun r = load(map, at({0, 0}), [](uint64_t o) { return uint8_t(o); }, 288);
+    const SubRun r = load(
+        map, at({0, 0}), [](uint64_t o) { return uint8_t(o); }, 288);
     REQUIRE(r.status.ok());
     for (uint32_t row = 0; row < 3; ++row)
         for (uint32_t g = 0; g < 8; ++g)
@@ -138,7 +151,8 @@ TEST_CASE("padded rows out of bounds are zero-filled, padding still untouched", 
     SECTION("row 1 beyond globalDim[1]") {
         const SubRun r = load(map, at({0, 1}), fp4Iota, 128);
         REQUIRE(r.status.ok());
-        for (uint32_t b = 0; b < 128; ++b) CHECK(smemAt(r, b) == (b % 16 < 8 ? fp4Iota(64 + b / 16 * 8 + b % 16) : kPrefill));
+        for (uint32_t b = 0; b < 128; ++b)
+            CHECK(smemAt(r, b) == (b % 16 < 8 ? fp4Iota(64 + b / 16 * 8 + b % 16) : kPrefill));
         for (uint32_t b = 128; b < 256; ++b) CHECK(smemAt(r, b) == (b % 16 < 8 ? 0 : kPrefill));
         CHECK(tx(r) == 128); // fill counts
     }
@@ -152,23 +166,28 @@ TEST_CASE("padded rows out of bounds are zero-filled, padding still untouched", 
 TEST_CASE("16U4_ALIGN8B (.b4x16) load keeps the packed bytes dense", "[tma][subbyte]") {
     SECTION("box 64 x 2 (32-byte rows) at column 32: global bytes 16.. of each row") {
         const TensorMap map = subMap(TensorDataType::T16U4_ALIGN8B, {128, 4}, {64, 2}, {64});
-        const SubRun r = load(map, at({32, 2}), [](uint64_t o) { return uint8_t(o * 3 + 1); }, 256);
+        const SubRun r = load(
+            map, at({32, 2}), [](uint64_t o) { return uint8_t(o * 3 + 1); }, 256);
         REQUIRE(r.status.ok());
         for (uint32_t row = 0; row < 2; ++row)
-            for (uint32_t b = 0; b < 32; ++b) REQUIRE(smemAt(r, row * 32 + b) == uint8_t(((2 + row) * 64 + 16 + b) * 3 + 1));
+            for (uint32_t b = 0; b < 32; ++b)
+                REQUIRE(smemAt(r, row * 32 + b) == uint8_t(((2 + row) * 64 + 16 + b) * 3 + 1));
         CHECK(smemAt(r, 64) == kPrefill);
         CHECK(tx(r) == 64);
         for (const ByteMove& m : r.trace.moves) CHECK(m.rule == RuleId::TmaSubBytePacked);
     }
     SECTION("a row crossing globalDim[0] = 80 is cut at byte 8 of the group (elements 80.. are zero)") {
         const TensorMap map = subMap(TensorDataType::T16U4_ALIGN8B, {80, 1}, {64, 1}, {48});
-        const SubRun r = load(map, at({64, 0}), [](uint64_t o) { return uint8_t(0x80 | o); }, 48);
+        const SubRun r = load(
+            map, at({64, 0}), [](uint64_t o) { return uint8_t(0x80 | o); }, 48);
         REQUIRE(r.status.ok());
         for (uint32_t b = 0; b < 32; ++b) CHECK(smemAt(r, b) == (b < 8 ? uint8_t(0x80 | (32 + b)) : 0));
     }
     SECTION("SWIZZLE_32B: 32-byte rows at a 32-byte pitch, 16-byte chunks swapped on odd 128-byte lines") {
-        const TensorMap map = subMap(TensorDataType::T16U4_ALIGN8B, {64, 8}, {64, 8}, {32}, TensorSwizzle::S32B);
-        const SubRun r = load(map, at({0, 0}), [](uint64_t o) { return uint8_t(o); }, 256);
+        const TensorMap map =
+            subMap(TensorDataType::T16U4_ALIGN8B, {64, 8}, {64, 8}, {32}, TensorSwizzle::S32B);
+        const SubRun r = load(
+            map, at({0, 0}), [](uint64_t o) { return uint8_t(o); }, 256);
         REQUIRE(r.status.ok());
         // Row y (32 B) sits at logical 32y; address bit 7 (rows 4..7) swaps the two 16-byte chunks.
         for (uint32_t y = 0; y < 8; ++y)
@@ -187,10 +206,12 @@ TEST_CASE(".b4x16 store writes the shared bytes back unchanged", "[tma][subbyte]
     REQUIRE(r.status.ok());
     for (uint32_t row = 0; row < 2; ++row)
         for (uint32_t b = 0; b < 64; ++b)
-            CHECK(r.state.global.readByte(kGlobal + row * 64 + b) == (b >= 32 ? uint8_t(0xC0 + row * 32 + b - 32) : 0));
+            CHECK(r.state.global.readByte(kGlobal + row * 64 + b) ==
+                  (b >= 32 ? uint8_t(0xC0 + row * 32 + b - 32) : 0));
 }
 
-TEST_CASE(".b6p2x16 store packs bits [5:0] of each shared byte (unverified, open question 10)", "[tma][subbyte]") {
+TEST_CASE(".b6p2x16 store packs bits [5:0] of each shared byte (unverified, open question 10)",
+          "[tma][subbyte]") {
     const TensorMap map = subMap(TensorDataType::T16U6_ALIGN16B, {256, 1}, {128, 1}, {192});
     std::vector<uint8_t> smem(128);
     // Group 0: element j = j with bits [7:6] set (must be dropped); group 1: element j = 63 - j.
@@ -215,12 +236,15 @@ TEST_CASE(".b6p2x16 store packs bits [5:0] of each shared byte (unverified, open
 TEST_CASE("every seed-004 restriction rejects, quoting its number", "[tma][subbyte][restriction]") {
     const TensorMap u4 = subMap(TensorDataType::T16U4_ALIGN16B, {256, 2}, {128, 2}, {128});
     const TensorMap u6 = subMap(TensorDataType::T16U6_ALIGN16B, {256, 2}, {128, 2}, {192});
-    SECTION("2: no .b4x16_p64 store") { requireRestriction(store(u4, at({0, 0}), 256, {}).status, 2); }
+    SECTION("2: no .b4x16_p64 store") {
+        requireRestriction(store(u4, at({0, 0}), 256, {}).status, 2);
+    }
     SECTION("4: no OOB-NaN fill (map altered past the encoder, which rejects it too)") {
         TensorMap m = u6;
         m.p.oobFill = TensorOobFill::NAN_REQUEST_ZERO_FMA;
         requireRestriction(load(m, at({0, 0}), nullptr, 384).status, 4);
-        MapSpec s{TensorDataType::T16U6_ALIGN16B, {256, 2}, {128, 2}, TensorSwizzle::NONE, TensorOobFill::NAN_REQUEST_ZERO_FMA, {}, {192}};
+        MapSpec s{TensorDataType::T16U6_ALIGN16B,      {256, 2}, {128, 2}, TensorSwizzle::NONE,
+                  TensorOobFill::NAN_REQUEST_ZERO_FMA, {},       {192}};
         CHECK_FALSE(encodeTiled(paramsOf(s), TmaArch::Sm100).ok());
     }
     SECTION("5: Box-Size[0] is 128 elements") {
@@ -247,7 +271,8 @@ TEST_CASE("every seed-004 restriction rejects, quoting its number", "[tma][subby
         requireRestriction(load(m, at({0, 0}), nullptr, 512).status, 8);
     }
     SECTION("9: swizzle NONE or 128B (not 32B/64B, not the 8-byte flip)") {
-        for (TensorSwizzle s : {TensorSwizzle::S32B, TensorSwizzle::S64B, TensorSwizzle::S128B_ATOM_32B_FLIP_8B}) {
+        for (TensorSwizzle s :
+             {TensorSwizzle::S32B, TensorSwizzle::S64B, TensorSwizzle::S128B_ATOM_32B_FLIP_8B}) {
             TensorMap m = u6;
             m.p.swizzle = s;
             INFO(cudaName(s));
@@ -255,7 +280,8 @@ TEST_CASE("every seed-004 restriction rejects, quoting its number", "[tma][subby
         }
     }
     SECTION("cuda.h: 16U6_ALIGN16B with 128B_ATOM_64B is store only") {
-        const TensorMap m = subMap(TensorDataType::T16U6_ALIGN16B, {256, 2}, {128, 2}, {192}, TensorSwizzle::S128B_ATOM_64B);
+        const TensorMap m =
+            subMap(TensorDataType::T16U6_ALIGN16B, {256, 2}, {128, 2}, {192}, TensorSwizzle::S128B_ATOM_64B);
         const Status st = load(m, at({0, 0}), nullptr, 384).status;
         REQUIRE_FALSE(st.ok());
         CHECK(st.diagnostics().front().message.find("Store only") != std::string::npos);
@@ -269,14 +295,16 @@ TEST_CASE("every seed-004 restriction rejects, quoting its number", "[tma][subby
         CHECK(load(m, at({96, 0}), nullptr, 128).status.ok());
     }
     SECTION("the sm_90 driver rejects every sub-byte type (unchanged encoder rule)") {
-        MapSpec s{TensorDataType::T16U4_ALIGN8B, {128, 2}, {64, 2}, TensorSwizzle::NONE, TensorOobFill::NONE, {}, {64}};
+        MapSpec s{TensorDataType::T16U4_ALIGN8B, {128, 2}, {64, 2}, TensorSwizzle::NONE,
+                  TensorOobFill::NONE,           {},       {64}};
         CHECK_FALSE(encodeTiled(paramsOf(s), TmaArch::Sm90).ok());
         CHECK(encodeTiled(paramsOf(s), TmaArch::Sm100).ok());
     }
 }
 
 TEST_CASE("scenario tma_fp4_packed_load.scn pads every 8 packed bytes to 16", "[tma][subbyte][scenario]") {
-    std::ifstream f(std::string(LAYOUTSCOPE_ASSETS_DIR) + "/scenarios/tma_fp4_packed_load.scn", std::ios::binary);
+    std::ifstream f(std::string(LAYOUTSCOPE_ASSETS_DIR) + "/scenarios/tma_fp4_packed_load.scn",
+                    std::ios::binary);
     REQUIRE(f);
     const std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
     Result<Scenario> s = parseScenario(text);
@@ -285,16 +313,20 @@ TEST_CASE("scenario tma_fp4_packed_load.scn pads every 8 packed bytes to 16", "[
     REQUIRE(run.ok());
     const auto smem = run->final.smem[0].bytes();
     const uint32_t sW = s->findBuffer("sW")->addr;
-    // fill=bytes: packed byte o holds o & 0xFF; rows of 256 values = 128 B; box at value 128 (byte 64), rows 2..5.
+    // fill=bytes: packed byte o holds o & 0xFF; rows of 256 values = 128 B; box at value 128 (byte 64),
+    // rows 2..5.
     for (uint32_t y = 0; y < 4; ++y)
         for (uint32_t b = 0; b < 128; ++b) {
-            const uint8_t want = b % 16 < 8 ? uint8_t((2 + y) * 128 + 64 + (b / 16) * 8 + b % 16) : 0; // padding: smem starts zeroed
+            const uint8_t want = b % 16 < 8 ? uint8_t((2 + y) * 128 + 64 + (b / 16) * 8 + b % 16)
+                                            : 0; // padding: smem starts zeroed
             REQUIRE(smem[sW + 128 * y + b] == want);
         }
-    CHECK(run->final.mbarriers.at({0u, s->findBarrier("bar")->addr}).txCount == 0); // 256 = 4 x 64 packed bytes
+    CHECK(run->final.mbarriers.at({0u, s->findBarrier("bar")->addr}).txCount ==
+          0); // 256 = 4 x 64 packed bytes
 }
 
-TEST_CASE("target-specific restrictions: sm_103a .b6p2x16 stores, sm_120a .shared::cluster loads", "[tma][subbyte][restriction]") {
+TEST_CASE("target-specific restrictions: sm_103a .b6p2x16 stores, sm_120a .shared::cluster loads",
+          "[tma][subbyte][restriction]") {
     // A 16U6_ALIGN16B map with a 64-element (48-byte) box, as sm_103a allows for stores; the CUDA 13.0
     // encoder only takes 128, so the box is narrowed after encoding.
     TensorMap m = subMap(TensorDataType::T16U6_ALIGN16B, {256, 1}, {128, 1}, {192});
@@ -348,7 +380,8 @@ TEST_CASE("target-specific restrictions: sm_103a .b6p2x16 stores, sm_120a .share
         requireRestriction(executeTmaLoad(ld, state, tb), 3);
         ld.clusterDst = false;
         CHECK(executeTmaLoad(ld, state, tb).ok()); // .shared::cta is allowed
-        ld.map = mapOf({TensorDataType::FLOAT16, {64, 4}, {64, 4}, TensorSwizzle::S128B_ATOM_32B}, TmaArch::Sm100);
+        ld.map =
+            mapOf({TensorDataType::FLOAT16, {64, 4}, {64, 4}, TensorSwizzle::S128B_ATOM_32B}, TmaArch::Sm100);
         ld.clusterDst = true;
         const Status st = executeTmaLoad(ld, state, tb);
         REQUIRE_FALSE(st.ok());
@@ -358,8 +391,9 @@ TEST_CASE("target-specific restrictions: sm_103a .b6p2x16 stores, sm_120a .share
 }
 
 TEST_CASE("the Blackwell TMA rules are catalogued, assumptions marked unverified", "[tma][subbyte][rules]") {
-    for (RuleId id : {RuleId::TmaSubBytePacked, RuleId::TmaSubBytePadded, RuleId::TmaSubByteStorePack, RuleId::TmaSubByteTxBytes,
-                      RuleId::TmaSubByteRestriction, RuleId::TmaGather4, RuleId::TmaCtaGroup2}) {
+    for (RuleId id : {RuleId::TmaSubBytePacked, RuleId::TmaSubBytePadded, RuleId::TmaSubByteStorePack,
+                      RuleId::TmaSubByteTxBytes, RuleId::TmaSubByteRestriction, RuleId::TmaGather4,
+                      RuleId::TmaCtaGroup2}) {
         const RuleInfo& r = ruleInfo(id);
         INFO(r.name);
         CHECK(r.id == id);
@@ -375,10 +409,12 @@ TEST_CASE("the Blackwell TMA rules are catalogued, assumptions marked unverified
     CHECK(ruleInfo(RuleId::TmaSubByteRestriction).provenance == Provenance::PtxText);
 }
 
-TEST_CASE("packed FP4 -> TMA .b4x16_p64 (128B swizzle) -> tcgen05.cp .b8x16.b4x16_p64 -> 8-bit containers in TMEM",
-          "[tma][subbyte][tcgen05]") {
+TEST_CASE(
+    "packed FP4 -> TMA .b4x16_p64 (128B swizzle) -> tcgen05.cp .b8x16.b4x16_p64 -> 8-bit containers in TMEM",
+    "[tma][subbyte][tcgen05]") {
     // 128 x 128 FP4 tensor (64 B per row), one 128 x 128 box with SWIZZLE_128B: row r at logical r*128.
-    const TensorMap map = subMap(TensorDataType::T16U4_ALIGN16B, {128, 128}, {128, 128}, {64}, TensorSwizzle::S128B);
+    const TensorMap map =
+        subMap(TensorDataType::T16U4_ALIGN16B, {128, 128}, {128, 128}, {64}, TensorSwizzle::S128B);
     SubRun r = load(map, at({0, 0}), globalByte, 128 * 64);
     REQUIRE(r.status.ok());
     // tcgen05.cp 128x256b reads 32 bytes of each of 128 rows through a K-major SWIZZLE_128B descriptor
@@ -397,7 +433,8 @@ TEST_CASE("packed FP4 -> TMA .b4x16_p64 (128B swizzle) -> tcgen05.cp .b8x16.b4x1
     REQUIRE(form.ok());
     REQUIRE(ex.cp(*form, 0, *taddr, encodeSmemDescriptor(d), {"cp", 2}).ok());
     for (uint32_t lane = 0; lane < 128; ++lane) {
-        const auto got = readTmemBytes(tmem, MemRef{MemSpace::TensorMemory, 0, uint64_t(lane) << 16 | (*taddr & 0xFFFF)}, 32);
+        const auto got = readTmemBytes(
+            tmem, MemRef{MemSpace::TensorMemory, 0, uint64_t(lane) << 16 | (*taddr & 0xFFFF)}, 32);
         for (uint32_t e = 0; e < 32; ++e) {
             const uint8_t packed = globalByte(uint64_t(lane) * 64 + e / 2); // element e of tensor row `lane`
             const uint8_t nibble = (e % 2) ? packed >> 4 : packed & 0xF;
@@ -417,7 +454,8 @@ TEST_CASE("random sub-byte loads agree with a per-element reference", "[tma][sub
         seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
         return (seed >> 33) % n;
     };
-    const TensorDataType types[3] = {TensorDataType::T16U4_ALIGN8B, TensorDataType::T16U4_ALIGN16B, TensorDataType::T16U6_ALIGN16B};
+    const TensorDataType types[3] = {TensorDataType::T16U4_ALIGN8B, TensorDataType::T16U4_ALIGN16B,
+                                     TensorDataType::T16U6_ALIGN16B};
     for (int iter = 0; iter < 150; ++iter) {
         const TensorDataType t = types[rnd(3)];
         const uint32_t bits = elementBits(t);
@@ -427,15 +465,22 @@ TEST_CASE("random sub-byte loads agree with a per-element reference", "[tma][sub
         const uint64_t rowBytes = (dim0 * bits / 8 + 31) / 32 * 32;
         const uint32_t box0 = padded ? 128 : 32 * uint32_t(1 + rnd(4));
         const uint32_t box1 = 1 + uint32_t(rnd(8)), box2 = 1 + uint32_t(rnd(2));
-        std::vector<TensorSwizzle> sws = {TensorSwizzle::NONE, TensorSwizzle::S128B, TensorSwizzle::S128B_ATOM_32B};
+        std::vector<TensorSwizzle> sws = {TensorSwizzle::NONE, TensorSwizzle::S128B,
+                                          TensorSwizzle::S128B_ATOM_32B};
         if (!padded && box0 * bits / 8 <= 64) sws.push_back(TensorSwizzle::S64B);
         if (t == TensorDataType::T16U4_ALIGN8B) sws.push_back(TensorSwizzle::S128B_ATOM_64B);
         const TensorSwizzle sw = sws[rnd(sws.size())];
-        MapSpec s{t, {dim0, dim1, dim2}, {box0, box1, box2}, sw, TensorOobFill::NONE,
-                  {1, uint32_t(1 + rnd(2)), 1}, {rowBytes, rowBytes * dim1}};
+        MapSpec s{t,
+                  {dim0, dim1, dim2},
+                  {box0, box1, box2},
+                  sw,
+                  TensorOobFill::NONE,
+                  {1, uint32_t(1 + rnd(2)), 1},
+                  {rowBytes, rowBytes * dim1}};
         auto enc = encodeTiled(paramsOf(s), TmaArch::Sm100);
-        INFO("iteration " << iter << " type " << cudaName(t) << " swizzle " << cudaName(sw) << " dims " << dim0 << "x" << dim1
-                          << "x" << dim2 << " box " << box0 << "x" << box1 << "x" << box2);
+        INFO("iteration " << iter << " type " << cudaName(t) << " swizzle " << cudaName(sw) << " dims "
+                          << dim0 << "x" << dim1 << "x" << dim2 << " box " << box0 << "x" << box1 << "x"
+                          << box2);
         REQUIRE(enc.ok());
         const TensorMap& map = enc.value();
         const int32_t step0 = padded ? 128 : 32;
@@ -456,7 +501,8 @@ TEST_CASE("random sub-byte loads agree with a per-element reference", "[tma][sub
             for (uint32_t k1 = 0; k1 < n1; ++k1)
                 for (uint32_t k0 = 0; k0 < box0; ++k0) {
                     const int64_t x0 = c0 + k0, x1 = c1 + int64_t(k1) * s.elementStrides[1], x2 = c2 + k2;
-                    const bool in = x0 >= 0 && x0 < int64_t(dim0) && x1 >= 0 && x1 < int64_t(dim1) && x2 >= 0 && x2 < int64_t(dim2);
+                    const bool in = x0 >= 0 && x0 < int64_t(dim0) && x1 >= 0 && x1 < int64_t(dim1) &&
+                                    x2 >= 0 && x2 < int64_t(dim2);
                     uint32_t want = 0;
                     if (in) {
                         const uint64_t row = uint64_t(x1) * rowBytes + uint64_t(x2) * rowBytes * dim1;
@@ -466,7 +512,8 @@ TEST_CASE("random sub-byte loads agree with a per-element reference", "[tma][sub
                     const uint64_t inGroupBit = uint64_t(k0 % 16) * bits;
                     const uint32_t got = valueAt(
                         [&](uint64_t b) -> uint32_t {
-                            if (b >= groupGlobal) return 0; // the value never reaches past its group's data bytes
+                            if (b >= groupGlobal)
+                                return 0; // the value never reaches past its group's data bytes
                             return r.state.smem[0].bytes()[swizzleAddress(sw, kDst + rowOff + uint32_t(b))];
                         },
                         inGroupBit);
