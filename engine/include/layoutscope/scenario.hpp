@@ -4,6 +4,7 @@
 ///
 ///   # 64x64 fp16 tile with 128B swizzle
 ///   target sm_90a                   # sm_90a (default) -> TmaArch::Sm90, sm_100a and later -> Sm100
+///                                   # (sm_103 -> Sm103, sm_120 and later -> Sm120: target-specific TMA rules)
 ///   ptx 9.0                         # optional PTX ISA version for the validator (default 9.0)
 ///   cluster 1                       # or: cluster 2x1x1 (CTAs = product, at most 16)
 ///   tensormap A tiled FLOAT16 dims=[4096,4096] strides=[8192] box=[64,64] swizzle=128B

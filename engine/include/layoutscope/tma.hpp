@@ -60,10 +60,10 @@ struct TmaScatter4Store {
 struct TileGeometry {
     std::array<uint32_t, kMaxTensorRank> count{}; ///< elements moved per dimension
     uint32_t elemBytes = 0;
-    uint32_t innerBytes = 0;  ///< bytes per dim-0 row
+    uint32_t innerBytes = 0;  ///< shared bytes per dim-0 row (padded sub-byte types: 128, padding included)
     uint32_t rowPitch = 0;    ///< smem bytes between rows (inner, or the swizzle span)
     uint32_t rows = 0;        ///< product of count[1..rank-1]
-    uint64_t boxBytes = 0;    ///< dense box bytes = transaction bytes
+    uint64_t boxBytes = 0;    ///< dense box bytes = transaction bytes (sub-byte: packed global bytes, tma.md §6)
 };
 [[nodiscard]] TileGeometry tileGeometry(const TensorMap& map);
 
