@@ -43,6 +43,7 @@ public:
     void fitView();
     /// Outline cells [lo, hi) (e.g. the element or bytes linked to what the other view hovers).
     void setMarker(std::optional<std::pair<glm::uvec2, glm::uvec2>> cells);
+    [[nodiscard]] const std::optional<std::pair<glm::uvec2, glm::uvec2>>& marker() const { return m_marker; }
     /// Overlay of this frame: the owner's overlay plus the hover and marker outlines.
     [[nodiscard]] OverlayList frameOverlay(glm::vec2 viewport) const;
 

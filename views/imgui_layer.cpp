@@ -120,6 +120,14 @@ void ImGuiLayer::drawOverlay(const OverlayList& o, glm::vec2 origin) {
             dl->PopClipRect();
         }
     }
+    for (const OverlayList::Line& l : o.lines) {
+        const ImVec2 a(l.a.x + off.x, l.a.y + off.y), b(l.b.x + off.x, l.b.y + off.y);
+        if (l.bezier)
+            dl->AddBezierCubic(a, ImVec2(l.c1.x + off.x, l.c1.y + off.y), ImVec2(l.c2.x + off.x, l.c2.y + off.y), b,
+                               col(l.colour), l.width);
+        else
+            dl->AddLine(a, b, col(l.colour), l.width);
+    }
     for (const OverlayList::Text& t : o.texts)
         dl->AddText(ImVec2(t.pos.x + off.x, t.pos.y + off.y), col(t.colour), t.text.c_str());
 }

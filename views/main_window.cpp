@@ -75,6 +75,7 @@ void MainWindow::buildUi() {
     addDockWidget(Qt::BottomDockWidgetArea, tlDock);
     m_globalDock = globalDock;
     m_srcDock = srcDock;
+    m_tmemViews = new TmemViews(this); // gui-tmem: adds its docks (hidden without tcgen05 moves)
 
     m_ctaBox = new QComboBox(this);
     m_ctaBox->setToolTip("Which CTA's shared memory the centre view shows (%cluster_ctarank)");
@@ -261,6 +262,7 @@ void MainWindow::onStep(uint32_t step) {
     }
     m_smem->setCells(m_smemScene.width(), m_smemScene.height(), m_smemScene.texels, ShadeParams{1, 4, 0});
     m_global->setCells(m_globalScene.w, m_globalScene.h, m_globalScene.texels, ShadeParams{1, 0, 0});
+    m_tmemViews->onStep(m_doc.get(), step, m_smemScene);
     updateStatus();
 }
 

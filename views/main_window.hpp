@@ -6,6 +6,7 @@
 #include "scene/document.hpp"
 #include "scene/smem_scene.hpp"
 #include "timeline_widget.hpp"
+#include "tmem_views.hpp"
 
 #include <QMainWindow>
 #include <memory>
@@ -32,6 +33,7 @@ public:
     [[nodiscard]] CellCanvas* smemView() const { return m_smem; }
     [[nodiscard]] CellCanvas* globalView() const { return m_global; }
     [[nodiscard]] Playback* playback() const { return m_playback; }
+    [[nodiscard]] TmemViews* tmemViews() const { return m_tmemViews; } ///< TMEM / registers / decompression docks
     /// Every diagnostic as shown in the Diagnostics list, one per line.
     [[nodiscard]] QString diagnosticsText() const;
     /// SMEM view cell of a shared::cta byte address (for tests and "go to address").
@@ -71,6 +73,7 @@ private:
     bool m_sized = false;
     QComboBox* m_ctaBox = nullptr;
     uint32_t m_cta = 0; ///< CTA whose shared memory the centre view shows
+    TmemViews* m_tmemViews = nullptr; ///< gui-tmem: Tensor Memory, Registers, Decompression docks
 };
 
 } // namespace layoutscope::views

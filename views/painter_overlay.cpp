@@ -1,6 +1,7 @@
 #include "painter_overlay.hpp"
 
 #include <QFontMetricsF>
+#include <QPainterPath>
 
 namespace layoutscope::views {
 
@@ -42,6 +43,14 @@ void paintOverlay(QPainter& p, const OverlayList& o, QPoint origin) {
         }
         p.fillRect(rect, c);
         if (r.hatched) p.fillRect(rect, QBrush(QColor(0, 0, 0, 160), Qt::BDiagPattern));
+    }
+    p.setBrush(Qt::NoBrush);
+    for (const OverlayList::Line& l : o.lines) {
+        p.setPen(QPen(QColor(l.colour.r, l.colour.g, l.colour.b, l.colour.a), l.width));
+        QPainterPath path(QPointF(l.a.x, l.a.y));
+        if (l.bezier) path.cubicTo(QPointF(l.c1.x, l.c1.y), QPointF(l.c2.x, l.c2.y), QPointF(l.b.x, l.b.y));
+        else path.lineTo(QPointF(l.b.x, l.b.y));
+        p.drawPath(path);
     }
     p.setFont(overlayFont());
     for (const OverlayList::Text& t : o.texts) {

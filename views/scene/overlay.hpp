@@ -24,7 +24,16 @@ struct OverlayList {
         bool filled = true; ///< false: 2-px outline
         bool hatched = false;
     };
+    /// A straight line, or a cubic bezier through control points c1, c2 (multicast fans).
+    struct Line {
+        glm::vec2 a, b;     ///< pixels
+        Rgba8 colour;
+        float width = 2.0f;
+        bool bezier = false;
+        glm::vec2 c1{0}, c2{0};
+    };
     std::vector<Rect> rects; ///< drawn first
+    std::vector<Line> lines; ///< drawn after the rects
     std::vector<Text> texts;
     void text(glm::vec2 p, std::string s, Rgba8 c = {220, 220, 225, 255}) { texts.push_back({p, std::move(s), c}); }
 };

@@ -1,0 +1,187 @@
+#include "scene/tmem_overlay.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace layoutscope::views {
+
+static constexpr Rgba8 kAxis{235, 235, 240, 255};
+static constexpr Rgba8 kDim{150, 152, 160, 255};
+static constexpr Rgba8 kAlloc{255, 210, 80, 255};
+
+static int thin(float pxPerUnit, float minPx) {
+    int k = 1;
+    while (pxPerUnit * static_cast<float>(k) < minPx && k < (1 << 20)) k *= 2;
+    return k;
+}
+
+static void swatch(OverlayList& o, glm::vec2& p, Rgba8 c, const std::string& label, bool hatched = false) {
+    o.rects.push_back({p, p + glm::vec2(14, 14), c, true, hatched});
+    o.text(p + glm::vec2(19, 0), label);
+    p.x += 19 + approxTextWidth(label) + 16;
+}
+
+OverlayList buildTmemOverlay(const Camera2D& cam, glm::vec2 viewport, const TmemScene& s, const MulticastFans* fans) {
+    OverlayList o;
+    const float z = cam.zoom();
+    const glm::vec2 lo = cam.worldToScreen({0, 0}), hi = cam.worldToScreen({float(s.width()), 128.0f});
+    const float top = std::max(lo.y, 44.0f);
+    o.text({8, 4}, "Tensor Memory: 128 lanes x 512 columns of 32-bit cells per CTA; address = lane<<16 | column", kAxis);
+    for (uint32_t k = 0; k < s.ctaCount; ++k) {
+        const glm::vec2 p = cam.worldToScreen({float(s.originOf(s.firstCta + k)), 0});
+        if (p.x < viewport.x) o.text({std::max(p.x, lo.x), top - 40}, "CTA " + std::to_string(s.firstCta + k), kAxis);
+    }
+    // Column numbers, thinned.
+    const int kc = std::max(thin(z, 44.0f), 1);
+    for (uint32_t k = 0; k < s.ctaCount; ++k)
+        for (int c = 0; c < 512; c += kc) {
+            const glm::vec2 p = cam.worldToScreen({float(s.originOf(s.firstCta + k) + c), 0});
+            if (p.x < lo.x - 1 || p.x > viewport.x - 20 || p.x < 60) continue;
+            o.text({p.x + 2, top - 20}, std::to_string(c), kDim);
+        }
+    o.text({8, top - 20}, "column", kDim);
+    // Lane numbers and lane quarters (warp id % 4) on the left.
+    const int kl = thin(z, 16.0f);
+    for (int l = 0; l < 128; l += std::max(kl, 1)) {
+        if (l % 32 == 0 && z * 32 >= 40) continue; // the quarter label sits there
+        const glm::vec2 p = cam.worldToScreen({0, float(l) + 0.5f});
+        if (p.y < top || p.y > viewport.y - 8) continue;
+        const std::string t = std::to_string(l);
+        o.text({lo.x - approxTextWidth(t) - 6, p.y - 7}, t, kDim);
+    }
+    for (uint32_t q = 0; q < 4; ++q) {
+        const glm::vec2 a = cam.worldToScreen({0, float(32 * q)}), b = cam.worldToScreen({0, float(32 * q + 32)});
+        if (b.y < top || a.y > viewport.y) continue;
+        const float y = std::max(a.y, top);
+        o.rects.push_back({{std::max(2.0f, lo.x - 104), y}, {std::max(2.0f, lo.x - 104) + 3, b.y - 2}, hslToRgb(90.0f * q, 0.6f, 0.6f), true});
+        o.text({std::max(8.0f, lo.x - 98), y + 2}, "lanes " + std::to_string(32 * q) + "-" + std::to_string(32 * q + 31), kAxis);
+        if (b.y - y > 36) o.text({std::max(8.0f, lo.x - 98), y + 18}, "warp%4=" + std::to_string(q), kDim);
+        if (b.y - y > 54) o.text({std::max(8.0f, lo.x - 98), y + 34}, "(" + std::to_string(q) + "," + std::to_string(q + 4) + ",...)", kDim);
+    }
+    // Allocations.
+    for (const TmemAllocBox& a : s.allocs) {
+        if (a.cta < s.firstCta || a.cta >= s.firstCta + s.ctaCount) continue;
+        const float x0 = float(s.originOf(a.cta) + a.column), x1 = x0 + float(std::min(a.nCols, 512u - a.column));
+        const glm::vec2 p = cam.worldToScreen({x0, 0}), q = cam.worldToScreen({x1, 128});
+        o.rects.push_back({p - glm::vec2(1), q + glm::vec2(1), kAlloc, false});
+        char t[96];
+        std::snprintf(t, sizeof t, "alloc %u cols @ col %u (taddr 0x%08x)", a.nCols, a.column, a.taddr);
+        if (q.x - p.x > approxTextWidth(t)) o.text({p.x + 4, q.y + 4}, t, kAlloc);
+        else o.text({p.x + 4, q.y + 4}, "alloc " + std::to_string(a.nCols), kAlloc);
+    }
+    // Multicast fan: a strip of source rows to the right of the destination block, one bezier per edge.
+    if (fans && fans->valid && !fans->edges.empty()) {
+        uint32_t maxCol = 0;
+        for (const FanEdge& e : fans->edges) maxCol = std::max(maxCol, e.column + 4);
+        const uint32_t cta0 = fans->edges.front().cta;
+        if (cta0 >= s.firstCta && cta0 < s.firstCta + s.ctaCount) {
+            const float sx = float(s.originOf(cta0) + maxCol) + std::max(6.0f, 60.0f / z);
+            const float rowH = 128.0f / float(std::max(1u, fans->srcRows));
+            const glm::vec2 sa = cam.worldToScreen({sx, 0});
+            const float sw = 18.0f;
+            o.text({sa.x, top - 40}, "source rows (smem)", kAxis);
+            for (uint32_t blk = 0; blk * 32 < fans->srcRows; ++blk) {
+                const glm::vec2 a = cam.worldToScreen({sx, rowH * float(32 * blk)});
+                const glm::vec2 b = cam.worldToScreen({sx, rowH * float(std::min(fans->srcRows, 32 * blk + 32))});
+                o.rects.push_back({a, {a.x + sw, b.y}, colourForCoord(int(32 * blk + 16), 1, int(fans->srcRows), 4), true});
+                o.text({a.x + sw + 4, (a.y + b.y) * 0.5f - 7},
+                       "rows " + std::to_string(32 * blk) + "-" + std::to_string(std::min(fans->srcRows, 32 * blk + 32) - 1), kAxis);
+            }
+            for (const FanEdge& e : fans->edges) {
+                if (e.cta < s.firstCta || e.cta >= s.firstCta + s.ctaCount) continue;
+                const glm::vec2 from = cam.worldToScreen({sx, rowH * 0.5f * float(e.rowLo + e.rowHi)});
+                const glm::vec2 to = cam.worldToScreen({float(s.originOf(e.cta) + e.column + 4), 0.5f * float(e.laneLo + e.laneHi)});
+                const Rgba8 c = colourForCoord(int(e.rowLo + 16), 1, int(fans->srcRows), 4);
+                const float dx = (from.x - to.x) * 0.5f;
+                o.lines.push_back({from, to, Rgba8{c.r, c.g, c.b, 220}, 3.0f, true, from - glm::vec2(dx, 0), to + glm::vec2(dx, 0)});
+            }
+            o.text({8, viewport.y - 66}, fans->label, kAxis);
+        }
+    }
+    // Legend.
+    glm::vec2 p{8, viewport.y - 46};
+    swatch(o, p, kUntouched, "never written");
+    swatch(o, p, Rgba8{90, 90, 96, 255}, "not allocated", true);
+    swatch(o, p, Rgba8{235, 235, 235, 255}, "moved this step");
+    o.rects.push_back({p, p + glm::vec2(14, 14), kAlloc, false});
+    o.text(p + glm::vec2(19, 0), "allocation");
+    o.text({8, viewport.y - 24},
+           "colour = provenance: from registers hue = thread, lightness = register; from smem = the byte's colour in the "
+           "SMEM view (else hue = source row)", kDim);
+    (void)hi;
+    return o;
+}
+
+OverlayList buildRegOverlay(const Camera2D& cam, glm::vec2 viewport, const RegScene& r, const std::string& instrText) {
+    OverlayList o;
+    if (!r.valid) return o;
+    const float z = cam.zoom();
+    const glm::vec2 lo = cam.worldToScreen({0, 0});
+    const float top = std::max(lo.y, 44.0f);
+    o.text({8, 4}, std::string(r.store ? "Registers -> TMEM: " : "TMEM -> registers: ") + instrText, kAxis);
+    const int kx = thin(z, 30.0f);
+    for (uint32_t j = 0; j < r.width(); j += uint32_t(kx)) {
+        const glm::vec2 p = cam.worldToScreen({float(j) + 0.5f, 0});
+        if (p.x < lo.x - 1 || p.x > viewport.x - 10) continue;
+        const std::string t = "r" + std::to_string(j);
+        o.text({p.x - approxTextWidth(t) * 0.5f, top - 20}, t, kDim);
+    }
+    o.text({8, top - 20}, "register", kDim);
+    const int ky = thin(z, 16.0f);
+    for (uint32_t y = 0; y < r.height(); y += uint32_t(ky)) {
+        const glm::vec2 p = cam.worldToScreen({0, float(y) + 0.5f});
+        if (p.y < top || p.y > viewport.y - 8) continue;
+        const std::string t = (y % 32 == 0 ? "w" + std::to_string(r.warps[y / 32]) + " t" : "t") + std::to_string(y % 32);
+        o.text({lo.x - approxTextWidth(t) - 6, p.y - 7}, t, y % 32 == 0 ? kAxis : kDim);
+    }
+    o.text({8, viewport.y - 42}, "rows = %laneid of each warp, columns = register index", kDim);
+    o.text({8, viewport.y - 24}, "colour = the TMEM cell it maps to; dim = not moved yet; hover links the TMEM cell", kDim);
+    return o;
+}
+
+OverlayList buildDecompOverlay(const Camera2D& cam, glm::vec2 viewport, const DecompScene& d, const std::string& title) {
+    OverlayList o;
+    const float z = cam.zoom();
+    o.text({8, 4}, title, kAxis);
+    const glm::vec2 a0 = cam.worldToScreen({0, 0}), a7 = cam.worldToScreen({0, 8});
+    o.text({a0.x, a0.y - 36}, d.kind == CpDecompress::B8x16_B6x16_p32
+                                  ? "source: 16 B = sixteen 6-bit fields (96 bits) + 32 bits padding (hatched)"
+                                  : "source: 16 B = sixteen 4-bit fields (64 bits) + 64 bits padding (hatched)", kDim);
+    for (uint32_t b = 0; b < 16; ++b) { // byte labels above the source row
+        const glm::vec2 p = cam.worldToScreen({float(8 * b), 0});
+        if (z * 8 >= 40) o.text({p.x + 2, p.y - 18}, "byte " + std::to_string(b), kDim);
+    }
+    // Bit values when cells are big enough.
+    if (z >= 9) {
+        for (uint32_t i = 0; i < 128; ++i) {
+            const glm::vec2 s = cam.worldToScreen({float(i) + 0.5f, 0.5f}), t = cam.worldToScreen({float(i) + 0.5f, 7.5f});
+            o.text({s.x - 4, s.y - 7}, std::to_string((d.src[i / 8] >> (i % 8)) & 1), Rgba8{0, 0, 0, 255});
+            o.text({t.x - 4, t.y - 7}, std::to_string((d.containers[i / 8] >> (i % 8)) & 1), Rgba8{0, 0, 0, 255});
+        }
+    }
+    // Fan: field e (source bits) -> container e's value bits.
+    const uint32_t fb = d.fieldBits(), sh = d.containerShift();
+    for (uint32_t e = 0; e < 16; ++e) {
+        const glm::vec2 from = cam.worldToScreen({float(fb * e) + 0.5f * float(fb), 1.0f});
+        const glm::vec2 to = cam.worldToScreen({float(8 * e + sh) + 0.5f * float(fb), 7.0f});
+        const Rgba8 c = hslToRgb(300.0f * float(e) / 15.0f, 0.8f, 0.6f);
+        const float dy = (to.y - from.y) * 0.5f;
+        o.lines.push_back({from, to, c, 2.0f, true, from + glm::vec2(0, dy), to - glm::vec2(0, dy)});
+        const glm::vec2 lab = cam.worldToScreen({float(8 * e), 8.0f});
+        char code[16];
+        std::snprintf(code, sizeof code, "c%u=0x%02x", e, d.containers[e]);
+        if (z * 8 >= 56) {
+            o.text({lab.x + 2, lab.y + 4}, code, kAxis);
+            const std::string v = decompFieldText(d, e);
+            const size_t eq = v.find('=');
+            o.text({lab.x + 2, lab.y + 20}, v.substr(eq + 2, v.find(' ', eq + 2) - eq - 2), c);
+        }
+    }
+    o.text({a7.x, a7.y + 40}, d.kind == CpDecompress::B8x16_B6x16_p32
+                                  ? "containers: value in bits [5:0], bits [7:6] zero (top: e2m3 value; e3m2 in the inspector)"
+                                  : "containers: e2m1 value in bits [5:2], bits [7:6] and [1:0] zero", kDim);
+    o.text({8, viewport.y - 20}, "bit 0 of byte 0 on the left (little-endian); unverified: open questions 3, 28", kDim);
+    return o;
+}
+
+} // namespace layoutscope::views

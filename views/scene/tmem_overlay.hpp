@@ -1,0 +1,27 @@
+#pragma once
+/// Overlays (labels, legends, allocation outlines, multicast fans, bit fans) of the Tensor Memory,
+/// Registers and Decompression views. Pure C++ + GLM; a bounded number of primitives per frame
+/// (labels thinned to the viewport, fans one bezier per 32-row block and replica).
+#include "scene/decomp_scene.hpp"
+#include "scene/multicast_fans.hpp"
+#include "scene/overlay.hpp"
+#include "scene/reg_scene.hpp"
+#include "scene/tmem_scene.hpp"
+
+namespace layoutscope::views {
+
+inline constexpr glm::vec4 kTmemMargins{112.0f, 64.0f, 16.0f, 84.0f};
+inline constexpr glm::vec4 kRegMargins{96.0f, 64.0f, 16.0f, 60.0f};
+inline constexpr glm::vec4 kDecompMargins{16.0f, 70.0f, 16.0f, 70.0f};
+
+/// Column/lane labels, lane quarters with their warps, allocations, CTA titles, legend; and the
+/// fan of `fans` (when valid) from a source-row strip to each destination lane block.
+[[nodiscard]] OverlayList buildTmemOverlay(const Camera2D& cam, glm::vec2 viewport, const TmemScene& s,
+                                           const MulticastFans* fans);
+[[nodiscard]] OverlayList buildRegOverlay(const Camera2D& cam, glm::vec2 viewport, const RegScene& r,
+                                          const std::string& instrText);
+/// `title`: e.g. the instruction and the chunk's source address.
+[[nodiscard]] OverlayList buildDecompOverlay(const Camera2D& cam, glm::vec2 viewport, const DecompScene& d,
+                                             const std::string& title);
+
+} // namespace layoutscope::views

@@ -1,0 +1,166 @@
+#include "tmem_views.hpp"
+
+#include "scene/tmem_inspect.hpp"
+#include "scene/tmem_overlay.hpp"
+
+#include <QDockWidget>
+#include <QMainWindow>
+#include <cstdio>
+
+namespace layoutscope::views {
+
+static CellCanvas* canvas(QMainWindow* w, glm::vec4 margins) {
+    auto* c = new CellCanvas(w);
+    c->setMargins(margins);
+    return c;
+}
+
+static QDockWidget* dock(QMainWindow* w, const char* title, const char* name, QWidget* content) {
+    auto* d = new QDockWidget(title, w);
+    d->setObjectName(name);
+    d->setWidget(content);
+    d->hide();
+    return d;
+}
+
+TmemViews::TmemViews(QMainWindow* window) : QObject(window), m_window(window) {
+    m_tmem = canvas(window, kTmemMargins);
+    m_regs = canvas(window, kRegMargins);
+    m_decomp = canvas(window, kDecompMargins);
+    m_tmemDock = dock(window, "Tensor Memory", "tmemDock", m_tmem);
+    m_regDock = dock(window, "Registers (tcgen05.ld/st)", "registerDock", m_regs);
+    m_decompDock = dock(window, "Decompression (tcgen05.cp)", "decompDock", m_decomp);
+    window->addDockWidget(Qt::BottomDockWidgetArea, m_tmemDock);
+    window->addDockWidget(Qt::BottomDockWidgetArea, m_regDock);
+    window->splitDockWidget(m_tmemDock, m_regDock, Qt::Horizontal);
+    window->tabifyDockWidget(m_regDock, m_decompDock);
+
+    m_tmem->setOverlay([this](const Camera2D& cam, glm::vec2 vp) {
+        return buildTmemOverlay(cam, vp, m_tmemScene, m_fans.valid ? &m_fans : nullptr);
+    });
+    m_regs->setOverlay([this](const Camera2D& cam, glm::vec2 vp) {
+        const std::string text = m_doc && m_regScene.valid ? m_doc->trace().instrs[m_regScene.instr].text : std::string();
+        return buildRegOverlay(cam, vp, m_regScene, text);
+    });
+    m_decomp->setOverlay([this](const Camera2D& cam, glm::vec2 vp) {
+        return m_hasDecomp ? buildDecompOverlay(cam, vp, m_decompScene, m_decompTitle) : OverlayList{};
+    });
+    m_tmem->setInspector([this](uint32_t x, uint32_t y) -> std::string {
+        if (!m_doc || !m_tmemReplay) return {};
+        return inspectTmemCell(*m_doc, m_tmemScene, m_tmemReplay->state(), x, y);
+    });
+    m_regs->setInspector([this](uint32_t x, uint32_t y) -> std::string {
+        if (!m_doc || !m_tmemReplay) return {};
+        return inspectRegisterCell(*m_doc, m_regScene, m_tmemScene, m_tmemReplay->state(), x, y);
+    });
+    m_decomp->setInspector([this](uint32_t x, uint32_t y) -> std::string {
+        if (!m_hasDecomp || (y != 0 && y != 7)) return {};
+        const int field = y == 0 ? m_decompScene.srcField[x] : (m_decompScene.dstSrcBit[x] >= 0 ? m_decompScene.srcField[size_t(m_decompScene.dstSrcBit[x])] : -1);
+        std::string t = y == 0 ? "source bit " + std::to_string(x) + " (byte " + std::to_string(x / 8) + " bit " + std::to_string(x % 8) + ")\n"
+                               : "container " + std::to_string(x / 8) + " bit " + std::to_string(x % 8) + "\n";
+        if (field < 0) return t + (y == 0 ? "padding: ignored\n" : "padding: zero (unverified: open question 28)\n");
+        return t + "field " + std::to_string(field) + ": " + decompFieldText(m_decompScene, uint32_t(field)) +
+               "\nrule: " + ruleInfo(m_decompScene.kind == CpDecompress::B8x16_B6x16_p32 ? RuleId::Tcgen05Decompress6to8
+                                                                                        : RuleId::Tcgen05Decompress4to8).name +
+               "\nstatus: unverified (open questions 3, 28)\n";
+    });
+    connect(m_tmem, &CellCanvas::hoveredCell, this, [this](int x, int y) {
+        const auto c = x < 0 ? std::nullopt : m_tmemScene.cellAt(uint32_t(x), uint32_t(y));
+        const auto r = c ? m_regScene.registerOf(*c) : std::nullopt;
+        m_regs->setMarker(r ? std::optional(std::pair{*r, *r + glm::uvec2(1)}) : std::nullopt);
+        if (c) emit tmemCellHovered(int(c->cta), int(c->lane), int(c->column));
+        else emit tmemCellHovered(-1, -1, -1);
+    });
+    connect(m_regs, &CellCanvas::hoveredCell, this, [this](int x, int y) {
+        const RegLink* l = x < 0 ? nullptr : m_regScene.linkAt(uint32_t(x), uint32_t(y));
+        const auto g = l ? m_tmemScene.gridOf(l->tmem) : std::nullopt;
+        m_tmem->setMarker(g ? std::optional(std::pair{*g, *g + glm::uvec2(1)}) : std::nullopt);
+        if (x >= 0 && m_regScene.valid && uint32_t(y) < m_regScene.height())
+            emit registerHovered(int(32 * m_regScene.warps[uint32_t(y) / 32] + uint32_t(y) % 32), x);
+        else
+            emit registerHovered(-1, -1);
+    });
+}
+
+TmemViews::~TmemViews() = default;
+
+void TmemViews::selectTmemCell(int cta, int lane, int column) {
+    const auto g = cta < 0 ? std::nullopt : m_tmemScene.gridOf({uint32_t(cta), uint32_t(lane), uint32_t(column)});
+    m_tmem->setMarker(g ? std::optional(std::pair{*g, *g + glm::uvec2(1)}) : std::nullopt);
+    const auto r = cta < 0 ? std::nullopt : m_regScene.registerOf({uint32_t(cta), uint32_t(lane), uint32_t(column)});
+    m_regs->setMarker(r ? std::optional(std::pair{*r, *r + glm::uvec2(1)}) : std::nullopt);
+}
+
+void TmemViews::selectRegisterCell(int x, int y) {
+    const RegLink* l = x < 0 ? nullptr : m_regScene.linkAt(uint32_t(x), uint32_t(y));
+    m_regs->setMarker(x >= 0 ? std::optional(std::pair{glm::uvec2(x, y), glm::uvec2(x + 1, y + 1)}) : std::nullopt);
+    const auto g = l ? m_tmemScene.gridOf(l->tmem) : std::nullopt;
+    m_tmem->setMarker(g ? std::optional(std::pair{*g, *g + glm::uvec2(1)}) : std::nullopt);
+}
+
+void TmemViews::resetDocument(const Document* doc) {
+    m_doc = doc;
+    m_tmemReplay.reset();
+    m_smemReplay.reset();
+    m_hasTmem = false;
+    uint32_t ctas = 1;
+    if (doc && doc->hasTrace()) {
+        for (const ByteMove& m : doc->trace().moves)
+            for (const MemRef* r : {&m.dst, &m.src})
+                if (r->space == MemSpace::TensorMemory || r->space == MemSpace::Register) {
+                    m_hasTmem = true;
+                    ctas = std::max<uint32_t>(ctas, r->cta + 1u);
+                }
+        if (m_hasTmem) m_tmemReplay = std::make_unique<TmemReplay>(doc->trace(), TmemState(ctas));
+    }
+    m_hasDecomp = doc && decompMoveAt(*doc, 0).has_value();
+    if (m_hasDecomp) m_smemReplay = std::make_unique<Replay>(doc->trace(), doc->initial());
+    for (QDockWidget* d : {m_tmemDock, m_regDock}) d->setVisible(m_hasTmem);
+    m_decompDock->setVisible(m_hasDecomp);
+    if (m_hasDecomp) m_decompDock->raise();
+    if (m_hasTmem) m_tmem->fitView();
+}
+
+void TmemViews::updateDecomp(uint32_t step) {
+    const auto mi = m_doc ? decompMoveAt(*m_doc, step) : std::nullopt;
+    if (!mi || !m_smemReplay) return;
+    const ByteMove& m = m_doc->trace().moves[*mi];
+    m_smemReplay->seek(step);
+    std::array<uint8_t, 16> src{};
+    const auto& smem = m_smemReplay->state().smem;
+    if (m.src.cta < smem.size() && m.src.addr + 16 <= smem[m.src.cta].size())
+        std::copy_n(smem[m.src.cta].bytes().begin() + std::ptrdiff_t(m.src.addr), 16, src.begin());
+    m_decompScene = decompScene(m.transform == Transform::Decompress6to8 ? CpDecompress::B8x16_B6x16_p32
+                                                                          : CpDecompress::B8x16_B4x16_p64, src);
+    char t[160];
+    std::snprintf(t, sizeof t, "chunk from smem 0x%04x (cta %u, source row %d) -> TMEM lane %u col %u, step %u: ",
+                  unsigned(m.src.addr), unsigned(m.src.cta), m.coord[0], unsigned(m.dst.addr >> 16),
+                  unsigned(m.dst.addr & 0xFFFF), m.step);
+    m_decompTitle = t + m_doc->trace().instrs[m.instr].text;
+}
+
+void TmemViews::onStep(const Document* doc, uint32_t step, const SmemScene& smem) {
+    if (doc != m_doc) resetDocument(doc);
+    if (!m_hasTmem || !doc) return;
+    m_tmemReplay->seek(step);
+    const SmemColourFn colour = [&smem](uint32_t cta, uint32_t addr) -> std::optional<Rgba8> {
+        if (cta != smem.window.cta) return std::nullopt;
+        const auto i = smem.indexOf(addr);
+        if (!i || !(smem.texels[*i].a & kFlagWritten)) return std::nullopt;
+        Rgba8 c = smem.texels[*i];
+        c.a = 255;
+        return c;
+    };
+    m_tmemScene = tmemSceneAt(*doc, step, smem.window.cta, colour);
+    const auto ri = regInstrAt(*doc, step);
+    m_regScene = ri ? regSceneAt(*doc, *ri, step, m_tmemScene) : RegScene{};
+    m_fans = multicastFansAt(*doc, step);
+    m_tmem->setCells(m_tmemScene.width(), m_tmemScene.height(), m_tmemScene.texels, ShadeParams{1, 32, 32});
+    m_regs->setCells(m_regScene.width(), m_regScene.height(), m_regScene.texels, ShadeParams{1, 0, 32});
+    if (m_hasDecomp) {
+        updateDecomp(step);
+        m_decomp->setCells(DecompScene::width(), DecompScene::height(), m_decompScene.texels, ShadeParams{1, 8, 0});
+    }
+}
+
+} // namespace layoutscope::views

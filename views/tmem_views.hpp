@@ -1,0 +1,79 @@
+#pragma once
+/// TmemViews: the Tensor Memory, Registers and Decompression docks of the main window (each a
+/// CellCanvas: one GL draw call for the cells + an ImGui overlay), with the multicast fans drawn over
+/// the TMEM view and a linked selection register <-> TMEM cell.
+///
+/// MainWindow wiring: construct once with the window (the docks add themselves, hidden until a
+/// document has Tensor Memory moves) and call onStep(doc, step, smemScene) from its onStep.
+#include "cell_canvas.hpp"
+#include "layoutscope/tcgen05_exec.hpp"
+#include "scene/decomp_scene.hpp"
+#include "scene/multicast_fans.hpp"
+#include "scene/reg_scene.hpp"
+#include "scene/smem_scene.hpp"
+#include "scene/tmem_scene.hpp"
+
+#include <QObject>
+#include <memory>
+
+class QDockWidget;
+class QMainWindow;
+
+namespace layoutscope::views {
+
+class TmemViews : public QObject {
+    Q_OBJECT
+public:
+    explicit TmemViews(QMainWindow* window);
+    ~TmemViews() override;
+
+    /// Show `doc` at `step`; `smem` (same step) gives cp-copied cells the colour of their source bytes.
+    void onStep(const Document* doc, uint32_t step, const SmemScene& smem);
+
+    [[nodiscard]] CellCanvas* tmemView() const { return m_tmem; }
+    [[nodiscard]] CellCanvas* registerView() const { return m_regs; }
+    [[nodiscard]] CellCanvas* decompView() const { return m_decomp; }
+    [[nodiscard]] QDockWidget* tmemDock() const { return m_tmemDock; }
+    [[nodiscard]] const TmemScene& tmemScene() const { return m_tmemScene; }
+    [[nodiscard]] const RegScene& regScene() const { return m_regScene; }
+    /// Grid cell of a TMEM cell in the TMEM view (nullopt when that CTA is not shown).
+    [[nodiscard]] std::optional<glm::uvec2> tmemCellOf(uint32_t cta, uint32_t lane, uint32_t column) const {
+        return m_tmemScene.gridOf({cta, lane, column});
+    }
+
+signals:
+    /// The TMEM cell under the cursor (cta -1 when none).
+    void tmemCellHovered(int cta, int lane, int column);
+    /// The register under the cursor (thread in CTA, register index; -1 when none).
+    void registerHovered(int thread, int reg);
+
+public slots:
+    /// Outline TMEM cell (cta, lane, column) and its register (linked selection); cta < 0 clears.
+    void selectTmemCell(int cta, int lane, int column);
+    /// Outline register cell (x = register, y = row) and its TMEM cell; x < 0 clears.
+    void selectRegisterCell(int x, int y);
+
+private:
+    void resetDocument(const Document* doc);
+    void updateDecomp(uint32_t step);
+
+    QMainWindow* m_window;
+    CellCanvas* m_tmem = nullptr;
+    CellCanvas* m_regs = nullptr;
+    CellCanvas* m_decomp = nullptr;
+    QDockWidget* m_tmemDock = nullptr;
+    QDockWidget* m_regDock = nullptr;
+    QDockWidget* m_decompDock = nullptr;
+    const Document* m_doc = nullptr;
+    bool m_hasTmem = false;
+    std::unique_ptr<TmemReplay> m_tmemReplay;
+    std::unique_ptr<Replay> m_smemReplay; ///< source chunks of the decompression view
+    TmemScene m_tmemScene;
+    RegScene m_regScene;
+    MulticastFans m_fans;
+    DecompScene m_decompScene;
+    std::string m_decompTitle;
+    bool m_hasDecomp = false;
+};
+
+} // namespace layoutscope::views
