@@ -4,6 +4,7 @@
 #include "layoutscope/instruction.hpp"
 #include "ptx_lex.hpp"
 #include "scenario_parse.hpp"
+#include "scenario_im2col.hpp"
 #include "scenario_tma_extra.hpp"
 
 #include <algorithm>
@@ -219,10 +220,10 @@ struct Lowering {
 };
 
 bool Lowering::tma(ScenarioInstr& out) {
-    for (const char* mode : {".im2col", ".im2col::w", ".im2col::w::128", ".im2col_no_offs"})
-        if (int i = tokenIndex(in, mode); i >= 0)
-            return fail(DiagCode::Unsupported, in.opcode[i].span,
-                        "load mode " + std::string(mode) + " is not supported in scenarios yet (tile mode only)");
+    // im2col (scenario_im2col.cpp): loads take an im2colInfo vector after [mbar]; .im2col_no_offs stores none.
+    std::optional<Im2colQualifier> i2c;
+    for (const auto& t : in.opcode)
+        if (!i2c) i2c = im2colQualifier(t.text);
     // tmaextra: .tile::gather4 / .tile::scatter4 (5 coordinates) and .cta_group (scenario_tma_extra.cpp).
     const bool four = tokenIndex(in, ".tile::gather4") >= 0 || tokenIndex(in, ".tile::scatter4") >= 0;
     const uint32_t ctaGroup = tokenIndex(in, ".cta_group::2") >= 0 ? 2 : 1;
@@ -242,11 +243,13 @@ bool Lowering::tma(ScenarioInstr& out) {
     const bool load = sh < g;
     const bool cacheHint = tokenIndex(in, ".L2::cache_hint") >= 0;
     const bool multicast = tokenIndex(in, ".multicast::cluster") >= 0;
-    const size_t want = (load ? 3 : 2) + (multicast ? 1 : 0) + (cacheHint ? 1 : 0);
+    const size_t info = load && i2c ? 1 : 0; // im2colInfo operand
+    const size_t want = (load ? 3 : 2) + info + (multicast ? 1 : 0) + (cacheHint ? 1 : 0);
     if (in.operands.size() != want)
         return fail(DiagCode::InvalidValue, in.span,
                     "expected " + std::to_string(want) + " operands (" +
-                        (load ? std::string("[dstMem], [tensorMap, {coords}], [mbar]") + (multicast ? ", ctaMask" : "")
+                        (load ? std::string("[dstMem], [tensorMap, {coords}], [mbar]") + (info ? ", {im2colInfo}" : "") +
+                                    (multicast ? ", ctaMask" : "")
                               : std::string("[tensorMap, {coords}], [srcMem]")) +
                         (cacheHint ? ", cache-policy" : "") + "), found " + std::to_string(in.operands.size()),
                     kTmaRef, Provenance::PtxText);
@@ -261,11 +264,12 @@ bool Lowering::tma(ScenarioInstr& out) {
                         src->name + " is in CTA " + std::to_string(src->cta) + " but a store reads the issuing CTA " +
                             std::to_string(ctx.issuingCta) + "'s .shared::cta memory",
                         kTmaRef, Provenance::PtxText);
-        if (!fits(*src, four ? fourRowBoxMap(st.map) : st.map, in.operands[1])) return false;
+        if (!fits(*src, four ? fourRowBoxMap(st.map) : i2c ? im2colBoxMap(st.map, i2c->mode, 0) : st.map, in.operands[1]))
+            return false;
         st.srcCta = src->cta;
         st.srcAddr = src->addr;
         st.arch = ctx.arch;
-        out.op = four ? scatter4Op(st) : ScenarioOp{st};
+        out.op = four ? scatter4Op(st) : i2c ? im2colStoreOp(st) : ScenarioOp{st};
         return true;
     }
     if (tokenIndex(in, ".mbarrier::complete_tx::bytes") < 0)
@@ -294,9 +298,23 @@ bool Lowering::tma(ScenarioInstr& out) {
                     "mbarrier " + bar->name + " is in CTA " + std::to_string(bar->cta) + " but dstMem " + dst->name +
                         " is in CTA " + std::to_string(dst->cta) + " (without .cta_group they must be in the same CTA)",
                     "tma.md §10", Provenance::PtxText);
-    if (!fits(*dst, four ? fourRowBoxMap(ld.map) : ld.map, in.operands[0])) return false;
+    std::vector<int64_t> i2cInfo; // {offW, offH, offD} or {wHalo, wOffset}
+    if (info) {
+        const Operand& v = in.operands[3];
+        if (v.kind != OperandKind::Vector)
+            return fail(DiagCode::InvalidValue, v.span, "expected the im2colInfo vector {...} after [mbar]", kTmaRef,
+                        Provenance::PtxText);
+        for (const Operand& e : v.elements) {
+            auto x = value(e, "an im2colInfo entry", 0, 0xFFFF, "PTX: im2colInfo entries are 16 bits", Provenance::PtxText);
+            if (!x) return false;
+            i2cInfo.push_back(*x);
+        }
+    }
+    const uint32_t wHalo = i2c && i2c->mode != TmaIm2colMode::Im2col && !i2cInfo.empty() ? uint32_t(i2cInfo[0]) : 0;
+    if (!fits(*dst, four ? fourRowBoxMap(ld.map) : i2c ? im2colBoxMap(ld.map, i2c->mode, wHalo) : ld.map, in.operands[0]))
+        return false;
     if (multicast) {
-        auto mask = value(in.operands[3], "ctaMask", 0, 0xFFFF, "tma.md §1: ctaMask is 16 bits", Provenance::PtxText);
+        auto mask = value(in.operands[3 + info], "ctaMask", 0, 0xFFFF, "tma.md §1: ctaMask is 16 bits", Provenance::PtxText);
         if (!mask) return false;
         ld.ctaMask = static_cast<uint16_t>(*mask);
     }
@@ -309,7 +327,7 @@ bool Lowering::tma(ScenarioInstr& out) {
     ld.mbarCta = bar->cta;
     ld.clusterDst = cluster >= 0;
     ld.arch = ctx.arch;
-    out.op = four ? gather4Op(ld) : ScenarioOp{ld};
+    out.op = four ? gather4Op(ld) : i2c ? im2colLoadOp(ld, i2c->mode, i2cInfo) : ScenarioOp{ld};
     return true;
 }
 

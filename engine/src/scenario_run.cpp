@@ -2,6 +2,7 @@
 // CTA of the cluster), then execute each instruction through the TMA executor, recording a trace.
 #include "layoutscope/scenario.hpp"
 #include "scenario_parse.hpp"
+#include "scenario_im2col.hpp"
 #include "scenario_tma_extra.hpp"
 
 #include <cstdio>
@@ -113,6 +114,7 @@ Result<Run> runScenario(const Scenario& s) {
                           " B written to global from CTA " + std::to_string(st2.srcCta) + " at " + hex(st2.srcAddr);
             } else {
                 summary = scn::extraOpSummary(in.op, bytesMoved(run.trace, idx));
+                if (summary.empty()) summary = scn::im2colOpSummary(in.op, bytesMoved(run.trace, idx)); // im2col
             }
             break;
         }

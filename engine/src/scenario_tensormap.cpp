@@ -4,6 +4,7 @@
 // delegated to encodeTiled() and its diagnostics are placed on the option they name.
 #include "ptx_lex.hpp"
 #include "scenario_directives.hpp"
+#include "scenario_im2col.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -74,12 +75,11 @@ void tensormap(DirectiveReader& r) {
     if (!r.name(t.name, "a tensor map name")) return;
     t.span = r.toks[1].span;
     const Tok* mode = r.next();
+    if (mode && (mode->text == "im2col" || mode->text == "im2col_wide"))
+        return im2colTensormap(r, std::move(t), *mode); // scenario_im2col.cpp
     if (!mode || mode->text != "tiled") {
-        if (mode && (mode->text == "im2col" || mode->text == "im2col_wide"))
-            ctx.error(DiagCode::Unsupported, mode->span, "im2col tensor maps are not supported in scenarios yet; use 'tiled'");
-        else
-            ctx.error(DiagCode::Syntax, mode ? mode->span : r.endSpan(),
-                      "expected 'tiled' after 'tensormap " + t.name + "'");
+        ctx.error(DiagCode::Syntax, mode ? mode->span : r.endSpan(),
+                  "expected 'tiled', 'im2col' or 'im2col_wide' after 'tensormap " + t.name + "'");
         return;
     }
     const Tok* type = r.next();

@@ -2,6 +2,7 @@
 // §5.5.3.4; tma.md §8) and the dispatch of every ScenarioOp to its executor. .cta_group::2 and the
 // sub-byte tensor maps need no op of their own: they are fields of TmaTileLoad / the TensorMap.
 #include "scenario_tma_extra.hpp"
+#include "scenario_im2col.hpp"
 
 #include <cstdio>
 #include <type_traits>
@@ -58,8 +59,10 @@ Status executeScenarioOp(const ScenarioOp& op, MachineState& state, TraceBuilder
                 return executeTmaStore(o, state, trace);
             else if constexpr (std::is_same_v<T, TmaGather4Load>)
                 return executeTmaGather4(o, state, trace);
-            else
+            else if constexpr (std::is_same_v<T, TmaScatter4Store>)
                 return executeTmaScatter4(o, state, trace);
+            else
+                return executeIm2colScenarioOp(op, state, trace); // im2col (scenario_im2col.cpp)
         },
         op);
 }

@@ -8,8 +8,10 @@
 #include "../../engine/src/tma_im2col.hpp"
 #include "conform/golden_reader.hpp"
 #include "conform/tma_records.hpp"
+#include "layoutscope/scenario.hpp"
 #include "layoutscope/tma.hpp"
 
+#include <fstream>
 #include <vector>
 
 using namespace layoutscope;
@@ -94,14 +96,14 @@ uint32_t wordAt(const MachineState& st, uint32_t cta, uint32_t addr) {
     return uint32_t(b[addr]) | uint32_t(b[addr + 1]) << 8 | uint32_t(b[addr + 2]) << 16 | uint32_t(b[addr + 3]) << 24;
 }
 
-struct Run {
+struct LoadRun {
     MachineState st{1, kSentinel};
     Status status = okStatus();
 };
 
-Run load(const TensorMap& m, std::array<int32_t, 5> c, std::array<uint16_t, 3> off = {},
+LoadRun load(const TensorMap& m, std::array<int32_t, 5> c, std::array<uint16_t, 3> off = {},
          TmaIm2colMode mode = TmaIm2colMode::Im2col, uint32_t dst = kDst, TmaArch arch = TmaArch::Sm90) {
-    Run r;
+    LoadRun r;
     fillWords(r.st, m, 1 << 16);
     TmaIm2colLoad op;
     op.load.map = m;
@@ -140,7 +142,7 @@ TEST_CASE("im2col walk: W then H, wrap to the lower corner, carry into the next 
     // 3x3 filter, padding 1: lower -1, upper -1 -> W walks [-1, 1], H walks [-1, 0]; 6 positions per image.
     const TensorMap m = im2colMap({TensorDataType::UINT32, {4, 3, 2, 2}, {-1, -1}, {-1, -1}, 4, 8});
     SECTION("offsets (1, 1): the filter centre, all in bounds, image 1 after image 0") {
-        Run r = load(m, at({0, -1, -1, 0}), {1, 1});
+        LoadRun r = load(m, at({0, -1, -1, 0}), {1, 1});
         REQUIRE(r.status);
         // walk (w,h,n): (-1,-1,0) (0,-1,0) (1,-1,0) (-1,0,0) (0,0,0) (1,0,0) (-1,-1,1) (0,-1,1); read +1,+1
         CHECK(firstWords(r.st, 8, 16) ==
@@ -151,13 +153,13 @@ TEST_CASE("im2col walk: W then H, wrap to the lower corner, carry into the next 
         CHECK(r.st.smem[0].bytes()[kDst + 128] == kSentinel);          // nothing past 8 rows of 16 B
     }
     SECTION("offsets (0, 0): the filter's top-left tap reads the halo, which is zero fill") {
-        Run r = load(m, at({0, -1, -1, 0}), {0, 0});
+        LoadRun r = load(m, at({0, -1, -1, 0}), {0, 0});
         REQUIRE(r.status);
         CHECK(firstWords(r.st, 8, 16) == std::vector<uint32_t>{0, 0, 0, 0, px(0, 0, 0), px(1, 0, 0), 0, 0});
         CHECK(txOf(r.st) == 128); // fill bytes count
     }
     SECTION("a start in mid-walk continues from there; past the last image everything is fill") {
-        Run r = load(m, at({0, 0, 0, 1}), {1, 1});
+        LoadRun r = load(m, at({0, 0, 0, 1}), {1, 1});
         REQUIRE(r.status);
         // (0,0,1) (1,0,1) (-1,-1,2) ...: n = 2 does not exist
         CHECK(firstWords(r.st, 4, 16) == std::vector<uint32_t>{px(1, 1, 1), px(2, 1, 1), 0, 0});
@@ -169,14 +171,14 @@ TEST_CASE("im2col traversal strides: wrap to exactly the lower corner, N steps b
     SECTION("W stride 2, lower -1: w = 0, 2, -1, 1, 3, -1 (tma.md §9 measured sequence)") {
         // rank 3 {C=4, W=5, N=3}, upper -1 -> W walks [-1, 3]; offset 1 reads w+1
         const TensorMap m = im2colMap({TensorDataType::UINT32, {4, 5, 3}, {-1}, {-1}, 4, 6, {1, 2, 1}});
-        Run r = load(m, at({0, 0, 0}), {1});
+        LoadRun r = load(m, at({0, 0, 0}), {1});
         REQUIRE(r.status);
         auto e = [](uint32_t w, uint32_t n) { return 4 * (w + 5 * n) + 1; };
         CHECK(firstWords(r.st, 6, 16) == std::vector<uint32_t>{e(1, 0), e(3, 0), e(0, 1), e(2, 1), e(4, 1), e(0, 2)});
     }
     SECTION("N stride 2: the carry skips an image") {
         const TensorMap m = im2colMap({TensorDataType::UINT32, {4, 2, 4}, {0}, {0}, 4, 4, {1, 1, 2}});
-        Run r = load(m, at({0, 0, 1}));
+        LoadRun r = load(m, at({0, 0, 1}));
         REQUIRE(r.status);
         auto e = [](uint32_t w, uint32_t n) { return 4 * (w + 2 * n) + 1; };
         CHECK(firstWords(r.st, 4, 16) == std::vector<uint32_t>{e(0, 1), e(1, 1), e(0, 3), e(1, 3)});
@@ -184,7 +186,7 @@ TEST_CASE("im2col traversal strides: wrap to exactly the lower corner, N steps b
     SECTION("rank 5: W, then H, then D carry") {
         // {C=4, W=2, H=2, D=2, N=1}, zero corners: 8 positions per image
         const TensorMap m = im2colMap({TensorDataType::UINT32, {4, 2, 2, 2, 1}, {0, 0, 0}, {0, 0, 0}, 4, 5});
-        Run r = load(m, at({0, 1, 1, 0, 0}), {0, 0, 1});
+        LoadRun r = load(m, at({0, 1, 1, 0, 0}), {0, 0, 1});
         REQUIRE(r.status);
         // walk (1,1,0) (0,0,1) (1,0,1) (0,1,1) (1,1,1); D offset 1 -> d+1, so d=1 reads d=2 (OOB)
         auto e = [](uint32_t w, uint32_t h, uint32_t d) { return 4 * (w + 2 * (h + 2 * d)) + 1; };
@@ -195,14 +197,14 @@ TEST_CASE("im2col traversal strides: wrap to exactly the lower corner, N steps b
 TEST_CASE("im2col pixel rows: channel window, row pitch and swizzle", "[tma][im2col][layout]") {
     SECTION("a 16-byte-aligned channel window past C is filled per element") {
         const TensorMap m = im2colMap({TensorDataType::UINT32, {8, 4, 1}, {0}, {0}, 8, 2});
-        Run r = load(m, at({4, 0, 0}));
+        LoadRun r = load(m, at({4, 0, 0}));
         REQUIRE(r.status);
         for (uint32_t c = 0; c < 8; ++c) CHECK(wordAt(r.st, 0, kDst + 4 * c) == (c < 4 ? 4 + c + 1 : 0));
         CHECK(wordAt(r.st, 0, kDst + 32) == 8 + 4 + 1); // pixel w = 1, channel 4
     }
     SECTION("negative 16-byte-aligned channel start (golden im2col_load_0018)") {
         const TensorMap m = im2colMap({TensorDataType::UINT32, {8, 4, 1}, {0}, {0}, 8, 1});
-        Run r = load(m, at({-4, 0, 0}));
+        LoadRun r = load(m, at({-4, 0, 0}));
         REQUIRE(r.status);
         CHECK(wordAt(r.st, 0, kDst + 12) == 0);
         CHECK(wordAt(r.st, 0, kDst + 16) == 1);
@@ -213,7 +215,7 @@ TEST_CASE("im2col pixel rows: channel window, row pitch and swizzle", "[tma][im2
         s.swizzle = TensorSwizzle::S64B;
         const TensorMap m = im2colMap(s);
         CHECK(detail::im2colRowPitch(m) == 64);
-        Run r = load(m, at({0, 0, 0}));
+        LoadRun r = load(m, at({0, 0, 0}));
         REQUIRE(r.status);
         const auto b = r.st.smem[0].bytes();
         CHECK(b[kDst + 32] == kSentinel);
@@ -230,7 +232,7 @@ TEST_CASE("im2col pixel rows: channel window, row pitch and swizzle", "[tma][im2
 
 TEST_CASE("im2col faults and restrictions", "[tma][im2col][fault]") {
     const TensorMap m = im2colMap({TensorDataType::UINT32, {8, 10, 6, 2}, {-1, -1}, {-1, -1}, 8, 32});
-    auto code = [](const Run& r) { return r.status ? DiagCode::Syntax : r.status.error().code; };
+    auto code = [](const LoadRun& r) { return r.status ? DiagCode::Syntax : r.status.error().code; };
     SECTION("channel start not 16-byte aligned (im2col_load_0065)") {
         CHECK(code(load(m, at({1, -1, -1, 0}))) == DiagCode::FaultIllegalInstruction);
     }
@@ -241,7 +243,7 @@ TEST_CASE("im2col faults and restrictions", "[tma][im2col][fault]") {
         CHECK(load(m, at({0, 8, 4, 0})).status);                                       // the last box pixel
     }
     SECTION("N past the tensor is no fault, only fill (im2col_load_0063)") {
-        Run r = load(m, at({0, 0, 0, 5}));
+        LoadRun r = load(m, at({0, 0, 0, 5}));
         REQUIRE(r.status);
         CHECK(wordAt(r.st, 0, kDst) == 0);
         CHECK(txOf(r.st) == 32 * 8 * 4);
@@ -250,7 +252,7 @@ TEST_CASE("im2col faults and restrictions", "[tma][im2col][fault]") {
         CHECK(code(load(m, at({0, 0, 0, 0}), {}, TmaIm2colMode::Im2col, kDst + 64)) == DiagCode::FaultMisalignedAddress);
     }
     SECTION("offsets beyond the per-rank range (.4d: 8 bits)") {
-        const Run r = load(m, at({0, 0, 0, 0}), {256, 0});
+        const LoadRun r = load(m, at({0, 0, 0, 0}), {256, 0});
         REQUIRE_FALSE(r.status);
         CHECK(r.status.error().code == DiagCode::InvalidValue);
         CHECK(load(m, at({0, 0, 0, 0}), {255, 0}).status);
@@ -367,6 +369,66 @@ TEST_CASE(".im2col_no_offs stores write the walk back, skipping the halo", "[tma
         op.store.map = halo;
         op.store.coords = at({0, 0, 0});
         CHECK_FALSE(executeTmaIm2colStore(op, st, tb));
+    }
+}
+
+TEST_CASE("scenario tma_im2col_conv.scn: three filter taps, halo fill and the wrap to image 1",
+          "[tma][im2col][scenario]") {
+    std::ifstream f(std::string(LAYOUTSCOPE_ASSETS_DIR) + "/scenarios/tma_im2col_conv.scn", std::ios::binary);
+    REQUIRE(f);
+    const std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    Result<Scenario> s = parseScenario(text);
+    REQUIRE(s.ok());
+    REQUIRE(std::holds_alternative<TmaIm2colLoad>(s->instrs.at(2).op));
+    Result<Run> run = runScenario(*s);
+    REQUIRE(run.ok());
+    const auto smem = run->final.smem[0].bytes();
+    // fill=index: fp16 element c + 8*pixel holds its index; row r of a buffer starts at 16*r.
+    auto rowStart = [&](const char* buf, uint32_t row) {
+        const uint32_t a = s->findBuffer(buf)->addr + 16 * row + 2; // channel 1 (channel 0 of pixel 0 is 0)
+        return int(smem[a] | smem[a + 1] << 8) - 1;                  // = 8 * pixel, or -1 for zero fill
+    };
+    // filter bases (w, h) per row: (-1..2, -1), (-1..2, 0), (-1..2, 1) of image 0, then (-1..2, -1) of image 1
+    const int tl[16] = {-1, -1, -1, -1, -1, 0, 8, 16, -1, 32, 40, 48, -1, -1, -1, -1};
+    const int br[16] = {40, 48, 56, -1, 72, 80, 88, -1, -1, -1, -1, -1, 136, 144, 152, -1};
+    for (uint32_t r = 0; r < 16; ++r) {
+        INFO("row " << r);
+        CHECK(rowStart("sTL", r) == tl[r]);
+        CHECK(rowStart("sC", r) == int(8 * r)); // pixels 0..11 of image 0, then 12..15 = row 0 of image 1
+        CHECK(rowStart("sBR", r) == br[r]);
+    }
+    CHECK(run->final.mbarriers.at({0u, s->findBarrier("bar")->addr}).txCount == 0);
+}
+
+TEST_CASE("scenario im2col tensormap and instruction errors", "[tma][im2col][scenario]") {
+    const std::string head = "tensormap X im2col FLOAT16 dims=[8,4,3,2] lower=[-1,-1] upper=[-1,-1] channels=8 pixels=16\n"
+                             "smem s 256 align=1024\nmbarrier bar\n";
+    SECTION("corner count must match the rank") {
+        CHECK_FALSE(parseScenario("tensormap X im2col FLOAT16 dims=[8,4,3,2] lower=[-1] upper=[-1] channels=8 pixels=16\n").ok());
+    }
+    SECTION("a rejected encode (pixelsPerColumn > 1024) is reported") {
+        CHECK_FALSE(parseScenario("tensormap X im2col FLOAT16 dims=[8,4,3,2] lower=[-1,-1] upper=[-1,-1] channels=8 pixels=2048\n").ok());
+    }
+    SECTION("the column must fit the buffer") {
+        CHECK_FALSE(parseScenario("tensormap X im2col FLOAT16 dims=[8,4,3,2] lower=[-1,-1] upper=[-1,-1] channels=8 pixels=32\n"
+                                  "smem s 256 align=1024\nmbarrier bar\n"
+                                  "cp.async.bulk.tensor.4d.shared::cta.global.im2col.mbarrier::complete_tx::bytes [s], [X, {0, 0, 0, 0}], [bar], {0, 0};\n")
+                          .ok());
+    }
+    SECTION("a start outside the box parses and faults at run time") {
+        auto sc = parseScenario(head + "cp.async.bulk.tensor.4d.shared::cta.global.im2col.mbarrier::complete_tx::bytes [s], [X, {0, 3, 0, 0}], [bar], {0, 0};\n");
+        REQUIRE(sc.ok());
+        auto run = runScenario(*sc);
+        REQUIRE_FALSE(run.ok());
+        CHECK(run.diagnostics().front().code == DiagCode::FaultIllegalInstruction);
+    }
+    SECTION(".im2col_no_offs stores lower and run") {
+        auto sc = parseScenario("tensormap X im2col FLOAT16 dims=[8,4,3,2] lower=[0,0] upper=[0,0] channels=8 pixels=4\n"
+                                "smem s 256 align=1024\n"
+                                "cp.async.bulk.tensor.4d.global.shared::cta.im2col_no_offs.bulk_group [X, {0, 0, 0, 0}], [s];\n");
+        REQUIRE(sc.ok());
+        REQUIRE(std::holds_alternative<TmaIm2colStore>(sc->instrs.at(0).op));
+        CHECK(runScenario(*sc).ok());
     }
 }
 

@@ -74,7 +74,8 @@ struct ScenarioBarrier {
 };
 
 /// A validated operation ready to execute.
-using ScenarioOp = std::variant<TmaTileLoad, TmaTileStore, TmaGather4Load, TmaScatter4Store>; ///< gather4/scatter4 appended
+using ScenarioOp = std::variant<TmaTileLoad, TmaTileStore, TmaGather4Load, TmaScatter4Store, TmaIm2colLoad,
+                                TmaIm2colStore>; ///< gather4/scatter4, im2col appended
 
 /// What a scenario instruction does. Only Copy uses ScenarioInstr::op. (appended)
 enum class ScenarioInstrKind : uint8_t {
