@@ -182,8 +182,8 @@ constexpr std::array<RuleInfo, static_cast<std::size_t>(RuleId::kCount)> kRules{
      "cudaErrorIllegalInstruction; N past the tensor does not fault (it yields fill).",
      "PTX ISA 9.2 §5.5.4.1; golden/tma Surprises (im2col_load_0060-0064)", P::HardwareSm90},
     {RuleId::TmaIm2colOffsetRange, "im2col offset range",
-     "The 16-bit im2col offsets must lie in [0, 2^16) for .3d, [0, 2^8) for .4d and [0, 2^5) for .5d; wHalo in [0, 512) "
-     "(.im2col::w) or [0, 32) (.im2col::w::128) and wOffset in [0, 32).",
+     "wHalo must lie in [0, 512) (.im2col::w) or [0, 32) (.im2col::w::128) and wOffset in [0, 32) (the .im2col "
+     "offsets' ranges are in TmaIm2colOffsetPacking).",
      "PTX ISA 9.2 §5.5.4.1, §9.7.9.25.5.2 (seed 003)", P::PtxText},
     {RuleId::TmaIm2colWide, "im2col::w / w::128",
      "unverified: only W is walked (stride elementStrides[1]) at fixed H/D; wOffset shifts the walk and the box; wHalo "
@@ -191,9 +191,16 @@ constexpr std::array<RuleInfo, static_cast<std::size_t>(RuleId::kCount)> kRules{
      "them; complete_tx counts halo pixels too.",
      "PTX ISA 9.2 §5.5.5; tma.md §9.1; open-questions.md 4, 5", P::Assumption},
     {RuleId::TmaIm2colNoOffsStore, "im2col_no_offs store",
-     "unverified: the store reads pixelsPerColumn rows of channelsPerPixel elements from shared memory and writes them "
-     "along the im2col walk without offsets; out-of-bounds pixels are skipped; the box must lie inside the tensor.",
-     "PTX ISA 9.2 §9.7.9.25.5.1 (seed 004); tma.md §9.2; open-questions.md 18", P::Assumption},
+     "The store reads pixelsPerColumn rows of channelsPerPixel elements (row pitch as for loads) from shared memory and "
+     "writes them along the im2col walk without offsets; pixels outside the tensor are skipped, channels past C are "
+     "written up to the 16-byte granule that holds C (as tile stores); a bounding box reaching outside the tensor "
+     "(lower < 0 or upper > 0), a start outside the box or a negative coordinate raises cudaErrorIllegalInstruction.",
+     "PTX ISA 9.2 §9.7.9.25.5.1 (seed 004); docs/im2col.md §4 (H100 probes S1-S13)", P::HardwareSm90},
+    {RuleId::TmaIm2colOffsetPacking, "im2col offsets beyond the PTX range",
+     "PTX allows offsets up to 2^16-1 (.3d), 2^8-1 (.4d), 2^5-1 (.5d). Larger values run on sm_90 (code from ptxas 13.0): "
+     ".4d keeps the low 8 bits of each offset; .5d packs offW | offH<<5 | offD<<10 into 15 bits, so a W offset of 32 "
+     "adds 1 to H. unverified beyond the four probes L5-L8 (OR versus add, D overflow).",
+     "PTX ISA 9.2 §5.5.4.1; docs/im2col.md §4 (H100 probes L5-L8)", P::HardwareSm90},
 }};
 
 } // namespace

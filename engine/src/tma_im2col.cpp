@@ -90,6 +90,14 @@ std::vector<Im2colPixel> im2colWalk(const TensorMap& map, const std::array<int32
     return out;
 }
 
+std::array<uint16_t, 3> im2colEffectiveOffsets(uint32_t rank, const std::array<uint16_t, 3>& o) {
+    if (rank == 3) return {o[0], 0, 0}; // 16 bits: every value is in range
+    if (rank == 4) return {uint16_t(o[0] & 0xFF), uint16_t(o[1] & 0xFF), 0}; // probes L5, L6: 256 -> 0, 257 -> 1
+    // probes L7, L8: offW = 32 / 33 read one row further in H. unverified: OR versus add, and bits past 15.
+    const uint32_t packed = (uint32_t(o[0]) | uint32_t(o[1]) << 5 | uint32_t(o[2]) << 10) & 0x7FFF;
+    return {uint16_t(packed & 31), uint16_t(packed >> 5 & 31), uint16_t(packed >> 10 & 31)};
+}
+
 uint32_t im2colRowPitch(const TensorMap& map) {
     const uint32_t inner = map.channelsPerPixel * tmaElemBytes(map);
     const uint32_t span = swizzleSpan(map.p.swizzle);

@@ -46,6 +46,11 @@ struct WalkRange {
 [[nodiscard]] BoxPlan im2colWideBoxPlan(const TensorMap& map, const std::array<int32_t, 5>& coords, TmaIm2colMode mode,
                                         uint32_t wHalo, uint32_t wOffset);
 
+/// The .im2col offsets the hardware applies (W, H, D): the instruction's values within the PTX ranges; beyond
+/// them, as measured on sm_90 (RuleId::TmaIm2colOffsetPacking): .4d keeps 8 bits of each, .5d packs
+/// offW | offH<<5 | offD<<10 into 15 bits and splits that again.
+[[nodiscard]] std::array<uint16_t, 3> im2colEffectiveOffsets(uint32_t rank, const std::array<uint16_t, 3>& offsets);
+
 /// Row pitch of a non-interleaved im2col image: channelsPerPixel * elemBytes, or the swizzle span when larger.
 [[nodiscard]] uint32_t im2colRowPitch(const TensorMap& map);
 

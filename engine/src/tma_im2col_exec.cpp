@@ -109,16 +109,8 @@ std::optional<Diagnostic> boxFault(const TensorMap& map, const std::array<int32_
 }
 
 std::optional<Diagnostic> offsetFaults(const TmaIm2colLoad& op) {
-    const uint32_t rank = op.load.map.p.tensorRank;
-    if (op.mode == TmaIm2colMode::Im2col) {
-        const uint32_t bits = rank == 3 ? 16 : rank == 4 ? 8 : 5; // PTX §5.5.4.1: 2^16-1 / 2^8-1 / 2^5-1
-        for (uint32_t s = 0; s + 2 < rank; ++s)
-            if (uint32_t(op.offsets[s]) >> bits)
-                return diag(DiagCode::InvalidValue, RuleId::TmaIm2colOffsetRange,
-                            "im2col offset " + str(s) + " = " + str(op.offsets[s]) + " is outside [0, " +
-                                str((1 << bits) - 1) + "] for a " + str(rank) + "d tensor");
-        return std::nullopt;
-    }
+    // .im2col offsets beyond the PTX ranges run on sm_90 (probes L5-L8): im2colEffectiveOffsets applies them.
+    if (op.mode == TmaIm2colMode::Im2col) return std::nullopt;
     const uint32_t haloLimit = op.mode == TmaIm2colMode::W ? 512 : 32; // seed 003
     if (op.wHalo >= haloLimit)
         return diag(DiagCode::InvalidValue, RuleId::TmaIm2colOffsetRange,
@@ -164,17 +156,18 @@ Status executeTmaIm2colLoad(const TmaIm2colLoad& op, MachineState& state, TraceB
     if (op.mode != TmaIm2colMode::Im2col)
         plan = detail::im2colWideBoxPlan(map, ld.coords, op.mode, op.wHalo, op.wOffset);
     else if (map.p.interleave != TensorInterleave::NONE)
-        plan = detail::im2colInterleavedBoxPlan(map, ld.coords, op.offsets);
+        plan = detail::im2colInterleavedBoxPlan(map, ld.coords, detail::im2colEffectiveOffsets(map.p.tensorRank, op.offsets));
     else
-        plan = detail::im2colBoxPlan(map, ld.coords, op.offsets, false);
+        plan = detail::im2colBoxPlan(map, ld.coords, detail::im2colEffectiveOffsets(map.p.tensorRank, op.offsets), false);
     return detail::deliverLoad(ld, plan, dests, state, trace, placement(map, op.mode));
 }
 
-// unverified (open question 18): PTX says no more than "store counterpart of im2col without offsets"
-// plus the restriction that the box lie inside the tensor (lower corners >= 0, upper corners <= 0). The
-// model reads pixelsPerColumn rows from shared memory (the load image) and writes them along the
-// .im2col walk; elements outside the tensor are skipped, with the tile store's 16-byte rounding of the
-// dimension-0 bound; a negative coordinate faults as for tile stores.
+// PTX says no more than "store counterpart of im2col without offsets" plus the restriction that the box
+// lie inside the tensor (lower corners >= 0, upper corners <= 0). Measured on the H100 (docs/im2col.md §4,
+// probes S1-S13, open question 18 settled for sm_90): the store reads pixelsPerColumn rows from shared
+// memory (the load image) and writes them along the .im2col walk; pixels outside the tensor are skipped;
+// channels past C are written up to the 16-byte granule that holds C (S11, as tile stores); a box
+// reaching outside the tensor, a start outside the box or a negative coordinate faults.
 Status executeTmaIm2colStore(const TmaIm2colStore& op, MachineState& state, TraceBuilder& trace) {
     const TmaTileStore& st = op.store;
     const TensorMap& map = st.map;
@@ -186,10 +179,11 @@ Status executeTmaIm2colStore(const TmaIm2colStore& op, MachineState& state, Trac
                           "tma.md §9.2; open-questions.md 18", Provenance::Assumption};
     for (uint32_t s = 0; s + 2 < map.p.tensorRank; ++s)
         if (map.pixelBoxLowerCorner[s] < 0 || map.pixelBoxUpperCorner[s] > 0)
-            return diag(DiagCode::InvalidValue, RuleId::TmaIm2colNoOffsStore,
+            return diag(DiagCode::FaultIllegalInstruction, RuleId::TmaIm2colNoOffsStore,
                         "an .im2col_no_offs store needs the bounding box inside the tensor: pixelBoxLowerCorner[" + str(s) +
                             "] = " + str(map.pixelBoxLowerCorner[s]) + " must be >= 0 and pixelBoxUpperCorner[" + str(s) +
-                            "] = " + str(map.pixelBoxUpperCorner[s]) + " <= 0 (PTX restriction, seed 004)");
+                            "] = " + str(map.pixelBoxUpperCorner[s]) +
+                            " <= 0 (PTX restriction, seed 004; cudaErrorIllegalInstruction on the H100, probes S2, S10)");
     for (uint32_t i = 0; i < map.p.tensorRank; ++i)
         if (st.coords[i] < 0)
             return diag(DiagCode::FaultIllegalInstruction, RuleId::TmaFaultStoreNegative,

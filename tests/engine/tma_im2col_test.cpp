@@ -12,6 +12,8 @@
 #include "layoutscope/tma.hpp"
 
 #include <fstream>
+#include <map>
+#include <sstream>
 #include <vector>
 
 using namespace layoutscope;
@@ -251,11 +253,15 @@ TEST_CASE("im2col faults and restrictions", "[tma][im2col][fault]") {
     SECTION("shared address below 128-byte alignment") {
         CHECK(code(load(m, at({0, 0, 0, 0}), {}, TmaIm2colMode::Im2col, kDst + 64)) == DiagCode::FaultMisalignedAddress);
     }
-    SECTION("offsets beyond the per-rank range (.4d: 8 bits)") {
-        const LoadRun r = load(m, at({0, 0, 0, 0}), {256, 0});
-        REQUIRE_FALSE(r.status);
-        CHECK(r.status.error().code == DiagCode::InvalidValue);
-        CHECK(load(m, at({0, 0, 0, 0}), {255, 0}).status);
+    SECTION("offsets beyond the PTX range run: .4d keeps 8 bits (H100 probes L5, L6)") {
+        const LoadRun r = load(m, at({0, 0, 0, 0}), {257, 1});
+        REQUIRE(r.status);
+        CHECK(wordAt(r.st, 0, kDst) == 8 * (1 + 10 * 1) + 1); // reads (w, h) = (1, 1) of {C=8, W=10}
+    }
+    SECTION("offsets beyond the PTX range, .5d: W overflows into H (H100 probes L7, L8)") {
+        CHECK(detail::im2colEffectiveOffsets(5, {33, 0, 0}) == std::array<uint16_t, 3>{1, 1, 0});
+        CHECK(detail::im2colEffectiveOffsets(5, {3, 2, 1}) == std::array<uint16_t, 3>{3, 2, 1});
+        CHECK(detail::im2colEffectiveOffsets(3, {40000, 0, 0}) == std::array<uint16_t, 3>{40000, 0, 0});
     }
     SECTION(".im2col::w on sm_90 and a tiled-mode map are rejected") {
         CHECK(code(load(m, at({0, 0, 0, 0}), {}, TmaIm2colMode::W)) == DiagCode::InvalidValue);
@@ -344,8 +350,9 @@ TEST_CASE("im2col::w / ::w::128 follow the working assumption of tma.md §9.1", 
     }
 }
 
-TEST_CASE(".im2col_no_offs stores write the walk back, skipping the halo", "[tma][im2col][store][unverified]") {
-    // unverified (open question 18). {C=4, W=3, N=2}, zero corners: W walks [0, 2].
+TEST_CASE(".im2col_no_offs stores write the walk back", "[tma][im2col][store]") {
+    // Hand table from the rule (docs/im2col.md §4, measured by probes S1-S13). {C=4, W=3, N=2}, zero corners:
+    // W walks [0, 2].
     const TensorMap m = im2colMap({TensorDataType::UINT32, {4, 3, 2}, {0}, {0}, 4, 4});
     MachineState st(1, 0);
     st.global.addRegion(kG, 256, [](uint64_t) { return uint8_t(0xEE); });
@@ -364,11 +371,13 @@ TEST_CASE(".im2col_no_offs stores write the walk back, skipping the halo", "[tma
         CHECK(st.global.readByte(kG + 16 * pix) == 16 * row);
     CHECK(st.global.readByte(kG) == 0xEE); // pixel (0,0) untouched
 
-    SECTION("a bounding box reaching outside the tensor is rejected") {
+    SECTION("a bounding box reaching outside the tensor faults (probes S2, S10)") {
         const TensorMap halo = im2colMap({TensorDataType::UINT32, {4, 3, 2}, {-1}, {0}, 4, 4});
         op.store.map = halo;
         op.store.coords = at({0, 0, 0});
-        CHECK_FALSE(executeTmaIm2colStore(op, st, tb));
+        const Status s = executeTmaIm2colStore(op, st, tb);
+        REQUIRE_FALSE(s);
+        CHECK(s.error().code == DiagCode::FaultIllegalInstruction);
     }
 }
 
@@ -487,4 +496,112 @@ TEST_CASE("im2col golden loads are reproduced byte for byte", "[tma][im2col][gol
         }
     }
     CHECK(n >= 23); // the 22 public im2col records that encode, and multicast_load_0016
+}
+
+// ---- the H100 probes of docs/im2col.md §4 (scripts/probes/im2col: cases_run1.txt, results/run1.jsonl) ----
+
+TEST_CASE("im2col probe records (H100) are reproduced: faults, smem, tx, no_offs stores", "[tma][im2col][probe]") {
+    const std::string dir = std::string(LAYOUTSCOPE_ASSETS_DIR) + "/../scripts/probes/im2col/";
+    std::ifstream cf(dir + "cases_run1.txt"), rf(dir + "results/run1.jsonl");
+    REQUIRE(cf);
+    REQUIRE(rf);
+    std::map<std::string, std::vector<int64_t>> cases; // id -> columns after id and kind
+    std::map<std::string, std::string> kinds;
+    for (std::string line; std::getline(cf, line);) {
+        std::istringstream is(line);
+        std::string id, kind;
+        if (!(is >> id >> kind)) continue;
+        std::vector<int64_t> v;
+        for (int64_t x; is >> x;) v.push_back(x);
+        REQUIRE(v.size() == 5 + 5 + 4 + 5 + 5 + 5 + 2 + 9);
+        cases[id] = v;
+        kinds[id] = kind;
+    }
+    constexpr uint64_t kAddr = 0x7f0000000000, kSlack = 65536;
+    size_t n = 0;
+    for (std::string line; std::getline(rf, line);) {
+        const auto rec = conform::Json::parse(line);
+        const std::string id = rec.at("id").get<std::string>();
+        INFO(id);
+        REQUIRE(cases.count(id));
+        const auto& v = cases[id];
+        const bool store = kinds[id] == "i2cstore";
+        size_t k = 0;
+        TensorMapIm2colParams ip;
+        TensorMapTiledParams& p = ip.base;
+        p.dataType = TensorDataType(v[k++]);
+        p.tensorRank = uint32_t(v[k++]);
+        p.interleave = TensorInterleave(v[k++]);
+        p.swizzle = TensorSwizzle(v[k++]);
+        p.oobFill = TensorOobFill(v[k++]);
+        p.globalAddress = kAddr;
+        for (int i = 0; i < 5; ++i) p.globalDim[i] = uint64_t(v[k++]);
+        for (int i = 0; i < 4; ++i) p.globalStrides[i] = uint64_t(v[k++]);
+        ip.channelsPerPixel = uint32_t(v[k++]);
+        ip.pixelsPerColumn = uint32_t(v[k++]);
+        k += 3;
+        for (int i = 0; i < 5; ++i) p.elementStrides[i] = uint32_t(v[k++]);
+        std::array<int32_t, 5> c{};
+        for (int i = 0; i < 5; ++i) c[i] = int32_t(v[k++]);
+        const uint32_t dstOff = uint32_t(v[k++]), region = uint32_t(v[k++]);
+        for (int i = 0; i < 3; ++i) ip.pixelBoxLowerCorner[i] = int32_t(v[k++]);
+        for (int i = 0; i < 3; ++i) ip.pixelBoxUpperCorner[i] = int32_t(v[k++]);
+        std::array<uint16_t, 3> off{};
+        for (int i = 0; i < 3; ++i) off[i] = uint16_t(v[k++]);
+        auto enc = encodeIm2col(ip, TmaArch::Sm90);
+        REQUIRE(enc.ok() == (rec.at("encode").get<int>() == 0));
+        if (!enc.ok()) continue;
+        ++n;
+        const uint32_t base = rec.value("smem_base", 0x400u);
+        const std::string wantErr = rec.contains("exec_error") ? rec.at("exec_error").get<std::string>() : "no error";
+        MachineState st(1, kSentinel);
+        Trace t;
+        TraceBuilder tb(t);
+        tb.beginInstr(id);
+        Status s = okStatus();
+        if (!store) {
+            // probe_word_v1: word w of the allocation (from kAddr, slack below) holds w+1
+            st.global.addRegion(kAddr - kSlack, 1 << 22, [](uint64_t o) {
+                const uint32_t w = uint32_t(int64_t(o / 4) - int64_t(kSlack / 4) + 1);
+                return uint8_t(w >> (8 * (o % 4)));
+            });
+            TmaIm2colLoad op;
+            op.load.map = *enc;
+            op.load.coords = c;
+            op.load.dstAddr = base + dstOff;
+            op.load.mbarAddr = kMbar;
+            op.load.clusterDst = true;
+            op.offsets = off;
+            s = executeTmaIm2colLoad(op, st, tb);
+        } else {
+            st.global.addRegion(kAddr - kSlack, 1 << 20, [](uint64_t) { return kSentinel; });
+            auto sm = st.smem[0].bytes();
+            for (uint32_t j = 0; j < region / 4; ++j)
+                for (uint32_t b = 0; b < 4; ++b) sm[base + 4 * j + b] = uint8_t((0x40000000u + j + 1) >> (8 * b));
+            TmaIm2colStore op;
+            op.store.map = *enc;
+            op.store.coords = c;
+            op.store.srcAddr = base + dstOff;
+            s = executeTmaIm2colStore(op, st, tb);
+        }
+        CHECK((s ? std::string("no error") : std::string(diagCodeName(s.error().code))) == wantErr);
+        if (!s || wantErr != "no error") continue;
+        if (!store) {
+            const std::string want = rec.at("smem_hex").get<std::string>();
+            const auto b = st.smem[0].bytes();
+            CHECK(conform::toHex(b.data() + base, want.size() / 2) == want);
+            for (uint32_t i = uint32_t(want.size() / 2); i < region; ++i) REQUIRE(b[base + i] == kSentinel);
+            CHECK(txOf(st) == rec.at("tx").get<int64_t>());
+        } else {
+            std::vector<uint8_t> g(1 << 20);
+            st.global.read(kAddr - kSlack, g);
+            size_t lo = g.size(), hi = 0;
+            for (size_t i = 0; i < g.size(); ++i)
+                if (g[i] != kSentinel) lo = std::min(lo, i), hi = i + 1;
+            REQUIRE(lo < hi);
+            CHECK(int64_t(lo) - int64_t(kSlack) == rec.at("global_from").get<int64_t>());
+            CHECK(conform::toHex(g.data() + lo, hi - lo) == rec.at("global_hex").get<std::string>());
+        }
+    }
+    CHECK(n == 32);
 }

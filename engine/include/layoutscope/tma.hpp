@@ -111,7 +111,8 @@ struct TmaIm2colStore {
 /// (golden/tma rule 6, docs/interleave.md §4); .im2col::w / ::w::128 follow tma.md §9.1 (unverified, oq 4, 5).
 [[nodiscard]] Status executeTmaIm2colLoad(const TmaIm2colLoad& op, MachineState& state, TraceBuilder& trace);
 
-/// Execute an .im2col_no_offs store (unverified: tma.md §9.2, open question 18).
+/// Execute an .im2col_no_offs store: the .im2col walk without offsets, read from shared memory (measured on an
+/// H100, docs/im2col.md §4; PTX ISA 9.2 §9.7.9.25.5.1 box-inside-tensor restriction).
 [[nodiscard]] Status executeTmaIm2colStore(const TmaIm2colStore& op, MachineState& state, TraceBuilder& trace);
 
 } // namespace layoutscope
