@@ -58,6 +58,8 @@ public:
     [[nodiscard]] bool usesGl() const { return m_gl != nullptr; }
     /// Mean paint time (CPU side) over recent frames, milliseconds.
     [[nodiscard]] double frameMs() const { return m_frameMs; }
+    /// GL draw calls of the last frame: 1 for all the cells + the ImGui overlay's draw commands (0 on the raster fallback).
+    [[nodiscard]] int drawCallsLastFrame() const { return m_drawCalls; }
     /// Re-run the inspector for the hovered cell (after the cells changed).
     void refreshInspector();
 
@@ -97,6 +99,7 @@ private:
     OverlayFn m_overlayFn;
     InspectFn m_inspectFn;
     double m_frameMs = 0.0;
+    int m_drawCalls = 0;
 };
 
 } // namespace layoutscope::views

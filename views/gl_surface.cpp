@@ -67,6 +67,7 @@ void GlSurface::paintGL() {
     if (c.m_hover && !c.m_dragging)
         m_imgui.inspectorWindow({float(c.m_hoverPos.x()), float(c.m_hoverPos.y())}, size, c.m_inspectorText);
     m_imgui.render();
+    c.m_drawCalls = (c.m_w && c.m_h ? 1 : 0) + m_imgui.lastDrawCmds();
     c.recordFrame(double(t.nsecsElapsed()) / 1e6);
 }
 

@@ -100,6 +100,9 @@ void ImGuiLayer::newFrame(glm::vec2 size, float dpr, float dtSeconds) {
 void ImGuiLayer::render() {
     ImGui::SetCurrentContext(m_ctx);
     ImGui::Render();
+    const ImDrawData* dd = ImGui::GetDrawData();
+    m_lastDrawCmds = 0;
+    for (int i = 0; dd && i < dd->CmdListsCount; ++i) m_lastDrawCmds += dd->CmdLists[i]->CmdBuffer.Size;
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 }
 

@@ -36,6 +36,8 @@ public:
     void newFrame(glm::vec2 size, float dpr, float dtSeconds);
     /// Finish the frame and draw it into the current framebuffer.
     void render();
+    /// Draw commands (GL draw calls) of the last render(), for the benchmark's per-frame count.
+    [[nodiscard]] int lastDrawCmds() const { return m_lastDrawCmds; }
 
     /// Draw overlay primitives (offset by `origin` pixels) into the background draw list.
     static void drawOverlay(const OverlayList& o, glm::vec2 origin = {0, 0});
@@ -46,6 +48,7 @@ public:
 
 private:
     ImGuiContext* m_ctx = nullptr;
+    int m_lastDrawCmds = 0;
     bool m_backend = false;
 };
 

@@ -5,6 +5,7 @@
 
 #include <QDockWidget>
 #include <QMainWindow>
+#include <QTimer>
 #include <cstdio>
 
 namespace layoutscope::views {
@@ -30,9 +31,14 @@ TmemViews::TmemViews(QMainWindow* window) : QObject(window), m_window(window) {
     m_tmemDock = dock(window, "Tensor Memory", "tmemDock", m_tmem);
     m_regDock = dock(window, "Registers (tcgen05.ld/st)", "registerDock", m_regs);
     m_decompDock = dock(window, "Decompression (tcgen05.cp)", "decompDock", m_decomp);
-    window->addDockWidget(Qt::BottomDockWidgetArea, m_tmemDock);
-    window->addDockWidget(Qt::BottomDockWidgetArea, m_regDock);
-    window->splitDockWidget(m_tmemDock, m_regDock, Qt::Horizontal);
+    // TMEM is 4:1 wide: a full-width band under the timeline. Registers and decompression share the
+    // right-hand area with the scenario editor (tabs), raised when a document has tcgen05 moves.
+    window->addDockWidget(Qt::BottomDockWidgetArea, m_tmemDock, Qt::Vertical);
+    if (auto* scenario = window->findChild<QDockWidget*>("scenarioDock")) {
+        window->tabifyDockWidget(scenario, m_regDock);
+    } else {
+        window->addDockWidget(Qt::RightDockWidgetArea, m_regDock);
+    }
     window->tabifyDockWidget(m_regDock, m_decompDock);
 
     m_tmem->setOverlay([this](const Camera2D& cam, glm::vec2 vp) {
@@ -117,8 +123,12 @@ void TmemViews::resetDocument(const Document* doc) {
     if (m_hasDecomp) m_smemReplay = std::make_unique<Replay>(doc->trace(), doc->initial());
     for (QDockWidget* d : {m_tmemDock, m_regDock}) d->setVisible(m_hasTmem);
     m_decompDock->setVisible(m_hasDecomp);
-    if (m_hasDecomp) m_decompDock->raise();
-    if (m_hasTmem) m_tmem->fitView();
+    QDockWidget* front = m_hasDecomp ? m_decompDock : m_hasTmem ? m_regDock : nullptr;
+    if (front) QTimer::singleShot(0, front, [front] { front->raise(); }); // after the dock is shown
+    if (m_hasTmem) {
+        m_window->resizeDocks({m_tmemDock}, {m_window->height() * 45 / 100}, Qt::Vertical);
+        m_tmem->fitView();
+    }
 }
 
 void TmemViews::updateDecomp(uint32_t step) {
@@ -143,10 +153,14 @@ void TmemViews::onStep(const Document* doc, uint32_t step, const SmemScene& smem
     if (doc != m_doc) resetDocument(doc);
     if (!m_hasTmem || !doc) return;
     m_tmemReplay->seek(step);
-    const SmemColourFn colour = [&smem](uint32_t cta, uint32_t addr) -> std::optional<Rgba8> {
+    // A cp-copied cell takes the colour of its source byte when a copy wrote that byte into shared
+    // memory (a TMA load: its tensor coordinate); bytes only read keep the source-row colours.
+    const SmemColourFn colour = [&smem, doc](uint32_t cta, uint32_t addr) -> std::optional<Rgba8> {
         if (cta != smem.window.cta) return std::nullopt;
         const auto i = smem.indexOf(addr);
-        if (!i || !(smem.texels[*i].a & kFlagWritten)) return std::nullopt;
+        if (!i || !(smem.texels[*i].a & kFlagWritten) || smem.moveOf[*i] < 0) return std::nullopt;
+        const ByteMove& w = doc->trace().moves[size_t(smem.moveOf[*i])];
+        if (w.dst.space != MemSpace::SharedCta || w.dst.cta != cta) return std::nullopt;
         Rgba8 c = smem.texels[*i];
         c.a = 255;
         return c;
@@ -157,6 +171,8 @@ void TmemViews::onStep(const Document* doc, uint32_t step, const SmemScene& smem
     m_fans = multicastFansAt(*doc, step);
     m_tmem->setCells(m_tmemScene.width(), m_tmemScene.height(), m_tmemScene.texels, ShadeParams{1, 32, 32});
     m_regs->setCells(m_regScene.width(), m_regScene.height(), m_regScene.texels, ShadeParams{1, 0, 32});
+    m_regs->setMessage(m_regScene.valid ? "" : "No tcgen05.ld / tcgen05.st",
+                       m_regScene.valid ? "" : "This scenario moves no registers to or from Tensor Memory.");
     if (m_hasDecomp) {
         updateDecomp(step);
         m_decomp->setCells(DecompScene::width(), DecompScene::height(), m_decompScene.texels, ShadeParams{1, 8, 0});

@@ -9,6 +9,7 @@
 #include <QDockWidget>
 #include <QSignalSpy>
 #include <QTest>
+#include <QWheelEvent>
 
 using namespace layoutscope;
 using namespace layoutscope::views;
@@ -20,7 +21,14 @@ void shot(QWidget& w, const char* name) {
     QTest::qWait(300);
     w.grab().save(dir + "/" + name);
 }
+/// Zoom in around `cell` (wheel notches keep it under the cursor), then hover it.
 void hover(CellCanvas* c, glm::uvec2 cell) {
+    QCoreApplication::processEvents();
+    for (int i = 0; i < 10 && c->camera().zoom() < 14.0f; ++i) {
+        const QPointF p = c->cellCentre(cell.x, cell.y);
+        QWheelEvent e(p, c->mapToGlobal(p), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QCoreApplication::sendEvent(c, &e);
+    }
     QTest::mouseMove(c, c->cellCentre(cell.x, cell.y).toPoint());
     QCoreApplication::processEvents();
 }
@@ -36,8 +44,6 @@ TEST_CASE("Hovering a TMEM cell shows lane, column, address, value, source regis
     REQUIRE(v->tmemDock()->isVisible());
     const auto cell = v->tmemCellOf(0, 39, 2); // tcgen05.st 32x32b: thread 39 (warp 1, lane 7), r2
     REQUIRE(cell);
-    v->tmemView()->setFocus();
-    // Zoom so that cells are big enough to hit reliably.
     hover(v->tmemView(), *cell);
     const QString t = v->tmemView()->inspectorText();
     INFO(t.toStdString());

@@ -24,39 +24,47 @@ static void swatch(OverlayList& o, glm::vec2& p, Rgba8 c, const std::string& lab
 OverlayList buildTmemOverlay(const Camera2D& cam, glm::vec2 viewport, const TmemScene& s, const MulticastFans* fans) {
     OverlayList o;
     const float z = cam.zoom();
-    const glm::vec2 lo = cam.worldToScreen({0, 0}), hi = cam.worldToScreen({float(s.width()), 128.0f});
-    const float top = std::max(lo.y, 44.0f);
+    const glm::vec2 lo = cam.worldToScreen({0, 0});
+    const float top = std::max(lo.y, kTmemMargins.y);
+    const float left = std::max(lo.x, kTmemMargins.x); // labels stay in the margin when panned
+    // Frame: the margins are opaque so labels stay readable over a zoomed grid.
+    o.rects.push_back({{0, 0}, {viewport.x, top - 1}, kBackground, true});
+    o.rects.push_back({{0, 0}, {left - 1, viewport.y}, kBackground, true});
+    o.rects.push_back({{0, viewport.y - kTmemMargins.w + 4}, viewport, kBackground, true});
     o.text({8, 4}, "Tensor Memory: 128 lanes x 512 columns of 32-bit cells per CTA; address = lane<<16 | column", kAxis);
     for (uint32_t k = 0; k < s.ctaCount; ++k) {
         const glm::vec2 p = cam.worldToScreen({float(s.originOf(s.firstCta + k)), 0});
-        if (p.x < viewport.x) o.text({std::max(p.x, lo.x), top - 40}, "CTA " + std::to_string(s.firstCta + k), kAxis);
+        const glm::vec2 q = cam.worldToScreen({float(s.originOf(s.firstCta + k) + 512), 0});
+        if (q.x > left && p.x < viewport.x)
+            o.text({std::max(p.x, left), top - 40}, "CTA " + std::to_string(s.firstCta + k) + " (%cluster_ctarank)", kAxis);
     }
     // Column numbers, thinned.
     const int kc = std::max(thin(z, 44.0f), 1);
     for (uint32_t k = 0; k < s.ctaCount; ++k)
         for (int c = 0; c < 512; c += kc) {
             const glm::vec2 p = cam.worldToScreen({float(s.originOf(s.firstCta + k) + c), 0});
-            if (p.x < lo.x - 1 || p.x > viewport.x - 20 || p.x < 60) continue;
+            if (p.x < left - 1 || p.x > viewport.x - 20) continue;
             o.text({p.x + 2, top - 20}, std::to_string(c), kDim);
         }
     o.text({8, top - 20}, "column", kDim);
+    o.text({left - 40, top - 20}, "lane", kDim);
     // Lane numbers and lane quarters (warp id % 4) on the left.
     const int kl = thin(z, 16.0f);
     for (int l = 0; l < 128; l += std::max(kl, 1)) {
-        if (l % 32 == 0 && z * 32 >= 40) continue; // the quarter label sits there
         const glm::vec2 p = cam.worldToScreen({0, float(l) + 0.5f});
-        if (p.y < top || p.y > viewport.y - 8) continue;
+        if (p.y < top || p.y > viewport.y - kTmemMargins.w) continue;
         const std::string t = std::to_string(l);
-        o.text({lo.x - approxTextWidth(t) - 6, p.y - 7}, t, kDim);
+        o.text({left - approxTextWidth(t) - 6, p.y - 7}, t, kDim);
     }
-    for (uint32_t q = 0; q < 4; ++q) {
+    const float bottom = viewport.y - kTmemMargins.w;
+    for (uint32_t q = 0; q < 4; ++q) { // lane quarter q: warps with warp id % 4 == q
         const glm::vec2 a = cam.worldToScreen({0, float(32 * q)}), b = cam.worldToScreen({0, float(32 * q + 32)});
-        if (b.y < top || a.y > viewport.y) continue;
-        const float y = std::max(a.y, top);
-        o.rects.push_back({{std::max(2.0f, lo.x - 104), y}, {std::max(2.0f, lo.x - 104) + 3, b.y - 2}, hslToRgb(90.0f * q, 0.6f, 0.6f), true});
-        o.text({std::max(8.0f, lo.x - 98), y + 2}, "lanes " + std::to_string(32 * q) + "-" + std::to_string(32 * q + 31), kAxis);
-        if (b.y - y > 36) o.text({std::max(8.0f, lo.x - 98), y + 18}, "warp%4=" + std::to_string(q), kDim);
-        if (b.y - y > 54) o.text({std::max(8.0f, lo.x - 98), y + 34}, "(" + std::to_string(q) + "," + std::to_string(q + 4) + ",...)", kDim);
+        const float y0 = std::max(a.y, top), y1 = std::min(b.y, bottom);
+        if (y1 - y0 < 16) continue;
+        o.rects.push_back({{4, y0 + 1}, {8, y1 - 1}, hslToRgb(90.0f * q, 0.6f, 0.6f), true});
+        o.text({12, y0 + 1}, "lanes " + std::to_string(32 * q) + "-" + std::to_string(32 * q + 31), kAxis);
+        if (y1 - y0 > 34) o.text({12, y0 + 17}, "warp%4=" + std::to_string(q), kDim);
+        if (y1 - y0 > 52) o.text({12, y0 + 33}, "(w" + std::to_string(q) + ",w" + std::to_string(q + 4) + ",..)", kDim);
     }
     // Allocations.
     for (const TmemAllocBox& a : s.allocs) {
@@ -108,7 +116,6 @@ OverlayList buildTmemOverlay(const Camera2D& cam, glm::vec2 viewport, const Tmem
     o.text({8, viewport.y - 24},
            "colour = provenance: from registers hue = thread, lightness = register; from smem = the byte's colour in the "
            "SMEM view (else hue = source row)", kDim);
-    (void)hi;
     return o;
 }
 

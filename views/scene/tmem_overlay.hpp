@@ -10,7 +10,7 @@
 
 namespace layoutscope::views {
 
-inline constexpr glm::vec4 kTmemMargins{112.0f, 64.0f, 16.0f, 84.0f};
+inline constexpr glm::vec4 kTmemMargins{150.0f, 64.0f, 16.0f, 84.0f};
 inline constexpr glm::vec4 kRegMargins{96.0f, 64.0f, 16.0f, 60.0f};
 inline constexpr glm::vec4 kDecompMargins{16.0f, 70.0f, 16.0f, 70.0f};
 

@@ -1,0 +1,177 @@
+// views_bench: the issue-5 speed numbers of the GUI (a benchmark, not a test; not run by ctest).
+//
+//   xvfb-run -a -s "-screen 0 1920x1080x24" build/<dir>/tests/views/views_bench
+//
+// The real MainWindow at 1920x1080 on a synthetic 10,000-step trace: every step moves one 128-B row of a
+// full 228 KiB shared memory (233,472 one-byte cells) and one 32-bit TMEM cell in each of 32 lanes
+// (tcgen05.st-like register moves), so the centre view shows all 228 KiB and the Tensor Memory dock
+// the full 128 x 512 cells. Reports:
+//   frames     median / p95 interval between painted frames while the timeline plays one step per frame
+//              (scene rebuild + texture upload + draw), >= 200 frames
+//   draw calls GL draw calls per frame of each canvas (1 for all the cells + ImGui commands), for the
+//              full trace and for a small one (a 128-byte window): the cell part must not change
+//   cold start process start -> first painted frame of both canvases (child processes, CLOCK_MONOTONIC)
+//   scrub      random seeks on the timeline: Replay + TmemReplay seek and every scene rebuilt, ms each
+#include "main_window.hpp"
+#include "tmem_fixture.hpp"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QProcess>
+#include <QSurfaceFormat>
+#include <QTimer>
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <random>
+#include <vector>
+
+using namespace layoutscope;
+using namespace layoutscope::views;
+
+namespace {
+
+constexpr uint32_t kSteps = 10000;
+constexpr uint32_t kSmemBytes = 228 * 1024;
+
+int64_t nowNs() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+struct Stats {
+    double median = 0, p95 = 0, max = 0;
+};
+Stats stats(std::vector<double> v) {
+    Stats s;
+    if (v.empty()) return s;
+    std::sort(v.begin(), v.end());
+    s.median = v[v.size() / 2];
+    s.p95 = v[std::min(v.size() - 1, size_t(double(v.size()) * 0.95))];
+    s.max = v.back();
+    return s;
+}
+
+void waitUntil(const std::function<bool()>& done, int timeoutMs) {
+    QElapsedTimer t;
+    t.start();
+    while (!done() && t.elapsed() < timeoutMs) QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+}
+
+/// Child mode: build the window on the full trace, exit with the time from LS_T0_NS to the first frame
+/// painted by both canvases printed on stdout.
+int coldChild() {
+    const int64_t t0 = qEnvironmentVariable("LS_T0_NS").toLongLong();
+    MainWindow w;
+    w.resize(1920, 1080);
+    w.setDocument(test::makeTmemBenchDocument(kSteps, kSmemBytes));
+    bool smem = false, tmem = false;
+    QObject::connect(w.smemView(), &CellCanvas::framePainted, [&](double) { smem = true; });
+    QObject::connect(w.tmemViews()->tmemView(), &CellCanvas::framePainted, [&](double) { tmem = true; });
+    w.show();
+    waitUntil([&] { return smem && tmem; }, 20000);
+    std::printf("%.3f\n", double(nowNs() - t0) / 1e6);
+    return smem && tmem ? 0 : 1;
+}
+
+struct FrameResult {
+    Stats frame;
+    int smemCalls = 0, tmemCalls = 0, frames = 0;
+};
+
+FrameResult playFrames(MainWindow& w, int frames) {
+    FrameResult r;
+    std::vector<double> dt;
+    int64_t last = 0;
+    uint32_t step = 1;
+    auto* smem = w.smemView();
+    QObject::connect(smem, &CellCanvas::framePainted, &w, [&](double) {
+        const int64_t t = nowNs();
+        if (last) dt.push_back(double(t - last) / 1e6);
+        last = t;
+        r.smemCalls = smem->drawCallsLastFrame();
+        r.tmemCalls = w.tmemViews()->tmemView()->drawCallsLastFrame();
+        // The next step as soon as this frame is out: the animation runs as fast as it can.
+        step = step % w.playback()->stepCount() + 1;
+        QTimer::singleShot(0, &w, [&w, step] { w.playback()->seek(step); });
+    });
+    w.playback()->seek(step);
+    waitUntil([&] { return int(dt.size()) >= frames; }, 120000);
+    QObject::disconnect(smem, &CellCanvas::framePainted, &w, nullptr);
+    r.frame = stats(dt);
+    r.frames = int(dt.size());
+    return r;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    const bool child = argc > 1 && std::string(argv[1]) == "--cold-child";
+    if (!qEnvironmentVariableIsEmpty("DISPLAY")) qputenv("QT_QPA_PLATFORM", "xcb");
+    QSurfaceFormat fmt;
+    fmt.setVersion(3, 3);
+    fmt.setProfile(QSurfaceFormat::CoreProfile);
+    QSurfaceFormat::setDefaultFormat(fmt);
+    QApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
+    QApplication app(argc, argv);
+    if (child) return coldChild();
+    Q_INIT_RESOURCE(layoutscope);
+
+    // Cold start: 5 child processes.
+    std::vector<double> cold;
+    for (int i = 0; i < 5; ++i) {
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("LS_T0_NS", QString::number(nowNs()));
+        p.setProcessEnvironment(env);
+        p.start(QCoreApplication::applicationFilePath(), {"--cold-child"});
+        p.waitForFinished(60000);
+        bool ok = false;
+        const double ms = QString::fromUtf8(p.readAllStandardOutput()).trimmed().toDouble(&ok);
+        if (ok && p.exitCode() == 0) cold.push_back(ms);
+    }
+
+    MainWindow w;
+    w.resize(1920, 1080);
+    QElapsedTimer build;
+    build.start();
+    w.setDocument(test::makeTmemBenchDocument(kSteps, kSmemBytes));
+    const double docMs = double(build.nsecsElapsed()) / 1e6;
+    w.show();
+    waitUntil([&] { return w.smemView()->frameMs() > 0 && w.tmemViews()->tmemView()->frameMs() > 0; }, 20000);
+    const bool gl = w.smemView()->usesGl();
+    const FrameResult full = playFrames(w, 240);
+
+    // Scrub: random seeks, scenes rebuilt synchronously (stepChanged -> MainWindow::onStep).
+    std::mt19937 rng(5);
+    std::vector<double> seek;
+    for (int i = 0; i < 200; ++i) {
+        const uint32_t s = rng() % (kSteps + 1);
+        QElapsedTimer t;
+        t.start();
+        w.playback()->seek(s);
+        seek.push_back(double(t.nsecsElapsed()) / 1e6);
+        if (i % 20 == 0) QCoreApplication::processEvents();
+    }
+    const Stats sk = stats(seek);
+
+    // Small grid: same window, a 128-byte shared memory and a 4-register store.
+    w.setDocument(test::makeTmemStDocument());
+    QCoreApplication::processEvents();
+    const FrameResult small = playFrames(w, 60);
+
+    const Stats cs = stats(cold);
+    std::printf("views_bench: MainWindow 1920x1080, %s, trace of %u steps (%zu moves)\n",
+                gl ? "OpenGL (QOpenGLWidget)" : "raster fallback (no GL)", kSteps, size_t(kSteps) * 33);
+    std::printf("  grids: shared memory 128 x %u = %u cells, Tensor Memory 512 x 128 = 65536 cells; document built in %.1f ms\n",
+                kSmemBytes / 128, kSmemBytes, docMs);
+    std::printf("| measure | median | p95 / max | goal |\n|---|---|---|---|\n");
+    std::printf("| frame interval while playing (%d frames) | %.2f ms | p95 %.2f ms | <= 16 ms |\n", full.frames,
+                full.frame.median, full.frame.p95);
+    std::printf("| cold start to first frame (%zu runs) | %.1f ms | max %.1f ms | <= 500 ms |\n", cold.size(), cs.median, cs.max);
+    std::printf("| scrub: random seek + all scenes rebuilt (200 seeks) | %.2f ms | max %.2f ms | <= 16 ms |\n", sk.median, sk.max);
+    std::printf("| draw calls per frame, full grids: SMEM / TMEM canvas | %d / %d | (1 cell draw + ImGui cmds) | independent of cells |\n",
+                full.smemCalls, full.tmemCalls);
+    std::printf("| draw calls per frame, small grids (128 B SMEM): SMEM / TMEM | %d / %d | frame median %.2f ms | |\n",
+                small.smemCalls, small.tmemCalls, small.frame.median);
+    return 0;
+}
