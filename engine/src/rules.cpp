@@ -198,9 +198,9 @@ constexpr std::array<RuleInfo, static_cast<std::size_t>(RuleId::kCount)> kRules{
      "PTX ISA 9.2 §9.7.9.25.5.1 (seed 004); docs/im2col.md §4 (H100 probes S1-S13)", P::HardwareSm90},
     {RuleId::TmaIm2colOffsetPacking, "im2col offsets beyond the PTX range",
      "PTX allows offsets up to 2^16-1 (.3d), 2^8-1 (.4d), 2^5-1 (.5d). Larger values run on sm_90 (code from ptxas 13.0): "
-     ".4d keeps the low 8 bits of each offset; .5d packs offW | offH<<5 | offD<<10 into 15 bits, so a W offset of 32 "
-     "adds 1 to H. unverified beyond the four probes L5-L8 (OR versus add, D overflow).",
-     "PTX ISA 9.2 §5.5.4.1; docs/im2col.md §4 (H100 probes L5-L8)", P::HardwareSm90},
+     ".4d keeps the low 8 bits of each offset; .5d adds offW + offH*32 + offD*1024, keeps 15 bits and splits them into "
+     "5-bit W, H, D fields again, so a W offset of 32 adds 1 to H.",
+     "PTX ISA 9.2 §5.5.4.1; docs/im2col.md §4 (H100 probes L5-L8, M1-M6)", P::HardwareSm90},
 }};
 
 } // namespace

@@ -29,13 +29,20 @@ SourceSpan spanFor(const Diagnostic& d, const std::vector<Option>& opts, SourceS
         const char* b;
     };
     static constexpr Key kKeys[] = {
-        {"pixelBoxLowerCorner", "lower", "pixelBoxLowerCorner"}, {"pixelBoxUpperCorner", "upper", "pixelBoxUpperCorner"},
-        {"bounding box", "upper", "lower"},                     {"channelsPerPixel", "channels", "channelsPerPixel"},
-        {"pixelsPerColumn", "pixels", "pixelsPerColumn"},       {"elementStrides", "elementStrides", "elementStrides"},
-        {"globalStrides", "strides", "globalStrides"},          {"globalDim", "dims", "globalDim"},
-        {"globalAddress", "address", "globalAddress"},          {"interleave", "interleave", "interleave"},
-        {"swizzle", "swizzle", "swizzle"},                      {"oobFill", "oob", "oobFill"},
-        {"tensorRank", "dims", "globalDim"},                    {"mode", "mode", "mode"},
+        {"pixelBoxLowerCorner", "lower", "pixelBoxLowerCorner"},
+        {"pixelBoxUpperCorner", "upper", "pixelBoxUpperCorner"},
+        {"bounding box", "upper", "lower"},
+        {"channelsPerPixel", "channels", "channelsPerPixel"},
+        {"pixelsPerColumn", "pixels", "pixelsPerColumn"},
+        {"elementStrides", "elementStrides", "elementStrides"},
+        {"globalStrides", "strides", "globalStrides"},
+        {"globalDim", "dims", "globalDim"},
+        {"globalAddress", "address", "globalAddress"},
+        {"interleave", "interleave", "interleave"},
+        {"swizzle", "swizzle", "swizzle"},
+        {"oobFill", "oob", "oobFill"},
+        {"tensorRank", "dims", "globalDim"},
+        {"mode", "mode", "mode"},
     };
     const std::string text = d.message + " " + d.ruleRef;
     for (const Key& k : kKeys) {
@@ -53,8 +60,8 @@ void im2colTensormap(DirectiveReader& r, ScenarioTensorMap t, const Tok& modeTok
     const bool wide = modeTok.text == "im2col_wide";
     const Tok* type = r.next();
     if (!type || type->kind != Tok::Word) {
-        ctx.error(DiagCode::Syntax, type ? type->span : r.endSpan(), "expected a data type such as FLOAT16 after '" +
-                                                                         modeTok.text + "'");
+        ctx.error(DiagCode::Syntax, type ? type->span : r.endSpan(),
+                  "expected a data type such as FLOAT16 after '" + modeTok.text + "'");
         return;
     }
     TensorMapIm2colParams ip;
@@ -73,41 +80,58 @@ void im2colTensormap(DirectiveReader& r, ScenarioTensorMap t, const Tok& modeTok
     bool explicitAddress = false, haveChannels = false, havePixels = false;
     const int64_t kMaxI = std::numeric_limits<int64_t>::max();
     auto bad = [&](const Option& o, std::string msg) {
-        ctx.error(DiagCode::InvalidValue, o.value ? o.value->span : o.span, std::move(msg), kIm2colRef, Provenance::CudaHeader);
+        ctx.error(DiagCode::InvalidValue, o.value ? o.value->span : o.span, std::move(msg), kIm2colRef,
+                  Provenance::CudaHeader);
     };
     for (const Option& o : opts) {
         const std::string& k = o.key->text;
-        if (k == "dims" || k == "globalDim") dims = &o;
-        else if (k == "strides" || k == "globalStrides") strides = &o;
-        else if (k == "lower" || k == "pixelBoxLowerCorner" || k == "pixelBoxLowerCornerWidth") lower = &o;
-        else if (k == "upper" || k == "pixelBoxUpperCorner" || k == "pixelBoxUpperCornerWidth") upper = &o;
-        else if (k == "elementStrides") es = &o;
+        if (k == "dims" || k == "globalDim")
+            dims = &o;
+        else if (k == "strides" || k == "globalStrides")
+            strides = &o;
+        else if (k == "lower" || k == "pixelBoxLowerCorner" || k == "pixelBoxLowerCornerWidth")
+            lower = &o;
+        else if (k == "upper" || k == "pixelBoxUpperCorner" || k == "pixelBoxUpperCornerWidth")
+            upper = &o;
+        else if (k == "elementStrides")
+            es = &o;
         else if (k == "channels" || k == "channelsPerPixel" || k == "pixels" || k == "pixelsPerColumn") {
             if (!o.value) return bad(o, k + "= takes one integer");
             auto v = r.integer(*o.value, k.c_str(), 0, 0xFFFFFFFF);
             if (!v) return;
             (k[0] == 'c' ? ip.channelsPerPixel : ip.pixelsPerColumn) = static_cast<uint32_t>(*v);
             (k[0] == 'c' ? haveChannels : havePixels) = true;
-        } else if (k == "interleave" || k == "swizzle" || k == "l2" || k == "l2Promotion" || k == "oob" || k == "oobFill" ||
-                   k == "mode") {
+        } else if (k == "interleave" || k == "swizzle" || k == "l2" || k == "l2Promotion" || k == "oob" ||
+                   k == "oobFill" || k == "mode") {
             const std::string v = o.value ? o.value->text : std::string();
             bool ok = true;
-            if (k == "interleave") ok = (p.interleave = parseInterleave(v).value_or(TensorInterleave(99))) != TensorInterleave(99);
-            else if (k == "swizzle") ok = (p.swizzle = parseSwizzle(v).value_or(TensorSwizzle(99))) != TensorSwizzle(99);
+            if (k == "interleave")
+                ok = (p.interleave = parseInterleave(v).value_or(TensorInterleave(99))) !=
+                     TensorInterleave(99);
+            else if (k == "swizzle")
+                ok = (p.swizzle = parseSwizzle(v).value_or(TensorSwizzle(99))) != TensorSwizzle(99);
             else if (k == "l2" || k == "l2Promotion")
-                ok = (p.l2Promotion = parseL2Promotion(v).value_or(TensorL2Promotion(99))) != TensorL2Promotion(99);
-            else if (k == "mode") ok = (wp.mode = parseIm2colWideMode(v).value_or(TensorIm2colWideMode(99))) != TensorIm2colWideMode(99);
-            else if (v == "zero") p.oobFill = TensorOobFill::NONE;
-            else if (v == "nan") p.oobFill = TensorOobFill::NAN_REQUEST_ZERO_FMA;
-            else ok = (p.oobFill = parseOobFill(v).value_or(TensorOobFill(99))) != TensorOobFill(99);
+                ok = (p.l2Promotion = parseL2Promotion(v).value_or(TensorL2Promotion(99))) !=
+                     TensorL2Promotion(99);
+            else if (k == "mode")
+                ok = (wp.mode = parseIm2colWideMode(v).value_or(TensorIm2colWideMode(99))) !=
+                     TensorIm2colWideMode(99);
+            else if (v == "zero")
+                p.oobFill = TensorOobFill::NONE;
+            else if (v == "nan")
+                p.oobFill = TensorOobFill::NAN_REQUEST_ZERO_FMA;
+            else
+                ok = (p.oobFill = parseOobFill(v).value_or(TensorOobFill(99))) != TensorOobFill(99);
             if (!ok) return bad(o, "unknown " + k + " '" + quoted(v) + "'");
             if (k == "mode" && !wide) return bad(o, "mode= (W or W128) belongs to 'im2col_wide' maps");
         } else if (k == "address" || k == "globalAddress" || k == "mapAddress") {
             if (!o.value) return bad(o, k + "= takes one address");
             auto v = r.integer(*o.value, "address", 0, kMaxI);
             if (!v) return;
-            if (k == "mapAddress") p.tensorMapAddress = static_cast<uint64_t>(*v);
-            else p.globalAddress = static_cast<uint64_t>(*v), explicitAddress = true;
+            if (k == "mapAddress")
+                p.tensorMapAddress = static_cast<uint64_t>(*v);
+            else
+                p.globalAddress = static_cast<uint64_t>(*v), explicitAddress = true;
         } else if (k == "fill") {
             auto f = parseFill(ctx, o);
             if (!f) return;
@@ -115,14 +139,17 @@ void im2colTensormap(DirectiveReader& r, ScenarioTensorMap t, const Tok& modeTok
         } else {
             ctx.error(DiagCode::InvalidValue, o.key->span,
                       "unknown option '" + quoted(k) + "' for an " + modeTok.text +
-                          " tensormap (dims, strides, lower, upper, channels, pixels, elementStrides, interleave, swizzle, "
-                          "l2, oob, address, mapAddress, fill" + (wide ? ", mode)" : ")"));
+                          " tensormap (dims, strides, lower, upper, channels, pixels, elementStrides, "
+                          "interleave, swizzle, "
+                          "l2, oob, address, mapAddress, fill" +
+                          (wide ? ", mode)" : ")"));
             return;
         }
     }
     if (!dims || !lower || !upper || !haveChannels || !havePixels) {
         ctx.error(DiagCode::Syntax, r.endSpan(),
-                  "tensormap " + t.name + " (" + modeTok.text + ") needs dims=[...], lower=, upper=, channels= and pixels=");
+                  "tensormap " + t.name + " (" + modeTok.text +
+                      ") needs dims=[...], lower=, upper=, channels= and pixels=");
         return;
     }
     if (!dims->isList || dims->list.size() < 3 || dims->list.size() > kMaxTensorRank)
@@ -133,10 +160,11 @@ void im2colTensormap(DirectiveReader& r, ScenarioTensorMap t, const Tok& modeTok
     for (const Option* c : {lower, upper}) {
         const size_t n = c->isList ? c->list.size() : 1;
         if (n != corners)
-            return bad(*c, c->key->text + " must have " + std::to_string(corners) + " entr" + (corners == 1 ? "y" : "ies") +
-                               (wide ? " (W only)" : " (W, H, D order)"));
+            return bad(*c, c->key->text + " must have " + std::to_string(corners) + " entr" +
+                               (corners == 1 ? "y" : "ies") + (wide ? " (W only)" : " (W, H, D order)"));
     }
-    if ((strides && (!strides->isList || strides->list.size() != rank - 1)) || (es && (!es->isList || es->list.size() != rank)))
+    if ((strides && (!strides->isList || strides->list.size() != rank - 1)) ||
+        (es && (!es->isList || es->list.size() != rank)))
         return bad(strides && (!strides->isList || strides->list.size() != rank - 1) ? *strides : *es,
                    "strides= needs rank-1 entries and elementStrides= rank entries");
     for (size_t k = 0; k < rank; ++k) {
@@ -150,8 +178,10 @@ void im2colTensormap(DirectiveReader& r, ScenarioTensorMap t, const Tok& modeTok
         }
     }
     for (size_t k = 0; k < corners; ++k) {
-        auto lo = r.integer(lower->isList ? *lower->list[k] : *lower->value, "lower corner", INT32_MIN, INT32_MAX);
-        auto up = r.integer(upper->isList ? *upper->list[k] : *upper->value, "upper corner", INT32_MIN, INT32_MAX);
+        auto lo =
+            r.integer(lower->isList ? *lower->list[k] : *lower->value, "lower corner", INT32_MIN, INT32_MAX);
+        auto up =
+            r.integer(upper->isList ? *upper->list[k] : *upper->value, "upper corner", INT32_MIN, INT32_MAX);
         if (!lo || !up) return;
         ip.pixelBoxLowerCorner[k] = static_cast<int32_t>(*lo);
         ip.pixelBoxUpperCorner[k] = static_cast<int32_t>(*up);
@@ -177,7 +207,8 @@ void im2colTensormap(DirectiveReader& r, ScenarioTensorMap t, const Tok& modeTok
     for (const auto& other : ctx.s.tensorMaps) {
         const uint64_t a = other.map.p.globalAddress, b = a + other.extent;
         if (p.globalAddress < b && a < p.globalAddress + t.extent) {
-            ctx.error(DiagCode::InvalidValue, t.span, "tensor " + t.name + " overlaps tensor " + other.name + " in global memory");
+            ctx.error(DiagCode::InvalidValue, t.span,
+                      "tensor " + t.name + " overlaps tensor " + other.name + " in global memory");
             return;
         }
     }
@@ -217,12 +248,16 @@ ScenarioOp im2colLoadOp(const TmaTileLoad& ld, TmaIm2colMode mode, const std::ve
     op.load = ld;
     op.mode = mode;
     auto at = [&](size_t i) { return i < info.size() ? static_cast<uint16_t>(info[i]) : uint16_t(0); };
-    if (mode == TmaIm2colMode::Im2col) op.offsets = {at(0), at(1), at(2)};
-    else op.wHalo = at(0), op.wOffset = at(1);
+    if (mode == TmaIm2colMode::Im2col)
+        op.offsets = {at(0), at(1), at(2)};
+    else
+        op.wHalo = at(0), op.wOffset = at(1);
     return op;
 }
 
-ScenarioOp im2colStoreOp(const TmaTileStore& st) { return TmaIm2colStore{st}; }
+ScenarioOp im2colStoreOp(const TmaTileStore& st) {
+    return TmaIm2colStore{st};
+}
 
 TensorMap im2colBoxMap(const TensorMap& map, TmaIm2colMode mode, uint32_t wHalo) {
     // rows of channelsPerPixel elements (interleaved: pixelsPerColumn slices of 16/32 B)
@@ -233,7 +268,8 @@ TensorMap im2colBoxMap(const TensorMap& map, TmaIm2colMode mode, uint32_t wHalo)
     m.mode = TensorMap::Mode::Tiled;
     m.p.tensorRank = 2;
     const bool il = map.p.interleave != TensorInterleave::NONE;
-    m.p.boxDim[0] = il ? (map.p.interleave == TensorInterleave::I32B ? 32u : 16u) / std::max(1u, elementBits(map.p.dataType) / 8)
+    m.p.boxDim[0] = il ? (map.p.interleave == TensorInterleave::I32B ? 32u : 16u) /
+                             std::max(1u, elementBits(map.p.dataType) / 8)
                        : map.channelsPerPixel;
     m.p.boxDim[1] = rows;
     m.p.elementStrides = {1, 1, 1, 1, 1};
@@ -250,20 +286,24 @@ Status executeIm2colScenarioOp(const ScenarioOp& op, MachineState& state, TraceB
 std::string im2colOpSummary(const ScenarioOp& op, uint64_t bytesWritten) {
     if (const auto* ld = std::get_if<TmaIm2colLoad>(&op)) {
         const TensorMap& m = ld->load.map;
-        const char* mode = ld->mode == TmaIm2colMode::Im2col ? "im2col" : ld->mode == TmaIm2colMode::W ? "im2col::w" : "im2col::w::128";
+        const char* mode = ld->mode == TmaIm2colMode::Im2col ? "im2col"
+                           : ld->mode == TmaIm2colMode::W    ? "im2col::w"
+                                                             : "im2col::w::128";
         std::string info = ld->mode == TmaIm2colMode::Im2col
-                               ? "offsets {" + std::to_string(ld->offsets[0]) + (m.p.tensorRank > 3 ? ", " + std::to_string(ld->offsets[1]) : "") +
+                               ? "offsets {" + std::to_string(ld->offsets[0]) +
+                                     (m.p.tensorRank > 3 ? ", " + std::to_string(ld->offsets[1]) : "") +
                                      (m.p.tensorRank > 4 ? ", " + std::to_string(ld->offsets[2]) : "") + "}"
-                               : "wHalo " + std::to_string(ld->wHalo) + ", wOffset " + std::to_string(ld->wOffset) +
-                                     " (unverified, open questions 4, 5)";
+                               : "wHalo " + std::to_string(ld->wHalo) + ", wOffset " +
+                                     std::to_string(ld->wOffset) + " (unverified, open questions 4, 5)";
         return std::string("TMA ") + mode + " load: " + std::to_string(m.pixelsPerColumn) + " pixels x " +
-               std::to_string(m.channelsPerPixel) + " channels, " + info + ", " + std::to_string(bytesWritten) +
-               " B written at " + hex(ld->load.dstAddr) + (ld->load.multicast ? ", multicast mask " + hex(ld->load.ctaMask) : "");
+               std::to_string(m.channelsPerPixel) + " channels, " + info + ", " +
+               std::to_string(bytesWritten) + " B written at " + hex(ld->load.dstAddr) +
+               (ld->load.multicast ? ", multicast mask " + hex(ld->load.ctaMask) : "");
     }
     if (const auto* st = std::get_if<TmaIm2colStore>(&op))
         return "TMA im2col_no_offs store: " + std::to_string(st->store.map.pixelsPerColumn) + " pixels, " +
-               std::to_string(bytesWritten) + " B written to global from CTA " + std::to_string(st->store.srcCta) +
-               " (unverified, open question 18)";
+               std::to_string(bytesWritten) + " B written to global from CTA " +
+               std::to_string(st->store.srcCta) + " (unverified, open question 18)";
     return "";
 }
 

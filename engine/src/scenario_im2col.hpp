@@ -1,7 +1,8 @@
 #pragma once
 // Internal: im2col in scenarios (scenario_im2col.cpp). The tensor-map directive form
 //   tensormap NAME im2col TYPE dims=[C,W,H,N] lower=[..] upper=[..] channels=N pixels=N [elementStrides=..]
-//                            [strides=..] [interleave=..] [swizzle=..] [l2=..] [oob=..] [address=..] [fill=..]
+//                            [strides=..] [interleave=..] [swizzle=..] [l2=..] [oob=..] [address=..]
+//                            [fill=..]
 //   tensormap NAME im2col_wide TYPE dims=[..] lower=W upper=W channels=N pixels=N mode=W|W128 ...
 // and the lowering hooks scenario_ops.cpp calls for .im2col / .im2col::w / .im2col::w::128 loads and
 // .im2col_no_offs stores, plus their execution and summary for scenario_run.cpp.
@@ -26,7 +27,8 @@ struct Im2colQualifier {
 [[nodiscard]] std::optional<Im2colQualifier> im2colQualifier(std::string_view opcodeToken);
 
 /// A lowered im2col load: `info` holds the im2colInfo vector ({offW, offH, offD} or {wHalo, wOffset}).
-[[nodiscard]] ScenarioOp im2colLoadOp(const TmaTileLoad& ld, TmaIm2colMode mode, const std::vector<int64_t>& info);
+[[nodiscard]] ScenarioOp im2colLoadOp(const TmaTileLoad& ld, TmaIm2colMode mode,
+                                      const std::vector<int64_t>& info);
 [[nodiscard]] ScenarioOp im2colStoreOp(const TmaTileStore& st);
 /// A tile map whose box has the shared-memory footprint of the im2col column (for the buffer-size check).
 [[nodiscard]] TensorMap im2colBoxMap(const TensorMap& map, TmaIm2colMode mode, uint32_t wHalo);

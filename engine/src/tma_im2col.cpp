@@ -92,9 +92,11 @@ std::vector<Im2colPixel> im2colWalk(const TensorMap& map, const std::array<int32
 
 std::array<uint16_t, 3> im2colEffectiveOffsets(uint32_t rank, const std::array<uint16_t, 3>& o) {
     if (rank == 3) return {o[0], 0, 0}; // 16 bits: every value is in range
-    if (rank == 4) return {uint16_t(o[0] & 0xFF), uint16_t(o[1] & 0xFF), 0}; // probes L5, L6: 256 -> 0, 257 -> 1
-    // probes L7, L8: offW = 32 / 33 read one row further in H. unverified: OR versus add, and bits past 15.
-    const uint32_t packed = (uint32_t(o[0]) | uint32_t(o[1]) << 5 | uint32_t(o[2]) << 10) & 0x7FFF;
+    if (rank == 4)
+        return {uint16_t(o[0] & 0xFF), uint16_t(o[1] & 0xFF), 0}; // probes L5, L6: 256 -> 0, 257 -> 1
+    // probes L7, L8, M1-M5: the three offsets are ADDED as offW + offH*32 + offD*1024 and cut to 15 bits
+    // (M1: {32, 1, 0} reads H + 2, so not OR; M3: D = 33 acts as 1; M5: 0x7fff = {31, 31, 31}).
+    const uint32_t packed = (uint32_t(o[0]) + (uint32_t(o[1]) << 5) + (uint32_t(o[2]) << 10)) & 0x7FFF;
     return {uint16_t(packed & 31), uint16_t(packed >> 5 & 31), uint16_t(packed >> 10 & 31)};
 }
 
@@ -104,8 +106,8 @@ uint32_t im2colRowPitch(const TensorMap& map) {
     return span != 0 ? std::max(span, inner) : inner; // golden rule 2 / 6: rows padded to the swizzle span
 }
 
-BoxPlan im2colBoxPlan(const TensorMap& map, const std::array<int32_t, 5>& coords, const std::array<uint16_t, 3>& offsets,
-                      bool forStore) {
+BoxPlan im2colBoxPlan(const TensorMap& map, const std::array<int32_t, 5>& coords,
+                      const std::array<uint16_t, 3>& offsets, bool forStore) {
     BoxPlan plan;
     const uint32_t rank = map.p.tensorRank;
     const uint32_t eb = tmaElemBytes(map);
@@ -171,14 +173,15 @@ BoxPlan im2colInterleavedBoxPlan(const TensorMap& map, const std::array<int32_t,
 // sm_90. Working assumptions, following the PTX text and figures 16-17:
 //   * only W is walked: w starts at coords[1] + wOffset and steps by elementStrides[1]; H, D and N stay at
 //     their coordinates; the W range is [lower + wOffset, globalDim[1]-1+upper + wOffset]; past its end w
-//     wraps to the lower end and N advances by elementStrides[rank-1] (the .im2col carry with an H/D box of 1);
+//     wraps to the lower end and N advances by elementStrides[rank-1] (the .im2col carry with an H/D box of
+//     1);
 //   * main pixels: pixelsPerColumn (::w) or 128 (::w::128, pixelsPerColumn ignored);
 //   * halo pixels are the next wHalo positions of the same walk: ::w puts them after all main pixels;
 //     ::w::128 puts, after each group of 32 main pixels, the wHalo positions that follow that group;
 //   * every pixel row is channelsPerPixel elements from coords[0] (pitch as .im2col); complete_tx counts
 //     main and halo rows.
-BoxPlan im2colWideBoxPlan(const TensorMap& map, const std::array<int32_t, 5>& coords, TmaIm2colMode mode, uint32_t wHalo,
-                          uint32_t wOffset) {
+BoxPlan im2colWideBoxPlan(const TensorMap& map, const std::array<int32_t, 5>& coords, TmaIm2colMode mode,
+                          uint32_t wHalo, uint32_t wOffset) {
     BoxPlan plan;
     const uint32_t rank = map.p.tensorRank;
     const uint32_t eb = tmaElemBytes(map);

@@ -27,8 +27,8 @@ struct WalkRange {
 /// walked dimensions `walked` (in order, each with its range) step by elementStrides, wrap to lo and
 /// carry; past the last one the carry adds elementStrides[rank-1] to dimension rank-1 (N, unbounded).
 [[nodiscard]] std::vector<Im2colPixel> im2colWalk(const TensorMap& map, const std::array<int32_t, 5>& coords,
-                                                  const std::vector<uint32_t>& walked, const std::vector<WalkRange>& ranges,
-                                                  uint32_t count);
+                                                  const std::vector<uint32_t>& walked,
+                                                  const std::vector<WalkRange>& ranges, uint32_t count);
 
 /// Non-interleaved .im2col (and .im2col_no_offs with zero offsets): pixelsPerColumn rows of
 /// channelsPerPixel elements from coords[0], row pitch = row bytes or the swizzle span; the pixel read is
@@ -43,15 +43,17 @@ struct WalkRange {
                                                const std::array<uint16_t, 3>& offsets);
 
 /// .im2col::w / .im2col::w::128 (unverified, tma.md §9.1, open questions 4, 5): see tma_im2col.cpp.
-[[nodiscard]] BoxPlan im2colWideBoxPlan(const TensorMap& map, const std::array<int32_t, 5>& coords, TmaIm2colMode mode,
-                                        uint32_t wHalo, uint32_t wOffset);
+[[nodiscard]] BoxPlan im2colWideBoxPlan(const TensorMap& map, const std::array<int32_t, 5>& coords,
+                                        TmaIm2colMode mode, uint32_t wHalo, uint32_t wOffset);
 
 /// The .im2col offsets the hardware applies (W, H, D): the instruction's values within the PTX ranges; beyond
-/// them, as measured on sm_90 (RuleId::TmaIm2colOffsetPacking): .4d keeps 8 bits of each, .5d packs
-/// offW | offH<<5 | offD<<10 into 15 bits and splits that again.
-[[nodiscard]] std::array<uint16_t, 3> im2colEffectiveOffsets(uint32_t rank, const std::array<uint16_t, 3>& offsets);
+/// them, as measured on sm_90 (RuleId::TmaIm2colOffsetPacking): .4d keeps 8 bits of each, .5d adds
+/// offW + offH*32 + offD*1024, keeps 15 bits and splits that again into 5-bit fields.
+[[nodiscard]] std::array<uint16_t, 3> im2colEffectiveOffsets(uint32_t rank,
+                                                             const std::array<uint16_t, 3>& offsets);
 
-/// Row pitch of a non-interleaved im2col image: channelsPerPixel * elemBytes, or the swizzle span when larger.
+/// Row pitch of a non-interleaved im2col image: channelsPerPixel * elemBytes, or the swizzle span when
+/// larger.
 [[nodiscard]] uint32_t im2colRowPitch(const TensorMap& map);
 
 } // namespace layoutscope::detail

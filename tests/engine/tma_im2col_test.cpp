@@ -27,10 +27,10 @@ constexpr uint8_t kSentinel = 0xA5;
 
 struct Im2colSpec {
     TensorDataType type = TensorDataType::UINT32;
-    std::vector<uint64_t> dims;   // dense tensor: strides from dims (rows multiple of 16 B)
+    std::vector<uint64_t> dims; // dense tensor: strides from dims (rows multiple of 16 B)
     std::vector<int32_t> lower, upper;
     uint32_t cpp = 0, ppc = 0;
-    std::vector<uint32_t> es;     // empty: all 1
+    std::vector<uint32_t> es; // empty: all 1
     TensorSwizzle swizzle = TensorSwizzle::NONE;
     TensorInterleave il = TensorInterleave::NONE;
 };
@@ -90,12 +90,14 @@ std::array<int32_t, 5> at(std::initializer_list<int32_t> c) {
 // UINT32 value k+1 at element k (golden index_pattern_v1 for 4-byte types).
 void fillWords(MachineState& st, const TensorMap& m, uint64_t bytes) {
     (void)m;
-    st.global.addRegion(kG, bytes, [](uint64_t off) { return uint8_t(((off / 4 + 1) >> (8 * (off % 4))) & 0xFF); });
+    st.global.addRegion(kG, bytes,
+                        [](uint64_t off) { return uint8_t(((off / 4 + 1) >> (8 * (off % 4))) & 0xFF); });
 }
 
 uint32_t wordAt(const MachineState& st, uint32_t cta, uint32_t addr) {
     const auto b = st.smem[cta].bytes();
-    return uint32_t(b[addr]) | uint32_t(b[addr + 1]) << 8 | uint32_t(b[addr + 2]) << 16 | uint32_t(b[addr + 3]) << 24;
+    return uint32_t(b[addr]) | uint32_t(b[addr + 1]) << 8 | uint32_t(b[addr + 2]) << 16 |
+           uint32_t(b[addr + 3]) << 24;
 }
 
 struct LoadRun {
@@ -104,7 +106,7 @@ struct LoadRun {
 };
 
 LoadRun load(const TensorMap& m, std::array<int32_t, 5> c, std::array<uint16_t, 3> off = {},
-         TmaIm2colMode mode = TmaIm2colMode::Im2col, uint32_t dst = kDst, TmaArch arch = TmaArch::Sm90) {
+             TmaIm2colMode mode = TmaIm2colMode::Im2col, uint32_t dst = kDst, TmaArch arch = TmaArch::Sm90) {
     LoadRun r;
     fillWords(r.st, m, 1 << 16);
     TmaIm2colLoad op;
@@ -136,20 +138,23 @@ std::vector<uint32_t> firstWords(const MachineState& st, uint32_t rows, uint32_t
 }
 
 // NHWC with C = 4, W = 3, H = 2, N = 2 (UINT32): element (c, w, h, n) = c + 4*(w + 3*(h + 2*n)).
-constexpr uint32_t px(uint32_t w, uint32_t h, uint32_t n) { return 4 * (w + 3 * (h + 2 * n)) + 1; }
+constexpr uint32_t px(uint32_t w, uint32_t h, uint32_t n) {
+    return 4 * (w + 3 * (h + 2 * n)) + 1;
+}
 
 } // namespace
 
-TEST_CASE("im2col walk: W then H, wrap to the lower corner, carry into the next image", "[tma][im2col][walk]") {
+TEST_CASE("im2col walk: W then H, wrap to the lower corner, carry into the next image",
+          "[tma][im2col][walk]") {
     // 3x3 filter, padding 1: lower -1, upper -1 -> W walks [-1, 1], H walks [-1, 0]; 6 positions per image.
     const TensorMap m = im2colMap({TensorDataType::UINT32, {4, 3, 2, 2}, {-1, -1}, {-1, -1}, 4, 8});
     SECTION("offsets (1, 1): the filter centre, all in bounds, image 1 after image 0") {
         LoadRun r = load(m, at({0, -1, -1, 0}), {1, 1});
         REQUIRE(r.status);
         // walk (w,h,n): (-1,-1,0) (0,-1,0) (1,-1,0) (-1,0,0) (0,0,0) (1,0,0) (-1,-1,1) (0,-1,1); read +1,+1
-        CHECK(firstWords(r.st, 8, 16) ==
-              std::vector<uint32_t>{px(0, 0, 0), px(1, 0, 0), px(2, 0, 0), px(0, 1, 0), px(1, 1, 0), px(2, 1, 0),
-                                    px(0, 0, 1), px(1, 0, 1)});
+        CHECK(firstWords(r.st, 8, 16) == std::vector<uint32_t>{px(0, 0, 0), px(1, 0, 0), px(2, 0, 0),
+                                                               px(0, 1, 0), px(1, 1, 0), px(2, 1, 0),
+                                                               px(0, 0, 1), px(1, 0, 1)});
         CHECK(wordAt(r.st, 0, kDst + 4 * 16 + 12) == px(1, 1, 0) + 3); // channel 3 of pixel 4
         CHECK(txOf(r.st) == 8 * 4 * 4);                                // ppc * cpp * 4 B
         CHECK(r.st.smem[0].bytes()[kDst + 128] == kSentinel);          // nothing past 8 rows of 16 B
@@ -176,7 +181,8 @@ TEST_CASE("im2col traversal strides: wrap to exactly the lower corner, N steps b
         LoadRun r = load(m, at({0, 0, 0}), {1});
         REQUIRE(r.status);
         auto e = [](uint32_t w, uint32_t n) { return 4 * (w + 5 * n) + 1; };
-        CHECK(firstWords(r.st, 6, 16) == std::vector<uint32_t>{e(1, 0), e(3, 0), e(0, 1), e(2, 1), e(4, 1), e(0, 2)});
+        CHECK(firstWords(r.st, 6, 16) ==
+              std::vector<uint32_t>{e(1, 0), e(3, 0), e(0, 1), e(2, 1), e(4, 1), e(0, 2)});
     }
     SECTION("N stride 2: the carry skips an image") {
         const TensorMap m = im2colMap({TensorDataType::UINT32, {4, 2, 4}, {0}, {0}, 4, 4, {1, 1, 2}});
@@ -251,7 +257,8 @@ TEST_CASE("im2col faults and restrictions", "[tma][im2col][fault]") {
         CHECK(txOf(r.st) == 32 * 8 * 4);
     }
     SECTION("shared address below 128-byte alignment") {
-        CHECK(code(load(m, at({0, 0, 0, 0}), {}, TmaIm2colMode::Im2col, kDst + 64)) == DiagCode::FaultMisalignedAddress);
+        CHECK(code(load(m, at({0, 0, 0, 0}), {}, TmaIm2colMode::Im2col, kDst + 64)) ==
+              DiagCode::FaultMisalignedAddress);
     }
     SECTION("offsets beyond the PTX range run: .4d keeps 8 bits (H100 probes L5, L6)") {
         const LoadRun r = load(m, at({0, 0, 0, 0}), {257, 1});
@@ -260,6 +267,10 @@ TEST_CASE("im2col faults and restrictions", "[tma][im2col][fault]") {
     }
     SECTION("offsets beyond the PTX range, .5d: W overflows into H (H100 probes L7, L8)") {
         CHECK(detail::im2colEffectiveOffsets(5, {33, 0, 0}) == std::array<uint16_t, 3>{1, 1, 0});
+        CHECK(detail::im2colEffectiveOffsets(5, {32, 1, 0}) ==
+              std::array<uint16_t, 3>{0, 2, 0}); // added, not ORed (M1)
+        CHECK(detail::im2colEffectiveOffsets(5, {1, 0, 33}) ==
+              std::array<uint16_t, 3>{1, 0, 1}); // 15 bits (M3)
         CHECK(detail::im2colEffectiveOffsets(5, {3, 2, 1}) == std::array<uint16_t, 3>{3, 2, 1});
         CHECK(detail::im2colEffectiveOffsets(3, {40000, 0, 0}) == std::array<uint16_t, 3>{40000, 0, 0});
     }
@@ -268,7 +279,8 @@ TEST_CASE("im2col faults and restrictions", "[tma][im2col][fault]") {
     }
 }
 
-TEST_CASE("im2col multicast: every CTA in the mask gets the image and its own credit", "[tma][im2col][multicast]") {
+TEST_CASE("im2col multicast: every CTA in the mask gets the image and its own credit",
+          "[tma][im2col][multicast]") {
     const TensorMap m = im2colMap({TensorDataType::UINT32, {4, 3, 2, 2}, {-1, -1}, {-1, -1}, 4, 8});
     MachineState st(4, kSentinel);
     fillWords(st, m, 1 << 16);
@@ -292,7 +304,8 @@ TEST_CASE("im2col multicast: every CTA in the mask gets the image and its own cr
     CHECK(txOf(st, 0) == 0);
 }
 
-TEST_CASE("interleaved im2col: the walk shifts down one dimension, one slice per position", "[tma][im2col][interleave]") {
+TEST_CASE("interleaved im2col: the walk shifts down one dimension, one slice per position",
+          "[tma][im2col][interleave]") {
     // docs/interleave.md §4: rank 3, INTERLEAVE_16B, {4 slices, W = 3, N = 2}; corner 0 acts on dimension 0
     // (range [0, 3]), W = coords[1] stays fixed; slice x0 at byte 16*x0, W stride 64 B, N stride 192 B.
     Im2colSpec s{TensorDataType::UINT16, {4, 3, 2}, {0}, {0}, 8, 6};
@@ -300,9 +313,9 @@ TEST_CASE("interleaved im2col: the walk shifts down one dimension, one slice per
     const TensorMap m = im2colMap(s);
     const auto plan = detail::im2colInterleavedBoxPlan(m, at({2, 1, 0}), {1, 0, 0});
     // walk x0: 2, 3, (wrap, n+1) 0, 1, 2, 3; read x0+1: 3, 4(OOB), 1, 2, 3, 4(OOB)
-    const std::vector<std::pair<bool, uint64_t>> want{{true, 3 * 16 + 64},        {false, 0},
-                                                      {true, 16 + 64 + 192},     {true, 32 + 64 + 192},
-                                                      {true, 48 + 64 + 192},     {false, 0}};
+    const std::vector<std::pair<bool, uint64_t>> want{{true, 3 * 16 + 64},   {false, 0},
+                                                      {true, 16 + 64 + 192}, {true, 32 + 64 + 192},
+                                                      {true, 48 + 64 + 192}, {false, 0}};
     REQUIRE(plan.pieces.size() == want.size());
     for (size_t i = 0; i < want.size(); ++i) {
         INFO("slice " << i);
@@ -313,7 +326,8 @@ TEST_CASE("interleaved im2col: the walk shifts down one dimension, one slice per
     CHECK(plan.txBytes == 6 * 16); // pixelsPerColumn * G; channelsPerPixel has no effect
 }
 
-TEST_CASE("im2col::w / ::w::128 follow the working assumption of tma.md §9.1", "[tma][im2col][wide][unverified]") {
+TEST_CASE("im2col::w / ::w::128 follow the working assumption of tma.md §9.1",
+          "[tma][im2col][wide][unverified]") {
     // unverified (open questions 4, 5): halo pixels continue the W walk; ::w puts them after the main
     // pixels, ::w::128 after every 32 pixels. FLOAT16 is not needed: UINT32 rows of 8 channels (32 B).
     Im2colSpec s{TensorDataType::UINT32, {8, 200, 1, 1}, {0}, {0}, 8, 4};
@@ -346,7 +360,8 @@ TEST_CASE("im2col::w / ::w::128 follow the working assumption of tma.md §9.1", 
         CHECK(load(m, at({0, -5, 0, 0}), {}, TmaIm2colMode::W, kDst, TmaArch::Sm100).status);
         CHECK_FALSE(load(m, at({0, 200, 0, 0}), {}, TmaIm2colMode::W, kDst, TmaArch::Sm100).status);
         CHECK_FALSE(load(m, at({0, 0, 0, 0}), {}, TmaIm2colMode::W, kDst, TmaArch::Sm90).status);
-        CHECK_FALSE(load(m, at({0, 0, 0, 0}), {}, TmaIm2colMode::W128, kDst, TmaArch::Sm100).status); // map is W
+        CHECK_FALSE(
+            load(m, at({0, 0, 0, 0}), {}, TmaIm2colMode::W128, kDst, TmaArch::Sm100).status); // map is W
     }
 }
 
@@ -395,9 +410,10 @@ TEST_CASE("scenario tma_im2col_conv.scn: three filter taps, halo fill and the wr
     // fill=index: fp16 element c + 8*pixel holds its index; row r of a buffer starts at 16*r.
     auto rowStart = [&](const char* buf, uint32_t row) {
         const uint32_t a = s->findBuffer(buf)->addr + 16 * row + 2; // channel 1 (channel 0 of pixel 0 is 0)
-        return int(smem[a] | smem[a + 1] << 8) - 1;                  // = 8 * pixel, or -1 for zero fill
+        return int(smem[a] | smem[a + 1] << 8) - 1;                 // = 8 * pixel, or -1 for zero fill
     };
-    // filter bases (w, h) per row: (-1..2, -1), (-1..2, 0), (-1..2, 1) of image 0, then (-1..2, -1) of image 1
+    // filter bases (w, h) per row: (-1..2, -1), (-1..2, 0), (-1..2, 1) of image 0, then (-1..2, -1) of image
+    // 1
     const int tl[16] = {-1, -1, -1, -1, -1, 0, 8, 16, -1, 32, 40, 48, -1, -1, -1, -1};
     const int br[16] = {40, 48, 56, -1, 72, 80, 88, -1, -1, -1, -1, -1, 136, 144, 152, -1};
     for (uint32_t r = 0; r < 16; ++r) {
@@ -410,31 +426,42 @@ TEST_CASE("scenario tma_im2col_conv.scn: three filter taps, halo fill and the wr
 }
 
 TEST_CASE("scenario im2col tensormap and instruction errors", "[tma][im2col][scenario]") {
-    const std::string head = "tensormap X im2col FLOAT16 dims=[8,4,3,2] lower=[-1,-1] upper=[-1,-1] channels=8 pixels=16\n"
-                             "smem s 256 align=1024\nmbarrier bar\n";
+    const std::string head =
+        "tensormap X im2col FLOAT16 dims=[8,4,3,2] lower=[-1,-1] upper=[-1,-1] channels=8 pixels=16\n"
+        "smem s 256 align=1024\nmbarrier bar\n";
     SECTION("corner count must match the rank") {
-        CHECK_FALSE(parseScenario("tensormap X im2col FLOAT16 dims=[8,4,3,2] lower=[-1] upper=[-1] channels=8 pixels=16\n").ok());
+        CHECK_FALSE(
+            parseScenario(
+                "tensormap X im2col FLOAT16 dims=[8,4,3,2] lower=[-1] upper=[-1] channels=8 pixels=16\n")
+                .ok());
     }
     SECTION("a rejected encode (pixelsPerColumn > 1024) is reported") {
-        CHECK_FALSE(parseScenario("tensormap X im2col FLOAT16 dims=[8,4,3,2] lower=[-1,-1] upper=[-1,-1] channels=8 pixels=2048\n").ok());
+        CHECK_FALSE(parseScenario("tensormap X im2col FLOAT16 dims=[8,4,3,2] lower=[-1,-1] upper=[-1,-1] "
+                                  "channels=8 pixels=2048\n")
+                        .ok());
     }
     SECTION("the column must fit the buffer") {
-        CHECK_FALSE(parseScenario("tensormap X im2col FLOAT16 dims=[8,4,3,2] lower=[-1,-1] upper=[-1,-1] channels=8 pixels=32\n"
-                                  "smem s 256 align=1024\nmbarrier bar\n"
-                                  "cp.async.bulk.tensor.4d.shared::cta.global.im2col.mbarrier::complete_tx::bytes [s], [X, {0, 0, 0, 0}], [bar], {0, 0};\n")
-                          .ok());
+        CHECK_FALSE(
+            parseScenario(
+                "tensormap X im2col FLOAT16 dims=[8,4,3,2] lower=[-1,-1] upper=[-1,-1] channels=8 pixels=32\n"
+                "smem s 256 align=1024\nmbarrier bar\n"
+                "cp.async.bulk.tensor.4d.shared::cta.global.im2col.mbarrier::complete_tx::bytes [s], [X, {0, "
+                "0, 0, 0}], [bar], {0, 0};\n")
+                .ok());
     }
     SECTION("a start outside the box parses and faults at run time") {
-        auto sc = parseScenario(head + "cp.async.bulk.tensor.4d.shared::cta.global.im2col.mbarrier::complete_tx::bytes [s], [X, {0, 3, 0, 0}], [bar], {0, 0};\n");
+        auto sc = parseScenario(head + "cp.async.bulk.tensor.4d.shared::cta.global.im2col.mbarrier::complete_"
+                                       "tx::bytes [s], [X, {0, 3, 0, 0}], [bar], {0, 0};\n");
         REQUIRE(sc.ok());
         auto run = runScenario(*sc);
         REQUIRE_FALSE(run.ok());
         CHECK(run.diagnostics().front().code == DiagCode::FaultIllegalInstruction);
     }
     SECTION(".im2col_no_offs stores lower and run") {
-        auto sc = parseScenario("tensormap X im2col FLOAT16 dims=[8,4,3,2] lower=[0,0] upper=[0,0] channels=8 pixels=4\n"
-                                "smem s 256 align=1024\n"
-                                "cp.async.bulk.tensor.4d.global.shared::cta.im2col_no_offs.bulk_group [X, {0, 0, 0, 0}], [s];\n");
+        auto sc = parseScenario(
+            "tensormap X im2col FLOAT16 dims=[8,4,3,2] lower=[0,0] upper=[0,0] channels=8 pixels=4\n"
+            "smem s 256 align=1024\n"
+            "cp.async.bulk.tensor.4d.global.shared::cta.im2col_no_offs.bulk_group [X, {0, 0, 0, 0}], [s];\n");
         REQUIRE(sc.ok());
         REQUIRE(std::holds_alternative<TmaIm2colStore>(sc->instrs.at(0).op));
         CHECK(runScenario(*sc).ok());
@@ -454,7 +481,8 @@ TEST_CASE("im2col golden loads are reproduced byte for byte", "[tma][im2col][gol
             if (rec.value("encode_result", "") != "CUDA_SUCCESS") continue;
             INFO(rec.at("case_id").get<std::string>());
             ++n;
-            auto enc = conform::encodeFromJson(rec.at("tensor_map"), conform::parseHexAddress(rec.at("global_address")));
+            auto enc = conform::encodeFromJson(rec.at("tensor_map"),
+                                               conform::parseHexAddress(rec.at("global_address")));
             REQUIRE(enc.ok());
             const uint32_t eb = rec.at("elem_bytes").get<uint32_t>();
             const uint32_t base = rec.value("smem_base_addr", 0x800u);
@@ -468,7 +496,8 @@ TEST_CASE("im2col golden loads are reproduced byte for byte", "[tma][im2col][gol
             for (const auto& is : rec.at("issues")) {
                 TmaIm2colLoad op;
                 op.load.map = *enc;
-                for (size_t i = 0; i < is.at("coords").size(); ++i) op.load.coords[i] = is.at("coords")[i].get<int32_t>();
+                for (size_t i = 0; i < is.at("coords").size(); ++i)
+                    op.load.coords[i] = is.at("coords")[i].get<int32_t>();
                 for (size_t i = 0; i < is.at("im2col_offsets").size(); ++i)
                     op.offsets[i] = is.at("im2col_offsets")[i].get<uint16_t>();
                 op.load.issuingCta = op.load.dstCta = is.at("cta").get<uint32_t>();
@@ -500,26 +529,31 @@ TEST_CASE("im2col golden loads are reproduced byte for byte", "[tma][im2col][gol
 
 // ---- the H100 probes of docs/im2col.md §4 (scripts/probes/im2col: cases_run1.txt, results/run1.jsonl) ----
 
-TEST_CASE("im2col probe records (H100) are reproduced: faults, smem, tx, no_offs stores", "[tma][im2col][probe]") {
+TEST_CASE("im2col probe records (H100) are reproduced: faults, smem, tx, no_offs stores",
+          "[tma][im2col][probe]") {
     const std::string dir = std::string(LAYOUTSCOPE_ASSETS_DIR) + "/../scripts/probes/im2col/";
-    std::ifstream cf(dir + "cases_run1.txt"), rf(dir + "results/run1.jsonl");
-    REQUIRE(cf);
-    REQUIRE(rf);
     std::map<std::string, std::vector<int64_t>> cases; // id -> columns after id and kind
     std::map<std::string, std::string> kinds;
-    for (std::string line; std::getline(cf, line);) {
-        std::istringstream is(line);
-        std::string id, kind;
-        if (!(is >> id >> kind)) continue;
-        std::vector<int64_t> v;
-        for (int64_t x; is >> x;) v.push_back(x);
-        REQUIRE(v.size() == 5 + 5 + 4 + 5 + 5 + 5 + 2 + 9);
-        cases[id] = v;
-        kinds[id] = kind;
+    std::vector<std::string> results;
+    for (const char* run : {"1", "2"}) {
+        std::ifstream cf(dir + "cases_run" + run + ".txt"), rf(dir + "results/run" + run + ".jsonl");
+        REQUIRE(cf);
+        REQUIRE(rf);
+        for (std::string line; std::getline(rf, line);) results.push_back(line);
+        for (std::string line; std::getline(cf, line);) {
+            std::istringstream is(line);
+            std::string id, kind;
+            if (!(is >> id >> kind)) continue;
+            std::vector<int64_t> v;
+            for (int64_t x; is >> x;) v.push_back(x);
+            REQUIRE(v.size() == 5 + 5 + 4 + 5 + 5 + 5 + 2 + 9);
+            cases[id] = v;
+            kinds[id] = kind;
+        }
     }
     constexpr uint64_t kAddr = 0x7f0000000000, kSlack = 65536;
     size_t n = 0;
-    for (std::string line; std::getline(rf, line);) {
+    for (const std::string& line : results) {
         const auto rec = conform::Json::parse(line);
         const std::string id = rec.at("id").get<std::string>();
         INFO(id);
@@ -553,7 +587,8 @@ TEST_CASE("im2col probe records (H100) are reproduced: faults, smem, tx, no_offs
         if (!enc.ok()) continue;
         ++n;
         const uint32_t base = rec.value("smem_base", 0x400u);
-        const std::string wantErr = rec.contains("exec_error") ? rec.at("exec_error").get<std::string>() : "no error";
+        const std::string wantErr =
+            rec.contains("exec_error") ? rec.at("exec_error").get<std::string>() : "no error";
         MachineState st(1, kSentinel);
         Trace t;
         TraceBuilder tb(t);
@@ -577,7 +612,8 @@ TEST_CASE("im2col probe records (H100) are reproduced: faults, smem, tx, no_offs
             st.global.addRegion(kAddr - kSlack, 1 << 20, [](uint64_t) { return kSentinel; });
             auto sm = st.smem[0].bytes();
             for (uint32_t j = 0; j < region / 4; ++j)
-                for (uint32_t b = 0; b < 4; ++b) sm[base + 4 * j + b] = uint8_t((0x40000000u + j + 1) >> (8 * b));
+                for (uint32_t b = 0; b < 4; ++b)
+                    sm[base + 4 * j + b] = uint8_t((0x40000000u + j + 1) >> (8 * b));
             TmaIm2colStore op;
             op.store.map = *enc;
             op.store.coords = c;
@@ -603,5 +639,5 @@ TEST_CASE("im2col probe records (H100) are reproduced: faults, smem, tx, no_offs
             CHECK(conform::toHex(g.data() + lo, hi - lo) == rec.at("global_hex").get<std::string>());
         }
     }
-    CHECK(n == 32);
+    CHECK(n == 42);
 }

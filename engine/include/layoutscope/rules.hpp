@@ -71,7 +71,7 @@ enum class RuleId : uint16_t {
     TmaIm2colOffsetRange, ///< im2col offsets: rank 3 [0,2^16), rank 4 [0,2^8), rank 5 [0,2^5)
     TmaIm2colWide,        ///< unverified: .im2col::w / ::w::128 walk, wOffset and halo pixels (oq 4, 5)
     TmaIm2colNoOffsStore, ///< .im2col_no_offs store = im2col walk without offsets, read from smem (measured sm_90)
-    TmaIm2colOffsetPacking, ///< .im2col offsets beyond the PTX range: .4d keeps 8 bits each, .5d packs W|H<<5|D<<10
+    TmaIm2colOffsetPacking, ///< .im2col offsets beyond the PTX range: .4d keeps 8 bits each, .5d (W+H*32+D*1024)&0x7fff
     kCount
 };
 

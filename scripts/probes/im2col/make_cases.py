@@ -9,7 +9,7 @@ def case(cid, kind, dims, lower, upper, cpp, ppc, c, off=(0, 0, 0), es=None, dty
     rank = len(dims)
     eb = {U32: 4, U16: 2}[dtype]
     if strides is None:
-        s, strides = (dims[0] * eb if il == 0 else dims[0] * 16), []
+        s, strides = (dims[0] * eb if il == 0 else dims[0] * 16 * il), []
         for i in range(1, rank):
             strides.append(s)
             s *= dims[i]
@@ -61,3 +61,19 @@ case("S12_chan_past_C", "i2cstore", [8, 3, 2, 2], [0, 0], [0, 0], 8, 4, [4, 0, 0
 case("S13_start_outside", "i2cstore", S, [0, 0], [-1, 0], 4, 4, [0, 2, 0, 0])
 open("cases_run1.txt", "w").write("\n".join(cases) + "\n")
 print(len(cases), "cases")
+
+# run 2: the offset packing (OR versus add, H and D overflow) and interleaved .im2col_no_offs stores
+cases = []
+R5 = [4, 4, 4, 4, 2]
+case("M1_r5_or_vs_add", "im2col", R5, [-1, -1, -1], [-1, -1, -1], 4, 8, [0, 0, 0, 0, 0], off=(32, 1, 0))
+case("M2_r5_H_over", "im2col", R5, [-1, -1, -1], [-1, -1, -1], 4, 8, [0, 0, 0, 0, 0], off=(0, 33, 0))
+case("M3_r5_D_over", "im2col", R5, [-1, -1, -1], [-1, -1, -1], 4, 8, [0, 0, 0, 0, 0], off=(1, 0, 33))
+case("M4_r4_H_over", "im2col", B, [-1, -1], [-1, -1], 8, 8, [0, 0, 0, 0], off=(1, 257, 0))
+case("M5_r5_big", "im2col", R5, [-1, -1, -1], [-1, -1, -1], 4, 8, [0, 0, 0, 0, 0], off=(0x7fff, 0, 0))
+case("M6_il_off_over", "im2col", B, [0, 0], [0, 0], 8, 8, [0, 0, 0, 0], dtype=U16, il=1, off=(257, 0, 0))
+case("N1_il_store", "i2cstore", B, [0, 0], [0, 0], 8, 8, [0, 0, 0, 0], dtype=U16, il=1)
+case("N2_il_store_mid", "i2cstore", B, [0, 0], [0, 0], 8, 12, [2, 3, 1, 0], dtype=U16, il=1)
+case("N3_il32_store", "i2cstore", [16, 10, 6, 2], [0, 0], [0, 0], 16, 6, [3, 9, 2, 1], dtype=U16, il=2, swz=1)
+case("N4_il_store_es", "i2cstore", B, [0, 0], [0, 0], 8, 10, [0, 0, 0, 0], dtype=U16, il=1, es=[2, 1, 1, 1])
+open("cases_run2.txt", "w").write("\n".join(cases) + "\n")
+print(len(cases), "cases (run 2)")
