@@ -119,6 +119,8 @@ void TmemViews::resetDocument(const Document* doc) {
                 }
         if (m_hasTmem) m_tmemReplay = std::make_unique<TmemReplay>(doc->trace(), TmemState(ctas));
     }
+    m_cache.reset();
+    m_hasFans = m_hasTmem && multicastFansAt(*doc, 0).valid;
     m_hasDecomp = doc && decompMoveAt(*doc, 0).has_value();
     if (m_hasDecomp) m_smemReplay = std::make_unique<Replay>(doc->trace(), doc->initial());
     for (QDockWidget* d : {m_tmemDock, m_regDock}) d->setVisible(m_hasTmem);
@@ -165,10 +167,14 @@ void TmemViews::onStep(const Document* doc, uint32_t step, const SmemScene& smem
         c.a = 255;
         return c;
     };
-    m_tmemScene = tmemSceneAt(*doc, step, smem.window.cta, colour);
+    if (!m_cache || m_cacheCta != smem.window.cta) {
+        m_cache = std::make_unique<TmemSceneCache>(*doc, smem.window.cta);
+        m_cacheCta = smem.window.cta;
+    }
+    m_tmemScene = m_cache->seek(step, colour);
     const auto ri = regInstrAt(*doc, step);
     m_regScene = ri ? regSceneAt(*doc, *ri, step, m_tmemScene) : RegScene{};
-    m_fans = multicastFansAt(*doc, step);
+    m_fans = m_hasFans ? multicastFansAt(*doc, step) : MulticastFans{};
     m_tmem->setCells(m_tmemScene.width(), m_tmemScene.height(), m_tmemScene.texels, ShadeParams{1, 32, 32});
     m_regs->setCells(m_regScene.width(), m_regScene.height(), m_regScene.texels, ShadeParams{1, 0, 32});
     m_regs->setMessage(m_regScene.valid ? "" : "No tcgen05.ld / tcgen05.st",

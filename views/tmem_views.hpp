@@ -12,6 +12,7 @@
 #include "scene/reg_scene.hpp"
 #include "scene/smem_scene.hpp"
 #include "scene/tmem_scene.hpp"
+#include "scene/tmem_scene_cache.hpp"
 
 #include <QObject>
 #include <memory>
@@ -74,6 +75,9 @@ private:
     DecompScene m_decompScene;
     std::string m_decompTitle;
     bool m_hasDecomp = false;
+    bool m_hasFans = false;
+    std::unique_ptr<TmemSceneCache> m_cache; ///< incremental TMEM scene (checkpoints) for scrubbing
+    uint32_t m_cacheCta = 0;
 };
 
 } // namespace layoutscope::views

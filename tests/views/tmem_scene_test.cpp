@@ -9,6 +9,7 @@
 #include "scene/reg_scene.hpp"
 #include "scene/tmem_inspect.hpp"
 #include "scene/tmem_scene.hpp"
+#include "scene/tmem_scene_cache.hpp"
 #include "tmem_fixture.hpp"
 
 #include <catch2/catch.hpp>
@@ -182,5 +183,23 @@ TEST_CASE("TMEM inspector names the address, quarter, allocation, value and an u
     CHECK(openQuestionsOf("tcgen05.md §5.3; open-questions.md 3, 28") == "open questions 3, 28");
     SECTION("decompressed cells decode their containers") {
         CHECK_THAT(decodeTmemValue(0x00000804u, Transform::Decompress4to8), Catch::Contains("e2m1 containers (bits [5:2]) 0.5 1 0 0"));
+    }
+}
+
+TEST_CASE("TmemSceneCache gives tmemSceneAt's cells for any seek order", "[views][tmem][cache]") {
+    for (int variant = 0; variant < 3; ++variant) {
+        auto doc = variant == 0 ? makeTmemStDocument() : makeTmemCpDocument(false, variant == 2);
+        TmemSceneCache cache(*doc, 0);
+        const uint32_t n = doc->trace().stepCount;
+        std::vector<uint32_t> order{n, 0, 1, n / 2, 2, n, n - 1, 3, n / 3};
+        int bad = 0;
+        for (uint32_t s : order) {
+            const TmemScene a = tmemSceneAt(*doc, s), &b = cache.seek(s);
+            bad += a.texels != b.texels;
+            bad += a.moveOf != b.moveOf;
+            bad += a.allocs.size() != b.allocs.size();
+        }
+        INFO("variant " << variant);
+        CHECK(bad == 0);
     }
 }

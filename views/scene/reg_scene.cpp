@@ -57,6 +57,7 @@ RegScene regSceneAt(const Document& doc, uint32_t instr, uint32_t step, const Tm
     }
     std::sort(r.warps.begin(), r.warps.end());
     r.texels.assign(size_t(r.width()) * r.height(), Rgba8{kUntouched.r, kUntouched.g, kUntouched.b, 0});
+    std::vector<bool> linked(r.texels.size(), false);
     for (size_t i = lo; i < hi; ++i) {
         const ByteMove& m = t.moves[i];
         const MemRef& reg = r.store ? m.src : m.dst;
@@ -68,8 +69,10 @@ RegScene regSceneAt(const Document& doc, uint32_t instr, uint32_t step, const Tm
         const TmemAddr a = decodeTmemAddress(uint32_t(cell.addr));
         const TmemCellRef ref{cell.cta, a.lane, a.column};
         // First move of a register wins (pack::16b: the cell of the low half).
-        if (std::none_of(r.links.begin(), r.links.end(), [&](const RegLink& l) { return l.x == x && l.y == y; }))
+        if (!linked[size_t(y) * r.width() + x]) {
+            linked[size_t(y) * r.width() + x] = true;
             r.links.push_back({x, y, ref, static_cast<int32_t>(i)});
+        }
         const bool done = step > m.step, now = step > 0 && m.step + 1 == step;
         Rgba8 col = registerColour(thread % 32, j, r.regCount);
         if (!r.store) { // a load: the colour of the TMEM cell it reads

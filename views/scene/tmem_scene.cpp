@@ -103,7 +103,7 @@ TmemScene tmemSceneAt(const Document& doc, uint32_t step, uint32_t cta, const Sm
         if (!g) return std::nullopt;
         return size_t(g->y) * w + g->x;
     };
-    for (size_t i = 0; i < end; ++i) {
+    for (size_t i = 0; i < t.moves.size(); ++i) { // whole instructions: colours stay put while scrubbing
         const ByteMove& m = t.moves[i];
         if (m.src.space == MemSpace::SharedCta && m.dst.space == MemSpace::TensorMemory && m.instr < cpFrames.size()) {
             CpFrame& f = cpFrames[m.instr];
