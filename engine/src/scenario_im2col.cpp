@@ -158,7 +158,7 @@ void im2colTensormap(DirectiveReader& r, ScenarioTensorMap t, const Tok& modeTok
     p.tensorRank = static_cast<uint32_t>(rank);
     const size_t corners = wide ? 1 : rank - 2;
     for (const Option* c : {lower, upper}) {
-        const size_t n = c->isList ? c->list.size() : 1;
+        const size_t n = c->isList ? c->list.size() : c->value ? 1 : 0;
         if (n != corners)
             return bad(*c, c->key->text + " must have " + std::to_string(corners) + " entr" +
                                (corners == 1 ? "y" : "ies") + (wide ? " (W only)" : " (W, H, D order)"));
