@@ -34,10 +34,15 @@ protected:
         auto xOf = [&](uint32_t s) { return x0 + (x1 - x0) * double(s) / double(m_count); };
         static const QColor colours[] = {QColor(70, 110, 170), QColor(150, 100, 60), QColor(90, 140, 90), QColor(140, 80, 140)};
         int k = 0;
+        double lastX = -1; // gui-tmem (views_bench): spans thinner than a pixel are merged and labels
+                           // need 24 px, so a 10,000-instruction trace costs pixels, not 10,000 texts
         for (const TimelineWidget::Span& sp : *m_spans) {
             if (sp.end <= sp.first) continue;
             const QRectF r(QPointF(xOf(sp.first), 2), QPointF(xOf(sp.end), height() - 2));
+            if (r.right() < lastX + 1.0) continue;
+            lastX = r.right();
             p.fillRect(r, colours[k++ % 4]);
+            if (r.width() < 24) continue;
             p.setPen(QColor(235, 235, 240));
             p.drawText(r.adjusted(4, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft,
                        p.fontMetrics().elidedText(QString::fromStdString(sp.text), Qt::ElideRight, int(r.width()) - 6));

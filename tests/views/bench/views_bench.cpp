@@ -13,6 +13,7 @@
 //   cold start process start -> first painted frame of both canvases (child processes, CLOCK_MONOTONIC)
 //   scrub      random seeks on the timeline: Replay + TmemReplay seek and every scene rebuilt, ms each
 #include "main_window.hpp"
+#include "scene/tmem_scene_cache.hpp"
 #include "tmem_fixture.hpp"
 
 #include <QApplication>
@@ -76,6 +77,7 @@ int coldChild() {
 struct FrameResult {
     Stats frame;
     int smemCalls = 0, tmemCalls = 0, frames = 0;
+    double smemPaint = 0, tmemPaint = 0;
 };
 
 FrameResult playFrames(MainWindow& w, int frames) {
@@ -98,6 +100,8 @@ FrameResult playFrames(MainWindow& w, int frames) {
     waitUntil([&] { return int(dt.size()) >= frames; }, 120000);
     QObject::disconnect(smem, &CellCanvas::framePainted, &w, nullptr);
     r.frame = stats(dt);
+    r.smemPaint = smem->frameMs();
+    r.tmemPaint = w.tmemViews()->tmemView()->frameMs();
     r.frames = int(dt.size());
     return r;
 }
@@ -116,9 +120,9 @@ int main(int argc, char** argv) {
     if (child) return coldChild();
     Q_INIT_RESOURCE(layoutscope);
 
-    // Cold start: 5 child processes.
+    // Cold start: 5 child processes (LS_BENCH_SKIP_COLD=1 skips them).
     std::vector<double> cold;
-    for (int i = 0; i < 5; ++i) {
+    for (int i = 0; i < (qEnvironmentVariableIntValue("LS_BENCH_SKIP_COLD") ? 0 : 5); ++i) {
         QProcess p;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert("LS_T0_NS", QString::number(nowNs()));
@@ -154,6 +158,34 @@ int main(int argc, char** argv) {
     }
     const Stats sk = stats(seek);
 
+    // Where a seek's time goes: each stage alone on the same random steps.
+    std::vector<double> tReplay, tSmem, tTmemCached, tTmemFull;
+    {
+        const Document& doc = *w.document();
+        const auto frames = boxFrames(doc);
+        Replay replay(doc.trace(), doc.initial());
+        TmemSceneCache cache(doc, 0);
+        std::mt19937 r2(7);
+        for (int i = 0; i < 60; ++i) {
+            const uint32_t s = r2() % (kSteps + 1);
+            QElapsedTimer t;
+            t.start();
+            replay.seek(s);
+            tReplay.push_back(double(t.nsecsElapsed()) / 1e6);
+            t.restart();
+            const SmemScene sm = smemSceneAt(doc, s, frames, 0, 0);
+            tSmem.push_back(double(t.nsecsElapsed()) / 1e6);
+            t.restart();
+            (void)cache.seek(s);
+            tTmemCached.push_back(double(t.nsecsElapsed()) / 1e6);
+            if (i < 20) {
+                t.restart();
+                const TmemScene full = tmemSceneAt(doc, s, 0);
+                tTmemFull.push_back(double(t.nsecsElapsed()) / 1e6);
+            }
+        }
+    }
+
     // Small grid: same window, a 128-byte shared memory and a 4-register store.
     w.setDocument(test::makeTmemStDocument());
     QCoreApplication::processEvents();
@@ -169,8 +201,14 @@ int main(int argc, char** argv) {
                 full.frame.median, full.frame.p95);
     std::printf("| cold start to first frame (%zu runs) | %.1f ms | max %.1f ms | <= 500 ms |\n", cold.size(), cs.median, cs.max);
     std::printf("| scrub: random seek + all scenes rebuilt (200 seeks) | %.2f ms | max %.2f ms | <= 16 ms |\n", sk.median, sk.max);
+    std::printf("| - of which Replay::seek (SMEM bytes) | %.2f ms | max %.2f ms | |\n", stats(tReplay).median, stats(tReplay).max);
+    std::printf("| - of which smemSceneAt (233,472 cells, from step 0) | %.2f ms | max %.2f ms | |\n", stats(tSmem).median, stats(tSmem).max);
+    std::printf("| - of which TMEM scene, TmemSceneCache::seek | %.2f ms | max %.2f ms | |\n", stats(tTmemCached).median, stats(tTmemCached).max);
+    std::printf("| - (TMEM scene without the cache, tmemSceneAt from step 0) | %.2f ms | max %.2f ms | |\n", stats(tTmemFull).median, stats(tTmemFull).max);
     std::printf("| draw calls per frame, full grids: SMEM / TMEM canvas | %d / %d | (1 cell draw + ImGui cmds) | independent of cells |\n",
                 full.smemCalls, full.tmemCalls);
+    std::printf("| paint CPU time per canvas (GL calls issued; llvmpipe rasterises at the flush): SMEM / TMEM | %.2f / %.2f ms | | |\n",
+                full.smemPaint, full.tmemPaint);
     std::printf("| draw calls per frame, small grids (128 B SMEM): SMEM / TMEM | %d / %d | frame median %.2f ms | |\n",
                 small.smemCalls, small.tmemCalls, small.frame.median);
     return 0;
