@@ -39,7 +39,7 @@ TmemViews::TmemViews(QMainWindow* window) : QObject(window), m_window(window) {
     } else {
         window->addDockWidget(Qt::RightDockWidgetArea, m_regDock);
     }
-    window->tabifyDockWidget(m_regDock, m_decompDock);
+    window->tabifyDockWidget(m_tmemDock, m_decompDock); // 128 bits across: it needs the full width too
 
     m_tmem->setOverlay([this](const Camera2D& cam, glm::vec2 vp) {
         return buildTmemOverlay(cam, vp, m_tmemScene, m_fans.valid ? &m_fans : nullptr);
@@ -125,8 +125,11 @@ void TmemViews::resetDocument(const Document* doc) {
     if (m_hasDecomp) m_smemReplay = std::make_unique<Replay>(doc->trace(), doc->initial());
     for (QDockWidget* d : {m_tmemDock, m_regDock}) d->setVisible(m_hasTmem);
     m_decompDock->setVisible(m_hasDecomp);
-    QDockWidget* front = m_hasDecomp ? m_decompDock : m_hasTmem ? m_regDock : nullptr;
-    if (front) QTimer::singleShot(0, front, [front] { front->raise(); }); // after the dock is shown
+    if (m_hasTmem) // after the docks are shown
+        QTimer::singleShot(0, this, [this] {
+            m_regDock->raise();
+            m_tmemDock->raise();
+        });
     if (m_hasTmem) {
         m_window->resizeDocks({m_tmemDock}, {m_window->height() * 45 / 100}, Qt::Vertical);
         m_tmem->fitView();

@@ -35,6 +35,7 @@ public:
     [[nodiscard]] CellCanvas* registerView() const { return m_regs; }
     [[nodiscard]] CellCanvas* decompView() const { return m_decomp; }
     [[nodiscard]] QDockWidget* tmemDock() const { return m_tmemDock; }
+    [[nodiscard]] QDockWidget* decompDock() const { return m_decompDock; }
     [[nodiscard]] const TmemScene& tmemScene() const { return m_tmemScene; }
     [[nodiscard]] const RegScene& regScene() const { return m_regScene; }
     /// Grid cell of a TMEM cell in the TMEM view (nullopt when that CTA is not shown).

@@ -95,9 +95,9 @@ TEST_CASE("tcgen05.cp fixtures show the pair, the multicast fan and the decompre
         w.show();
         REQUIRE(QTest::qWaitForWindowExposed(&w));
         w.playback()->seek(1);
-        QDockWidget* d = w.findChild<QDockWidget*>("decompDock");
-        REQUIRE(d);
+        QDockWidget* d = w.tmemViews()->decompDock();
         CHECK(d->isVisible());
+        d->raise();
         shot(w, "tmem_decomp_window.png");
     }
 }

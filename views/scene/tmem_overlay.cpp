@@ -87,7 +87,8 @@ OverlayList buildTmemOverlay(const Camera2D& cam, glm::vec2 viewport, const Tmem
             const float rowH = 128.0f / float(std::max(1u, fans->srcRows));
             const glm::vec2 sa = cam.worldToScreen({sx, 0});
             const float sw = 18.0f;
-            o.text({sa.x, top - 40}, "source rows (smem)", kAxis);
+            const glm::vec2 sb = cam.worldToScreen({sx, 128.0f});
+            o.text({sa.x, std::min(sb.y + 4, viewport.y - kTmemMargins.w - 16)}, "source rows (smem)", kAxis);
             for (uint32_t blk = 0; blk * 32 < fans->srcRows; ++blk) {
                 const glm::vec2 a = cam.worldToScreen({sx, rowH * float(32 * blk)});
                 const glm::vec2 b = cam.worldToScreen({sx, rowH * float(std::min(fans->srcRows, 32 * blk + 32))});
