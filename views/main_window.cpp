@@ -254,7 +254,7 @@ void MainWindow::onStep(uint32_t step) {
     if (m_doc && m_doc->hasTrace()) {
         // A short trail behind the arriving chunks (1/8 of a second of playback at most).
         const uint32_t fade = m_playback->playing() ? std::clamp<uint32_t>(uint32_t(m_playback->speed() / 8), 2, 64) : 0;
-        m_smemScene = smemSceneAt(*m_doc, step, m_frames, m_cta, fade);
+        m_smemScene = m_smemCache.sceneAt(*m_doc, step, m_frames, m_cta, fade); // = smemSceneAt, incremental
         m_globalScene = globalSceneAt(*m_doc, tileInstrAt(*m_doc, step), step, m_frames, 8, fade);
     } else {
         m_smemScene = SmemScene{};

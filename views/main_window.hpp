@@ -5,6 +5,7 @@
 #include "playback.hpp"
 #include "scene/document.hpp"
 #include "scene/smem_scene.hpp"
+#include "scene/smem_scene_cache.hpp"
 #include "timeline_widget.hpp"
 #include "tmem_views.hpp"
 
@@ -74,6 +75,7 @@ private:
     QComboBox* m_ctaBox = nullptr;
     uint32_t m_cta = 0; ///< CTA whose shared memory the centre view shows
     TmemViews* m_tmemViews = nullptr; ///< gui-tmem: Tensor Memory, Registers, Decompression docks
+    SmemSceneCache m_smemCache; ///< gui-tmem: smemSceneAt without replaying from step 0 (scrubbing)
 };
 
 } // namespace layoutscope::views
