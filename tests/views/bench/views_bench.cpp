@@ -61,17 +61,19 @@ void waitUntil(const std::function<bool()>& done, int timeoutMs) {
 
 /// Child mode: build the window on the full trace, exit with the time from LS_T0_NS to the first frame
 /// painted by both canvases printed on stdout.
-int coldChild() {
+int coldChild(bool small, int64_t tMain) {
     const int64_t t0 = qEnvironmentVariable("LS_T0_NS").toLongLong();
     MainWindow w;
     w.resize(1920, 1080);
-    w.setDocument(test::makeTmemBenchDocument(kSteps, kSmemBytes));
+    const int64_t tDoc = nowNs();
+    w.setDocument(small ? test::makeTmemStDocument() : test::makeTmemBenchDocument(kSteps, kSmemBytes));
+    const double docMs = double(nowNs() - tDoc) / 1e6;
     bool smem = false, tmem = false;
     QObject::connect(w.smemView(), &CellCanvas::framePainted, [&](double) { smem = true; });
     QObject::connect(w.tmemViews()->tmemView(), &CellCanvas::framePainted, [&](double) { tmem = true; });
     w.show();
     waitUntil([&] { return smem && tmem; }, 20000);
-    std::printf("%.3f\n", double(nowNs() - t0) / 1e6);
+    std::printf("%.3f %.3f %.3f\n", double(nowNs() - t0) / 1e6, docMs, double(tMain - t0) / 1e6);
     return smem && tmem ? 0 : 1;
 }
 
@@ -110,7 +112,9 @@ FrameResult playFrames(MainWindow& w, int frames) {
 } // namespace
 
 int main(int argc, char** argv) {
-    const bool child = argc > 1 && std::string(argv[1]) == "--cold-child";
+    const int64_t tMain = nowNs();
+    const bool child = argc > 1 && std::string(argv[1]).rfind("--cold-child", 0) == 0;
+    const bool childSmall = argc > 1 && std::string(argv[1]) == "--cold-child-small";
     if (!qEnvironmentVariableIsEmpty("DISPLAY")) qputenv("QT_QPA_PLATFORM", "xcb");
     QSurfaceFormat fmt;
     fmt.setVersion(3, 3);
@@ -118,21 +122,25 @@ int main(int argc, char** argv) {
     QSurfaceFormat::setDefaultFormat(fmt);
     QApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
     QApplication app(argc, argv);
-    if (child) return coldChild();
+    if (child) return coldChild(childSmall, tMain);
     Q_INIT_RESOURCE(layoutscope);
 
     // Cold start: 5 child processes (LS_BENCH_SKIP_COLD=1 skips them).
-    std::vector<double> cold;
-    for (int i = 0; i < (qEnvironmentVariableIntValue("LS_BENCH_SKIP_COLD") ? 0 : 5); ++i) {
+    // Each child prints: first frame, document build, process start -> main() (ms).
+    std::vector<double> cold, coldDoc, coldMain, coldSmall;
+    for (int i = 0; i < (qEnvironmentVariableIntValue("LS_BENCH_SKIP_COLD") ? 0 : 8); ++i) {
+        const bool small = i % 2 == 1;
         QProcess p;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert("LS_T0_NS", QString::number(nowNs()));
         p.setProcessEnvironment(env);
-        p.start(QCoreApplication::applicationFilePath(), {"--cold-child"});
+        p.start(QCoreApplication::applicationFilePath(), {small ? "--cold-child-small" : "--cold-child"});
         p.waitForFinished(60000);
-        bool ok = false;
-        const double ms = QString::fromUtf8(p.readAllStandardOutput()).trimmed().toDouble(&ok);
-        if (ok && p.exitCode() == 0) cold.push_back(ms);
+        const QStringList f = QString::fromUtf8(p.readAllStandardOutput()).trimmed().split(' ');
+        if (f.size() != 3 || p.exitCode() != 0) continue;
+        (small ? coldSmall : cold).push_back(f[0].toDouble());
+        if (!small) coldDoc.push_back(f[1].toDouble());
+        if (!small) coldMain.push_back(f[2].toDouble());
     }
 
     MainWindow w;
@@ -206,6 +214,10 @@ int main(int argc, char** argv) {
     std::printf("| frame interval while playing (%d frames) | %.2f ms | p95 %.2f ms | <= 16 ms |\n", full.frames,
                 full.frame.median, full.frame.p95);
     std::printf("| cold start to first frame (%zu runs) | %.1f ms | max %.1f ms | <= 500 ms |\n", cold.size(), cs.median, cs.max);
+    std::printf("| - of which building the synthetic 10,000-step document / exec -> main() | %.1f / %.1f ms | | |\n",
+                stats(coldDoc).median, stats(coldMain).median);
+    std::printf("| cold start to first frame, small tcgen05.st document (%zu runs) | %.1f ms | max %.1f ms | <= 500 ms |\n",
+                coldSmall.size(), stats(coldSmall).median, stats(coldSmall).max);
     std::printf("| scrub: random seek + all scenes rebuilt (200 seeks) | %.2f ms | max %.2f ms | <= 16 ms |\n", sk.median, sk.max);
     std::printf("| - of which Replay::seek (SMEM bytes) | %.2f ms | max %.2f ms | |\n", stats(tReplay).median, stats(tReplay).max);
     std::printf("| - of which smemSceneAt (233,472 cells, from step 0) | %.2f ms | max %.2f ms | |\n", stats(tSmem).median, stats(tSmem).max);
