@@ -124,8 +124,12 @@ OverlayList buildRegOverlay(const Camera2D& cam, glm::vec2 viewport, const RegSc
     OverlayList o;
     if (!r.valid) return o;
     const float z = cam.zoom();
-    const glm::vec2 lo = cam.worldToScreen({0, 0});
-    const float top = std::max(lo.y, 44.0f);
+    const glm::vec2 lo0 = cam.worldToScreen({0, 0});
+    const float top = std::max(lo0.y, kRegMargins.y);
+    const glm::vec2 lo{std::max(lo0.x, kRegMargins.x), lo0.y}; // labels stay in the margin when panned
+    o.rects.push_back({{0, 0}, {viewport.x, top - 1}, kBackground, true});
+    o.rects.push_back({{0, 0}, {lo.x - 1, viewport.y}, kBackground, true});
+    o.rects.push_back({{0, viewport.y - kRegMargins.w + 4}, viewport, kBackground, true});
     o.text({8, 4}, std::string(r.store ? "Registers -> TMEM: " : "TMEM -> registers: ") + instrText, kAxis);
     const int kx = thin(z, 30.0f);
     for (uint32_t j = 0; j < r.width(); j += uint32_t(kx)) {
@@ -138,7 +142,7 @@ OverlayList buildRegOverlay(const Camera2D& cam, glm::vec2 viewport, const RegSc
     const int ky = thin(z, 16.0f);
     for (uint32_t y = 0; y < r.height(); y += uint32_t(ky)) {
         const glm::vec2 p = cam.worldToScreen({0, float(y) + 0.5f});
-        if (p.y < top || p.y > viewport.y - 8) continue;
+        if (p.y < top || p.y > viewport.y - kRegMargins.w) continue;
         const std::string t = (y % 32 == 0 ? "w" + std::to_string(r.warps[y / 32]) + " t" : "t") + std::to_string(y % 32);
         o.text({lo.x - approxTextWidth(t) - 6, p.y - 7}, t, y % 32 == 0 ? kAxis : kDim);
     }
