@@ -40,6 +40,25 @@ TmemViews::TmemViews(QMainWindow* window) : QObject(window), m_window(window) {
         window->addDockWidget(Qt::RightDockWidgetArea, m_regDock);
     }
     window->tabifyDockWidget(m_tmemDock, m_decompDock); // 128 bits across: it needs the full width too
+    m_tmaFanView = canvas(window, kTmaFanMargins);
+    m_tmaFanDock = dock(window, "Multicast (TMA)", "tmaMulticastDock", m_tmaFanView);
+    window->tabifyDockWidget(m_tmemDock, m_tmaFanDock);
+    m_tmaFanView->setOverlay([this](const Camera2D& cam, glm::vec2 vp) {
+        const std::string text = m_doc && m_tmaFan.valid ? m_doc->trace().instrs[m_tmaFan.instr].text : std::string();
+        return buildTmaFanOverlay(cam, vp, m_tmaFan, text);
+    });
+    m_tmaFanView->setInspector([this](uint32_t x, uint32_t y) -> std::string {
+        if (!m_tmaFan.valid || y >= m_tmaFan.rows) return {};
+        if (x < 8) return "box row " + std::to_string(y) + " (dim 1 offset in the box)\nsent to " +
+                          std::to_string(m_tmaFan.ctas.size()) + " CTAs (ctaMask)\n";
+        for (size_t k = 0; k < m_tmaFan.ctas.size(); ++k)
+            if (x >= TmaFan::ctaX(k) && x < TmaFan::ctaX(k) + 8) {
+                const bool here = m_tmaFan.texels[size_t(y) * m_tmaFan.width() + x].a & kFlagWritten;
+                return "CTA " + std::to_string(m_tmaFan.ctas[k]) + ", box row " + std::to_string(y) + "\n" +
+                       (here ? "landed" : "not landed yet") + "\nrule: multicast to every CTA of ctaMask, same CTA-relative offset (tma.md §10)\n";
+            }
+        return {};
+    });
 
     m_tmem->setOverlay([this](const Camera2D& cam, glm::vec2 vp) {
         return buildTmemOverlay(cam, vp, m_tmemScene, m_fans.valid ? &m_fans : nullptr);
@@ -122,6 +141,10 @@ void TmemViews::resetDocument(const Document* doc) {
     m_cache.reset();
     m_hasFans = m_hasTmem && multicastFansAt(*doc, 0).valid;
     m_hasDecomp = doc && decompMoveAt(*doc, 0).has_value();
+    m_frames = doc && doc->hasTrace() ? boxFrames(*doc) : std::vector<BoxFrame>{};
+    m_hasTmaFan = doc && tmaFanAt(*doc, 0, m_frames).valid;
+    m_tmaFanDock->setVisible(m_hasTmaFan);
+    if (m_hasTmaFan && !m_hasTmem) m_window->resizeDocks({m_tmaFanDock}, {m_window->height() * 30 / 100}, Qt::Vertical);
     if (m_hasDecomp) m_smemReplay = std::make_unique<Replay>(doc->trace(), doc->initial());
     for (QDockWidget* d : {m_tmemDock, m_regDock}) d->setVisible(m_hasTmem);
     m_decompDock->setVisible(m_hasDecomp);
@@ -156,6 +179,10 @@ void TmemViews::updateDecomp(uint32_t step) {
 
 void TmemViews::onStep(const Document* doc, uint32_t step, const SmemScene& smem) {
     if (doc != m_doc) resetDocument(doc);
+    if (m_hasTmaFan && doc) {
+        m_tmaFan = tmaFanAt(*doc, step, m_frames);
+        m_tmaFanView->setCells(m_tmaFan.width(), m_tmaFan.rows, m_tmaFan.texels, ShadeParams{1, 0, 0});
+    }
     if (!m_hasTmem || !doc) return;
     m_tmemReplay->seek(step);
     // A cp-copied cell takes the colour of its source byte when a copy wrote that byte into shared

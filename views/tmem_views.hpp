@@ -13,6 +13,7 @@
 #include "scene/smem_scene.hpp"
 #include "scene/tmem_scene.hpp"
 #include "scene/tmem_scene_cache.hpp"
+#include "scene/tma_fans.hpp"
 
 #include <QObject>
 #include <memory>
@@ -36,6 +37,8 @@ public:
     [[nodiscard]] CellCanvas* decompView() const { return m_decomp; }
     [[nodiscard]] QDockWidget* tmemDock() const { return m_tmemDock; }
     [[nodiscard]] QDockWidget* decompDock() const { return m_decompDock; }
+    [[nodiscard]] QDockWidget* tmaFanDock() const { return m_tmaFanDock; }
+    [[nodiscard]] const TmaFan& tmaFan() const { return m_tmaFan; }
     [[nodiscard]] const TmemScene& tmemScene() const { return m_tmemScene; }
     [[nodiscard]] const RegScene& regScene() const { return m_regScene; }
     /// Grid cell of a TMEM cell in the TMEM view (nullopt when that CTA is not shown).
@@ -63,6 +66,11 @@ private:
     CellCanvas* m_tmem = nullptr;
     CellCanvas* m_regs = nullptr;
     CellCanvas* m_decomp = nullptr;
+    CellCanvas* m_tmaFanView = nullptr;
+    QDockWidget* m_tmaFanDock = nullptr;
+    TmaFan m_tmaFan;
+    std::vector<BoxFrame> m_frames;
+    bool m_hasTmaFan = false;
     QDockWidget* m_tmemDock = nullptr;
     QDockWidget* m_regDock = nullptr;
     QDockWidget* m_decompDock = nullptr;

@@ -10,6 +10,7 @@
 #include "scene/tmem_inspect.hpp"
 #include "scene/tmem_scene.hpp"
 #include "scene/tmem_scene_cache.hpp"
+#include "scene/tma_fans.hpp"
 #include "tmem_fixture.hpp"
 
 #include <catch2/catch.hpp>
@@ -202,4 +203,26 @@ TEST_CASE("TmemSceneCache gives tmemSceneAt's cells for any seek order", "[views
         INFO("variant " << variant);
         CHECK(bad == 0);
     }
+}
+
+// tma_multicast_cluster2.scn: one 64x32 fp16 box with ctaMask 0x3 lands in CTA 0 and CTA 1 at the
+// same CTA-relative offset 1024 (the scenario's own comment, tma.md §10).
+TEST_CASE("TMA multicast fan: the box rows reach both CTAs of the mask", "[views][multicast]") {
+    auto doc = Document::fromFile(std::string(LAYOUTSCOPE_TEST_ASSETS) + "/scenarios/tma_multicast_cluster2.scn");
+    REQUIRE(doc->hasTrace());
+    const auto frames = boxFrames(*doc);
+    const TmaFan f = tmaFanAt(*doc, doc->trace().stepCount, frames);
+    REQUIRE(f.valid);
+    CHECK(f.ctas == std::vector<uint32_t>{0, 1});
+    CHECK(f.rows == 32);
+    CHECK(f.smemAddr == std::vector<uint32_t>{1024, 1024});
+    CHECK(f.edges.size() == 16); // 8 blocks of 4 rows x 2 CTAs
+    CHECK(f.edges.back() == FanEdge{28, 32, 1, 28, 32, TmaFan::ctaX(1)});
+    int unarrived = 0;
+    for (uint32_t r = 0; r < 32; ++r)
+        for (size_t k = 0; k < 2; ++k) unarrived += !(f.texels[size_t(r) * f.width() + TmaFan::ctaX(k)].a & kFlagWritten);
+    CHECK(unarrived == 0);
+    const TmaFan f0 = tmaFanAt(*doc, 0, frames);
+    REQUIRE(f0.valid);
+    CHECK_FALSE(f0.texels[TmaFan::ctaX(0)].a & kFlagWritten);
 }

@@ -196,4 +196,39 @@ OverlayList buildDecompOverlay(const Camera2D& cam, glm::vec2 viewport, const De
     return o;
 }
 
+OverlayList buildTmaFanOverlay(const Camera2D& cam, glm::vec2 viewport, const TmaFan& f, const std::string& instrText) {
+    OverlayList o;
+    if (!f.valid) return o;
+    const glm::vec2 lo = cam.worldToScreen({0, 0});
+    const float top = std::max(lo.y, kTmaFanMargins.y);
+    o.text({8, 4}, ".multicast::cluster: " + instrText, kAxis);
+    o.text({lo.x, top - 22}, "box rows", kAxis);
+    for (size_t k = 0; k < f.ctas.size(); ++k) {
+        const glm::vec2 p = cam.worldToScreen({float(TmaFan::ctaX(k)), 0});
+        char t[64];
+        std::snprintf(t, sizeof t, "CTA %u @ 0x%04x", f.ctas[k], f.smemAddr[k]);
+        o.text({p.x, top - (k % 2 ? 40.0f : 22.0f)}, t, kAxis);
+    }
+    const int ky = thin(cam.zoom(), 16.0f);
+    for (uint32_t r = 0; r < f.rows; r += uint32_t(ky)) {
+        const glm::vec2 p = cam.worldToScreen({0, float(r) + 0.5f});
+        if (p.y < top || p.y > viewport.y - kTmaFanMargins.w) continue;
+        const std::string t = std::to_string(r);
+        o.text({lo.x - approxTextWidth(t) - 6, p.y - 7}, t, kDim);
+    }
+    for (const FanEdge& e : f.edges) {
+        const glm::vec2 a = cam.worldToScreen({8.0f, 0.5f * float(e.rowLo + e.rowHi)});
+        const glm::vec2 b = cam.worldToScreen({float(e.column), 0.5f * float(e.laneLo + e.laneHi)});
+        const Rgba8 c = colourForCoord(int(e.rowLo), 4, int(f.rows), 8);
+        const float dx = (b.x - a.x) * 0.5f;
+        // Curves to later CTAs arc upwards over the earlier strips, so each CTA's fan stays visible.
+        const size_t k = size_t(std::find(f.ctas.begin(), f.ctas.end(), e.cta) - f.ctas.begin());
+        const glm::vec2 lift(0, -22.0f * float(k));
+        o.lines.push_back({a, b, Rgba8{c.r, c.g, c.b, 200}, 2.0f, true, a + glm::vec2(dx, 0) + lift, b - glm::vec2(dx, 0) + lift});
+    }
+    o.text({8, viewport.y - 42}, "each curve: a block of box rows and the CTA it is multicast to (same CTA-relative offset)", kDim);
+    o.text({8, viewport.y - 24}, "CTA strips fill as the rows land; white = this step", kDim);
+    return o;
+}
+
 } // namespace layoutscope::views

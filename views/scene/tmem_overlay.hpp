@@ -7,6 +7,7 @@
 #include "scene/overlay.hpp"
 #include "scene/reg_scene.hpp"
 #include "scene/tmem_scene.hpp"
+#include "scene/tma_fans.hpp"
 
 namespace layoutscope::views {
 
@@ -23,5 +24,10 @@ inline constexpr glm::vec4 kDecompMargins{16.0f, 70.0f, 16.0f, 70.0f};
 /// `title`: e.g. the instruction and the chunk's source address.
 [[nodiscard]] OverlayList buildDecompOverlay(const Camera2D& cam, glm::vec2 viewport, const DecompScene& d,
                                              const std::string& title);
+
+inline constexpr glm::vec4 kTmaFanMargins{70.0f, 70.0f, 16.0f, 60.0f};
+/// Box rows, one strip per destination CTA with its shared::cta address, one bezier per row block.
+[[nodiscard]] OverlayList buildTmaFanOverlay(const Camera2D& cam, glm::vec2 viewport, const TmaFan& f,
+                                             const std::string& instrText);
 
 } // namespace layoutscope::views
