@@ -44,18 +44,21 @@ TmemViews::TmemViews(QMainWindow* window) : QObject(window), m_window(window) {
     m_tmaFanDock = dock(window, "Multicast (TMA)", "tmaMulticastDock", m_tmaFanView);
     window->tabifyDockWidget(m_tmemDock, m_tmaFanDock);
     m_tmaFanView->setOverlay([this](const Camera2D& cam, glm::vec2 vp) {
-        const std::string text = m_doc && m_tmaFan.valid ? m_doc->trace().instrs[m_tmaFan.instr].text : std::string();
+        const std::string text =
+            m_doc && m_tmaFan.valid ? m_doc->trace().instrs[m_tmaFan.instr].text : std::string();
         return buildTmaFanOverlay(cam, vp, m_tmaFan, text);
     });
     m_tmaFanView->setInspector([this](uint32_t x, uint32_t y) -> std::string {
         if (!m_tmaFan.valid || y >= m_tmaFan.rows) return {};
-        if (x < 8) return "box row " + std::to_string(y) + " (dim 1 offset in the box)\nsent to " +
-                          std::to_string(m_tmaFan.ctas.size()) + " CTAs (ctaMask)\n";
+        if (x < 8)
+            return "box row " + std::to_string(y) + " (dim 1 offset in the box)\nsent to " +
+                   std::to_string(m_tmaFan.ctas.size()) + " CTAs (ctaMask)\n";
         for (size_t k = 0; k < m_tmaFan.ctas.size(); ++k)
             if (x >= TmaFan::ctaX(k) && x < TmaFan::ctaX(k) + 8) {
                 const bool here = m_tmaFan.texels[size_t(y) * m_tmaFan.width() + x].a & kFlagWritten;
                 return "CTA " + std::to_string(m_tmaFan.ctas[k]) + ", box row " + std::to_string(y) + "\n" +
-                       (here ? "landed" : "not landed yet") + "\nrule: multicast to every CTA of ctaMask, same CTA-relative offset (tma.md §10)\n";
+                       (here ? "landed" : "not landed yet") +
+                       "\nrule: multicast to every CTA of ctaMask, same CTA-relative offset (tma.md §10)\n";
             }
         return {};
     });
@@ -64,7 +67,8 @@ TmemViews::TmemViews(QMainWindow* window) : QObject(window), m_window(window) {
         return buildTmemOverlay(cam, vp, m_tmemScene, m_fans.valid ? &m_fans : nullptr);
     });
     m_regs->setOverlay([this](const Camera2D& cam, glm::vec2 vp) {
-        const std::string text = m_doc && m_regScene.valid ? m_doc->trace().instrs[m_regScene.instr].text : std::string();
+        const std::string text =
+            m_doc && m_regScene.valid ? m_doc->trace().instrs[m_regScene.instr].text : std::string();
         return buildRegOverlay(cam, vp, m_regScene, text);
     });
     m_decomp->setOverlay([this](const Camera2D& cam, glm::vec2 vp) {
@@ -80,21 +84,31 @@ TmemViews::TmemViews(QMainWindow* window) : QObject(window), m_window(window) {
     });
     m_decomp->setInspector([this](uint32_t x, uint32_t y) -> std::string {
         if (!m_hasDecomp || (y != 0 && y != 7)) return {};
-        const int field = y == 0 ? m_decompScene.srcField[x] : (m_decompScene.dstSrcBit[x] >= 0 ? m_decompScene.srcField[size_t(m_decompScene.dstSrcBit[x])] : -1);
-        std::string t = y == 0 ? "source bit " + std::to_string(x) + " (byte " + std::to_string(x / 8) + " bit " + std::to_string(x % 8) + ")\n"
-                               : "container " + std::to_string(x / 8) + " bit " + std::to_string(x % 8) + "\n";
-        if (field < 0) return t + (y == 0 ? "padding: ignored\n" : "padding: zero (unverified: open question 28)\n");
+        const int field = y == 0 ? m_decompScene.srcField[x]
+                                 : (m_decompScene.dstSrcBit[x] >= 0
+                                        ? m_decompScene.srcField[size_t(m_decompScene.dstSrcBit[x])]
+                                        : -1);
+        std::string t = y == 0
+                            ? "source bit " + std::to_string(x) + " (byte " + std::to_string(x / 8) +
+                                  " bit " + std::to_string(x % 8) + ")\n"
+                            : "container " + std::to_string(x / 8) + " bit " + std::to_string(x % 8) + "\n";
+        if (field < 0)
+            return t + (y == 0 ? "padding: ignored\n" : "padding: zero (unverified: open question 28)\n");
         return t + "field " + std::to_string(field) + ": " + decompFieldText(m_decompScene, uint32_t(field)) +
-               "\nrule: " + ruleInfo(m_decompScene.kind == CpDecompress::B8x16_B6x16_p32 ? RuleId::Tcgen05Decompress6to8
-                                                                                        : RuleId::Tcgen05Decompress4to8).name +
+               "\nrule: " +
+               ruleInfo(m_decompScene.kind == CpDecompress::B8x16_B6x16_p32 ? RuleId::Tcgen05Decompress6to8
+                                                                            : RuleId::Tcgen05Decompress4to8)
+                   .name +
                "\nstatus: unverified (open questions 3, 28)\n";
     });
     connect(m_tmem, &CellCanvas::hoveredCell, this, [this](int x, int y) {
         const auto c = x < 0 ? std::nullopt : m_tmemScene.cellAt(uint32_t(x), uint32_t(y));
         const auto r = c ? m_regScene.registerOf(*c) : std::nullopt;
         m_regs->setMarker(r ? std::optional(std::pair{*r, *r + glm::uvec2(1)}) : std::nullopt);
-        if (c) emit tmemCellHovered(int(c->cta), int(c->lane), int(c->column));
-        else emit tmemCellHovered(-1, -1, -1);
+        if (c)
+            emit tmemCellHovered(int(c->cta), int(c->lane), int(c->column));
+        else
+            emit tmemCellHovered(-1, -1, -1);
     });
     connect(m_regs, &CellCanvas::hoveredCell, this, [this](int x, int y) {
         const RegLink* l = x < 0 ? nullptr : m_regScene.linkAt(uint32_t(x), uint32_t(y));
@@ -110,15 +124,18 @@ TmemViews::TmemViews(QMainWindow* window) : QObject(window), m_window(window) {
 TmemViews::~TmemViews() = default;
 
 void TmemViews::selectTmemCell(int cta, int lane, int column) {
-    const auto g = cta < 0 ? std::nullopt : m_tmemScene.gridOf({uint32_t(cta), uint32_t(lane), uint32_t(column)});
+    const auto g =
+        cta < 0 ? std::nullopt : m_tmemScene.gridOf({uint32_t(cta), uint32_t(lane), uint32_t(column)});
     m_tmem->setMarker(g ? std::optional(std::pair{*g, *g + glm::uvec2(1)}) : std::nullopt);
-    const auto r = cta < 0 ? std::nullopt : m_regScene.registerOf({uint32_t(cta), uint32_t(lane), uint32_t(column)});
+    const auto r =
+        cta < 0 ? std::nullopt : m_regScene.registerOf({uint32_t(cta), uint32_t(lane), uint32_t(column)});
     m_regs->setMarker(r ? std::optional(std::pair{*r, *r + glm::uvec2(1)}) : std::nullopt);
 }
 
 void TmemViews::selectRegisterCell(int x, int y) {
     const RegLink* l = x < 0 ? nullptr : m_regScene.linkAt(uint32_t(x), uint32_t(y));
-    m_regs->setMarker(x >= 0 ? std::optional(std::pair{glm::uvec2(x, y), glm::uvec2(x + 1, y + 1)}) : std::nullopt);
+    m_regs->setMarker(x >= 0 ? std::optional(std::pair{glm::uvec2(x, y), glm::uvec2(x + 1, y + 1)})
+                             : std::nullopt);
     const auto g = l ? m_tmemScene.gridOf(l->tmem) : std::nullopt;
     m_tmem->setMarker(g ? std::optional(std::pair{*g, *g + glm::uvec2(1)}) : std::nullopt);
 }
@@ -144,7 +161,8 @@ void TmemViews::resetDocument(const Document* doc) {
     m_frames = doc && doc->hasTrace() ? boxFrames(*doc) : std::vector<BoxFrame>{};
     m_hasTmaFan = doc && tmaFanAt(*doc, 0, m_frames).valid;
     m_tmaFanDock->setVisible(m_hasTmaFan);
-    if (m_hasTmaFan && !m_hasTmem) m_window->resizeDocks({m_tmaFanDock}, {m_window->height() * 30 / 100}, Qt::Vertical);
+    if (m_hasTmaFan && !m_hasTmem)
+        m_window->resizeDocks({m_tmaFanDock}, {m_window->height() * 30 / 100}, Qt::Vertical);
     if (m_hasDecomp) m_smemReplay = std::make_unique<Replay>(doc->trace(), doc->initial());
     for (QDockWidget* d : {m_tmemDock, m_regDock}) d->setVisible(m_hasTmem);
     m_decompDock->setVisible(m_hasDecomp);
@@ -169,9 +187,11 @@ void TmemViews::updateDecomp(uint32_t step) {
     if (m.src.cta < smem.size() && m.src.addr + 16 <= smem[m.src.cta].size())
         std::copy_n(smem[m.src.cta].bytes().begin() + std::ptrdiff_t(m.src.addr), 16, src.begin());
     m_decompScene = decompScene(m.transform == Transform::Decompress6to8 ? CpDecompress::B8x16_B6x16_p32
-                                                                          : CpDecompress::B8x16_B4x16_p64, src);
+                                                                         : CpDecompress::B8x16_B4x16_p64,
+                                src);
     char t[160];
-    std::snprintf(t, sizeof t, "chunk from smem 0x%04x (cta %u, source row %d) -> TMEM lane %u col %u, step %u: ",
+    std::snprintf(t, sizeof t,
+                  "chunk from smem 0x%04x (cta %u, source row %d) -> TMEM lane %u col %u, step %u: ",
                   unsigned(m.src.addr), unsigned(m.src.cta), m.coord[0], unsigned(m.dst.addr >> 16),
                   unsigned(m.dst.addr & 0xFFFF), m.step);
     m_decompTitle = t + m_doc->trace().instrs[m.instr].text;
@@ -211,7 +231,8 @@ void TmemViews::onStep(const Document* doc, uint32_t step, const SmemScene& smem
                        m_regScene.valid ? "" : "This scenario moves no registers to or from Tensor Memory.");
     if (m_hasDecomp) {
         updateDecomp(step);
-        m_decomp->setCells(DecompScene::width(), DecompScene::height(), m_decompScene.texels, ShadeParams{1, 8, 0});
+        m_decomp->setCells(DecompScene::width(), DecompScene::height(), m_decompScene.texels,
+                           ShadeParams{1, 8, 0});
     }
 }
 

@@ -11,9 +11,9 @@
 #include "scene/multicast_fans.hpp"
 #include "scene/reg_scene.hpp"
 #include "scene/smem_scene.hpp"
+#include "scene/tma_fans.hpp"
 #include "scene/tmem_scene.hpp"
 #include "scene/tmem_scene_cache.hpp"
-#include "scene/tma_fans.hpp"
 
 #include <QObject>
 #include <memory>
@@ -25,7 +25,7 @@ namespace layoutscope::views {
 
 class TmemViews : public QObject {
     Q_OBJECT
-public:
+  public:
     explicit TmemViews(QMainWindow* window);
     ~TmemViews() override;
 
@@ -46,19 +46,19 @@ public:
         return m_tmemScene.gridOf({cta, lane, column});
     }
 
-signals:
+  signals:
     /// The TMEM cell under the cursor (cta -1 when none).
     void tmemCellHovered(int cta, int lane, int column);
     /// The register under the cursor (thread in CTA, register index; -1 when none).
     void registerHovered(int thread, int reg);
 
-public slots:
+  public slots:
     /// Outline TMEM cell (cta, lane, column) and its register (linked selection); cta < 0 clears.
     void selectTmemCell(int cta, int lane, int column);
     /// Outline register cell (x = register, y = row) and its TMEM cell; x < 0 clears.
     void selectRegisterCell(int x, int y);
 
-private:
+  private:
     void resetDocument(const Document* doc);
     void updateDecomp(uint32_t step);
 

@@ -26,7 +26,8 @@ void hover(CellCanvas* c, glm::uvec2 cell) {
     QCoreApplication::processEvents();
     for (int i = 0; i < 10 && c->camera().zoom() < 14.0f; ++i) {
         const QPointF p = c->cellCentre(cell.x, cell.y);
-        QWheelEvent e(p, c->mapToGlobal(p), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QWheelEvent e(p, c->mapToGlobal(p), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier,
+                      Qt::NoScrollPhase, false);
         QCoreApplication::sendEvent(c, &e);
     }
     QTest::mouseMove(c, c->cellCentre(cell.x, cell.y).toPoint());
@@ -34,7 +35,8 @@ void hover(CellCanvas* c, glm::uvec2 cell) {
 }
 } // namespace
 
-TEST_CASE("Hovering a TMEM cell shows lane, column, address, value, source register and rule", "[views][gui][tmem]") {
+TEST_CASE("Hovering a TMEM cell shows lane, column, address, value, source register and rule",
+          "[views][gui][tmem]") {
     MainWindow w;
     w.resize(1800, 1100);
     w.setDocument(test::makeTmemStDocument());
@@ -72,7 +74,8 @@ TEST_CASE("Hovering a TMEM cell shows lane, column, address, value, source regis
     }
 }
 
-TEST_CASE("tcgen05.cp fixtures show the pair, the multicast fan and the decompression dock", "[views][gui][tmem]") {
+TEST_CASE("tcgen05.cp fixtures show the pair, the multicast fan and the decompression dock",
+          "[views][gui][tmem]") {
     MainWindow w;
     w.resize(1800, 1100);
     SECTION(".cta_group::2 .warpx2::01_23") {

@@ -10,12 +10,14 @@ std::unique_ptr<Document> makeTmemStDocument() {
     const MachineState initial = ms;
     TmemState tm(1);
     Tcgen05Executor ex(trace, ms, tm);
-    const auto taddr = ex.alloc(1, 0, 0, 128, {"tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [0], 128;", 1});
+    const auto taddr =
+        ex.alloc(1, 0, 0, 128, {"tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [0], 128;", 1});
     WarpRegisters regs;
     for (uint32_t t = 0; t < 32; ++t)
         for (uint32_t j = 0; j < 4; ++j) regs[t].push_back(0x3F800000u + t * 0x100u + j);
     const auto f = parseLdSt("tcgen05.st.sync.aligned.32x32b.x4.b32");
-    (void)ex.st(*f, 0, 1, *taddr | tmemAddress(32, 0), regs, {"tcgen05.st.sync.aligned.32x32b.x4.b32 [taddr], {...};", 2});
+    (void)ex.st(*f, 0, 1, *taddr | tmemAddress(32, 0), regs,
+                {"tcgen05.st.sync.aligned.32x32b.x4.b32 [taddr], {...};", 2});
     return Document::fromTrace(std::move(trace), initial, {}, SmemWindow{0, 0, 128});
 }
 

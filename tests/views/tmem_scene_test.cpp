@@ -1,16 +1,17 @@
 // TMEM / register / multicast / decompression scenes against hand-derived tables:
 //   tcgen05.st 32x32b: register j of thread t -> lane taddr.lane + t, column taddr.col + j (tcgen05.md §4.1)
 //   tcgen05.cp 64x128b .warpx2::02_13: rows 0-31 -> warps 0 and 2, rows 32-63 -> warps 1 and 3;
-//              .warpx2::01_23: rows 0-31 -> warps 0 and 1, rows 32-63 -> warps 2 and 3 (rule text, open question 20)
+//              .warpx2::01_23: rows 0-31 -> warps 0 and 1, rows 32-63 -> warps 2 and 3 (rule text, open
+//              question 20)
 //   decompression: formats.md §3.1-3.2 (b4x16_p64: 8 packed bytes + 8 padding, value in container bits [5:2];
 //              b6x16_p32: 12 packed bytes + 4 padding, value in bits [5:0]; element 0 in the lowest bits).
 #include "scene/decomp_scene.hpp"
 #include "scene/multicast_fans.hpp"
 #include "scene/reg_scene.hpp"
+#include "scene/tma_fans.hpp"
 #include "scene/tmem_inspect.hpp"
 #include "scene/tmem_scene.hpp"
 #include "scene/tmem_scene_cache.hpp"
-#include "scene/tma_fans.hpp"
 #include "tmem_fixture.hpp"
 
 #include <catch2/catch.hpp>
@@ -20,8 +21,12 @@ using namespace layoutscope::views;
 using namespace layoutscope::views::test;
 
 namespace {
-Rgba8 at(const TmemScene& s, uint32_t x, uint32_t y) { return s.texels[size_t(y) * s.width() + x]; }
-Rgba8 rgb(Rgba8 c) { return Rgba8{c.r, c.g, c.b, 255}; }
+Rgba8 at(const TmemScene& s, uint32_t x, uint32_t y) {
+    return s.texels[size_t(y) * s.width() + x];
+}
+Rgba8 rgb(Rgba8 c) {
+    return Rgba8{c.r, c.g, c.b, 255};
+}
 } // namespace
 
 TEST_CASE("TMEM scene of tcgen05.st 32x32b.x4 by warp 1 puts register j of thread t at lane 32+t, column j",
@@ -45,7 +50,7 @@ TEST_CASE("TMEM scene of tcgen05.st 32x32b.x4 by warp 1 puts register j of threa
     CHECK(bad == 0);
     SECTION("cells the store did not reach are untouched; columns past the allocation are hatched") {
         CHECK(rgb(at(s, 4, 32)) == kUntouched);
-        CHECK(at(s, 0, 31).a == 0);  // lane 31 belongs to warp 0's quarter
+        CHECK(at(s, 0, 31).a == 0); // lane 31 belongs to warp 0's quarter
         CHECK(at(s, 0, 64).a == 0);
         CHECK((at(s, 128, 40).a & kFlagFill) != 0);
         CHECK((at(s, 127, 40).a & kFlagFill) == 0);
@@ -57,7 +62,8 @@ TEST_CASE("TMEM scene of tcgen05.st 32x32b.x4 by warp 1 puts register j of threa
     }
 }
 
-TEST_CASE("Register scene links register (t, j) of warp 1 to TMEM lane 32+t, column j", "[views][tmem][registers]") {
+TEST_CASE("Register scene links register (t, j) of warp 1 to TMEM lane 32+t, column j",
+          "[views][tmem][registers]") {
     auto doc = makeTmemStDocument();
     const TmemScene s = tmemSceneAt(*doc, 5);
     const auto instr = regInstrAt(*doc, 5);
@@ -97,10 +103,13 @@ TEST_CASE("TMEM scene of tcgen05.cp 64x128b warpx2 replicates each source row in
         REQUIRE(f.valid);
         CHECK(f.srcRows == 64);
         CHECK(f.replicas == 2);
-        CHECK(f.edges == std::vector<FanEdge>{{0, 32, 0, 0, 32, 0}, {32, 64, 0, 32, 64, 0}, {0, 32, 0, 64, 96, 0},
+        CHECK(f.edges == std::vector<FanEdge>{{0, 32, 0, 0, 32, 0},
+                                              {32, 64, 0, 32, 64, 0},
+                                              {0, 32, 0, 64, 96, 0},
                                               {32, 64, 0, 96, 128, 0}});
     }
-    SECTION(".cta_group::2 .warpx2::01_23: both CTAs side by side, rows 0-31 to lanes 0-63, rows 32-63 to lanes 64-127") {
+    SECTION(".cta_group::2 .warpx2::01_23: both CTAs side by side, rows 0-31 to lanes 0-63, rows 32-63 to "
+            "lanes 64-127") {
         auto doc = makeTmemCpDocument(false, true);
         const TmemScene s = tmemSceneAt(*doc, doc->trace().stepCount);
         REQUIRE(s.ctaCount == 2);
@@ -121,7 +130,8 @@ TEST_CASE("TMEM scene of tcgen05.cp 64x128b warpx2 replicates each source row in
     }
 }
 
-TEST_CASE("Decompression scene places each 4-bit / 6-bit field in its 8-bit container", "[views][decompress]") {
+TEST_CASE("Decompression scene places each 4-bit / 6-bit field in its 8-bit container",
+          "[views][decompress]") {
     SECTION(".b8x16.b4x16_p64: byte 0x21 holds e0 = 1 (0.5) and e1 = 2 (1.0), containers 0x04 and 0x08") {
         std::array<uint8_t, 16> src{};
         src[0] = 0x21;
@@ -168,7 +178,8 @@ TEST_CASE("Decompression scene places each 4-bit / 6-bit field in its 8-bit cont
     }
 }
 
-TEST_CASE("TMEM inspector names the address, quarter, allocation, value and an unverified rule", "[views][tmem][inspect]") {
+TEST_CASE("TMEM inspector names the address, quarter, allocation, value and an unverified rule",
+          "[views][tmem][inspect]") {
     auto doc = makeTmemStDocument();
     const TmemScene s = tmemSceneAt(*doc, 5);
     TmemReplay rp(doc->trace(), TmemState(1));
@@ -178,12 +189,13 @@ TEST_CASE("TMEM inspector names the address, quarter, allocation, value and an u
     CHECK_THAT(text, Catch::Contains("0x00270002"));
     CHECK_THAT(text, Catch::Contains("warps 1, 5, 9"));
     CHECK_THAT(text, Catch::Contains("columns 0-127"));
-    CHECK_THAT(text, Catch::Contains("0x3f800702"));          // 0x3F800000 + 7*0x100 + 2
+    CHECK_THAT(text, Catch::Contains("0x3f800702")); // 0x3F800000 + 7*0x100 + 2
     CHECK_THAT(text, Catch::Contains("register r2 of thread 39"));
     CHECK_THAT(text, Catch::Contains("ld/st thread map"));
     CHECK(openQuestionsOf("tcgen05.md §5.3; open-questions.md 3, 28") == "open questions 3, 28");
     SECTION("decompressed cells decode their containers") {
-        CHECK_THAT(decodeTmemValue(0x00000804u, Transform::Decompress4to8), Catch::Contains("e2m1 containers (bits [5:2]) 0.5 1 0 0"));
+        CHECK_THAT(decodeTmemValue(0x00000804u, Transform::Decompress4to8),
+                   Catch::Contains("e2m1 containers (bits [5:2]) 0.5 1 0 0"));
     }
 }
 
@@ -208,7 +220,8 @@ TEST_CASE("TmemSceneCache gives tmemSceneAt's cells for any seek order", "[views
 // tma_multicast_cluster2.scn: one 64x32 fp16 box with ctaMask 0x3 lands in CTA 0 and CTA 1 at the
 // same CTA-relative offset 1024 (the scenario's own comment, tma.md §10).
 TEST_CASE("TMA multicast fan: the box rows reach both CTAs of the mask", "[views][multicast]") {
-    auto doc = Document::fromFile(std::string(LAYOUTSCOPE_TEST_ASSETS) + "/scenarios/tma_multicast_cluster2.scn");
+    auto doc =
+        Document::fromFile(std::string(LAYOUTSCOPE_TEST_ASSETS) + "/scenarios/tma_multicast_cluster2.scn");
     REQUIRE(doc->hasTrace());
     const auto frames = boxFrames(*doc);
     const TmaFan f = tmaFanAt(*doc, doc->trace().stepCount, frames);
@@ -220,7 +233,8 @@ TEST_CASE("TMA multicast fan: the box rows reach both CTAs of the mask", "[views
     CHECK(f.edges.back() == FanEdge{28, 32, 1, 28, 32, TmaFan::ctaX(1)});
     int unarrived = 0;
     for (uint32_t r = 0; r < 32; ++r)
-        for (size_t k = 0; k < 2; ++k) unarrived += !(f.texels[size_t(r) * f.width() + TmaFan::ctaX(k)].a & kFlagWritten);
+        for (size_t k = 0; k < 2; ++k)
+            unarrived += !(f.texels[size_t(r) * f.width() + TmaFan::ctaX(k)].a & kFlagWritten);
     CHECK(unarrived == 0);
     const TmaFan f0 = tmaFanAt(*doc, 0, frames);
     REQUIRE(f0.valid);

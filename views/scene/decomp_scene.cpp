@@ -6,7 +6,9 @@
 
 namespace layoutscope::views {
 
-static Rgba8 fieldColour(int e, bool one) { return hslToRgb(300.0f * float(e) / 15.0f, 0.8f, one ? 0.68f : 0.30f); }
+static Rgba8 fieldColour(int e, bool one) {
+    return hslToRgb(300.0f * float(e) / 15.0f, 0.8f, one ? 0.68f : 0.30f);
+}
 
 DecompScene decompScene(CpDecompress kind, const std::array<uint8_t, 16>& src) {
     DecompScene s;
@@ -22,7 +24,8 @@ DecompScene decompScene(CpDecompress kind, const std::array<uint8_t, 16>& src) {
     s.texels.assign(128 * 8, Rgba8{kBackground.r, kBackground.g, kBackground.b, 0});
     for (uint32_t i = 0; i < 128; ++i) {
         const bool v = (src[i / 8] >> (i % 8)) & 1u;
-        Rgba8 c = s.srcField[i] >= 0 ? fieldColour(s.srcField[i], v) : (v ? Rgba8{150, 150, 158, 255} : Rgba8{80, 80, 88, 255});
+        Rgba8 c = s.srcField[i] >= 0 ? fieldColour(s.srcField[i], v)
+                                     : (v ? Rgba8{150, 150, 158, 255} : Rgba8{80, 80, 88, 255});
         c.a = uint8_t(kFlagWritten | (s.srcField[i] < 0 ? kFlagFill : 0));
         s.texels[i] = c;
         const bool dv = (s.containers[i / 8] >> (i % 8)) & 1u;
@@ -45,8 +48,8 @@ std::string decompFieldText(const DecompScene& s, uint32_t e) {
     const uint32_t c = s.codes[e % 16];
     if (s.kind == CpDecompress::B8x16_B6x16_p32) {
         std::snprintf(code, sizeof code, "0x%02x", c);
-        return std::string("e2m3 ") + code + " = " + num(decodeNarrow(NarrowFormat::E2M3, c)) + " | e3m2 = " +
-               num(decodeNarrow(NarrowFormat::E3M2, c));
+        return std::string("e2m3 ") + code + " = " + num(decodeNarrow(NarrowFormat::E2M3, c)) +
+               " | e3m2 = " + num(decodeNarrow(NarrowFormat::E3M2, c));
     }
     std::snprintf(code, sizeof code, "0x%x", c);
     return std::string("e2m1 ") + code + " = " + num(decodeNarrow(NarrowFormat::E2M1, c));
@@ -60,8 +63,10 @@ std::optional<uint32_t> decompMoveAt(const Document& doc, uint32_t step) {
         const Transform tr = t.moves[i].transform;
         if (tr != Transform::Decompress4to8 && tr != Transform::Decompress6to8) continue;
         if (!first) first = i;
-        if (t.moves[i].step < step) best = i;
-        else break;
+        if (t.moves[i].step < step)
+            best = i;
+        else
+            break;
     }
     return best ? best : first;
 }

@@ -13,7 +13,8 @@ static bool isFanInstr(const Trace& t, uint32_t instr) {
     const TraceInstr& in = t.instrs[instr];
     if (in.endStep <= in.firstStep) return false;
     const size_t lo = t.movesOfStep(in.firstStep).first, hi = t.movesOfStep(in.endStep - 1).second;
-    if (lo >= hi || t.moves[lo].src.space != MemSpace::SharedCta || t.moves[lo].dst.space != MemSpace::TensorMemory)
+    if (lo >= hi || t.moves[lo].src.space != MemSpace::SharedCta ||
+        t.moves[lo].dst.space != MemSpace::TensorMemory)
         return false;
     for (size_t i = lo; i < hi; ++i)
         if (t.moves[i].coord[2] > 0 || t.moves[i].dst.cta != t.moves[lo].dst.cta) return true;
@@ -55,13 +56,14 @@ MulticastFans multicastFansAt(const Document& doc, uint32_t step) {
         e.column = std::min(e.column, a.column);
     }
     for (auto& [k, e] : groups) f.edges.push_back(e);
-    std::sort(f.edges.begin(), f.edges.end(),
-              [](const FanEdge& a, const FanEdge& b) { return std::tie(a.cta, a.laneLo) < std::tie(b.cta, b.laneLo); });
+    std::sort(f.edges.begin(), f.edges.end(), [](const FanEdge& a, const FanEdge& b) {
+        return std::tie(a.cta, a.laneLo) < std::tie(b.cta, b.laneLo);
+    });
     const std::string& text = in.text;
-    const char* kind = text.find("warpx4") != std::string::npos            ? ".warpx4"
+    const char* kind = text.find("warpx4") != std::string::npos          ? ".warpx4"
                        : text.find("warpx2::02_13") != std::string::npos ? ".warpx2::02_13"
                        : text.find("warpx2::01_23") != std::string::npos ? ".warpx2::01_23"
-                                                                          : ".cta_group::2";
+                                                                         : ".cta_group::2";
     f.label = std::string(kind) + ": " + std::to_string(f.srcRows) + " source rows -> " +
               std::to_string(f.edges.size()) + " lane blocks";
     return f;

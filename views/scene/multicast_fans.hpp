@@ -22,10 +22,10 @@ struct FanEdge {
 struct MulticastFans {
     bool valid = false;
     uint32_t instr = 0;
-    uint32_t srcRows = 0;        ///< rows of the source
-    uint32_t replicas = 1;       ///< copies of each row per CTA
-    std::vector<FanEdge> edges;  ///< sorted by (cta, laneLo)
-    std::string label;           ///< e.g. ".warpx2::02_13: 64 rows -> 4 lane quarters"
+    uint32_t srcRows = 0;       ///< rows of the source
+    uint32_t replicas = 1;      ///< copies of each row per CTA
+    std::vector<FanEdge> edges; ///< sorted by (cta, laneLo)
+    std::string label;          ///< e.g. ".warpx2::02_13: 64 rows -> 4 lane quarters"
 };
 
 /// The fan of the replicating copy shown at `step`: the last such tcgen05.cp whose first step is < step,

@@ -41,7 +41,8 @@ std::optional<uint32_t> regInstrAt(const Document& doc, uint32_t step) {
 
 RegScene regSceneAt(const Document& doc, uint32_t instr, uint32_t step, const TmemScene& tmem) {
     RegScene r;
-    if (!doc.hasTrace() || instr >= doc.trace().instrs.size() || !isRegisterInstr(doc.trace(), instr)) return r;
+    if (!doc.hasTrace() || instr >= doc.trace().instrs.size() || !isRegisterInstr(doc.trace(), instr))
+        return r;
     const Trace& t = doc.trace();
     const TraceInstr& in = t.instrs[instr];
     const size_t lo = t.movesOfStep(in.firstStep).first, hi = t.movesOfStep(in.endStep - 1).second;
@@ -63,7 +64,8 @@ RegScene regSceneAt(const Document& doc, uint32_t instr, uint32_t step, const Tm
         const MemRef& reg = r.store ? m.src : m.dst;
         const MemRef& cell = r.store ? m.dst : m.src;
         const uint32_t thread = uint32_t(reg.addr >> 16), j = uint32_t(reg.addr & 0xFFFF) / 4;
-        const uint32_t row = uint32_t(std::find(r.warps.begin(), r.warps.end(), thread / 32) - r.warps.begin());
+        const uint32_t row =
+            uint32_t(std::find(r.warps.begin(), r.warps.end(), thread / 32) - r.warps.begin());
         const uint32_t x = j, y = 32 * row + thread % 32;
         if (x >= r.width() || y >= r.height()) continue;
         const TmemAddr a = decodeTmemAddress(uint32_t(cell.addr));
@@ -81,13 +83,15 @@ RegScene regSceneAt(const Document& doc, uint32_t instr, uint32_t step, const Tm
         }
         if (!done) { // not reached yet: dim (a store's registers already hold their values)
             if (!r.store) col = kUntouched;
-            col = Rgba8{uint8_t(col.r * 0.35f + 20), uint8_t(col.g * 0.35f + 20), uint8_t(col.b * 0.35f + 20), 255};
+            col = Rgba8{uint8_t(col.r * 0.35f + 20), uint8_t(col.g * 0.35f + 20), uint8_t(col.b * 0.35f + 20),
+                        255};
         }
         col.a = uint8_t((done ? kFlagWritten : 0) | (now ? kFlagCurrent : 0));
         r.texels[size_t(y) * r.width() + x] = col;
     }
-    std::sort(r.links.begin(), r.links.end(),
-              [](const RegLink& a, const RegLink& b) { return std::pair{a.y, a.x} < std::pair{b.y, b.x}; });
+    std::sort(r.links.begin(), r.links.end(), [](const RegLink& a, const RegLink& b) {
+        return std::pair{a.y, a.x} < std::pair{b.y, b.x};
+    });
     return r;
 }
 

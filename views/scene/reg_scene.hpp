@@ -15,20 +15,20 @@
 namespace layoutscope::views {
 
 struct RegLink {
-    uint32_t x = 0, y = 0;  ///< register cell
-    TmemCellRef tmem;       ///< the TMEM cell it maps to
-    int32_t move = -1;      ///< index into trace.moves
+    uint32_t x = 0, y = 0; ///< register cell
+    TmemCellRef tmem;      ///< the TMEM cell it maps to
+    int32_t move = -1;     ///< index into trace.moves
 };
 
 struct RegScene {
     bool valid = false;
     uint32_t instr = 0;
-    bool store = true;              ///< tcgen05.st (registers -> TMEM) or tcgen05.ld
+    bool store = true; ///< tcgen05.st (registers -> TMEM) or tcgen05.ld
     uint32_t cta = 0;
-    std::vector<uint32_t> warps;    ///< warp id in CTA of each row block of 32 threads
+    std::vector<uint32_t> warps; ///< warp id in CTA of each row block of 32 threads
     uint32_t regCount = 0;
-    std::vector<Rgba8> texels;      ///< regCount x 32*warps.size()
-    std::vector<RegLink> links;     ///< sorted by (y, x); one per register cell that has a move
+    std::vector<Rgba8> texels;  ///< regCount x 32*warps.size()
+    std::vector<RegLink> links; ///< sorted by (y, x); one per register cell that has a move
     [[nodiscard]] uint32_t width() const { return regCount; }
     [[nodiscard]] uint32_t height() const { return 32 * static_cast<uint32_t>(warps.size()); }
     [[nodiscard]] const RegLink* linkAt(uint32_t x, uint32_t y) const;

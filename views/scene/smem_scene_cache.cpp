@@ -41,21 +41,25 @@ void SmemSceneCache::applyMoves(size_t lo, size_t hi) {
         const ByteMove& m = t.moves[i];
         for (const MemRef* r : {&m.dst, &m.src}) {
             if (r->space != MemSpace::SharedCta || r->cta != m_window.cta) continue;
-            const uint64_t a0 = std::max<uint64_t>(r->addr, wlo), a1 = std::min<uint64_t>(r->addr + m.length, whi);
+            const uint64_t a0 = std::max<uint64_t>(r->addr, wlo),
+                           a1 = std::min<uint64_t>(r->addr + m.length, whi);
             for (uint64_t a = a0; a < a1; ++a) m_state.moveOf[a - wlo] = static_cast<int32_t>(i);
         }
         // Colour after both refs are recorded: the byte's colour comes from its last move.
         for (const MemRef* r : {&m.dst, &m.src}) {
             if (r->space != MemSpace::SharedCta || r->cta != m_window.cta) continue;
-            const uint64_t a0 = std::max<uint64_t>(r->addr, wlo), a1 = std::min<uint64_t>(r->addr + m.length, whi);
+            const uint64_t a0 = std::max<uint64_t>(r->addr, wlo),
+                           a1 = std::min<uint64_t>(r->addr + m.length, whi);
             for (uint64_t a = a0; a < a1; ++a) m_state.texels[a - wlo] = colourOf(i, uint32_t(a - wlo));
         }
     }
 }
 
-const SmemScene& SmemSceneCache::sceneAt(const Document& doc, uint32_t step, const std::vector<BoxFrame>& frames,
-                                         uint32_t cta, uint32_t fadeSteps) {
-    if (&doc != m_doc || &frames != m_frames || frames.data() != m_framesData || cta != m_cta) reset(doc, frames, cta);
+const SmemScene& SmemSceneCache::sceneAt(const Document& doc, uint32_t step,
+                                         const std::vector<BoxFrame>& frames, uint32_t cta,
+                                         uint32_t fadeSteps) {
+    if (&doc != m_doc || &frames != m_frames || frames.data() != m_framesData || cta != m_cta)
+        reset(doc, frames, cta);
     m_out.window = m_window;
     if (!doc.hasTrace()) {
         m_out.step = step;
@@ -66,7 +70,8 @@ const SmemScene& SmemSceneCache::sceneAt(const Document& doc, uint32_t step, con
     const Trace& t = doc.trace();
     const uint32_t target = std::min(step, t.stepCount);
     auto it = std::prev(m_checkpoints.upper_bound(target));
-    if (target < m_step || (it->first > m_step)) { // backwards, or a checkpoint is nearer than the current state
+    if (target < m_step ||
+        (it->first > m_step)) { // backwards, or a checkpoint is nearer than the current state
         m_state = it->second;
         m_step = it->first;
     }
@@ -81,19 +86,23 @@ const SmemScene& SmemSceneCache::sceneAt(const Document& doc, uint32_t step, con
     m_out.texels = m_state.texels;
     // Transient: the step just played (kFlagCurrent) and the fading trail before it.
     if (target > 0) {
-        const uint32_t first = fadeSteps > 1 && target > fadeSteps ? target - fadeSteps : (fadeSteps > 1 ? 0 : target - 1);
+        const uint32_t first =
+            fadeSteps > 1 && target > fadeSteps ? target - fadeSteps : (fadeSteps > 1 ? 0 : target - 1);
         const size_t lo = t.movesOfStep(first).first, hi = t.movesOfStep(target - 1).second;
         const uint64_t wlo = m_window.base, whi = uint64_t(m_window.base) + m_window.size;
         for (size_t i = lo; i < hi; ++i) {
             const ByteMove& m = t.moves[i];
             for (const MemRef* r : {&m.dst, &m.src}) {
                 if (r->space != MemSpace::SharedCta || r->cta != m_window.cta) continue;
-                const uint64_t a0 = std::max<uint64_t>(r->addr, wlo), a1 = std::min<uint64_t>(r->addr + m.length, whi);
+                const uint64_t a0 = std::max<uint64_t>(r->addr, wlo),
+                               a1 = std::min<uint64_t>(r->addr + m.length, whi);
                 for (uint64_t a = a0; a < a1; ++a) {
                     if (m_out.moveOf[a - wlo] != static_cast<int32_t>(i)) continue;
                     Rgba8& px = m_out.texels[a - wlo];
-                    if (m.step + 1 == target) px.a |= kFlagCurrent;
-                    else px = fadeTowardsWhite(px, target - 1 - m.step, fadeSteps);
+                    if (m.step + 1 == target)
+                        px.a |= kFlagCurrent;
+                    else
+                        px = fadeTowardsWhite(px, target - 1 - m.step, fadeSteps);
                 }
             }
         }

@@ -10,13 +10,13 @@
 namespace layoutscope::views {
 
 class SmemSceneCache {
-public:
+  public:
     /// Returns the scene of `doc` at `step` for `cta` (same arguments as smemSceneAt). Rebuilds its
     /// state when the document, the frames or the CTA change.
-    const SmemScene& sceneAt(const Document& doc, uint32_t step, const std::vector<BoxFrame>& frames, uint32_t cta,
-                             uint32_t fadeSteps = 0);
+    const SmemScene& sceneAt(const Document& doc, uint32_t step, const std::vector<BoxFrame>& frames,
+                             uint32_t cta, uint32_t fadeSteps = 0);
 
-private:
+  private:
     struct State {
         std::vector<int32_t> moveOf;
         std::vector<Rgba8> texels; ///< colour + kFlagWritten/kFlagFill, no current/fade

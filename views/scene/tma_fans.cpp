@@ -49,21 +49,24 @@ TmaFan tmaFanAt(const Document& doc, uint32_t step, const std::vector<BoxFrame>&
         }
         for (size_t k = 0; k < f.ctas.size(); ++k)
             for (uint32_t x = 0; x < 8; ++x)
-                f.texels[size_t(r) * w + TmaFan::ctaX(k) + x] = Rgba8{kUntouched.r, kUntouched.g, kUntouched.b, 0};
+                f.texels[size_t(r) * w + TmaFan::ctaX(k) + x] =
+                    Rgba8{kUntouched.r, kUntouched.g, kUntouched.b, 0};
     }
     const TraceInstr& in = t.instrs[*instr];
     const size_t lo = t.movesOfStep(in.firstStep).first, hi = t.movesOfStep(in.endStep - 1).second;
     for (size_t i = lo; i < hi; ++i) {
         const ByteMove& m = t.moves[i];
         if (m.instr != *instr || m.dst.space != MemSpace::SharedCta) continue;
-        const size_t k = size_t(std::lower_bound(f.ctas.begin(), f.ctas.end(), uint32_t(m.dst.cta)) - f.ctas.begin());
+        const size_t k =
+            size_t(std::lower_bound(f.ctas.begin(), f.ctas.end(), uint32_t(m.dst.cta)) - f.ctas.begin());
         f.smemAddr[k] = std::min(f.smemAddr[k], uint32_t(m.dst.addr));
         const int32_t r = m.coord[1] - fr.lo[1];
         if (r < 0 || uint32_t(r) >= f.rows || m.step >= step) continue;
         for (uint32_t x = 0; x < 8; ++x) {
             Rgba8 c = f.texels[size_t(r) * w + x];
-            c.a = uint8_t(kFlagWritten | (m.step + 1 == step ? kFlagCurrent : 0) |
-                          (m.transform == Transform::FillZero || m.transform == Transform::FillNaN ? kFlagFill : 0));
+            c.a = uint8_t(
+                kFlagWritten | (m.step + 1 == step ? kFlagCurrent : 0) |
+                (m.transform == Transform::FillZero || m.transform == Transform::FillNaN ? kFlagFill : 0));
             f.texels[size_t(r) * w + TmaFan::ctaX(k) + x] = c;
         }
     }
@@ -71,7 +74,8 @@ TmaFan tmaFanAt(const Document& doc, uint32_t step, const std::vector<BoxFrame>&
     const uint32_t block = std::max(1u, (f.rows + 7) / 8);
     for (size_t k = 0; k < f.ctas.size(); ++k)
         for (uint32_t r = 0; r < f.rows; r += block)
-            f.edges.push_back({r, std::min(f.rows, r + block), f.ctas[k], r, std::min(f.rows, r + block), TmaFan::ctaX(k)});
+            f.edges.push_back(
+                {r, std::min(f.rows, r + block), f.ctas[k], r, std::min(f.rows, r + block), TmaFan::ctaX(k)});
     return f;
 }
 

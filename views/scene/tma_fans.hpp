@@ -14,11 +14,12 @@ namespace layoutscope::views {
 struct TmaFan {
     bool valid = false;
     uint32_t instr = 0;
-    uint32_t rows = 0;             ///< box rows shown (dim 1 extent of the box frame)
-    std::vector<uint32_t> ctas;    ///< destination CTAs, ascending
-    std::vector<uint32_t> smemAddr;///< per CTA: lowest shared::cta address written
-    std::vector<Rgba8> texels;     ///< width() x rows
-    std::vector<FanEdge> edges;    ///< rowLo/rowHi = box rows, cta, laneLo/laneHi = the same rows on the CTA strip
+    uint32_t rows = 0;              ///< box rows shown (dim 1 extent of the box frame)
+    std::vector<uint32_t> ctas;     ///< destination CTAs, ascending
+    std::vector<uint32_t> smemAddr; ///< per CTA: lowest shared::cta address written
+    std::vector<Rgba8> texels;      ///< width() x rows
+    std::vector<FanEdge>
+        edges; ///< rowLo/rowHi = box rows, cta, laneLo/laneHi = the same rows on the CTA strip
     [[nodiscard]] uint32_t width() const { return 16 + 12 * static_cast<uint32_t>(ctas.size()) - 4; }
     [[nodiscard]] static uint32_t ctaX(size_t k) { return 16 + 12 * static_cast<uint32_t>(k); }
 };

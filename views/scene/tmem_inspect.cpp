@@ -50,7 +50,10 @@ std::string decodeTmemValue(uint32_t v, Transform t) {
     for (int b = 0; b < 4; ++b) o << " " << num(decodeNarrow(NarrowFormat::E4M3, (v >> (8 * b)) & 0xFF));
     if (t == Transform::Decompress4to8) {
         o << "\n         e2m1 containers (bits [5:2])";
-        for (int b = 0; b < 4; ++b) o << " " << num(decodeNarrow(NarrowFormat::E2M1, codeOfContainer(NarrowFormat::E2M1, uint8_t(v >> (8 * b)))));
+        for (int b = 0; b < 4; ++b)
+            o << " "
+              << num(decodeNarrow(NarrowFormat::E2M1,
+                                  codeOfContainer(NarrowFormat::E2M1, uint8_t(v >> (8 * b)))));
     } else if (t == Transform::Decompress6to8) {
         o << "\n         e2m3 containers (bits [5:0])";
         for (int b = 0; b < 4; ++b) o << " " << num(decodeNarrow(NarrowFormat::E2M3, (v >> (8 * b)) & 0x3F));
@@ -64,20 +67,23 @@ static void moveLines(std::ostringstream& o, const Document& doc, const ByteMove
     const Trace& t = doc.trace();
     if (m.src.space == MemSpace::Register) {
         const uint32_t th = uint32_t(m.src.addr >> 16), reg = uint32_t(m.src.addr & 0xFFFF) / 4;
-        o << "source:  register r" << reg << " of thread " << th << " (warp " << th / 32 << ", %laneid " << th % 32
-          << ")";
-        if (m.transform == Transform::Unpack16b) o << ", bits [" << m.coord[2] << "," << m.coord[2] + 16 << ")";
+        o << "source:  register r" << reg << " of thread " << th << " (warp " << th / 32 << ", %laneid "
+          << th % 32 << ")";
+        if (m.transform == Transform::Unpack16b)
+            o << ", bits [" << m.coord[2] << "," << m.coord[2] + 16 << ")";
         o << "\n";
     } else if (m.src.space == MemSpace::SharedCta) {
         const TmemAddr d = decodeTmemAddress(uint32_t(m.dst.addr));
         const uint32_t byteInRow = m.coord[1] * 16 + (cell.column - d.column) * 4;
-        o << "source:  smem " << hex(m.src.addr + (cell.column - d.column) * 4, 4) << " (cta " << int(m.src.cta)
-          << "), source row " << m.coord[0] << ", bytes " << byteInRow << "-" << byteInRow + 3 << " of the row";
+        o << "source:  smem " << hex(m.src.addr + (cell.column - d.column) * 4, 4) << " (cta "
+          << int(m.src.cta) << "), source row " << m.coord[0] << ", bytes " << byteInRow << "-"
+          << byteInRow + 3 << " of the row";
         if (m.coord[2] > 0) o << ", replica " << m.coord[2];
         o << "\n";
     } else if (m.src.space == MemSpace::TensorMemory) {
         const TmemAddr a = decodeTmemAddress(uint32_t(m.src.addr));
-        o << "source:  TMEM lane " << a.lane << ", column " << a.column + (cell.column - decodeTmemAddress(uint32_t(m.dst.addr)).column) << "\n";
+        o << "source:  TMEM lane " << a.lane << ", column "
+          << a.column + (cell.column - decodeTmemAddress(uint32_t(m.dst.addr)).column) << "\n";
     }
     o << "moved:   step " << m.step << " of " << t.stepCount << ", " << transformName(m.transform) << "\n";
     if (m.instr < t.instrs.size()) o << "instr:   " << t.instrs[m.instr].text << "\n";
@@ -87,20 +93,21 @@ static void moveLines(std::ostringstream& o, const Document& doc, const ByteMove
     o << "status:  " << statusLine(m.rule) << "\n";
 }
 
-std::string inspectTmemCell(const Document& doc, const TmemScene& s, const TmemState& tmem, uint32_t x, uint32_t y) {
+std::string inspectTmemCell(const Document& doc, const TmemScene& s, const TmemState& tmem, uint32_t x,
+                            uint32_t y) {
     const auto c = s.cellAt(x, y);
     if (!c) return {};
     std::ostringstream o;
     o << "tmem:    cta " << c->cta << ", lane " << c->lane << ", column " << c->column << "\n";
     o << "address: " << hex(tmemAddress(c->lane, c->column), 8) << "  (lane<<16 | column)\n";
     const uint32_t q = c->lane / 32;
-    o << "quarter: lanes " << 32 * q << "-" << 32 * q + 31 << ": warps " << q << ", " << q + 4 << ", " << q + 8
-      << ", ... (warp id % 4 = " << q << ")\n";
+    o << "quarter: lanes " << 32 * q << "-" << 32 * q + 31 << ": warps " << q << ", " << q + 4 << ", "
+      << q + 8 << ", ... (warp id % 4 = " << q << ")\n";
     bool inAlloc = false;
     for (const TmemAllocBox& a : s.allocs) {
         if (a.cta != c->cta || c->column < a.column || c->column >= a.column + a.nCols) continue;
-        o << "alloc:   columns " << a.column << "-" << a.column + a.nCols - 1 << " (" << a.nCols << " cols, taddr "
-          << hex(a.taddr, 8) << ")\n";
+        o << "alloc:   columns " << a.column << "-" << a.column + a.nCols - 1 << " (" << a.nCols
+          << " cols, taddr " << hex(a.taddr, 8) << ")\n";
         inAlloc = true;
     }
     if (!inAlloc && !s.allocs.empty()) o << "alloc:   not allocated\n";
@@ -118,18 +125,19 @@ std::string inspectTmemCell(const Document& doc, const TmemScene& s, const TmemS
     return o.str();
 }
 
-std::string inspectRegisterCell(const Document& doc, const RegScene& r, const TmemScene& s, const TmemState& tmem,
-                                uint32_t x, uint32_t y) {
+std::string inspectRegisterCell(const Document& doc, const RegScene& r, const TmemScene& s,
+                                const TmemState& tmem, uint32_t x, uint32_t y) {
     if (!r.valid || x >= r.width() || y >= r.height()) return {};
     std::ostringstream o;
     const uint32_t warp = r.warps[y / 32], thread = 32 * warp + y % 32;
-    o << "register: r" << x << " of thread " << thread << " (warp " << warp << ", %laneid " << y % 32 << "), cta "
-      << r.cta << "\n";
+    o << "register: r" << x << " of thread " << thread << " (warp " << warp << ", %laneid " << y % 32
+      << "), cta " << r.cta << "\n";
     o << "instr:   " << doc.trace().instrs[r.instr].text << "\n";
     const RegLink* l = r.linkAt(x, y);
     if (!l) return o.str();
-    o << (r.store ? "to:      " : "from:    ") << "TMEM lane " << l->tmem.lane << ", column " << l->tmem.column << " ("
-      << hex(tmemAddress(l->tmem.lane, l->tmem.column), 8) << ", cta " << l->tmem.cta << ")\n";
+    o << (r.store ? "to:      " : "from:    ") << "TMEM lane " << l->tmem.lane << ", column "
+      << l->tmem.column << " (" << hex(tmemAddress(l->tmem.lane, l->tmem.column), 8) << ", cta "
+      << l->tmem.cta << ")\n";
     const ByteMove& m = doc.trace().moves[size_t(l->move)];
     if (s.step > m.step && l->tmem.cta < tmem.ctas.size()) {
         const uint32_t v = tmem.ctas[l->tmem.cta].cell(l->tmem.lane, l->tmem.column);

@@ -21,7 +21,8 @@ static void swatch(OverlayList& o, glm::vec2& p, Rgba8 c, const std::string& lab
     p.x += 19 + approxTextWidth(label) + 16;
 }
 
-OverlayList buildTmemOverlay(const Camera2D& cam, glm::vec2 viewport, const TmemScene& s, const MulticastFans* fans) {
+OverlayList buildTmemOverlay(const Camera2D& cam, glm::vec2 viewport, const TmemScene& s,
+                             const MulticastFans* fans) {
     OverlayList o;
     const float z = cam.zoom();
     const glm::vec2 lo = cam.worldToScreen({0, 0});
@@ -31,12 +32,15 @@ OverlayList buildTmemOverlay(const Camera2D& cam, glm::vec2 viewport, const Tmem
     o.rects.push_back({{0, 0}, {viewport.x, top - 1}, kBackground, true});
     o.rects.push_back({{0, 0}, {left - 1, viewport.y}, kBackground, true});
     o.rects.push_back({{0, viewport.y - kTmemMargins.w + 4}, viewport, kBackground, true});
-    o.text({8, 4}, "Tensor Memory: 128 lanes x 512 columns of 32-bit cells per CTA; address = lane<<16 | column", kAxis);
+    o.text({8, 4},
+           "Tensor Memory: 128 lanes x 512 columns of 32-bit cells per CTA; address = lane<<16 | column",
+           kAxis);
     for (uint32_t k = 0; k < s.ctaCount; ++k) {
         const glm::vec2 p = cam.worldToScreen({float(s.originOf(s.firstCta + k)), 0});
         const glm::vec2 q = cam.worldToScreen({float(s.originOf(s.firstCta + k) + 512), 0});
         if (q.x > left && p.x < viewport.x)
-            o.text({std::max(p.x, left), top - 40}, "CTA " + std::to_string(s.firstCta + k) + " (%cluster_ctarank)", kAxis);
+            o.text({std::max(p.x, left), top - 40},
+                   "CTA " + std::to_string(s.firstCta + k) + " (%cluster_ctarank)", kAxis);
     }
     // Column numbers, thinned.
     const int kc = std::max(thin(z, 44.0f), 1);
@@ -58,24 +62,29 @@ OverlayList buildTmemOverlay(const Camera2D& cam, glm::vec2 viewport, const Tmem
     }
     const float bottom = viewport.y - kTmemMargins.w;
     for (uint32_t q = 0; q < 4; ++q) { // lane quarter q: warps with warp id % 4 == q
-        const glm::vec2 a = cam.worldToScreen({0, float(32 * q)}), b = cam.worldToScreen({0, float(32 * q + 32)});
+        const glm::vec2 a = cam.worldToScreen({0, float(32 * q)}),
+                        b = cam.worldToScreen({0, float(32 * q + 32)});
         const float y0 = std::max(a.y, top), y1 = std::min(b.y, bottom);
         if (y1 - y0 < 16) continue;
         o.rects.push_back({{4, y0 + 1}, {8, y1 - 1}, hslToRgb(90.0f * q, 0.6f, 0.6f), true});
         o.text({12, y0 + 1}, "lanes " + std::to_string(32 * q) + "-" + std::to_string(32 * q + 31), kAxis);
         if (y1 - y0 > 34) o.text({12, y0 + 17}, "warp%4=" + std::to_string(q), kDim);
-        if (y1 - y0 > 52) o.text({12, y0 + 33}, "(w" + std::to_string(q) + ",w" + std::to_string(q + 4) + ",..)", kDim);
+        if (y1 - y0 > 52)
+            o.text({12, y0 + 33}, "(w" + std::to_string(q) + ",w" + std::to_string(q + 4) + ",..)", kDim);
     }
     // Allocations.
     for (const TmemAllocBox& a : s.allocs) {
         if (a.cta < s.firstCta || a.cta >= s.firstCta + s.ctaCount) continue;
-        const float x0 = float(s.originOf(a.cta) + a.column), x1 = x0 + float(std::min(a.nCols, 512u - a.column));
+        const float x0 = float(s.originOf(a.cta) + a.column),
+                    x1 = x0 + float(std::min(a.nCols, 512u - a.column));
         const glm::vec2 p = cam.worldToScreen({x0, 0}), q = cam.worldToScreen({x1, 128});
         o.rects.push_back({p - glm::vec2(1), q + glm::vec2(1), kAlloc, false});
         char t[96];
         std::snprintf(t, sizeof t, "alloc %u cols @ col %u (taddr 0x%08x)", a.nCols, a.column, a.taddr);
-        if (q.x - p.x > approxTextWidth(t)) o.text({p.x + 4, q.y + 4}, t, kAlloc);
-        else o.text({p.x + 4, q.y + 4}, "alloc " + std::to_string(a.nCols), kAlloc);
+        if (q.x - p.x > approxTextWidth(t))
+            o.text({p.x + 4, q.y + 4}, t, kAlloc);
+        else
+            o.text({p.x + 4, q.y + 4}, "alloc " + std::to_string(a.nCols), kAlloc);
     }
     // Multicast fan: a strip of source rows to the right of the destination block, one bezier per edge.
     if (fans && fans->valid && !fans->edges.empty()) {
@@ -91,18 +100,24 @@ OverlayList buildTmemOverlay(const Camera2D& cam, glm::vec2 viewport, const Tmem
             o.text({sa.x, std::min(sb.y + 4, viewport.y - kTmemMargins.w - 16)}, "source rows (smem)", kAxis);
             for (uint32_t blk = 0; blk * 32 < fans->srcRows; ++blk) {
                 const glm::vec2 a = cam.worldToScreen({sx, rowH * float(32 * blk)});
-                const glm::vec2 b = cam.worldToScreen({sx, rowH * float(std::min(fans->srcRows, 32 * blk + 32))});
-                o.rects.push_back({a, {a.x + sw, b.y}, colourForCoord(int(32 * blk + 16), 1, int(fans->srcRows), 4), true});
+                const glm::vec2 b =
+                    cam.worldToScreen({sx, rowH * float(std::min(fans->srcRows, 32 * blk + 32))});
+                o.rects.push_back(
+                    {a, {a.x + sw, b.y}, colourForCoord(int(32 * blk + 16), 1, int(fans->srcRows), 4), true});
                 o.text({a.x + sw + 4, (a.y + b.y) * 0.5f - 7},
-                       "rows " + std::to_string(32 * blk) + "-" + std::to_string(std::min(fans->srcRows, 32 * blk + 32) - 1), kAxis);
+                       "rows " + std::to_string(32 * blk) + "-" +
+                           std::to_string(std::min(fans->srcRows, 32 * blk + 32) - 1),
+                       kAxis);
             }
             for (const FanEdge& e : fans->edges) {
                 if (e.cta < s.firstCta || e.cta >= s.firstCta + s.ctaCount) continue;
                 const glm::vec2 from = cam.worldToScreen({sx, rowH * 0.5f * float(e.rowLo + e.rowHi)});
-                const glm::vec2 to = cam.worldToScreen({float(s.originOf(e.cta) + e.column + 4), 0.5f * float(e.laneLo + e.laneHi)});
+                const glm::vec2 to = cam.worldToScreen(
+                    {float(s.originOf(e.cta) + e.column + 4), 0.5f * float(e.laneLo + e.laneHi)});
                 const Rgba8 c = colourForCoord(int(e.rowLo + 16), 1, int(fans->srcRows), 4);
                 const float dx = (from.x - to.x) * 0.5f;
-                o.lines.push_back({from, to, Rgba8{c.r, c.g, c.b, 220}, 3.0f, true, from - glm::vec2(dx, 0), to + glm::vec2(dx, 0)});
+                o.lines.push_back({from, to, Rgba8{c.r, c.g, c.b, 220}, 3.0f, true, from - glm::vec2(dx, 0),
+                                   to + glm::vec2(dx, 0)});
             }
             o.text({8, viewport.y - 66}, fans->label, kAxis);
         }
@@ -115,12 +130,15 @@ OverlayList buildTmemOverlay(const Camera2D& cam, glm::vec2 viewport, const Tmem
     o.rects.push_back({p, p + glm::vec2(14, 14), kAlloc, false});
     o.text(p + glm::vec2(19, 0), "allocation");
     o.text({8, viewport.y - 24},
-           "colour = provenance: from registers hue = thread, lightness = register; from smem = the byte's colour in the "
-           "SMEM view (else hue = source row)", kDim);
+           "colour = provenance: from registers hue = thread, lightness = register; from smem = the byte's "
+           "colour in the "
+           "SMEM view (else hue = source row)",
+           kDim);
     return o;
 }
 
-OverlayList buildRegOverlay(const Camera2D& cam, glm::vec2 viewport, const RegScene& r, const std::string& instrText) {
+OverlayList buildRegOverlay(const Camera2D& cam, glm::vec2 viewport, const RegScene& r,
+                            const std::string& instrText) {
     OverlayList o;
     if (!r.valid) return o;
     const float z = cam.zoom();
@@ -143,22 +161,27 @@ OverlayList buildRegOverlay(const Camera2D& cam, glm::vec2 viewport, const RegSc
     for (uint32_t y = 0; y < r.height(); y += uint32_t(ky)) {
         const glm::vec2 p = cam.worldToScreen({0, float(y) + 0.5f});
         if (p.y < top || p.y > viewport.y - kRegMargins.w) continue;
-        const std::string t = (y % 32 == 0 ? "w" + std::to_string(r.warps[y / 32]) + " t" : "t") + std::to_string(y % 32);
+        const std::string t =
+            (y % 32 == 0 ? "w" + std::to_string(r.warps[y / 32]) + " t" : "t") + std::to_string(y % 32);
         o.text({lo.x - approxTextWidth(t) - 6, p.y - 7}, t, y % 32 == 0 ? kAxis : kDim);
     }
     o.text({8, viewport.y - 42}, "rows = %laneid of each warp, columns = register index", kDim);
-    o.text({8, viewport.y - 24}, "colour = the TMEM cell it maps to; dim = not moved yet; hover links the TMEM cell", kDim);
+    o.text({8, viewport.y - 24},
+           "colour = the TMEM cell it maps to; dim = not moved yet; hover links the TMEM cell", kDim);
     return o;
 }
 
-OverlayList buildDecompOverlay(const Camera2D& cam, glm::vec2 viewport, const DecompScene& d, const std::string& title) {
+OverlayList buildDecompOverlay(const Camera2D& cam, glm::vec2 viewport, const DecompScene& d,
+                               const std::string& title) {
     OverlayList o;
     const float z = cam.zoom();
     o.text({8, 4}, title, kAxis);
     const glm::vec2 a0 = cam.worldToScreen({0, 0}), a7 = cam.worldToScreen({0, 8});
-    o.text({a0.x, a0.y - 36}, d.kind == CpDecompress::B8x16_B6x16_p32
-                                  ? "source: 16 B = sixteen 6-bit fields (96 bits) + 32 bits padding (hatched)"
-                                  : "source: 16 B = sixteen 4-bit fields (64 bits) + 64 bits padding (hatched)", kDim);
+    o.text({a0.x, a0.y - 36},
+           d.kind == CpDecompress::B8x16_B6x16_p32
+               ? "source: 16 B = sixteen 6-bit fields (96 bits) + 32 bits padding (hatched)"
+               : "source: 16 B = sixteen 4-bit fields (64 bits) + 64 bits padding (hatched)",
+           kDim);
     for (uint32_t b = 0; b < 16; ++b) { // byte labels above the source row
         const glm::vec2 p = cam.worldToScreen({float(8 * b), 0});
         if (z * 8 >= 40) o.text({p.x + 2, p.y - 18}, "byte " + std::to_string(b), kDim);
@@ -166,9 +189,11 @@ OverlayList buildDecompOverlay(const Camera2D& cam, glm::vec2 viewport, const De
     // Bit values when cells are big enough.
     if (z >= 9) {
         for (uint32_t i = 0; i < 128; ++i) {
-            const glm::vec2 s = cam.worldToScreen({float(i) + 0.5f, 0.5f}), t = cam.worldToScreen({float(i) + 0.5f, 7.5f});
+            const glm::vec2 s = cam.worldToScreen({float(i) + 0.5f, 0.5f}),
+                            t = cam.worldToScreen({float(i) + 0.5f, 7.5f});
             o.text({s.x - 4, s.y - 7}, std::to_string((d.src[i / 8] >> (i % 8)) & 1), Rgba8{0, 0, 0, 255});
-            o.text({t.x - 4, t.y - 7}, std::to_string((d.containers[i / 8] >> (i % 8)) & 1), Rgba8{0, 0, 0, 255});
+            o.text({t.x - 4, t.y - 7}, std::to_string((d.containers[i / 8] >> (i % 8)) & 1),
+                   Rgba8{0, 0, 0, 255});
         }
     }
     // Fan: field e (source bits) -> container e's value bits.
@@ -189,14 +214,18 @@ OverlayList buildDecompOverlay(const Camera2D& cam, glm::vec2 viewport, const De
             o.text({lab.x + 2, lab.y + 20}, v.substr(eq + 2, v.find(' ', eq + 2) - eq - 2), c);
         }
     }
-    o.text({a7.x, a7.y + 40}, d.kind == CpDecompress::B8x16_B6x16_p32
-                                  ? "containers: value in bits [5:0], bits [7:6] zero (top: e2m3 value; e3m2 in the inspector)"
-                                  : "containers: e2m1 value in bits [5:2], bits [7:6] and [1:0] zero", kDim);
-    o.text({8, viewport.y - 20}, "bit 0 of byte 0 on the left (little-endian); unverified: open questions 3, 28", kDim);
+    o.text({a7.x, a7.y + 40},
+           d.kind == CpDecompress::B8x16_B6x16_p32
+               ? "containers: value in bits [5:0], bits [7:6] zero (top: e2m3 value; e3m2 in the inspector)"
+               : "containers: e2m1 value in bits [5:2], bits [7:6] and [1:0] zero",
+           kDim);
+    o.text({8, viewport.y - 20},
+           "bit 0 of byte 0 on the left (little-endian); unverified: open questions 3, 28", kDim);
     return o;
 }
 
-OverlayList buildTmaFanOverlay(const Camera2D& cam, glm::vec2 viewport, const TmaFan& f, const std::string& instrText) {
+OverlayList buildTmaFanOverlay(const Camera2D& cam, glm::vec2 viewport, const TmaFan& f,
+                               const std::string& instrText) {
     OverlayList o;
     if (!f.valid) return o;
     const glm::vec2 lo = cam.worldToScreen({0, 0});
@@ -224,9 +253,11 @@ OverlayList buildTmaFanOverlay(const Camera2D& cam, glm::vec2 viewport, const Tm
         // Curves to later CTAs arc upwards over the earlier strips, so each CTA's fan stays visible.
         const size_t k = size_t(std::find(f.ctas.begin(), f.ctas.end(), e.cta) - f.ctas.begin());
         const glm::vec2 lift(0, -22.0f * float(k));
-        o.lines.push_back({a, b, Rgba8{c.r, c.g, c.b, 200}, 2.0f, true, a + glm::vec2(dx, 0) + lift, b - glm::vec2(dx, 0) + lift});
+        o.lines.push_back({a, b, Rgba8{c.r, c.g, c.b, 200}, 2.0f, true, a + glm::vec2(dx, 0) + lift,
+                           b - glm::vec2(dx, 0) + lift});
     }
-    o.text({8, viewport.y - 42}, "each curve: a block of box rows and the CTA it is multicast to (same CTA-relative offset)", kDim);
+    o.text({8, viewport.y - 42},
+           "each curve: a block of box rows and the CTA it is multicast to (same CTA-relative offset)", kDim);
     o.text({8, viewport.y - 24}, "CTA strips fill as the rows land; white = this step", kDim);
     return o;
 }

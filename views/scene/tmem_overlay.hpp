@@ -6,8 +6,8 @@
 #include "scene/multicast_fans.hpp"
 #include "scene/overlay.hpp"
 #include "scene/reg_scene.hpp"
-#include "scene/tmem_scene.hpp"
 #include "scene/tma_fans.hpp"
+#include "scene/tmem_scene.hpp"
 
 namespace layoutscope::views {
 

@@ -15,7 +15,8 @@ std::optional<TmemCellRef> TmemScene::cellAt(uint32_t x, uint32_t y) const {
 }
 
 std::optional<glm::uvec2> TmemScene::gridOf(TmemCellRef c) const {
-    if (c.cta < firstCta || c.cta >= firstCta + ctaCount || c.lane >= 128 || c.column >= 512) return std::nullopt;
+    if (c.cta < firstCta || c.cta >= firstCta + ctaCount || c.lane >= 128 || c.column >= 512)
+        return std::nullopt;
     return glm::uvec2(originOf(c.cta) + c.column, c.lane);
 }
 
@@ -33,7 +34,8 @@ std::pair<uint32_t, uint32_t> tmemCtasShown(const Document& doc, uint32_t cta) {
 }
 
 static bool isAllocMove(const ByteMove& m) {
-    return m.rule == RuleId::TmemAllocPolicy && m.src.space == MemSpace::None && m.dst.space == MemSpace::SharedCta;
+    return m.rule == RuleId::TmemAllocPolicy && m.src.space == MemSpace::None &&
+           m.dst.space == MemSpace::SharedCta;
 }
 
 std::vector<TmemAllocBox> tmemAllocationsAt(const Document& doc, uint32_t step) {
@@ -56,7 +58,8 @@ std::vector<TmemAllocBox> tmemAllocationsAt(const Document& doc, uint32_t step) 
 }
 
 Rgba8 registerColour(uint32_t thread, uint32_t reg, uint32_t regCount) {
-    return colourForCoord(static_cast<int>(thread), static_cast<int>(reg), 32, static_cast<int>(std::max(1u, regCount)));
+    return colourForCoord(static_cast<int>(thread), static_cast<int>(reg), 32,
+                          static_cast<int>(std::max(1u, regCount)));
 }
 
 uint32_t registerCountOf(const Document& doc, uint32_t instr) {
@@ -87,7 +90,8 @@ TmemScene tmemSceneAt(const Document& doc, uint32_t step, uint32_t cta, const Sm
     s.moveOf.assign(size_t(w) * 128, -1);
     s.texels.assign(size_t(w) * 128, Rgba8{kUntouched.r, kUntouched.g, kUntouched.b, 0});
     for (uint32_t y = 0; y < 128 && s.ctaCount == 2; ++y) // the gap between the pair
-        for (uint32_t x = 512; x < 512 + kTmemPairGap; ++x) s.texels[size_t(y) * w + x] = Rgba8{kBackground.r, kBackground.g, kBackground.b, 0};
+        for (uint32_t x = 512; x < 512 + kTmemPairGap; ++x)
+            s.texels[size_t(y) * w + x] = Rgba8{kBackground.r, kBackground.g, kBackground.b, 0};
     if (!doc.hasTrace()) return s;
     const Trace& t = doc.trace();
     step = std::min(step, t.stepCount);
@@ -105,7 +109,8 @@ TmemScene tmemSceneAt(const Document& doc, uint32_t step, uint32_t cta, const Sm
     };
     for (size_t i = 0; i < t.moves.size(); ++i) { // whole instructions: colours stay put while scrubbing
         const ByteMove& m = t.moves[i];
-        if (m.src.space == MemSpace::SharedCta && m.dst.space == MemSpace::TensorMemory && m.instr < cpFrames.size()) {
+        if (m.src.space == MemSpace::SharedCta && m.dst.space == MemSpace::TensorMemory &&
+            m.instr < cpFrames.size()) {
             CpFrame& f = cpFrames[m.instr];
             f.rows = std::max(f.rows, m.coord[0] + 1);
             f.chunks = std::max(f.chunks, m.coord[1] + 1);
@@ -129,15 +134,18 @@ TmemScene tmemSceneAt(const Document& doc, uint32_t step, uint32_t cta, const Sm
             if (m.src.space == MemSpace::Register) {
                 uint32_t& n = regCounts[m.instr];
                 if (n == 0) n = registerCountOf(doc, m.instr);
-                const uint32_t thread = uint32_t(m.src.addr >> 16) % 32, reg = uint32_t(m.src.addr & 0xFFFF) / 4;
+                const uint32_t thread = uint32_t(m.src.addr >> 16) % 32,
+                               reg = uint32_t(m.src.addr & 0xFFFF) / 4;
                 col = registerColour(thread, reg, n);
             } else if (m.src.space == MemSpace::SharedCta) {
-                // Source byte of this cell: 4 destination bytes per cell; decompression reads 4 or 6 bits per byte.
+                // Source byte of this cell: 4 destination bytes per cell; decompression reads 4 or 6 bits per
+                // byte.
                 const uint32_t dstByte = 4 * c;
                 const uint32_t srcByte = m.transform == Transform::Decompress4to8   ? dstByte / 2
                                          : m.transform == Transform::Decompress6to8 ? dstByte * 6 / 8
                                                                                     : dstByte;
-                std::optional<Rgba8> sc = smemColour ? smemColour(m.src.cta, uint32_t(m.src.addr) + srcByte) : std::nullopt;
+                std::optional<Rgba8> sc =
+                    smemColour ? smemColour(m.src.cta, uint32_t(m.src.addr) + srcByte) : std::nullopt;
                 if (sc) {
                     col = *sc;
                 } else {
@@ -159,10 +167,12 @@ TmemScene tmemSceneAt(const Document& doc, uint32_t step, uint32_t cta, const Sm
             std::vector<bool> inAlloc(512, false);
             for (const TmemAllocBox& a : s.allocs)
                 if (a.cta == c)
-                    for (uint32_t col = a.column; col < std::min(512u, a.column + a.nCols); ++col) inAlloc[col] = true;
+                    for (uint32_t col = a.column; col < std::min(512u, a.column + a.nCols); ++col)
+                        inAlloc[col] = true;
             for (uint32_t col = 0; col < 512; ++col) {
                 if (inAlloc[col]) continue;
-                for (uint32_t lane = 0; lane < 128; ++lane) s.texels[size_t(lane) * w + s.originOf(c) + col].a |= kFlagFill;
+                for (uint32_t lane = 0; lane < 128; ++lane)
+                    s.texels[size_t(lane) * w + s.originOf(c) + col].a |= kFlagFill;
             }
         }
     }

@@ -46,8 +46,8 @@ using SmemColourFn = std::function<std::optional<Rgba8>(uint32_t cta, uint32_t a
 
 struct TmemScene {
     uint32_t step = 0;
-    uint32_t firstCta = 0; ///< CTA shown at x = 0
-    uint32_t ctaCount = 1; ///< 1, or 2 for a CTA pair
+    uint32_t firstCta = 0;       ///< CTA shown at x = 0
+    uint32_t ctaCount = 1;       ///< 1, or 2 for a CTA pair
     std::vector<int32_t> moveOf; ///< per cell: last move that wrote it, -1 none
     std::vector<Rgba8> texels;   ///< row-major, width() per row
     std::vector<TmemAllocBox> allocs;

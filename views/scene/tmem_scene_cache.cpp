@@ -14,7 +14,8 @@ TmemSceneCache::TmemSceneCache(const Document& doc, uint32_t cta) : m_doc(doc) {
     m_state.moveOf.assign(n, -1);
     for (uint32_t y = 0; y < 128 && m_shape.ctaCount == 2; ++y)
         for (uint32_t x = 512; x < 512 + kTmemPairGap; ++x)
-            m_state.texels[size_t(y) * m_shape.width() + x] = Rgba8{kBackground.r, kBackground.g, kBackground.b, 0};
+            m_state.texels[size_t(y) * m_shape.width() + x] =
+                Rgba8{kBackground.r, kBackground.g, kBackground.b, 0};
     if (!doc.hasTrace()) return;
     const Trace& t = doc.trace();
     m_regCounts.assign(t.instrs.size(), 1);
@@ -29,7 +30,8 @@ TmemSceneCache::TmemSceneCache(const Document& doc, uint32_t cta) : m_doc(doc) {
             auto& f = m_cpFrames[m.instr];
             f = {std::max(f.first, m.coord[0] + 1), std::max(f.second, m.coord[1] + 1)};
         }
-        if (m.rule == RuleId::TmemAllocPolicy && m.src.space == MemSpace::None && m.dst.space == MemSpace::SharedCta)
+        if (m.rule == RuleId::TmemAllocPolicy && m.src.space == MemSpace::None &&
+            m.dst.space == MemSpace::SharedCta)
             m_allocMoves.push_back(i);
     }
     m_checkpoints.emplace(0, m_state);
@@ -50,13 +52,15 @@ void TmemSceneCache::applyMove(size_t i, const SmemColourFn& smemColour) {
         if (!k) continue;
         Rgba8 col{200, 200, 200, 255};
         if (m.src.space == MemSpace::Register) {
-            col = registerColour(uint32_t(m.src.addr >> 16) % 32, uint32_t(m.src.addr & 0xFFFF) / 4, m_regCounts[m.instr]);
+            col = registerColour(uint32_t(m.src.addr >> 16) % 32, uint32_t(m.src.addr & 0xFFFF) / 4,
+                                 m_regCounts[m.instr]);
         } else if (m.src.space == MemSpace::SharedCta) {
             const uint32_t dstByte = 4 * c;
             const uint32_t srcByte = m.transform == Transform::Decompress4to8   ? dstByte / 2
                                      : m.transform == Transform::Decompress6to8 ? dstByte * 6 / 8
                                                                                 : dstByte;
-            std::optional<Rgba8> sc = smemColour ? smemColour(m.src.cta, uint32_t(m.src.addr) + srcByte) : std::nullopt;
+            std::optional<Rgba8> sc =
+                smemColour ? smemColour(m.src.cta, uint32_t(m.src.addr) + srcByte) : std::nullopt;
             const auto [rows, chunks] = m_cpFrames[m.instr];
             col = sc ? *sc : colourForCoord(m.coord[0], m.coord[1] * 4 + int(c), rows, chunks * 4);
         } else if (m.src.space == MemSpace::TensorMemory) {
@@ -76,7 +80,8 @@ void TmemSceneCache::advanceTo(uint32_t step, const SmemColourFn& smemColour) {
         const size_t lo = t.movesOfStep(m_step).first, hi = t.movesOfStep(next - 1).second;
         for (size_t i = lo; i < hi; ++i) applyMove(i, smemColour);
         m_step = next;
-        if (m_step % kCheckpointSteps == 0 && !m_checkpoints.count(m_step)) m_checkpoints.emplace(m_step, m_state);
+        if (m_step % kCheckpointSteps == 0 && !m_checkpoints.count(m_step))
+            m_checkpoints.emplace(m_step, m_state);
     }
 }
 
@@ -110,7 +115,8 @@ const TmemScene& TmemSceneCache::seek(uint32_t step, const SmemColourFn& smemCol
         const ByteMove& m = t.moves[i];
         if (m.step >= step) break;
         unsigned n = 0;
-        if (std::sscanf(t.instrs[m.instr].summary.c_str(), "tcgen05.alloc %u", &n) != 1) n = kTmemAllocGranule;
+        if (std::sscanf(t.instrs[m.instr].summary.c_str(), "tcgen05.alloc %u", &n) != 1)
+            n = kTmemAllocGranule;
         const uint32_t taddr = uint32_t(m.src.addr);
         m_out.allocs.push_back({m.dst.cta, decodeTmemAddress(taddr).column, n, taddr, m.instr});
     }
@@ -120,11 +126,14 @@ const TmemScene& TmemSceneCache::seek(uint32_t step, const SmemColourFn& smemCol
         const auto [lo, hi] = t.movesOfStep(step - 1);
         for (size_t i = lo; i < hi; ++i) {
             const ByteMove& m = t.moves[i];
-            const MemRef* r = m.dst.space == MemSpace::TensorMemory ? &m.dst : m.src.space == MemSpace::TensorMemory ? &m.src : nullptr;
+            const MemRef* r = m.dst.space == MemSpace::TensorMemory   ? &m.dst
+                              : m.src.space == MemSpace::TensorMemory ? &m.src
+                                                                      : nullptr;
             if (!r) continue;
             const TmemAddr a = decodeTmemAddress(uint32_t(r->addr));
             for (uint32_t c = 0; c < (m.length + 3) / 4; ++c)
-                if (auto g = m_out.gridOf({r->cta, a.lane, a.column + c})) m_out.texels[size_t(g->y) * w + g->x].a |= kFlagCurrent;
+                if (auto g = m_out.gridOf({r->cta, a.lane, a.column + c}))
+                    m_out.texels[size_t(g->y) * w + g->x].a |= kFlagCurrent;
         }
     }
     if (!m_out.allocs.empty()) {
@@ -133,10 +142,12 @@ const TmemScene& TmemSceneCache::seek(uint32_t step, const SmemColourFn& smemCol
             std::vector<bool> inAlloc(512, false);
             for (const TmemAllocBox& a : m_out.allocs)
                 if (a.cta == c)
-                    for (uint32_t col = a.column; col < std::min(512u, a.column + a.nCols); ++col) inAlloc[col] = true;
+                    for (uint32_t col = a.column; col < std::min(512u, a.column + a.nCols); ++col)
+                        inAlloc[col] = true;
             for (uint32_t col = 0; col < 512; ++col)
                 if (!inAlloc[col])
-                    for (uint32_t lane = 0; lane < 128; ++lane) m_out.texels[size_t(lane) * w + m_out.originOf(c) + col].a |= kFlagFill;
+                    for (uint32_t lane = 0; lane < 128; ++lane)
+                        m_out.texels[size_t(lane) * w + m_out.originOf(c) + col].a |= kFlagFill;
         }
     }
     return m_out;

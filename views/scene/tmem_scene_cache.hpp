@@ -12,14 +12,14 @@
 namespace layoutscope::views {
 
 class TmemSceneCache {
-public:
+  public:
     static constexpr uint32_t kCheckpointSteps = 256;
     TmemSceneCache(const Document& doc, uint32_t cta);
     /// The scene at `step` (same meaning as tmemSceneAt(doc, step, cta, smemColour)).
     const TmemScene& seek(uint32_t step, const SmemColourFn& smemColour = {});
     [[nodiscard]] const TmemScene& scene() const { return m_out; }
 
-private:
+  private:
     struct State {
         std::vector<Rgba8> texels; ///< colour, flag kFlagWritten only
         std::vector<int32_t> moveOf;
@@ -28,11 +28,11 @@ private:
     void advanceTo(uint32_t step, const SmemColourFn& smemColour);
 
     const Document& m_doc;
-    TmemScene m_shape;            ///< firstCta, ctaCount (no cells)
+    TmemScene m_shape; ///< firstCta, ctaCount (no cells)
     State m_state;
-    uint32_t m_step = 0;          ///< m_state holds the moves of steps < m_step
-    std::map<uint32_t, State> m_checkpoints; ///< step (multiple of kCheckpointSteps) -> state
-    std::vector<uint32_t> m_regCounts;       ///< per instruction
+    uint32_t m_step = 0;                         ///< m_state holds the moves of steps < m_step
+    std::map<uint32_t, State> m_checkpoints;     ///< step (multiple of kCheckpointSteps) -> state
+    std::vector<uint32_t> m_regCounts;           ///< per instruction
     std::vector<std::pair<int, int>> m_cpFrames; ///< per instruction: source rows, chunks
     std::vector<size_t> m_allocMoves;
     TmemScene m_out;

@@ -37,7 +37,9 @@ constexpr uint32_t kSteps = 10000;
 constexpr uint32_t kSmemBytes = 228 * 1024;
 
 int64_t nowNs() {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
 }
 
 struct Stats {
@@ -208,28 +210,42 @@ int main(int argc, char** argv) {
     const Stats cs = stats(cold);
     std::printf("views_bench: MainWindow 1920x1080, %s, trace of %u steps (%zu moves)\n",
                 gl ? "OpenGL (QOpenGLWidget)" : "raster fallback (no GL)", kSteps, size_t(kSteps) * 33);
-    std::printf("  grids: shared memory 128 x %u = %u cells, Tensor Memory 512 x 128 = 65536 cells; document built in %.1f ms\n",
+    std::printf("  grids: shared memory 128 x %u = %u cells, Tensor Memory 512 x 128 = 65536 cells; document "
+                "built in %.1f ms\n",
                 kSmemBytes / 128, kSmemBytes, docMs);
     std::printf("| measure | median | p95 / max | goal |\n|---|---|---|---|\n");
-    std::printf("| frame interval while playing (%d frames) | %.2f ms | p95 %.2f ms | <= 16 ms |\n", full.frames,
-                full.frame.median, full.frame.p95);
-    std::printf("| cold start to first frame (%zu runs) | %.1f ms | max %.1f ms | <= 500 ms |\n", cold.size(), cs.median, cs.max);
-    std::printf("| - of which building the synthetic 10,000-step document / exec -> main() | %.1f / %.1f ms | | |\n",
-                stats(coldDoc).median, stats(coldMain).median);
-    std::printf("| cold start to first frame, small tcgen05.st document (%zu runs) | %.1f ms | max %.1f ms | <= 500 ms |\n",
+    std::printf("| frame interval while playing (%d frames) | %.2f ms | p95 %.2f ms | <= 16 ms |\n",
+                full.frames, full.frame.median, full.frame.p95);
+    std::printf("| cold start to first frame (%zu runs) | %.1f ms | max %.1f ms | <= 500 ms |\n", cold.size(),
+                cs.median, cs.max);
+    std::printf(
+        "| - of which building the synthetic 10,000-step document / exec -> main() | %.1f / %.1f ms | | |\n",
+        stats(coldDoc).median, stats(coldMain).median);
+    std::printf("| cold start to first frame, small tcgen05.st document (%zu runs) | %.1f ms | max %.1f ms | "
+                "<= 500 ms |\n",
                 coldSmall.size(), stats(coldSmall).median, stats(coldSmall).max);
-    std::printf("| scrub: random seek + all scenes rebuilt (200 seeks) | %.2f ms | max %.2f ms | <= 16 ms |\n", sk.median, sk.max);
-    std::printf("| - of which Replay::seek (SMEM bytes) | %.2f ms | max %.2f ms | |\n", stats(tReplay).median, stats(tReplay).max);
-    std::printf("| - of which smemSceneAt (233,472 cells, from step 0) | %.2f ms | max %.2f ms | |\n", stats(tSmem).median, stats(tSmem).max);
-    std::printf("| - of which TMEM scene, TmemSceneCache::seek | %.2f ms | max %.2f ms | |\n", stats(tTmemCached).median, stats(tTmemCached).max);
-    std::printf("| - (TMEM scene without the cache, tmemSceneAt from step 0) | %.2f ms | max %.2f ms | |\n", stats(tTmemFull).median, stats(tTmemFull).max);
-    std::printf("| draw calls per frame, full grids: SMEM / TMEM canvas | %d / %d | (1 cell draw + ImGui cmds) | independent of cells |\n",
+    std::printf(
+        "| scrub: random seek + all scenes rebuilt (200 seeks) | %.2f ms | max %.2f ms | <= 16 ms |\n",
+        sk.median, sk.max);
+    std::printf("| - of which Replay::seek (SMEM bytes) | %.2f ms | max %.2f ms | |\n", stats(tReplay).median,
+                stats(tReplay).max);
+    std::printf("| - of which smemSceneAt (233,472 cells, from step 0) | %.2f ms | max %.2f ms | |\n",
+                stats(tSmem).median, stats(tSmem).max);
+    std::printf("| - of which TMEM scene, TmemSceneCache::seek | %.2f ms | max %.2f ms | |\n",
+                stats(tTmemCached).median, stats(tTmemCached).max);
+    std::printf("| - (TMEM scene without the cache, tmemSceneAt from step 0) | %.2f ms | max %.2f ms | |\n",
+                stats(tTmemFull).median, stats(tTmemFull).max);
+    std::printf("| draw calls per frame, full grids: SMEM / TMEM canvas | %d / %d | (1 cell draw + ImGui "
+                "cmds) | independent of cells |\n",
                 full.smemCalls, full.tmemCalls);
-    std::printf("| paint CPU time per canvas (GL calls issued; llvmpipe rasterises at the flush): SMEM / TMEM | %.2f / %.2f ms | | |\n",
+    std::printf("| paint CPU time per canvas (GL calls issued; llvmpipe rasterises at the flush): SMEM / "
+                "TMEM | %.2f / %.2f ms | | |\n",
                 full.smemPaint, full.tmemPaint);
-    std::printf("| draw calls per frame, small grids (128 B SMEM): SMEM / TMEM | %d / %d | frame median %.2f ms | |\n",
+    std::printf("| draw calls per frame, small grids (128 B SMEM): SMEM / TMEM | %d / %d | frame median %.2f "
+                "ms | |\n",
                 small.smemCalls, small.tmemCalls, small.frame.median);
-    std::printf("| frame interval, small grids, docks closed (SMEM canvas alone, 1920x1080) | %.2f ms | p95 %.2f ms | |\n",
+    std::printf("| frame interval, small grids, docks closed (SMEM canvas alone, 1920x1080) | %.2f ms | p95 "
+                "%.2f ms | |\n",
                 alone.frame.median, alone.frame.p95);
     return 0;
 }
