@@ -24,6 +24,15 @@ static QDockWidget* dock(QMainWindow* w, const char* title, const char* name, QW
     return d;
 }
 
+/// Tensor Memory before the first instruction: the run's `tmemInitial` once the scenario runner
+/// records it (helper tcscen's Run contract), else zero-filled cells for `ctas` CTAs.
+template <class R> static TmemState initialTmemOf(const R& run, uint32_t ctas) {
+    if constexpr (requires { run.tmemInitial.ctas.size(); }) {
+        if (run.tmemInitial.ctas.size() >= ctas) return run.tmemInitial;
+    }
+    return TmemState(ctas);
+}
+
 TmemViews::TmemViews(QMainWindow* window) : QObject(window), m_window(window) {
     m_tmem = canvas(window, kTmemMargins);
     m_regs = canvas(window, kRegMargins);
@@ -153,7 +162,7 @@ void TmemViews::resetDocument(const Document* doc) {
                     m_hasTmem = true;
                     ctas = std::max<uint32_t>(ctas, r->cta + 1u);
                 }
-        if (m_hasTmem) m_tmemReplay = std::make_unique<TmemReplay>(doc->trace(), TmemState(ctas));
+        if (m_hasTmem) m_tmemReplay = std::make_unique<TmemReplay>(doc->trace(), initialTmemOf(doc->run(), ctas));
     }
     m_cache.reset();
     m_hasFans = m_hasTmem && multicastFansAt(*doc, 0).valid;

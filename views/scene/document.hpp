@@ -44,6 +44,8 @@ public:
     [[nodiscard]] bool hasTrace() const { return m_run.has_value(); }
     [[nodiscard]] const Trace& trace() const { return m_run->trace; }
     [[nodiscard]] const MachineState& initial() const { return m_run->initial; }
+    /// The whole run (hasTrace() must be true), e.g. its Tensor Memory before the first instruction.
+    [[nodiscard]] const Run& run() const { return *m_run; }
     [[nodiscard]] const std::vector<InstrTile>& tiles() const { return m_tiles; }
     [[nodiscard]] const InstrTile* tileOf(uint32_t instr) const;
     /// The first valid tile (the one the global view shows by default), or nullptr.
