@@ -104,3 +104,19 @@ TEST_CASE("tcgen05.cp fixtures show the pair, the multicast fan and the decompre
         shot(w, "tmem_decomp_window.png");
     }
 }
+
+TEST_CASE("The tcgen05 docks stay hidden for TMA scenarios; a multicast load shows the TMA fan", "[views][gui][tmem]") {
+    MainWindow w;
+    w.resize(1600, 1000);
+    w.openFile(LAYOUTSCOPE_ASSETS_DIR "/scenarios/tma_tile_64x64_f16_sw128.scn");
+    w.show();
+    REQUIRE(QTest::qWaitForWindowExposed(&w));
+    CHECK_FALSE(w.tmemViews()->tmemDock()->isVisible());
+    CHECK_FALSE(w.tmemViews()->tmaFanDock()->isVisible());
+    w.openFile(LAYOUTSCOPE_ASSETS_DIR "/scenarios/tma_multicast_cluster2.scn");
+    QCoreApplication::processEvents();
+    CHECK(w.tmemViews()->tmaFanDock()->isVisible());
+    REQUIRE(w.tmemViews()->tmaFan().valid);
+    CHECK(w.tmemViews()->tmaFan().ctas == std::vector<uint32_t>{0, 1});
+    shot(w, "tma_multicast_window.png");
+}
