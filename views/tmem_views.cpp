@@ -26,7 +26,8 @@ static QDockWidget* dock(QMainWindow* w, const char* title, const char* name, QW
 
 /// Tensor Memory before the first instruction: the run's `tmemInitial` once the scenario runner
 /// records it (helper tcscen's Run contract), else zero-filled cells for `ctas` CTAs.
-template <class R> static TmemState initialTmemOf(const R& run, uint32_t ctas) {
+template <class R>
+static TmemState initialTmemOf(const R& run, uint32_t ctas) {
     if constexpr (requires { run.tmemInitial.ctas.size(); }) {
         if (run.tmemInitial.ctas.size() >= ctas) return run.tmemInitial;
     }
@@ -73,7 +74,12 @@ TmemViews::TmemViews(QMainWindow* window) : QObject(window), m_window(window) {
     });
 
     m_tmem->setOverlay([this](const Camera2D& cam, glm::vec2 vp) {
-        return buildTmemOverlay(cam, vp, m_tmemScene, m_fans.valid ? &m_fans : nullptr);
+        const TmemValueFn value = [this](uint32_t x, uint32_t y) -> std::optional<uint32_t> {
+            const auto c = m_tmemScene.cellAt(x, y);
+            if (!c || !m_tmemReplay || c->cta >= m_tmemReplay->state().ctas.size()) return std::nullopt;
+            return m_tmemReplay->state().ctas[c->cta].cell(c->lane, c->column);
+        };
+        return buildTmemOverlay(cam, vp, m_tmemScene, m_fans.valid ? &m_fans : nullptr, value);
     });
     m_regs->setOverlay([this](const Camera2D& cam, glm::vec2 vp) {
         const std::string text =
@@ -162,7 +168,8 @@ void TmemViews::resetDocument(const Document* doc) {
                     m_hasTmem = true;
                     ctas = std::max<uint32_t>(ctas, r->cta + 1u);
                 }
-        if (m_hasTmem) m_tmemReplay = std::make_unique<TmemReplay>(doc->trace(), initialTmemOf(doc->run(), ctas));
+        if (m_hasTmem)
+            m_tmemReplay = std::make_unique<TmemReplay>(doc->trace(), initialTmemOf(doc->run(), ctas));
     }
     m_cache.reset();
     m_hasFans = m_hasTmem && multicastFansAt(*doc, 0).valid;

@@ -71,6 +71,15 @@ TEST_CASE("Hovering a TMEM cell shows lane, column, address, value, source regis
         v->selectTmemCell(0, 33, 3);
         CHECK(v->registerView()->marker()->first == glm::uvec2(3, 1));
         shot(w, "tmem_st_window.png");
+        for (int i = 0; i < 12 && v->tmemView()->camera().zoom() < 80.0f;
+             ++i) { // until the cells show their values
+            const QPointF p = v->tmemView()->cellCentre(2, 39);
+            QWheelEvent e(p, v->tmemView()->mapToGlobal(p), QPoint(), QPoint(0, 120), Qt::NoButton,
+                          Qt::NoModifier, Qt::NoScrollPhase, false);
+            QCoreApplication::sendEvent(v->tmemView(), &e);
+        }
+        hover(v->tmemView(), *v->tmemCellOf(0, 39, 2));
+        shot(w, "tmem_st_values.png");
     }
 }
 
@@ -105,7 +114,8 @@ TEST_CASE("tcgen05.cp fixtures show the pair, the multicast fan and the decompre
     }
 }
 
-TEST_CASE("The tcgen05 docks stay hidden for TMA scenarios; a multicast load shows the TMA fan", "[views][gui][tmem]") {
+TEST_CASE("The tcgen05 docks stay hidden for TMA scenarios; a multicast load shows the TMA fan",
+          "[views][gui][tmem]") {
     MainWindow w;
     w.resize(1600, 1000);
     w.openFile(LAYOUTSCOPE_ASSETS_DIR "/scenarios/tma_tile_64x64_f16_sw128.scn");

@@ -22,12 +22,34 @@ static void swatch(OverlayList& o, glm::vec2& p, Rgba8 c, const std::string& lab
 }
 
 OverlayList buildTmemOverlay(const Camera2D& cam, glm::vec2 viewport, const TmemScene& s,
-                             const MulticastFans* fans) {
+                             const MulticastFans* fans, const TmemValueFn& cellValue) {
     OverlayList o;
     const float z = cam.zoom();
     const glm::vec2 lo = cam.worldToScreen({0, 0});
     const float top = std::max(lo.y, kTmemMargins.y);
     const float left = std::max(lo.x, kTmemMargins.x); // labels stay in the margin when panned
+    if (cellValue && z >= 72.0f) {                     // cell values, only the visible cells
+        const glm::vec2 w0 = cam.screenToWorld({left, top}),
+                        w1 = cam.screenToWorld({viewport.x, viewport.y - kTmemMargins.w});
+        const uint32_t x0 = uint32_t(std::max(0.0f, w0.x)), y0 = uint32_t(std::max(0.0f, w0.y));
+        const uint32_t x1 = std::min(s.width(), uint32_t(std::max(0.0f, w1.x)) + 1),
+                       y1 = std::min(128u, uint32_t(std::max(0.0f, w1.y)) + 1);
+        for (uint32_t y = y0; y < y1; ++y)
+            for (uint32_t x = x0; x < x1; ++x) {
+                const auto v = cellValue(x, y);
+                if (!v) continue;
+                const glm::vec2 c = cam.worldToScreen({float(x) + 0.5f, float(y) + 0.5f});
+                if (c.x - 38 < left || c.y - 8 < top || c.x + 38 > viewport.x ||
+                    c.y + 8 > viewport.y - kTmemMargins.w)
+                    continue;
+                char t[16];
+                std::snprintf(t, sizeof t, "%08x", *v);
+                const Rgba8 px = s.texels[size_t(y) * s.width() + x];
+                const bool light = int(px.r) + px.g + px.b > 380 || (px.a & kFlagCurrent);
+                o.text({c.x - approxTextWidth(t) * 0.5f, c.y - 7}, t,
+                       light ? Rgba8{0, 0, 0, 255} : Rgba8{240, 240, 240, 255});
+            }
+    }
     // Frame: the margins are opaque so labels stay readable over a zoomed grid.
     o.rects.push_back({{0, 0}, {viewport.x, top - 1}, kBackground, true});
     o.rects.push_back({{0, 0}, {left - 1, viewport.y}, kBackground, true});
@@ -77,7 +99,10 @@ OverlayList buildTmemOverlay(const Camera2D& cam, glm::vec2 viewport, const Tmem
         if (a.cta < s.firstCta || a.cta >= s.firstCta + s.ctaCount) continue;
         const float x0 = float(s.originOf(a.cta) + a.column),
                     x1 = x0 + float(std::min(a.nCols, 512u - a.column));
-        const glm::vec2 p = cam.worldToScreen({x0, 0}), q = cam.worldToScreen({x1, 128});
+        glm::vec2 p = cam.worldToScreen({x0, 0}), q = cam.worldToScreen({x1, 128});
+        if (q.x < left) continue;
+        p = glm::max(p, glm::vec2(left, top)); // clipped to the grid area (the margins hold labels)
+        q.y = std::min(q.y, viewport.y - kTmemMargins.w);
         o.rects.push_back({p - glm::vec2(1), q + glm::vec2(1), kAlloc, false});
         char t[96];
         std::snprintf(t, sizeof t, "alloc %u cols @ col %u (taddr 0x%08x)", a.nCols, a.column, a.taddr);
