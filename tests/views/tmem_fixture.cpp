@@ -4,7 +4,7 @@
 
 namespace layoutscope::views::test {
 
-std::unique_ptr<Document> makeTmemStDocument() {
+static std::unique_ptr<Document> stDocument(bool withLoad) {
     Trace trace;
     MachineState ms(1, 0, 16384);
     const MachineState initial = ms;
@@ -18,8 +18,14 @@ std::unique_ptr<Document> makeTmemStDocument() {
     const auto f = parseLdSt("tcgen05.st.sync.aligned.32x32b.x4.b32");
     (void)ex.st(*f, 0, 1, *taddr | tmemAddress(32, 0), regs,
                 {"tcgen05.st.sync.aligned.32x32b.x4.b32 [taddr], {...};", 2});
+    if (withLoad)
+        (void)ex.ld(*parseLdSt("tcgen05.ld.sync.aligned.16x64b.x1.b32"), 0, 1, *taddr | tmemAddress(32, 0),
+                    {"tcgen05.ld.sync.aligned.16x64b.x1.b32 {r}, [taddr];", 3});
     return Document::fromTrace(std::move(trace), initial, {}, SmemWindow{0, 0, 128});
 }
+
+std::unique_ptr<Document> makeTmemStDocument() { return stDocument(false); }
+std::unique_ptr<Document> makeTmemStLdDocument() { return stDocument(true); }
 
 std::unique_ptr<Document> makeTmemCpDocument(bool decompress, bool ctaPair) {
     Trace trace;

@@ -14,6 +14,8 @@
 namespace layoutscope::views::test {
 
 std::unique_ptr<Document> makeTmemStDocument();
+/// makeTmemStDocument's trace followed by tcgen05.ld.sync.aligned.16x64b.x1.b32 by warp 1 at taddr (32, 0).
+std::unique_ptr<Document> makeTmemStLdDocument();
 std::unique_ptr<Document> makeTmemCpDocument(bool decompress = false, bool ctaPair = false);
 /// A TMEM-heavy synthetic trace for benchmarks: `steps` steps of tcgen05.st 32x32b.x1 by warps 0-3
 /// over the whole 128 x 512 TMEM (wrapping), plus shared memory of `smemBytes`.

@@ -240,3 +240,27 @@ TEST_CASE("TMA multicast fan: the box rows reach both CTAs of the mask", "[views
     REQUIRE(f0.valid);
     CHECK_FALSE(f0.texels[TmaFan::ctaX(0)].a & kFlagWritten);
 }
+
+// tcgen05.ld 16x64b (tcgen05.md §4.1): register 0 of thread t <- lane t/4 + 8*(t%2), column (t/2)%2.
+TEST_CASE("Register scene of a tcgen05.ld 16x64b links each register to the cell it loads", "[views][tmem][registers]") {
+    auto doc = makeTmemStLdDocument();
+    const uint32_t n = doc->trace().stepCount;
+    const auto instr = regInstrAt(*doc, n);
+    REQUIRE(instr);
+    CHECK(*instr == 2);
+    const TmemScene s = tmemSceneAt(*doc, n);
+    const RegScene r = regSceneAt(*doc, *instr, n, s);
+    REQUIRE(r.valid);
+    CHECK_FALSE(r.store);
+    CHECK(r.width() == 1);
+    int bad = 0;
+    for (uint32_t t = 0; t < 32; ++t) {
+        const RegLink* l = r.linkAt(0, t);
+        bad += !l || !(l->tmem == TmemCellRef{0, 32 + t / 4 + 8 * (t % 2), (t / 2) % 2});
+        // a load's register takes the colour of the cell: st wrote thread (lane - 32)'s register (column)
+        const uint32_t lane = 32 + t / 4 + 8 * (t % 2), col = (t / 2) % 2;
+        bad += rgb(r.texels[t]) != colourForCoord(int(lane - 32), int(col), 32, 4);
+    }
+    CHECK(bad == 0);
+    CHECK((at(s, 1, 32 + 8).a & kFlagCurrent) != 0); // read by the load's last step
+}
