@@ -19,6 +19,8 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QElapsedTimer>
+#include <QOpenGLFunctions>
+#include <QOpenGLWidget>
 #include <QProcess>
 #include <QSurfaceFormat>
 #include <QTimer>
@@ -110,6 +112,24 @@ FrameResult playFrames(MainWindow& w, int frames) {
     r.frames = int(dt.size());
     return r;
 }
+
+/// A bare QOpenGLWidget that only clears: the cost of Qt's composition + llvmpipe + Xvfb alone.
+class ClearWidget : public QOpenGLWidget, protected QOpenGLFunctions {
+  public:
+    std::vector<double> dt;
+    int64_t last = 0;
+
+  protected:
+    void initializeGL() override { initializeOpenGLFunctions(); }
+    void paintGL() override {
+        glClearColor(0.1f, 0.1f, 0.12f, 1.0f);
+        glClear(GL_COLOR_BUFFER_BIT);
+        const int64_t t = nowNs();
+        if (last) dt.push_back(double(t - last) / 1e6);
+        last = t;
+        QTimer::singleShot(0, this, [this] { update(); });
+    }
+};
 
 } // namespace
 
@@ -207,6 +227,14 @@ int main(int argc, char** argv) {
     QCoreApplication::processEvents();
     const FrameResult alone = playFrames(w, 60);
 
+    w.hide();
+    ClearWidget bare;
+    bare.resize(1920, 1080);
+    bare.show();
+    waitUntil([&] { return bare.dt.size() >= 100; }, 60000);
+    const Stats bareStats = stats(bare.dt);
+    bare.hide();
+
     const Stats cs = stats(cold);
     std::printf("views_bench: MainWindow 1920x1080, %s, trace of %u steps (%zu moves)\n",
                 gl ? "OpenGL (QOpenGLWidget)" : "raster fallback (no GL)", kSteps, size_t(kSteps) * 33);
@@ -247,5 +275,8 @@ int main(int argc, char** argv) {
     std::printf("| frame interval, small grids, docks closed (SMEM canvas alone, 1920x1080) | %.2f ms | p95 "
                 "%.2f ms | |\n",
                 alone.frame.median, alone.frame.p95);
+    std::printf("| frame interval, bare QOpenGLWidget 1920x1080 that only clears (%zu frames) | %.2f ms | "
+                "p95 %.2f ms | |\n",
+                bare.dt.size(), bareStats.median, bareStats.p95);
     return 0;
 }
