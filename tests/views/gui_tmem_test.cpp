@@ -92,6 +92,9 @@ TEST_CASE("tcgen05.cp fixtures show the pair, the multicast fan and the decompre
         w.show();
         REQUIRE(QTest::qWaitForWindowExposed(&w));
         CHECK(w.tmemViews()->tmemScene().ctaCount == 2);
+        w.playback()->seek(40); // mid-copy: rows 0..39 have landed in both CTAs
+        shot(w, "tmem_cp_pair_step40.png");
+        w.playback()->seek(w.document()->trace().stepCount);
         const auto cell = w.tmemViews()->tmemCellOf(1, 40, 0); // lane 40 <- source row 8 (second replica)
         REQUIRE(cell);
         hover(w.tmemViews()->tmemView(), *cell);
