@@ -44,6 +44,7 @@ TEST_CASE("Hovering a TMEM cell shows lane, column, address, value, source regis
     REQUIRE(QTest::qWaitForWindowExposed(&w));
     TmemViews* v = w.tmemViews();
     REQUIRE(v->tmemDock()->isVisible());
+    shot(w, "tmem_st_initial.png");
     const auto cell = v->tmemCellOf(0, 39, 2); // tcgen05.st 32x32b: thread 39 (warp 1, lane 7), r2
     REQUIRE(cell);
     hover(v->tmemView(), *cell);
