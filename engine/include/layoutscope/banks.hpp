@@ -18,6 +18,7 @@
 ///  * ideal = the wavefronts of a conflict-free access of the same width = number of phases with an
 ///    active thread; excess = wavefronts - ideal (Nsight Compute "bank conflicts").
 #include "layoutscope/result.hpp"
+#include "layoutscope/rules.hpp"
 
 #include <array>
 #include <cstdint>
@@ -35,6 +36,7 @@ struct WarpSmemAccess {
 };
 
 struct BankReport {
+    RuleId rule = RuleId::SmemBankWavefronts; ///< provenance Assumption (phase split unverified)
     uint32_t phases = 0;      ///< 1 (<= 4 B), 2 (8 B) or 4 (16 B)
     uint32_t wavefronts = 0;  ///< sum over phases of the worst bank's distinct-word count
     uint32_t ideal = 0;       ///< wavefronts without conflicts (phases with an active thread)

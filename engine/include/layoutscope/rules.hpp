@@ -72,6 +72,8 @@ enum class RuleId : uint16_t {
     TmaIm2colWide,        ///< unverified: .im2col::w / ::w::128 walk, wOffset and halo pixels (oq 4, 5)
     TmaIm2colNoOffsStore, ///< .im2col_no_offs store = im2col walk without offsets, read from smem (measured sm_90)
     TmaIm2colOffsetPacking, ///< .im2col offsets beyond the PTX range: .4d keeps 8 bits each, .5d (W+H*32+D*1024)&0x7fff
+    // --- shared-memory bank conflicts (banks.hpp; CUDA C Programming Guide, Nsight Compute) ---
+    SmemBankWavefronts,   ///< bank=(addr/4)%32, same word broadcast; unverified: 8/16-B half/quarter-warp phases
     kCount
 };
 
