@@ -84,6 +84,8 @@ void pushTx(Trace& trace, MachineState& state, uint32_t cta, uint32_t addr, int6
 
 Result<Run> runScenario(const Scenario& s) {
     Run run{MachineState(s.clusterSize, 0), MachineState(s.clusterSize, 0), Trace{}};
+    run.tmemInitial = TmemState(s.clusterSize);
+    TmemState tmem = run.tmemInitial;
     for (const ScenarioTensorMap& t : s.tensorMaps)
         run.initial.global.addRegion(t.map.p.globalAddress, t.extent, scenarioFillGenerator(t));
     for (const ScenarioBarrier& b : s.barriers) run.initial.mbarriers[{b.cta, b.addr}] = MbarrierState{};
@@ -144,6 +146,7 @@ Result<Run> runScenario(const Scenario& s) {
         tb.endInstr(std::move(summary));
     }
     run.final = std::move(state);
+    run.tmemFinal = std::move(tmem);
     return run;
 }
 

@@ -28,6 +28,7 @@
 ///
 #include "layoutscope/memory.hpp"
 #include "layoutscope/result.hpp"
+#include "layoutscope/tcgen05_exec.hpp"
 #include "layoutscope/tensor_map.hpp"
 #include "layoutscope/tma.hpp"
 #include "layoutscope/trace.hpp"
@@ -116,10 +117,21 @@ struct Scenario {
 /// Parse and validate a scenario. Every diagnostic has a line and column.
 [[nodiscard]] Result<Scenario> parseScenario(std::string_view text);
 
+/// A warp that executes tcgen05.st / ld / cp in a scenario, with its registers. (appended)
+struct ScenarioWarp {
+    uint32_t cta = 0;        ///< %cluster_ctarank
+    uint32_t warp = 0;       ///< warp id in the CTA (lane quarter = warp % 4)
+    WarpRegisters initial{}; ///< registers before the first instruction (the `regs` directive)
+    WarpRegisters final{};   ///< after the run (tcgen05.ld results written back)
+};
+
 struct Run {
     MachineState initial; ///< memory before the first instruction (global tensors generated)
     MachineState final;
     Trace trace;
+    TmemState tmemInitial{1};        ///< appended: Tensor Memory of every CTA before the first instruction
+    TmemState tmemFinal{1};          ///< appended
+    std::vector<ScenarioWarp> warps; ///< appended: every warp that executes tcgen05.st/ld/cp, with its registers
 };
 
 /// Execute every instruction. A hardware fault stops the run with its diagnostic.
