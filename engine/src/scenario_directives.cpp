@@ -305,6 +305,10 @@ void applyDirectiveTo(Context& ctx, const std::vector<Tok>& toks) {
         cta(r);
     } else if (k == "let") {
         let(r);
+    } else if (k == "warp") {
+        warpDirective(ctx, toks); // scenario_tcgen05.cpp
+    } else if (k == "regs") {
+        regsDirective(ctx, toks);
     } else if (k == "smem") {
         smem(r);
     } else if (k == "mbarrier") {

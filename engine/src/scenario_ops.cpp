@@ -403,6 +403,21 @@ void applyInstruction(Context& ctx, std::string_view text, int line, int column,
     out.text = displayText(text);
     out.span = in.span;
     out.cta = ctx.issuingCta;
+    if (isTcgen05(in)) { // scenario_tcgen05.cpp: the validator checks the form, lowering binds operands
+        const std::string w = in.opcode.size() > 1 ? in.opcode[1].text : std::string();
+        const bool orderingOnly = w.rfind(".wait", 0) == 0 || w.rfind(".commit", 0) == 0 || w.rfind(".fence", 0) == 0;
+        if (!ctx.targetInvalid && !orderingOnly) { // the validator has no rules for wait/commit/fence
+            if (Status st = validateInstruction(in, ctx.ptxTarget()); !st) {
+                for (Diagnostic d : st.diagnostics()) {
+                    if (!d.span.valid()) d.span = in.span;
+                    ctx.diags.push_back(std::move(d));
+                }
+                return;
+            }
+        }
+        if (lowerTcgen05(ctx, in, out)) ctx.s.instrs.push_back(std::move(out));
+        return;
+    }
     const bool tensor = startsWith(in, {"cp", ".async", ".bulk", ".tensor"});
     const bool mbar = startsWith(in, {"mbarrier"});
     if (!tensor && !mbar) {

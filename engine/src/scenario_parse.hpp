@@ -37,6 +37,7 @@ struct Context {
     std::set<std::string, std::less<>> poisoned; ///< names whose declaration failed: uses stay quiet
     bool targetInvalid = false; ///< target/ptx rejected: instructions are not validated again
     std::map<std::string, SourceSpan> seen; ///< header directives already given (target, ptx, cluster)
+    uint32_t issuingWarp = 0; ///< directive `warp N` (tcgen05 instructions)
 
     void error(DiagCode code, SourceSpan span, std::string message, std::string ruleRef = kFormatRef,
                Provenance prov = Provenance::Assumption) {
@@ -74,6 +75,18 @@ void applyDirective(Context& ctx, const std::vector<Tok>& toks);
 
 /// Parse, validate and lower one PTX instruction statement (text spans from `line`/`column`).
 void applyInstruction(Context& ctx, std::string_view text, int line, int column, bool terminated);
+
+/// tcgen05 scenario support (scenario_tcgen05.cpp): `warp N`, `regs pattern=...`, instruction lowering.
+void warpDirective(Context& ctx, const std::vector<Tok>& toks);
+void regsDirective(Context& ctx, const std::vector<Tok>& toks);
+[[nodiscard]] bool isTcgen05(const ParsedInstr& in);
+/// Lower a validated tcgen05 instruction; false after a diagnostic.
+[[nodiscard]] bool lowerTcgen05(Context& ctx, const ParsedInstr& in, ScenarioInstr& out);
+/// The registers of a warp at the start of a run: those given by `regs`, else zero (128 per thread).
+[[nodiscard]] WarpRegisters scenarioWarpRegisters(const Scenario& s, uint32_t cta, uint32_t warp);
+/// Execute a ScenarioInstrKind::Tcgen05 instruction (it records its own trace instruction).
+[[nodiscard]] Status runTcgen05(const Scenario& s, const ScenarioInstr& in, Tcgen05Executor& ex,
+                                std::vector<ScenarioWarp>& warps);
 
 /// Byte extent of a tensor: from its base to one past its last element; nullopt on overflow.
 [[nodiscard]] std::optional<uint64_t> tensorExtent(const TensorMapTiledParams& p);

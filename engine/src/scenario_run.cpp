@@ -91,7 +91,16 @@ Result<Run> runScenario(const Scenario& s) {
     for (const ScenarioBarrier& b : s.barriers) run.initial.mbarriers[{b.cta, b.addr}] = MbarrierState{};
     MachineState state = run.initial;
     TraceBuilder tb(run.trace);
+    Tcgen05Executor tcgen(run.trace, state, tmem);
     for (const ScenarioInstr& in : s.instrs) {
+        if (in.kind == ScenarioInstrKind::Tcgen05) { // records its own trace instruction
+            if (Status st = scn::runTcgen05(s, in, tcgen, run.warps); !st) {
+                std::vector<Diagnostic> ds;
+                for (const Diagnostic& d : st.diagnostics()) ds.push_back(atInstr(d, in));
+                return ds;
+            }
+            continue;
+        }
         tb.beginInstr(in.text, in.span.line);
         const uint32_t idx = static_cast<uint32_t>(run.trace.instrs.size() - 1);
         std::string summary;
@@ -142,6 +151,7 @@ Result<Run> runScenario(const Scenario& s) {
             break;
         }
         case ScenarioInstrKind::NoOp: summary = "no data movement"; break;
+        case ScenarioInstrKind::Tcgen05: break; // handled above
         }
         tb.endInstr(std::move(summary));
     }

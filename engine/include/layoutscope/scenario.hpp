@@ -86,6 +86,7 @@ enum class ScenarioInstrKind : uint8_t {
     MbarrierCompleteTx, ///< mbarrier.complete_tx: tx-count -= value
     MbarrierWait,     ///< mbarrier.try_wait / test_wait: accepted and recorded, no effect
     NoOp,             ///< fences, cp.async.bulk.commit_group / wait_group, barrier.cluster
+    Tcgen05,          ///< appended: tcgen05.alloc/dealloc/relinquish_alloc_permit/st/ld/cp/shift (Tcgen05Executor)
 };
 
 struct ScenarioInstr {
@@ -96,6 +97,18 @@ struct ScenarioInstr {
     uint32_t cta = 0;      ///< appended: issuing CTA (%cluster_ctarank)
     uint32_t mbarAddr = 0; ///< appended: mbarrier shared::cta address for the Mbarrier* kinds
     int64_t value = 0;     ///< appended: arrival count / tx bytes for the Mbarrier* kinds
+    uint32_t warp = 0;     ///< appended: issuing warp in the CTA (directive `warp N`) for tcgen05
+    uint32_t taddr = 0;    ///< appended: tcgen05 TMEM address (st/ld/cp/shift/dealloc) or alloc's smem address
+    uint64_t desc = 0;     ///< appended: tcgen05.cp shared-memory descriptor
+    std::vector<uint32_t> regs; ///< appended: tcgen05.st/ld register numbers of the vector operand (%r5 -> 5)
+};
+
+/// A warp that executes tcgen05.st / ld / cp in a scenario, with its registers. (appended)
+struct ScenarioWarp {
+    uint32_t cta = 0;        ///< %cluster_ctarank
+    uint32_t warp = 0;       ///< warp id in the CTA (lane quarter = warp % 4)
+    WarpRegisters initial{}; ///< registers before the first instruction (the `regs` directive)
+    WarpRegisters final{};   ///< after the run (tcgen05.ld results written back)
 };
 
 struct Scenario {
@@ -112,18 +125,11 @@ struct Scenario {
     int ptxMajor = 9; ///< appended: `ptx X.Y` (PTX ISA version given to the validator)
     int ptxMinor = 0;
     [[nodiscard]] const ScenarioBarrier* findBarrier(std::string_view name) const; ///< appended
+    std::vector<ScenarioWarp> warps; ///< appended: warps given registers by `regs` (their `initial`)
 };
 
 /// Parse and validate a scenario. Every diagnostic has a line and column.
 [[nodiscard]] Result<Scenario> parseScenario(std::string_view text);
-
-/// A warp that executes tcgen05.st / ld / cp in a scenario, with its registers. (appended)
-struct ScenarioWarp {
-    uint32_t cta = 0;        ///< %cluster_ctarank
-    uint32_t warp = 0;       ///< warp id in the CTA (lane quarter = warp % 4)
-    WarpRegisters initial{}; ///< registers before the first instruction (the `regs` directive)
-    WarpRegisters final{};   ///< after the run (tcgen05.ld results written back)
-};
 
 struct Run {
     MachineState initial; ///< memory before the first instruction (global tensors generated)

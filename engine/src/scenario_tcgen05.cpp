@@ -1,0 +1,241 @@
+// tcgen05 in scenarios (PTX ISA 9.2 §9.7.16): the `warp` and `regs` directives, lowering of validated
+// tcgen05 instructions to ScenarioInstr (operand binding only: validity is ptx_validate's), and their
+// execution through Tcgen05Executor. Grammar: docs/scenario-format.md "Tensor Memory (tcgen05)".
+#include "layoutscope/instruction.hpp"
+#include "scenario_parse.hpp"
+
+#include <cctype>
+#include <charconv>
+
+namespace layoutscope::scn {
+namespace {
+
+constexpr const char* kTcgenRef = "PTX ISA 9.2 §9.7.16 (tcgen05)";
+constexpr uint32_t kRegsPerThread = 128; ///< enough for the widest form (32x32b.x128)
+
+std::optional<int64_t> parseInt(std::string_view t) {
+    int base = 10;
+    if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) t.remove_prefix(2), base = 16;
+    uint64_t v = 0;
+    auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v, base);
+    if (ec != std::errc{} || p != t.data() + t.size()) return std::nullopt;
+    return static_cast<int64_t>(v);
+}
+
+uint64_t splitmix(uint64_t o) {
+    uint64_t z = o + 0x9E3779B97F4A7C15ULL;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+// The number N of a register name as pasted from a kernel: %r5, r5, %f12 -> 5, 12.
+std::optional<uint32_t> registerNumber(std::string_view name) {
+    size_t i = name.size();
+    while (i > 0 && std::isdigit(static_cast<unsigned char>(name[i - 1]))) --i;
+    if (i == name.size()) return std::nullopt;
+    auto v = parseInt(name.substr(i));
+    if (!v || *v >= kRegsPerThread) return std::nullopt;
+    return static_cast<uint32_t>(*v);
+}
+
+ScenarioWarp& warpOf(std::vector<ScenarioWarp>& ws, const Scenario& s, uint32_t cta, uint32_t warp) {
+    for (ScenarioWarp& w : ws)
+        if (w.cta == cta && w.warp == warp) return w;
+    ScenarioWarp w{cta, warp, scenarioWarpRegisters(s, cta, warp), {}};
+    w.final = w.initial;
+    ws.push_back(std::move(w));
+    return ws.back();
+}
+
+} // namespace
+
+// warp N: the warp of the current CTA issuing the tcgen05 instructions that follow (default 0).
+void warpDirective(Context& ctx, const std::vector<Tok>& toks) {
+    if (toks.size() != 2) {
+        ctx.error(DiagCode::Syntax, toks.size() > 2 ? toks[2].span : toks[0].span,
+                  "expected 'warp N' (N = warp id in the CTA, 0..31)");
+        return;
+    }
+    auto v = parseInt(toks[1].text);
+    if (!v || *v > 31) {
+        ctx.error(DiagCode::InvalidValue, toks[1].span, "warp id '" + toks[1].text + "' is not an integer in [0, 31]");
+        return;
+    }
+    ctx.issuingWarp = static_cast<uint32_t>(*v);
+}
+
+// regs pattern=zero|lane|index|bytes|random: the registers r0..r127 of every thread of the issuing warp.
+void regsDirective(Context& ctx, const std::vector<Tok>& toks) {
+    if (toks.size() != 4 || toks[1].text != "pattern" || toks[2].text != "=") {
+        ctx.error(DiagCode::Syntax, toks.size() > 1 ? toks[1].span : toks[0].span,
+                  "expected 'regs pattern=zero|lane|index|bytes|random'");
+        return;
+    }
+    const std::string& p = toks[3].text;
+    if (p != "zero" && p != "lane" && p != "index" && p != "bytes" && p != "random") {
+        ctx.error(DiagCode::InvalidValue, toks[3].span,
+                  "unknown register pattern '" + p + "' (zero, lane, index, bytes, random)");
+        return;
+    }
+    WarpRegisters r;
+    for (uint32_t t = 0; t < 32; ++t) {
+        r[t].resize(kRegsPerThread);
+        for (uint32_t j = 0; j < kRegsPerThread; ++j) {
+            const uint32_t b0 = (t * kRegsPerThread + j) * 4;
+            r[t][j] = p == "zero"    ? 0u
+                      : p == "lane"  ? t
+                      : p == "index" ? (t << 16 | j)
+                      : p == "bytes" ? ((b0 & 0xFF) | ((b0 + 1) & 0xFF) << 8 | ((b0 + 2) & 0xFF) << 16 |
+                                        ((b0 + 3) & 0xFF) << 24)
+                                     : static_cast<uint32_t>(splitmix(t << 16 | j));
+        }
+    }
+    for (ScenarioWarp& w : ctx.s.warps)
+        if (w.cta == ctx.issuingCta && w.warp == ctx.issuingWarp) {
+            w.initial = r;
+            return;
+        }
+    ctx.s.warps.push_back(ScenarioWarp{ctx.issuingCta, ctx.issuingWarp, r, {}});
+}
+
+WarpRegisters scenarioWarpRegisters(const Scenario& s, uint32_t cta, uint32_t warp) {
+    for (const ScenarioWarp& w : s.warps)
+        if (w.cta == cta && w.warp == warp) return w.initial;
+    WarpRegisters r;
+    for (auto& t : r) t.assign(kRegsPerThread, 0);
+    return r;
+}
+
+bool isTcgen05(const ParsedInstr& in) { return !in.opcode.empty() && in.opcode[0].text == "tcgen05"; }
+
+bool lowerTcgen05(Context& ctx, const ParsedInstr& in, ScenarioInstr& out) {
+    const std::string what = in.opcode.size() > 1 ? in.opcode[1].text : std::string();
+    out.warp = ctx.issuingWarp;
+    auto fail = [&](SourceSpan sp, std::string msg) {
+        ctx.error(DiagCode::InvalidValue, sp, std::move(msg), kFormatRef, Provenance::Assumption);
+        return false;
+    };
+    // An integer or let name (a TMEM address, descriptor or column count).
+    auto scalar = [&](const Operand& op, const char* role) -> std::optional<int64_t> {
+        if (op.kind == OperandKind::Immediate) return op.imm;
+        if (op.kind == OperandKind::Symbol || op.kind == OperandKind::Register) {
+            if (const NameInfo* n = ctx.lookup(op.text); n && n->kind == NameKind::Let) return n->value;
+            if (ctx.poisoned.count(op.text)) return std::nullopt;
+        }
+        fail(op.span, std::string(role) + " '" + op.text + "' must be an integer or a name bound with 'let " +
+                          op.text + " = <value>'");
+        return std::nullopt;
+    };
+    auto taddrOf = [&](const Operand& op) -> std::optional<uint32_t> {
+        if (op.kind != OperandKind::Address || op.elements.empty()) {
+            fail(op.span, "expected [taddr] (a let name holding a TMEM address lane << 16 | column)");
+            return std::nullopt;
+        }
+        auto v = scalar(op.elements[0], "TMEM address");
+        if (!v) return std::nullopt;
+        return static_cast<uint32_t>(*v + op.imm);
+    };
+    out.kind = ScenarioInstrKind::Tcgen05;
+    if (what.rfind(".commit", 0) == 0 || what.rfind(".wait", 0) == 0 || what.rfind(".fence", 0) == 0) {
+        out.kind = ScenarioInstrKind::NoOp; // ordering only: no data moves (mbarrier arrive is not modelled)
+        return true;
+    }
+    if (what == ".relinquish_alloc_permit") return true;
+    if (what == ".alloc") {
+        if (in.operands.size() != 2) return fail(in.span, "expected tcgen05.alloc ... [buffer], nCols;");
+        const Operand& d = in.operands[0];
+        const ScenarioBuffer* b =
+            d.kind == OperandKind::Address && !d.elements.empty() ? ctx.s.findBuffer(d.elements[0].text) : nullptr;
+        if (!b) return fail(d.span, "expected [buffer]: a declared smem buffer that receives the TMEM address");
+        if (b->cta != ctx.issuingCta)
+            return fail(d.span, "buffer " + b->name + " is in CTA " + std::to_string(b->cta) + ", not the issuing CTA");
+        out.taddr = b->addr + static_cast<uint32_t>(d.imm);
+        auto n = scalar(in.operands[1], "column count");
+        if (!n) return false;
+        out.value = *n;
+        return true;
+    }
+    if (what == ".dealloc") {
+        if (in.operands.size() != 2) return fail(in.span, "expected tcgen05.dealloc ... taddr, nCols;");
+        auto t = scalar(in.operands[0], "TMEM address");
+        auto n = t ? scalar(in.operands[1], "column count") : std::nullopt;
+        if (!n) return false;
+        out.taddr = static_cast<uint32_t>(*t);
+        out.value = *n;
+        return true;
+    }
+    if (what == ".shift" || what == ".cp") {
+        if (in.operands.empty()) return fail(in.span, "expected [taddr]");
+        auto t = taddrOf(in.operands[0]);
+        if (!t) return false;
+        out.taddr = *t;
+        if (what == ".cp") {
+            if (in.operands.size() != 2) return fail(in.span, "expected tcgen05.cp ... [taddr], sdesc;");
+            auto d = scalar(in.operands[1], "shared-memory descriptor");
+            if (!d) return false;
+            out.desc = static_cast<uint64_t>(*d);
+        }
+        return true;
+    }
+    if (what == ".st" || what == ".ld") {
+        const Operand* addr = nullptr;
+        const Operand* vec = nullptr;
+        for (const Operand& op : in.operands) {
+            if (op.kind == OperandKind::Address && !addr) addr = &op;
+            if (op.kind == OperandKind::Vector && !vec) vec = &op;
+        }
+        if (!addr || !vec) return fail(in.span, "expected a [taddr] and a {register, ...} vector operand");
+        auto t = taddrOf(*addr);
+        if (!t) return false;
+        out.taddr = *t;
+        for (const Operand& e : vec->elements) {
+            auto n = registerNumber(e.text);
+            if (!n)
+                return fail(e.span, "register '" + e.text + "' must end in its number 0.." +
+                                        std::to_string(kRegsPerThread - 1) + " (%r5, r5)");
+            out.regs.push_back(*n);
+        }
+        return true;
+    }
+    ctx.error(DiagCode::Unsupported, in.opcode.size() > 1 ? in.opcode[1].span : in.opcode[0].span,
+              "tcgen05" + what + " is not supported in scenarios (alloc, dealloc, relinquish_alloc_permit, st, ld, cp, "
+              "shift, commit, wait, fence)",
+              kTcgenRef, Provenance::PtxText);
+    return false;
+}
+
+Status runTcgen05(const Scenario& s, const ScenarioInstr& in, Tcgen05Executor& ex, std::vector<ScenarioWarp>& warps) {
+    const InstrSource src{in.text, in.span.line};
+    const uint32_t group = in.text.find("cta_group::2") != std::string::npos ? 2 : 1;
+    auto is = [&](const char* p) { return in.text.rfind(p, 0) == 0; };
+    if (is("tcgen05.alloc")) {
+        auto r = ex.alloc(group, in.cta, in.taddr, static_cast<uint32_t>(in.value), src);
+        if (!r) return r.diagnostics();
+        return okStatus();
+    }
+    if (is("tcgen05.dealloc")) return ex.dealloc(group, in.cta, in.taddr, static_cast<uint32_t>(in.value));
+    if (is("tcgen05.relinquish_alloc_permit")) return ex.relinquishAllocPermit(group, in.cta);
+    if (is("tcgen05.shift")) return ex.shiftDown(group, in.cta, in.taddr, src);
+    if (is("tcgen05.cp")) {
+        auto f = parseCp(in.text);
+        if (!f) return f.diagnostics();
+        return ex.cp(*f, in.cta, in.taddr, in.desc, src);
+    }
+    auto f = parseLdSt(in.text);
+    if (!f) return f.diagnostics();
+    ScenarioWarp& w = warpOf(warps, s, in.cta, in.warp);
+    if (f->store) {
+        WarpRegisters v;
+        for (uint32_t t = 0; t < 32; ++t)
+            for (uint32_t r : in.regs) v[t].push_back(w.final[t][r]);
+        return ex.st(*f, in.cta, in.warp, in.taddr, v, src);
+    }
+    auto got = ex.ld(*f, in.cta, in.warp, in.taddr, src);
+    if (!got) return got.diagnostics();
+    for (uint32_t t = 0; t < 32; ++t)
+        for (size_t k = 0; k < in.regs.size() && k < (*got)[t].size(); ++k) w.final[t][in.regs[k]] = (*got)[t][k];
+    return okStatus();
+}
+
+} // namespace layoutscope::scn
