@@ -37,7 +37,9 @@ std::string memRef(const MemRef& r) {
     case MemSpace::TensorMemory:
         return "tmem[cta" + std::to_string(r.cta) + "]:lane" + std::to_string(r.addr >> 16) + ",col" +
                std::to_string(r.addr & 0xFFFF);
-    case MemSpace::Register: return "reg:" + std::to_string(r.addr);
+    case MemSpace::Register: // threadInCta << 16 | (register * 4 + byte) (tcgen05_exec.hpp)
+        return "reg[cta" + std::to_string(r.cta) + "]:t" + std::to_string(r.addr >> 16) + ".r" +
+               std::to_string((r.addr & 0xFFFF) / 4) + ".b" + std::to_string(r.addr & 3);
     case MemSpace::Fill: return "fill";
     case MemSpace::None: break;
     }

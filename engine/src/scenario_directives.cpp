@@ -309,6 +309,8 @@ void applyDirectiveTo(Context& ctx, const std::vector<Tok>& toks) {
         warpDirective(ctx, toks); // scenario_tcgen05.cpp
     } else if (k == "regs") {
         regsDirective(ctx, toks);
+    } else if (k == "desc") {
+        descDirective(ctx, toks);
     } else if (k == "smem") {
         smem(r);
     } else if (k == "mbarrier") {

@@ -79,6 +79,7 @@ void applyInstruction(Context& ctx, std::string_view text, int line, int column,
 /// tcgen05 scenario support (scenario_tcgen05.cpp): `warp N`, `regs pattern=...`, instruction lowering.
 void warpDirective(Context& ctx, const std::vector<Tok>& toks);
 void regsDirective(Context& ctx, const std::vector<Tok>& toks);
+void descDirective(Context& ctx, const std::vector<Tok>& toks);
 [[nodiscard]] bool isTcgen05(const ParsedInstr& in);
 /// Lower a validated tcgen05 instruction; false after a diagnostic.
 [[nodiscard]] bool lowerTcgen05(Context& ctx, const ParsedInstr& in, ScenarioInstr& out);

@@ -2,6 +2,7 @@
 // tcgen05 instructions to ScenarioInstr (operand binding only: validity is ptx_validate's), and their
 // execution through Tcgen05Executor. Grammar: docs/scenario-format.md "Tensor Memory (tcgen05)".
 #include "layoutscope/instruction.hpp"
+#include "layoutscope/smem_descriptor.hpp"
 #include "scenario_parse.hpp"
 
 #include <cctype>
@@ -97,6 +98,78 @@ void regsDirective(Context& ctx, const std::vector<Tok>& toks) {
             return;
         }
     ctx.s.warps.push_back(ScenarioWarp{ctx.issuingCta, ctx.issuingWarp, r, {}});
+}
+
+// desc NAME start=BUFFER[+BYTES] lbo=BYTES sbo=BYTES swizzle=none|128B|64B|32B|128B_base32B [base=N]:
+// a let name holding the 64-bit shared-memory descriptor (smem_descriptor.hpp, PTX ISA §9.7.16.4.1).
+void descDirective(Context& ctx, const std::vector<Tok>& toks) {
+    if (toks.size() < 2 || toks[1].kind != Tok::Word) {
+        ctx.error(DiagCode::Syntax, toks[0].span, "expected 'desc NAME start=BUFFER lbo=N sbo=N swizzle=...'");
+        return;
+    }
+    SmemDescriptor d;
+    bool haveStart = false;
+    for (size_t i = 2; i < toks.size(); i += 3) {
+        if (i + 2 >= toks.size() || toks[i + 1].text != "=") {
+            ctx.error(DiagCode::Syntax, toks[i].span, "expected KEY=VALUE (start=, lbo=, sbo=, swizzle=, base=)");
+            return;
+        }
+        const std::string& k = toks[i].text;
+        const Tok& v = toks[i + 2];
+        if (k == "swizzle") {
+            static const std::pair<const char*, SmemLayoutType> kTypes[] = {
+                {"none", SmemLayoutType::SwizzleNone}, {"128B", SmemLayoutType::Swizzle128B},
+                {"64B", SmemLayoutType::Swizzle64B},   {"32B", SmemLayoutType::Swizzle32B},
+                {"128B_base32B", SmemLayoutType::Swizzle128BBase32B}};
+            bool ok = false;
+            for (auto& [n, t] : kTypes)
+                if (v.text == n) d.layoutType = static_cast<uint32_t>(t), ok = true;
+            if (!ok) {
+                ctx.error(DiagCode::InvalidValue, v.span, "swizzle '" + v.text + "' is not none|128B|64B|32B|128B_base32B");
+                return;
+            }
+            continue;
+        }
+        if (k == "start") {
+            std::string name = v.text;
+            uint32_t off = 0;
+            if (size_t plus = name.find('+'); plus != std::string::npos) {
+                auto o = parseInt(name.substr(plus + 1));
+                if (!o) {
+                    ctx.error(DiagCode::InvalidValue, v.span, "expected start=BUFFER+BYTES");
+                    return;
+                }
+                off = static_cast<uint32_t>(*o);
+                name.resize(plus);
+            }
+            const ScenarioBuffer* b = ctx.s.findBuffer(name);
+            if (!b) {
+                ctx.error(DiagCode::UnknownName, v.span, "'" + name + "' is not an smem buffer declared above");
+                return;
+            }
+            d.startAddress = b->addr + off;
+            haveStart = true;
+            continue;
+        }
+        auto n = parseInt(v.text);
+        if (!n || (k != "lbo" && k != "sbo" && k != "base")) {
+            ctx.error(DiagCode::InvalidValue, toks[i].span, "unknown option or value '" + k + "=" + v.text + "'");
+            return;
+        }
+        (k == "lbo" ? d.lbo : k == "sbo" ? d.sbo : d.baseOffset) = static_cast<uint32_t>(*n);
+    }
+    if (!haveStart) {
+        ctx.error(DiagCode::Syntax, toks[1].span, "desc " + toks[1].text + " needs start=BUFFER");
+        return;
+    }
+    if (Status st = validateSmemDescriptor(d); !st) {
+        for (Diagnostic e : st.diagnostics()) {
+            e.span = toks[1].span;
+            ctx.diags.push_back(std::move(e));
+        }
+        return;
+    }
+    ctx.declare(toks[1].text, NameKind::Let, toks[1].span, static_cast<int64_t>(encodeSmemDescriptor(d)));
 }
 
 WarpRegisters scenarioWarpRegisters(const Scenario& s, uint32_t cta, uint32_t warp) {
