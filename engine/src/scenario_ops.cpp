@@ -425,7 +425,7 @@ void applyInstruction(Context& ctx, std::string_view text, int line, int column,
             ctx.error(DiagCode::Unsupported, in.opcode[0].span,
                       "'" + in.opcodeText() + "' is not supported in scenarios (supported: cp.async.bulk.tensor tile "
                       "loads and stores, mbarrier.init / arrive.expect_tx / try_wait, fence.proxy.async, "
-                      "cp.async.bulk.commit_group / wait_group)");
+                      "cp.async.bulk.commit_group / wait_group, tcgen05.*)");
             return;
         }
         out.kind = ScenarioInstrKind::NoOp;
