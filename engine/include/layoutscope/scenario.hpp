@@ -16,6 +16,15 @@
 ///   mbarrier.init.shared::cta.b64 [bar], 1;
 ///   cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes [sA], [A, {0, x}], [bar];
 ///
+/// Tensor Memory (docs/scenario-format.md "Tensor Memory (tcgen05)"), target sm_100a or later:
+///   warp 4                          # issuing warp of the current CTA (lane quarter = warp % 4)
+///   regs pattern=index              # r0..r127 of its threads: t << 16 | j (also zero|lane|bytes|random)
+///   desc sd start=sA lbo=16 sbo=128 swizzle=none   # 64-bit smem descriptor as a let name
+///   let tmem = 0                    # TMEM address lane << 16 | column
+///   tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [taddrBuf], 32;
+///   tcgen05.st.sync.aligned.32x32b.x2.b32 [tmem], {%r0, %r1};   # registers by number
+///   tcgen05.cp.cta_group::1.128x256b [tmem], sd;
+///
 /// Comments: '#' or '//' to the end of the line. A line whose first word is not a directive is a
 /// PTX instruction, pasted verbatim and ended by ';' (it may span lines).
 /// tensormap options (cuda.h parameter names are accepted too): dims=/globalDim= (elements, dim 0
