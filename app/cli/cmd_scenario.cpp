@@ -4,6 +4,9 @@
 
 #include <cstdio>
 #include <fstream>
+#include <algorithm>
+#include <array>
+#include <cstdlib>
 #include <map>
 #include <optional>
 #include <set>
@@ -69,6 +72,63 @@ std::optional<Loaded> loadAndRun(const std::string& path, std::ostream& err) {
         return std::nullopt;
     }
     return Loaded{std::move(sc).value(), std::move(run).value()};
+}
+
+// dump --tmem / --regs: the final TMEM cells (hex, one row per lane) and a warp's final registers.
+int printStateTables(const Loaded& l, const std::optional<std::array<uint32_t, 4>>& box, uint32_t cta,
+                     const std::optional<std::pair<uint32_t, uint32_t>>& regs, std::ostream& out, std::ostream& err) {
+    char buf[16];
+    if (box) {
+        if (cta >= l.run.tmemFinal.ctas.size()) {
+            err << "dump: --tmem-cta " << cta << " is outside the cluster\n";
+            return 2;
+        }
+        const TensorMemory& m = l.run.tmemFinal.ctas[cta];
+        out << "# tmem cta" << cta << " lanes " << (*box)[0] << ".." << (*box)[1] << " columns " << (*box)[2] << ".."
+            << (*box)[3] << " (final, 32-bit cells in hex)\nlane\\col";
+        for (uint32_t c = (*box)[2]; c <= (*box)[3]; ++c) out << " " << std::string(8 - std::min<size_t>(8, std::to_string(c).size()), ' ') << c;
+        out << "\n";
+        for (uint32_t lane = (*box)[0]; lane <= (*box)[1]; ++lane) {
+            std::snprintf(buf, sizeof buf, "%8u", lane);
+            out << buf;
+            for (uint32_t c = (*box)[2]; c <= (*box)[3]; ++c) {
+                std::snprintf(buf, sizeof buf, " %08x", m.cell(lane, c));
+                out << buf;
+            }
+            out << "\n";
+        }
+    }
+    if (regs) {
+        const ScenarioWarp* w = nullptr;
+        for (const ScenarioWarp& x : l.run.warps)
+            if (x.cta == regs->first && x.warp == regs->second) w = &x;
+        if (!w) {
+            err << "dump: warp " << regs->second << " of CTA " << regs->first << " executes no tcgen05.st/ld\n";
+            return 1;
+        }
+        std::set<uint32_t> named; // the registers the warp's tcgen05.st/ld instructions name
+        for (const ScenarioInstr& in : l.scenario.instrs)
+            if (in.kind == ScenarioInstrKind::Tcgen05 && in.cta == w->cta && in.warp == w->warp)
+                named.insert(in.regs.begin(), in.regs.end());
+        out << "# registers cta" << w->cta << " warp " << w->warp
+            << " named by its tcgen05.st/ld (final, hex; * = changed by the run)\nthread";
+        for (uint32_t j : named) {
+            std::snprintf(buf, sizeof buf, " %9s", ("r" + std::to_string(j)).c_str());
+            out << buf;
+        }
+        out << "\n";
+        for (uint32_t t = 0; t < 32; ++t) {
+            std::snprintf(buf, sizeof buf, "%6u", t);
+            out << buf;
+            for (uint32_t j : named) {
+                const bool changed = j < w->initial[t].size() && w->initial[t][j] != w->final[t][j];
+                std::snprintf(buf, sizeof buf, " %08x%c", w->final[t][j], changed ? '*' : ' ');
+                out << buf;
+            }
+            out << "\n";
+        }
+    }
+    return 0;
 }
 
 } // namespace
@@ -156,6 +216,9 @@ int cmdRun(const Args& args, std::ostream& out, std::ostream& err) {
 int cmdDump(const Args& args, std::ostream& out, std::ostream& err) {
     std::string file;
     std::optional<uint32_t> step;
+    std::optional<std::array<uint32_t, 4>> tmemBox;
+    std::optional<std::pair<uint32_t, uint32_t>> regsOf;
+    uint32_t tmemCta = 0;
     for (size_t i = 1; i < args.size(); ++i) {
         if (args[i] == "--step" && i + 1 < args.size()) {
             try {
@@ -164,10 +227,26 @@ int cmdDump(const Args& args, std::ostream& out, std::ostream& err) {
                 err << "dump: --step takes a step number\n";
                 return 2;
             }
+        } else if ((args[i] == "--tmem" || args[i] == "--regs") && i + 1 < args.size()) {
+            // --tmem LANE0:LANE1,COL0:COL1 (inclusive, CTA 0; --tmem-cta N) / --regs CTA,WARP: final state tables
+            const bool tm = args[i] == "--tmem";
+            unsigned a = 0, b = 0, c = 0, d = 0;
+            const std::string& v = args[++i];
+            if (tm ? std::sscanf(v.c_str(), "%u:%u,%u:%u", &a, &b, &c, &d) != 4 || a > b || c > d || b >= kTmemLanes ||
+                         d >= kTmemColumns
+                   : std::sscanf(v.c_str(), "%u,%u", &a, &b) != 2) {
+                err << (tm ? "dump: --tmem takes LANE0:LANE1,COL0:COL1 (lanes < 128, columns < 512)\n"
+                           : "dump: --regs takes CTA,WARP\n");
+                return 2;
+            }
+            if (tm) tmemBox = {a, b, c, d};
+            else regsOf = {a, b};
+        } else if (args[i] == "--tmem-cta" && i + 1 < args.size()) {
+            tmemCta = static_cast<uint32_t>(std::strtoul(args[++i].c_str(), nullptr, 10));
         } else if (file.empty()) {
             file = args[i];
         } else {
-            err << "usage: layoutscope-cli dump FILE [--step N]\n";
+            err << "usage: layoutscope-cli dump FILE [--step N] [--tmem L0:L1,C0:C1 [--tmem-cta N]] [--regs CTA,WARP]\n";
             return 2;
         }
     }
@@ -177,6 +256,7 @@ int cmdDump(const Args& args, std::ostream& out, std::ostream& err) {
     }
     auto l = loadAndRun(file, err);
     if (!l) return 1;
+    if (tmemBox || regsOf) return printStateTables(*l, tmemBox, tmemCta, regsOf, out, err);
     const Trace& t = l->run.trace;
     size_t lo = 0, hi = t.moves.size();
     if (step) std::tie(lo, hi) = t.movesOfStep(*step);
