@@ -1,7 +1,9 @@
 // layoutscope: the GUI. Also renders headless:
 //   layoutscope --scenario FILE [--step N] --export out.png|out.svg [--size WxH] [--cta N]
+//   layoutscope --scenario FILE --export-sequence DIR [--steps A:B] [--size WxH] [--cta N]   (DIR/frame_0000.png...)
 //   layoutscope --scenario FILE [--step N] --grab window.png [--hover 0xADDR]   (show, screenshot, quit)
 #include "export.hpp"
+#include "export_sequence.hpp"
 #include "main_window.hpp"
 
 #include <QApplication>
@@ -20,7 +22,7 @@ int main(int argc, char** argv) {
     bool headless = false;
     for (int i = 1; i < argc; ++i) {
         const std::string_view a = argv[i];
-        headless |= a == "--export" || a.starts_with("--export=") || a == "--help" || a == "-h";
+        headless |= a == "--export" || a.starts_with("--export") || a == "--help" || a == "-h";
     }
     if (headless && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") &&
         qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
@@ -44,7 +46,9 @@ int main(int argc, char** argv) {
     const QCommandLineOption ctaOpt("cta", "Export: whose shared memory to show (%cluster_ctarank, default 0).", "N", "0");
     const QCommandLineOption grabOpt("grab", "Show the window, save a screenshot of it to FILE and exit.", "FILE");
     const QCommandLineOption hoverOpt("hover", "With --grab: hover the shared-memory byte at ADDR first.", "ADDR");
-    cli.addOptions({scenarioOpt, stepOpt, exportOpt, sizeOpt, ctaOpt, grabOpt, hoverOpt});
+    const QCommandLineOption seqOpt("export-sequence", "Render every step (or --steps A:B) headless to DIR/frame_0000.png... and exit.", "DIR");
+    const QCommandLineOption stepsOpt("steps", "With --export-sequence: steps A:B, A:, :B or A (default: all, 0..last).", "A:B");
+    cli.addOptions({scenarioOpt, stepOpt, exportOpt, sizeOpt, ctaOpt, grabOpt, hoverOpt, seqOpt, stepsOpt});
     cli.process(app);
 
     bool stepOk = true;
@@ -55,9 +59,18 @@ int main(int argc, char** argv) {
         return 2;
     }
 
-    if (cli.isSet(exportOpt)) {
+    if (cli.isSet(stepsOpt) && !cli.isSet(seqOpt)) {
+        std::fprintf(stderr, "layoutscope: --steps only applies to --export-sequence DIR\n");
+        return 2;
+    }
+    if (cli.isSet(exportOpt) && cli.isSet(seqOpt)) {
+        std::fprintf(stderr, "layoutscope: choose one of --export FILE and --export-sequence DIR\n");
+        return 2;
+    }
+    if (cli.isSet(exportOpt) || cli.isSet(seqOpt)) {
+        const char* what = cli.isSet(seqOpt) ? "--export-sequence" : "--export";
         if (!cli.isSet(scenarioOpt)) {
-            std::fprintf(stderr, "layoutscope: --export needs --scenario FILE\n");
+            std::fprintf(stderr, "layoutscope: %s needs --scenario FILE\n", what);
             return 2;
         }
         auto doc = Document::fromFile(cli.value(scenarioOpt).toStdString());
@@ -72,6 +85,23 @@ int main(int argc, char** argv) {
         if (!ctaOk) {
             std::fprintf(stderr, "layoutscope: --cta wants a non-negative integer\n");
             return 2;
+        }
+        if (cli.isSet(seqOpt)) {
+            if (!doc->hasTrace()) {
+                for (const auto& d : doc->diagnostics())
+                    std::fprintf(stderr, "%s\n", formatDiagnostic(d, doc->path()).c_str());
+                std::fprintf(stderr, "layoutscope: the scenario has errors: nothing to export\n");
+                return 1;
+            }
+            QString err;
+            const auto range = parseStepRange(cli.value(stepsOpt), doc->trace().stepCount, &err);
+            if (!range) {
+                std::fprintf(stderr, "layoutscope: %s\n", qPrintable(err));
+                return 2;
+            }
+            const ExportResult r = exportSequence(*doc, cli.value(seqOpt), *range, size, cta);
+            std::fprintf(stderr, "layoutscope: %s\n", qPrintable(r.message));
+            return r.ok ? 0 : 1;
         }
         const QString out = cli.value(exportOpt);
         const ExportResult r = out.endsWith(".svg", Qt::CaseInsensitive) ? exportSmemSvg(*doc, step, out, cta)
