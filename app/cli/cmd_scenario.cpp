@@ -74,6 +74,22 @@ std::optional<Loaded> loadAndRun(const std::string& path, std::ostream& err) {
     return Loaded{std::move(sc).value(), std::move(run).value()};
 }
 
+// " [unverified: open question 3, 28]" for an Assumption rule (numbers from its reference), else "".
+std::string unverifiedMark(const RuleInfo& ri) {
+    if (ri.provenance != Provenance::Assumption) return {};
+    const std::string ref = ri.reference;
+    const size_t at = ref.find("open-questions.md");
+    std::string nums;
+    for (size_t i = at == std::string::npos ? ref.size() : at + 17; i < ref.size(); ++i) {
+        const char c = ref[i];
+        if (c == ';' || c == ']' || c == ')') break;
+        if ((c >= '0' && c <= '9') || c == ',' || c == ' ') nums += c;
+    }
+    while (!nums.empty() && (nums.front() == ' ' || nums.front() == ',')) nums.erase(0, 1);
+    while (!nums.empty() && (nums.back() == ' ' || nums.back() == ',')) nums.pop_back();
+    return nums.empty() ? " [unverified]" : " [unverified: open question " + nums + "]";
+}
+
 // dump --tmem / --regs: the final TMEM cells (hex, one row per lane) and a warp's final registers.
 int printStateTables(const Loaded& l, const std::optional<std::array<uint32_t, 4>>& box, uint32_t cta,
                      const std::optional<std::pair<uint32_t, uint32_t>>& regs, std::ostream& out, std::ostream& err) {
@@ -203,7 +219,7 @@ int cmdRun(const Args& args, std::ostream& out, std::ostream& err) {
         for (const auto& [r, n] : rules) {
             const RuleInfo& ri = ruleInfo(r);
             out << "    rule " << ri.name << " (" << n << " B) [" << ri.reference << "; " << provenanceTag(ri.provenance)
-                << "]\n";
+                << "]" << unverifiedMark(ri) << "\n";
         }
     }
     out << "\ntotal " << total << " B moved\n";
@@ -251,7 +267,7 @@ int cmdDump(const Args& args, std::ostream& out, std::ostream& err) {
         }
     }
     if (file.empty()) {
-        err << "usage: layoutscope-cli dump FILE [--step N]\n";
+        err << "usage: layoutscope-cli dump FILE [--step N] [--tmem L0:L1,C0:C1 [--tmem-cta N]] [--regs CTA,WARP]\n";
         return 2;
     }
     auto l = loadAndRun(file, err);

@@ -6,6 +6,7 @@ void printUsage(std::ostream& out) {
     out << "usage: layoutscope-cli <command> [args]\n"
            "  run FILE                 execute a scenario and summarise what moved\n"
            "  dump FILE                print every byte move of a scenario's trace\n"
+           "    [--tmem L0:L1,C0:C1 [--tmem-cta N]] [--regs CTA,WARP]   final TMEM cells / a warp's registers\n"
            "  check FILE...            validate scenarios; diagnostics as file:line:col: error: ...\n"
            "  validate [--target sm_XX] [--ptx X.Y] 'INSTR'   validate one PTX instruction\n"
            "  conform tma FILE...      replay golden/tma records (.jsonl or .jsonl.gz)\n"
