@@ -87,7 +87,7 @@ void descDirective(Context& ctx, const std::vector<Tok>& toks);
 [[nodiscard]] WarpRegisters scenarioWarpRegisters(const Scenario& s, uint32_t cta, uint32_t warp);
 /// Execute a ScenarioInstrKind::Tcgen05 instruction (it records its own trace instruction).
 [[nodiscard]] Status runTcgen05(const Scenario& s, const ScenarioInstr& in, Tcgen05Executor& ex,
-                                std::vector<ScenarioWarp>& warps);
+                                std::vector<ScenarioWarp>& warps, const MachineState& state, Trace& trace);
 
 /// Byte extent of a tensor: from its base to one past its last element; nullopt on overflow.
 [[nodiscard]] std::optional<uint64_t> tensorExtent(const TensorMapTiledParams& p);

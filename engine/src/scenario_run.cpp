@@ -94,7 +94,7 @@ Result<Run> runScenario(const Scenario& s) {
     Tcgen05Executor tcgen(run.trace, state, tmem);
     for (const ScenarioInstr& in : s.instrs) {
         if (in.kind == ScenarioInstrKind::Tcgen05) { // records its own trace instruction
-            if (Status st = scn::runTcgen05(s, in, tcgen, run.warps); !st) {
+            if (Status st = scn::runTcgen05(s, in, tcgen, run.warps, state, run.trace); !st) {
                 std::vector<Diagnostic> ds;
                 for (const Diagnostic& d : st.diagnostics()) ds.push_back(atInstr(d, in));
                 return ds;

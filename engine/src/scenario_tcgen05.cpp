@@ -200,11 +200,23 @@ bool lowerTcgen05(Context& ctx, const ParsedInstr& in, ScenarioInstr& out) {
                           op.text + " = <value>'");
         return std::nullopt;
     };
+    // [taddrBuf]: the TMEM address tcgen05.alloc stored in that buffer, read when the instruction runs.
+    auto fromBuffer = [&](const ScenarioBuffer& b, const Operand& op) -> std::optional<uint32_t> {
+        if (b.cta != ctx.issuingCta || op.imm != 0) {
+            fail(op.span, b.cta != ctx.issuingCta ? "buffer " + b.name + " is not in the issuing CTA"
+                                                  : "[" + b.name + "+offset]: a TMEM address read from a buffer takes "
+                                                    "no offset (bind the address with 'let' to add one)");
+            return std::nullopt;
+        }
+        out.taddrSmem = b.addr;
+        return 0u;
+    };
     auto taddrOf = [&](const Operand& op) -> std::optional<uint32_t> {
         if (op.kind != OperandKind::Address || op.elements.empty()) {
             fail(op.span, "expected [taddr] (a let name holding a TMEM address lane << 16 | column)");
             return std::nullopt;
         }
+        if (const ScenarioBuffer* b = ctx.s.findBuffer(op.elements[0].text)) return fromBuffer(*b, op);
         auto v = scalar(op.elements[0], "TMEM address");
         if (!v) return std::nullopt;
         return static_cast<uint32_t>(*v + op.imm);
@@ -231,7 +243,10 @@ bool lowerTcgen05(Context& ctx, const ParsedInstr& in, ScenarioInstr& out) {
     }
     if (what == ".dealloc") {
         if (in.operands.size() != 2) return fail(in.span, "expected tcgen05.dealloc ... taddr, nCols;");
-        auto t = scalar(in.operands[0], "TMEM address");
+        const ScenarioBuffer* tb = in.operands[0].kind == OperandKind::Symbol ? ctx.s.findBuffer(in.operands[0].text) : nullptr;
+        std::optional<int64_t> t;
+        if (!tb) t = scalar(in.operands[0], "TMEM address");
+        else if (auto v = fromBuffer(*tb, in.operands[0])) t = *v;
         auto n = t ? scalar(in.operands[1], "column count") : std::nullopt;
         if (!n) return false;
         out.taddr = static_cast<uint32_t>(*t);
@@ -278,7 +293,14 @@ bool lowerTcgen05(Context& ctx, const ParsedInstr& in, ScenarioInstr& out) {
     return false;
 }
 
-Status runTcgen05(const Scenario& s, const ScenarioInstr& in, Tcgen05Executor& ex, std::vector<ScenarioWarp>& warps) {
+Status runTcgen05(const Scenario& s, const ScenarioInstr& instr, Tcgen05Executor& ex, std::vector<ScenarioWarp>& warps,
+                  const MachineState& state, Trace& trace) {
+    ScenarioInstr in = instr;
+    if (in.taddrSmem >= 0 && !in.text.starts_with("tcgen05.alloc")) { // [taddrBuf]: little-endian b32 in smem
+        const auto bytes = state.smem.at(in.cta).bytes();
+        const size_t a = static_cast<size_t>(in.taddrSmem);
+        in.taddr = bytes[a] | bytes[a + 1] << 8 | bytes[a + 2] << 16 | static_cast<uint32_t>(bytes[a + 3]) << 24;
+    }
     const InstrSource src{in.text, in.span.line};
     const uint32_t group = in.text.find("cta_group::2") != std::string::npos ? 2 : 1;
     auto is = [&](const char* p) { return in.text.rfind(p, 0) == 0; };
@@ -298,14 +320,28 @@ Status runTcgen05(const Scenario& s, const ScenarioInstr& in, Tcgen05Executor& e
     auto f = parseLdSt(in.text);
     if (!f) return f.diagnostics();
     ScenarioWarp& w = warpOf(warps, s, in.cta, in.warp);
+    // The executor numbers registers by their position in the vector operand; the trace names them as
+    // the scenario does ({%r4, %r7}: positions 0, 1 -> registers 4, 7).
+    auto renameRegisters = [&] {
+        const uint32_t idx = static_cast<uint32_t>(trace.instrs.size() - 1);
+        for (auto it = trace.moves.rbegin(); it != trace.moves.rend() && it->instr == idx; ++it)
+            for (MemRef* r : {&it->src, &it->dst})
+                if (r->space == MemSpace::Register) {
+                    const uint32_t pos = (r->addr & 0xFFFF) / 4;
+                    if (pos < in.regs.size()) r->addr = (r->addr & 0xFFFF0000u) | (in.regs[pos] * 4 + (r->addr & 3));
+                }
+    };
     if (f->store) {
         WarpRegisters v;
         for (uint32_t t = 0; t < 32; ++t)
             for (uint32_t r : in.regs) v[t].push_back(w.final[t][r]);
-        return ex.st(*f, in.cta, in.warp, in.taddr, v, src);
+        Status st = ex.st(*f, in.cta, in.warp, in.taddr, v, src);
+        if (st) renameRegisters();
+        return st;
     }
     auto got = ex.ld(*f, in.cta, in.warp, in.taddr, src);
     if (!got) return got.diagnostics();
+    renameRegisters();
     for (uint32_t t = 0; t < 32; ++t)
         for (size_t k = 0; k < in.regs.size() && k < (*got)[t].size(); ++k) w.final[t][in.regs[k]] = (*got)[t][k];
     return okStatus();

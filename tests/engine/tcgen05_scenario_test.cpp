@@ -122,3 +122,23 @@ TEST_CASE("scenario tcgen05 diagnostics", "[tcgen05][scenario]") {
         CHECK(s2.diagnostics()[0].span.line == 6);
     }
 }
+
+TEST_CASE("scenario [taddrBuf] uses the TMEM address tcgen05.alloc stored there", "[tcgen05][scenario]") {
+    // First fit (open question 23): 64 columns at column 0 into t2, then 32 at column 64 into taddrBuf.
+    auto r = runText("target sm_100a\nptx 8.8\nsmem taddrBuf 16\nsmem t2 16\nregs pattern=index\n"
+                     "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [t2], 64;\n"
+                     "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [taddrBuf], 32;\n"
+                     "tcgen05.st.sync.aligned.32x32b.x1.b32 [taddrBuf], {%r9};\n"
+                     "tcgen05.dealloc.cta_group::1.sync.aligned.b32 taddrBuf, 32;\n");
+    REQUIRE(r);
+    for (uint32_t t = 0; t < 32; ++t) CHECK(r->tmemFinal.ctas[0].cell(t, 64) == (t << 16 | 9));
+    // The trace names register 9 (byte address 9*4), not the vector position 0.
+    bool sawR9 = false;
+    for (const ByteMove& m : r->trace.moves)
+        if (m.src.space == MemSpace::Register && m.src.addr == (5u << 16 | 36u)) sawR9 = true;
+    CHECK(sawR9);
+    auto bad = parseScenario("target sm_100a\nptx 8.8\nsmem taddrBuf 16\n"
+                             "tcgen05.st.sync.aligned.32x32b.x1.b32 [taddrBuf+4], {%r0};\n");
+    REQUIRE_FALSE(bad);
+    CHECK(bad.diagnostics()[0].span.line == 4);
+}

@@ -110,6 +110,8 @@ struct ScenarioInstr {
     uint32_t taddr = 0;    ///< appended: tcgen05 TMEM address (st/ld/cp/shift/dealloc) or alloc's smem address
     uint64_t desc = 0;     ///< appended: tcgen05.cp shared-memory descriptor
     std::vector<uint32_t> regs; ///< appended: tcgen05.st/ld register numbers of the vector operand (%r5 -> 5)
+    int64_t taddrSmem = -1; ///< appended: >= 0: the TMEM address is read at run time from this shared::cta
+                            ///< address of the issuing CTA (`[taddrBuf]`, the buffer tcgen05.alloc wrote)
 };
 
 /// A warp that executes tcgen05.st / ld / cp in a scenario, with its registers. (appended)
