@@ -309,8 +309,21 @@ Status runTcgen05(const Scenario& s, const ScenarioInstr& instr, Tcgen05Executor
         if (!r) return r.diagnostics();
         return okStatus();
     }
-    if (is("tcgen05.dealloc")) return ex.dealloc(group, in.cta, in.taddr, static_cast<uint32_t>(in.value));
-    if (is("tcgen05.relinquish_alloc_permit")) return ex.relinquishAllocPermit(group, in.cta);
+    // dealloc / relinquish move no data but still get their trace instruction, so trace.instrs[i] stays
+    // scenario instruction i (views index tiles by it).
+    auto allocatorOnly = [&](Status st, std::string summary) {
+        if (!st) return st;
+        TraceBuilder tb(trace);
+        tb.beginInstr(in.text, in.span.line);
+        tb.endInstr(std::move(summary));
+        return st;
+    };
+    if (is("tcgen05.dealloc"))
+        return allocatorOnly(ex.dealloc(group, in.cta, in.taddr, static_cast<uint32_t>(in.value)),
+                             "tcgen05.dealloc " + std::to_string(in.value) + " columns at column " +
+                                 std::to_string(in.taddr & 0xFFFF));
+    if (is("tcgen05.relinquish_alloc_permit"))
+        return allocatorOnly(ex.relinquishAllocPermit(group, in.cta), "allocation permit relinquished");
     if (is("tcgen05.shift")) return ex.shiftDown(group, in.cta, in.taddr, src);
     if (is("tcgen05.cp")) {
         auto f = parseCp(in.text);

@@ -142,3 +142,15 @@ TEST_CASE("scenario [taddrBuf] uses the TMEM address tcgen05.alloc stored there"
     REQUIRE_FALSE(bad);
     CHECK(bad.diagnostics()[0].span.line == 4);
 }
+
+TEST_CASE("scenario trace has one instruction per scenario instruction, dealloc included", "[tcgen05][scenario]") {
+    auto s = parseScenario(std::string(kHead) + "tcgen05.dealloc.cta_group::1.sync.aligned.b32 tmem, 128;\n"
+                                                "tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;\n"
+                                                "tcgen05.wait::st.sync.aligned;\n");
+    REQUIRE(s);
+    auto r = runScenario(*s);
+    REQUIRE(r);
+    REQUIRE(r->trace.instrs.size() == s->instrs.size());
+    CHECK(r->trace.instrs[1].sourceLine == 6);
+    CHECK(r->trace.instrs[2].sourceLine == 7);
+}
