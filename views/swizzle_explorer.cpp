@@ -152,7 +152,7 @@ void SwizzleExplorer::rebuild() {
         OverlayList o;
         const glm::vec2 a = cam.worldToScreen({0.0f, 0.0f});
         const glm::vec2 b = cam.worldToScreen({static_cast<float>(x0), 0.0f});
-        o.text({a.x, a.y - 38}, "logical tile (row-major, colour = row, col)");
+        o.text({a.x, a.y - 38}, "logical tile (row-major; hue = 16-B chunk, light = row)");
         o.text({b.x, b.y - 38}, "physical smem, " + modeName + " (128-B lines)");
         (void)cols;
         return o;

@@ -127,8 +127,11 @@ std::optional<SwizzleTile> swizzleTile(TensorSwizzle mode, uint32_t rows, uint32
     t.physElement.assign(t.physical.size(), -1);
     for (uint32_t r = 0; r < rows; ++r) {
         for (uint32_t c = 0; c < cols; ++c) {
-            const Rgba8 colour = colourForCoord(static_cast<int>(r), static_cast<int>(c), static_cast<int>(rows),
-                                                static_cast<int>(cols));
+            // Hue from the logical 16-B chunk of the row (8 hues), lightness from the row: a chunk keeps
+            // its colour wherever the XOR puts it, so the physical image shows the permutation.
+            const uint32_t chunk = (c * elemBytes / 16u) % 8u;
+            const float light = 0.32f + 0.3f * static_cast<float>(r) / static_cast<float>(std::max(1u, rows - 1));
+            const Rgba8 colour = hslToRgb(45.0f * static_cast<float>(chunk), 0.7f, light);
             t.logical[r * cols + c] = colour;
             const uint32_t slot = (t.physAddr(mode, r, c) - origin) / elemBytes;
             if (slot < t.physical.size()) {
