@@ -60,7 +60,8 @@ void warpDirective(Context& ctx, const std::vector<Tok>& toks) {
     }
     auto v = parseInt(toks[1].text);
     if (!v || *v > 31) {
-        ctx.error(DiagCode::InvalidValue, toks[1].span, "warp id '" + toks[1].text + "' is not an integer in [0, 31]");
+        ctx.error(DiagCode::InvalidValue, toks[1].span,
+                  "warp id '" + toks[1].text + "' is not an integer in [0, 31]");
         return;
     }
     ctx.issuingWarp = static_cast<uint32_t>(*v);
@@ -104,28 +105,33 @@ void regsDirective(Context& ctx, const std::vector<Tok>& toks) {
 // a let name holding the 64-bit shared-memory descriptor (smem_descriptor.hpp, PTX ISA §9.7.16.4.1).
 void descDirective(Context& ctx, const std::vector<Tok>& toks) {
     if (toks.size() < 2 || toks[1].kind != Tok::Word) {
-        ctx.error(DiagCode::Syntax, toks[0].span, "expected 'desc NAME start=BUFFER lbo=N sbo=N swizzle=...'");
+        ctx.error(DiagCode::Syntax, toks[0].span,
+                  "expected 'desc NAME start=BUFFER lbo=N sbo=N swizzle=...'");
         return;
     }
     SmemDescriptor d;
     bool haveStart = false;
     for (size_t i = 2; i < toks.size(); i += 3) {
         if (i + 2 >= toks.size() || toks[i + 1].text != "=") {
-            ctx.error(DiagCode::Syntax, toks[i].span, "expected KEY=VALUE (start=, lbo=, sbo=, swizzle=, base=)");
+            ctx.error(DiagCode::Syntax, toks[i].span,
+                      "expected KEY=VALUE (start=, lbo=, sbo=, swizzle=, base=)");
             return;
         }
         const std::string& k = toks[i].text;
         const Tok& v = toks[i + 2];
         if (k == "swizzle") {
             static const std::pair<const char*, SmemLayoutType> kTypes[] = {
-                {"none", SmemLayoutType::SwizzleNone}, {"128B", SmemLayoutType::Swizzle128B},
-                {"64B", SmemLayoutType::Swizzle64B},   {"32B", SmemLayoutType::Swizzle32B},
+                {"none", SmemLayoutType::SwizzleNone},
+                {"128B", SmemLayoutType::Swizzle128B},
+                {"64B", SmemLayoutType::Swizzle64B},
+                {"32B", SmemLayoutType::Swizzle32B},
                 {"128B_base32B", SmemLayoutType::Swizzle128BBase32B}};
             bool ok = false;
             for (auto& [n, t] : kTypes)
                 if (v.text == n) d.layoutType = static_cast<uint32_t>(t), ok = true;
             if (!ok) {
-                ctx.error(DiagCode::InvalidValue, v.span, "swizzle '" + v.text + "' is not none|128B|64B|32B|128B_base32B");
+                ctx.error(DiagCode::InvalidValue, v.span,
+                          "swizzle '" + v.text + "' is not none|128B|64B|32B|128B_base32B");
                 return;
             }
             continue;
@@ -144,7 +150,8 @@ void descDirective(Context& ctx, const std::vector<Tok>& toks) {
             }
             const ScenarioBuffer* b = ctx.s.findBuffer(name);
             if (!b) {
-                ctx.error(DiagCode::UnknownName, v.span, "'" + name + "' is not an smem buffer declared above");
+                ctx.error(DiagCode::UnknownName, v.span,
+                          "'" + name + "' is not an smem buffer declared above");
                 return;
             }
             d.startAddress = b->addr + off;
@@ -153,7 +160,8 @@ void descDirective(Context& ctx, const std::vector<Tok>& toks) {
         }
         auto n = parseInt(v.text);
         if (!n || (k != "lbo" && k != "sbo" && k != "base")) {
-            ctx.error(DiagCode::InvalidValue, toks[i].span, "unknown option or value '" + k + "=" + v.text + "'");
+            ctx.error(DiagCode::InvalidValue, toks[i].span,
+                      "unknown option or value '" + k + "=" + v.text + "'");
             return;
         }
         (k == "lbo" ? d.lbo : k == "sbo" ? d.sbo : d.baseOffset) = static_cast<uint32_t>(*n);
@@ -180,7 +188,9 @@ WarpRegisters scenarioWarpRegisters(const Scenario& s, uint32_t cta, uint32_t wa
     return r;
 }
 
-bool isTcgen05(const ParsedInstr& in) { return !in.opcode.empty() && in.opcode[0].text == "tcgen05"; }
+bool isTcgen05(const ParsedInstr& in) {
+    return !in.opcode.empty() && in.opcode[0].text == "tcgen05";
+}
 
 bool lowerTcgen05(Context& ctx, const ParsedInstr& in, ScenarioInstr& out) {
     const std::string what = in.opcode.size() > 1 ? in.opcode[1].text : std::string();
@@ -204,8 +214,9 @@ bool lowerTcgen05(Context& ctx, const ParsedInstr& in, ScenarioInstr& out) {
     auto fromBuffer = [&](const ScenarioBuffer& b, const Operand& op) -> std::optional<uint32_t> {
         if (b.cta != ctx.issuingCta || op.imm != 0) {
             fail(op.span, b.cta != ctx.issuingCta ? "buffer " + b.name + " is not in the issuing CTA"
-                                                  : "[" + b.name + "+offset]: a TMEM address read from a buffer takes "
-                                                    "no offset (bind the address with 'let' to add one)");
+                                                  : "[" + b.name +
+                                                        "+offset]: a TMEM address read from a buffer takes "
+                                                        "no offset (bind the address with 'let' to add one)");
             return std::nullopt;
         }
         out.taddrSmem = b.addr;
@@ -230,11 +241,14 @@ bool lowerTcgen05(Context& ctx, const ParsedInstr& in, ScenarioInstr& out) {
     if (what == ".alloc") {
         if (in.operands.size() != 2) return fail(in.span, "expected tcgen05.alloc ... [buffer], nCols;");
         const Operand& d = in.operands[0];
-        const ScenarioBuffer* b =
-            d.kind == OperandKind::Address && !d.elements.empty() ? ctx.s.findBuffer(d.elements[0].text) : nullptr;
-        if (!b) return fail(d.span, "expected [buffer]: a declared smem buffer that receives the TMEM address");
+        const ScenarioBuffer* b = d.kind == OperandKind::Address && !d.elements.empty()
+                                      ? ctx.s.findBuffer(d.elements[0].text)
+                                      : nullptr;
+        if (!b)
+            return fail(d.span, "expected [buffer]: a declared smem buffer that receives the TMEM address");
         if (b->cta != ctx.issuingCta)
-            return fail(d.span, "buffer " + b->name + " is in CTA " + std::to_string(b->cta) + ", not the issuing CTA");
+            return fail(d.span, "buffer " + b->name + " is in CTA " + std::to_string(b->cta) +
+                                    ", not the issuing CTA");
         out.taddr = b->addr + static_cast<uint32_t>(d.imm);
         auto n = scalar(in.operands[1], "column count");
         if (!n) return false;
@@ -243,10 +257,13 @@ bool lowerTcgen05(Context& ctx, const ParsedInstr& in, ScenarioInstr& out) {
     }
     if (what == ".dealloc") {
         if (in.operands.size() != 2) return fail(in.span, "expected tcgen05.dealloc ... taddr, nCols;");
-        const ScenarioBuffer* tb = in.operands[0].kind == OperandKind::Symbol ? ctx.s.findBuffer(in.operands[0].text) : nullptr;
+        const ScenarioBuffer* tb =
+            in.operands[0].kind == OperandKind::Symbol ? ctx.s.findBuffer(in.operands[0].text) : nullptr;
         std::optional<int64_t> t;
-        if (!tb) t = scalar(in.operands[0], "TMEM address");
-        else if (auto v = fromBuffer(*tb, in.operands[0])) t = *v;
+        if (!tb)
+            t = scalar(in.operands[0], "TMEM address");
+        else if (auto v = fromBuffer(*tb, in.operands[0]))
+            t = *v;
         auto n = t ? scalar(in.operands[1], "column count") : std::nullopt;
         if (!n) return false;
         out.taddr = static_cast<uint32_t>(*t);
@@ -287,19 +304,21 @@ bool lowerTcgen05(Context& ctx, const ParsedInstr& in, ScenarioInstr& out) {
         return true;
     }
     ctx.error(DiagCode::Unsupported, in.opcode.size() > 1 ? in.opcode[1].span : in.opcode[0].span,
-              "tcgen05" + what + " is not supported in scenarios (alloc, dealloc, relinquish_alloc_permit, st, ld, cp, "
-              "shift, commit, wait, fence)",
+              "tcgen05" + what +
+                  " is not supported in scenarios (alloc, dealloc, relinquish_alloc_permit, st, ld, cp, "
+                  "shift, commit, wait, fence)",
               kTcgenRef, Provenance::PtxText);
     return false;
 }
 
-Status runTcgen05(const Scenario& s, const ScenarioInstr& instr, Tcgen05Executor& ex, std::vector<ScenarioWarp>& warps,
-                  const MachineState& state, Trace& trace) {
+Status runTcgen05(const Scenario& s, const ScenarioInstr& instr, Tcgen05Executor& ex,
+                  std::vector<ScenarioWarp>& warps, const MachineState& state, Trace& trace) {
     ScenarioInstr in = instr;
     if (in.taddrSmem >= 0 && !in.text.starts_with("tcgen05.alloc")) { // [taddrBuf]: little-endian b32 in smem
         const auto bytes = state.smem.at(in.cta).bytes();
         const size_t a = static_cast<size_t>(in.taddrSmem);
-        in.taddr = bytes[a] | bytes[a + 1] << 8 | bytes[a + 2] << 16 | static_cast<uint32_t>(bytes[a + 3]) << 24;
+        in.taddr =
+            bytes[a] | bytes[a + 1] << 8 | bytes[a + 2] << 16 | static_cast<uint32_t>(bytes[a + 3]) << 24;
     }
     const InstrSource src{in.text, in.span.line};
     const uint32_t group = in.text.find("cta_group::2") != std::string::npos ? 2 : 1;
@@ -341,7 +360,8 @@ Status runTcgen05(const Scenario& s, const ScenarioInstr& instr, Tcgen05Executor
             for (MemRef* r : {&it->src, &it->dst})
                 if (r->space == MemSpace::Register) {
                     const uint32_t pos = (r->addr & 0xFFFF) / 4;
-                    if (pos < in.regs.size()) r->addr = (r->addr & 0xFFFF0000u) | (in.regs[pos] * 4 + (r->addr & 3));
+                    if (pos < in.regs.size())
+                        r->addr = (r->addr & 0xFFFF0000u) | (in.regs[pos] * 4 + (r->addr & 3));
                 }
     };
     if (f->store) {
@@ -356,7 +376,8 @@ Status runTcgen05(const Scenario& s, const ScenarioInstr& instr, Tcgen05Executor
     if (!got) return got.diagnostics();
     renameRegisters();
     for (uint32_t t = 0; t < 32; ++t)
-        for (size_t k = 0; k < in.regs.size() && k < (*got)[t].size(); ++k) w.final[t][in.regs[k]] = (*got)[t][k];
+        for (size_t k = 0; k < in.regs.size() && k < (*got)[t].size(); ++k)
+            w.final[t][in.regs[k]] = (*got)[t][k];
     return okStatus();
 }
 

@@ -27,10 +27,12 @@ const ScenarioWarp* findWarp(const Run& r, uint32_t cta, uint32_t warp) {
 
 } // namespace
 
-TEST_CASE("scenario tcgen05.st 32x32b: thread t register j lands at lane base+t, column base+j", "[tcgen05][scenario]") {
+TEST_CASE("scenario tcgen05.st 32x32b: thread t register j lands at lane base+t, column base+j",
+          "[tcgen05][scenario]") {
     SECTION("warp 0, regs pattern=index, .x4 at column 8") {
-        auto r = runText(std::string(kHead) + "let t8 = 8\nregs pattern=index\n"
-                                              "tcgen05.st.sync.aligned.32x32b.x4.b32 [t8], {%r0, %r1, %r2, %r3};\n");
+        auto r = runText(std::string(kHead) +
+                         "let t8 = 8\nregs pattern=index\n"
+                         "tcgen05.st.sync.aligned.32x32b.x4.b32 [t8], {%r0, %r1, %r2, %r3};\n");
         REQUIRE(r);
         for (uint32_t t = 0; t < 32; ++t)
             for (uint32_t j = 0; j < 4; ++j) CHECK(r->tmemFinal.ctas[0].cell(t, 8 + j) == (t << 16 | j));
@@ -50,7 +52,8 @@ TEST_CASE("scenario tcgen05.st 32x32b: thread t register j lands at lane base+t,
     }
 }
 
-TEST_CASE("scenario tcgen05.ld writes the loaded values back into the named registers", "[tcgen05][scenario]") {
+TEST_CASE("scenario tcgen05.ld writes the loaded values back into the named registers",
+          "[tcgen05][scenario]") {
     auto r = runText(std::string(kHead) + "regs pattern=index\n"
                                           "tcgen05.st.sync.aligned.32x32b.x2.b32 [tmem], {%r0, %r1};\n"
                                           "tcgen05.ld.sync.aligned.32x32b.x2.b32 {%r7, %r9}, [tmem];\n");
@@ -64,13 +67,16 @@ TEST_CASE("scenario tcgen05.ld writes the loaded values back into the named regi
     }
 }
 
-TEST_CASE("scenario tcgen05.cp 64x128b warpx2::02_13 copies row r into lanes r and 64+r", "[tcgen05][scenario]") {
-    auto r = runText("target sm_100a\nptx 8.8\ntensormap F tiled UINT8 dims=[16,64] box=[16,64]\nfill F pattern=bytes\n"
-                     "smem sA 1024 align=128\nsmem taddrBuf 16\nmbarrier bar\n"
-                     "desc sd start=sA lbo=1024 sbo=128 swizzle=none\nlet tmem = 0\n"
-                     "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes [sA], [F, {0, 0}], [bar];\n"
-                     "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [taddrBuf], 32;\n"
-                     "tcgen05.cp.cta_group::1.64x128b.warpx2::02_13 [tmem], sd;\n");
+TEST_CASE("scenario tcgen05.cp 64x128b warpx2::02_13 copies row r into lanes r and 64+r",
+          "[tcgen05][scenario]") {
+    auto r = runText(
+        "target sm_100a\nptx 8.8\ntensormap F tiled UINT8 dims=[16,64] box=[16,64]\nfill F pattern=bytes\n"
+        "smem sA 1024 align=128\nsmem taddrBuf 16\nmbarrier bar\n"
+        "desc sd start=sA lbo=1024 sbo=128 swizzle=none\nlet tmem = 0\n"
+        "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes [sA], [F, {0, 0}], "
+        "[bar];\n"
+        "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [taddrBuf], 32;\n"
+        "tcgen05.cp.cta_group::1.64x128b.warpx2::02_13 [tmem], sd;\n");
     REQUIRE(r);
     const TensorMemory& m = r->tmemFinal.ctas[0];
     // Source row r is bytes 16r..16r+15 of sA (fill bytes: byte o holds o & 0xFF). Rows 0..31 go to
@@ -94,8 +100,9 @@ TEST_CASE("scenario tcgen05 diagnostics", "[tcgen05][scenario]") {
         CHECK(r.diagnostics()[0].span.column == 1);
     }
     SECTION("allocation beyond 512 columns") {
-        auto r = runText(std::string(kHead) + "smem t2 16\n"
-                                              "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [t2], 512;\n");
+        auto r = runText(std::string(kHead) +
+                         "smem t2 16\n"
+                         "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [t2], 512;\n");
         REQUIRE_FALSE(r);
         CHECK(r.diagnostics()[0].span.line == 7);
     }
@@ -113,11 +120,13 @@ TEST_CASE("scenario tcgen05 diagnostics", "[tcgen05][scenario]") {
         check("desc d lbo=16", 6);
     }
     SECTION("a vector register without a number and a taddr that is not a let name") {
-        auto s = parseScenario(std::string(kHead) + "tcgen05.st.sync.aligned.32x32b.x1.b32 [tmem], {%acc};\n");
+        auto s =
+            parseScenario(std::string(kHead) + "tcgen05.st.sync.aligned.32x32b.x1.b32 [tmem], {%acc};\n");
         REQUIRE_FALSE(s);
         CHECK(s.diagnostics()[0].span.line == 6);
         CHECK(s.diagnostics()[0].span.column == 48);
-        auto s2 = parseScenario(std::string(kHead) + "tcgen05.st.sync.aligned.32x32b.x1.b32 [nothing], {%r0};\n");
+        auto s2 =
+            parseScenario(std::string(kHead) + "tcgen05.st.sync.aligned.32x32b.x1.b32 [nothing], {%r0};\n");
         REQUIRE_FALSE(s2);
         CHECK(s2.diagnostics()[0].span.line == 6);
     }
@@ -143,7 +152,8 @@ TEST_CASE("scenario [taddrBuf] uses the TMEM address tcgen05.alloc stored there"
     CHECK(bad.diagnostics()[0].span.line == 4);
 }
 
-TEST_CASE("scenario trace has one instruction per scenario instruction, dealloc included", "[tcgen05][scenario]") {
+TEST_CASE("scenario trace has one instruction per scenario instruction, dealloc included",
+          "[tcgen05][scenario]") {
     auto s = parseScenario(std::string(kHead) + "tcgen05.dealloc.cta_group::1.sync.aligned.b32 tmem, 128;\n"
                                                 "tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;\n"
                                                 "tcgen05.wait::st.sync.aligned;\n");
