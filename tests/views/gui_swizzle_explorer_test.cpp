@@ -3,11 +3,14 @@
 // at A = 128 -> chunk 0 ^ 1 -> P = 0x90).
 #include "cell_canvas.hpp"
 #include "swizzle_explorer.hpp"
+#include "swizzle_explorer_dock.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <QApplication>
 #include <QComboBox>
+#include <QDockWidget>
+#include <QMainWindow>
 #include <QTest>
 
 using namespace layoutscope;
@@ -47,4 +50,14 @@ TEST_CASE("Swizzle explorer: picking 128B shows Sw<3,4,3> and the element form",
             e.grab().save(dir + "/swizzle_explorer_128b.png");
         }
     }
+}
+
+TEST_CASE("Swizzle explorer dock: one call adds it to a main window", "[views][gui][swizzle-explorer]") {
+    QMainWindow w;
+    QDockWidget* dock = addSwizzleExplorerDock(w);
+    REQUIRE(dock);
+    CHECK(dock->objectName() == "swizzleExplorerDock");
+    auto* e = qobject_cast<SwizzleExplorer*>(dock->widget());
+    REQUIRE(e);
+    CHECK(e->cuteText().contains("Sw<3,4,3>")); // opens on 128B, the common mode
 }
