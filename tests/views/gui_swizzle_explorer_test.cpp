@@ -61,3 +61,25 @@ TEST_CASE("Swizzle explorer dock: one call adds it to a main window", "[views][g
     REQUIRE(e);
     CHECK(e->cuteText().contains("Sw<3,4,3>")); // opens on 128B, the common mode
 }
+
+TEST_CASE("Swizzle explorer: every mode renders (screenshots with LAYOUTSCOPE_SCREENSHOT_DIR)",
+          "[views][gui][swizzle-explorer]") {
+    SwizzleExplorer e;
+    e.resize(900, 600);
+    e.show();
+    REQUIRE(QTest::qWaitForWindowExposed(&e));
+    const QString dir = qEnvironmentVariable("LAYOUTSCOPE_SCREENSHOT_DIR");
+    for (TensorSwizzle m : {TensorSwizzle::NONE, TensorSwizzle::S32B, TensorSwizzle::S64B, TensorSwizzle::S128B_ATOM_32B,
+                            TensorSwizzle::S128B_ATOM_32B_FLIP_8B, TensorSwizzle::S128B_ATOM_64B}) {
+        e.setMode(m);
+        CHECK(e.mode() == m);
+        CHECK_FALSE(e.bitText().isEmpty());
+        if (!dir.isEmpty()) {
+            QTest::qWait(100);
+            e.grab().save(dir + "/swizzle_explorer_mode" + QString::number(static_cast<int>(m)) + ".png");
+        }
+    }
+    e.setMode(TensorSwizzle::S128B_ATOM_32B_FLIP_8B);
+    CHECK(e.cuteText().contains("no single Swizzle"));
+    CHECK(e.cuteText().contains("open question 1"));
+}
