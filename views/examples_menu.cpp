@@ -1,0 +1,84 @@
+#include "examples_menu.hpp"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QMenu>
+#include <QTextStream>
+
+namespace layoutscope::views {
+
+ExampleScenario readExampleHeader(const QString& path) {
+    ExampleScenario e{path, QFileInfo(path).completeBaseName(), {}};
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly | QIODevice::Text)) return e;
+    QTextStream in(&f);
+    QStringList lines;
+    while (!in.atEnd()) {
+        const QString l = in.readLine().trimmed();
+        if (!l.startsWith('#')) break;
+        QString text = l.mid(1);
+        if (text.startsWith(' ')) text.remove(0, 1);
+        lines << text;
+    }
+    if (lines.isEmpty() || lines.front().trimmed().isEmpty()) return e;
+    e.title = lines.takeFirst().trimmed();
+    // Paragraphs: blank comment lines separate them; the lines of one paragraph are joined.
+    QStringList paras{QString()};
+    for (const QString& l : lines) {
+        if (l.trimmed().isEmpty()) {
+            if (!paras.back().isEmpty()) paras << QString();
+        } else {
+            paras.back() += (paras.back().isEmpty() ? "" : " ") + l.trimmed();
+        }
+    }
+    if (paras.back().isEmpty()) paras.removeLast();
+    e.description = paras.join("\n\n");
+    return e;
+}
+
+std::vector<ExampleScenario> listExamples(const QString& dir) {
+    std::vector<ExampleScenario> out;
+    if (dir.isEmpty()) return out;
+    const QDir d(dir);
+    for (const QString& f : d.entryList({"*.scn"}, QDir::Files, QDir::Name)) out.push_back(readExampleHeader(d.filePath(f)));
+    return out;
+}
+
+QString examplesDir() {
+    const QString env = qEnvironmentVariable("LAYOUTSCOPE_SCENARIOS_DIR");
+    if (!env.isEmpty()) return QDir(env).exists() ? env : QString();
+    const QString bin = QCoreApplication::applicationDirPath();
+    const QString installed = QDir(bin).filePath("../share/layoutscope/scenarios");
+    if (QDir(installed).exists()) return QDir(installed).canonicalPath();
+    QDir up(bin);
+    for (int i = 0; i < 6; ++i) {
+        if (QDir(up.filePath("assets/scenarios")).exists()) return QDir(up.filePath("assets/scenarios")).canonicalPath();
+        if (!up.cdUp()) break;
+    }
+    return {};
+}
+
+void attachExamplesMenu(QMenu* menu, const QString& dir, std::function<void(const QString&)> open) {
+    menu->setToolTipsVisible(true);
+    QObject::connect(menu, &QMenu::aboutToShow, menu, [menu, dir, open] {
+        menu->clear();
+        const auto examples = listExamples(dir);
+        if (examples.empty()) {
+            menu->addAction(dir.isEmpty() ? "(no scenarios folder found; set LAYOUTSCOPE_SCENARIOS_DIR)"
+                                          : "(no .scn files in " + dir + ")")
+                ->setEnabled(false);
+            return;
+        }
+        for (const ExampleScenario& e : examples) {
+            QAction* a = menu->addAction(e.title);
+            a->setToolTip(QFileInfo(e.path).fileName() + (e.description.isEmpty() ? "" : "\n\n" + e.description));
+            a->setObjectName(QFileInfo(e.path).completeBaseName());
+            const QString p = e.path;
+            QObject::connect(a, &QAction::triggered, menu, [open, p] { open(p); });
+        }
+    });
+}
+
+} // namespace layoutscope::views

@@ -1,0 +1,30 @@
+#pragma once
+/// Examples menu: every annotated scenario in the scenarios folder, listed when the menu opens (so
+/// scenarios added while the app runs appear). Title = the first line of the file's header comment
+/// (the leading run of '#' lines), tooltip = the rest of that comment.
+#include <QString>
+#include <functional>
+#include <vector>
+
+class QMenu;
+
+namespace layoutscope::views {
+
+struct ExampleScenario {
+    QString path;
+    QString title;       ///< first header-comment line (the file name when there is none)
+    QString description; ///< the rest of the header comment, paragraphs kept
+};
+
+/// The header comment of one scenario file.
+[[nodiscard]] ExampleScenario readExampleHeader(const QString& path);
+/// Every *.scn of `dir`, sorted by file name.
+[[nodiscard]] std::vector<ExampleScenario> listExamples(const QString& dir);
+/// The scenarios folder: $LAYOUTSCOPE_SCENARIOS_DIR, else <bin>/../share/layoutscope/scenarios
+/// (installed), else the nearest assets/scenarios above the binary (a build inside the source tree).
+/// Empty when none is found.
+[[nodiscard]] QString examplesDir();
+/// Make `menu` list the examples of `dir` (re-read each time it opens); choosing one calls `open`.
+void attachExamplesMenu(QMenu* menu, const QString& dir, std::function<void(const QString&)> open);
+
+} // namespace layoutscope::views
