@@ -72,6 +72,19 @@ SwizzleExplorer::SwizzleExplorer(QWidget* parent) : QWidget(parent) {
         l->setTextInteractionFlags(Qt::TextSelectableByMouse);
         col->addWidget(l);
     }
+    auto* bankRow = new QHBoxLayout;
+    m_patternBox = new QComboBox(this);
+    m_patternBox->setObjectName("bankPattern");
+    for (AccessPattern p : {AccessPattern::ColumnRead, AccessPattern::RowRead, AccessPattern::VectorRow16,
+                            AccessPattern::ColumnChunks16, AccessPattern::Ldmatrix8x8x4})
+        m_patternBox->addItem(accessPatternName(p), static_cast<int>(p));
+    m_bank = new QLabel(this);
+    m_bank->setObjectName("bankWavefronts");
+    m_bank->setFont(mono);
+    bankRow->addWidget(new QLabel("Bank conflicts of", this));
+    bankRow->addWidget(m_patternBox);
+    bankRow->addWidget(m_bank, 1);
+    col->addLayout(bankRow);
     m_canvas = new CellCanvas(this);
     m_canvas->setMinimumSize(360, 220);
     m_canvas->setMargins({40, 44, 10, 24});
@@ -81,6 +94,7 @@ SwizzleExplorer::SwizzleExplorer(QWidget* parent) : QWidget(parent) {
     m_elemBox->setCurrentIndex(1); // 2-B (fp16/bf16)
     connect(m_modeBox, &QComboBox::currentIndexChanged, this, [this] { rebuild(); });
     connect(m_elemBox, &QComboBox::currentIndexChanged, this, [this] { rebuild(); });
+    connect(m_patternBox, &QComboBox::currentIndexChanged, this, [this] { rebuild(); });
     rebuild();
 }
 
@@ -90,6 +104,7 @@ void SwizzleExplorer::setMode(TensorSwizzle m) { m_modeBox->setCurrentIndex(m_mo
 void SwizzleExplorer::setElemBytes(uint32_t b) { m_elemBox->setCurrentIndex(m_elemBox->findData(b)); }
 QString SwizzleExplorer::cuteText() const { return m_cute->text(); }
 QString SwizzleExplorer::bitText() const { return m_bits->text(); }
+QString SwizzleExplorer::bankText() const { return m_bank->text(); }
 
 void SwizzleExplorer::rebuild() {
     m_info = swizzleInfo(mode());
@@ -125,6 +140,21 @@ void SwizzleExplorer::rebuild() {
         for (uint32_t c = 0; c < g.granules; ++c) chunks += std::to_string(g.at(l, c)) + " ";
     }
     m_chunks->setText(QString::fromStdString(chunks));
+    {
+        TileInSmem t;
+        t.swizzle = m_info.mode;
+        t.elemBytes = eb;
+        t.pitch = m_info.spanBytes != 0 ? m_info.spanBytes : 128u;
+        t.cols = t.pitch / eb;
+        t.rows = 64;
+        const auto heat = bankHeat(t, static_cast<AccessPattern>(m_patternBox->currentData().toInt()));
+        const RuleInfo& br = ruleInfo(RuleId::SmemBankWavefronts);
+        m_bank->setText(heat ? QString::fromStdString(": " + std::to_string(heat->report.wavefronts) + " wavefronts (ideal " +
+                                                      std::to_string(heat->report.ideal) + ", " +
+                                                      std::to_string(heat->report.excess) + " excess)  [" +
+                                                      provenanceTag(br.provenance) + "]")
+                             : QString::fromStdString(": " + heat.error().message));
+    }
     // Tile: one period of rows, as many columns as a swizzled row holds.
     const uint32_t span = m_info.spanBytes != 0 ? m_info.spanBytes : 128u;
     const uint32_t rows = std::max(8u, m_info.periodBytes / span);

@@ -3,6 +3,7 @@
 /// the CuTe Swizzle<B,M,S> in byte and element form, the 16-B chunk permutation over one repeat
 /// period, and a logical row-major tile (coloured by (row, col)) next to where it lands physically.
 /// Scene logic: scene/swizzle_scene.hpp (tested without Qt).
+#include "scene/bank_scene.hpp"
 #include "scene/swizzle_scene.hpp"
 
 #include <QWidget>
@@ -27,6 +28,8 @@ public:
     /// The CuTe line, e.g. "CuTe  Sw<3,4,3> on bytes  |  Sw<3,3,3> on 2-B elements".
     [[nodiscard]] QString cuteText() const;
     [[nodiscard]] QString bitText() const;
+    /// Wavefronts of the chosen warp access pattern over a 64-row tile in this mode (banks.hpp).
+    [[nodiscard]] QString bankText() const;
     [[nodiscard]] CellCanvas* canvas() const { return m_canvas; }
     /// Canvas cell of logical element (row, col) and of the physical slot it lands in.
     [[nodiscard]] std::optional<std::pair<QPoint, QPoint>> cellsOfElement(uint32_t row, uint32_t col) const;
@@ -40,6 +43,8 @@ private:
     QLabel* m_cute = nullptr;
     QLabel* m_bits = nullptr;
     QLabel* m_chunks = nullptr;
+    QComboBox* m_patternBox = nullptr;
+    QLabel* m_bank = nullptr;
     CellCanvas* m_canvas = nullptr;
     SwizzleInfo m_info;
     std::optional<SwizzleTile> m_tile;

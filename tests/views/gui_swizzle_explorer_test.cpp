@@ -83,3 +83,16 @@ TEST_CASE("Swizzle explorer: every mode renders (screenshots with LAYOUTSCOPE_SC
     CHECK(e.cuteText().contains("no single Swizzle"));
     CHECK(e.cuteText().contains("open question 1"));
 }
+
+TEST_CASE("Swizzle explorer: bank conflicts of a 16-B column read, unswizzled vs 128B", "[views][gui][swizzle-explorer]") {
+    // Hand-derived (banks_test.cpp): 8 rows per quarter-warp hit banks 0..3 unswizzled -> 32 wavefronts;
+    // 128B puts row r's chunk at c ^ (r%8) -> 4 wavefronts, no excess.
+    SwizzleExplorer e;
+    auto* pattern = e.findChild<QComboBox*>("bankPattern");
+    REQUIRE(pattern);
+    pattern->setCurrentIndex(3); // column of 16-B chunks
+    e.setMode(TensorSwizzle::NONE);
+    CHECK(e.bankText().contains(": 32 wavefronts (ideal 4, 28 excess)"));
+    e.setMode(TensorSwizzle::S128B);
+    CHECK(e.bankText().contains(": 4 wavefronts (ideal 4, 0 excess)"));
+}
