@@ -23,7 +23,6 @@ ExampleScenario readExampleHeader(const QString& path) {
         lines << text;
     }
     if (lines.isEmpty() || lines.front().trimmed().isEmpty()) return e;
-    e.title = lines.takeFirst().trimmed();
     // Paragraphs: blank comment lines separate them; the lines of one paragraph are joined.
     QStringList paras{QString()};
     for (const QString& l : lines) {
@@ -34,6 +33,17 @@ ExampleScenario readExampleHeader(const QString& path) {
         }
     }
     if (paras.back().isEmpty()) paras.removeLast();
+    // Title: the first paragraph (a first line may wrap onto the next), cut at a word when long;
+    // the tooltip then repeats it whole.
+    const QString first = paras.takeFirst();
+    constexpr int kMaxTitle = 80;
+    if (first.size() <= kMaxTitle) {
+        e.title = first;
+    } else {
+        const qsizetype cut = first.lastIndexOf(' ', kMaxTitle);
+        e.title = first.left(cut > 20 ? cut : kMaxTitle) + QString::fromUtf8(" \u2026");
+        paras.prepend(first);
+    }
     e.description = paras.join("\n\n");
     return e;
 }

@@ -1,7 +1,7 @@
 #pragma once
 /// Examples menu: every annotated scenario in the scenarios folder, listed when the menu opens (so
-/// scenarios added while the app runs appear). Title = the first line of the file's header comment
-/// (the leading run of '#' lines), tooltip = the rest of that comment.
+/// scenarios added while the app runs appear). Title = the first paragraph of the file's header
+/// comment (the leading run of '#' lines; usually its first line), tooltip = the rest of it.
 #include <QString>
 #include <functional>
 #include <vector>
@@ -12,7 +12,7 @@ namespace layoutscope::views {
 
 struct ExampleScenario {
     QString path;
-    QString title;       ///< first header-comment line (the file name when there is none)
+    QString title;       ///< first header-comment paragraph, cut at ~80 chars (the file name when there is none)
     QString description; ///< the rest of the header comment, paragraphs kept
 };
 

@@ -25,6 +25,12 @@ TEST_CASE("An example's title is its first comment line and its tooltip the rest
     const ExampleScenario e = readExampleHeader(p);
     CHECK(e.title == "Demo: a 64x64 tile");
     CHECK(e.description == "First paragraph continues here.\n\nSecond one.");
+    SECTION("a title wrapped onto a second line is joined; a long one is cut at a word") {
+        write(tmp.filePath("w.scn"), "# tcgen05.cp .64x128b (PTX ISA 9.2 section 9.7.16.9.1): 64 source rows of 16 B,\n# multicast to lane quarters\n");
+        const ExampleScenario w = readExampleHeader(tmp.filePath("w.scn"));
+        CHECK(w.title == QString::fromUtf8("tcgen05.cp .64x128b (PTX ISA 9.2 section 9.7.16.9.1): 64 source rows of 16 B, \u2026")); // last word boundary within 80 chars
+        CHECK(w.description == "tcgen05.cp .64x128b (PTX ISA 9.2 section 9.7.16.9.1): 64 source rows of 16 B, multicast to lane quarters");
+    }
     SECTION("no header comment: the file name is the title") {
         write(tmp.filePath("a_bare.scn"), ".tensor A;\n");
         CHECK(readExampleHeader(tmp.filePath("a_bare.scn")).title == "a_bare");
@@ -42,7 +48,7 @@ TEST_CASE("The examples menu lists every .scn each time it opens", "[views][gui]
     emit menu.aboutToShow();
     REQUIRE(menu.actions().size() == 1);
     CHECK(menu.actions()[0]->text() == "One");
-    write(tmp.filePath("two.scn"), "# Two\n# with a description\n"); // added while the app runs
+    write(tmp.filePath("two.scn"), "# Two\n#\n# with a description\n"); // added while the app runs
     emit menu.aboutToShow();
     REQUIRE(menu.actions().size() == 2);
     CHECK(menu.actions()[1]->text() == "Two");
