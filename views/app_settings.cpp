@@ -1,0 +1,47 @@
+#include "app_settings.hpp"
+
+#include <QMainWindow>
+#include <QSettings>
+
+namespace layoutscope::views {
+
+namespace {
+QSettings settings() { return QSettings(QSettings::IniFormat, QSettings::UserScope, "layoutscope", "layoutscope"); }
+} // namespace
+
+QString themeName(Theme t) { return t == Theme::Light ? "light" : "dark"; }
+Theme themeFromName(const QString& name) { return name.compare("light", Qt::CaseInsensitive) == 0 ? Theme::Light : Theme::Dark; }
+
+void AppSettings::useSettingsFolder(const QString& dir) {
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir);
+    QSettings::setPath(QSettings::IniFormat, QSettings::SystemScope, dir);
+}
+
+void AppSettings::saveWindow(const QMainWindow& w) const {
+    QSettings s = settings();
+    s.setValue("window/geometry", w.saveGeometry());
+    s.setValue("window/state", w.saveState(kStateVersion));
+}
+
+bool AppSettings::restoreWindow(QMainWindow& w) const {
+    const QSettings s = settings();
+    const QByteArray geo = s.value("window/geometry").toByteArray(), state = s.value("window/state").toByteArray();
+    if (geo.isEmpty() && state.isEmpty()) return false;
+    bool ok = true;
+    if (!geo.isEmpty()) ok &= w.restoreGeometry(geo);
+    if (!state.isEmpty()) ok &= w.restoreState(state, kStateVersion);
+    return ok;
+}
+
+void AppSettings::setTheme(Theme t) const { settings().setValue("view/theme", themeName(t)); }
+Theme AppSettings::theme() const { return themeFromName(settings().value("view/theme", "dark").toString()); }
+void AppSettings::setLastFile(const QString& path) const { settings().setValue("file/last", path); }
+QString AppSettings::lastFile() const { return settings().value("file/last").toString(); }
+
+void AppSettings::resetLayout() const {
+    QSettings s = settings();
+    s.remove("window/geometry");
+    s.remove("window/state");
+}
+
+} // namespace layoutscope::views

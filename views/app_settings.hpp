@@ -1,0 +1,35 @@
+#pragma once
+/// Persistent window state across runs (QSettings, organisation "layoutscope"): dock layout
+/// (saveState/restoreState), geometry, theme and the last file. `--reset-layout` calls reset().
+/// Tests point QSettings at a temporary folder with useSettingsFolder() so they never touch the
+/// user's settings.
+#include <QString>
+
+class QMainWindow;
+
+namespace layoutscope::views {
+
+enum class Theme { Dark, Light };
+[[nodiscard]] QString themeName(Theme t);              ///< "dark" / "light"
+[[nodiscard]] Theme themeFromName(const QString& name); ///< unknown names: Dark
+
+class AppSettings {
+public:
+    /// Bump when the dock set changes incompatibly: restoreState then ignores the old layout.
+    static constexpr int kStateVersion = 1;
+
+    /// Store every settings file (INI format) under `dir` from now on (tests, portable runs).
+    static void useSettingsFolder(const QString& dir);
+
+    void saveWindow(const QMainWindow& w) const;
+    /// Restore geometry and dock layout; false when none was saved (or it was reset).
+    bool restoreWindow(QMainWindow& w) const;
+    void setTheme(Theme t) const;
+    [[nodiscard]] Theme theme() const;
+    void setLastFile(const QString& path) const;
+    [[nodiscard]] QString lastFile() const;
+    /// Forget the layout and geometry (the theme and last file stay).
+    void resetLayout() const;
+};
+
+} // namespace layoutscope::views
