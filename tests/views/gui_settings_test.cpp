@@ -64,3 +64,30 @@ TEST_CASE("Theme names round-trip", "[views][gui][settings]") {
     CHECK(themeFromName("LIGHT") == Theme::Light);
     CHECK(themeFromName("bogus") == Theme::Dark);
 }
+
+#include "theme.hpp"
+
+#include <QApplication>
+#include <cmath>
+
+TEST_CASE("The light and dark themes give readable, opposite palettes", "[views][gui][settings][theme]") {
+    // WCAG 2 relative luminance: linearised sRGB channels, weighted.
+    const auto lin = [](double v) { return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+    const auto lum = [&](const QColor& c) {
+        return 0.2126 * lin(c.redF()) + 0.7152 * lin(c.greenF()) + 0.0722 * lin(c.blueF());
+    };
+    for (Theme t : {Theme::Dark, Theme::Light}) {
+        const QPalette p = themePalette(t);
+        INFO(themeName(t).toStdString());
+        // Text against its background: WCAG relative-luminance contrast of at least 7:1 (AAA).
+        const double a = lum(p.color(QPalette::Text)), b = lum(p.color(QPalette::Base));
+        CHECK((std::max(a, b) + 0.05) / (std::min(a, b) + 0.05) >= 7.0);
+        const bool darkBg = lum(p.color(QPalette::Window)) < 0.5;
+        CHECK(darkBg == (t == Theme::Dark));
+        CHECK((lum(themeColours(t).background) < 0.5) == (t == Theme::Dark));
+    }
+    const QPalette before = QApplication::palette();
+    applyTheme(Theme::Light);
+    CHECK(QApplication::palette().color(QPalette::Window) == themePalette(Theme::Light).color(QPalette::Window));
+    QApplication::setPalette(before);
+}
