@@ -1,0 +1,36 @@
+// Event list: one row per instruction with its bytes, expandable into sub-steps; selecting seeks.
+#include "event_list.hpp"
+#include "scene/document.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace layoutscope;
+using namespace layoutscope::views;
+
+TEST_CASE("The event list has a row per instruction and seeks on selection", "[views][gui][events]") {
+    // tma_tile_noswizzle.scn: a 32x8 fp32 box = 32*8*4 = 1024 B copied by one TMA load.
+    auto doc = Document::fromFile(LAYOUTSCOPE_ASSETS_DIR "/scenarios/tma_tile_noswizzle.scn");
+    REQUIRE(doc->hasTrace());
+    const Trace& t = doc->trace();
+    EventList list;
+    list.setTrace(&t);
+    REQUIRE(list.topLevelItemCount() == int(t.instrs.size()));
+    int load = -1;
+    for (int i = 0; i < list.topLevelItemCount(); ++i)
+        if (list.topLevelItem(i)->text(EventList::ColPtx).contains("cp.async.bulk.tensor")) load = i;
+    REQUIRE(load >= 0);
+    QTreeWidgetItem* row = list.topLevelItem(load);
+    CHECK(row->text(EventList::ColBytes) == "1024");
+    CHECK(row->text(EventList::ColCta) == "0");
+    CHECK(row->childCount() == int(t.instrs[size_t(load)].endStep - t.instrs[size_t(load)].firstStep));
+    std::vector<uint32_t> seeks;
+    QObject::connect(&list, &EventList::seekRequested, [&](uint32_t s) { seeks.push_back(s); });
+    list.setCurrentItem(row);
+    REQUIRE(seeks.size() == 1);
+    CHECK(seeks[0] == t.instrs[size_t(load)].endStep);
+    list.setCurrentItem(row->child(0));
+    REQUIRE(seeks.size() == 2);
+    CHECK(seeks[1] == t.instrs[size_t(load)].firstStep + 1);
+    list.showStep(t.instrs[size_t(load)].firstStep + 1); // following the timeline emits nothing
+    CHECK(seeks.size() == 2);
+}

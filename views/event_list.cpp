@@ -1,0 +1,104 @@
+#include "event_list.hpp"
+
+#include <QHeaderView>
+#include <set>
+
+namespace layoutscope::views {
+
+namespace {
+constexpr int kStepRole = Qt::UserRole;     // step to seek to
+constexpr int kInstrRole = Qt::UserRole + 1; // instruction index
+
+QString provenanceText(const std::set<RuleId>& rules) {
+    QStringList out;
+    for (RuleId r : rules) {
+        const RuleInfo& ri = ruleInfo(r);
+        out << QString("%1 (%2%3)")
+                   .arg(ri.name, provenanceTag(ri.provenance), isVerified(ri.provenance) ? "" : ", unverified");
+    }
+    return out.join("; ");
+}
+} // namespace
+
+EventList::EventList(QWidget* parent) : QTreeWidget(parent) {
+    setObjectName("eventList");
+    setColumnCount(ColumnCount);
+    setHeaderLabels({"steps", "PTX", "CTA", "bytes moved", "tx bytes", "rule (provenance)"});
+    setUniformRowHeights(true);
+    setAlternatingRowColors(true);
+    header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    connect(this, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* it, QTreeWidgetItem*) {
+        if (it && !m_updating) emit seekRequested(it->data(0, kStepRole).toUInt());
+    });
+}
+
+void EventList::setTrace(const Trace* trace) {
+    m_updating = true;
+    clear();
+    if (trace) {
+        for (uint32_t i = 0; i < trace->instrs.size(); ++i) {
+            const TraceInstr& in = trace->instrs[i];
+            std::set<int> ctas;
+            std::set<RuleId> rules;
+            uint64_t bytes = 0;
+            int64_t tx = 0;
+            auto* row = new QTreeWidgetItem(this);
+            for (uint32_t s = in.firstStep; s < in.endStep; ++s) {
+                const auto [a, b] = trace->movesOfStep(s);
+                uint64_t sb = 0;
+                std::set<int> sc;
+                for (size_t k = a; k < b; ++k) {
+                    const ByteMove& m = trace->moves[k];
+                    if (m.instr != i) continue;
+                    sb += m.length;
+                    sc.insert(m.dst.cta);
+                    if (m.rule != RuleId::None) rules.insert(m.rule);
+                }
+                bytes += sb;
+                ctas.insert(sc.begin(), sc.end());
+                auto* sub = new QTreeWidgetItem(row);
+                QStringList cs;
+                for (int c : sc) cs << QString::number(c);
+                sub->setText(ColSteps, QString::number(s));
+                sub->setText(ColPtx, QString("sub-step %1 of %2: %3 move(s)").arg(s - in.firstStep + 1).arg(in.endStep - in.firstStep).arg(b - a));
+                sub->setText(ColCta, cs.join(","));
+                sub->setText(ColBytes, QString::number(sb));
+                sub->setData(0, kStepRole, s + 1);
+                sub->setData(0, kInstrRole, i);
+            }
+            for (const TxEvent& t : trace->txEvents)
+                if (t.instr == i && t.bytes > 0) tx += t.bytes;
+            QStringList cs;
+            for (int c : ctas) cs << QString::number(c);
+            row->setText(ColSteps, in.endStep > in.firstStep ? QString("%1..%2").arg(in.firstStep).arg(in.endStep - 1) : "-");
+            row->setText(ColPtx, QString::fromStdString(in.text));
+            row->setToolTip(ColPtx, QString::fromStdString(in.summary.empty() ? in.text : in.text + "\n" + in.summary) +
+                                        (in.sourceLine > 0 ? QString("\nscenario line %1").arg(in.sourceLine) : ""));
+            row->setText(ColCta, cs.join(","));
+            row->setText(ColBytes, QString::number(bytes));
+            row->setText(ColTx, tx ? QString::number(tx) : "");
+            row->setText(ColProvenance, provenanceText(rules));
+            row->setData(0, kStepRole, std::max(in.endStep, in.firstStep));
+            row->setData(0, kInstrRole, i);
+        }
+    }
+    m_updating = false;
+}
+
+void EventList::showStep(uint32_t step) {
+    m_updating = true;
+    for (int i = 0; i < topLevelItemCount(); ++i) {
+        QTreeWidgetItem* row = topLevelItem(i);
+        for (int k = 0; k < row->childCount(); ++k)
+            if (row->child(k)->data(0, kStepRole).toUInt() == step) {
+                setCurrentItem(row->child(k));
+                m_updating = false;
+                return;
+            }
+    }
+    m_updating = false;
+}
+
+} // namespace layoutscope::views
+
+#include "moc_event_list.cpp"
