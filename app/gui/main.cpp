@@ -2,6 +2,7 @@
 //   layoutscope --scenario FILE [--step N] --export out.png|out.svg [--size WxH] [--cta N]
 //   layoutscope --scenario FILE --export-sequence DIR [--steps A:B] [--size WxH] [--cta N]   (DIR/frame_0000.png...)
 //   layoutscope --scenario FILE [--step N] --grab window.png [--hover 0xADDR]   (show, screenshot, quit)
+#include "app_settings.hpp"
 #include "export.hpp"
 #include "export_sequence.hpp"
 #include "main_window.hpp"
@@ -48,7 +49,8 @@ int main(int argc, char** argv) {
     const QCommandLineOption hoverOpt("hover", "With --grab: hover the shared-memory byte at ADDR first.", "ADDR");
     const QCommandLineOption seqOpt("export-sequence", "Render every step (or --steps A:B) headless to DIR/frame_0000.png... and exit.", "DIR");
     const QCommandLineOption stepsOpt("steps", "With --export-sequence: steps A:B, A:, :B or A (default: all, 0..last).", "A:B");
-    cli.addOptions({scenarioOpt, stepOpt, exportOpt, sizeOpt, ctaOpt, grabOpt, hoverOpt, seqOpt, stepsOpt});
+    const QCommandLineOption resetLayoutOpt("reset-layout", "Forget the saved window layout and geometry (theme and last file stay).");
+    cli.addOptions({scenarioOpt, stepOpt, exportOpt, sizeOpt, ctaOpt, grabOpt, hoverOpt, seqOpt, stepsOpt, resetLayoutOpt});
     cli.process(app);
 
     bool stepOk = true;
@@ -110,6 +112,7 @@ int main(int argc, char** argv) {
         return r.ok ? 0 : 1;
     }
 
+    if (cli.isSet(resetLayoutOpt)) AppSettings().resetLayout();
     MainWindow w;
     if (cli.isSet(scenarioOpt)) w.openFile(cli.value(scenarioOpt));
     if (hasStep) w.playback()->seek(step);
