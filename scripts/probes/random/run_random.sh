@@ -11,5 +11,5 @@ runone() {
   echo "$out"
 }
 export -f runone
-tr '\n' '\0' < "$1" | xargs -0 -P 4 -I{} bash -c 'runone "$@"' _ {} > "$2"
+tr '\n' '\0' < "$1" | xargs -0 -P 6 -I{} bash -c 'runone "$@"' _ {} > "$2"
 echo done $(wc -l < "$2")

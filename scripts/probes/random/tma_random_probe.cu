@@ -94,7 +94,7 @@ __global__ void probeKernel(const __grid_constant__ CUtensorMap map, KParams p, 
                 if (done) break;
                 asm volatile("mbarrier.complete_tx.shared::cta.b64 [%0], 1;" :: "r"(b) : "memory");
             }
-            out[2] = done ? p.txArm - r : 0xFFFFFFFFu;
+            out[2] = done && r > 0 ? p.txArm - r : 0xFFFFFFFFu;   // done at once: >= U credited
         }
     }
     __syncthreads();
@@ -188,7 +188,8 @@ int main(int argc, char** argv) {
                    : ",\"cluster_size\":1,\"issues\":[{\"cta\":0,\"instruction\":\"cp.async.bulk.tensor.%dd.shared::cluster.global.tile.mbarrier::complete_tx::bytes\",\"coords\":[",
            rank);
     for (int i = 0; i < rank; ++i) printf("%s%d", i ? "," : "", c[i]);
-    uint32_t txArm = uint32_t(bb * 3 < (1u << 20) - 1 ? bb * 3 : (1u << 20) - 1);
+    uint64_t arm = bb * 3 > region ? bb * 3 : region;   // above anything the dumped region can hold
+    uint32_t txArm = uint32_t(arm < (1u << 20) - 1 ? arm : (1u << 20) - 1);
     if (isStore) printf("],\"src_offset\":%u,\"box_bytes\":%llu,\"region_len\":%u,\"smem_fill\":\"index_pattern_v1 over [smem_base, smem_base+region_len), element index counted from smem_base\"",
                         dstOff, (unsigned long long)bb, region);
     else printf("],\"multicast\":false,\"cta_mask\":null,\"dst_offset\":%u}],\"box_bytes\":%llu,\"region_len\":%u,\"tx_armed\":%u",
