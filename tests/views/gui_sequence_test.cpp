@@ -10,7 +10,7 @@
 using namespace layoutscope;
 using namespace layoutscope::views;
 
-TEST_CASE("--steps accepts A:B, A:, :B and A within 0..stepCount", "[views][gui][sequence]") {
+TEST_CASE("The --steps range accepts A:B, A:, :B and A within 0..stepCount", "[views][gui][sequence]") {
     QString err;
     SECTION("valid forms") {
         const auto all = parseStepRange("", 40, &err);
