@@ -1,9 +1,11 @@
 #include "main_window.hpp"
 
+#include "editor_dock.hpp"
 #include "export.hpp"
 #include "scene/inspect.hpp"
 
 #include <QAction>
+#include <QCloseEvent>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -45,26 +47,13 @@ void MainWindow::buildUi() {
     globalDock->setWidget(m_global);
     addDockWidget(Qt::LeftDockWidgetArea, globalDock);
 
-    auto* srcPanel = new QWidget(this);
-    auto* srcLayout = new QVBoxLayout(srcPanel);
-    srcLayout->setContentsMargins(4, 4, 4, 4);
-    m_source = new QPlainTextEdit(srcPanel);
-    QFont mono("DejaVu Sans Mono");
-    mono.setStyleHint(QFont::Monospace);
-    m_source->setFont(mono);
-    m_source->setLineWrapMode(QPlainTextEdit::NoWrap);
-    auto* runButton = new QPushButton("Run scenario (Ctrl+Return)", srcPanel);
-    m_diags = new QListWidget(srcPanel);
-    m_diags->setFont(mono);
-    m_diags->setWordWrap(true);
-    srcLayout->addWidget(new QLabel("Scenario", srcPanel));
-    srcLayout->addWidget(m_source, 3);
-    srcLayout->addWidget(runButton);
-    srcLayout->addWidget(new QLabel("Diagnostics", srcPanel));
-    srcLayout->addWidget(m_diags, 1);
-    auto* srcDock = new QDockWidget("Scenario && diagnostics", this);
+    m_editor = new EditorDock(this);
+    m_editor->setRunHandler([this](std::unique_ptr<Document> d) { setDocument(std::move(d), true); });
+    connect(m_editor, &EditorDock::modifiedChanged, this, [this](bool) { updateTitle(); });
+    connect(m_editor, &EditorDock::pathChanged, this, [this](const QString&) { updateTitle(); });
+    auto* srcDock = new QDockWidget("Scenario & diagnostics", this);
     srcDock->setObjectName("scenarioDock");
-    srcDock->setWidget(srcPanel);
+    srcDock->setWidget(m_editor);
     addDockWidget(Qt::RightDockWidgetArea, srcDock);
 
     m_timeline = new TimelineWidget(m_playback, this);
@@ -94,11 +83,16 @@ void MainWindow::buildUi() {
 
     QMenu* file = menuBar()->addMenu("&File");
     file->addAction("&Open scenario...", QKeySequence::Open, this, [this] {
-        const QString p = QFileDialog::getOpenFileName(this, "Open scenario", {}, "Scenarios (*.scn);;All files (*)");
+        if (!m_editor->maybeSave()) return;
+        const QString p =
+            QFileDialog::getOpenFileName(this, "Open scenario", {}, "Scenarios (*.scn);;All files (*)");
         if (!p.isEmpty()) openFile(p);
     });
-    file->addAction("&Reload", QKeySequence(Qt::Key_F5), this, [this] {
-        if (m_doc && !m_doc->path().empty()) openFile(QString::fromStdString(m_doc->path()));
+    file->addAction("&Save", QKeySequence::Save, m_editor, &EditorDock::save);
+    file->addAction("Save &As...", QKeySequence::SaveAs, m_editor, &EditorDock::saveAs);
+    file->addAction("&Reload from disk", QKeySequence(Qt::Key_F5), this, [this] {
+        if (m_editor->path().isEmpty() || !m_editor->maybeSave()) return;
+        openFile(m_editor->path());
     });
     file->addAction("&Export PNG...", QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::exportPngDialog);
     file->addSeparator();
@@ -115,19 +109,10 @@ void MainWindow::buildUi() {
     // the timeline from anywhere in the window except where a child uses them (the scenario editor,
     // the diagnostics list).
     auto* run = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), this);
-    connect(run, &QShortcut::activated, this, &MainWindow::runEditedText);
-    connect(runButton, &QPushButton::clicked, this, &MainWindow::runEditedText);
+    connect(run, &QShortcut::activated, m_editor, &EditorDock::checkNow);
 
     connect(m_playback, &Playback::stepChanged, this, &MainWindow::onStep);
     connect(m_playback, &Playback::playingChanged, this, [this](bool) { onStep(m_playback->step()); });
-    connect(m_diags, &QListWidget::itemActivated, this, [this](QListWidgetItem* it) {
-        const int line = it->data(Qt::UserRole).toInt(), col = it->data(Qt::UserRole + 1).toInt();
-        if (line <= 0) return;
-        QTextCursor c(m_source->document()->findBlockByNumber(line - 1));
-        c.movePosition(QTextCursor::Right, QTextCursor::MoveAnchor, std::max(0, col - 1));
-        m_source->setTextCursor(c);
-        m_source->setFocus();
-    });
     // Linked highlight: hovering a byte outlines its source element in the global view, and
     // hovering an element outlines the shared-memory bytes it went to.
     connect(m_smem, &CellCanvas::hoveredCell, this, [this](int x, int y) {
@@ -139,17 +124,22 @@ void MainWindow::buildUi() {
     });
     for (CellCanvas* c : {m_smem, m_global})
         connect(c, &CellCanvas::framePainted, this, [this](double) {
-            m_perf->setText(QString(m_smem->usesGl() ? "paint (OpenGL, 1 cell draw call per view): SMEM %1 ms, global %2 ms"
-                                                     : "paint (raster fallback, no OpenGL): SMEM %1 ms, global %2 ms")
-                                .arg(m_smem->frameMs(), 0, 'f', 2)
-                                .arg(m_global->frameMs(), 0, 'f', 2));
+            m_perf->setText(
+                QString(m_smem->usesGl()
+                            ? "paint (OpenGL, 1 cell draw call per view): SMEM %1 ms, global %2 ms"
+                            : "paint (raster fallback, no OpenGL): SMEM %1 ms, global %2 ms")
+                    .arg(m_smem->frameMs(), 0, 'f', 2)
+                    .arg(m_global->frameMs(), 0, 'f', 2));
         });
 
     m_smem->setOverlay([this](const Camera2D& cam, glm::vec2 vp) {
-        const BoxFrame* f = m_frames.empty() ? nullptr : &m_frames[std::min<size_t>(m_globalScene.instr, m_frames.size() - 1)];
+        const BoxFrame* f = m_frames.empty()
+                                ? nullptr
+                                : &m_frames[std::min<size_t>(m_globalScene.instr, m_frames.size() - 1)];
         return buildSmemOverlay(cam, vp, m_smemScene, f);
     });
-    m_global->setOverlay([this](const Camera2D& cam, glm::vec2 vp) { return buildGlobalOverlay(cam, vp, m_globalScene); });
+    m_global->setOverlay(
+        [this](const Camera2D& cam, glm::vec2 vp) { return buildGlobalOverlay(cam, vp, m_globalScene); });
     m_smem->setInspector([this](uint32_t x, uint32_t y) -> std::string {
         if (!m_doc || !m_replay) return {};
         const uint32_t cta = m_smemScene.window.cta;
@@ -168,8 +158,8 @@ void MainWindow::showEvent(QShowEvent* e) {
     if (m_sized) return;
     m_sized = true;
     m_smem->setFocus(); // so Space and the arrows drive the timeline, not the scenario editor
-    // Shared memory (the centre) gets most of the width: global tensor ~28%, scenario ~22%.
-    resizeDocks({m_globalDock, m_srcDock}, {width() * 28 / 100, width() * 22 / 100}, Qt::Horizontal);
+    // Shared memory (the centre) gets most of the width: global tensor ~26%, scenario editor ~27%.
+    resizeDocks({m_globalDock, m_srcDock}, {width() * 26 / 100, width() * 27 / 100}, Qt::Horizontal);
 }
 
 void MainWindow::keyPressEvent(QKeyEvent* e) {
@@ -178,82 +168,101 @@ void MainWindow::keyPressEvent(QKeyEvent* e) {
         return;
     }
     switch (e->key()) {
-    case Qt::Key_Space: m_playback->togglePlay(); break;
-    case Qt::Key_Right: m_playback->stepForward(); break;
-    case Qt::Key_Left: m_playback->stepBack(); break;
-    case Qt::Key_Home: m_playback->toStart(); break;
-    case Qt::Key_End: m_playback->toEnd(); break;
-    default: QMainWindow::keyPressEvent(e); return;
+    case Qt::Key_Space:
+        m_playback->togglePlay();
+        break;
+    case Qt::Key_Right:
+        m_playback->stepForward();
+        break;
+    case Qt::Key_Left:
+        m_playback->stepBack();
+        break;
+    case Qt::Key_Home:
+        m_playback->toStart();
+        break;
+    case Qt::Key_End:
+        m_playback->toEnd();
+        break;
+    default:
+        QMainWindow::keyPressEvent(e);
+        return;
     }
     e->accept();
 }
 
-void MainWindow::openFile(const QString& path) { setDocument(Document::fromFile(path.toStdString())); }
-
-void MainWindow::runEditedText() {
-    const std::string path = m_doc ? m_doc->path() : std::string();
-    setDocument(Document::fromText(m_source->toPlainText().toStdString(), path));
+void MainWindow::openFile(const QString& path) {
+    auto doc = Document::fromFile(path.toStdString());
+    m_editor->showDocument(*doc, true);
+    setDocument(std::move(doc));
 }
 
-void MainWindow::setDocument(std::unique_ptr<Document> doc) {
+void MainWindow::closeEvent(QCloseEvent* e) {
+    if (m_editor->maybeSave())
+        e->accept();
+    else
+        e->ignore();
+}
+
+void MainWindow::updateTitle() {
+    const QString p = m_editor->path();
+    setWindowTitle(QString("Layoutscope - %1%2")
+                       .arg(p.isEmpty() ? QString("(unsaved)") : QFileInfo(p).fileName(),
+                            m_editor->isModified() ? " *" : ""));
+}
+
+void MainWindow::setDocument(std::unique_ptr<Document> doc, bool keepStep) {
+    const uint32_t oldStep = m_playback->step(), oldCta = m_cta;
+    const bool wasAtEnd = oldStep >= m_playback->stepCount();
     m_playback->pause();
     m_replay.reset();
     m_doc = std::move(doc);
-    const QString name = m_doc->path().empty() ? QString("(unsaved)") : QFileInfo(QString::fromStdString(m_doc->path())).fileName();
-    setWindowTitle(QString("Layoutscope - %1").arg(name));
-    if (m_source->toPlainText().toStdString() != m_doc->text()) m_source->setPlainText(QString::fromStdString(m_doc->text()));
-
-    // Diagnostics: list them and mark their lines in the source.
-    m_diags->clear();
-    QList<QTextEdit::ExtraSelection> marks;
-    for (const Diagnostic& d : m_doc->diagnostics()) {
-        auto* it = new QListWidgetItem(QString::fromStdString(formatDiagnostic(d, name.toStdString())), m_diags);
-        it->setData(Qt::UserRole, d.span.line);
-        it->setData(Qt::UserRole + 1, d.span.column);
-        it->setForeground(d.severity == Severity::Error ? QColor(230, 90, 80) : QColor(230, 180, 80));
-        if (d.span.valid()) {
-            QTextEdit::ExtraSelection sel;
-            sel.format.setBackground(QColor(120, 30, 30));
-            sel.format.setProperty(QTextFormat::FullWidthSelection, true);
-            sel.cursor = QTextCursor(m_source->document()->findBlockByNumber(d.span.line - 1));
-            marks.push_back(sel);
-        }
-    }
-    m_source->setExtraSelections(marks);
+    if (!keepStep) m_editor->showDocument(*m_doc, false);
+    updateTitle();
+    const std::string name = m_doc->path().empty() ? std::string("(unsaved)") : m_doc->path();
 
     std::vector<TimelineWidget::Span> spans;
     if (m_doc->hasTrace()) {
         m_frames = boxFrames(*m_doc);
         m_replay = std::make_unique<Replay>(m_doc->trace(), m_doc->initial());
-        for (const TraceInstr& in : m_doc->trace().instrs) spans.push_back({in.firstStep, in.endStep, in.summary.empty() ? in.text : in.summary});
+        for (const TraceInstr& in : m_doc->trace().instrs)
+            spans.push_back({in.firstStep, in.endStep, in.summary.empty() ? in.text : in.summary});
         m_smem->setMessage({}, {});
         m_global->setMessage({}, {});
     } else {
         m_frames.clear();
         std::string msg;
-        for (const Diagnostic& d : m_doc->diagnostics()) msg += formatDiagnostic(d, name.toStdString()) + "\n";
+        for (const Diagnostic& d : m_doc->diagnostics()) msg += formatDiagnostic(d, name) + "\n";
         if (msg.empty()) msg = "Open a scenario (File > Open, or --scenario FILE).";
-        const std::string title = m_doc->diagnostics().empty() ? "No scenario" : "Scenario failed: nothing to show";
+        const std::string title =
+            m_doc->diagnostics().empty() ? "No scenario" : "Scenario failed: nothing to show";
         m_smem->setMessage(title, msg);
-        m_global->setMessage(m_doc->diagnostics().empty() ? "No scenario" : "No trace", "See the Diagnostics panel.");
+        m_global->setMessage(m_doc->diagnostics().empty() ? "No scenario" : "No trace",
+                             "See the Diagnostics panel.");
     }
-    m_cta = 0;
+    m_cta = keepStep && oldCta < m_doc->ctaCount() ? oldCta : 0;
     m_ctaBox->clear();
     for (uint32_t c = 0; c < m_doc->ctaCount(); ++c) m_ctaBox->addItem(QString("CTA %1").arg(c));
+    m_ctaBox->setCurrentIndex(int(m_cta));
     m_ctaBox->setEnabled(m_doc->ctaCount() > 1);
     m_playback->setStepCount(m_doc->hasTrace() ? m_doc->trace().stepCount : 0);
     m_timeline->setSpans(std::move(spans));
-    onStep(m_playback->stepCount()); // open on the finished copy; Space replays it from step 0
-    m_playback->seek(m_playback->stepCount());
-    m_smem->fitView();
-    m_global->fitView();
+    // A new file opens on the finished copy (Space replays it from step 0); an edit keeps the step.
+    const uint32_t step =
+        keepStep && !wasAtEnd ? std::min(oldStep, m_playback->stepCount()) : m_playback->stepCount();
+    onStep(step);
+    m_playback->seek(step);
+    if (!keepStep) {
+        m_smem->fitView();
+        m_global->fitView();
+    }
 }
 
 void MainWindow::onStep(uint32_t step) {
     if (m_replay) m_replay->seek(step);
     if (m_doc && m_doc->hasTrace()) {
         // A short trail behind the arriving chunks (1/8 of a second of playback at most).
-        const uint32_t fade = m_playback->playing() ? std::clamp<uint32_t>(uint32_t(m_playback->speed() / 8), 2, 64) : 0;
+        const uint32_t fade =
+            m_playback->playing() ? std::clamp<uint32_t>(uint32_t(m_playback->speed() / 8), 2, 64) : 0;
         m_smemScene = m_smemCache.sceneAt(*m_doc, step, m_frames, m_cta, fade); // = smemSceneAt, incremental
         m_globalScene = globalSceneAt(*m_doc, tileInstrAt(*m_doc, step), step, m_frames, 8, fade);
     } else {
@@ -286,10 +295,13 @@ std::optional<MainWindow::CellRange> MainWindow::globalMarkerOfSmemCell(uint32_t
     if (i >= m_smemScene.moveOf.size() || m_smemScene.moveOf[i] < 0) return std::nullopt;
     const ByteMove& m = m_doc->trace().moves[size_t(m_smemScene.moveOf[i])];
     if (m.instr != m_globalScene.instr) return std::nullopt;
-    const MemRef& r = (m.dst.space == MemSpace::SharedCta && m.dst.cta == m_smemScene.window.cta) ? m.dst : m.src;
-    const auto c = coordOfByte(m, m_smemScene.window.base + uint32_t(i) - uint32_t(r.addr), m_doc->elemBytesOf(m.instr));
+    const MemRef& r =
+        (m.dst.space == MemSpace::SharedCta && m.dst.cta == m_smemScene.window.cta) ? m.dst : m.src;
+    const auto c =
+        coordOfByte(m, m_smemScene.window.base + uint32_t(i) - uint32_t(r.addr), m_doc->elemBytesOf(m.instr));
     const int32_t gx = c[0] - m_globalScene.lo[0], gy = c[1] - m_globalScene.lo[1];
-    if (gx < 0 || gy < 0 || gx >= int32_t(m_globalScene.w) || gy >= int32_t(m_globalScene.h)) return std::nullopt;
+    if (gx < 0 || gy < 0 || gx >= int32_t(m_globalScene.w) || gy >= int32_t(m_globalScene.h))
+        return std::nullopt;
     return CellRange{glm::uvec2(gx, gy), glm::uvec2(gx + 1, gy + 1)};
 }
 
@@ -309,9 +321,7 @@ std::optional<MainWindow::CellRange> MainWindow::smemMarkerOfGlobalCell(uint32_t
 }
 
 QString MainWindow::diagnosticsText() const {
-    QStringList lines;
-    for (int i = 0; i < m_diags->count(); ++i) lines << m_diags->item(i)->text();
-    return lines.join('\n');
+    return m_editor->diagnosticsText();
 }
 
 std::optional<glm::uvec2> MainWindow::smemCellOf(uint32_t addr) const {
@@ -328,12 +338,16 @@ std::optional<glm::uvec2> MainWindow::globalCellOf(int32_t c0, int32_t c1) const
 
 void MainWindow::exportPngDialog() {
     if (!m_doc) return;
-    const QString p = QFileDialog::getSaveFileName(this, "Export PNG", "layoutscope.png", "PNG (*.png);;SVG, shared memory only (*.svg)");
+    const QString p = QFileDialog::getSaveFileName(this, "Export PNG", "layoutscope.png",
+                                                   "PNG (*.png);;SVG, shared memory only (*.svg)");
     if (p.isEmpty()) return;
-    const ExportResult r = p.endsWith(".svg", Qt::CaseInsensitive) ? exportSmemSvg(*m_doc, m_playback->step(), p)
-                                                                    : exportImage(*m_doc, m_playback->step(), p);
-    if (!r.ok) QMessageBox::warning(this, "Export failed", r.message);
-    else statusBar()->showMessage(r.message, 5000);
+    const ExportResult r = p.endsWith(".svg", Qt::CaseInsensitive)
+                               ? exportSmemSvg(*m_doc, m_playback->step(), p)
+                               : exportImage(*m_doc, m_playback->step(), p);
+    if (!r.ok)
+        QMessageBox::warning(this, "Export failed", r.message);
+    else
+        statusBar()->showMessage(r.message, 5000);
 }
 
 } // namespace layoutscope::views

@@ -20,21 +20,27 @@ class QPlainTextEdit;
 
 namespace layoutscope::views {
 
+class EditorDock;
+
 class MainWindow : public QMainWindow {
     Q_OBJECT
-public:
+  public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
     /// Show a document (takes ownership). A document without a trace shows its diagnostics.
-    void setDocument(std::unique_ptr<Document> doc);
+    /// `keepStep`: an edit of the same scenario (keep the step and CTA, do not touch the editor).
+    void setDocument(std::unique_ptr<Document> doc, bool keepStep = false);
     void openFile(const QString& path);
 
     [[nodiscard]] const Document* document() const { return m_doc.get(); }
     [[nodiscard]] CellCanvas* smemView() const { return m_smem; }
     [[nodiscard]] CellCanvas* globalView() const { return m_global; }
     [[nodiscard]] Playback* playback() const { return m_playback; }
-    [[nodiscard]] TmemViews* tmemViews() const { return m_tmemViews; } ///< TMEM / registers / decompression docks
+    [[nodiscard]] EditorDock* editorDock() const { return m_editor; }
+    [[nodiscard]] TmemViews* tmemViews() const {
+        return m_tmemViews;
+    } ///< TMEM / registers / decompression docks
     /// Every diagnostic as shown in the Diagnostics list, one per line.
     [[nodiscard]] QString diagnosticsText() const;
     /// SMEM view cell of a shared::cta byte address (for tests and "go to address").
@@ -42,17 +48,18 @@ public:
     /// Global view cell of tensor element (c0, c1), if shown.
     [[nodiscard]] std::optional<glm::uvec2> globalCellOf(int32_t c0, int32_t c1) const;
 
-protected:
+  protected:
     void keyPressEvent(QKeyEvent* e) override;
     void showEvent(QShowEvent* e) override;
+    void closeEvent(QCloseEvent* e) override;
 
-private:
+  private:
     using CellRange = std::pair<glm::uvec2, glm::uvec2>;
     std::optional<CellRange> globalMarkerOfSmemCell(uint32_t x, uint32_t y) const;
     std::optional<CellRange> smemMarkerOfGlobalCell(uint32_t x, uint32_t y) const;
     void buildUi();
     void onStep(uint32_t step);
-    void runEditedText();
+    void updateTitle();
     void exportPngDialog();
     void updateStatus();
 
@@ -65,17 +72,16 @@ private:
     CellCanvas* m_smem = nullptr;
     CellCanvas* m_global = nullptr;
     TimelineWidget* m_timeline = nullptr;
-    QPlainTextEdit* m_source = nullptr;
-    QListWidget* m_diags = nullptr;
+    EditorDock* m_editor = nullptr;
     QLabel* m_status = nullptr;
     QLabel* m_perf = nullptr;
     QDockWidget* m_globalDock = nullptr;
     QDockWidget* m_srcDock = nullptr;
     bool m_sized = false;
     QComboBox* m_ctaBox = nullptr;
-    uint32_t m_cta = 0; ///< CTA whose shared memory the centre view shows
+    uint32_t m_cta = 0;               ///< CTA whose shared memory the centre view shows
     TmemViews* m_tmemViews = nullptr; ///< gui-tmem: Tensor Memory, Registers, Decompression docks
-    SmemSceneCache m_smemCache; ///< gui-tmem: smemSceneAt without replaying from step 0 (scrubbing)
+    SmemSceneCache m_smemCache;       ///< gui-tmem: smemSceneAt without replaying from step 0 (scrubbing)
 };
 
 } // namespace layoutscope::views

@@ -1,0 +1,154 @@
+#include "editor_dock.hpp"
+
+#include "scenario_highlighter.hpp"
+
+#include <QFile>
+#include <QFileDialog>
+#include <QLabel>
+#include <QListWidget>
+#include <QMessageBox>
+#include <QSaveFile>
+#include <QVBoxLayout>
+
+namespace layoutscope::views {
+
+EditorDock::EditorDock(QWidget* parent)
+    : QWidget(parent), m_editor(new CodeEditor(this)), m_list(new QListWidget(this)),
+      m_state(new QLabel(this)) {
+    setObjectName("scenarioEditor");
+    auto* lay = new QVBoxLayout(this);
+    lay->setContentsMargins(4, 4, 4, 4);
+    QFont mono("DejaVu Sans Mono");
+    mono.setStyleHint(QFont::Monospace);
+    m_editor->setFont(mono);
+    m_editor->setObjectName("scenarioText");
+    m_highlighter = new ScenarioHighlighter(m_editor->document());
+    m_list->setFont(mono);
+    m_list->setWordWrap(true);
+    m_list->setObjectName("diagnosticsList");
+    m_state->setWordWrap(true);
+    lay->addWidget(m_editor, 3);
+    lay->addWidget(m_state);
+    lay->addWidget(m_list, 1);
+
+    m_timer.setSingleShot(true);
+    m_timer.setInterval(250);
+    connect(&m_timer, &QTimer::timeout, this, &EditorDock::checkNow);
+    connect(m_editor, &QPlainTextEdit::textChanged, this, [this] {
+        if (!m_loading) m_timer.start();
+    });
+    connect(m_editor->document(), &QTextDocument::modificationChanged, this, &EditorDock::modifiedChanged);
+    const auto jump = [this](QListWidgetItem* it) {
+        const int i = it->data(Qt::UserRole).toInt();
+        if (i >= 0 && size_t(i) < m_editor->diagnostics().size())
+            m_editor->jumpTo(m_editor->diagnostics()[size_t(i)]);
+    };
+    connect(m_list, &QListWidget::itemActivated, this, jump);
+    connect(m_list, &QListWidget::itemClicked, this, jump);
+}
+
+std::string EditorDock::displayName() const {
+    return m_path.isEmpty() ? std::string("(unsaved)") : m_path.toStdString();
+}
+
+void EditorDock::showDocument(const Document& doc, bool fromDisk) {
+    m_timer.stop();
+    const QString path = QString::fromStdString(doc.path());
+    if (path != m_path) {
+        m_path = path;
+        emit pathChanged(m_path);
+    }
+    const QString text = QString::fromStdString(doc.text());
+    if (m_editor->toPlainText() != text) {
+        m_loading = true;
+        m_editor->setPlainText(text);
+        m_loading = false;
+    }
+    if (fromDisk) m_editor->document()->setModified(false);
+    m_editor->setDiagnostics(doc.diagnostics());
+    fillList(doc.diagnostics(), doc.hasTrace());
+}
+
+void EditorDock::checkNow() {
+    m_timer.stop();
+    auto doc = Document::fromText(m_editor->toPlainText().toStdString(), m_path.toStdString());
+    m_editor->setDiagnostics(doc->diagnostics());
+    fillList(doc->diagnostics(), doc->hasTrace());
+    if (doc->hasTrace() && m_run) m_run(std::move(doc));
+}
+
+void EditorDock::fillList(const std::vector<Diagnostic>& diags, bool hasTrace) {
+    m_list->clear();
+    const std::string name = displayName();
+    int errors = 0;
+    for (size_t i = 0; i < diags.size(); ++i) {
+        const Diagnostic& d = diags[i];
+        errors += d.severity == Severity::Error ? 1 : 0;
+        auto* it = new QListWidgetItem(QString::fromStdString(formatDiagnostic(d, name)), m_list);
+        it->setData(Qt::UserRole, int(i));
+        it->setForeground(d.severity == Severity::Error ? QColor(220, 70, 60) : QColor(200, 140, 30));
+        it->setToolTip(m_editor->tooltipAt(d.span.valid() ? m_editor->spanRange(d).first : -1));
+    }
+    if (m_editor->toPlainText().trimmed().isEmpty())
+        m_state->setText("No scenario: open one (File > Open, Examples) or type it here.");
+    else if (hasTrace)
+        m_state->setText(diags.empty() ? QString("✔ valid: the views show this text")
+                                       : QString("✔ runs, with %1 diagnostic(s)").arg(diags.size()));
+    else
+        m_state->setText(
+            QString("✘ %1 error(s): the views keep the last valid run").arg(std::max(errors, 1)));
+}
+
+QString EditorDock::diagnosticsText() const {
+    QStringList lines;
+    for (int i = 0; i < m_list->count(); ++i) lines << m_list->item(i)->text();
+    return lines.join('\n');
+}
+
+bool EditorDock::isModified() const {
+    return m_editor->document()->isModified();
+}
+
+bool EditorDock::writeTo(const QString& path) {
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Text) || f.write(m_editor->toPlainText().toUtf8()) < 0 ||
+        !f.commit()) {
+        QMessageBox::warning(this, "Save failed", QString("Cannot write %1: %2").arg(path, f.errorString()));
+        return false;
+    }
+    m_editor->document()->setModified(false);
+    if (path != m_path) {
+        m_path = path;
+        emit pathChanged(m_path);
+        checkNow(); // diagnostics now name the file
+    }
+    return true;
+}
+
+bool EditorDock::save() {
+    return m_path.isEmpty() || m_path.startsWith(":/") ? saveAs() : writeTo(m_path);
+}
+
+bool EditorDock::saveAs() {
+    const QString p =
+        QFileDialog::getSaveFileName(this, "Save scenario", m_path.startsWith(":/") ? QString() : m_path,
+                                     "Scenarios (*.scn);;All files (*)");
+    return !p.isEmpty() && writeTo(p);
+}
+
+bool EditorDock::maybeSave() {
+    if (!isModified()) return true;
+    const auto b = QMessageBox::warning(this, "Unsaved scenario",
+                                        QString("The scenario %1 has unsaved edits. Save them?")
+                                            .arg(m_path.isEmpty() ? QString("(unsaved)") : m_path),
+                                        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    if (b == QMessageBox::Save) return save();
+    return b == QMessageBox::Discard;
+}
+
+void EditorDock::setDark(bool dark) {
+    m_highlighter->setDark(dark);
+    m_editor->setDark(dark);
+}
+
+} // namespace layoutscope::views
