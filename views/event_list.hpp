@@ -11,7 +11,7 @@ namespace layoutscope::views {
 
 class EventList : public QTreeWidget {
     Q_OBJECT
-public:
+  public:
     enum Column { ColSteps, ColPtx, ColCta, ColBytes, ColTx, ColProvenance, ColumnCount };
     explicit EventList(QWidget* parent = nullptr);
     /// Rebuild the rows from a trace (empty trace: no rows).
@@ -19,11 +19,12 @@ public:
     /// Highlight the row of the instruction that produced `step`'s moves (no seek is emitted).
     void showStep(uint32_t step);
 
-signals:
+  signals:
     void seekRequested(uint32_t step);
 
-private:
+  private:
     bool m_updating = false;
+    const Trace* m_trace = nullptr; ///< the trace of the rows (owned by the document)
 };
 
 } // namespace layoutscope::views

@@ -1,6 +1,7 @@
 #include "main_window.hpp"
 
 #include "editor_dock.hpp"
+#include "event_list.hpp"
 #include "export.hpp"
 #include "scene/inspect.hpp"
 
@@ -104,6 +105,8 @@ void MainWindow::buildUi() {
     });
     view->addAction(globalDock->toggleViewAction());
     view->addAction(srcDock->toggleViewAction());
+    buildPanels(file, view);
+    m_editor->setDark(AppSettings().theme() == Theme::Dark);
 
     // Keyboard: space play/pause, left/right step, home/end: keyPressEvent below, so the keys reach
     // the timeline from anywhere in the window except where a child uses them (the scenario editor,
@@ -158,8 +161,11 @@ void MainWindow::showEvent(QShowEvent* e) {
     if (m_sized) return;
     m_sized = true;
     m_smem->setFocus(); // so Space and the arrows drive the timeline, not the scenario editor
+    if (AppSettings().restoreWindow(*this)) return;
     // Shared memory (the centre) gets most of the width: global tensor ~26%, scenario editor ~27%.
     resizeDocks({m_globalDock, m_srcDock}, {width() * 26 / 100, width() * 27 / 100}, Qt::Horizontal);
+    // The global tensor over the event list, about 60:40.
+    resizeDocks({m_globalDock, m_eventDock}, {height() * 36 / 100, height() * 24 / 100}, Qt::Vertical);
 }
 
 void MainWindow::keyPressEvent(QKeyEvent* e) {
@@ -192,15 +198,19 @@ void MainWindow::keyPressEvent(QKeyEvent* e) {
 
 void MainWindow::openFile(const QString& path) {
     auto doc = Document::fromFile(path.toStdString());
+    if (doc->hasTrace() || !doc->text().empty())
+        AppSettings().setLastFile(QFileInfo(path).absoluteFilePath());
     m_editor->showDocument(*doc, true);
     setDocument(std::move(doc));
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {
-    if (m_editor->maybeSave())
-        e->accept();
-    else
+    if (!m_editor->maybeSave()) {
         e->ignore();
+        return;
+    }
+    AppSettings().saveWindow(*this);
+    e->accept();
 }
 
 void MainWindow::updateTitle() {
@@ -246,6 +256,7 @@ void MainWindow::setDocument(std::unique_ptr<Document> doc, bool keepStep) {
     m_ctaBox->setEnabled(m_doc->ctaCount() > 1);
     m_playback->setStepCount(m_doc->hasTrace() ? m_doc->trace().stepCount : 0);
     m_timeline->setSpans(std::move(spans));
+    m_events->setTrace(m_doc->hasTrace() ? &m_doc->trace() : nullptr);
     // A new file opens on the finished copy (Space replays it from step 0); an edit keeps the step.
     const uint32_t step =
         keepStep && !wasAtEnd ? std::min(oldStep, m_playback->stepCount()) : m_playback->stepCount();

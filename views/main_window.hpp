@@ -1,6 +1,9 @@
 #pragma once
-/// MainWindow: the shared-memory view in the centre; the global-tensor view, the scenario source
-/// with its diagnostics, and the timeline in docks. Document -> Playback -> views (views pull).
+/// MainWindow: the shared-memory view in the centre; the global-tensor view, the scenario editor
+/// with its diagnostics, the event list, the swizzle explorer, the Tensor Memory views and the
+/// timeline in docks. Document -> Playback -> views (views pull). The layout, geometry, theme and
+/// last file persist through AppSettings.
+#include "app_settings.hpp"
 #include "cell_canvas.hpp"
 #include "playback.hpp"
 #include "scene/document.hpp"
@@ -16,11 +19,13 @@ class QComboBox;
 class QDockWidget;
 class QLabel;
 class QListWidget;
+class QMenu;
 class QPlainTextEdit;
 
 namespace layoutscope::views {
 
 class EditorDock;
+class EventList;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -38,6 +43,10 @@ class MainWindow : public QMainWindow {
     [[nodiscard]] CellCanvas* globalView() const { return m_global; }
     [[nodiscard]] Playback* playback() const { return m_playback; }
     [[nodiscard]] EditorDock* editorDock() const { return m_editor; }
+    [[nodiscard]] EventList* eventList() const { return m_events; }
+    [[nodiscard]] QDockWidget* swizzleDock() const { return m_swizzleDock; }
+    /// View > Theme: the widgets' palette and the editor's colours; remembered in AppSettings.
+    void setTheme(Theme t);
     [[nodiscard]] TmemViews* tmemViews() const {
         return m_tmemViews;
     } ///< TMEM / registers / decompression docks
@@ -58,6 +67,8 @@ class MainWindow : public QMainWindow {
     std::optional<CellRange> globalMarkerOfSmemCell(uint32_t x, uint32_t y) const;
     std::optional<CellRange> smemMarkerOfGlobalCell(uint32_t x, uint32_t y) const;
     void buildUi();
+    /// Examples menu, event list, swizzle explorer, export animation, theme (main_window_panels.cpp).
+    void buildPanels(QMenu* file, QMenu* view);
     void onStep(uint32_t step);
     void updateTitle();
     void exportPngDialog();
@@ -77,6 +88,9 @@ class MainWindow : public QMainWindow {
     QLabel* m_perf = nullptr;
     QDockWidget* m_globalDock = nullptr;
     QDockWidget* m_srcDock = nullptr;
+    QDockWidget* m_swizzleDock = nullptr;
+    QDockWidget* m_eventDock = nullptr;
+    EventList* m_events = nullptr;
     bool m_sized = false;
     QComboBox* m_ctaBox = nullptr;
     uint32_t m_cta = 0;               ///< CTA whose shared memory the centre view shows

@@ -1,6 +1,7 @@
 #include "timeline_widget.hpp"
 
 #include <QComboBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPainter>
@@ -14,7 +15,7 @@ namespace layoutscope::views {
 /// A strip under the slider: one segment per instruction that moved bytes, placed like the
 /// slider's steps, labelled with the start of its summary; a line marks the current step.
 class InstrStrip : public QWidget {
-public:
+  public:
     InstrStrip(QSlider* slider, QWidget* parent) : QWidget(parent), m_slider(slider) { setFixedHeight(18); }
     void setSpans(const std::vector<TimelineWidget::Span>* spans, uint32_t count, uint32_t step) {
         m_spans = spans;
@@ -23,7 +24,7 @@ public:
         update();
     }
 
-protected:
+  protected:
     void paintEvent(QPaintEvent*) override {
         QPainter p(this);
         p.fillRect(rect(), QColor(40, 41, 46));
@@ -32,7 +33,8 @@ protected:
         const QRect sr = m_slider->geometry().translated(-pos()); // both are children of the timeline
         const double x0 = sr.left() + 8, x1 = sr.right() - 8;
         auto xOf = [&](uint32_t s) { return x0 + (x1 - x0) * double(s) / double(m_count); };
-        static const QColor colours[] = {QColor(70, 110, 170), QColor(150, 100, 60), QColor(90, 140, 90), QColor(140, 80, 140)};
+        static const QColor colours[] = {QColor(70, 110, 170), QColor(150, 100, 60), QColor(90, 140, 90),
+                                         QColor(140, 80, 140)};
         int k = 0;
         double lastX = -1; // gui-tmem (views_bench): spans thinner than a pixel are merged and labels
                            // need 24 px, so a 10,000-instruction trace costs pixels, not 10,000 texts
@@ -45,32 +47,70 @@ protected:
             if (r.width() < 24) continue;
             p.setPen(QColor(235, 235, 240));
             p.drawText(r.adjusted(4, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft,
-                       p.fontMetrics().elidedText(QString::fromStdString(sp.text), Qt::ElideRight, int(r.width()) - 6));
+                       p.fontMetrics().elidedText(QString::fromStdString(sp.text), Qt::ElideRight,
+                                                  int(r.width()) - 6));
         }
         p.setPen(QPen(QColor(255, 255, 255), 2));
         p.drawLine(QPointF(xOf(m_step), 0), QPointF(xOf(m_step), height()));
     }
 
-private:
+  private:
     QSlider* m_slider;
     const std::vector<TimelineWidget::Span>* m_spans = nullptr;
     uint32_t m_count = 0, m_step = 0;
 };
 
-static QToolButton* button(QWidget* parent, QStyle::StandardPixmap icon, const QString& tip) {
+enum class Media { Start, Back, Play, Pause, Forward, End };
+
+/// Transport icons drawn in the palette's text colour (the style's media icons are dark grey, lost on
+/// the dark theme).
+static QIcon mediaIcon(Media m, const QColor& c) {
+    QPixmap pm(32, 32);
+    pm.fill(Qt::transparent);
+    QPainter p(&pm);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.setPen(Qt::NoPen);
+    p.setBrush(c);
+    const auto tri = [&](qreal x0, qreal x1) { // pointing right when x1 > x0
+        p.drawPolygon(QPolygonF({QPointF(x0, 7), QPointF(x1, 16), QPointF(x0, 25)}));
+    };
+    switch (m) {
+    case Media::Start:
+        p.drawRect(QRectF(6, 7, 3, 18)), tri(25, 10);
+        break;
+    case Media::Back:
+        tri(16, 5), tri(27, 16);
+        break;
+    case Media::Play:
+        tri(9, 25);
+        break;
+    case Media::Pause:
+        p.drawRect(QRectF(9, 7, 5, 18)), p.drawRect(QRectF(18, 7, 5, 18));
+        break;
+    case Media::Forward:
+        tri(5, 16), tri(16, 27);
+        break;
+    case Media::End:
+        tri(7, 22), p.drawRect(QRectF(23, 7, 3, 18));
+        break;
+    }
+    return QIcon(pm);
+}
+
+static QToolButton* button(QWidget* parent, Media icon, const QString& tip) {
     auto* b = new QToolButton(parent);
-    b->setIcon(parent->style()->standardIcon(icon));
+    b->setIcon(mediaIcon(icon, parent->palette().color(QPalette::ButtonText)));
     b->setToolTip(tip);
     b->setAutoRaise(true);
     return b;
 }
 
 TimelineWidget::TimelineWidget(Playback* pb, QWidget* parent) : QWidget(parent), m_pb(pb) {
-    auto* start = button(this, QStyle::SP_MediaSkipBackward, "To the first step (Home)");
-    auto* back = button(this, QStyle::SP_MediaSeekBackward, "Step back (Left)");
-    m_play = button(this, QStyle::SP_MediaPlay, "Play / pause (Space)");
-    auto* fwd = button(this, QStyle::SP_MediaSeekForward, "Step forward (Right)");
-    auto* end = button(this, QStyle::SP_MediaSkipForward, "To the last step (End)");
+    auto* start = button(this, Media::Start, "To the first step (Home)");
+    auto* back = button(this, Media::Back, "Step back (Left)");
+    m_play = button(this, Media::Play, "Play / pause (Space)");
+    auto* fwd = button(this, Media::Forward, "Step forward (Right)");
+    auto* end = button(this, Media::End, "To the last step (End)");
     m_slider = new QSlider(Qt::Horizontal, this);
     m_slider->setToolTip("Scrub: step N shows memory after every move of steps 0..N-1");
     m_slider->setFocusPolicy(Qt::NoFocus);
@@ -83,7 +123,8 @@ TimelineWidget::TimelineWidget(Playback* pb, QWidget* parent) : QWidget(parent),
     for (int s : {1, 4, 16, 64, 256, 1024, 4096}) m_speed->addItem(QString("%1 steps/s").arg(s), s);
     m_speed->setCurrentIndex(3);
     m_speed->setFocusPolicy(Qt::NoFocus);
-    for (QToolButton* b : {start, back, m_play, fwd, end}) b->setFocusPolicy(Qt::NoFocus);
+    m_transport = {start, back, m_play, fwd, end};
+    for (QToolButton* b : m_transport) b->setFocusPolicy(Qt::NoFocus);
 
     auto* row = new QHBoxLayout;
     for (QWidget* w : std::initializer_list<QWidget*>{start, back, m_play, fwd, end}) row->addWidget(w);
@@ -106,9 +147,7 @@ TimelineWidget::TimelineWidget(Playback* pb, QWidget* parent) : QWidget(parent),
     connect(m_speed, &QComboBox::currentIndexChanged, this,
             [this](int) { m_pb->setSpeed(m_speed->currentData().toDouble()); });
     connect(pb, &Playback::stepChanged, this, &TimelineWidget::onStep);
-    connect(pb, &Playback::playingChanged, this, [this](bool playing) {
-        m_play->setIcon(style()->standardIcon(playing ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
-    });
+    connect(pb, &Playback::playingChanged, this, [this](bool) { updateIcons(); });
     pb->setSpeed(m_speed->currentData().toDouble());
     onStep(pb->step());
 }
@@ -129,8 +168,23 @@ void TimelineWidget::onStep(uint32_t step) {
     QString text = m_spans.empty() ? QString("no trace") : QString();
     for (const Span& sp : m_spans)
         if (s >= sp.first && s < sp.end)
-            text = QString("instruction steps [%1, %2): %3").arg(sp.first).arg(sp.end).arg(QString::fromStdString(sp.text));
+            text = QString("instruction steps [%1, %2): %3")
+                       .arg(sp.first)
+                       .arg(sp.end)
+                       .arg(QString::fromStdString(sp.text));
     m_instrLabel->setText(text);
+}
+
+void TimelineWidget::updateIcons() {
+    const QColor c = palette().color(QPalette::ButtonText);
+    const Media kinds[] = {Media::Start, Media::Back, m_pb->playing() ? Media::Pause : Media::Play,
+                           Media::Forward, Media::End};
+    for (size_t i = 0; i < m_transport.size(); ++i) m_transport[i]->setIcon(mediaIcon(kinds[i], c));
+}
+
+void TimelineWidget::changeEvent(QEvent* e) {
+    QWidget::changeEvent(e);
+    if (e->type() == QEvent::PaletteChange && !m_transport.empty()) updateIcons();
 }
 
 } // namespace layoutscope::views

@@ -16,7 +16,7 @@ namespace layoutscope::views {
 
 class TimelineWidget : public QWidget {
     Q_OBJECT
-public:
+  public:
     TimelineWidget(Playback* playback, QWidget* parent = nullptr);
     /// Instruction summaries with their [first, end) steps, shown under the slider.
     struct Span {
@@ -25,13 +25,18 @@ public:
     };
     void setSpans(std::vector<Span> spans);
 
-private:
+  protected:
+    void changeEvent(QEvent* e) override; ///< redraws the transport icons when the theme changes
+
+  private:
     void onStep(uint32_t step);
+    void updateIcons();
     Playback* m_pb;
     QSlider* m_slider;
     QLabel* m_stepLabel;
     QLabel* m_instrLabel;
     QToolButton* m_play;
+    std::vector<QToolButton*> m_transport; ///< start, back, play, forward, end
     QComboBox* m_speed;
     class InstrStrip* m_strip = nullptr;
     std::vector<Span> m_spans;

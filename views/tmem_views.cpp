@@ -180,11 +180,14 @@ void TmemViews::resetDocument(const Document* doc) {
     if (m_hasTmaFan && !m_hasTmem)
         m_window->resizeDocks({m_tmaFanDock}, {m_window->height() * 30 / 100}, Qt::Vertical);
     if (m_hasDecomp) m_smemReplay = std::make_unique<Replay>(doc->trace(), doc->initial());
-    for (QDockWidget* d : {m_tmemDock, m_regDock}) d->setVisible(m_hasTmem);
+    // The Registers dock only for tcgen05.ld/st: a cp-only scenario keeps the scenario editor raised.
+    const bool hasRegs = m_hasTmem && regInstrAt(*doc, 0).has_value();
+    m_tmemDock->setVisible(m_hasTmem);
+    m_regDock->setVisible(hasRegs);
     m_decompDock->setVisible(m_hasDecomp);
     if (m_hasTmem) // after the docks are shown
-        QTimer::singleShot(0, this, [this] {
-            m_regDock->raise();
+        QTimer::singleShot(0, this, [this, hasRegs] {
+            if (hasRegs) m_regDock->raise();
             m_tmemDock->raise();
         });
     if (m_hasTmem) {

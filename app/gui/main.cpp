@@ -1,14 +1,18 @@
 // layoutscope: the GUI. Also renders headless:
 //   layoutscope --scenario FILE [--step N] --export out.png|out.svg [--size WxH] [--cta N]
-//   layoutscope --scenario FILE --export-sequence DIR [--steps A:B] [--size WxH] [--cta N]   (DIR/frame_0000.png...)
-//   layoutscope --scenario FILE [--step N] --grab window.png [--hover 0xADDR]   (show, screenshot, quit)
+//   layoutscope --scenario FILE --export-sequence DIR [--steps A:B] [--size WxH] [--cta N]
+//   (DIR/frame_0000.png...) layoutscope --scenario FILE [--step N] --grab window.png [--hover 0xADDR] (show,
+//   screenshot, quit)
 #include "app_settings.hpp"
+#include "examples_menu.hpp"
 #include "export.hpp"
 #include "export_sequence.hpp"
 #include "main_window.hpp"
+#include "theme.hpp"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QFileInfo>
 #include <QMouseEvent>
 #include <QSurfaceFormat>
 #include <QTimer>
@@ -25,8 +29,8 @@ int main(int argc, char** argv) {
         const std::string_view a = argv[i];
         headless |= a == "--export" || a.starts_with("--export") || a == "--help" || a == "-h";
     }
-    if (headless && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") &&
-        qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
+    if (headless && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") &&
+        qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QSurfaceFormat fmt;
     fmt.setVersion(3, 3);
@@ -42,15 +46,25 @@ int main(int argc, char** argv) {
     cli.addHelpOption();
     const QCommandLineOption scenarioOpt("scenario", "Scenario file to open.", "FILE");
     const QCommandLineOption stepOpt("step", "Timeline step to show (default: the last).", "N");
-    const QCommandLineOption exportOpt("export", "Render headless to FILE (.png, or .svg for shared memory) and exit.", "FILE");
-    const QCommandLineOption sizeOpt("size", "Export size, WxH pixels (default 1600x900).", "WxH", "1600x900");
-    const QCommandLineOption ctaOpt("cta", "Export: whose shared memory to show (%cluster_ctarank, default 0).", "N", "0");
-    const QCommandLineOption grabOpt("grab", "Show the window, save a screenshot of it to FILE and exit.", "FILE");
-    const QCommandLineOption hoverOpt("hover", "With --grab: hover the shared-memory byte at ADDR first.", "ADDR");
-    const QCommandLineOption seqOpt("export-sequence", "Render every step (or --steps A:B) headless to DIR/frame_0000.png... and exit.", "DIR");
-    const QCommandLineOption stepsOpt("steps", "With --export-sequence: steps A:B, A:, :B or A (default: all, 0..last).", "A:B");
-    const QCommandLineOption resetLayoutOpt("reset-layout", "Forget the saved window layout and geometry (theme and last file stay).");
-    cli.addOptions({scenarioOpt, stepOpt, exportOpt, sizeOpt, ctaOpt, grabOpt, hoverOpt, seqOpt, stepsOpt, resetLayoutOpt});
+    const QCommandLineOption exportOpt(
+        "export", "Render headless to FILE (.png, or .svg for shared memory) and exit.", "FILE");
+    const QCommandLineOption sizeOpt("size", "Export size, WxH pixels (default 1600x900).", "WxH",
+                                     "1600x900");
+    const QCommandLineOption ctaOpt(
+        "cta", "Export: whose shared memory to show (%cluster_ctarank, default 0).", "N", "0");
+    const QCommandLineOption grabOpt("grab", "Show the window, save a screenshot of it to FILE and exit.",
+                                     "FILE");
+    const QCommandLineOption hoverOpt("hover", "With --grab: hover the shared-memory byte at ADDR first.",
+                                      "ADDR");
+    const QCommandLineOption seqOpt(
+        "export-sequence", "Render every step (or --steps A:B) headless to DIR/frame_0000.png... and exit.",
+        "DIR");
+    const QCommandLineOption stepsOpt(
+        "steps", "With --export-sequence: steps A:B, A:, :B or A (default: all, 0..last).", "A:B");
+    const QCommandLineOption resetLayoutOpt(
+        "reset-layout", "Forget the saved window layout and geometry (theme and last file stay).");
+    cli.addOptions({scenarioOpt, stepOpt, exportOpt, sizeOpt, ctaOpt, grabOpt, hoverOpt, seqOpt, stepsOpt,
+                    resetLayoutOpt});
     cli.process(app);
 
     bool stepOk = true;
@@ -106,15 +120,25 @@ int main(int argc, char** argv) {
             return r.ok ? 0 : 1;
         }
         const QString out = cli.value(exportOpt);
-        const ExportResult r = out.endsWith(".svg", Qt::CaseInsensitive) ? exportSmemSvg(*doc, step, out, cta)
-                                                                         : exportImage(*doc, step, out, size, cta);
+        const ExportResult r = out.endsWith(".svg", Qt::CaseInsensitive)
+                                   ? exportSmemSvg(*doc, step, out, cta)
+                                   : exportImage(*doc, step, out, size, cta);
         std::fprintf(stderr, "layoutscope: %s\n", qPrintable(r.message));
         return r.ok ? 0 : 1;
     }
 
     if (cli.isSet(resetLayoutOpt)) AppSettings().resetLayout();
+    applyTheme(AppSettings().theme());
     MainWindow w;
-    if (cli.isSet(scenarioOpt)) w.openFile(cli.value(scenarioOpt));
+    if (cli.isSet(scenarioOpt)) {
+        w.openFile(cli.value(scenarioOpt));
+    } else {
+        // No scenario named: the last one opened, else the bundled default.
+        QString last = AppSettings().lastFile();
+        if (last.isEmpty() || !QFileInfo::exists(last))
+            last = examplesDir() + "/tma_tile_64x64_f16_sw128.scn";
+        if (QFileInfo::exists(last)) w.openFile(last);
+    }
     if (hasStep) w.playback()->seek(step);
     w.show();
     if (cli.isSet(grabOpt)) {
@@ -126,14 +150,15 @@ int main(int argc, char** argv) {
                 const uint32_t addr = hover.toUInt(&ok, 0);
                 if (const auto cell = ok ? w.smemCellOf(addr) : std::nullopt) {
                     const QPointF p = w.smemView()->cellCentre(cell->x, cell->y);
-                    QMouseEvent move(QEvent::MouseMove, p, w.smemView()->mapToGlobal(p), Qt::NoButton, Qt::NoButton,
-                                     Qt::NoModifier);
+                    QMouseEvent move(QEvent::MouseMove, p, w.smemView()->mapToGlobal(p), Qt::NoButton,
+                                     Qt::NoButton, Qt::NoModifier);
                     QApplication::sendEvent(w.smemView(), &move);
                 }
             }
             QTimer::singleShot(400, &w, [&w, out] {
                 const bool ok = w.grab().save(out);
-                std::fprintf(stderr, "layoutscope: %s %s\n", ok ? "saved" : "could not save", qPrintable(out));
+                std::fprintf(stderr, "layoutscope: %s %s\n", ok ? "saved" : "could not save",
+                             qPrintable(out));
                 QApplication::exit(ok ? 0 : 1);
             });
         });

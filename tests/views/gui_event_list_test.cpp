@@ -34,3 +34,40 @@ TEST_CASE("The event list has a row per instruction and seeks on selection", "[v
     list.showStep(t.instrs[size_t(load)].firstStep + 1); // following the timeline emits nothing
     CHECK(seeks.size() == 2);
 }
+
+TEST_CASE("Following the timeline selects the instruction row, or its sub-step when expanded",
+          "[views][gui][events]") {
+    auto doc = Document::fromFile(LAYOUTSCOPE_ASSETS_DIR "/scenarios/tma_tile_noswizzle.scn");
+    REQUIRE(doc->hasTrace());
+    const Trace& t = doc->trace();
+    EventList list;
+    list.setTrace(&t);
+    int load = -1;
+    for (int i = 0; i < list.topLevelItemCount(); ++i)
+        if (list.topLevelItem(i)->text(EventList::ColPtx).contains("cp.async.bulk.tensor")) load = i;
+    REQUIRE(load >= 0);
+    const TraceInstr& in = t.instrs[size_t(load)];
+    REQUIRE(in.endStep - in.firstStep >= 3);
+    QTreeWidgetItem* row = list.topLevelItem(load);
+    std::vector<uint32_t> seeks;
+    QObject::connect(&list, &EventList::seekRequested, [&](uint32_t s) { seeks.push_back(s); });
+    SECTION("collapsed: the row, left collapsed") {
+        row->setExpanded(false);
+        list.showStep(in.firstStep + 3); // the state after the load's third step
+        CHECK(list.currentItem() == row);
+        CHECK_FALSE(row->isExpanded());
+    }
+    SECTION("expanded: the sub-step that led to the step") {
+        row->setExpanded(true);
+        list.showStep(in.firstStep + 3);
+        CHECK(list.currentItem() == row->child(2));
+        list.showStep(in.endStep);
+        CHECK(list.currentItem() == row->child(row->childCount() - 1));
+    }
+    SECTION("step 0 (before any move) selects nothing new") {
+        QTreeWidgetItem* before = list.currentItem();
+        list.showStep(0);
+        CHECK(list.currentItem() == before);
+    }
+    CHECK(seeks.empty()); // following the timeline never seeks
+}

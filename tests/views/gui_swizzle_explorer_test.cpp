@@ -16,7 +16,8 @@
 using namespace layoutscope;
 using namespace layoutscope::views;
 
-TEST_CASE("Swizzle explorer: picking 128B shows Sw<3,4,3> and the element form", "[views][gui][swizzle-explorer]") {
+TEST_CASE("Swizzle explorer: picking 128B shows Sw<3,4,3> and the element form",
+          "[views][gui][swizzle-explorer]") {
     SwizzleExplorer e;
     e.resize(900, 600);
     e.show();
@@ -57,7 +58,7 @@ TEST_CASE("Swizzle explorer dock: one call adds it to a main window", "[views][g
     QDockWidget* dock = addSwizzleExplorerDock(w);
     REQUIRE(dock);
     CHECK(dock->objectName() == "swizzleExplorerDock");
-    auto* e = qobject_cast<SwizzleExplorer*>(dock->widget());
+    auto* e = dock->findChild<SwizzleExplorer*>(); // inside a scroll area
     REQUIRE(e);
     CHECK(e->cuteText().contains("Sw<3,4,3>")); // opens on 128B, the common mode
 }
@@ -69,8 +70,9 @@ TEST_CASE("Swizzle explorer: every mode renders (screenshots with LAYOUTSCOPE_SC
     e.show();
     REQUIRE(QTest::qWaitForWindowExposed(&e));
     const QString dir = qEnvironmentVariable("LAYOUTSCOPE_SCREENSHOT_DIR");
-    for (TensorSwizzle m : {TensorSwizzle::NONE, TensorSwizzle::S32B, TensorSwizzle::S64B, TensorSwizzle::S128B_ATOM_32B,
-                            TensorSwizzle::S128B_ATOM_32B_FLIP_8B, TensorSwizzle::S128B_ATOM_64B}) {
+    for (TensorSwizzle m :
+         {TensorSwizzle::NONE, TensorSwizzle::S32B, TensorSwizzle::S64B, TensorSwizzle::S128B_ATOM_32B,
+          TensorSwizzle::S128B_ATOM_32B_FLIP_8B, TensorSwizzle::S128B_ATOM_64B}) {
         e.setMode(m);
         CHECK(e.mode() == m);
         CHECK_FALSE(e.bitText().isEmpty());
@@ -84,7 +86,8 @@ TEST_CASE("Swizzle explorer: every mode renders (screenshots with LAYOUTSCOPE_SC
     CHECK(e.cuteText().contains("open question 1"));
 }
 
-TEST_CASE("Swizzle explorer: bank conflicts of a 16-B column read, unswizzled vs 128B", "[views][gui][swizzle-explorer]") {
+TEST_CASE("Swizzle explorer: bank conflicts of a 16-B column read, unswizzled vs 128B",
+          "[views][gui][swizzle-explorer]") {
     // Hand-derived (banks_test.cpp): 8 rows per quarter-warp hit banks 0..3 unswizzled -> 32 wavefronts;
     // 128B puts row r's chunk at c ^ (r%8) -> 4 wavefronts, no excess.
     SwizzleExplorer e;

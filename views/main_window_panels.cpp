@@ -1,0 +1,81 @@
+// MainWindow's secondary panels and menus: Examples, the event list, the swizzle explorer,
+// File > Export Animation and View > Theme (main_window.hpp).
+#include "editor_dock.hpp"
+#include "event_list.hpp"
+#include "examples_menu.hpp"
+#include "export_dialogs.hpp"
+#include "main_window.hpp"
+#include "swizzle_explorer_dock.hpp"
+#include "theme.hpp"
+
+#include <QActionGroup>
+#include <QDockWidget>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QStatusBar>
+
+namespace layoutscope::views {
+
+void MainWindow::buildPanels(QMenu* file, QMenu* view) {
+    // Examples: every annotated scenario of the scenarios folder, re-listed each time it opens.
+    QMenu* examples = menuBar()->addMenu("E&xamples");
+    const QString dir = examplesDir();
+    if (dir.isEmpty()) {
+        examples->addAction("(no scenarios folder found: set LAYOUTSCOPE_SCENARIOS_DIR)")->setEnabled(false);
+    } else {
+        attachExamplesMenu(examples, dir, [this](const QString& path) {
+            if (m_editor->maybeSave()) openFile(path);
+        });
+    }
+
+    // Event list: one row per instruction; selecting a row seeks, playback highlights the row.
+    m_events = new EventList(this);
+    auto* eventDock = new QDockWidget("Events", this);
+    eventDock->setObjectName("eventDock");
+    eventDock->setWidget(m_events);
+    addDockWidget(Qt::LeftDockWidgetArea, eventDock);
+    m_eventDock = eventDock;
+    connect(m_events, &EventList::seekRequested, m_playback, [this](uint32_t step) {
+        m_playback->pause();
+        m_playback->seek(step);
+    });
+    connect(m_playback, &Playback::stepChanged, m_events, &EventList::showStep);
+
+    // Swizzle explorer: a tab behind the scenario editor.
+    m_swizzleDock = addSwizzleExplorerDock(*this, m_srcDock);
+
+    QAction* exportAnim = new QAction("Export &Animation...", this);
+    connect(exportAnim, &QAction::triggered, this, [this] {
+        if (!m_doc) return;
+        const ExportResult r = exportAnimationDialog(this, *m_doc, m_cta);
+        if (r.ok)
+            statusBar()->showMessage(r.message, 5000);
+        else if (r.message != "cancelled" && r.message != "no trace")
+            QMessageBox::warning(this, "Export failed", r.message);
+    });
+    file->insertAction(file->actions().value(file->actions().size() - 2), exportAnim);
+
+    view->addAction(eventDock->toggleViewAction());
+    view->addAction(m_swizzleDock->toggleViewAction());
+    view->addSeparator();
+    QMenu* theme = view->addMenu("&Theme");
+    auto* group = new QActionGroup(this);
+    for (const Theme t : {Theme::Dark, Theme::Light}) {
+        QAction* a =
+            theme->addAction(t == Theme::Dark ? "&Dark" : "&Light", this, [this, t] { setTheme(t); });
+        a->setCheckable(true);
+        a->setChecked(AppSettings().theme() == t);
+        a->setObjectName("theme_" + themeName(t));
+        group->addAction(a);
+    }
+}
+
+void MainWindow::setTheme(Theme t) {
+    applyTheme(t);
+    AppSettings().setTheme(t);
+    m_editor->setDark(t == Theme::Dark);
+    for (QAction* a : findChildren<QAction*>("theme_" + themeName(t))) a->setChecked(true);
+}
+
+} // namespace layoutscope::views
