@@ -139,7 +139,7 @@ void MainWindow::buildUi() {
         const BoxFrame* f = m_frames.empty()
                                 ? nullptr
                                 : &m_frames[std::min<size_t>(m_globalScene.instr, m_frames.size() - 1)];
-        return buildSmemOverlay(cam, vp, m_smemScene, f);
+        return buildSmemOverlay(cam, vp, m_smemScene, f, m_colourBy, m_chunks);
     });
     m_global->setOverlay(
         [this](const Camera2D& cam, glm::vec2 vp) { return buildGlobalOverlay(cam, vp, m_globalScene); });
@@ -280,7 +280,17 @@ void MainWindow::onStep(uint32_t step) {
         m_smemScene = SmemScene{};
         m_globalScene = GlobalScene{};
     }
-    m_smem->setCells(m_smemScene.width(), m_smemScene.height(), m_smemScene.texels, ShadeParams{1, 4, 0});
+    if (m_replay && m_smemScene.window.cta < m_replay->state().smem.size()) {
+        const auto bytes = m_replay->state().smem[m_smemScene.window.cta].bytes();
+        const auto win = m_smemScene.window.base + m_smemScene.window.size <= bytes.size()
+                             ? bytes.subspan(m_smemScene.window.base, m_smemScene.window.size)
+                             : std::span<const uint8_t>();
+        recolourSmem(m_smemScene, m_colourBy, win, m_doc->trace());
+    }
+    if (m_chunks) chunkSmem(m_smemScene);
+    // Bank lines every 4 bytes; at chunk granularity a line every 16 bytes.
+    m_smem->setCells(m_smemScene.width(), m_smemScene.height(), m_smemScene.texels,
+                     ShadeParams{1, m_chunks ? 16 : 4, 0});
     m_global->setCells(m_globalScene.w, m_globalScene.h, m_globalScene.texels, ShadeParams{1, 0, 0});
     m_tmemViews->onStep(m_doc.get(), step, m_smemScene);
     updateStatus();

@@ -7,6 +7,7 @@
 #include "cell_canvas.hpp"
 #include "playback.hpp"
 #include "scene/document.hpp"
+#include "scene/smem_colour.hpp"
 #include "scene/smem_scene.hpp"
 #include "scene/smem_scene_cache.hpp"
 #include "timeline_widget.hpp"
@@ -45,6 +46,8 @@ class MainWindow : public QMainWindow {
     [[nodiscard]] EditorDock* editorDock() const { return m_editor; }
     [[nodiscard]] EventList* eventList() const { return m_events; }
     [[nodiscard]] QDockWidget* swizzleDock() const { return m_swizzleDock; }
+    /// Shared-memory toolbar: colour mode and 16-B chunk granularity of the centre view.
+    void setSmemColouring(SmemColourBy by, bool chunks);
     /// View > Theme: the widgets' palette and the editor's colours; remembered in AppSettings.
     void setTheme(Theme t);
     [[nodiscard]] TmemViews* tmemViews() const {
@@ -93,7 +96,9 @@ class MainWindow : public QMainWindow {
     EventList* m_events = nullptr;
     bool m_sized = false;
     QComboBox* m_ctaBox = nullptr;
-    uint32_t m_cta = 0;               ///< CTA whose shared memory the centre view shows
+    uint32_t m_cta = 0;                             ///< CTA whose shared memory the centre view shows
+    SmemColourBy m_colourBy = SmemColourBy::Source; ///< View toolbar: what the SMEM cells' colour means
+    bool m_chunks = false;                          ///< View toolbar: 16-B chunk granularity
     TmemViews* m_tmemViews = nullptr; ///< gui-tmem: Tensor Memory, Registers, Decompression docks
     SmemSceneCache m_smemCache;       ///< gui-tmem: smemSceneAt without replaying from step 0 (scrubbing)
 };

@@ -9,11 +9,14 @@
 #include "theme.hpp"
 
 #include <QActionGroup>
+#include <QComboBox>
 #include <QDockWidget>
+#include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QStatusBar>
+#include <QToolBar>
 
 namespace layoutscope::views {
 
@@ -45,6 +48,30 @@ void MainWindow::buildPanels(QMenu* file, QMenu* view) {
     // Swizzle explorer: a tab behind the scenario editor.
     m_swizzleDock = addSwizzleExplorerDock(*this, m_srcDock);
 
+    // Shared-memory toolbar: what the cells' colour means, and byte or 16-B chunk cells.
+    QToolBar* bar = addToolBar("Shared memory");
+    bar->setObjectName("smemToolBar");
+    bar->addWidget(new QLabel(" Shared memory colour: ", bar));
+    auto* colourBox = new QComboBox(bar);
+    colourBox->setObjectName("smemColourBy");
+    for (const SmemColourBy by :
+         {SmemColourBy::Source, SmemColourBy::Instruction, SmemColourBy::Value, SmemColourBy::Bank})
+        colourBox->addItem(smemColourByName(by), int(by));
+    colourBox->setFocusPolicy(Qt::NoFocus);
+    bar->addWidget(colourBox);
+    bar->addWidget(new QLabel("  cells: ", bar));
+    auto* cellBox = new QComboBox(bar);
+    cellBox->setObjectName("smemCells");
+    cellBox->addItems({"byte", "16-B chunk"});
+    cellBox->setFocusPolicy(Qt::NoFocus);
+    bar->addWidget(cellBox);
+    const auto apply = [this, colourBox, cellBox] {
+        setSmemColouring(SmemColourBy(colourBox->currentData().toInt()), cellBox->currentIndex() == 1);
+    };
+    connect(colourBox, &QComboBox::activated, this, apply);
+    connect(cellBox, &QComboBox::activated, this, apply);
+    view->addAction(bar->toggleViewAction());
+
     QAction* exportAnim = new QAction("Export &Animation...", this);
     connect(exportAnim, &QAction::triggered, this, [this] {
         if (!m_doc) return;
@@ -69,6 +96,14 @@ void MainWindow::buildPanels(QMenu* file, QMenu* view) {
         a->setObjectName("theme_" + themeName(t));
         group->addAction(a);
     }
+}
+
+void MainWindow::setSmemColouring(SmemColourBy by, bool chunks) {
+    m_colourBy = by;
+    m_chunks = chunks;
+    if (auto* b = findChild<QComboBox*>("smemColourBy")) b->setCurrentIndex(b->findData(int(by)));
+    if (auto* b = findChild<QComboBox*>("smemCells")) b->setCurrentIndex(chunks ? 1 : 0);
+    onStep(m_playback->step());
 }
 
 void MainWindow::setTheme(Theme t) {

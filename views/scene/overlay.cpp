@@ -22,7 +22,8 @@ static int thin(float pxPerUnit, float minPx) {
 static constexpr Rgba8 kAxis{235, 235, 240, 255};
 static constexpr Rgba8 kDim{150, 152, 160, 255};
 
-static void legendSwatch(OverlayList& o, glm::vec2 p, Rgba8 c, const std::string& label, bool hatched = false) {
+static void legendSwatch(OverlayList& o, glm::vec2 p, Rgba8 c, const std::string& label,
+                         bool hatched = false) {
     o.rects.push_back({p, p + glm::vec2(14, 14), c, true, hatched});
     o.rects.push_back({p, p + glm::vec2(14, 14), Rgba8{0, 0, 0, 255}, false});
     o.text(p + glm::vec2(19, 0), label);
@@ -61,10 +62,23 @@ static void coordLegend(OverlayList& o, glm::vec2 p, int rows, int cols, const s
         o.rects.push_back({b, b + glm::vec2(w, 14), colourForCoord(rows / 2, c, rows, cols), true});
     }
     o.text(p + glm::vec2(w * n + 6, 0), "hue = " + rowName + " 0.." + std::to_string(std::max(rows - 1, 0)));
-    o.text(p + glm::vec2(w * n + 6, 18), "lightness = " + colName + " 0.." + std::to_string(std::max(cols - 1, 0)));
+    o.text(p + glm::vec2(w * n + 6, 18),
+           "lightness = " + colName + " 0.." + std::to_string(std::max(cols - 1, 0)));
 }
 
-OverlayList buildSmemOverlay(const Camera2D& cam, glm::vec2 viewport, const SmemScene& s, const BoxFrame* frame) {
+/// A strip of `n` swatches from `colour(i)` with a caption: the legend of the non-source colour modes.
+template <class F>
+static void strip(OverlayList& o, glm::vec2 p, int n, F colour, const std::string& caption) {
+    const float w = std::min(9.0f, 144.0f / static_cast<float>(n));
+    for (int i = 0; i < n; ++i) {
+        const glm::vec2 a = p + glm::vec2(w * static_cast<float>(i), 0);
+        o.rects.push_back({a, a + glm::vec2(w, 14), colour(i), true});
+    }
+    o.text(p + glm::vec2(w * static_cast<float>(n) + 6, 0), caption);
+}
+
+OverlayList buildSmemOverlay(const Camera2D& cam, glm::vec2 viewport, const SmemScene& s,
+                             const BoxFrame* frame, SmemColourBy by, bool chunks) {
     OverlayList o;
     const float z = cam.zoom();
     const uint32_t rows = s.window.rows();
@@ -72,8 +86,8 @@ OverlayList buildSmemOverlay(const Camera2D& cam, glm::vec2 viewport, const Smem
     const float top = std::max(gridLo.y, 40.0f);
     // Title.
     char title[128];
-    std::snprintf(title, sizeof title, "shared::cta of CTA %u: [0x%04x, 0x%04x), %u B", s.window.cta, s.window.base,
-                  s.window.base + s.window.size, s.window.size);
+    std::snprintf(title, sizeof title, "shared::cta of CTA %u: [0x%04x, 0x%04x), %u B", s.window.cta,
+                  s.window.base, s.window.base + s.window.size, s.window.size);
     o.text({8, 4}, title, kAxis);
     o.text({8, 20}, "rows of 128 B = 32 banks x 4 B; bank = (addr / 4) mod 32", kDim);
     o.text({8, top - 34}, "bank", kDim);
@@ -102,13 +116,36 @@ OverlayList buildSmemOverlay(const Camera2D& cam, glm::vec2 viewport, const Smem
     }
     // Legend along the bottom.
     const float ly = viewport.y - 84;
-    if (frame) coordLegend(o, {10, ly}, frame->rows(), frame->cols(), "box row (dim 1)", "box column (dim 0)");
+    switch (by) {
+    case SmemColourBy::Source:
+        if (frame)
+            coordLegend(o, {10, ly}, frame->rows(), frame->cols(), "box row (dim 1)", "box column (dim 0)");
+        break;
+    case SmemColourBy::Instruction:
+        strip(
+            o, {10, ly}, 8, [](int i) { return instrColour(uint32_t(i)); },
+            "colour = instruction that last wrote the byte (0, 1, 2, ...)");
+        break;
+    case SmemColourBy::Value:
+        strip(
+            o, {10, ly}, 16, [](int i) { return valueColour(uint8_t(i * 17)); },
+            "colour = byte value 0x00..0xff");
+        break;
+    case SmemColourBy::Bank:
+        strip(
+            o, {10, ly}, 32, [](int i) { return bankColour(uint32_t(i)); },
+            "colour = bank 0..31, (addr / 4) mod 32");
+        break;
+    }
     LegendFlow f{o, 10, 10, ly + 42, viewport.x - 8};
     f.item(kUntouched, "untouched");
     f.item(Rgba8{200, 120, 60, 255}, "OOB fill", true);
     f.item(Rgba8{235, 235, 235, 255}, "arrived this step");
-    o.text({10, f.y + 20}, viewport.x > 760 ? "1 cell = 1 byte. Hover: details. Drag: pan. Wheel: zoom. Double-click: fit."
-                                           : "1 cell = 1 byte; hover for details", kDim);
+    const std::string unit = chunks ? "1 colour = 16-B chunk (its first byte)" : "1 cell = 1 byte";
+    o.text({10, f.y + 20},
+           viewport.x > 760 ? unit + ". Hover: details. Drag: pan. Wheel: zoom. Double-click: fit."
+                            : unit + "; hover for details",
+           kDim);
     return o;
 }
 
@@ -119,11 +156,12 @@ OverlayList buildGlobalOverlay(const Camera2D& cam, glm::vec2 viewport, const Gl
     const auto& p = g.tile->map.p;
     char title[160];
     std::snprintf(title, sizeof title, "globalDim [%llu, %llu] elements (%s)",
-                  static_cast<unsigned long long>(p.globalDim[0]), static_cast<unsigned long long>(p.globalDim[1]),
+                  static_cast<unsigned long long>(p.globalDim[0]),
+                  static_cast<unsigned long long>(p.globalDim[1]),
                   g.tile->load ? "load source" : "store target");
     o.text({8, 4}, title, kAxis);
-    std::snprintf(title, sizeof title, "box [%u, %u] at (%d, %d), elementStrides [%u, %u]", p.boxDim[0], p.boxDim[1],
-                  g.boxLo[0], g.boxLo[1], p.elementStrides[0], p.elementStrides[1]);
+    std::snprintf(title, sizeof title, "box [%u, %u] at (%d, %d), elementStrides [%u, %u]", p.boxDim[0],
+                  p.boxDim[1], g.boxLo[0], g.boxLo[1], p.elementStrides[0], p.elementStrides[1]);
     o.text({8, 20}, title, kDim);
     const glm::vec2 gridLo = cam.worldToScreen({0, 0});
     const float top = std::max(gridLo.y, 40.0f);
@@ -156,7 +194,8 @@ OverlayList buildGlobalOverlay(const Camera2D& cam, glm::vec2 viewport, const Gl
     {
         const Rgba8 orange{255, 170, 60, 255};
         const int32_t d0 = static_cast<int32_t>(std::min<uint64_t>(p.globalDim[0], 1u << 30));
-        const int32_t d1 = static_cast<int32_t>(std::min<uint64_t>(p.tensorRank >= 2 ? p.globalDim[1] : 1, 1u << 30));
+        const int32_t d1 =
+            static_cast<int32_t>(std::min<uint64_t>(p.tensorRank >= 2 ? p.globalDim[1] : 1, 1u << 30));
         const int32_t x0 = std::max(0, g.lo[0]), x1 = std::min(d0, g.lo[0] + int32_t(g.w));
         const int32_t y0 = std::max(0, g.lo[1]), y1 = std::min(d1, g.lo[1] + int32_t(g.h));
         auto hline = [&](int32_t y) {

@@ -5,6 +5,7 @@
 /// number depends on the viewport size, never on the number of cells.
 #include "scene/camera2d.hpp"
 #include "scene/cell_style.hpp"
+#include "scene/smem_colour.hpp"
 #include "scene/smem_scene.hpp"
 
 #include <string>
@@ -14,19 +15,19 @@ namespace layoutscope::views {
 
 struct OverlayList {
     struct Text {
-        glm::vec2 pos;      ///< top-left, pixels
+        glm::vec2 pos; ///< top-left, pixels
         std::string text;
         Rgba8 colour{220, 220, 225, 255};
     };
     struct Rect {
-        glm::vec2 lo, hi;   ///< pixels
+        glm::vec2 lo, hi; ///< pixels
         Rgba8 colour;
         bool filled = true; ///< false: 2-px outline
         bool hatched = false;
     };
     /// A straight line, or a cubic bezier through control points c1, c2 (multicast fans).
     struct Line {
-        glm::vec2 a, b;     ///< pixels
+        glm::vec2 a, b; ///< pixels
         Rgba8 colour;
         float width = 2.0f;
         bool bezier = false;
@@ -35,20 +36,27 @@ struct OverlayList {
     std::vector<Rect> rects; ///< drawn first
     std::vector<Line> lines; ///< drawn after the rects
     std::vector<Text> texts;
-    void text(glm::vec2 p, std::string s, Rgba8 c = {220, 220, 225, 255}) { texts.push_back({p, std::move(s), c}); }
+    void text(glm::vec2 p, std::string s, Rgba8 c = {220, 220, 225, 255}) {
+        texts.push_back({p, std::move(s), c});
+    }
 };
 
 /// Space kept free around the cell grids for labels and legends (left, top, right, bottom), px.
 inline constexpr glm::vec4 kSmemMargins{74.0f, 76.0f, 16.0f, 92.0f};
 inline constexpr glm::vec4 kGlobalMargins{58.0f, 76.0f, 16.0f, 136.0f};
 
-/// Approximate text width of the overlay font (DejaVu Sans Mono 14 px: 8.4 px per character), used for label spacing.
-inline float approxTextWidth(const std::string& s) { return 8.4f * static_cast<float>(s.size()); }
+/// Approximate text width of the overlay font (DejaVu Sans Mono 14 px: 8.4 px per character), used for label
+/// spacing.
+inline float approxTextWidth(const std::string& s) {
+    return 8.4f * static_cast<float>(s.size());
+}
 
 /// Bank numbers (top), row byte addresses (left), axis titles and the colour legend of the
 /// shared-memory view. `viewport` is the pane size in pixels.
+/// `by` / `chunks`: the colour mode and granularity of the cells (the legend follows them).
 [[nodiscard]] OverlayList buildSmemOverlay(const Camera2D& cam, glm::vec2 viewport, const SmemScene& s,
-                                           const BoxFrame* frame);
+                                           const BoxFrame* frame, SmemColourBy by = SmemColourBy::Source,
+                                           bool chunks = false);
 
 /// Coordinates (dim 0 across, dim 1 down), the box and tensor-bound outlines and the legend of
 /// the global tensor view.
