@@ -182,6 +182,7 @@ int cmdCheck(const Args& args, std::ostream& out, std::ostream&) {
                 rc = 1;
                 continue;
             }
+            printDiags(out, run->warnings, f); // warnings do not change the exit status
         }
         out << f << ": ok\n";
     }
@@ -221,8 +222,15 @@ int cmdRun(const Args& args, std::ostream& out, std::ostream& err) {
             out << "    rule " << ri.name << " (" << n << " B) [" << ri.reference << "; " << provenanceTag(ri.provenance)
                 << "]" << unverifiedMark(ri) << "\n";
         }
+        for (RuleId r : ti.alsoRules) { // rules the instruction applied that no single move names
+            if (rules.count(r)) continue;
+            const RuleInfo& ri = ruleInfo(r);
+            out << "    rule " << ri.name << " (whole instruction) [" << ri.reference << "; "
+                << provenanceTag(ri.provenance) << "]" << unverifiedMark(ri) << "\n";
+        }
     }
     out << "\ntotal " << total << " B moved\n";
+    printDiags(err, l->run.warnings, args[1]); // warnings (e.g. TMEM still allocated) keep exit status 0
     for (const auto& [k, mb] : l->run.final.mbarriers)
         out << "mbarrier cta" << k.first << ":" << hex(k.second) << " tx-count " << mb.txCount << ", completed "
             << mb.completedBytes << " B\n";

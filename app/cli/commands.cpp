@@ -11,7 +11,10 @@ void printUsage(std::ostream& out) {
            "  validate [--target sm_XX] [--ptx X.Y] 'INSTR'   validate one PTX instruction\n"
            "  conform tma FILE...      replay golden/tma records (.jsonl or .jsonl.gz)\n"
            "  conform ptxas FILE       compare the validator with golden/ptxas records\n"
-           "  conform cute DIR|FILE    compare tcgen05 maps with golden/cute files\n";
+           "  conform cute DIR|FILE    compare tcgen05 maps with golden/cute files\n"
+           "  desc encode start=B lbo=B sbo=B swizzle=none|128B|64B|32B|128B_base32B [base=N] [lbo_mode=M]\n"
+           "       [version=1]         encode a tcgen05 shared-memory descriptor; print every field\n"
+           "  desc decode VALUE        decode a 64-bit shared-memory descriptor into its fields\n";
 }
 
 int dispatch(const Args& args, std::ostream& out, std::ostream& err) {
@@ -21,6 +24,7 @@ int dispatch(const Args& args, std::ostream& out, std::ostream& err) {
     if (c == "dump") return cmdDump(args, out, err);
     if (c == "check") return cmdCheck(args, out, err);
     if (c == "validate") return cmdValidate(args, out, err);
+    if (c == "desc") return cmdDesc(args, out, err);
     err << "layoutscope-cli: unknown command '" << c << "'\n";
     printUsage(err);
     return 2;

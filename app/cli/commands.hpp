@@ -15,4 +15,5 @@ int cmdRun(const Args& args, std::ostream& out, std::ostream& err);     ///< cmd
 int cmdDump(const Args& args, std::ostream& out, std::ostream& err);    ///< cmd_scenario.cpp: dump the trace
 int cmdCheck(const Args& args, std::ostream& out, std::ostream& err);   ///< cmd_scenario.cpp: file:line:col diagnostics
 int cmdValidate(const Args& args, std::ostream& out, std::ostream& err);///< cmd_validate.cpp: one PTX instruction for a target
+int cmdDesc(const Args& args, std::ostream& out, std::ostream& err);    ///< cmd_desc.cpp: smem descriptor encode/decode
 } // namespace layoutscope::cli

@@ -26,18 +26,25 @@ using Outcomes = std::vector<CaseOutcome>;
 
 std::string str(const Json& j) { return j.dump(); }
 
-/// Collects the first difference of one check unit.
+/// Collects every difference of one check unit: the first kListed are kept verbatim, the rest counted.
 struct Check {
+    static constexpr size_t kListed = 8;
     std::string id;
-    std::string first;
+    std::vector<std::string> listed;
+    size_t found = 0;
     bool eq(const std::string& what, const Json& expected, const Json& got) {
-        if (first.empty() && expected != got) first = what + ": expected " + str(expected) + ", got " + str(got);
+        if (expected != got) fail(what + ": expected " + str(expected) + ", got " + str(got));
         return expected == got;
     }
-    void fail(const std::string& msg) {
-        if (first.empty()) first = msg;
+    void fail(std::string msg) {
+        if (found++ < kListed) listed.push_back(std::move(msg));
     }
-    [[nodiscard]] CaseOutcome done() const { return {id, first.empty(), first}; }
+    [[nodiscard]] CaseOutcome done() const {
+        CaseOutcome o{id, found == 0, listed.empty() ? std::string() : listed.front()};
+        if (listed.size() > 1) o.moreDifferences.assign(listed.begin() + 1, listed.end());
+        o.unlistedDifferences = found - listed.size();
+        return o;
+    }
 };
 
 Json segmentsJson(const std::vector<RegSegment>& segs) {
@@ -82,16 +89,22 @@ CaseOutcome checkLdStAtom(const Json& atom, const std::map<std::string, const Js
     c.eq("tmem_lanes_touched_per_warp", atom.at("tmem_lanes_touched_per_warp"), lanesTouched(*f));
     c.eq("tmem_cols_touched", atom.at("tmem_cols_touched"), ldStFootprint(*f).cols);
     const Json* map = atom.contains("map") ? &atom.at("map") : nullptr;
+    std::string noMap = "it has no map";
     if (!map && atom.contains("map_same_as")) {
-        auto it = byName.find(atom.at("map_same_as").get<std::string>());
+        const std::string twin = atom.at("map_same_as").get<std::string>();
+        auto it = byName.find(twin);
         if (it != byName.end() && it->second->contains("map")) map = &it->second->at("map");
+        else noMap = "its map_same_as twin " + twin + " is not in this file (or has no map)";
     }
+    // Without a map and without cute_layouts (checkLdStAgainstLayouts) the register map is never compared.
+    if (!map && !atom.contains("cute_layouts"))
+        c.fail("nothing could be compared for the register map: " + noMap + " and it has no cute_layouts");
     if (map) {
         c.eq("threads in map", map->size(), size_t{32});
-        for (uint32_t t = 0; t < 32 && t < map->size() && c.first.empty(); ++t) {
+        for (uint32_t t = 0; t < 32 && t < map->size(); ++t) {
             const Json& regs = (*map)[t];
             c.eq("thread " + std::to_string(t) + " register count", regs.size(), size_t{regsPerThread(*f)});
-            for (uint32_t j = 0; j < regs.size() && c.first.empty(); ++j)
+            for (uint32_t j = 0; j < regs.size(); ++j)
                 c.eq("thread " + std::to_string(t) + " r" + std::to_string(j) + " segments [regbit,n,lane,col,bit]",
                      regs[j], segmentsJson(ldStSegments(*f, t, j)));
         }
@@ -108,8 +121,8 @@ CaseOutcome checkLdStAgainstLayouts(const Json& atom, const LdStForm& f) {
     const CuteLayout valId = parseCuteLayout(cl.at("ValID").get<std::string>());
     const CuteLayout reg = parseCuteLayout(cl.at(f.store ? "SrcLayout" : "DstLayout").get<std::string>());
     c.eq("register bits per thread", reg.modeSize(1), int64_t{32} * regsPerThread(f));
-    for (uint32_t t = 0; t < 32 && c.first.empty(); ++t)
-        for (uint32_t v = 0; v < 32 * regsPerThread(f) && c.first.empty(); ++v) {
+    for (uint32_t t = 0; t < 32; ++t)
+        for (uint32_t v = 0; v < 32 * regsPerThread(f); ++v) {
             const int64_t a = valId(reg.mode(0, t) + reg.mode(1, v));
             const TmemBit b = ldStBit(f, t, v / 32, v % 32);
             if (b.laneOff != (a >> 21) || b.colOff != ((a >> 5) & 0xFFFF) || b.bit != (a & 31))
@@ -131,14 +144,14 @@ CaseOutcome checkTiledExample(const Json& ex) {
     }
     for (const Json& th : ex.at("threads")) {
         const uint32_t tid = th.at("tid").get<uint32_t>();
-        for (size_t n = 0; n < th.at("copies").size() && c.first.empty(); ++n) {
+        for (size_t n = 0; n < th.at("copies").size(); ++n) {
             const Json& cp = th.at("copies")[n];
             const uint32_t lane = cp.at("taddr_lane").get<uint32_t>(), col = cp.at("taddr_col").get<uint32_t>();
             const std::string where = "tid " + std::to_string(tid) + " copy " + std::to_string(n);
             if (Status s = checkLdStAccess(*f, tid / 32, tmemAddress(lane, col)); !s)
                 c.fail(where + ": engine rejects the access: " + s.error().message);
             const Json& regs = cp.at("reg_mn");
-            for (uint32_t j = 0; j < regs.size() && c.first.empty(); ++j) {
+            for (uint32_t j = 0; j < regs.size(); ++j) {
                 const RegSegment s = ldStSegments(*f, tid % 32, j).front();
                 c.eq(where + " r" + std::to_string(j) + " (m,n)", regs[j], Json{lane + s.laneOff, col + s.colOff});
             }
@@ -163,7 +176,7 @@ CaseOutcome checkUtccpAtom(const Json& atom) {
     c.eq("tmem_cols_per_row", atom.at("tmem_cols_per_row"), cpRowBytes(f->shape) / 4);
     const Json& rows = atom.at("src_row_to_dst_lanes");
     c.eq("row count", rows.size(), size_t{cpSourceRows(f->shape)});
-    for (auto it = rows.begin(); it != rows.end() && c.first.empty(); ++it) {
+    for (auto it = rows.begin(); it != rows.end(); ++it) {
         const uint32_t r = static_cast<uint32_t>(std::stoul(it.key()));
         c.eq("row " + it.key() + " -> lanes", it.value(), Json(cpRowLanes(*f, r)));
     }
@@ -215,8 +228,8 @@ CaseOutcome checkDescAgainstLayout(const Json& ex, const std::string& label, Mat
     for (const Json& d : ex.at("descriptors")) {
         const uint32_t kb = d.at("k_block");
         const SmemDescriptor s = decodeSmemDescriptor(std::stoull(d.at("desc_hex").get<std::string>(), nullptr, 16));
-        for (uint32_t mn = 0; mn < mmaM && c.first.empty(); ++mn)
-            for (uint32_t k = 0; k < mmaK && c.first.empty(); ++k) {
+        for (uint32_t mn = 0; mn < mmaM; ++mn)
+            for (uint32_t k = 0; k < mmaK; ++k) {
                 const int64_t e = cuteOffset(mk.children.at(0), mkStride.children.at(0), mn) +
                                   cuteOffset(mk.children.at(1), mkStride.children.at(1), k) + l.mode(2, kb);
                 const uint32_t cute = sw.apply(static_cast<uint32_t>(e * bits / 8));
@@ -248,8 +261,8 @@ Outcomes checkDescExample(const Json& ex) {
         Check c{label + " k_block 0 element addresses"};
         const SmemDescriptor s = decodeSmemDescriptor(std::stoull(descs[0].at("desc_hex").get<std::string>(), nullptr, 16));
         const Json& rows = ex.at("sample_kblock0_byte_offsets").at("values");
-        for (uint32_t mn = 0; mn < rows.size() && c.first.empty(); ++mn)
-            for (uint32_t k = 0; k < rows[mn].size() && c.first.empty(); ++k)
+        for (uint32_t mn = 0; mn < rows.size(); ++mn)
+            for (uint32_t k = 0; k < rows[mn].size(); ++k)
                 c.eq("(mn " + std::to_string(mn) + ", k " + std::to_string(k) + ") byte address", rows[mn][k],
                      elementAddress(s, major, bits, mn, k));
         out.push_back(c.done());
@@ -272,10 +285,10 @@ CaseOutcome checkSwizzle(const Json& e) {
     c.eq("shift", e.at("shift"), sw.s);
     if (e.contains("swizzle_code")) c.eq("swizzle_code", e.at("swizzle_code"), sw.yyyMask() | sw.zzzMask());
     const Json& t = e.at("byte_offset_0_2047");
-    for (uint32_t x = 0; x < t.size() && c.first.empty(); ++x) c.eq("Swizzle(" + std::to_string(x) + ")", t[x], sw.apply(x));
+    for (uint32_t x = 0; x < t.size(); ++x) c.eq("Swizzle(" + std::to_string(x) + ")", t[x], sw.apply(x));
     const uint32_t cell = 1u << std::max(sw.m, 4u), perRow = 128 / cell;
     const Json& perm = e.at("chunk_permutation_rows_0_15");
-    for (uint32_t r = 0; r < perm.size() && c.first.empty(); ++r) {
+    for (uint32_t r = 0; r < perm.size(); ++r) {
         Json row = Json::array();
         for (uint32_t q = 0; q < perRow; ++q) row.push_back((sw.apply(128 * r + q * cell) % 128) / cell);
         c.eq("row " + std::to_string(r) + " cell permutation", perm[r], row);
@@ -325,7 +338,6 @@ Outcomes checkBlockScaled(const Json& ex) {
     const Json& want = ex.at("smem_byte_to_tmem");
     m.eq("smem bytes covered", want.size(), got.size());
     for (const Json& e : want) {
-        if (!m.first.empty()) break;
         std::set<std::array<uint32_t, 3>> w;
         for (const Json& x : e[1]) w.insert({x[0].get<uint32_t>(), x[1].get<uint32_t>(), x[2].get<uint32_t>()});
         const uint32_t byte = e[0].get<uint32_t>();

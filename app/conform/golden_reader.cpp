@@ -80,6 +80,8 @@ size_t reportOutcomes(const std::vector<CaseOutcome>& outcomes, std::ostream& ou
         if (o.passed) continue;
         ++failed;
         out << "FAIL " << o.id << ": " << o.firstDifference << "\n";
+        for (const std::string& d : o.moreDifferences) out << "  also: " << d << "\n";
+        if (o.unlistedDifferences > 0) out << "  ... and " << o.unlistedDifferences << " more\n";
     }
     out << (outcomes.size() - failed) << " passed, " << failed << " failed\n";
     return failed;

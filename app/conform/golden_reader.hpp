@@ -24,9 +24,12 @@ struct CaseOutcome {
     std::string id;
     bool passed = true;
     std::string firstDifference; ///< empty when passed
+    std::vector<std::string> moreDifferences; ///< the 2nd, 3rd, ... differences found (at most a few)
+    size_t unlistedDifferences = 0;           ///< differences found beyond those listed
 };
 
-/// Print failures, then "N passed, M failed"; returns the number failed.
+/// Print failures (each listed difference on its own line, then "... and N more"), then "N passed, M failed";
+/// returns the number failed.
 size_t reportOutcomes(const std::vector<CaseOutcome>& outcomes, std::ostream& out);
 
 } // namespace layoutscope::conform

@@ -88,8 +88,11 @@ constexpr std::array<RuleInfo, static_cast<std::size_t>(RuleId::kCount)> kRules{
      "unverified: first fit over 32-column granules, start column aligned to nCols, returned lane field 0.",
      "tcgen05.md §2.2; open-questions.md 23", P::Assumption},
     {RuleId::TmemLaneQuarter, "lane quarter",
-     "Warp w may tcgen05.ld/st only lanes 32*(w%4) .. 32*(w%4)+31; every touched lane must be in that quarter.",
-     "PTX ISA 9.2 §9.7.16.8.1; CuTe copy_traits_sm100.hpp copy_unpack; open-questions.md 24, 27", P::PtxText},
+     "unverified: warp w may tcgen05.ld/st only lanes 32*(w%4) .. 32*(w%4)+31 (PTX text for CTAs of a "
+     "multiple of 128 threads; w%4 otherwise as CuTe asserts); any base lane is accepted if every touched "
+     "lane is in that quarter.",
+     "PTX ISA 9.2 §9.7.16.8.1; CuTe copy_traits_sm100.hpp copy_unpack; open-questions.md 24, 27",
+     P::Assumption},
     {RuleId::TmemLdStMap, "ld/st thread map",
      "Register j of thread t is the 32-bit cell given by the shape's closed form (32x32b, 16x64b, 16x128b, 16x256b, "
      "16x32bx2).",
@@ -139,6 +142,11 @@ constexpr std::array<RuleInfo, static_cast<std::size_t>(RuleId::kCount)> kRules{
      "unverified: the base offset field is decoded but does not change element addresses (the XOR uses absolute "
      "address bits).",
      "tcgen05.md §7.2; open-questions.md 22", P::Assumption},
+    {RuleId::TmemHalfSplitoff, "16x32bx2 immHalfSplitoff",
+     "unverified: the first access (threads 0-15) is at taddr, the second (threads 16-31) at taddr + "
+     "immHalfSplitoff (PTX text; the thread split from CuTe); any immediate is accepted, including 0, "
+     "negative and overlapping values (PTX is silent; ptxas accepts them).",
+     "PTX ISA 9.2 §9.7.16.8.3-4 (seed 002); tcgen05.md §4.1; open-questions.md 25", P::Assumption},
     {RuleId::TmaSubBytePacked, "sub-byte .b4x16",
      "16U4_ALIGN8B (.b4x16): two 4-bit values per byte with no gaps; the shared-memory image holds the global bytes "
      "unchanged (box rows of boxDim[0]/2 bytes, then the tile pitch/swizzle).",
@@ -168,6 +176,10 @@ constexpr std::array<RuleInfo, static_cast<std::size_t>(RuleId::kCount)> kRules{
      "unverified: with .cta_group::2 the complete_tx for destination CTA d goes to CTA (d & ~1) | (mbar CTA & 1) at "
      "mbar's offset, so both CTAs of a pair may credit one barrier.",
      "PTX ISA 9.2 §9.7.9.25.5.2 (seed 003); tma.md §10; open-questions.md 12", P::Assumption},
+    {RuleId::TmaSwizzle96B, "96B swizzle (PTX only)",
+     "unverified: PTX .swizzle_mode 4 (no cuda.h enumerator): phys = A ^ (((A>>7)&1)<<4) on the absolute shared "
+     "address (PTX table: 128-byte lines 0..7, then 1 0 3 2 5 4 7 6); rows 96 B apart (96 or 128 is unknown).",
+     "PTX ISA 9.2 §5.5.7 Table; tma.md §2.1, §4.2; open-questions.md 1", P::Assumption},
     {RuleId::TmaIm2colWalk, "im2col pixel walk",
      "Pixels are walked W first, then H, D, then N: each spatial coordinate runs over [lower, globalDim-1+upper] in "
      "steps of elementStrides, wraps to lower and carries; N steps by elementStrides[N] unbounded. The pixel read is the "

@@ -80,6 +80,29 @@ void pushTx(Trace& trace, MachineState& state, uint32_t cta, uint32_t addr, int6
                                      addr, completeBytes});
 }
 
+// The scenario ends like a kernel exit: TMEM columns still allocated break the PTX exit rule (checkExit,
+// PTX ISA 9.2 §9.7.16.7.1). A scenario is often a fragment of a kernel, so this is a warning, reported at the
+// alloc instruction that took the columns. (PTX sets no exit rule for relinquish_alloc_permit: tcgen05.md
+// §2.2.)
+void exitWarnings(const TmemState& tmem,
+                  const std::map<std::pair<uint32_t, uint32_t>, SourceSpan>& allocSites,
+                  std::vector<Diagnostic>& out) {
+    for (uint32_t cta = 0; cta < tmem.allocators.size(); ++cta) {
+        const TmemAllocator& a = tmem.allocators[cta];
+        const Status st = a.checkExit(); // one diagnostic per live allocation, in allocations() order
+        if (st) continue;
+        LAYOUTSCOPE_ASSERT(st.diagnostics().size() == a.allocations().size());
+        for (size_t i = 0; i < a.allocations().size(); ++i) {
+            Diagnostic d = st.diagnostics()[i];
+            d.severity = Severity::Warning;
+            d.message = "CTA " + std::to_string(cta) + " at the end of the scenario: " + d.message;
+            if (auto it = allocSites.find({cta, a.allocations()[i].column}); it != allocSites.end())
+                d.span = it->second;
+            out.push_back(std::move(d));
+        }
+    }
+}
+
 } // namespace
 
 Result<Run> runScenario(const Scenario& s) {
@@ -92,12 +115,21 @@ Result<Run> runScenario(const Scenario& s) {
     MachineState state = run.initial;
     TraceBuilder tb(run.trace);
     Tcgen05Executor tcgen(run.trace, state, tmem);
+    std::map<std::pair<uint32_t, uint32_t>, SourceSpan> allocSites; ///< (CTA, first column) -> tcgen05.alloc
     for (const ScenarioInstr& in : s.instrs) {
         if (in.kind == ScenarioInstrKind::Tcgen05) { // records its own trace instruction
             if (Status st = scn::runTcgen05(s, in, tcgen, run.warps, state, run.trace); !st) {
                 std::vector<Diagnostic> ds;
                 for (const Diagnostic& d : st.diagnostics()) ds.push_back(atInstr(d, in));
                 return ds;
+            }
+            if (in.text.rfind("tcgen05.alloc", 0) == 0) { // its warnings; where its columns came from
+                for (const Diagnostic& d : tcgen.warnings()) run.warnings.push_back(atInstr(d, in));
+                const uint32_t idx = static_cast<uint32_t>(run.trace.instrs.size() - 1);
+                // Its moves store the TMEM address (src.addr) to each CTA's shared memory (tcgen05_exec.hpp).
+                for (auto m = run.trace.moves.rbegin(); m != run.trace.moves.rend() && m->instr == idx; ++m)
+                    allocSites[{m->src.cta, decodeTmemAddress(static_cast<uint32_t>(m->src.addr)).column}] =
+                        in.span;
             }
             continue;
         }
@@ -155,6 +187,7 @@ Result<Run> runScenario(const Scenario& s) {
         }
         tb.endInstr(std::move(summary));
     }
+    exitWarnings(tmem, allocSites, run.warnings);
     run.final = std::move(state);
     run.tmemFinal = std::move(tmem);
     return run;

@@ -18,6 +18,14 @@ std::vector<uint8_t> le32(uint32_t v) {
     return {static_cast<uint8_t>(v), static_cast<uint8_t>(v >> 8), static_cast<uint8_t>(v >> 16),
             static_cast<uint8_t>(v >> 24)};
 }
+// Every rule a tcgen05.ld/st applies: the map, .pack/.unpack::16b, the 16x32bx2 half offset (open question
+// 25).
+std::vector<RuleId> ldStRules(const LdStForm& f) {
+    std::vector<RuleId> r{RuleId::TmemLdStMap};
+    if (f.pack16b) r.push_back(RuleId::TmemPack16b);
+    if (f.shape == LdStShape::k16x32bx2) r.push_back(RuleId::TmemHalfSplitoff);
+    return r;
+}
 Status checkCta(const TmemState& s, uint32_t cta) {
     if (cta < s.ctas.size()) return okStatus();
     return tcgen05Diagnostic(Severity::Error, RuleId::TmemLdStMap,
@@ -41,6 +49,19 @@ std::vector<uint8_t> readTmemBytes(const TmemState& s, const MemRef& r, size_t n
     return out;
 }
 
+void Tcgen05Executor::endInstr(TraceBuilder& tb, std::string summary, const std::vector<RuleId>& uses) {
+    tb.endInstr(std::move(summary));
+    const uint32_t idx = static_cast<uint32_t>(m_trace.instrs.size() - 1);
+    std::vector<RuleId> also;
+    for (RuleId r : uses) {
+        bool named = std::find(also.begin(), also.end(), r) != also.end();
+        for (auto it = m_trace.moves.rbegin(); !named && it != m_trace.moves.rend() && it->instr == idx; ++it)
+            named = it->rule == r;
+        if (!named) also.push_back(r);
+    }
+    m_trace.instrs[idx].alsoRules = std::move(also);
+}
+
 void Tcgen05Executor::record(TraceBuilder& tb, ByteMove m, const std::vector<uint8_t>& bytes, bool newStep) {
     std::vector<uint8_t> before;
     if (m.dst.space == MemSpace::TensorMemory) before = readTmemBytes(m_tmem, m.dst, bytes.size());
@@ -54,6 +75,7 @@ void Tcgen05Executor::record(TraceBuilder& tb, ByteMove m, const std::vector<uin
 
 Result<uint32_t> Tcgen05Executor::alloc(uint32_t ctaGroup, uint32_t cta, uint32_t dstSmem, uint32_t nCols,
                                         const InstrSource& src) {
+    m_warnings.clear();
     if (Status s = checkCta(m_tmem, cta); !s) return s.diagnostics();
     std::vector<uint32_t> ctas{cta};
     if (ctaGroup == 2) {
@@ -69,6 +91,11 @@ Result<uint32_t> Tcgen05Executor::alloc(uint32_t ctaGroup, uint32_t cta, uint32_
     Result<uint32_t> taddr = ctaGroup == 2 ? allocPair(m_tmem.allocators[ctas[0]], m_tmem.allocators[ctas[1]], nCols)
                                            : m_tmem.allocators[cta].alloc(nCols);
     if (!taddr) return taddr;
+    for (uint32_t c : ctas)
+        for (Diagnostic w : m_tmem.allocators[c].warnings()) {
+            w.message = "CTA " + std::to_string(c) + ": " + w.message;
+            m_warnings.push_back(std::move(w));
+        }
     TraceBuilder tb(m_trace);
     tb.beginInstr(src.text, src.line);
     for (size_t i = 0; i < ctas.size(); ++i) {
@@ -131,8 +158,10 @@ Status Tcgen05Executor::st(const LdStForm& f, uint32_t cta, uint32_t warp, uint3
             }
         }
     }
-    tb.endInstr(std::string("tcgen05.st .") + ldStShapeName(f.shape) + ".x" + std::to_string(f.num) + ": " +
-                std::to_string(32 * n) + " registers to TMEM");
+    endInstr(tb,
+             std::string("tcgen05.st .") + ldStShapeName(f.shape) + ".x" + std::to_string(f.num) + ": " +
+                 std::to_string(32 * n) + " registers to TMEM",
+             ldStRules(f));
     return okStatus();
 }
 
@@ -167,8 +196,10 @@ Result<WarpRegisters> Tcgen05Executor::ld(const LdStForm& f, uint32_t cta, uint3
             }
         }
     }
-    tb.endInstr(std::string("tcgen05.ld .") + ldStShapeName(f.shape) + ".x" + std::to_string(f.num) + ": " +
-                std::to_string(32 * n) + " registers from TMEM");
+    endInstr(tb,
+             std::string("tcgen05.ld .") + ldStShapeName(f.shape) + ".x" + std::to_string(f.num) + ": " +
+                 std::to_string(32 * n) + " registers from TMEM",
+             ldStRules(f));
     return out;
 }
 
@@ -236,8 +267,19 @@ Status Tcgen05Executor::cp(const CpForm& f, uint32_t cta, uint32_t taddr, uint64
             }
         }
     }
-    tb.endInstr(std::string("tcgen05.cp .") + cpShapeName(f.shape) + ": " + std::to_string(rows) + " rows x " +
-                std::to_string(rowBytes) + " B to TMEM" + (f.ctaGroup == 2 ? " of both CTAs of the pair" : ""));
+    // A move names one rule; the instruction also depends on the row map, the decompression, the source walk
+    // and (swizzled or with a base offset) on the descriptor's swizzle and base-offset assumption (oq 3, 20,
+    // 22).
+    std::vector<RuleId> uses{laneRule, RuleId::Tcgen05CpRowMap, decRule, RuleId::Tcgen05CpSourceWalk};
+    if (d.layoutType != static_cast<uint32_t>(SmemLayoutType::SwizzleNone))
+        uses.push_back(RuleId::SmemDescriptorSwizzle);
+    if (d.layoutType != static_cast<uint32_t>(SmemLayoutType::SwizzleNone) || d.baseOffset != 0)
+        uses.push_back(RuleId::SmemDescriptorBaseOffset);
+    endInstr(tb,
+             std::string("tcgen05.cp .") + cpShapeName(f.shape) + ": " + std::to_string(rows) + " rows x " +
+                 std::to_string(rowBytes) + " B to TMEM" +
+                 (f.ctaGroup == 2 ? " of both CTAs of the pair" : ""),
+             uses);
     return okStatus();
 }
 

@@ -115,7 +115,8 @@ Result<LdStForm> parseLdSt(std::string_view ptx) {
     if (f.reduce && f.redType != 'f' && (f.redAbs || f.redNaN))
         return tcgen05Diagnostic(Severity::Error, RuleId::TmemLdStMap, ".abs and .NaN need .f32");
     if (f.shape == LdStShape::k16x32bx2 && !parseImmediate(rest, f.store, f.immHalfSplitoff)) {
-        // Only the mnemonic given: the caller supplies immHalfSplitoff. unverified: open question 25.
+        // Only the mnemonic given: the caller supplies immHalfSplitoff. unverified: open question 25
+        // (RuleId::TmemHalfSplitoff: any value is accepted).
         f.immHalfSplitoff = 0;
     }
     return f;

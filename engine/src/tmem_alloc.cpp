@@ -73,11 +73,12 @@ Status TmemAllocator::checkRequest(uint32_t nCols) {
                         "nCols = " + std::to_string(nCols) + " must be a power of two in [32, 512] (32, 64, 128, "
                                                              "256 or 512)");
     if (m_lastNCols != 0 && nCols > m_lastNCols)
-        m_warnings.push_back(tmemDiag(Severity::Warning, RuleId::TmemAllocMonotonic,
-                                      "this allocation requests " + std::to_string(nCols) +
-                                          " columns, more than the previous allocation (" +
-                                          std::to_string(m_lastNCols) +
-                                          "); PTX asks for a non-increasing sequence (consequence not stated)"));
+        m_warnings.push_back(
+            tmemDiag(Severity::Warning, RuleId::TmemAllocMonotonic,
+                     "this allocation requests " + std::to_string(nCols) +
+                         " columns, more than the previous allocation (" + std::to_string(m_lastNCols) +
+                         "); rule '" + ruleInfo(RuleId::TmemAllocMonotonic).name +
+                         "': PTX asks for a non-increasing sequence (consequence not stated)"));
     return okStatus();
 }
 
@@ -149,22 +150,26 @@ Status TmemAllocator::checkExit() const {
     if (m_live.empty()) return okStatus();
     std::vector<Diagnostic> ds;
     for (const TmemAllocation& a : m_live)
-        ds.push_back(tmemDiag(Severity::Error, RuleId::TmemAlloc,
-                              "kernel exits with TMEM columns " + std::to_string(a.column) + ".." +
-                                  std::to_string(a.column + a.nCols - 1) + " still allocated (dealloc first)"));
+        ds.push_back(
+            tmemDiag(Severity::Error, RuleId::TmemAlloc,
+                     "kernel exits with TMEM columns " + std::to_string(a.column) + ".." +
+                         std::to_string(a.column + a.nCols - 1) + " still allocated: rule '" +
+                         ruleInfo(RuleId::TmemAlloc).name +
+                         "' requires a tcgen05.dealloc of everything allocated before the kernel exits"));
     return ds;
 }
 
 Result<uint32_t> allocPair(TmemAllocator& even, TmemAllocator& odd, uint32_t nCols) {
     // unverified: open question 23 — both CTAs of the pair get the same columns (first fit free in both).
-    if (!isValidTmemAllocSize(nCols) || even.relinquished()) return even.alloc(nCols); // fails, names the rule
-    if (odd.relinquished()) return odd.alloc(nCols);
+    // Both requests are checked first (keeping each CTA's warnings), then the columns are taken in both at
+    // once.
+    if (Status s = even.checkRequest(nCols); !s) return s.diagnostics();
+    if (Status s = odd.checkRequest(nCols); !s) return s.diagnostics();
     for (uint32_t c = 0; c + nCols <= kTmemColumns; c += nCols) {
-        Result<uint32_t> a = even.allocAt(c, nCols);
-        if (!a) continue;
-        Result<uint32_t> b = odd.allocAt(c, nCols);
-        if (b) return *a;
-        (void)even.dealloc(*a, nCols);
+        if (!even.isFree(c, nCols) || !odd.isFree(c, nCols)) continue;
+        even.take(c, nCols);
+        odd.take(c, nCols);
+        return tmemAddress(0, c);
     }
     return tmemDiag(Severity::Error, RuleId::TmemAlloc,
                     "tcgen05.alloc.cta_group::2 of " + std::to_string(nCols) +

@@ -75,6 +75,12 @@ void TraceBuilder::tx(MachineState& state, uint8_t cta, uint32_t mbarAddr, int64
     m_t.txEvents.push_back(TxEvent{step, m_instr, cta, mbarAddr, bytes});
 }
 
+void TraceBuilder::alsoRule(RuleId rule) {
+    LAYOUTSCOPE_ASSERT(m_open);
+    std::vector<RuleId>& also = m_t.instrs[m_instr].alsoRules;
+    if (std::find(also.begin(), also.end(), rule) == also.end()) also.push_back(rule);
+}
+
 Replay::Replay(const Trace& t, const MachineState& initial) : m_t(t), m_state(initial) {}
 
 static void applyBytes(MachineState& s, const MemRef& r, std::span<const uint8_t> bytes) {

@@ -103,7 +103,8 @@ TEST_CASE("warp w may touch only lanes 32*(w%4)..+31", "[tmem][quarter]") {
 }
 
 TEST_CASE("tcgen05 rule rows match their ids; assumptions say so", "[tmem][rules]") {
-    for (auto i = static_cast<uint16_t>(RuleId::TmemAlloc); i <= static_cast<uint16_t>(RuleId::SmemDescriptorBaseOffset); ++i) {
+    for (auto i = static_cast<uint16_t>(RuleId::TmemAlloc);
+         i <= static_cast<uint16_t>(RuleId::TmemHalfSplitoff); ++i) {
         const RuleInfo& r = ruleInfo(static_cast<RuleId>(i));
         INFO("rule " << i << " " << r.name);
         CHECK(static_cast<uint16_t>(r.id) == i);

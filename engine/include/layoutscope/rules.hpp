@@ -56,6 +56,7 @@ enum class RuleId : uint16_t {
     SmemDescriptorFields, ///< shared-memory matrix descriptor bit fields (PTX Table 40)
     SmemDescriptorSwizzle,///< descriptor layout type -> Swizzle<B,M,S> on absolute shared byte addresses
     SmemDescriptorBaseOffset, ///< unverified: base offset bits [49,52) do not change addresses (oq 22)
+    TmemHalfSplitoff,     ///< unverified: 16x32bx2 threads 16..31 access taddr + immHalfSplitoff, any value (oq 25)
     // --- TMA Blackwell extras (docs/tma-blackwell.md; tma.md §7, §8, §10; seed 004) ---
     TmaSubBytePacked,     ///< .b4x16 (16U4_ALIGN8B): packed 4-bit bytes, shared image identical to global
     TmaSubBytePadded,     ///< .b4x16_p64 / .b6x16_p32 loads: 8/12 packed bytes then 8/4 untouched bytes per 16 elements
@@ -64,6 +65,7 @@ enum class RuleId : uint16_t {
     TmaSubByteRestriction,///< a seed-004 restriction on the sub-byte types (PTX §9.7.9.25.5.1)
     TmaGather4,           ///< unverified: gather4/scatter4 rows stacked in operand order, tx 4*box0 (oq 11, 4)
     TmaCtaGroup2,         ///< unverified: .cta_group::2 signals (d & ~1) | parity(mbar CTA) (oq 12)
+    TmaSwizzle96B,        ///< unverified: PTX-only 96B swizzle, A ^ (((A>>7)&1)<<4), rows 96 B apart (oq 1)
     // --- TMA im2col family (docs/im2col.md; tma.md §9; golden/tma rule 6) ---
     TmaIm2colWalk,        ///< .im2col: pixel walk W,H,D with wrap to lower corner and carry to N; rows of channelsPerPixel
     TmaIm2colInterleave,  ///< .im2col with INTERLEAVE_16B/32B: walk shifted down one dimension, one slice per pixel

@@ -149,9 +149,14 @@ struct Run {
     TmemState tmemInitial{1};        ///< appended: Tensor Memory of every CTA before the first instruction
     TmemState tmemFinal{1};          ///< appended
     std::vector<ScenarioWarp> warps; ///< appended: every warp that executes tcgen05.st/ld/cp, with its registers
+    /// appended: Warning-severity diagnostics that did not stop the run, in order: tcgen05.alloc size rules
+    /// at the alloc instruction, then TMEM columns still allocated when the scenario ends (PTX ISA 9.2
+    /// §9.7.16.7.1).
+    std::vector<Diagnostic> warnings;
 };
 
-/// Execute every instruction. A hardware fault stops the run with its diagnostic.
+/// Execute every instruction. A hardware fault stops the run with its diagnostic; warnings go to
+/// Run::warnings.
 [[nodiscard]] Result<Run> runScenario(const Scenario& s);
 
 /// The initial byte generator of a tensor (its ScenarioFill applied to its data type). (appended)

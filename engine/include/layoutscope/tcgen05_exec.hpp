@@ -65,12 +65,18 @@ public:
     [[nodiscard]] Status cp(const CpForm& f, uint32_t cta, uint32_t taddr, uint64_t desc, const InstrSource& src);
     /// tcgen05.shift.cta_group::N.down [taddr]: taddr lane must be a multiple of 32 (open question 2).
     [[nodiscard]] Status shiftDown(uint32_t ctaGroup, uint32_t cta, uint32_t taddr, const InstrSource& src);
+    /// Warning diagnostics of the last successful alloc (RuleId::TmemAllocMonotonic, "CTA n: ..."), else
+    /// empty.
+    [[nodiscard]] const std::vector<Diagnostic>& warnings() const { return m_warnings; }
 
 private:
     void record(TraceBuilder& tb, ByteMove m, const std::vector<uint8_t>& bytes, bool newStep);
+    /// endInstr, then TraceInstr::alsoRules = the rules of `uses` that no move of the instruction names.
+    void endInstr(TraceBuilder& tb, std::string summary, const std::vector<RuleId>& uses);
     Trace& m_trace;
     MachineState& m_state;
     TmemState& m_tmem;
+    std::vector<Diagnostic> m_warnings;
 };
 
 /// Replays the TensorMemory-destination moves of a trace on a TmemState (the counterpart of Replay).

@@ -99,6 +99,7 @@ public:
     [[nodiscard]] const std::vector<Diagnostic>& warnings() const { return m_warnings; }
 
 private:
+    friend Result<uint32_t> allocPair(TmemAllocator& even, TmemAllocator& odd, uint32_t nCols);
     [[nodiscard]] Status checkRequest(uint32_t nCols);
     [[nodiscard]] bool isFree(uint32_t column, uint32_t nCols) const;
     void take(uint32_t column, uint32_t nCols);

@@ -68,6 +68,10 @@ struct TraceInstr {
     uint32_t firstStep = 0; ///< [firstStep, endStep)
     uint32_t endStep = 0;
     std::string summary;    ///< e.g. "TMA tile load 64x64 FLOAT16, SWIZZLE_128B, 8192 B"
+    /// Rules the instruction also depends on that no single move names (a ByteMove carries one rule), e.g.
+    /// the source walk and the lane map of a decompressing tcgen05.cp. Views and the CLI list them with the
+    /// moves'.
+    std::vector<RuleId> alsoRules;
 };
 
 struct Trace {
@@ -98,6 +102,8 @@ public:
     /// Record a move and write `bytes` to the destination in `state` (shared or global memory).
     void move(MachineState& state, ByteMove m, std::span<const uint8_t> bytes, bool newStep = true);
     void tx(MachineState& state, uint8_t cta, uint32_t mbarAddr, int64_t bytes);
+    /// Name a rule the open instruction applies that no move carries (TraceInstr::alsoRules), once.
+    void alsoRule(RuleId rule);
     [[nodiscard]] uint32_t currentStep() const { return m_t.stepCount; }
 
 private:
