@@ -3,6 +3,7 @@
 // .im2col / .im2col::w / .im2col::w::128 loads and .im2col_no_offs stores (PTX ISA 9.2 §5.5.4, §5.5.5;
 // docs/im2col.md). scenario_tensormap.cpp and scenario_ops.cpp call in here from small hooks.
 #include "scenario_im2col.hpp"
+#include "scenario_tma_extra.hpp"
 
 #include "layoutscope/tma.hpp"
 #include "tma_im2col.hpp"
@@ -78,6 +79,7 @@ void im2colTensormap(DirectiveReader& r, ScenarioTensorMap t, const Tok& modeTok
     if (!r.options(opts)) return;
     const Option *dims = nullptr, *strides = nullptr, *lower = nullptr, *upper = nullptr, *es = nullptr;
     bool explicitAddress = false, haveChannels = false, havePixels = false;
+    const Option* swizzle96 = nullptr; // swizzle=96B (scenario_tma_extra.cpp allow96BSwizzle)
     const int64_t kMaxI = std::numeric_limits<int64_t>::max();
     auto bad = [&](const Option& o, std::string msg) {
         ctx.error(DiagCode::InvalidValue, o.value ? o.value->span : o.span, std::move(msg), kIm2colRef,
@@ -108,6 +110,8 @@ void im2colTensormap(DirectiveReader& r, ScenarioTensorMap t, const Tok& modeTok
             if (k == "interleave")
                 ok = (p.interleave = parseInterleave(v).value_or(TensorInterleave(99))) !=
                      TensorInterleave(99);
+            else if (k == "swizzle" && v == "96B")
+                swizzle96 = &o; // PTX .swizzle_mode 4: encoded as NONE, set after encoding
             else if (k == "swizzle")
                 ok = (p.swizzle = parseSwizzle(v).value_or(TensorSwizzle(99))) != TensorSwizzle(99);
             else if (k == "l2" || k == "l2Promotion")
@@ -212,6 +216,9 @@ void im2colTensormap(DirectiveReader& r, ScenarioTensorMap t, const Tok& modeTok
             return;
         }
     }
+    if (swizzle96 && !allow96BSwizzle(ctx, swizzle96->span, p.dataType, p.interleave, ip.channelsPerPixel,
+                                      wide && wp.mode == TensorIm2colWideMode::W128))
+        return;
     Result<TensorMap> enc = [&] {
         if (!wide) return encodeIm2col(ip, ctx.arch);
         wp.base = p;
@@ -229,6 +236,7 @@ void im2colTensormap(DirectiveReader& r, ScenarioTensorMap t, const Tok& modeTok
         return;
     }
     t.map = std::move(enc).value();
+    if (swizzle96) t.map.p.swizzle = TensorSwizzle::PTX_96B;
     const uint64_t end = p.globalAddress + t.extent;
     if (!explicitAddress && end < std::numeric_limits<uint64_t>::max() - 2 * kGlobalSpacing)
         ctx.nextGlobal = (end + kGlobalSpacing - 1) / kGlobalSpacing * kGlobalSpacing + kGlobalSpacing;
@@ -295,15 +303,24 @@ std::string im2colOpSummary(const ScenarioOp& op, uint64_t bytesWritten) {
                                      (m.p.tensorRank > 4 ? ", " + std::to_string(ld->offsets[2]) : "") + "}"
                                : "wHalo " + std::to_string(ld->wHalo) + ", wOffset " +
                                      std::to_string(ld->wOffset) + " (unverified, open questions 4, 5)";
-        return std::string("TMA ") + mode + " load: " + std::to_string(m.pixelsPerColumn) + " pixels x " +
-               std::to_string(m.channelsPerPixel) + " channels, " + info + ", " +
-               std::to_string(bytesWritten) + " B written at " + hex(ld->load.dstAddr) +
+        // Pixel rows actually loaded (tma_im2col.cpp): ::w adds wHalo rows after the pixelsPerColumn main
+        // ones; ::w::128 loads 128 main pixels (pixelsPerColumn ignored) and wHalo after every 32.
+        std::string pixels = std::to_string(m.pixelsPerColumn) + " pixels";
+        if (ld->mode == TmaIm2colMode::W)
+            pixels = std::to_string(m.pixelsPerColumn + ld->wHalo) + " pixels (" +
+                     std::to_string(m.pixelsPerColumn) + " + " + std::to_string(ld->wHalo) + " halo)";
+        else if (ld->mode == TmaIm2colMode::W128)
+            pixels = std::to_string(128 + 4 * ld->wHalo) + " pixels (128 + 4 x " + std::to_string(ld->wHalo) +
+                     " halo; pixelsPerColumn ignored)";
+        return std::string("TMA ") + mode + " load: " + pixels + " x " + std::to_string(m.channelsPerPixel) +
+               " channels, " + info + ", " + std::to_string(bytesWritten) + " B written at " +
+               hex(ld->load.dstAddr) +
                (ld->load.multicast ? ", multicast mask " + hex(ld->load.ctaMask) : "");
     }
     if (const auto* st = std::get_if<TmaIm2colStore>(&op))
         return "TMA im2col_no_offs store: " + std::to_string(st->store.map.pixelsPerColumn) + " pixels, " +
                std::to_string(bytesWritten) + " B written to global from CTA " +
-               std::to_string(st->store.srcCta) + " (unverified, open question 18)";
+               std::to_string(st->store.srcCta) + " (rule measured on sm_90: docs/im2col.md §3)";
     return "";
 }
 

@@ -5,6 +5,7 @@
 #include "ptx_lex.hpp"
 #include "scenario_directives.hpp"
 #include "scenario_im2col.hpp"
+#include "scenario_tma_extra.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -102,6 +103,7 @@ void tensormap(DirectiveReader& r) {
     std::vector<Option> opts;
     if (!r.options(opts)) return;
     Lists l;
+    const Option* swizzle96 = nullptr; // swizzle=96B: PTX .swizzle_mode 4, set after a SWIZZLE_NONE encode
     bool explicitAddress = false;
     const int64_t kMaxI = std::numeric_limits<int64_t>::max();
     for (const Option& o : opts) {
@@ -119,12 +121,15 @@ void tensormap(DirectiveReader& r) {
         else if (k == "strides" || k == "globalStrides") l.strides = &o;
         else if (k == "box" || k == "boxDim") l.box = &o;
         else if (k == "elementStrides") l.elementStrides = &o;
+        else if (k == "swizzle" && o.value && o.value->text == "96B") swizzle96 = &o; // PTX-level, below
         else if (k == "interleave") {
             auto v = enumValue(parseInterleave, "NONE, 16B, 32B");
             if (!v) return;
             p.interleave = *v;
         } else if (k == "swizzle") {
-            auto v = enumValue(parseSwizzle, "NONE, 32B, 64B, 128B, 128B_ATOM_32B, 128B_ATOM_32B_FLIP_8B, 128B_ATOM_64B");
+            auto v = enumValue(parseSwizzle,
+                               "NONE, 32B, 64B, 128B, 128B_ATOM_32B, 128B_ATOM_32B_FLIP_8B, 128B_ATOM_64B; "
+                               "96B (PTX only, sm_103a/f)");
             if (!v) return;
             p.swizzle = *v;
         } else if (k == "l2" || k == "l2Promotion") {
@@ -235,6 +240,8 @@ void tensormap(DirectiveReader& r) {
             return;
         }
     }
+    if (swizzle96 && !allow96BSwizzle(ctx, swizzle96->span, p.dataType, p.interleave, p.boxDim[0], false))
+        return;
     auto enc = encodeTiled(p, ctx.arch);
     if (!enc) {
         SourceSpan whole = r.toks[0].span;
@@ -252,6 +259,7 @@ void tensormap(DirectiveReader& r) {
         return;
     }
     t.map = std::move(enc).value();
+    if (swizzle96) t.map.p.swizzle = TensorSwizzle::PTX_96B; // as tensormap.replace .swizzle_mode 4 would
     // The next default tensor starts one page after this one's last page.
     const uint64_t end = p.globalAddress + t.extent;
     if (!explicitAddress && end < std::numeric_limits<uint64_t>::max() - 2 * kGlobalSpacing)

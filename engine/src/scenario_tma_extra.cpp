@@ -3,6 +3,8 @@
 // sub-byte tensor maps need no op of their own: they are fields of TmaTileLoad / the TensorMap.
 #include "scenario_tma_extra.hpp"
 #include "scenario_im2col.hpp"
+#include "scenario_parse.hpp"
+#include "tma_plan.hpp"
 
 #include <cstdio>
 #include <type_traits>
@@ -40,6 +42,25 @@ ScenarioOp scatter4Op(const TmaTileStore& st) {
     for (size_t i = 0; i < 4; ++i) s.rows[i] = st.coords[i + 1];
     s.store.coords = {};
     return s;
+}
+
+std::optional<Diagnostic> staticCopyFaults(const TensorMap& map, bool store, TmaArch arch, bool clusterDst) {
+    return detail::subByteDirectionFaults(map, store, arch, clusterDst);
+}
+
+bool allow96BSwizzle(Context& ctx, SourceSpan span, TensorDataType type, TensorInterleave interleave,
+                     uint64_t innerCount, bool w128) {
+    const PtxTarget t = ctx.ptxTarget();
+    std::optional<Diagnostic> f;
+    if ((t.sm != "sm_103a" && t.sm != "sm_103f") || t.ptxMajor * 10 + t.ptxMinor < 88)
+        f = detail::swizzle96BTargetFault(t.sm + " with PTX " + std::to_string(t.ptxMajor) + "." +
+                                          std::to_string(t.ptxMinor));
+    else
+        f = detail::swizzle96BFaults(type, interleave, innerCount, w128);
+    if (!f) return true;
+    f->span = span;
+    ctx.diags.push_back(std::move(*f));
+    return false;
 }
 
 TensorMap fourRowBoxMap(const TensorMap& map) {

@@ -9,6 +9,7 @@
 //   128B_ATOM_32B         = Swizzle<2,5,2>: A bits [5,7) ^= A bits [7,9)      (unverified, sm_100)
 //   128B_ATOM_32B_FLIP_8B = ATOM_32B, then A bit 3 ^= A bit 7                 (unverified, sm_100)
 //   128B_ATOM_64B         = Swizzle<1,6,1>: A bit 6 ^= A bit 7                 (unverified, sm_100)
+//   PTX_96B (no cuda.h value) = Swizzle<1,4,3> on rows 96 B apart              (unverified, sm_103)
 #include "tma_plan.hpp"
 
 namespace layoutscope {
@@ -28,6 +29,8 @@ uint32_t swizzleAddress(TensorSwizzle s, uint32_t a) {
         return atom ^ (((a >> 7) & 1u) << 3);
     }
     case TensorSwizzle::S128B_ATOM_64B: return a ^ (((a >> 7) & 1u) << 6);
+    // unverified (open question 1): PTX 96B table, 128-byte lines 0..7 then 1 0 3 2 5 4 7 6 (tma.md §4.2).
+    case TensorSwizzle::PTX_96B: return a ^ (((a >> 7) & 1u) << 4);
     }
     return a;
 }
@@ -43,6 +46,7 @@ RuleId swizzleRule(TensorSwizzle s) {
     case TensorSwizzle::S128B_ATOM_32B: return RuleId::TmaSwizzle128BAtom32B;
     case TensorSwizzle::S128B_ATOM_32B_FLIP_8B: return RuleId::TmaSwizzle128BAtom32BFlip8B;
     case TensorSwizzle::S128B_ATOM_64B: return RuleId::TmaSwizzle128BAtom64B;
+    case TensorSwizzle::PTX_96B: return RuleId::TmaSwizzle96B;
     }
     return RuleId::TmaBoxTraversal;
 }

@@ -38,12 +38,16 @@ struct EncodeInput {
 };
 
 using Check = S (*)(const EncodeInput&);
+/// The seed-004 sub-byte restriction (1..9) that a failed rule also breaks, 0 if none (the rule is
+/// cuda.h's alone); its diagnostic then quotes that restriction too (PTX ISA 9.2 §9.7.9.25.5.1).
+using PtxRestriction = int (*)(const EncodeInput&);
 
 struct EncodeRule {
     uint8_t modes;
     Check check;
     const char* ruleRef;
     Provenance provenance;
+    PtxRestriction ptxRestriction = nullptr;
 };
 
 S n(uint64_t v) { return std::to_string(v); }
@@ -66,6 +70,28 @@ constexpr uint64_t kMaxStride = uint64_t(1) << 40;
 // Probed on the H100 (docs/tensormap-layout.md §3): 233472 B (228 KiB, the shared memory of one SM)
 // accepted, the next reachable sizes rejected, for tiled, im2col and im2col-wide alike.
 constexpr uint64_t kMaxBoxBytes = 233472;
+
+// Seed-004 restrictions behind the cuda.h sub-byte rules (only asked once the rule has failed). The
+// 16U4_ALIGN8B "even globalDim[0]" rule has no PTX counterpart; neither has NaN fill of byte types.
+int ptxAddressAndStrides(const EncodeInput&) {
+    return 8;
+}
+int ptxTensorSize(const EncodeInput& in) {
+    return paddedSubByte(in.p().dataType) ? 6 : 0;
+}
+int ptxBoxSize(const EncodeInput&) {
+    return 5;
+}
+int ptxOobNaN(const EncodeInput& in) {
+    return isSubByteType(in.p().dataType) ? 4 : 0;
+}
+// PTX allows NONE and 128B with any atomicity but the 8-byte flip (cuda.h is stricter for 16U4_ALIGN16B).
+int ptxSwizzle(const EncodeInput& in) {
+    const auto s = in.p().swizzle;
+    const bool ptxOk = s == TensorSwizzle::NONE || s == TensorSwizzle::S128B ||
+                       s == TensorSwizzle::S128B_ATOM_32B || s == TensorSwizzle::S128B_ATOM_64B;
+    return ptxOk ? 0 : 9;
+}
 
 // clang-format off
 const std::vector<EncodeRule>& rules() {
@@ -120,7 +146,7 @@ const std::vector<EncodeRule>& rules() {
     {kAll, [](const EncodeInput& in) -> S {
         return !paddedSubByte(in.p().dataType) || in.p().globalAddress % 32 == 0
             ? "" : "globalAddress must be 32-byte aligned for " + cudaName(in.p().dataType);
-    }, "cuda.h cuTensorMapEncodeTiled: globalAddress 32-byte aligned for 16U4_ALIGN16B/16U6_ALIGN16B", Provenance::CudaHeader},
+    }, "cuda.h cuTensorMapEncodeTiled: globalAddress 32-byte aligned for 16U4_ALIGN16B/16U6_ALIGN16B", Provenance::CudaHeader, ptxAddressAndStrides},
     // ---- globalDim / globalStrides ----------------------------------------------------------
     {kAll, [](const EncodeInput& in) -> S {
         for (uint32_t i = 0; i < in.dims(); ++i)
@@ -133,7 +159,7 @@ const std::vector<EncodeRule>& rules() {
         if (paddedSubByte(t) && in.p().globalDim[0] % 128 != 0) return "globalDim[0] must be a multiple of 128 for " + cudaName(t);
         if (t == TensorDataType::T16U4_ALIGN8B && in.p().globalDim[0] % 2 != 0) return "globalDim[0] must be even for " + cudaName(t);
         return "";
-    }, "cuda.h cuTensorMapEncodeTiled: packed types: globalDim[0] multiple of 128 (ALIGN16B) or 2 (ALIGN8B)", Provenance::CudaHeader},
+    }, "cuda.h cuTensorMapEncodeTiled: packed types: globalDim[0] multiple of 128 (ALIGN16B) or 2 (ALIGN8B)", Provenance::CudaHeader, ptxTensorSize},
     {kAll, [](const EncodeInput& in) -> S {
         for (uint32_t i = 0; i + 1 < in.dims(); ++i)
             if (in.p().globalStrides[i] % 16 != 0) return idx("globalStrides", i) + " is " + n(in.p().globalStrides[i]) + " bytes; strides must be multiples of 16";
@@ -155,7 +181,7 @@ const std::vector<EncodeRule>& rules() {
         for (uint32_t i = 0; i + 1 < in.dims(); ++i)
             if (in.p().globalStrides[i] % 32 != 0) return idx("globalStrides", i) + " must be a multiple of 32 for " + cudaName(in.p().dataType);
         return "";
-    }, "cuda.h cuTensorMapEncodeTiled: globalStrides multiple of 32 for 16U4_ALIGN16B/16U6_ALIGN16B", Provenance::CudaHeader},
+    }, "cuda.h cuTensorMapEncodeTiled: globalStrides multiple of 32 for 16U4_ALIGN16B/16U6_ALIGN16B", Provenance::CudaHeader, ptxAddressAndStrides},
     // ---- box (tiled) / channels and pixels (im2col) -----------------------------------------
     {kTiled, [](const EncodeInput& in) -> S {
         for (uint32_t i = 0; i < in.dims(); ++i)
@@ -179,7 +205,7 @@ const std::vector<EncodeRule>& rules() {
     {kAll, [](const EncodeInput& in) -> S {
         return !paddedSubByte(in.p().dataType) || innerCount(in) == 128
             ? "" : S(innerName(in)) + " must be 128 for " + cudaName(in.p().dataType);
-    }, "cuda.h cuTensorMapEncodeTiled: boxDim[0] (channelsPerPixel) == 128 for 16U4_ALIGN16B/16U6_ALIGN16B", Provenance::CudaHeader},
+    }, "cuda.h cuTensorMapEncodeTiled: boxDim[0] (channelsPerPixel) == 128 for 16U4_ALIGN16B/16U6_ALIGN16B", Provenance::CudaHeader, ptxBoxSize},
     {kAll, [](const EncodeInput& in) -> S {
         const uint64_t b = detail::descriptorBoxBytes(in.m);
         return !typeKnown(in.p().dataType) || b <= kMaxBoxBytes
@@ -212,12 +238,12 @@ const std::vector<EncodeRule>& rules() {
             : t == TensorDataType::T16U4_ALIGN16B ? (s == TensorSwizzle::NONE || s == TensorSwizzle::S128B || s == TensorSwizzle::S128B_ATOM_32B)
                                                   : true;
         return ok ? "" : "swizzle " + cudaName(s) + " is not supported for " + cudaName(t);
-    }, "cuda.h cuTensorMapEncodeTiled: 16U6_ALIGN16B: NONE/128B/128B_ATOM_32B/128B_ATOM_64B; 16U4_ALIGN16B: NONE/128B/128B_ATOM_32B", Provenance::CudaHeader},
+    }, "cuda.h cuTensorMapEncodeTiled: 16U6_ALIGN16B: NONE/128B/128B_ATOM_32B/128B_ATOM_64B; 16U4_ALIGN16B: NONE/128B/128B_ATOM_32B", Provenance::CudaHeader, ptxSwizzle},
     {kWide, [](const EncodeInput& in) -> S {
         const auto s = in.p().swizzle;
         return !paddedSubByte(in.p().dataType) || s == TensorSwizzle::S128B || s == TensorSwizzle::S128B_ATOM_32B
             ? "" : "swizzle " + cudaName(s) + " is not supported for " + cudaName(in.p().dataType) + " in im2col-wide (128B or 128B_ATOM_32B)";
-    }, "cuda.h cuTensorMapEncodeIm2colWide: padded sub-byte types need 128B or 128B_ATOM_32B", Provenance::CudaHeader},
+    }, "cuda.h cuTensorMapEncodeIm2colWide: padded sub-byte types need 128B or 128B_ATOM_32B", Provenance::CudaHeader, ptxSwizzle},
     {kAll, [](const EncodeInput& in) -> S {
         return in.p().dataType != TensorDataType::T16U6_ALIGN16B || in.p().interleave == TensorInterleave::NONE
             ? "" : "interleave must be NONE for 16U6_ALIGN16B";
@@ -227,7 +253,7 @@ const std::vector<EncodeRule>& rules() {
         const auto t = in.p().dataType;
         return in.p().oobFill != TensorOobFill::NAN_REQUEST_ZERO_FMA || !typeKnown(t) || (isFloatType(t) && !isSubByteType(t))
             ? "" : "oobFill NAN_REQUEST_ZERO_FMA needs a floating-point tensorDataType, not " + cudaName(t);
-    }, "cuda.h cuTensorMapEncodeTiled: NaN OOB fill only for floating-point types", Provenance::CudaDriver},
+    }, "cuda.h cuTensorMapEncodeTiled: NaN OOB fill only for floating-point types", Provenance::CudaDriver, ptxOobNaN},
     // ---- im2col bounding box ----------------------------------------------------------------
     {kIm, [](const EncodeInput& in) -> S {
         if (in.rank() < 3 || in.rank() > 5) return "";
@@ -285,6 +311,10 @@ Result<TensorMap> runRules(TensorMap m, TmaArch arch) {
         d.message = std::move(msg);
         d.ruleRef = r.ruleRef;
         d.provenance = r.provenance;
+        if (const int k = r.ptxRestriction ? r.ptxRestriction(in) : 0) { // the PTX rule behind it, quoted
+            d.message += " (" + detail::subByteRestrictionQuote(k) + ")";
+            d.ruleRef += "; PTX ISA 9.2 §9.7.9.25.5.1 (seed 004), restriction " + n(uint64_t(k));
+        }
         out.push_back(std::move(d));
     }
     if (!out.empty()) return out;

@@ -2,7 +2,13 @@
 // Internal to the tensor-map encoder (tensor_map.cpp) and its byte image (tensor_map_bytes.cpp).
 #include "layoutscope/tensor_map.hpp"
 
+#include <string>
+
 namespace layoutscope::detail {
+
+/// Seed-004 sub-byte restriction `number` (1..9; PTX ISA 9.2 §9.7.9.25.5.1) as the copy executor
+/// quotes it: `PTX restriction N: "<text>"` (tma_subbyte.cpp). Empty for other numbers.
+[[nodiscard]] std::string subByteRestrictionQuote(int number);
 
 [[nodiscard]] inline bool paddedSubByte(TensorDataType t) {
     return t == TensorDataType::T16U4_ALIGN16B || t == TensorDataType::T16U6_ALIGN16B;

@@ -34,7 +34,10 @@ constexpr std::array<const char*, 2> kWideModes{"W", "W128"};
 
 std::string cudaName(TensorDataType v) { return nameOf("CU_TENSOR_MAP_DATA_TYPE_", kDataTypes, uint32_t(v)); }
 std::string cudaName(TensorInterleave v) { return nameOf("CU_TENSOR_MAP_INTERLEAVE_", kInterleaves, uint32_t(v)); }
-std::string cudaName(TensorSwizzle v) { return nameOf("CU_TENSOR_MAP_SWIZZLE_", kSwizzles, uint32_t(v)); }
+std::string cudaName(TensorSwizzle v) {
+    if (v == TensorSwizzle::PTX_96B) return "PTX_SWIZZLE_MODE_96B"; // no cuda.h name: PTX .swizzle_mode 4
+    return nameOf("CU_TENSOR_MAP_SWIZZLE_", kSwizzles, uint32_t(v));
+}
 std::string cudaName(TensorL2Promotion v) { return nameOf("CU_TENSOR_MAP_L2_PROMOTION_", kL2, uint32_t(v)); }
 std::string cudaName(TensorOobFill v) { return nameOf("CU_TENSOR_MAP_FLOAT_OOB_FILL_", kOob, uint32_t(v)); }
 
@@ -111,6 +114,7 @@ uint32_t swizzleSpan(TensorSwizzle s) {
     case TensorSwizzle::S128B_ATOM_32B:
     case TensorSwizzle::S128B_ATOM_32B_FLIP_8B:
     case TensorSwizzle::S128B_ATOM_64B: return 128;
+    case TensorSwizzle::PTX_96B: return 96; // unverified: row pitch 96 assumed (96 or 128, open question 1)
     }
     return 0;
 }

@@ -3,6 +3,7 @@
 // §3–§6, §10, §11). Each 16-byte chunk of the box becomes one trace step; a multicast chunk's copies
 // into every destination CTA share that step. A fault is detected before anything is written.
 #include "layoutscope/tma.hpp"
+#include "tensor_map_detail.hpp"
 #include "tma_plan.hpp"
 
 #include <algorithm>
@@ -220,6 +221,8 @@ Status deliverLoad(const TmaTileLoad& op, const BoxPlan& plan, const std::vector
     // destination CTA (README rules 1, 7; tma.md §6), or in the pair member .cta_group::2 selects.
     for (uint8_t c : dests)
         trace.tx(state, uint8_t(tmaSignalCta(op.ctaGroup, c, op.mbarCta)), op.mbarAddr, int64_t(plan.txBytes));
+    // unverified (open question 4): padded sub-byte loads credit the packed global bytes.
+    if (!dests.empty() && detail::paddedSubByte(map.p.dataType)) trace.alsoRule(RuleId::TmaSubByteTxBytes);
     return okStatus();
 }
 

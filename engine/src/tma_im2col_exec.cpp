@@ -207,6 +207,7 @@ Status executeTmaIm2colStore(const TmaIm2colStore& op, MachineState& state, Trac
                             "; stores fault on any negative coordinate (cudaErrorIllegalInstruction)");
     if (auto f = channelAlign(map, st.coords[0])) return *f;
     if (auto f = boxFault(map, st.coords)) return *f;
+    if (auto f = detail::swizzle96BFaults(map, st.arch)) return *f; // PTX-only 96B: sm_103
     if (auto f = smemAlign(st.srcAddr)) return *f;
     // Interleaved maps store the interleaved load walk in reverse (probes N1-N4).
     const BoxPlan plan = map.p.interleave != TensorInterleave::NONE

@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace layoutscope::detail {
@@ -64,8 +65,23 @@ namespace layoutscope::detail {
 [[nodiscard]] std::optional<Diagnostic> subByteFaults(const TensorMap& map, const std::array<int32_t, 5>& coords, bool store,
                                                       TmaArch arch, bool clusterDst);
 
-/// The sm_120a restriction on every type: no .swizzle_atomicity (128B_ATOM_*) with .shared::cluster.global.
+/// The seed-004 restrictions fixed by the copy's form alone (direction, target, map type), checkable
+/// before it runs: 2 (no .b4x16_p64 store) and 3 (no sub-byte .shared::cluster load on sm_120a).
+[[nodiscard]] std::optional<Diagnostic> subByteDirectionFaults(const TensorMap& map, bool store, TmaArch arch,
+                                                               bool clusterDst);
+
+/// The sm_120a restriction on every type: no .swizzle_atomicity (128B_ATOM_*) with .shared::cluster.global;
+/// and for a PTX-only 96B map, its target (sm_103) and restrictions (swizzle96BFaults).
 [[nodiscard]] std::optional<Diagnostic> targetSwizzleFaults(const TensorMap& map, TmaArch arch, bool clusterDst);
+
+/// The 96B swizzle (PTX-only .swizzle_mode 4; tma_swizzle96.cpp): the diagnostic naming its targets
+/// (sm_103a, sm_103f), and seed 004's 96B restrictions 2..5 for a map's type, interleave, inner box
+/// (boxDim[0] or channelsPerPixel, in elements) and im2col-wide mode W128 (= .im2col::w::128).
+[[nodiscard]] Diagnostic swizzle96BTargetFault(const std::string& target);
+[[nodiscard]] std::optional<Diagnostic> swizzle96BFaults(TensorDataType type, TensorInterleave interleave,
+                                                         uint64_t innerCount, bool w128);
+/// The same at execution for a map carrying TensorSwizzle::PTX_96B (`arch` must be Sm103); else nullopt.
+[[nodiscard]] std::optional<Diagnostic> swizzle96BFaults(const TensorMap& map, TmaArch arch);
 
 /// Shared-memory bytes of one dimension-0 row of a sub-byte box (dense .b4x16: boxDim[0]/2; padded: 128).
 [[nodiscard]] uint32_t subByteRowBytes(const TensorMap& map);

@@ -47,6 +47,24 @@ std::string ptxName(TensorDataType t, bool store) {
     return store ? ".b6p2x16" : ".b6x16_p32";
 }
 
+// The nine restrictions of seed 004's sub-byte list, as quoted in diagnostics (index = number).
+constexpr const char* kSubByteRestrictions[10] = {
+    "",
+    "cp.reduce.async.bulk doesn't support the types .b4x16, .b4x16_p64, .b6x16_p32 and .b6p2x16",
+    "cp.async.bulk.tensor with the direction .global.shared::cta doesn't support the type .b4x16_p64",
+    "cp.async.bulk.tensor with the direction .shared::cluster.global doesn't support the sub-byte "
+    "types on sm_120a",
+    "OOB-NaN fill mode doesn't support the types .b4x16, .b4x16_p64, .b6x16_p32 and .b6p2x16",
+    "Box-Size[0] must be exactly: 96B for b6x16_p32 and .b6p2x16; 64B for b4x16_p64",
+    "Tensor-Size[0] must be a multiple of: 96B for b6x16_p32 and .b6p2x16; 64B for b4x16_p64",
+    "For .b4x16_p64, .b6x16_p32 and .b6p2x16, the first coordinate in the tensorCoords argument "
+    "vector must be a multiple of 128.",
+    "For .b4x16_p64, .b6x16_p32 and .b6p2x16, the global memory address must be 32B aligned. "
+    "Additionally, tensor stride in every dimension must be 32B aligned.",
+    ".b4x16_p64, .b6x16_p32 and .b6p2x16 supports the following swizzling modes: None; 128B (With "
+    "all potential swizzle atomicity values except: 32B with 8B flip)",
+};
+
 // A seed-004 restriction, quoted: "<what is wrong> (PTX restriction <label>: "<restriction text>")".
 // Labels: the number of the sub-byte list (1..9), "sm_103a-N" / "sm_120a-N" for the target lists.
 Diagnostic restriction(DiagCode code, const std::string& what, const std::string& label, const char* quote) {
@@ -58,8 +76,8 @@ Diagnostic restriction(DiagCode code, const std::string& what, const std::string
                       std::string(r.reference) + ", restriction " + label,
                       r.provenance};
 }
-Diagnostic restriction(DiagCode code, const std::string& what, int number, const char* quote) {
-    return restriction(code, what, std::to_string(number), quote);
+Diagnostic restriction(DiagCode code, const std::string& what, int number) {
+    return restriction(code, what, std::to_string(number), kSubByteRestrictions[number]);
 }
 
 // sm_103a, .b6p2x16 stores (seed 004 "restrictions for sm_103a"): 48 B or 96 B boxes, 16-byte
@@ -102,12 +120,18 @@ std::optional<Diagnostic> sm103StoreFaults(const TensorMapTiledParams& p,
 
 } // namespace
 
+std::string subByteRestrictionQuote(int number) {
+    if (number < 1 || number > 9) return {};
+    return "PTX restriction " + std::to_string(number) + ": \"" + kSubByteRestrictions[number] + "\"";
+}
+
 uint32_t subByteRowBytes(const TensorMap& map) {
     const Layout l = layoutOf(map.p.dataType);
     return uint32_t(uint64_t(map.p.boxDim[0]) * l.groupSmem / kGroup);
 }
 
 std::optional<Diagnostic> targetSwizzleFaults(const TensorMap& map, TmaArch arch, bool clusterDst) {
+    if (auto f = swizzle96BFaults(map, arch)) return f; // PTX-only 96B: sm_103 and its restrictions
     const auto s = uint32_t(map.p.swizzle);
     if (arch == TmaArch::Sm120 && clusterDst && s >= uint32_t(TensorSwizzle::S128B_ATOM_32B) &&
         s <= uint32_t(TensorSwizzle::S128B_ATOM_64B))
@@ -118,6 +142,20 @@ std::optional<Diagnostic> targetSwizzleFaults(const TensorMap& map, TmaArch arch
             "sm_120a-1.2",
             "cp.async.bulk.tensor with the direction .shared::cluster.global doesn't support: the qualifier "
             ".swizzle_atomicity");
+    return std::nullopt;
+}
+
+std::optional<Diagnostic> subByteDirectionFaults(const TensorMap& map, bool store, TmaArch arch,
+                                                 bool clusterDst) {
+    const TensorDataType t = map.p.dataType;
+    if (!isSubByteType(t)) return std::nullopt;
+    if (store && t == TensorDataType::T16U4_ALIGN16B)
+        return restriction(DiagCode::InvalidValue,
+                           "a store (.global.shared::cta) of a 16U4_ALIGN16B (.b4x16_p64) tensor", 2);
+    if (!store && clusterDst && arch == TmaArch::Sm120)
+        return restriction(
+            DiagCode::InvalidValue,
+            "a .shared::cluster load of the sub-byte type " + ptxName(t, store) + " on sm_120a", 3);
     return std::nullopt;
 }
 
@@ -135,58 +173,37 @@ std::optional<Diagnostic> subByteFaults(const TensorMap& map, const std::array<i
                               ") are not modelled",
                           "tma.md §5, §7",
                           Provenance::Assumption};
-    if (store && t == TensorDataType::T16U4_ALIGN16B)
-        return restriction(DiagCode::InvalidValue,
-                           "a store (.global.shared::cta) of a 16U4_ALIGN16B (.b4x16_p64) tensor", 2,
-                           "cp.async.bulk.tensor with the direction .global.shared::cta doesn't support the "
-                           "type .b4x16_p64");
-    if (!store && clusterDst && arch == TmaArch::Sm120)
-        return restriction(DiagCode::InvalidValue,
-                           "a .shared::cluster load of the sub-byte type " + name + " on sm_120a", 3,
-                           "cp.async.bulk.tensor with the direction .shared::cluster.global doesn't support "
-                           "the sub-byte types "
-                           "on sm_120a");
+    if (auto f = subByteDirectionFaults(map, store, arch, clusterDst)) return f;
     if (p.oobFill == TensorOobFill::NAN_REQUEST_ZERO_FMA)
-        return restriction(
-            DiagCode::InvalidValue, "OOB-NaN fill with the sub-byte type " + name, 4,
-            "OOB-NaN fill mode doesn't support the types .b4x16, .b4x16_p64, .b6x16_p32 and .b6p2x16");
+        return restriction(DiagCode::InvalidValue, "OOB-NaN fill with the sub-byte type " + name, 4);
     if (padded && store && arch == TmaArch::Sm103)
         return sm103StoreFaults(p, coords); // .b6p2x16 (U4 stores rejected above)
     if (padded) {
         const uint32_t bits = layoutOf(t).bits;
         if (p.boxDim[0] != 128)
-            return restriction(
-                DiagCode::InvalidValue,
-                "boxDim[0] is " + std::to_string(p.boxDim[0]) + " elements (" +
-                    std::to_string(p.boxDim[0] * bits / 8) + " B packed); " + name + " needs 128 (" +
-                    std::to_string(128 * bits / 8) + " B)",
-                5, "Box-Size[0] must be exactly: 96B for b6x16_p32 and .b6p2x16; 64B for b4x16_p64");
+            return restriction(DiagCode::InvalidValue,
+                               "boxDim[0] is " + std::to_string(p.boxDim[0]) + " elements (" +
+                                   std::to_string(p.boxDim[0] * bits / 8) + " B packed); " + name +
+                                   " needs 128 (" + std::to_string(128 * bits / 8) + " B)",
+                               5);
         if (p.globalDim[0] % 128 != 0)
             return restriction(
                 DiagCode::InvalidValue,
-                "globalDim[0] is " + std::to_string(p.globalDim[0]) + ", not a multiple of 128 elements", 6,
-                "Tensor-Size[0] must be a multiple of: 96B for b6x16_p32 and .b6p2x16; 64B for b4x16_p64");
+                "globalDim[0] is " + std::to_string(p.globalDim[0]) + ", not a multiple of 128 elements", 6);
         if (coords[0] % 128 != 0)
             return restriction(
                 DiagCode::InvalidValue,
-                "the first coordinate is " + std::to_string(coords[0]) + ", not a multiple of 128", 7,
-                "For .b4x16_p64, .b6x16_p32 and .b6p2x16, the first coordinate in the tensorCoords argument "
-                "vector must be a multiple of 128.");
+                "the first coordinate is " + std::to_string(coords[0]) + ", not a multiple of 128", 7);
         bool strideOk = true;
         for (uint32_t i = 0; i + 1 < std::min<uint32_t>(p.tensorRank, kMaxTensorRank); ++i)
             strideOk &= p.globalStrides[i] % 32 == 0;
         if (p.globalAddress % 32 != 0 || !strideOk)
-            return restriction(
-                DiagCode::InvalidValue, "the global address or a stride is not 32-byte aligned", 8,
-                "For .b4x16_p64, .b6x16_p32 and .b6p2x16, the global memory address must be 32B aligned. "
-                "Additionally, tensor stride in every dimension must be 32B aligned.");
+            return restriction(DiagCode::InvalidValue,
+                               "the global address or a stride is not 32-byte aligned", 8);
         const TensorSwizzle s = p.swizzle;
         if (s != TensorSwizzle::NONE && s != TensorSwizzle::S128B && s != TensorSwizzle::S128B_ATOM_32B &&
             s != TensorSwizzle::S128B_ATOM_64B)
-            return restriction(
-                DiagCode::InvalidValue, "swizzle " + cudaName(s) + " with " + name, 9,
-                ".b4x16_p64, .b6x16_p32 and .b6p2x16 supports the following swizzling modes: None; 128B "
-                "(With all potential swizzle atomicity values except: 32B with 8B flip)");
+            return restriction(DiagCode::InvalidValue, "swizzle " + cudaName(s) + " with " + name, 9);
         if (!store && t == TensorDataType::T16U6_ALIGN16B && s == TensorSwizzle::S128B_ATOM_64B)
             return Diagnostic{Severity::Error,
                               DiagCode::InvalidValue,

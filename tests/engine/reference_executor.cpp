@@ -76,6 +76,7 @@ uint32_t referenceSwizzle(TensorSwizzle s, uint32_t a) {
     case TensorSwizzle::S128B_ATOM_32B_FLIP_8B: // tma.md §4.2 (unverified): then swap 8-B halves on odd lines
         return cuteSwizzle(2, 5, 2, a) ^ ((a & 0x80u) ? 8u : 0u);
     case TensorSwizzle::S128B_ATOM_64B: return cuteSwizzle(1, 6, 1, a);
+    case TensorSwizzle::PTX_96B: return cuteSwizzle(1, 4, 3, a); // tma.md §4.2: same lines as 32B
     }
     return a;
 }

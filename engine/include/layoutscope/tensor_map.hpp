@@ -23,8 +23,12 @@ enum class TensorDataType : uint32_t {
 };
 enum class TensorInterleave : uint32_t { NONE = 0, I16B = 1, I32B = 2 };
 /// CUtensorMapSwizzle. 128B_ATOM_* are sm_100+ (the sm_90 driver rejects them).
+/// PTX_96B is not a cuda.h value: PTX 8.8 `tensormap.replace .swizzle_mode` 4 (96B), which CUDA 13.0's
+/// CUtensorMapSwizzle lacks. The encoder rejects it like any unknown value; scenarios set it after
+/// encoding (`swizzle=96B`, sm_103a/f only, docs/tma-blackwell.md §4). Unverified (open question 1).
 enum class TensorSwizzle : uint32_t {
     NONE = 0, S32B = 1, S64B = 2, S128B = 3, S128B_ATOM_32B = 4, S128B_ATOM_32B_FLIP_8B = 5, S128B_ATOM_64B = 6,
+    PTX_96B = 0x104,
 };
 enum class TensorL2Promotion : uint32_t { NONE = 0, L2_64B = 1, L2_128B = 2, L2_256B = 3 };
 enum class TensorOobFill : uint32_t { NONE = 0, NAN_REQUEST_ZERO_FMA = 1 };
