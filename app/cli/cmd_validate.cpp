@@ -4,6 +4,7 @@
 #include "cli/commands.hpp"
 #include "layoutscope/ptx_validate.hpp"
 
+#include <optional>
 #include <ostream>
 
 namespace layoutscope::cli {
@@ -21,6 +22,15 @@ void caret(std::ostream& out, const std::string& text, const SourceSpan& span) {
     if (!span.valid() || span.column < 1 || static_cast<size_t>(span.column) > text.size() + 1) return;
     out << "    " << text << "\n    " << std::string(static_cast<size_t>(span.column - 1), ' ') << '^'
         << std::string(static_cast<size_t>(std::max(span.length, 1) - 1), '~') << "\n";
+}
+
+/// Where the ';' belongs when `text` (parsed as `in`) has none: just after its last token.
+/// parseInstruction takes the ';' as optional; ptxas does not.
+std::optional<SourceSpan> missingSemicolon(const std::string& text, const ParsedInstr& in) {
+    const std::string body = text.substr(0, text.find("//")); // after ';' only a comment may follow
+    if (body.find(';') != std::string::npos || in.opcode.empty()) return std::nullopt;
+    const SourceSpan& s = in.operands.empty() ? in.opcode.back().span : in.operands.back().span;
+    return SourceSpan{s.line, s.column + s.length, 1};
 }
 
 } // namespace
@@ -61,9 +71,20 @@ int cmdValidate(const Args& args, std::ostream& out, std::ostream& err) {
     std::vector<std::pair<Diagnostic, int>> diags; // diagnostic, line index into texts
     for (size_t i = 0; i < texts.size(); ++i) {
         auto p = parseInstruction(texts[i], static_cast<int>(i + 1), 1);
-        if (p) instrs.push_back(std::move(p.value()));
-        else
+        if (!p) {
             for (const auto& d : p.diagnostics()) diags.emplace_back(d, static_cast<int>(i));
+            continue;
+        }
+        if (const auto end = missingSemicolon(texts[i], *p)) {
+            const char* msg =
+                "expected ';' at the end of the instruction (every PTX instruction ends with ';')";
+            const char* ref = "PTX ISA 9.2 §4 (statements end with ';')";
+            diags.emplace_back(
+                Diagnostic{Severity::Error, DiagCode::Syntax, *end, msg, ref, Provenance::PtxText},
+                static_cast<int>(i));
+            continue;
+        }
+        instrs.push_back(std::move(p.value()));
     }
     if (diags.empty()) {
         Status s = validateKernel(instrs, target);

@@ -170,5 +170,11 @@ struct InstrEntry {
 
 /// The .cta_group value of a tcgen05 instruction that the kernel-wide rule covers (1, 2), or 0.
 [[nodiscard]] int kernelCtaGroup(const ParsedInstr& in);
+/// The kernel-wide rule broken by `later` (kernelCtaGroup differs from `earlier`'s, both non-zero):
+/// an error at later's `.cta_group` qualifier that names `earlier` and its line and column.
+[[nodiscard]] Diagnostic ctaGroupMixDiagnostic(const ParsedInstr& earlier, const ParsedInstr& later);
+
+/// "a" or "an" before `word` as it is read aloud ("an alignment", "a CTA group", "an L2 hint").
+[[nodiscard]] const char* article(std::string_view word);
 
 } // namespace layoutscope::ptx

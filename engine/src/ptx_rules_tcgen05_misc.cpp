@@ -21,7 +21,9 @@ namespace {
 constexpr const char* kCpRef = "PTX ISA §9.7.16.9.2 tcgen05.cp";
 constexpr const char* kShiftRef = "PTX ISA §9.7.16.9.3 tcgen05.shift";
 constexpr const char* kAllocRef = "PTX ISA §9.7.16.7.1 tcgen05.alloc/dealloc/relinquish_alloc_permit";
-constexpr const char* kCommitRef = "PTX ISA §9.7.16.11.1 tcgen05.commit";
+constexpr const char* kCommitRef = "PTX ISA §9.7.16.12.1 tcgen05.commit";
+constexpr const char* kWaitRef = "PTX ISA §9.7.16.8.5 tcgen05.wait";
+constexpr const char* kFenceRef = "PTX ISA §9.7.16.11.1 tcgen05.fence";
 constexpr TargetMask kShiftTargets = kSm100a | kSm103a | kSm110a; // README departure 7: not sm_100f
 
 QualGroup ctaGroup(const char* ref) { return {"CTA group", {{".cta_group::1"}, {".cta_group::2"}}, true, false, ref}; }
@@ -216,11 +218,77 @@ Status checkCommit(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironme
     return c.finish();
 }
 
+// [SECTION] tcgen05.wait / tcgen05.fence ----------------------------------------------------------
+//   tcgen05.wait::{ld,st}.sync.aligned;              §9.7.16.8.5
+//   tcgen05.fence::{before,after}_thread_sync;       §9.7.16.11.1
+// Checked by hand with ptxas 13.0: wait needs both `.sync` and `.aligned` (a repeated `.sync` is
+// accepted, `.aligned.aligned` is not); fence takes neither; no type, state space, .cta_group or
+// operand; same targets as tcgen05.alloc (sm_100f included), PTX 8.6.
+
+const std::vector<IllegalQual> kOrderingIllegal = {
+    {".cta_group::1", "it takes no `.cta_group`; remove it"},
+    {".cta_group::2", "it takes no `.cta_group`; remove it"},
+    {".b32", "it takes no type qualifier"},
+    {".b64", "it takes no type qualifier"},
+    {".shared::cta", "it takes no state-space qualifier"},
+    {".shared::cluster", "it takes no state-space qualifier"},
+    {".shared", "it takes no state-space qualifier"},
+};
+
+std::vector<IllegalQual> waitIllegal(const char* other) {
+    std::vector<IllegalQual> v = kOrderingIllegal;
+    v.push_back({other, "one wait per instruction: write `tcgen05.wait::ld` and `tcgen05.wait::st` apart"});
+    return v;
+}
+
+std::vector<IllegalQual> fenceIllegal(const char* other) {
+    std::vector<IllegalQual> v = kOrderingIllegal;
+    v.push_back({".sync", "it takes no `.sync`"});
+    v.push_back({".aligned", "it takes no `.aligned`"});
+    v.push_back({other, "one fence per instruction: write the two fences as two instructions"});
+    return v;
+}
+
+InstrSpec orderingSpec(const char* name, const char* kind, const char* ref, std::vector<QualGroup> groups,
+                       std::vector<IllegalQual> illegal) {
+    return {name, {"tcgen05", kind}, kTcgen05Targets, 86, ref, std::move(groups), std::move(illegal)};
+}
+
+std::vector<QualGroup> waitGroups() {
+    return {{"synchronization", {{".sync"}}, true, false, kWaitRef, /*repeatsIgnored=*/true},
+            {"alignment", {{".aligned"}}, true, false, kWaitRef}};
+}
+
+const InstrSpec kWaitLd =
+    orderingSpec("tcgen05.wait::ld", ".wait::ld", kWaitRef, waitGroups(), waitIllegal(".wait::st"));
+const InstrSpec kWaitSt =
+    orderingSpec("tcgen05.wait::st", ".wait::st", kWaitRef, waitGroups(), waitIllegal(".wait::ld"));
+const InstrSpec kFenceBefore = orderingSpec("tcgen05.fence::before_thread_sync", ".fence::before_thread_sync",
+                                            kFenceRef, {}, fenceIllegal(".fence::after_thread_sync"));
+const InstrSpec kFenceAfter = orderingSpec("tcgen05.fence::after_thread_sync", ".fence::after_thread_sync",
+                                           kFenceRef, {}, fenceIllegal(".fence::before_thread_sync"));
+
+template <const InstrSpec& Spec>
+Status checkOrdering(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironment& env) {
+    Checker c(in, t, env, Spec);
+    c.matchQualifiers();
+    (void)c.expectCount(0, "no operands", Spec.ref);
+    return c.finish();
+}
+
 } // namespace
 
 std::vector<InstrEntry> tcgen05MiscEntries() {
-    return {{&kCp, &checkCp},         {&kShift, &checkShift},           {&kAlloc, &checkAlloc},
-            {&kDealloc, &checkDealloc}, {&kRelinquish, &checkRelinquish}, {&kCommit, &checkCommit}};
+    return {{&kCp, &checkCp},
+            {&kShift, &checkShift},
+            {&kAlloc, &checkAlloc},
+            {&kDealloc, &checkDealloc},
+            {&kRelinquish, &checkRelinquish},
+            {&kCommit, &checkCommit},
+            {&kWaitLd, &checkOrdering<kWaitLd>},
+            {&kWaitSt, &checkOrdering<kWaitSt>},
+            {&kFenceBefore, &checkOrdering<kFenceBefore>},
+            {&kFenceAfter, &checkOrdering<kFenceAfter>}};
 }
 
 } // namespace layoutscope::ptx

@@ -86,6 +86,15 @@ const ModeRow kModes[] = {
     {".im2col_no_offs", 0, 0, kAll, 3, 5, 0, -1},
 };
 
+// ptxas 13.0 takes the shared-memory operands (destination, store source, mbarrier) bare as well as
+// in brackets: `mbar`, `%r1`, `%h1` assemble exactly like `[mbar]`, `[%r1]`, `[%h1]`, on every target.
+// An immediate stays rejected either way ("Immediate addresses allowed only for .local state space").
+bool expectSharedAddress(Checker& c, const Operand& op, const std::string& role, uint32_t accept) {
+    if (op.kind == OperandKind::Register || op.kind == OperandKind::Symbol)
+        return c.expectScalar(op, role, accept, kRef);
+    return c.expectAddress(op, role, accept, true, kRef);
+}
+
 std::string dimsWords(const ModeRow& m) {
     return m.minDim == m.maxDim ? "`." + std::to_string(m.minDim) + "d`"
                                 : "`." + std::to_string(m.minDim) + "d` to `." + std::to_string(m.maxDim) + "d`";
@@ -184,16 +193,20 @@ Status check(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironment& en
             const Operand& tensor = in.operands[load ? 1 : 0];
             const Operand& smem = in.operands[load ? 0 : 1];
             i = 2;
-            c.expectAddress(smem, load ? "the destination" : "the source", kSharedSym | kR32 | kR64, true, kRef);
+            // A 16-bit base register is accepted, except on sm_120a loading to .shared::cluster, where
+            // ptxas's lowering fails ("Arguments mismatch for instruction 'mov'"), as for the tensor map.
+            const bool sm120Cluster = c.bit == kSm120a && toCluster;
+            const uint32_t smemKinds = kSharedSym | kR32 | kR64 | (sm120Cluster ? 0u : kR16);
+            expectSharedAddress(c, smem, load ? "the destination" : "the source", smemKinds);
             if (tensor.kind != OperandKind::Address || tensor.elements.size() != 2) {
                 c.error(DiagCode::InvalidValue, tensor.span,
                         "the tensor operand is `[tensorMap, {c0, …}]`: the tensor map's address and a vector of " +
                             std::to_string(coords) + " coordinates",
                         kRef, Provenance::Ptxas);
             } else {
-                // ptxas 13.0 on sm_120a rejects a 32-bit map register when loading to .shared::cluster
-                // (its lowering fails: README departure 10); every other target/direction takes it.
-                const uint32_t mapKinds = c.bit == kSm120a && toCluster ? kR64 : kR64 | kR32;
+                // ptxas 13.0 on sm_120a rejects a 32- or 16-bit map register when loading to .shared::cluster
+                // (its lowering fails: README departure 10); every other target/direction takes both.
+                const uint32_t mapKinds = sm120Cluster ? kR64 : kR64 | kR32 | kR16;
                 if (tensor.imm != 0)
                     c.error(DiagCode::Syntax, tensor.span, "the tensor map address takes no `+offset`", kRef,
                             Provenance::Ptxas);
@@ -206,7 +219,7 @@ Status check(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironment& en
                 else
                     c.expectVector(tensor.elements[1], "the coordinate vector", coords, kR32 | kImm, kRef);
             }
-            if (mbar) c.expectAddress(in.operands[i++], "the mbarrier", kSharedSym | kR32 | kR64, true, kRef);
+            if (mbar) expectSharedAddress(c, in.operands[i++], "the mbarrier", smemKinds);
             if (im2col > 0) {
                 const Operand& v = in.operands[i++];
                 if (v.kind == OperandKind::Vector && v.elements.size() != static_cast<size_t>(im2col))

@@ -18,6 +18,9 @@ namespace {
 
 constexpr int kHighestPtx = 90; // ptxas 13.0: "Unsupported .version 9.1; current version is '9.0'"
 constexpr const char* kVersionRef = "PTX ISA §12 (release notes: .target support per .version); ptxas 13.0";
+constexpr const char* kKindRef = "PTX ISA §9.7.16.8.5 (tcgen05.wait), §9.7.16.11.1 (tcgen05.fence)";
+constexpr const char* kKernelRef =
+    "PTX ISA §9.7.16.5 (tcgen05 .cta_group consistency); ptxas 13.0 function-level error";
 
 const std::vector<InstrEntry>& entries() {
     static const std::vector<InstrEntry> all = [] {
@@ -52,8 +55,23 @@ Status unknownInstruction(const ParsedInstr& in) {
     SourceSpan span = head.span;
     if (!family.empty()) {
         if (in.opcode.size() > 1) span = in.opcode[1].span;
-        std::string msg = "`" + head.text + (in.opcode.size() > 1 ? in.opcode[1].text : std::string()) +
-                          "` is not a " + head.text + " instruction this validator knows";
+        const std::string name = head.text + (in.opcode.size() > 1 ? in.opcode[1].text : std::string());
+        // `tcgen05.wait` / `tcgen05.fence` without their `::kind`, or with one that does not exist:
+        // name the spellings that do.
+        const std::string stem = name.substr(0, name.find("::"));
+        std::string kinds;
+        size_t nKinds = 0;
+        for (const auto& f : family)
+            if (f.rfind(stem + "::", 0) == 0) kinds += (nKinds++ ? " or `" : "`") + f + "`";
+        if (in.opcode.size() > 1 && nKinds) {
+            const std::string msg = stem == name
+                                        ? "`" + name + "` needs its kind written with `::`: " + kinds
+                                        : "`" + name + "` is not a kind of " + stem + ": write " + kinds;
+            Diagnostic d{Severity::Error, DiagCode::InvalidValue, span, msg, kKindRef, Provenance::Ptxas};
+            return d;
+        }
+        std::string msg = "`" + name + "` is not " + article(head.text) + " " + head.text;
+        msg += " instruction this validator knows";
         std::string best;
         int bestD = 1 << 30;
         for (const auto& f : family) {
@@ -115,7 +133,12 @@ Status validateInstruction(const ParsedInstr& instr, const PtxTarget& target, co
     for (const auto& e : entries())
         if (size_t n = nameMatch(instr, *e.spec); n > bestLen) bestLen = n, best = &e;
     Status s = best ? best->check(instr, target, env) : unknownInstruction(instr);
-    if (!s) diags.insert(diags.end(), s.diagnostics().begin(), s.diagnostics().end());
+    // An unknown target or an unusable .version is reported once above; the per-instruction
+    // "not available on …" / "needs PTX ISA …" that follow from it would only repeat it.
+    const bool targetBad = !diags.empty();
+    if (!s)
+        for (const Diagnostic& d : s.diagnostics())
+            if (!targetBad || d.code != DiagCode::TargetMismatch) diags.push_back(d);
     if (diags.empty()) return okStatus();
     return diags;
 }
@@ -137,6 +160,23 @@ int kernelCtaGroup(const ParsedInstr& in) {
     return 0;
 }
 
+Diagnostic ctaGroupMixDiagnostic(const ParsedInstr& earlier, const ParsedInstr& later) {
+    const int gEarlier = kernelCtaGroup(earlier), gLater = kernelCtaGroup(later);
+    SourceSpan at = later.span;
+    for (const auto& t : later.opcode)
+        if (t.text.rfind(".cta_group::", 0) == 0) at = t.span;
+    SourceSpan first = earlier.span;
+    for (const auto& t : earlier.opcode)
+        if (t.text.rfind(".cta_group::", 0) == 0) first = t.span;
+    const std::string msg =
+        "all tcgen05 instructions of one kernel must use the same .cta_group: `" + later.opcodeText() +
+        "` uses ::" + std::to_string(gLater) + " but `" + earlier.opcodeText() + "` (line " +
+        std::to_string(first.line) + ", column " + std::to_string(first.column) +
+        ") uses ::" + std::to_string(gEarlier) +
+        "; pick one for the whole kernel (cp.async.bulk.tensor's .cta_group is not part of this rule)";
+    return Diagnostic{Severity::Error, DiagCode::InvalidValue, at, msg, kKernelRef, Provenance::Ptxas};
+}
+
 } // namespace ptx
 
 Status validateKernel(const std::vector<ParsedInstr>& instrs, const PtxTarget& target) {
@@ -155,19 +195,9 @@ Status validateKernel(const std::vector<ParsedInstr>& instrs, const PtxTarget& t
         if (g && !first[g]) first[g] = &in;
     }
     if (first[1] && first[2]) {
-        const ParsedInstr* later = first[1]->span.line > first[2]->span.line ? first[1] : first[2];
-        const ParsedInstr* earlier = later == first[1] ? first[2] : first[1];
-        SourceSpan at = later->span;
-        for (const auto& t : later->opcode)
-            if (t.text.rfind(".cta_group::", 0) == 0) at = t.span;
-        diags.push_back(Diagnostic{
-            Severity::Error, DiagCode::InvalidValue, at,
-            "all tcgen05 instructions of one kernel must use the same .cta_group: `" + later->opcodeText() +
-                "` uses " + (later == first[1] ? "::1" : "::2") + " but `" + earlier->opcodeText() + "` (line " +
-                std::to_string(earlier->span.line) + ") uses " + (earlier == first[1] ? "::1" : "::2") +
-                "; pick one for the whole kernel (cp.async.bulk.tensor's .cta_group is not part of this rule)",
-            "PTX ISA §9.7.16.5 (tcgen05 .cta_group consistency); ptxas 13.0 function-level error",
-            Provenance::Ptxas});
+        // The instructions are in kernel order: the later of the two first uses conflicts.
+        const bool oneFirst = first[1] < first[2]; // both point into instrs
+        diags.push_back(ctaGroupMixDiagnostic(*first[oneFirst ? 1 : 2], *first[oneFirst ? 2 : 1]));
     }
     if (diags.empty()) return okStatus();
     std::stable_sort(diags.begin(), diags.end(),

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 
 namespace layoutscope::ptx {
 
@@ -95,6 +96,46 @@ std::string closest(std::string_view word, const std::vector<std::string>& candi
     return bestD > 0 && bestD <= limit ? best : "";
 }
 
+const char* article(std::string_view word) {
+    if (word.empty()) return "a";
+    const char c = word[0];
+    // An acronym or a name like "L2" is read letter by letter: "an L2", "an SM", "a CTA".
+    if (std::isupper(static_cast<unsigned char>(c)) &&
+        (word.size() == 1 || std::isupper(static_cast<unsigned char>(word[1])) ||
+         std::isdigit(static_cast<unsigned char>(word[1]))))
+        return std::string_view("AEFHILMNORSX").find(c) != std::string_view::npos ? "an" : "a";
+    const char l = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (l == 'u')
+        return word.size() > 2 && (word.substr(1, 2) == "ni" || word.substr(1, 2) == "se") ? "a" : "an";
+    return std::string_view("aeio").find(l) != std::string_view::npos ? "an" : "a";
+}
+
+namespace {
+
+/// The qualifier with the same spelling except for its number (`.x256` -> `.x128`, `.cta_group::3`
+/// -> `.cta_group::2`), numerically nearest; "" when no candidate has that form.
+std::string sameFormNearest(std::string_view word, const std::vector<std::string>& candidates) {
+    auto split = [](std::string_view w, std::string& stem, long& n) {
+        size_t d = w.size();
+        while (d > 0 && std::isdigit(static_cast<unsigned char>(w[d - 1]))) --d;
+        if (d == w.size() || w.size() - d > 9) return false;
+        stem = std::string(w.substr(0, d));
+        n = std::stol(std::string(w.substr(d)));
+        return true;
+    };
+    std::string stem, s;
+    long n = 0, m = 0;
+    if (!split(word, stem, n)) return "";
+    std::string best;
+    long bestD = 0;
+    for (const auto& c : candidates)
+        if (split(c, s, m) && s == stem && (best.empty() || std::labs(m - n) < bestD))
+            best = c, bestD = std::labs(m - n);
+    return best;
+}
+
+} // namespace
+
 // [SECTION] Checker ----------------------------------------------------------------------------
 
 Checker::Checker(const ParsedInstr& i, const PtxTarget& t, const PtxEnvironment& e, const InstrSpec& s)
@@ -140,6 +181,7 @@ bool Checker::matchQualifiers() {
     // and ignored, at most two of them (checked by hand with ptxas; README departure 8 for TMA).
     static const char* kFormats[] = {".b8x16", ".b6x16_p32", ".b4x16_p64"};
     int ignoredFormats = 0;
+    std::vector<const QualGroup*> misspelt; ///< groups an unknown qualifier was probably meant for
     for (size_t i = spec.nameTokens.size(); i < in.opcode.size(); ++i) {
         const OpcodeToken& tok = in.opcode[i];
         const QualGroup* group = nullptr;
@@ -167,8 +209,14 @@ bool Checker::matchQualifiers() {
             for (const auto& g : spec.groups)
                 for (const auto& v : g.values) cands.emplace_back(v.text);
             std::string msg = "unknown qualifier `" + tok.text + "` on " + instr;
-            const std::string near = closest(tok.text, cands);
-            if (!near.empty()) msg += "; did you mean `" + near + "`?";
+            std::string near = closest(tok.text, cands);
+            if (near.empty()) near = sameFormNearest(tok.text, cands);
+            if (!near.empty()) {
+                msg += "; did you mean `" + near + "`?";
+                for (const auto& g : spec.groups)
+                    for (const auto& v : g.values)
+                        if (near == v.text) misspelt.push_back(&g);
+            }
             error(DiagCode::InvalidValue, tok.span, std::move(msg), spec.ref, Provenance::Ptxas);
             continue;
         }
@@ -195,14 +243,17 @@ bool Checker::matchQualifiers() {
                   group->ref, Provenance::Ptxas);
     }
     for (const auto& g : spec.groups) {
-        if (!g.required || find(g.name)) continue;
+        // A misspelt value of the group was already reported with its "did you mean": say it once.
+        if (!g.required || find(g.name) || std::find(misspelt.begin(), misspelt.end(), &g) != misspelt.end())
+            continue;
         std::string choices;
         for (size_t k = 0; k < g.values.size(); ++k) {
             if (k) choices += k + 1 == g.values.size() ? " or " : ", ";
             choices += std::string("`") + g.values[k].text + "`";
         }
         error(DiagCode::InvalidValue, opcodeSpan(),
-              instr + " needs a " + g.name + " qualifier: add " + choices, g.ref, Provenance::Ptxas);
+              instr + " needs " + article(g.name) + " " + g.name + " qualifier: add " + choices, g.ref,
+              Provenance::Ptxas);
     }
     return diags.size() == before;
 }

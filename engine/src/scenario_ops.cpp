@@ -3,8 +3,9 @@
 // buffer sizes, where buffers and barriers live, and coordinate values.
 #include "layoutscope/instruction.hpp"
 #include "ptx_lex.hpp"
-#include "scenario_parse.hpp"
+#include "ptx_rules.hpp"
 #include "scenario_im2col.hpp"
+#include "scenario_parse.hpp"
 #include "scenario_tma_extra.hpp"
 
 #include <algorithm>
@@ -259,6 +260,8 @@ bool Lowering::tma(ScenarioInstr& out) {
         TmaTileStore st;
         auto src = smemOperand(in.operands[1], false, "srcMem");
         if (!tensorOperand(in.operands[0], dim, *dimTok, st.map, st.coords, four ? 5 : -1) || !src) return false;
+        if (auto f = staticCopyFaults(st.map, true, ctx.arch, false)) // seed 004: no .b4x16_p64 store
+            return fail(f->code, in.operands[0].span, f->message, f->ruleRef, f->provenance);
         if (src->cta != ctx.issuingCta)
             return fail(DiagCode::InvalidValue, in.operands[1].span,
                         src->name + " is in CTA " + std::to_string(src->cta) + " but a store reads the issuing CTA " +
@@ -276,13 +279,15 @@ bool Lowering::tma(ScenarioInstr& out) {
         return fail(DiagCode::InvalidValue, in.span, "a tile load completes with .mbarrier::complete_tx::bytes", kTmaRef, Provenance::PtxText);
     if (multicast && cluster < 0)
         return fail(DiagCode::InvalidValue, in.opcode[tokenIndex(in, ".multicast::cluster")].span,
-                    ".multicast::cluster needs a .shared::cluster destination", "tma.md §1 (ptxas: Illegal modifier)",
+                    ".multicast::cluster needs a .shared::cluster destination", std::string(kTmaRef) + "; tma.md §1",
                     Provenance::Ptxas);
     TmaTileLoad ld;
     auto dst = smemOperand(in.operands[0], false, "dstMem");
     const bool mapOk = tensorOperand(in.operands[1], dim, *dimTok, ld.map, ld.coords, four ? 5 : -1);
     auto bar = smemOperand(in.operands[2], true, "mbar");
     if (!dst || !mapOk || !bar) return false;
+    if (auto f = staticCopyFaults(ld.map, false, ctx.arch, cluster >= 0)) // seed 004: sm_120a cluster loads
+        return fail(f->code, in.operands[1].span, f->message, f->ruleRef, f->provenance);
     if (cta >= 0 && dst->cta != ctx.issuingCta)
         return fail(DiagCode::InvalidValue, in.operands[0].span,
                     dst->name + " is in CTA " + std::to_string(dst->cta) + " but .shared::cta writes the issuing CTA " +
@@ -404,14 +409,22 @@ void applyInstruction(Context& ctx, std::string_view text, int line, int column,
     out.span = in.span;
     out.cta = ctx.issuingCta;
     if (isTcgen05(in)) { // scenario_tcgen05.cpp: the validator checks the form, lowering binds operands
-        const std::string w = in.opcode.size() > 1 ? in.opcode[1].text : std::string();
-        const bool orderingOnly = w.rfind(".wait", 0) == 0 || w.rfind(".commit", 0) == 0 || w.rfind(".fence", 0) == 0;
-        if (!ctx.targetInvalid && !orderingOnly) { // the validator has no rules for wait/commit/fence
+        // Every form is validated, wait/commit/fence included (they then run as no-ops).
+        if (!ctx.targetInvalid) {
             if (Status st = validateInstruction(in, ctx.ptxTarget()); !st) {
                 for (Diagnostic d : st.diagnostics()) {
                     if (!d.span.valid()) d.span = in.span;
                     ctx.diags.push_back(std::move(d));
                 }
+                return;
+            }
+            // Kernel-wide rule (validateKernel): one .cta_group for all tcgen05 instructions,
+            // reported once, like ptxas's function-level error.
+            if (const int g = ptx::kernelCtaGroup(in); g && !ctx.ctaGroupFirst) {
+                ctx.ctaGroupFirst = in;
+            } else if (g && g != ptx::kernelCtaGroup(*ctx.ctaGroupFirst) && !ctx.ctaGroupMixReported) {
+                ctx.diags.push_back(ptx::ctaGroupMixDiagnostic(*ctx.ctaGroupFirst, in));
+                ctx.ctaGroupMixReported = true;
                 return;
             }
         }

@@ -38,6 +38,8 @@ struct Context {
     bool targetInvalid = false; ///< target/ptx rejected: instructions are not validated again
     std::map<std::string, SourceSpan> seen; ///< header directives already given (target, ptx, cluster)
     uint32_t issuingWarp = 0; ///< directive `warp N` (tcgen05 instructions)
+    std::optional<ParsedInstr> ctaGroupFirst; ///< first tcgen05 instruction with a kernel-wide .cta_group
+    bool ctaGroupMixReported = false;         ///< the kernel-wide .cta_group rule is reported once
 
     void error(DiagCode code, SourceSpan span, std::string message, std::string ruleRef = kFormatRef,
                Provenance prov = Provenance::Assumption) {

@@ -1,8 +1,11 @@
 // Differential test against the real assembler: random instruction variants (qualifier subsets and
 // orders, shapes, nums, operand kinds, targets) are wrapped in golden/ptxas/README.md's kernel and
-// assembled by CUDA ptxas; the validator must give the same accept/reject verdict.
-// Skipped (with a message) when ptxas is not installed. LAYOUTSCOPE_PTX_DIFF_N sets the count
-// (default 200), LAYOUTSCOPE_PTX_DIFF_SEED the seed (default: time-based, printed on failure).
+// assembled by CUDA ptxas; the validator must give the same accept/reject verdict. Then random
+// two-instruction kernels (lines 15 and 16 of the wrapper: valid forms with random .cta_group
+// values, or a valid form beside a random variant) go through validateKernel the same way.
+// Skipped (with a message) when ptxas is not installed. LAYOUTSCOPE_PTX_DIFF_N sets the count of
+// single instructions (default 200; N/2 kernels follow), LAYOUTSCOPE_PTX_DIFF_SEED the seed
+// (default: time-based, printed in the summary line).
 #include "layoutscope/ptx_validate.hpp"
 
 #include <catch2/catch.hpp>
@@ -144,7 +147,7 @@ public:
     }
 
     std::string misc() {
-        switch (pick(5)) {
+        switch (pick(6)) {
         case 0: {
             std::vector<std::string> q = {"cta_group::" + std::to_string(1 + pick(2)), "sync", "aligned", "shared::cta", "b32"};
             perturb(q);
@@ -167,6 +170,9 @@ public:
             perturb(q);
             return "tcgen05.relinquish_alloc_permit" + join(q, coin(0.2)) + ";";
         }
+        case 4: {
+            return ordering();
+        }
         default: {
             std::vector<std::string> q = {"cta_group::" + std::to_string(1 + pick(2)), "mbarrier::arrive::one"};
             if (coin()) q.push_back("shared::cluster");
@@ -179,16 +185,66 @@ public:
         }
     }
 
+    /// tcgen05.wait::ld/st.sync.aligned and tcgen05.fence::before/after_thread_sync, perturbed.
+    std::string ordering() {
+        const std::vector<std::string> extra = {"wait::st", "fence::after_thread_sync", "cta_group::1",
+                                                "b32"};
+        std::vector<std::string> q =
+            coin() ? std::vector<std::string>{any<std::string>({"wait::ld", "wait::st"}), "sync", "aligned"}
+                   : std::vector<std::string>{
+                         any<std::string>({"fence::before_thread_sync", "fence::after_thread_sync"})};
+        if (coin(0.15)) q.push_back(any(extra));
+        perturb(q);
+        return "tcgen05" + join(q, coin(0.1)) + (coin(0.08) ? " %r0;" : ";");
+    }
+
     std::string instruction() {
         const int k = pick(10);
         return k < 4 ? tma() : k < 7 ? ldst() : k < 8 ? cp() : misc();
+    }
+
+    /// A valid form (checked with ptxas 13.0 on sm_100a); `cg` is its .cta_group where it has one.
+    std::string valid(int cg) {
+        const std::string g = ".cta_group::" + std::to_string(cg);
+        return any<std::string>({
+            "tcgen05.alloc" + g + ".sync.aligned.shared::cta.b32 [smem], 64;",
+            "tcgen05.dealloc" + g + ".sync.aligned.b32 %r0, 64;",
+            "tcgen05.relinquish_alloc_permit" + g + ".sync.aligned;",
+            "tcgen05.cp" + g + ".128x256b [%r0], %rd1;",
+            "tcgen05.cp" + g + ".32x128b.warpx4.b8x16.b4x16_p64 [%r0], %rd1;",
+            "tcgen05.shift" + g + ".down [%r0];",
+            "tcgen05.commit" + g + ".mbarrier::arrive::one.shared::cluster.b64 [mbar];",
+            "tcgen05.commit" + g +
+                ".mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [mbar], %h1;",
+            "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes" + g +
+                " [smem], [%rd0, {%r1, %r2}], [mbar];",
+            "tcgen05.ld.sync.aligned.32x32b.x2.b32 {%r1, %r2}, [%r0];",
+            "tcgen05.st.sync.aligned.16x64b.x1.b32 [%r0], {%r1};",
+            "tcgen05.wait::ld.sync.aligned;",
+            "tcgen05.wait::st.sync.aligned;",
+            "tcgen05.fence::before_thread_sync;",
+            "tcgen05.fence::after_thread_sync;",
+            "mbarrier.init.shared::cta.b64 [mbar], 1;",
+        });
+    }
+
+    /// Two instructions of one kernel: mostly two valid forms with independent .cta_group values
+    /// (the kernel-wide rule), otherwise a valid form and a random variant in either order.
+    std::vector<std::string> kernel() {
+        if (coin(0.7)) return {valid(1 + pick(2)), valid(1 + pick(2))};
+        std::vector<std::string> v = {valid(1 + pick(2)), instruction()};
+        if (coin()) std::swap(v[0], v[1]);
+        return v;
     }
 
 private:
     std::mt19937 m_rng;
 };
 
-std::string wrapper(const Config& c, const std::string& instr) {
+std::string wrapper(const Config& c, const std::vector<std::string>& instrs) {
+    std::string body;
+    for (size_t i = 0; i < instrs.size(); ++i) body += (i ? "\n  " : "") + instrs[i]; // lines 15, 16, ...
+    const std::string& instr = body;
     std::ostringstream k;
     k << ".version " << c.major << "." << c.minor << "\n.target " << c.sm << "\n.address_size 64\n"
       << ".visible .entry k(.param .u64 p0, .param .align 64 .b8 tmap[128])\n{\n"
@@ -215,28 +271,47 @@ TEST_CASE("validator agrees with ptxas on random variants (skipped when ptxas is
     Gen gen(seed);
     const PtxEnvironment env = ptxasWrapperEnvironment();
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-    int checked = 0, agreed = 0;
+    int checked = 0, agreed = 0, singles = 0, kernels = 0;
     std::vector<std::string> disagreements;
-    for (int i = 0; i < n && std::chrono::steady_clock::now() < deadline; ++i) {
-        const std::string instr = gen.instruction();
+    // One kernel: the instructions on lines 15, 16, ... of the wrapper, assembled by ptxas and
+    // validated together (validateKernel: per-instruction rules and the kernel-wide .cta_group rule).
+    auto compare = [&](const std::vector<std::string>& instrs) {
         const Config& cfg = kConfigs[gen.pick(static_cast<int>(std::size(kConfigs)))];
         const fs::path file = dir / "k.ptx";
-        std::ofstream(file) << wrapper(cfg, instr);
-        const std::string cmd = ptxas + " -arch=" + cfg.sm + " " + file.string() + " -o /dev/null > " +
-                                (dir / "log.txt").string() + " 2>&1";
+        std::ofstream(file) << wrapper(cfg, instrs);
+        // Bounded: some inputs make ptxas grow without limit (a bare predicate as the mbarrier took
+        // 12 GB); 4 GiB and 60 s end such a run, which never assembles (a reject either way).
+        const std::string cmd = "(ulimit -v 4194304; exec timeout 60 " + ptxas + " -arch=" + cfg.sm + " " +
+                                file.string() + " -o /dev/null) > " + (dir / "log.txt").string() + " 2>&1";
         const int rc = std::system(cmd.c_str());
         const bool ptxasOk = rc != -1 && WIFEXITED(rc) && WEXITSTATUS(rc) == 0;
-        auto parsed = parseInstruction(instr, 15, 3);
+        std::vector<ParsedInstr> parsed;
+        bool parsedAll = true;
+        for (size_t i = 0; i < instrs.size(); ++i) {
+            auto p = parseInstruction(instrs[i], 15 + static_cast<int>(i), 3);
+            parsedAll = parsedAll && p;
+            if (p) parsed.push_back(std::move(p.value()));
+        }
         const PtxTarget target{cfg.sm, cfg.major, cfg.minor};
-        const bool ours = parsed && validateInstruction(*parsed, target, env).ok();
+        const bool ours = parsedAll && validateKernel(parsed, target, env).ok();
         ++checked;
-        if (ours == ptxasOk) ++agreed;
-        else
-            disagreements.push_back(std::string(cfg.sm) + "@" + std::to_string(cfg.major) + "." + std::to_string(cfg.minor) +
-                                    ": " + instr + " (ptxas " + (ptxasOk ? "accepts" : "rejects") + ")");
-    }
+        std::string text;
+        for (size_t i = 0; i < instrs.size(); ++i) text += (i ? " | " : "") + instrs[i];
+        agreed += ours == ptxasOk ? 1 : 0;
+        const std::string where =
+            std::string(cfg.sm) + "@" + std::to_string(cfg.major) + "." + std::to_string(cfg.minor);
+        if (ours != ptxasOk)
+            disagreements.push_back(where + ": " + text +
+                                    (ptxasOk ? " (ptxas accepts)" : " (ptxas rejects)"));
+    };
+    for (int i = 0; i < n && std::chrono::steady_clock::now() < deadline; ++i, ++singles)
+        compare({gen.instruction()});
+    for (int i = 0; i < n / 2 && std::chrono::steady_clock::now() < deadline; ++i, ++kernels)
+        compare(gen.kernel());
     fs::remove_all(dir);
-    WARN("differential vs ptxas: " << agreed << "/" << checked << " agree (seed " << seed << ")");
+    WARN("differential vs ptxas: " << agreed << "/" << checked << " agree (" << singles
+                                   << " single instructions, " << kernels << " two-instruction kernels; seed "
+                                   << seed << ")");
     for (const auto& d : disagreements) UNSCOPED_INFO(d);
     CHECK(checked > 0);
     CHECK(disagreements.empty());
