@@ -123,18 +123,10 @@ int encode(const Args& args, std::ostream& out, std::ostream& err) {
                                 " must be a multiple of 16 below 0x40000 (stored as bytes >> 4 in 14 bits)"));
         *field = static_cast<uint32_t>(*n);
     }
-    static const std::pair<const char*, SmemLayoutType> kTypes[] = {
-        {"none", SmemLayoutType::SwizzleNone},
-        {"128B", SmemLayoutType::Swizzle128B},
-        {"64B", SmemLayoutType::Swizzle64B},
-        {"32B", SmemLayoutType::Swizzle32B},
-        {"128B_base32B", SmemLayoutType::Swizzle128BBase32B}};
-    bool typeOk = false;
-    for (const auto& [name, t] : kTypes)
-        if (kv["swizzle"] == name) d.layoutType = static_cast<uint32_t>(t), typeOk = true;
-    if (!typeOk)
-        return fail(err,
-                    fieldError("swizzle=" + kv["swizzle"] + " is not none, 128B, 64B, 32B or 128B_base32B"));
+    const auto type = smemLayoutTypeFromName(kv["swizzle"]);
+    if (!type)
+        return fail(err, fieldError("swizzle=" + kv["swizzle"] + " is not " + kSmemLayoutTypeNames));
+    d.layoutType = static_cast<uint32_t>(*type);
     if (kv.count("base")) {
         const auto n = parseNumber(kv["base"]);
         if (!n || *n > 7)

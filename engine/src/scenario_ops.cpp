@@ -41,12 +41,6 @@ bool startsWith(const ParsedInstr& in, std::initializer_list<const char*> toks) 
     return true;
 }
 
-const OpcodeToken* findToken(const ParsedInstr& in, std::string_view prefix) {
-    for (const auto& t : in.opcode)
-        if (t.text.rfind(prefix, 0) == 0) return &t;
-    return nullptr;
-}
-
 int tokenIndex(const ParsedInstr& in, std::string_view t) {
     for (size_t i = 0; i < in.opcode.size(); ++i)
         if (in.opcode[i].text == t) return static_cast<int>(i);

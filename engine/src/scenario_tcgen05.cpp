@@ -120,20 +120,13 @@ void descDirective(Context& ctx, const std::vector<Tok>& toks) {
         const std::string& k = toks[i].text;
         const Tok& v = toks[i + 2];
         if (k == "swizzle") {
-            static const std::pair<const char*, SmemLayoutType> kTypes[] = {
-                {"none", SmemLayoutType::SwizzleNone},
-                {"128B", SmemLayoutType::Swizzle128B},
-                {"64B", SmemLayoutType::Swizzle64B},
-                {"32B", SmemLayoutType::Swizzle32B},
-                {"128B_base32B", SmemLayoutType::Swizzle128BBase32B}};
-            bool ok = false;
-            for (auto& [n, t] : kTypes)
-                if (v.text == n) d.layoutType = static_cast<uint32_t>(t), ok = true;
-            if (!ok) {
+            const auto type = smemLayoutTypeFromName(v.text);
+            if (!type) {
                 ctx.error(DiagCode::InvalidValue, v.span,
-                          "swizzle '" + v.text + "' is not none|128B|64B|32B|128B_base32B");
+                          "swizzle '" + v.text + "' is not " + kSmemLayoutTypeNames);
                 return;
             }
+            d.layoutType = static_cast<uint32_t>(*type);
             continue;
         }
         if (k == "start") {

@@ -4,6 +4,7 @@
 #include "layoutscope/tmem.hpp"
 
 #include <string>
+#include <utility>
 
 namespace layoutscope {
 namespace {
@@ -25,6 +26,18 @@ const char* smemLayoutTypeName(uint32_t t) {
     case 6: return "SWIZZLE_32B";
     default: return "invalid";
     }
+}
+
+std::optional<SmemLayoutType> smemLayoutTypeFromName(std::string_view name) {
+    static constexpr std::pair<std::string_view, SmemLayoutType> kTypes[] = {
+        {"none", SmemLayoutType::SwizzleNone},
+        {"128B", SmemLayoutType::Swizzle128B},
+        {"64B", SmemLayoutType::Swizzle64B},
+        {"32B", SmemLayoutType::Swizzle32B},
+        {"128B_base32B", SmemLayoutType::Swizzle128BBase32B}};
+    for (const auto& [n, t] : kTypes)
+        if (n == name) return t;
+    return std::nullopt;
 }
 
 SmemDescriptor decodeSmemDescriptor(uint64_t v) {

@@ -16,6 +16,8 @@
 #include "layoutscope/result.hpp"
 
 #include <cstdint>
+#include <optional>
+#include <string_view>
 
 namespace layoutscope {
 
@@ -28,6 +30,9 @@ enum class SmemLayoutType : uint8_t {
     Swizzle32B = 6,
 };
 [[nodiscard]] const char* smemLayoutTypeName(uint32_t rawType); ///< "SWIZZLE_128B", ... or "invalid"
+/// The short names scenarios and the CLI use: none, 128B, 64B, 32B, 128B_base32B (nullopt otherwise).
+[[nodiscard]] std::optional<SmemLayoutType> smemLayoutTypeFromName(std::string_view name);
+inline constexpr const char* kSmemLayoutTypeNames = "none, 128B, 64B, 32B or 128B_base32B";
 
 /// Decoded descriptor; byte fields are already multiplied by 16.
 struct SmemDescriptor {
