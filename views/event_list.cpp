@@ -78,6 +78,7 @@ void EventList::setTrace(const Trace* trace) {
                 sub->setData(0, kStepRole, s + 1);
                 sub->setData(0, kInstrRole, i);
             }
+            rules.insert(in.alsoRules.begin(), in.alsoRules.end()); // rules no single move names
             for (const TxEvent& t : trace->txEvents)
                 if (t.instr == i && t.bytes > 0) tx += t.bytes;
             QStringList cs;

@@ -71,3 +71,22 @@ TEST_CASE("Following the timeline selects the instruction row, or its sub-step w
     }
     CHECK(seeks.empty()); // following the timeline never seeks
 }
+
+TEST_CASE("The event list names the rules an instruction rests on that no single move carries",
+          "[views][gui][events]") {
+    // The decompressing warpx2 cp: its moves carry the decompression rule; the warpx2 pairing and the
+    // source walk hold for the whole instruction (open questions 20 and 3) and must be shown too.
+    auto doc = Document::fromFile(LAYOUTSCOPE_ASSETS_DIR "/scenarios/tcgen05_cp_64x128b_warpx2_02_13_b6.scn");
+    REQUIRE(doc->hasTrace());
+    EventList list;
+    list.setTrace(&doc->trace());
+    QString prov;
+    for (int i = 0; i < list.topLevelItemCount(); ++i)
+        if (list.topLevelItem(i)->text(EventList::ColPtx).startsWith("tcgen05.cp"))
+            prov = list.topLevelItem(i)->text(EventList::ColProvenance);
+    INFO(prov.toStdString());
+    CHECK(prov.contains("decompress b6x16_p32"));
+    CHECK(prov.contains("tcgen05.cp warpx2 ("));
+    CHECK(prov.contains("tcgen05.cp source walk ("));
+    CHECK(prov.count("unverified") >= 3);
+}

@@ -242,7 +242,8 @@ TEST_CASE("TMA multicast fan: the box rows reach both CTAs of the mask", "[views
 }
 
 // tcgen05.ld 16x64b (tcgen05.md §4.1): register 0 of thread t <- lane t/4 + 8*(t%2), column (t/2)%2.
-TEST_CASE("Register scene of a tcgen05.ld 16x64b links each register to the cell it loads", "[views][tmem][registers]") {
+TEST_CASE("Register scene of a tcgen05.ld 16x64b links each register to the cell it loads",
+          "[views][tmem][registers]") {
     auto doc = makeTmemStLdDocument();
     const uint32_t n = doc->trace().stepCount;
     const auto instr = regInstrAt(*doc, n);
@@ -263,4 +264,23 @@ TEST_CASE("Register scene of a tcgen05.ld 16x64b links each register to the cell
     }
     CHECK(bad == 0);
     CHECK((at(s, 1, 32 + 8).a & kFlagCurrent) != 0); // read by the load's last step
+}
+
+TEST_CASE("TMEM inspector lists every open question the instruction rests on, not only the move's rule",
+          "[views][tmem][inspect]") {
+    // A decompressing warpx2 copy: the move's rule is the decompression (open questions 3, 28); the
+    // warpx2 lane pairing (open question 20) and the descriptor source walk (open question 3) hold
+    // for the whole instruction (../shared/ref/open-questions.md).
+    auto doc = Document::fromFile(std::string(LAYOUTSCOPE_TEST_ASSETS) +
+                                  "/scenarios/tcgen05_cp_64x128b_warpx2_02_13_b6.scn");
+    REQUIRE(doc->hasTrace());
+    const uint32_t end = doc->trace().stepCount;
+    const TmemScene s = tmemSceneAt(*doc, end);
+    TmemReplay rp(doc->trace(), TmemState(1));
+    rp.seek(end);
+    const std::string text = inspectTmemCell(*doc, s, rp.state(), 0, 64); // lane 64 <- source row 0
+    INFO(text);
+    CHECK_THAT(text, Catch::Contains("status:  unverified (open questions 3, 28)"));
+    CHECK_THAT(text, Catch::Contains("also:    tcgen05.cp warpx2: unverified (open question 20)"));
+    CHECK_THAT(text, Catch::Contains("also:    tcgen05.cp source walk: unverified (open question 3)"));
 }

@@ -91,6 +91,11 @@ static void moveLines(std::ostringstream& o, const Document& doc, const ByteMove
     o << "rule:    " << r.name << "\n";
     if (r.reference && *r.reference) o << "ref:     " << r.reference << "\n";
     o << "status:  " << statusLine(m.rule) << "\n";
+    // Rules the whole instruction rests on that no single move names (e.g. warpx2 pairing under
+    // decompression, the cp source walk): each with its status, so no assumption is hidden.
+    if (m.instr < t.instrs.size())
+        for (RuleId id : t.instrs[m.instr].alsoRules)
+            o << "also:    " << ruleInfo(id).name << ": " << statusLine(id) << "\n";
 }
 
 std::string inspectTmemCell(const Document& doc, const TmemScene& s, const TmemState& tmem, uint32_t x,
