@@ -52,7 +52,8 @@ void MainWindow::buildUi() {
     m_editor->setRunHandler([this](std::unique_ptr<Document> d) { setDocument(std::move(d), true); });
     connect(m_editor, &EditorDock::modifiedChanged, this, [this](bool) { updateTitle(); });
     connect(m_editor, &EditorDock::pathChanged, this, [this](const QString&) { updateTitle(); });
-    auto* srcDock = new QDockWidget("Scenario & diagnostics", this);
+    auto* srcDock =
+        new QDockWidget("Scenario and diagnostics", this); // no "&": tab labels read it as a mnemonic
     srcDock->setObjectName("scenarioDock");
     srcDock->setWidget(m_editor);
     addDockWidget(Qt::RightDockWidgetArea, srcDock);
@@ -262,6 +263,8 @@ void MainWindow::setDocument(std::unique_ptr<Document> doc, bool keepStep) {
         keepStep && !wasAtEnd ? std::min(oldStep, m_playback->stepCount()) : m_playback->stepCount();
     onStep(step);
     m_playback->seek(step);
+    if (m_doc->hasTrace() && !m_globalScene.tile) // tcgen05-only scenarios: say why the pane is empty
+        m_global->setMessage("No TMA tile copy", "This scenario reads no global tensor.");
     if (!keepStep) {
         m_smem->fitView();
         m_global->fitView();
