@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <string>
+#include <unistd.h>
 #include <fstream>
 #include <sstream>
 
@@ -23,7 +25,9 @@ Json goldenLdSt() {
 // Writes `atoms` as the only content of a tmem_ld_st-like file in a fresh temp directory; runs conform cute
 // on the directory and returns the printed report.
 std::string conformReport(const Json& atoms, size_t& failed) {
-    const fs::path dir = fs::temp_directory_path() / "layoutscope_conform_cute_report_test";
+    // One folder per process: ctest -j runs the test cases of this file at the same time.
+    const fs::path dir =
+        fs::temp_directory_path() / ("layoutscope_conform_cute_report_test_" + std::to_string(::getpid()));
     fs::remove_all(dir);
     fs::create_directories(dir);
     std::ofstream(dir / "tmem_ld_st.json") << Json{{"atoms", atoms}}.dump();

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <unistd.h>
 #include <fstream>
 
 TEST_CASE("conform cute: every golden/cute check passes", "[tcgen05][conform]") {
@@ -24,7 +25,8 @@ TEST_CASE("conform cute reports the first difference of an altered golden entry"
     nlohmann::json doc = nlohmann::json::parse(in);
     auto& seg = doc["atoms"][0]["map"][5][2][0];
     seg[3] = seg[3].get<int>() + 1; // thread 5, register 2: one column off
-    const fs::path tmp = fs::temp_directory_path() / "layoutscope_tcgen05_conform_altered.json";
+    const fs::path tmp = fs::temp_directory_path() /
+                         ("layoutscope_tcgen05_conform_altered_" + std::to_string(::getpid()) + ".json");
     std::ofstream(tmp) << doc.dump();
     auto r = layoutscope::conform::conformCute(tmp.string());
     fs::remove(tmp);
