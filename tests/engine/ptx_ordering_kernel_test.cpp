@@ -3,37 +3,16 @@
 // ptxas in golden/ptxas/README.md's wrapper kernel (sm_100a, .version 9.0 unless named).
 #include "layoutscope/ptx_validate.hpp"
 #include "layoutscope/scenario.hpp"
+#include "ptx_test_util.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <string>
 
 using namespace layoutscope;
+using namespace layoutscope::test;
 
 namespace {
-
-PtxTarget tgt(const char* sm, int major = 9, int minor = 0) {
-    return PtxTarget{sm, major, minor};
-}
-
-Status check(const std::string& text, const PtxTarget& t = tgt("sm_100a")) {
-    auto p = parseInstruction(text);
-    if (!p) return p.diagnostics();
-    return validateInstruction(*p, t, ptxasWrapperEnvironment());
-}
-
-struct Row {
-    const char* instr;
-    bool ok;
-    const char* why;
-};
-
-void runTable(const std::vector<Row>& rows, const PtxTarget& t = tgt("sm_100a")) {
-    for (const auto& r : rows) {
-        INFO(r.instr << "  -- " << r.why);
-        CHECK(check(r.instr, t).ok() == r.ok);
-    }
-}
 
 const char* kScn = "target sm_100a\nptx 8.8\nsmem taddrBuf 16\nmbarrier bar\nlet mask = 3\n"; // lines 1-5
 

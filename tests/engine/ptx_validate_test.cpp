@@ -2,45 +2,14 @@
 // in ../shared/ref/seeds) corrected by golden/ptxas/README.md "Where ptxas departs from the PTX ISA
 // text", plus diagnostic content (span column, valid-target list, fix suggestion).
 #include "layoutscope/ptx_validate.hpp"
+#include "ptx_test_util.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <string>
 
 using namespace layoutscope;
-
-namespace {
-
-PtxTarget tgt(const char* sm, int major = 9, int minor = 0) { return PtxTarget{sm, major, minor}; }
-
-/// Validate one instruction as it would sit in the golden/ptxas wrapper kernel.
-Status check(const std::string& text, const PtxTarget& t = tgt("sm_100a")) {
-    auto p = parseInstruction(text);
-    if (!p) return p.diagnostics();
-    return validateInstruction(*p, t, ptxasWrapperEnvironment());
-}
-
-bool accepted(const std::string& text, const PtxTarget& t = tgt("sm_100a")) { return check(text, t).ok(); }
-
-std::string firstMessage(const std::string& text, const PtxTarget& t = tgt("sm_100a")) {
-    auto s = check(text, t);
-    return s ? std::string() : s.error().message;
-}
-
-struct Row {
-    const char* instr;
-    bool ok;
-    const char* why;
-};
-
-void runTable(const std::vector<Row>& rows, const PtxTarget& t = tgt("sm_100a")) {
-    for (const auto& r : rows) {
-        INFO(r.instr << "  -- " << r.why);
-        CHECK(accepted(r.instr, t) == r.ok);
-    }
-}
-
-} // namespace
+using namespace layoutscope::test;
 
 TEST_CASE("tcgen05.cp shape and multicast pairing", "[ptx][validate][tcgen05]") {
     // PTX §9.7.16.9.2: 128x256b/4x256b/128x128b take no multicast, 64x128b needs warpx2, 32x128b warpx4.
