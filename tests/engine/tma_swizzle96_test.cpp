@@ -12,6 +12,19 @@ using namespace layoutscope;
 
 namespace {
 
+/// A 96 x 8 UINT8 tensor (96-B rows) with a 96 x 4 box: the widest box 96B swizzle allows.
+TensorMapTiledParams uint8Rows96() {
+    TensorMapTiledParams p;
+    p.dataType = TensorDataType::UINT8;
+    p.tensorRank = 2;
+    p.globalAddress = 0x7f0000000000ull;
+    p.globalDim[0] = 96, p.globalDim[1] = 8;
+    p.globalStrides[0] = 96;
+    p.boxDim[0] = 96, p.boxDim[1] = 4;
+    p.elementStrides[0] = p.elementStrides[1] = 1;
+    return p;
+}
+
 bool has(const std::string& s, const std::string& part) {
     return s.find(part) != std::string::npos;
 }
@@ -49,14 +62,7 @@ TEST_CASE("96B swizzle address table (PTX table, tma.md §4.2)", "[tma][swizzle9
 }
 
 TEST_CASE("96B is not a cuda.h swizzle: the CUDA 13.0 encoder still rejects it", "[tma][swizzle96][encode]") {
-    TensorMapTiledParams p;
-    p.dataType = TensorDataType::UINT8;
-    p.tensorRank = 2;
-    p.globalAddress = 0x7f0000000000ull;
-    p.globalDim[0] = 96, p.globalDim[1] = 8;
-    p.globalStrides[0] = 96;
-    p.boxDim[0] = 96, p.boxDim[1] = 4;
-    p.elementStrides[0] = p.elementStrides[1] = 1;
+    TensorMapTiledParams p = uint8Rows96();
     CHECK(encodeTiled(p, TmaArch::Sm103).ok());
     p.swizzle = TensorSwizzle::PTX_96B;
     for (TmaArch a : {TmaArch::Sm90, TmaArch::Sm100, TmaArch::Sm103, TmaArch::Sm120})
@@ -141,14 +147,7 @@ TEST_CASE("seed-004 restrictions on the 96B swizzle", "[tma][swizzle96][scenario
 }
 
 TEST_CASE("a 96B map copied on another arch faults at execution", "[tma][swizzle96]") {
-    TensorMapTiledParams p;
-    p.dataType = TensorDataType::UINT8;
-    p.tensorRank = 2;
-    p.globalAddress = 0x7f0000000000ull;
-    p.globalDim[0] = 96, p.globalDim[1] = 8;
-    p.globalStrides[0] = 96;
-    p.boxDim[0] = 96, p.boxDim[1] = 4;
-    p.elementStrides[0] = p.elementStrides[1] = 1;
+    TensorMapTiledParams p = uint8Rows96();
     auto enc = encodeTiled(p, TmaArch::Sm100);
     REQUIRE(enc.ok());
     TmaTileLoad ld;
