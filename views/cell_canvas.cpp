@@ -88,12 +88,26 @@ void CellCanvas::setMarker(std::optional<std::pair<glm::uvec2, glm::uvec2>> cell
     repaintView();
 }
 
+void CellCanvas::setSelection(std::vector<std::pair<glm::uvec2, glm::uvec2>> ranges) {
+    if (ranges == m_selection) return;
+    m_selection = std::move(ranges);
+    repaintView();
+}
+
 OverlayList CellCanvas::frameOverlay(glm::vec2 viewport) const {
     OverlayList o = m_overlayFn ? m_overlayFn(m_cam, viewport) : OverlayList{};
     auto outline = [&](glm::uvec2 lo, glm::uvec2 hi, Rgba8 c) {
         const glm::vec2 a = m_cam.worldToScreen(glm::vec2(lo)), b = m_cam.worldToScreen(glm::vec2(hi));
         o.rects.push_back({a - glm::vec2(1), b + glm::vec2(1), c, false});
     };
+    size_t shown = 0;
+    for (const auto& [lo, hi] : m_selection) { // culled to the viewport, bounded
+        const glm::vec2 a = m_cam.worldToScreen(glm::vec2(lo)), b = m_cam.worldToScreen(glm::vec2(hi));
+        if (b.x < 0 || b.y < 0 || a.x > viewport.x || a.y > viewport.y) continue;
+        if (++shown > kMaxSelectionRects) break;
+        o.rects.push_back({a - glm::vec2(2), b + glm::vec2(2), Rgba8{0, 0, 0, 255}, false});
+        o.rects.push_back({a - glm::vec2(1), b + glm::vec2(1), kSelectionColour, false});
+    }
     if (m_marker) outline(m_marker->first, m_marker->second, Rgba8{0, 230, 255, 255});
     if (m_hover) outline(*m_hover, *m_hover + glm::uvec2(1), Rgba8{255, 255, 255, 255});
     return o;
@@ -166,7 +180,7 @@ void CellCanvas::mousePressEvent(QMouseEvent* e) {
     if (m_gl) m_gl->imgui().mouseMove({float(e->position().x()), float(e->position().y())});
     if (e->button() == Qt::LeftButton) {
         m_dragging = true;
-        m_lastPos = e->position();
+        m_lastPos = m_pressPos = e->position();
         setCursor(Qt::ClosedHandCursor);
     }
 }
@@ -175,6 +189,11 @@ void CellCanvas::mouseReleaseEvent(QMouseEvent* e) {
     if (e->button() == Qt::LeftButton) {
         m_dragging = false;
         unsetCursor();
+        const QPointF d = e->position() - m_pressPos;
+        if (std::abs(d.x()) <= 4 && std::abs(d.y()) <= 4) {
+            const auto cell = cellAt(e->position());
+            emit cellClicked(cell ? int(cell->x) : -1, cell ? int(cell->y) : -1);
+        }
     }
     updateHover(e->position());
 }

@@ -44,6 +44,11 @@ public:
     /// Outline cells [lo, hi) (e.g. the element or bytes linked to what the other view hovers).
     void setMarker(std::optional<std::pair<glm::uvec2, glm::uvec2>> cells);
     [[nodiscard]] const std::optional<std::pair<glm::uvec2, glm::uvec2>>& marker() const { return m_marker; }
+    /// The linked selection: cell ranges [lo, hi) outlined in the selection colour (at most
+    /// kMaxSelectionRects are drawn, so a frame never costs one call per selected cell).
+    void setSelection(std::vector<std::pair<glm::uvec2, glm::uvec2>> ranges);
+    [[nodiscard]] const std::vector<std::pair<glm::uvec2, glm::uvec2>>& selection() const { return m_selection; }
+    static constexpr size_t kMaxSelectionRects = 256;
     /// Overlay of this frame: the owner's overlay plus the hover and marker outlines.
     [[nodiscard]] OverlayList frameOverlay(glm::vec2 viewport) const;
 
@@ -65,6 +70,8 @@ public:
 
 signals:
     void hoveredCell(int x, int y); ///< -1, -1 when the cursor leaves the grid
+    /// A left click (press and release within 4 px, no drag) on cell (x, y); -1, -1 outside the grid.
+    void cellClicked(int x, int y);
     void framePainted(double ms);
 
 protected:
@@ -92,7 +99,8 @@ private:
     bool m_dirty = false;      ///< texels changed since the last upload
     bool m_userCamera = false; ///< the user panned/zoomed: keep the camera on resize
     bool m_dragging = false;
-    QPointF m_lastPos, m_hoverPos;
+    QPointF m_lastPos, m_hoverPos, m_pressPos;
+    std::vector<std::pair<glm::uvec2, glm::uvec2>> m_selection;
     std::optional<glm::uvec2> m_hover;
     std::optional<std::pair<glm::uvec2, glm::uvec2>> m_marker;
     std::string m_inspectorText, m_msgTitle, m_msgText;

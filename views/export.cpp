@@ -1,15 +1,10 @@
 #include "export.hpp"
 
-#include "cell_renderer.hpp"
-#include "imgui_layer.hpp"
+#include "offscreen_gl.hpp"
 #include "painter_overlay.hpp"
 #include "scene/overlay.hpp"
 
 #include <QFile>
-#include <QOffscreenSurface>
-#include <QOpenGLContext>
-#include <QOpenGLFramebufferObject>
-#include <QOpenGLVersionFunctionsFactory>
 #include <QPainter>
 #include <QTextStream>
 #include <cstdlib>
@@ -41,79 +36,14 @@ constexpr ShadeParams kSmemShade(float zoom) { return ShadeParams{zoom, 4, 0}; }
 constexpr ShadeParams kGlobalShade(float zoom) { return ShadeParams{zoom, 0, 0}; }
 
 bool renderGl(const Panes& panes, const ExportLayout& L, QImage& out, QString& log) {
-    QSurfaceFormat fmt;
-    fmt.setVersion(3, 3);
-    fmt.setProfile(QSurfaceFormat::CoreProfile);
-    QOpenGLContext ctx;
-    ctx.setFormat(fmt);
-    if (!ctx.create()) {
-        log = "no OpenGL context (QOpenGLContext::create failed)";
-        return false;
-    }
-    QOffscreenSurface surface;
-    surface.setFormat(ctx.format());
-    surface.create();
-    if (!surface.isValid() || !ctx.makeCurrent(&surface)) {
-        log = "no OpenGL context (makeCurrent on an offscreen surface failed)";
-        return false;
-    }
-    auto* gl = QOpenGLVersionFunctionsFactory::get<QOpenGLFunctions_3_3_Core>(&ctx);
-    if (!gl || !gl->initializeOpenGLFunctions()) {
-        log = "OpenGL 3.3 core functions unavailable";
-        ctx.doneCurrent();
-        return false;
-    }
-    bool ok = false;
-    {
-        QOpenGLFramebufferObject fbo(L.size, QOpenGLFramebufferObject::CombinedDepthStencil);
-        fbo.bind();
-        const int H = L.size.height();
-        gl->glViewport(0, 0, L.size.width(), H);
-        gl->glClearColor(kBackground.r / 255.0f, kBackground.g / 255.0f, kBackground.b / 255.0f, 1.0f);
-        gl->glClear(GL_COLOR_BUFFER_BIT);
-        CellRenderer r;
-        QString err;
-        if (r.init(gl, &err)) {
-            gl->glEnable(GL_SCISSOR_TEST);
-            auto pane = [&](QRect rc, const Camera2D& cam, uint32_t w, uint32_t h, const std::vector<Rgba8>& t,
-                            ShadeParams sp) {
-                if (!w || !h) return;
-                gl->glViewport(rc.x(), H - rc.y() - rc.height(), rc.width(), rc.height());
-                gl->glScissor(rc.x(), H - rc.y() - rc.height(), rc.width(), rc.height());
-                r.upload(w, h, t.data());
-                r.draw(cam, float(H), 1.0f, sp);
-            };
-            pane(L.globalRect, L.globalCam, panes.global.w, panes.global.h, panes.global.texels,
-                 kGlobalShade(L.globalCam.zoom()));
-            pane(L.smemRect, L.smemCam, panes.smem.width(), panes.smem.height(), panes.smem.texels,
-                 kSmemShade(L.smemCam.zoom()));
-            gl->glDisable(GL_SCISSOR_TEST);
-            gl->glViewport(0, 0, L.size.width(), H);
-            ImGuiLayer imgui;
-            if (imgui.init()) {
-                imgui.newFrame({float(L.size.width()), float(H)}, 1.0f, 1.0f / 60.0f);
-                const glm::vec2 gsz(L.globalRect.width(), L.globalRect.height());
-                const glm::vec2 ssz(L.smemRect.width(), L.smemRect.height());
-                ImGuiLayer::drawOverlay(buildGlobalOverlay(L.globalCam, gsz, panes.global),
-                                        {float(L.globalRect.x()), float(L.globalRect.y())});
-                ImGuiLayer::drawOverlay(buildSmemOverlay(L.smemCam, ssz, panes.smem, frameOf(panes)),
-                                        {float(L.smemRect.x()), float(L.smemRect.y())});
-                imgui.render();
-                imgui.shutdown();
-            }
-            r.destroy();
-            gl->glFinish();
-            out = fbo.toImage().convertToFormat(QImage::Format_RGB32);
-            ok = true;
-            log = QString("rendered with OpenGL: %1")
-                      .arg(reinterpret_cast<const char*>(gl->glGetString(GL_RENDERER)));
-        } else {
-            log = err;
-        }
-        fbo.release();
-    }
-    ctx.doneCurrent();
-    return ok;
+    const glm::vec2 gsz(L.globalRect.width(), L.globalRect.height());
+    const glm::vec2 ssz(L.smemRect.width(), L.smemRect.height());
+    std::vector<GlPane> gp(2);
+    gp[0] = {L.globalRect, L.globalCam, panes.global.w, panes.global.h, &panes.global.texels,
+             kGlobalShade(L.globalCam.zoom()), buildGlobalOverlay(L.globalCam, gsz, panes.global)};
+    gp[1] = {L.smemRect, L.smemCam, panes.smem.width(), panes.smem.height(), &panes.smem.texels,
+             kSmemShade(L.smemCam.zoom()), buildSmemOverlay(L.smemCam, ssz, panes.smem, frameOf(panes))};
+    return renderPanesGl(L.size, gp, out, log);
 }
 
 } // namespace

@@ -3,6 +3,8 @@
 #include "editor_dock.hpp"
 #include "event_list.hpp"
 #include "export.hpp"
+#include "export_view.hpp"
+#include "global_pane.hpp"
 #include "scene/inspect.hpp"
 
 #include <QAction>
@@ -43,10 +45,20 @@ void MainWindow::buildUi() {
 
     m_global = new CellCanvas(this);
     m_global->setMargins(kGlobalMargins);
+    m_globalPane = new GlobalPane(m_global, this);
     auto* globalDock = new QDockWidget("Global tensor", this);
     globalDock->setObjectName("globalDock");
-    globalDock->setWidget(m_global);
+    globalDock->setWidget(m_globalPane);
     addDockWidget(Qt::LeftDockWidgetArea, globalDock);
+    connect(m_globalPane, &GlobalPane::sliceChanged, this, [this](const GlobalSlice& s) {
+        const bool axes = s.dimX != m_globalScene.slice.dimX || s.dimY != m_globalScene.slice.dimY;
+        onStep(m_playback->step());
+        if (axes) m_global->fitView();
+    });
+    connect(m_globalPane, &GlobalPane::tileChosen, this, [this] {
+        onStep(m_playback->step());
+        m_global->fitView();
+    });
 
     m_editor = new EditorDock(this);
     m_editor->setRunHandler([this](std::unique_ptr<Document> d) { setDocument(std::move(d), true); });
@@ -107,6 +119,7 @@ void MainWindow::buildUi() {
     view->addAction(globalDock->toggleViewAction());
     view->addAction(srcDock->toggleViewAction());
     buildPanels(file, view);
+    buildLinks();
     m_editor->setDark(AppSettings().theme() == Theme::Dark);
 
     // Keyboard: space play/pause, left/right step, home/end: keyPressEvent below, so the keys reach
@@ -136,12 +149,7 @@ void MainWindow::buildUi() {
                     .arg(m_global->frameMs(), 0, 'f', 2));
         });
 
-    m_smem->setOverlay([this](const Camera2D& cam, glm::vec2 vp) {
-        const BoxFrame* f = m_frames.empty()
-                                ? nullptr
-                                : &m_frames[std::min<size_t>(m_globalScene.instr, m_frames.size() - 1)];
-        return buildSmemOverlay(cam, vp, m_smemScene, f, m_colourBy, m_chunks);
-    });
+    // m_smem's overlay (labels, legend, swizzle atoms, bank heat) is set in buildLinks().
     m_global->setOverlay(
         [this](const Camera2D& cam, glm::vec2 vp) { return buildGlobalOverlay(cam, vp, m_globalScene); });
     m_smem->setInspector([this](uint32_t x, uint32_t y) -> std::string {
@@ -227,6 +235,7 @@ void MainWindow::setDocument(std::unique_ptr<Document> doc, bool keepStep) {
     m_playback->pause();
     m_replay.reset();
     m_doc = std::move(doc);
+    resetLinks(); // a new trace: old selections and tiles mean nothing in it
     if (!keepStep) m_editor->showDocument(*m_doc, false);
     updateTitle();
     const std::string name = m_doc->path().empty() ? std::string("(unsaved)") : m_doc->path();
@@ -257,6 +266,7 @@ void MainWindow::setDocument(std::unique_ptr<Document> doc, bool keepStep) {
     m_ctaBox->setEnabled(m_doc->ctaCount() > 1);
     m_playback->setStepCount(m_doc->hasTrace() ? m_doc->trace().stepCount : 0);
     m_timeline->setSpans(std::move(spans));
+    m_globalPane->setDocument(m_doc.get());
     m_events->setTrace(m_doc->hasTrace() ? &m_doc->trace() : nullptr);
     // A new file opens on the finished copy (Space replays it from step 0); an edit keeps the step.
     const uint32_t step =
@@ -278,10 +288,13 @@ void MainWindow::onStep(uint32_t step) {
         const uint32_t fade =
             m_playback->playing() ? std::clamp<uint32_t>(uint32_t(m_playback->speed() / 8), 2, 64) : 0;
         m_smemScene = m_smemCache.sceneAt(*m_doc, step, m_frames, m_cta, fade); // = smemSceneAt, incremental
-        m_globalScene = globalSceneAt(*m_doc, tileInstrAt(*m_doc, step), step, m_frames, 8, fade);
+        const uint32_t instr = m_globalPane->pinnedInstr().value_or(tileInstrAt(*m_doc, step));
+        m_globalPane->showTile(m_doc->tileOf(instr));
+        m_globalScene = globalSceneAt(*m_doc, instr, step, m_frames, m_globalPane->slice(), 8, fade);
     } else {
         m_smemScene = SmemScene{};
         m_globalScene = GlobalScene{};
+        m_globalPane->showTile(nullptr);
     }
     if (m_replay && m_smemScene.window.cta < m_replay->state().smem.size()) {
         const auto bytes = m_replay->state().smem[m_smemScene.window.cta].bytes();
@@ -291,11 +304,13 @@ void MainWindow::onStep(uint32_t step) {
         recolourSmem(m_smemScene, m_colourBy, win, m_doc->trace());
     }
     if (m_chunks) chunkSmem(m_smemScene);
+    applySmemLayers(step); // bank heat texels, swizzle atoms (main_window_links.cpp)
     // Bank lines every 4 bytes; at chunk granularity a line every 16 bytes.
     m_smem->setCells(m_smemScene.width(), m_smemScene.height(), m_smemScene.texels,
                      ShadeParams{1, m_chunks ? 16 : 4, 0});
     m_global->setCells(m_globalScene.w, m_globalScene.h, m_globalScene.texels, ShadeParams{1, 0, 0});
     m_tmemViews->onStep(m_doc.get(), step, m_smemScene);
+    showSelection(step);
     updateStatus();
 }
 
@@ -317,31 +332,25 @@ std::optional<MainWindow::CellRange> MainWindow::globalMarkerOfSmemCell(uint32_t
     if (!m_doc || !m_doc->hasTrace() || !m_globalScene.tile) return std::nullopt;
     const size_t i = size_t(y) * 128 + x;
     if (i >= m_smemScene.moveOf.size() || m_smemScene.moveOf[i] < 0) return std::nullopt;
-    const ByteMove& m = m_doc->trace().moves[size_t(m_smemScene.moveOf[i])];
-    if (m.instr != m_globalScene.instr) return std::nullopt;
+    const size_t mi = size_t(m_smemScene.moveOf[i]);
+    const ByteMove& m = m_doc->trace().moves[mi];
     const MemRef& r =
         (m.dst.space == MemSpace::SharedCta && m.dst.cta == m_smemScene.window.cta) ? m.dst : m.src;
-    const auto c =
-        coordOfByte(m, m_smemScene.window.base + uint32_t(i) - uint32_t(r.addr), m_doc->elemBytesOf(m.instr));
-    const int32_t gx = c[0] - m_globalScene.lo[0], gy = c[1] - m_globalScene.lo[1];
-    if (gx < 0 || gy < 0 || gx >= int32_t(m_globalScene.w) || gy >= int32_t(m_globalScene.h))
-        return std::nullopt;
-    return CellRange{glm::uvec2(gx, gy), glm::uvec2(gx + 1, gy + 1)};
+    const auto cell = globalCellOfMoveByte(*m_doc, m_globalScene, mi,
+                                           m_smemScene.window.base + uint32_t(i) - uint32_t(r.addr));
+    if (!cell) return std::nullopt;
+    const glm::uvec2 lo((*cell)[0], (*cell)[1]);
+    return CellRange{lo, lo + glm::uvec2(1, 1)};
 }
 
 std::optional<MainWindow::CellRange> MainWindow::smemMarkerOfGlobalCell(uint32_t x, uint32_t y) const {
     if (!m_doc || !m_doc->hasTrace()) return std::nullopt;
-    const size_t i = size_t(y) * m_globalScene.w + x;
-    if (i >= m_globalScene.moveOf.size() || m_globalScene.moveOf[i] < 0) return std::nullopt;
-    const ByteMove& m = m_doc->trace().moves[size_t(m_globalScene.moveOf[i])];
-    const MemRef& r = m_globalScene.tile && m_globalScene.tile->load ? m.dst : m.src;
-    if (r.space != MemSpace::SharedCta || r.cta != m_smemScene.window.cta) return std::nullopt;
-    const uint32_t eb = m_doc->elemBytesOf(m.instr);
-    const uint32_t addr = uint32_t(r.addr) + uint32_t(m_globalScene.lo[0] + int32_t(x) - m.coord[0]) * eb;
-    const auto idx = m_smemScene.indexOf(addr);
+    const auto span = smemOfGlobalCell(*m_doc, m_globalScene, x, y, m_smemScene.window.cta);
+    if (!span) return std::nullopt;
+    const auto idx = m_smemScene.indexOf(span->addr);
     if (!idx) return std::nullopt;
     const glm::uvec2 lo(*idx % 128, *idx / 128);
-    return CellRange{lo, lo + glm::uvec2(eb, 1)};
+    return CellRange{lo, lo + glm::uvec2(span->length, 1)};
 }
 
 QString MainWindow::diagnosticsText() const {
@@ -355,19 +364,26 @@ std::optional<glm::uvec2> MainWindow::smemCellOf(uint32_t addr) const {
 }
 
 std::optional<glm::uvec2> MainWindow::globalCellOf(int32_t c0, int32_t c1) const {
-    const int32_t x = c0 - m_globalScene.lo[0], y = c1 - m_globalScene.lo[1];
-    if (x < 0 || y < 0 || x >= int32_t(m_globalScene.w) || y >= int32_t(m_globalScene.h)) return std::nullopt;
-    return glm::uvec2(uint32_t(x), uint32_t(y));
+    std::array<int32_t, 5> c = m_globalScene.slice.fixed;
+    c[size_t(m_globalScene.slice.dimX)] = c0;
+    c[size_t(m_globalScene.slice.dimY)] = c1;
+    return globalCellOf(c);
+}
+
+std::optional<glm::uvec2> MainWindow::globalCellOf(const std::array<int32_t, 5>& c) const {
+    const auto cell = m_globalScene.cellOf(c);
+    if (!cell) return std::nullopt;
+    return glm::uvec2((*cell)[0], (*cell)[1]);
 }
 
 void MainWindow::exportPngDialog() {
     if (!m_doc) return;
-    const QString p = QFileDialog::getSaveFileName(this, "Export PNG", "layoutscope.png",
-                                                   "PNG (*.png);;SVG, shared memory only (*.svg)");
+    // Both panes (global tensor + shared memory of the CTA shown); one view alone: right-click it.
+    const QString p = QFileDialog::getSaveFileName(
+        this, "Export PNG", "layoutscope.png", "PNG (*.png);;SVG, global tensor and shared memory (*.svg)");
     if (p.isEmpty()) return;
-    const ExportResult r = p.endsWith(".svg", Qt::CaseInsensitive)
-                               ? exportSmemSvg(*m_doc, m_playback->step(), p)
-                               : exportImage(*m_doc, m_playback->step(), p);
+    const ExportResult r = exportView(*m_doc, ExportView::All, m_playback->step(), p, QSize(1600, 900),
+                                      ViewOptions{m_cta, m_colourBy, m_chunks});
     if (!r.ok)
         QMessageBox::warning(this, "Export failed", r.message);
     else

@@ -5,11 +5,14 @@
 /// last file persist through AppSettings.
 #include "app_settings.hpp"
 #include "cell_canvas.hpp"
+#include "path_overlay.hpp"
 #include "playback.hpp"
 #include "scene/document.hpp"
 #include "scene/smem_colour.hpp"
 #include "scene/smem_scene.hpp"
+#include "scene/selection.hpp"
 #include "scene/smem_scene_cache.hpp"
+#include "scene/smem_tile_overlay.hpp"
 #include "timeline_widget.hpp"
 #include "tmem_views.hpp"
 
@@ -27,6 +30,8 @@ namespace layoutscope::views {
 
 class EditorDock;
 class EventList;
+class GlobalPane;
+class PathOverlay;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -42,6 +47,8 @@ class MainWindow : public QMainWindow {
     [[nodiscard]] const Document* document() const { return m_doc.get(); }
     [[nodiscard]] CellCanvas* smemView() const { return m_smem; }
     [[nodiscard]] CellCanvas* globalView() const { return m_global; }
+    /// The global dock's slice pickers (around globalView()).
+    [[nodiscard]] GlobalPane* globalPane() const { return m_globalPane; }
     [[nodiscard]] Playback* playback() const { return m_playback; }
     [[nodiscard]] EditorDock* editorDock() const { return m_editor; }
     [[nodiscard]] EventList* eventList() const { return m_events; }
@@ -57,8 +64,28 @@ class MainWindow : public QMainWindow {
     [[nodiscard]] QString diagnosticsText() const;
     /// SMEM view cell of a shared::cta byte address (for tests and "go to address").
     [[nodiscard]] std::optional<glm::uvec2> smemCellOf(uint32_t addr) const;
-    /// Global view cell of tensor element (c0, c1), if shown.
+    /// Global view cell of the element at (c0, c1) along the slice's across/down dims (the other
+    /// dims at the slice's coordinates), if shown.
     [[nodiscard]] std::optional<glm::uvec2> globalCellOf(int32_t c0, int32_t c1) const;
+    /// Global view cell of tensor coordinate `c` (dim 0 first), if it is in the shown slice.
+    [[nodiscard]] std::optional<glm::uvec2> globalCellOf(const std::array<int32_t, 5>& c) const;
+
+    // --- Linked selection, bank heat and swizzle atoms (main_window_links.cpp) ---
+    /// Select the data at a cell, as a click on it does: every view outlines the same data and the
+    /// path between the views is drawn. Selecting an empty cell clears the selection.
+    void selectSmemCell(uint32_t x, uint32_t y);
+    void selectGlobalCell(uint32_t x, uint32_t y);
+    void selectTmemCell(uint32_t gridX, uint32_t gridY);
+    void selectRegisterCell(uint32_t x, uint32_t y);
+    void clearSelection();
+    [[nodiscard]] const LinkedData& linkedData() const { return m_linked; }
+    [[nodiscard]] PathOverlay* pathOverlay() const { return m_path; }
+    /// Bank-conflict heat map in the centre view for a warp access pattern (nullopt: off). The
+    /// pattern starts at the element of the last clicked byte of a tile (else element (0, 0)).
+    void setBankHeat(std::optional<AccessPattern> p);
+    [[nodiscard]] const std::optional<SmemHeat>& bankHeatShown() const { return m_heat; }
+    void setShowSwizzleAtoms(bool on);
+    [[nodiscard]] const std::vector<SwizzleAtom>& swizzleAtomsShown() const { return m_atoms; }
 
   protected:
     void keyPressEvent(QKeyEvent* e) override;
@@ -85,6 +112,7 @@ class MainWindow : public QMainWindow {
     Playback* m_playback = nullptr;
     CellCanvas* m_smem = nullptr;
     CellCanvas* m_global = nullptr;
+    GlobalPane* m_globalPane = nullptr; ///< slice pickers around m_global (the "Global tensor" dock)
     TimelineWidget* m_timeline = nullptr;
     EditorDock* m_editor = nullptr;
     QLabel* m_status = nullptr;
@@ -100,7 +128,22 @@ class MainWindow : public QMainWindow {
     SmemColourBy m_colourBy = SmemColourBy::Source; ///< View toolbar: what the SMEM cells' colour means
     bool m_chunks = false;                          ///< View toolbar: 16-B chunk granularity
     TmemViews* m_tmemViews = nullptr; ///< gui-tmem: Tensor Memory, Registers, Decompression docks
-    SmemSceneCache m_smemCache;       ///< gui-tmem: smemSceneAt without replaying from step 0 (scrubbing)
+    SmemSceneCache m_smemCache;
+    // Linked selection, bank heat and swizzle atoms (main_window_links.cpp).
+    void buildLinks();
+    void resetLinks();
+    void applySmemLayers(uint32_t step); ///< onStep: atoms and heat texels, before m_smem->setCells
+    void showSelection(uint32_t step);   ///< onStep: outlines in every view and the path
+    void selectLocs(std::vector<DataLoc> start);
+    std::vector<PathSegment> pathSegments() const;
+    std::vector<SmemTile> m_smemTiles;
+    std::vector<SwizzleAtom> m_atoms;
+    bool m_showAtoms = true;
+    std::optional<AccessPattern> m_heatPattern;
+    std::optional<uint32_t> m_heatAnchor; ///< shared::cta address the heat pattern starts at
+    std::optional<SmemHeat> m_heat;
+    LinkedData m_linked;
+    PathOverlay* m_path = nullptr;       ///< gui-tmem: smemSceneAt without replaying from step 0 (scrubbing)
 };
 
 } // namespace layoutscope::views

@@ -7,6 +7,7 @@
 #include "main_window.hpp"
 #include "swizzle_explorer_dock.hpp"
 #include "theme.hpp"
+#include "view_export_menu.hpp"
 
 #include <QActionGroup>
 #include <QComboBox>
@@ -96,6 +97,13 @@ void MainWindow::buildPanels(QMenu* file, QMenu* view) {
         a->setObjectName("theme_" + themeName(t));
         group->addAction(a);
     }
+
+    // Right-click on the shared-memory or global view: export that view alone (view_export_menu.hpp).
+    const auto exportContext = [this] {
+        return ViewExportContext{m_doc.get(), m_playback->step(), ViewOptions{m_cta, m_colourBy, m_chunks}};
+    };
+    installViewExportMenu(m_smem, ExportView::Smem, exportContext);
+    installViewExportMenu(m_global, ExportView::Global, exportContext);
 }
 
 void MainWindow::setSmemColouring(SmemColourBy by, bool chunks) {

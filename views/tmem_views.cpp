@@ -2,6 +2,8 @@
 
 #include "scene/tmem_inspect.hpp"
 #include "scene/tmem_overlay.hpp"
+#include "scene/view_pane.hpp"
+#include "view_export_menu.hpp"
 
 #include <QDockWidget>
 #include <QMainWindow>
@@ -72,6 +74,13 @@ TmemViews::TmemViews(QMainWindow* window) : QObject(window), m_window(window) {
             }
         return {};
     });
+
+    // Right-click: export the whole view at the current step (view_export_menu.hpp).
+    const auto context = [this] { return ViewExportContext{m_doc, m_step, ViewOptions{m_cta}}; };
+    installViewExportMenu(m_tmem, ExportView::Tmem, context);
+    installViewExportMenu(m_regs, ExportView::Registers, context);
+    installViewExportMenu(m_decomp, ExportView::Decompression, context);
+    installViewExportMenu(m_tmaFanView, ExportView::Multicast, context);
 
     m_tmem->setOverlay([this](const Camera2D& cam, glm::vec2 vp) {
         const TmemValueFn value = [this](uint32_t x, uint32_t y) -> std::optional<uint32_t> {
@@ -197,45 +206,24 @@ void TmemViews::resetDocument(const Document* doc) {
 }
 
 void TmemViews::updateDecomp(uint32_t step) {
-    const auto mi = m_doc ? decompMoveAt(*m_doc, step) : std::nullopt;
-    if (!mi || !m_smemReplay) return;
-    const ByteMove& m = m_doc->trace().moves[*mi];
-    m_smemReplay->seek(step);
-    std::array<uint8_t, 16> src{};
-    const auto& smem = m_smemReplay->state().smem;
-    if (m.src.cta < smem.size() && m.src.addr + 16 <= smem[m.src.cta].size())
-        std::copy_n(smem[m.src.cta].bytes().begin() + std::ptrdiff_t(m.src.addr), 16, src.begin());
-    m_decompScene = decompScene(m.transform == Transform::Decompress6to8 ? CpDecompress::B8x16_B6x16_p32
-                                                                         : CpDecompress::B8x16_B4x16_p64,
-                                src);
-    char t[160];
-    std::snprintf(t, sizeof t,
-                  "chunk from smem 0x%04x (cta %u, source row %d) -> TMEM lane %u col %u, step %u: ",
-                  unsigned(m.src.addr), unsigned(m.src.cta), m.coord[0], unsigned(m.dst.addr >> 16),
-                  unsigned(m.dst.addr & 0xFFFF), m.step);
-    m_decompTitle = t + m_doc->trace().instrs[m.instr].text;
+    if (!m_doc || !m_smemReplay) return;
+    auto d = decompViewAt(*m_doc, step, *m_smemReplay); // shared with the view export
+    if (!d) return;
+    m_decompScene = std::move(d->scene);
+    m_decompTitle = std::move(d->title);
 }
 
 void TmemViews::onStep(const Document* doc, uint32_t step, const SmemScene& smem) {
     if (doc != m_doc) resetDocument(doc);
+    m_step = step;
+    m_cta = smem.window.cta;
     if (m_hasTmaFan && doc) {
         m_tmaFan = tmaFanAt(*doc, step, m_frames);
         m_tmaFanView->setCells(m_tmaFan.width(), m_tmaFan.rows, m_tmaFan.texels, ShadeParams{1, 0, 0});
     }
     if (!m_hasTmem || !doc) return;
     m_tmemReplay->seek(step);
-    // A cp-copied cell takes the colour of its source byte when a copy wrote that byte into shared
-    // memory (a TMA load: its tensor coordinate); bytes only read keep the source-row colours.
-    const SmemColourFn colour = [&smem, doc](uint32_t cta, uint32_t addr) -> std::optional<Rgba8> {
-        if (cta != smem.window.cta) return std::nullopt;
-        const auto i = smem.indexOf(addr);
-        if (!i || !(smem.texels[*i].a & kFlagWritten) || smem.moveOf[*i] < 0) return std::nullopt;
-        const ByteMove& w = doc->trace().moves[size_t(smem.moveOf[*i])];
-        if (w.dst.space != MemSpace::SharedCta || w.dst.cta != cta) return std::nullopt;
-        Rgba8 c = smem.texels[*i];
-        c.a = 255;
-        return c;
-    };
+    const SmemColourFn colour = smemSourceColours(*doc, smem); // shared with the view export
     if (!m_cache || m_cacheCta != smem.window.cta) {
         m_cache = std::make_unique<TmemSceneCache>(*doc, smem.window.cta);
         m_cacheCta = smem.window.cta;

@@ -87,6 +87,8 @@ class TmemViews : public QObject {
     bool m_hasFans = false;
     std::unique_ptr<TmemSceneCache> m_cache; ///< incremental TMEM scene (checkpoints) for scrubbing
     uint32_t m_cacheCta = 0;
+    uint32_t m_step = 0; ///< last onStep's step and CTA (what a right-click export shows)
+    uint32_t m_cta = 0;
 };
 
 } // namespace layoutscope::views

@@ -1,5 +1,6 @@
 // layoutscope: the GUI. Also renders headless:
-//   layoutscope --scenario FILE [--step N] --export out.png|out.svg [--size WxH] [--cta N]
+//   layoutscope --scenario FILE [--step N] --export out.png|out.svg [--view V] [--size WxH] [--cta N]
+//   (V: all|smem|global|tmem|registers|decompression|multicast; default all for PNG, smem for SVG)
 //   layoutscope --scenario FILE --export-sequence DIR [--steps A:B] [--size WxH] [--cta N]
 //   (DIR/frame_0000.png...) layoutscope --scenario FILE [--step N] --grab window.png [--hover 0xADDR] (show,
 //   screenshot, quit)
@@ -7,6 +8,7 @@
 #include "examples_menu.hpp"
 #include "export.hpp"
 #include "export_sequence.hpp"
+#include "export_view.hpp"
 #include "main_window.hpp"
 #include "theme.hpp"
 
@@ -47,7 +49,12 @@ int main(int argc, char** argv) {
     const QCommandLineOption scenarioOpt("scenario", "Scenario file to open.", "FILE");
     const QCommandLineOption stepOpt("step", "Timeline step to show (default: the last).", "N");
     const QCommandLineOption exportOpt(
-        "export", "Render headless to FILE (.png, or .svg for shared memory) and exit.", "FILE");
+        "export", "Render headless to FILE (.png or .svg; see --view) and exit.", "FILE");
+    const QCommandLineOption viewOpt("view",
+                                     QString::fromStdString("With --export: the view to render, " +
+                                                            exportViewNameList() +
+                                                            " (default: all for PNG, smem for SVG)."),
+                                     "NAME");
     const QCommandLineOption sizeOpt("size", "Export size, WxH pixels (default 1600x900).", "WxH",
                                      "1600x900");
     const QCommandLineOption ctaOpt(
@@ -63,8 +70,8 @@ int main(int argc, char** argv) {
         "steps", "With --export-sequence: steps A:B, A:, :B or A (default: all, 0..last).", "A:B");
     const QCommandLineOption resetLayoutOpt(
         "reset-layout", "Forget the saved window layout and geometry (theme and last file stay).");
-    cli.addOptions({scenarioOpt, stepOpt, exportOpt, sizeOpt, ctaOpt, grabOpt, hoverOpt, seqOpt, stepsOpt,
-                    resetLayoutOpt});
+    cli.addOptions({scenarioOpt, stepOpt, exportOpt, viewOpt, sizeOpt, ctaOpt, grabOpt, hoverOpt, seqOpt,
+                    stepsOpt, resetLayoutOpt});
     cli.process(app);
 
     bool stepOk = true;
@@ -77,6 +84,16 @@ int main(int argc, char** argv) {
 
     if (cli.isSet(stepsOpt) && !cli.isSet(seqOpt)) {
         std::fprintf(stderr, "layoutscope: --steps only applies to --export-sequence DIR\n");
+        return 2;
+    }
+    if (cli.isSet(viewOpt) && !cli.isSet(exportOpt)) {
+        std::fprintf(stderr, "layoutscope: --view only applies to --export FILE\n");
+        return 2;
+    }
+    const auto view = exportViewFromName(cli.value(viewOpt).toStdString());
+    if (cli.isSet(viewOpt) && !view) {
+        std::fprintf(stderr, "layoutscope: --view %s: unknown view; valid views: %s\n",
+                     qPrintable(cli.value(viewOpt)), exportViewNameList().c_str());
         return 2;
     }
     if (cli.isSet(exportOpt) && cli.isSet(seqOpt)) {
@@ -120,9 +137,9 @@ int main(int argc, char** argv) {
             return r.ok ? 0 : 1;
         }
         const QString out = cli.value(exportOpt);
-        const ExportResult r = out.endsWith(".svg", Qt::CaseInsensitive)
-                                   ? exportSmemSvg(*doc, step, out, cta)
-                                   : exportImage(*doc, step, out, size, cta);
+        const bool svg = out.endsWith(".svg", Qt::CaseInsensitive);
+        const ExportView v = view.value_or(svg ? ExportView::Smem : ExportView::All);
+        const ExportResult r = exportView(*doc, v, step, out, size, ViewOptions{cta});
         std::fprintf(stderr, "layoutscope: %s\n", qPrintable(r.message));
         return r.ok ? 0 : 1;
     }

@@ -1,6 +1,7 @@
 // Qt Test interaction: hover a known shared-memory cell and read the inspector; keyboard playback;
 // malformed scenarios open with their diagnostics.
 #include "fake_trace.hpp"
+#include "gui_test_util.hpp"
 #include "main_window.hpp"
 
 #include <catch2/catch.hpp>
@@ -20,13 +21,6 @@ void hoverSmem(MainWindow& w, uint32_t addr) {
     QTest::mouseMove(w.smemView(), p);
     QCoreApplication::processEvents();
 }
-/// With LAYOUTSCOPE_SCREENSHOT_DIR set, save what the window shows (for looking at it by eye).
-void screenshot(QWidget& w, const char* name) {
-    const QString dir = qEnvironmentVariable("LAYOUTSCOPE_SCREENSHOT_DIR");
-    if (dir.isEmpty()) return;
-    QTest::qWait(200);
-    w.grab().save(dir + "/" + name);
-}
 } // namespace
 
 TEST_CASE("Hovering a shared-memory cell shows its inspector", "[views][gui][inspector]") {
@@ -37,7 +31,7 @@ TEST_CASE("Hovering a shared-memory cell shows its inspector", "[views][gui][ins
     REQUIRE(QTest::qWaitForWindowExposed(&w));
     SECTION("an in-bounds byte: 0x4b2 holds element (17, 49) through SWIZZLE_128B") {
         hoverSmem(w, 0x4b2);
-        screenshot(w, "window_hover_0x4b2.png");
+        test::screenshot(w, "window_hover_0x4b2.png");
         const QString t = w.smemView()->inspectorText();
         INFO(t.toStdString());
         CHECK(t.contains("0x04b2"));
@@ -50,10 +44,10 @@ TEST_CASE("Hovering a shared-memory cell shows its inspector", "[views][gui][ins
     SECTION("a zero-filled byte names the OOB rule") {
         w.playback()->seek(300);
         hoverSmem(w, 0x0c44);
-        screenshot(w, "window_step300.png");
+        test::screenshot(w, "window_step300.png");
         w.playback()->seek(w.document()->trace().stepCount);
         hoverSmem(w, 0x2240);
-        screenshot(w, "window_hover_oob.png");
+        test::screenshot(w, "window_hover_oob.png");
         const QString t = w.smemView()->inspectorText();
         INFO(t.toStdString());
         CHECK(t.contains("element (0, 108)"));
@@ -70,7 +64,7 @@ TEST_CASE("Hovering a shared-memory cell shows its inspector", "[views][gui][ins
         CHECK(t.contains("element (17, 49)"));
         CHECK(t.contains("smem 0x04b2"));
         CHECK(t.contains("bank 12"));
-        screenshot(w, "window_hover_global.png");
+        test::screenshot(w, "window_hover_global.png");
     }
     SECTION("keyboard: Home, Right, End move the timeline and the inspector follows") {
         hoverSmem(w, 0x4b2);
@@ -116,7 +110,7 @@ TEST_CASE("A malformed scenario opens the window with its diagnostics", "[views]
     const QString d = w.diagnosticsText();
     INFO(d.toStdString());
     CHECK(d.contains("bad.scn:2:")); // file:line:col
-    screenshot(w, "window_malformed.png");
+    test::screenshot(w, "window_malformed.png");
     CHECK_FALSE(w.smemCellOf(0x400).has_value()); // no cells: nothing to inspect, and nothing crashes
     QTest::mouseMove(w.smemView(), w.smemView()->rect().center());
     QCoreApplication::processEvents();

@@ -1,6 +1,7 @@
 // Qt Test interaction with the Tensor Memory / Registers / Decompression docks on hand-built tcgen05
 // fixtures (tmem_fixture.hpp): hover a TMEM cell -> inspector text; linked selection register <-> cell.
 #include "main_window.hpp"
+#include "gui_test_util.hpp"
 #include "tmem_fixture.hpp"
 
 #include <catch2/catch.hpp>
@@ -15,21 +16,9 @@ using namespace layoutscope;
 using namespace layoutscope::views;
 
 namespace {
-void shot(QWidget& w, const char* name) {
-    const QString dir = qEnvironmentVariable("LAYOUTSCOPE_SCREENSHOT_DIR");
-    if (dir.isEmpty()) return;
-    QTest::qWait(300);
-    w.grab().save(dir + "/" + name);
-}
-/// Zoom in around `cell` (wheel notches keep it under the cursor), then hover it.
+/// Zoom in around `cell`, then hover it.
 void hover(CellCanvas* c, glm::uvec2 cell) {
-    QCoreApplication::processEvents();
-    for (int i = 0; i < 10 && c->camera().zoom() < 14.0f; ++i) {
-        const QPointF p = c->cellCentre(cell.x, cell.y);
-        QWheelEvent e(p, c->mapToGlobal(p), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier,
-                      Qt::NoScrollPhase, false);
-        QCoreApplication::sendEvent(c, &e);
-    }
+    test::zoomAround(c, cell, 14.0f);
     QTest::mouseMove(c, c->cellCentre(cell.x, cell.y).toPoint());
     QCoreApplication::processEvents();
 }
@@ -44,7 +33,7 @@ TEST_CASE("Hovering a TMEM cell shows lane, column, address, value, source regis
     REQUIRE(QTest::qWaitForWindowExposed(&w));
     TmemViews* v = w.tmemViews();
     REQUIRE(v->tmemDock()->isVisible());
-    shot(w, "tmem_st_initial.png");
+    test::screenshot(w, "tmem_st_initial.png");
     const auto cell = v->tmemCellOf(0, 39, 2); // tcgen05.st 32x32b: thread 39 (warp 1, lane 7), r2
     REQUIRE(cell);
     hover(v->tmemView(), *cell);
@@ -71,7 +60,7 @@ TEST_CASE("Hovering a TMEM cell shows lane, column, address, value, source regis
         CHECK(v->registerView()->inspectorText().contains("TMEM lane 52, column 1"));
         v->selectTmemCell(0, 33, 3);
         CHECK(v->registerView()->marker()->first == glm::uvec2(3, 1));
-        shot(w, "tmem_st_window.png");
+        test::screenshot(w, "tmem_st_window.png");
         for (int i = 0; i < 12 && v->tmemView()->camera().zoom() < 80.0f;
              ++i) { // until the cells show their values
             const QPointF p = v->tmemView()->cellCentre(2, 39);
@@ -80,7 +69,7 @@ TEST_CASE("Hovering a TMEM cell shows lane, column, address, value, source regis
             QCoreApplication::sendEvent(v->tmemView(), &e);
         }
         hover(v->tmemView(), *v->tmemCellOf(0, 39, 2));
-        shot(w, "tmem_st_values.png");
+        test::screenshot(w, "tmem_st_values.png");
     }
 }
 
@@ -94,7 +83,7 @@ TEST_CASE("tcgen05.cp fixtures show the pair, the multicast fan and the decompre
         REQUIRE(QTest::qWaitForWindowExposed(&w));
         CHECK(w.tmemViews()->tmemScene().ctaCount == 2);
         w.playback()->seek(40); // mid-copy: rows 0..39 have landed in both CTAs
-        shot(w, "tmem_cp_pair_step40.png");
+        test::screenshot(w, "tmem_cp_pair_step40.png");
         w.playback()->seek(w.document()->trace().stepCount);
         const auto cell = w.tmemViews()->tmemCellOf(1, 40, 0); // lane 40 <- source row 8 (second replica)
         REQUIRE(cell);
@@ -104,7 +93,7 @@ TEST_CASE("tcgen05.cp fixtures show the pair, the multicast fan and the decompre
         CHECK(t.contains("cta 1, lane 40, column 0"));
         CHECK(t.contains("source row 8"));
         CHECK(t.contains("unverified (open question"));
-        shot(w, "tmem_cp_pair_window.png");
+        test::screenshot(w, "tmem_cp_pair_window.png");
     }
     SECTION("b4x16_p64 decompression") {
         w.setDocument(test::makeTmemCpDocument(true));
@@ -114,7 +103,7 @@ TEST_CASE("tcgen05.cp fixtures show the pair, the multicast fan and the decompre
         QDockWidget* d = w.tmemViews()->decompDock();
         CHECK(d->isVisible());
         d->raise();
-        shot(w, "tmem_decomp_window.png");
+        test::screenshot(w, "tmem_decomp_window.png");
     }
 }
 
@@ -132,5 +121,5 @@ TEST_CASE("The tcgen05 docks stay hidden for TMA scenarios; a multicast load sho
     CHECK(w.tmemViews()->tmaFanDock()->isVisible());
     REQUIRE(w.tmemViews()->tmaFan().valid);
     CHECK(w.tmemViews()->tmaFan().ctas == std::vector<uint32_t>{0, 1});
-    shot(w, "tma_multicast_window.png");
+    test::screenshot(w, "tma_multicast_window.png");
 }

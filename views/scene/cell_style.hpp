@@ -38,6 +38,7 @@ inline constexpr Rgba8 kUntouched{58, 60, 68, 255};   ///< SMEM byte nobody wrot
 inline constexpr Rgba8 kOutsideBox{44, 46, 52, 255};  ///< global element not in the box
 inline constexpr Rgba8 kOutOfBounds{96, 40, 44, 255}; ///< global element outside the tensor
 inline constexpr Rgba8 kBackground{24, 25, 29, 255};  ///< canvas clear colour
+inline constexpr Rgba8 kSelectionColour{255, 196, 0, 255}; ///< linked selection outline (every view)
 
 /// Parameters of the cell shader that do not depend on the texel.
 struct ShadeParams {

@@ -10,12 +10,82 @@ static InstrTile tileOf(const ScenarioInstr& in) {
     InstrTile t;
     if (in.kind != ScenarioInstrKind::Copy) return t; // mbarrier ops, fences: no tile
     const ScenarioOp& op = in.op;
+    auto fromLoad = [&t](const TmaTileLoad& ld) {
+        t.valid = true;
+        t.map = ld.map;
+        t.coords = ld.coords;
+        t.cta = ld.dstCta;
+        t.smemAddr = ld.dstAddr;
+    };
+    auto fromStore = [&t](const TmaTileStore& st) {
+        t.valid = true;
+        t.load = false;
+        t.map = st.map;
+        t.coords = st.coords;
+        t.cta = st.srcCta;
+        t.smemAddr = st.srcAddr;
+    };
     if (const auto* ld = std::get_if<TmaTileLoad>(&op)) {
-        t = {true, true, ld->map, ld->coords, ld->dstCta, ld->dstAddr};
+        fromLoad(*ld);
     } else if (const auto* st = std::get_if<TmaTileStore>(&op)) {
-        t = {true, false, st->map, st->coords, st->srcCta, st->srcAddr};
+        fromStore(*st);
+    } else if (const auto* g = std::get_if<TmaGather4Load>(&op)) {
+        fromLoad(g->load);
+        t.kind = TileKind::Gather4;
+        t.coords = {g->col, g->rows[0], 0, 0, 0};
+        t.rows = g->rows;
+    } else if (const auto* sc = std::get_if<TmaScatter4Store>(&op)) {
+        fromStore(sc->store);
+        t.kind = TileKind::Gather4;
+        t.coords = {sc->col, sc->rows[0], 0, 0, 0};
+        t.rows = sc->rows;
+    } else if (const auto* il = std::get_if<TmaIm2colLoad>(&op)) {
+        fromLoad(il->load);
+        t.kind = TileKind::Im2col;
+        t.offsets = il->offsets;
+        t.im2colMode = il->mode;
+        t.wHalo = il->wHalo;
+        t.wOffset = il->wOffset;
+    } else if (const auto* is = std::get_if<TmaIm2colStore>(&op)) {
+        fromStore(is->store);
+        t.kind = TileKind::Im2col;
     }
     return t;
+}
+
+void im2colPixelsFromTrace(std::vector<InstrTile>& tiles, const Trace& t) {
+    for (uint32_t i = 0; i < tiles.size() && i < t.instrs.size(); ++i) {
+        InstrTile& tile = tiles[i];
+        if (!tile.valid || tile.kind != TileKind::Im2col) continue;
+        tile.pixels.clear();
+        const TraceInstr& in = t.instrs[i];
+        if (in.endStep <= in.firstStep) continue;
+        const size_t lo = t.movesOfStep(in.firstStep).first, hi = t.movesOfStep(in.endStep - 1).second;
+        // (logicalOffset, pixel coordinate): a pixel row's pieces share dims 1.. (tma_im2col.cpp).
+        std::vector<std::pair<uint32_t, std::array<int32_t, kMaxTensorRank>>> rows;
+        for (size_t k = lo; k < hi; ++k) {
+            const ByteMove& m = t.moves[k];
+            if (m.instr != i) continue;
+            std::array<int32_t, kMaxTensorRank> c = m.coord;
+            c[0] = tile.coords[0];
+            rows.emplace_back(m.logicalOffset, c);
+        }
+        std::stable_sort(rows.begin(), rows.end(),
+                         [](const auto& a, const auto& b) { return a.first < b.first; });
+        const uint32_t eb = std::max<uint32_t>(1, tile.map.elemBits / 8);
+        const uint32_t pitch = std::max(swizzleSpan(tile.map.p.swizzle), tile.map.channelsPerPixel * eb);
+        for (const auto& [off, c] : rows) {
+            // A row's pieces (and multicast copies) are adjacent in offset order; a new coordinate is the
+            // next row. (::w::128 may read a pixel twice, as a halo and again as a main pixel: not adjacent.)
+            if (!tile.pixels.empty() && tile.pixels.back().coord == c) continue;
+            Im2colPixelRead p{c, false};
+            // .im2col::w: halo rows follow the pixelsPerColumn main rows; ::w::128: wHalo after every 32.
+            const uint32_t row = pitch ? off / pitch : 0;
+            if (tile.im2colMode == TmaIm2colMode::W) p.halo = row >= tile.map.pixelsPerColumn;
+            if (tile.im2colMode == TmaIm2colMode::W128) p.halo = row % (32u + tile.wHalo) >= 32u;
+            tile.pixels.push_back(p);
+        }
+    }
 }
 
 std::unique_ptr<Document> Document::fromText(std::string text, std::string path) {
@@ -34,6 +104,7 @@ std::unique_ptr<Document> Document::fromText(std::string text, std::string path)
         return d;
     }
     d->m_run.emplace(std::move(run).value());
+    im2colPixelsFromTrace(d->m_tiles, d->m_run->trace);
     for (uint32_t cta = 0; cta < d->m_run->initial.smem.size(); ++cta)
         d->m_windows.push_back(smemWindowOf(d->m_run->trace, cta, &*sc));
     return d;
@@ -58,6 +129,7 @@ std::unique_ptr<Document> Document::fromTrace(Trace trace, MachineState initial,
     auto d = std::make_unique<Document>();
     d->m_run.emplace(Run{std::move(initial), MachineState{}, std::move(trace)});
     d->m_tiles = std::move(tiles);
+    im2colPixelsFromTrace(d->m_tiles, d->m_run->trace);
     d->m_windows = {window};
     return d;
 }

@@ -3,6 +3,7 @@
 /// (parseScenario -> runScenario). Plain C++ (no Qt), so tests can build one by hand.
 /// A failed parse or run leaves diagnostics and no trace; the window still opens.
 #include "layoutscope/scenario.hpp"
+#include "layoutscope/tma.hpp"
 
 #include <algorithm>
 #include <array>
@@ -13,14 +14,35 @@
 
 namespace layoutscope::views {
 
+/// What kind of TMA copy an InstrTile describes (how its global footprint is shaped).
+enum class TileKind : uint8_t {
+    Tile,    ///< .tile: one box of boxDim elements (elementStrides apart)
+    Gather4, ///< .tile::gather4 / ::scatter4: four boxDim[0] x 1 rows {coords[0], rows[i]} (tma.md §8)
+    Im2col,  ///< .im2col / ::w / ::w::128 loads, .im2col_no_offs stores: a walk of pixels (tma.md §9)
+};
+
+/// One pixel row of an im2col copy: the element coordinate it reads (offsets applied; dim 0 =
+/// the first channel), in shared-memory row order.
+struct Im2colPixelRead {
+    std::array<int32_t, kMaxTensorRank> coord{};
+    bool halo = false; ///< .im2col::w*: a halo pixel (after the main pixels)
+};
+
 /// The tile an instruction moves, as the global-tensor view needs it.
 struct InstrTile {
-    bool valid = false;  ///< false for instructions that are not TMA tile copies
+    bool valid = false;  ///< false for instructions that are not TMA copies
     bool load = true;    ///< load (global -> smem) or store (smem -> global)
     TensorMap map;
-    std::array<int32_t, kMaxTensorRank> coords{};
+    std::array<int32_t, kMaxTensorRank> coords{}; ///< instruction coordinates (gather4: {col, row0, 0..})
     uint32_t cta = 0;      ///< destination (load) / source (store) CTA
     uint32_t smemAddr = 0; ///< shared::cta address of the box
+    TileKind kind = TileKind::Tile;
+    std::array<int32_t, 4> rows{};     ///< gather4/scatter4: the four dim-1 coordinates, operand order
+    std::array<uint16_t, 3> offsets{}; ///< .im2col: offsets W, H, D as written (0 for stores)
+    TmaIm2colMode im2colMode = TmaIm2colMode::Im2col;
+    uint16_t wHalo = 0, wOffset = 0; ///< .im2col::w*: halo pixels and W shift
+    /// im2col: every pixel row walked, from the trace (empty before a run).
+    std::vector<Im2colPixelRead> pixels;
 };
 
 /// A window of one CTA's shared memory, whole 128-byte rows: [base, base + size).
@@ -75,5 +97,9 @@ private:
 /// The smallest window of whole 128-B rows covering every shared-memory destination/source of
 /// `cta` in the trace (or the scenario's buffers when given). Empty when nothing touches it.
 [[nodiscard]] SmemWindow smemWindowOf(const Trace& t, uint32_t cta, const Scenario* s = nullptr);
+
+/// Fill InstrTile::pixels of every im2col tile from the trace: one entry per distinct pixel the
+/// instruction's moves read or write, in shared-memory row order (logicalOffset).
+void im2colPixelsFromTrace(std::vector<InstrTile>& tiles, const Trace& t);
 
 } // namespace layoutscope::views

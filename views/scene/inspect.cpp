@@ -153,17 +153,23 @@ std::string inspectSmemByte(const Document& doc, const SmemScene& s, std::span<c
 std::string inspectGlobalCell(const Document& doc, const GlobalScene& g, const GlobalMemory& global, uint32_t x,
                               uint32_t y) {
     if (!g.tile || x >= g.w || y >= g.h) return {};
-    const int32_t c0 = g.lo[0] + int32_t(x), c1 = g.lo[1] + int32_t(y);
-    const TensorMapTiledParams& p = g.tile->map.p;
-    const uint32_t eb = std::max<uint32_t>(1, g.tile->map.elemBits / 8);
+    const InstrTile& tile = *g.tile;
+    const auto c = g.coordAt(x, y);
+    const uint32_t rank = g.rank();
+    const TensorMapTiledParams& p = tile.map.p;
+    const uint32_t eb = std::max<uint32_t>(1, tile.map.elemBits / 8);
     std::ostringstream o;
-    o << "tensor:  element (" << c0 << ", " << c1 << ")  (dim 0, dim 1)\n";
-    const Rgba8 t = g.texels[size_t(y) * g.w + x];
-    if (!g.inTensor(c0, c1)) {
-        o << "address: out of bounds (globalDim = [" << p.globalDim[0] << ", " << p.globalDim[1] << "])\n";
+    std::string names;
+    for (uint32_t d = 0; d < std::max<uint32_t>(rank, 2); ++d)
+        names += (d ? ", " : "") + dimName(tile, int(d));
+    o << "tensor:  element " << coordText(c, rank) << "  (" << names << ")\n";
+    const size_t k = size_t(y) * g.w + x;
+    const Rgba8 t = g.texels[k];
+    if (!g.inTensor(c)) {
+        o << "address: out of bounds (shape " << cuteShape(tile.map) << ")\n";
     } else {
-        uint64_t a = p.globalAddress + uint64_t(c0) * eb + (p.tensorRank >= 2 ? uint64_t(c1) * p.globalStrides[0] : 0);
-        for (uint32_t d = 2; d < p.tensorRank && d < 5; ++d) a += uint64_t(g.tile->coords[d]) * p.globalStrides[d - 1];
+        uint64_t a = p.globalAddress + uint64_t(c[0]) * eb;
+        for (uint32_t d = 1; d < rank; ++d) a += uint64_t(c[d]) * p.globalStrides[d - 1];
         std::vector<uint8_t> bytes(eb);
         global.read(a, bytes);
         uint64_t raw = 0;
@@ -171,18 +177,29 @@ std::string inspectGlobalCell(const Document& doc, const GlobalScene& g, const G
         o << "address: global " << hex(a, 12) << "\n";
         o << "value:   " << hex(raw, 2 * static_cast<int>(eb)) << " = " << formatElement(p.dataType, bytes) << "\n";
     }
-    if (t.a & kFlagSkipped) o << "box:     inside the box span, skipped by elementStrides[1] = " << p.elementStrides[1] << "\n";
-    else if (!(t.a & kFlagInBox)) o << "box:     outside the box\n";
-    const int32_t mi = g.moveOf[size_t(y) * g.w + x];
+    const int32_t row = k < g.rowOf.size() ? g.rowOf[k] : -1;
+    if (t.a & kFlagSkipped) {
+        o << "box:     inside the box span, skipped by elementStrides\n";
+    } else if (row < 0) {
+        o << (tile.kind == TileKind::Im2col ? "box:     not a pixel this copy walks\n"
+                                            : "box:     outside the box\n");
+    } else if (tile.kind == TileKind::Gather4) {
+        o << "gather4: row " << row << " of 4 (dim-1 coordinate " << tile.rows[size_t(row)] << ")\n";
+    } else if (tile.kind == TileKind::Im2col) {
+        o << "im2col:  pixel row " << row << " of " << tile.pixels.size()
+          << (tile.pixels[size_t(row)].halo ? " (halo)" : "")
+          << (t.a & kFlagFill ? ", outside the tensor: fill" : "") << "\n";
+    }
+    const int32_t mi = g.moveOf[k];
     if (mi < 0) {
         if (t.a & kFlagInBox) o << "box:     in the box, not moved yet at step " << g.step << "\n";
         return o.str();
     }
-    const ByteMove& m = doc.trace().moves[mi];
-    const uint32_t inMove = static_cast<uint32_t>(c0 - m.coord[0]) * eb;
-    const MemRef& s = g.tile->load ? m.dst : m.src;
-    o << (g.tile->load ? "to:      smem " : "from:    smem ") << hex(s.addr + inMove, 4) << " (cta " << int(s.cta)
-      << ", bank " << ((s.addr + inMove) / 4) % 32 << ")\n";
+    const ByteMove& m = doc.trace().moves[size_t(mi)];
+    const uint32_t inMove = static_cast<uint32_t>(c[0] - m.coord[0]) * eb;
+    const MemRef& s = tile.load ? m.dst : m.src;
+    o << (tile.load ? "to:      smem " : "from:    smem ") << hex(s.addr + inMove, 4) << " (cta "
+      << int(s.cta) << ", bank " << ((s.addr + inMove) / 4) % 32 << ")\n";
     o << "moved:   step " << m.step << ", " << transformName(m.transform) << "\n";
     ruleLines(o, m);
     return o.str();

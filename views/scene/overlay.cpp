@@ -149,23 +149,58 @@ OverlayList buildSmemOverlay(const Camera2D& cam, glm::vec2 viewport, const Smem
     return o;
 }
 
+/// Title lines of the global view: what the copy moves, and which slice is shown.
+static void globalTitle(OverlayList& o, const GlobalScene& g) {
+    const InstrTile& t = *g.tile;
+    const auto& p = t.map.p;
+    const uint32_t rank = g.rank();
+    auto list = [&](auto get, uint32_t n) {
+        std::string s;
+        for (uint32_t d = 0; d < n; ++d) s += (d ? ", " : "") + std::to_string(get(d));
+        return s;
+    };
+    std::string line = t.load ? "load from " : "store to ";
+    if (t.kind == TileKind::Gather4) {
+        line = (t.load ? "gather4 {" : "scatter4 {") + std::to_string(t.coords[0]) + ", " +
+               list([&](uint32_t i) { return t.rows[i]; }, 4) + "}: 4 rows x " + std::to_string(p.boxDim[0]);
+    } else if (t.kind == TileKind::Im2col) {
+        line = "im2col {" + list([&](uint32_t d) { return t.coords[d]; }, rank) + "}";
+        if (t.load && t.im2colMode == TmaIm2colMode::Im2col)
+            line += " + {" + list([&](uint32_t d) { return t.offsets[d]; }, rank - 2) + "}";
+        line +=
+            ": " + std::to_string(t.pixels.size()) + " px x " + std::to_string(t.map.channelsPerPixel) + " C";
+    } else {
+        line += "box [" + list([&](uint32_t d) { return p.boxDim[d]; }, rank) + "] at (" +
+                list([&](uint32_t d) { return t.coords[d]; }, rank) + ")";
+        bool strided = false;
+        for (uint32_t d = 1; d < rank; ++d) strided |= p.elementStrides[d] > 1;
+        if (strided)
+            line += ", elementStrides [" + list([&](uint32_t d) { return p.elementStrides[d]; }, rank) + "]";
+    }
+    o.text({8, 4}, line, kAxis);
+    std::string slice;
+    for (uint32_t d = 0; d < rank; ++d)
+        if (int(d) != g.slice.dimX && int(d) != g.slice.dimY)
+            slice += (slice.empty() ? "slice " : ", ") + dimName(t, int(d)) + " = " +
+                     std::to_string(g.slice.fixed[d]);
+    if (slice.empty()) slice = "all of " + dimName(t, g.slice.dimX) + " x " + dimName(t, g.slice.dimY);
+    if (t.kind == TileKind::Im2col)
+        slice +=
+            ": " + std::to_string(g.pixelsInSlice) + " of " + std::to_string(t.pixels.size()) + " pixels";
+    o.text({8, 20}, slice, kDim);
+}
+
 OverlayList buildGlobalOverlay(const Camera2D& cam, glm::vec2 viewport, const GlobalScene& g) {
     OverlayList o;
     if (!g.tile) return o;
     const float z = cam.zoom();
     const auto& p = g.tile->map.p;
-    char title[160];
-    std::snprintf(title, sizeof title, "globalDim [%llu, %llu] elements (%s)",
-                  static_cast<unsigned long long>(p.globalDim[0]),
-                  static_cast<unsigned long long>(p.globalDim[1]),
-                  g.tile->load ? "load source" : "store target");
-    o.text({8, 4}, title, kAxis);
-    std::snprintf(title, sizeof title, "box [%u, %u] at (%d, %d), elementStrides [%u, %u]", p.boxDim[0],
-                  p.boxDim[1], g.boxLo[0], g.boxLo[1], p.elementStrides[0], p.elementStrides[1]);
-    o.text({8, 20}, title, kDim);
+    const bool im2col = g.tile->kind == TileKind::Im2col;
+    globalTitle(o, g);
     const glm::vec2 gridLo = cam.worldToScreen({0, 0});
     const float top = std::max(gridLo.y, 40.0f);
-    o.text({8, top - 34}, "dim 0 (elements) ->", kDim);
+    const std::string nameX = dimName(*g.tile, g.slice.dimX), nameY = dimName(*g.tile, g.slice.dimY);
+    o.text({8, top - 34}, nameX + (im2col ? "" : " (elements)") + " ->", kDim);
     const int kx = thin(z, 30.0f);
     for (uint32_t x = 0; x < g.w; ++x) {
         const int32_t c = g.lo[0] + static_cast<int32_t>(x);
@@ -184,18 +219,19 @@ OverlayList buildGlobalOverlay(const Camera2D& cam, glm::vec2 viewport, const Gl
         const std::string t = std::to_string(c);
         o.text({std::max(2.0f, gridLo.x - approxTextWidth(t) - 6), s.y - 7}, t, kAxis);
     }
-    o.text({2, top - 17}, "dim 1", kDim);
-    // Box outline (white) and tensor bounds (dashed look: orange outline) clipped to the window.
+    o.text({2, top - 17}, nameY, kDim);
     auto cellRect = [&](int32_t x0, int32_t y0, int32_t x1, int32_t y1) {
         return std::pair{cam.worldToScreen({float(x0 - g.lo[0]), float(y0 - g.lo[1])}),
                          cam.worldToScreen({float(x1 - g.lo[0]), float(y1 - g.lo[1])})};
     };
-    // Tensor bounds: only the edges that fall inside the window (the tensor goes on elsewhere).
+    // Tensor bounds (orange): only the edges that fall inside the window (the tensor goes on elsewhere).
+    const Rgba8 orange{255, 170, 60, 255};
     {
-        const Rgba8 orange{255, 170, 60, 255};
-        const int32_t d0 = static_cast<int32_t>(std::min<uint64_t>(p.globalDim[0], 1u << 30));
-        const int32_t d1 =
-            static_cast<int32_t>(std::min<uint64_t>(p.tensorRank >= 2 ? p.globalDim[1] : 1, 1u << 30));
+        auto extent = [&](int d) {
+            return static_cast<int32_t>(
+                std::min<uint64_t>(uint32_t(d) < g.rank() ? p.globalDim[d] : 1, 1u << 30));
+        };
+        const int32_t d0 = extent(g.slice.dimX), d1 = extent(g.slice.dimY);
         const int32_t x0 = std::max(0, g.lo[0]), x1 = std::min(d0, g.lo[0] + int32_t(g.w));
         const int32_t y0 = std::max(0, g.lo[1]), y1 = std::min(d1, g.lo[1] + int32_t(g.h));
         auto hline = [&](int32_t y) {
@@ -213,20 +249,41 @@ OverlayList buildGlobalOverlay(const Camera2D& cam, glm::vec2 viewport, const Gl
         vline(0);
         vline(d0);
     }
-    auto [bl, bh] = cellRect(g.boxLo[0], g.boxLo[1], g.boxHi[0], g.boxHi[1]);
-    o.rects.push_back({bl, bh, Rgba8{255, 255, 255, 255}, false});
+    // Box, gather4 rows, im2col window and pixels; pixels off screen are culled.
+    const Rgba8 white{255, 255, 255, 255}, window{150, 235, 130, 255}, pixel{120, 220, 255, 255},
+        halo{240, 120, 240, 255}, oobPixel{255, 90, 70, 255};
+    for (const GlobalOutline& ol : g.outlines) {
+        auto [a, b] = cellRect(ol.x0, ol.y0, ol.x1, ol.y1);
+        if (b.x < 0 || b.y < 0 || a.x > viewport.x || a.y > viewport.y) continue;
+        using K = GlobalOutline::Kind;
+        const Rgba8 c = ol.kind == K::Window  ? window
+                        : ol.kind == K::Halo  ? halo
+                        : ol.kind == K::Pixel ? (ol.oob ? oobPixel : pixel)
+                                              : white;
+        const glm::vec2 inset = ol.kind == K::Pixel || ol.kind == K::Halo ? glm::vec2(1.5f) : glm::vec2(0);
+        o.rects.push_back({a + inset, b - inset, c, false});
+    }
     // Legend.
     const float ly = viewport.y - 128;
-    const int rows = g.boxHi[1] - g.boxLo[1], cols = g.boxHi[0] - g.boxLo[0];
-    coordLegend(o, {10, ly}, rows, cols, "box row", "box column");
+    coordLegend(o, {10, ly}, g.colourRows, g.colourCols, im2col ? "W offset" : "box row (dim 1)",
+                im2col ? "channel" : "box column (dim 0)");
     LegendFlow f{o, 10, 10, ly + 40, viewport.x - 8};
     f.item(Rgba8{60, 60, 90, 255}, g.tile->load ? "not read yet (dim)" : "not written yet (dim)");
     f.item(Rgba8{235, 235, 235, 255}, g.tile->load ? "read this step" : "written this step");
-    f.item(kOutsideBox, "outside the box");
+    f.item(kOutsideBox, im2col ? "not walked" : "outside the box");
     f.item(kOutOfBounds, "outside the tensor", true);
-    f.item(Rgba8{74, 74, 80, 255}, "skipped by elementStrides");
-    f.item(Rgba8{255, 255, 255, 255}, "box", false, true);
-    f.item(Rgba8{255, 170, 60, 255}, "tensor bounds", false, true);
+    if (g.tile->kind == TileKind::Tile) {
+        f.item(Rgba8{74, 74, 80, 255}, "skipped by elementStrides");
+        f.item(white, "box", false, true);
+    } else if (g.tile->kind == TileKind::Gather4) {
+        f.item(white, "the 4 rows", false, true);
+    } else {
+        f.item(pixel, "pixel read", false, true);
+        f.item(oobPixel, "pixel outside: fill", false, true);
+        if (g.tile->im2colMode != TmaIm2colMode::Im2col) f.item(halo, "halo pixel", false, true);
+        f.item(window, "bounding box + offsets", false, true);
+    }
+    f.item(orange, "tensor " + cuteShape(g.tile->map) + " (elements)", false, true);
     return o;
 }
 

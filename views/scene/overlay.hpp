@@ -58,8 +58,9 @@ inline float approxTextWidth(const std::string& s) {
                                            const BoxFrame* frame, SmemColourBy by = SmemColourBy::Source,
                                            bool chunks = false);
 
-/// Coordinates (dim 0 across, dim 1 down), the box and tensor-bound outlines and the legend of
-/// the global tensor view.
+/// Coordinates along the slice's dims (named: "dim 2", or C/W/H/D/N for im2col), the box /
+/// gather4 rows / im2col pixels and window, tensor-bound outlines, and the legend (with the
+/// tensor's shape in CuTe notation) of the global tensor view.
 [[nodiscard]] OverlayList buildGlobalOverlay(const Camera2D& cam, glm::vec2 viewport, const GlobalScene& g);
 
 } // namespace layoutscope::views

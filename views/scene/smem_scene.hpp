@@ -3,10 +3,10 @@
 ///
 /// SMEM scene: one cell per byte of a SmemWindow, 128 bytes per row (32 banks x 4 B):
 ///   cell (x, y) = byte address window.base + y*128 + x;  bank = (address / 4) mod 32.
-/// Global scene: one cell per element of dims (0, 1) around the box of an InstrTile:
-///   cell (x, y) = coordinate (lo[0] + x, lo[1] + y).
+/// Global scene (a 2-D slice of the tensor): scene/global_scene.hpp, included here.
 #include "scene/cell_style.hpp"
 #include "scene/document.hpp"
+#include "scene/global_scene.hpp"
 
 #include <array>
 #include <cstdint>
@@ -50,26 +50,5 @@ struct SmemScene {
 /// `c` mixed towards white for a move `age` steps before the current one (age 0 = current step is
 /// left to the shader's highlight): weight 0.45 * (1 - age / fadeSteps).
 [[nodiscard]] Rgba8 fadeTowardsWhite(Rgba8 c, uint32_t age, uint32_t fadeSteps);
-
-/// The instruction whose tile the global view shows at `step`: the last tile copy that has moved
-/// bytes before `step`, else the first tile copy of the trace; 0 if none.
-[[nodiscard]] uint32_t tileInstrAt(const Document& doc, uint32_t step);
-
-struct GlobalScene {
-    const InstrTile* tile = nullptr;
-    uint32_t instr = 0;
-    uint32_t step = 0;
-    std::array<int32_t, 2> lo{0, 0}; ///< coordinate of cell (0, 0)
-    uint32_t w = 0, h = 0;           ///< cells
-    std::array<int32_t, 2> boxLo{0, 0}, boxHi{0, 0}; ///< box span [lo, hi) in dims 0, 1
-    std::vector<int32_t> moveOf;     ///< per cell: move that read/wrote it so far, -1 none
-    std::vector<Rgba8> texels;
-    [[nodiscard]] bool inTensor(int32_t c0, int32_t c1) const;
-};
-
-/// Cells of dims (0, 1) around the box of instruction `instr` (margin cells on each side).
-[[nodiscard]] GlobalScene globalSceneAt(const Document& doc, uint32_t instr, uint32_t step,
-                                        const std::vector<BoxFrame>& frames, int32_t margin = 8,
-                                        uint32_t fadeSteps = 0);
 
 } // namespace layoutscope::views

@@ -1,0 +1,391 @@
+#include "scene/global_scene.hpp"
+
+#include "scene/smem_scene.hpp"
+
+#include <algorithm>
+#include <climits>
+
+namespace layoutscope::views {
+
+namespace {
+
+using Coord = std::array<int32_t, kMaxTensorRank>;
+
+/// A run of elements along dim 0 that the copy reads (load) or writes (store).
+struct Run {
+    Coord start{};
+    int32_t len = 1;
+    int32_t index = 0; ///< box row (linearised, dim 1 fastest) / gather4 row / im2col pixel row
+    bool halo = false;
+};
+
+int32_t strideOf(const TensorMapTiledParams& p, uint32_t d) {
+    return d == 0 ? 1
+                  : static_cast<int32_t>(std::max<uint32_t>(1, p.elementStrides[d])); // E[0] = 1 (tma.md §3)
+}
+
+/// Every run of the copy's footprint (tma.md §3 box, §8 gather4 rows, §9 im2col pixels walked).
+std::vector<Run> footprint(const InstrTile& t) {
+    const TensorMapTiledParams& p = t.map.p;
+    const uint32_t rank = std::min<uint32_t>(p.tensorRank, kMaxTensorRank);
+    std::vector<Run> runs;
+    if (t.kind == TileKind::Gather4) {
+        for (int32_t i = 0; i < 4; ++i)
+            runs.push_back({Coord{t.coords[0], t.rows[size_t(i)], 0, 0, 0}, static_cast<int32_t>(p.boxDim[0]),
+                            i, false});
+    } else if (t.kind == TileKind::Im2col) {
+        for (size_t k = 0; k < t.pixels.size(); ++k)
+            runs.push_back({t.pixels[k].coord, static_cast<int32_t>(t.map.channelsPerPixel), int32_t(k),
+                            t.pixels[k].halo});
+    } else {
+        // n[d] = ceil(box[d] / E[d]) elements along d >= 1; x[d] = c[d] + k[d] * E[d].
+        std::array<int32_t, kMaxTensorRank> n{1, 1, 1, 1, 1};
+        for (uint32_t d = 1; d < rank; ++d)
+            n[d] = static_cast<int32_t>((p.boxDim[d] + strideOf(p, d) - 1) / strideOf(p, d));
+        Coord k{};
+        for (int32_t row = 0;; ++row) {
+            Run r{t.coords, static_cast<int32_t>(p.boxDim[0]), row, false};
+            for (uint32_t d = 1; d < rank; ++d) r.start[d] += k[d] * strideOf(p, d);
+            runs.push_back(r);
+            uint32_t d = 1;
+            while (d < rank && ++k[d] == n[d]) k[d++] = 0;
+            if (d >= rank) break;
+        }
+    }
+    return runs;
+}
+
+/// .im2col offsets as the copy applies them (docs/im2col.md §1: .4d keeps 8 bits, .5d packs 5+5+5 bits).
+std::array<int32_t, 3> effectiveOffsets(const InstrTile& t) {
+    const auto& o = t.offsets;
+    const uint32_t rank = t.map.p.tensorRank;
+    if (rank == 3) return {o[0], 0, 0};
+    if (rank == 4) return {o[0] & 0xFF, o[1] & 0xFF, 0};
+    const int32_t packed = (int32_t(o[0]) + (int32_t(o[1]) << 5) + (int32_t(o[2]) << 10)) & 0x7FFF;
+    return {packed & 31, packed >> 5 & 31, packed >> 10 & 31};
+}
+
+/// The window of an im2col load per dim, [lo, hi): channels; bounding box of filter bases shifted by
+/// the offsets (W, H, D; tma.md §9: hi = dim - 1 + upper); N over the pixels walked. Empty when not im2col.
+std::optional<std::array<std::array<int32_t, 2>, kMaxTensorRank>> im2colWindow(const InstrTile& t) {
+    const TensorMap& m = t.map;
+    if (t.kind != TileKind::Im2col || m.p.interleave != TensorInterleave::NONE || t.pixels.empty())
+        return std::nullopt;
+    const uint32_t rank = std::min<uint32_t>(m.p.tensorRank, kMaxTensorRank);
+    std::array<std::array<int32_t, 2>, kMaxTensorRank> win{};
+    for (auto& r : win) r = {0, 1};
+    win[0] = {t.coords[0], t.coords[0] + static_cast<int32_t>(m.channelsPerPixel)};
+    const bool wide = m.mode == TensorMap::Mode::Im2colWide;
+    const auto off = effectiveOffsets(t);
+    for (uint32_t s = 1; s + 1 < rank; ++s) {
+        const int32_t hiIncl = static_cast<int32_t>(m.p.globalDim[s]) - 1 + m.pixelBoxUpperCorner[s - 1];
+        if (wide && s > 1) { // ::w: only W is walked; H, D stay at the coordinate
+            win[s] = {t.pixels.front().coord[s], t.pixels.front().coord[s] + 1};
+        } else if (wide) {
+            win[s] = {m.pixelBoxLowerCorner[0] + t.wOffset, hiIncl + t.wOffset + 1};
+        } else {
+            win[s] = {m.pixelBoxLowerCorner[s - 1] + off[s - 1], hiIncl + off[s - 1] + 1};
+        }
+    }
+    int32_t n0 = INT32_MAX, n1 = INT32_MIN;
+    for (const Im2colPixelRead& px : t.pixels) {
+        n0 = std::min(n0, px.coord[rank - 1]);
+        n1 = std::max(n1, px.coord[rank - 1] + 1);
+    }
+    win[rank - 1] = {n0, n1};
+    return win;
+}
+
+bool runOnSlice(const Run& r, const GlobalSlice& s) {
+    for (int d = 0; d < kMaxTensorRank; ++d) {
+        if (d == s.dimX || d == s.dimY) continue;
+        const int32_t f = s.fixed[size_t(d)];
+        if (d == 0 ? (f < r.start[0] || f >= r.start[0] + r.len) : f != r.start[size_t(d)]) return false;
+    }
+    return true;
+}
+
+/// A run projected on the slice axes: [x0, x1) x [y0, y1).
+GlobalOutline project(const Run& r, const GlobalSlice& s, GlobalOutline::Kind kind) {
+    auto span = [&](int d) {
+        const int32_t a = r.start[size_t(d)];
+        return std::array<int32_t, 2>{a, a + (d == 0 ? r.len : 1)};
+    };
+    const auto x = span(s.dimX), y = span(s.dimY);
+    return GlobalOutline{kind, x[0], y[0], x[1], y[1], r.index, false};
+}
+
+} // namespace
+
+GlobalSlice defaultSlice(const InstrTile& tile) {
+    GlobalSlice s;
+    s.fixed = tile.coords;
+    if (tile.kind == TileKind::Im2col && !tile.pixels.empty()) {
+        s.fixed = tile.pixels.front().coord;
+        for (const Im2colPixelRead& p : tile.pixels) {
+            bool in = true;
+            for (uint32_t d = 1; d < tile.map.p.tensorRank && d < kMaxTensorRank; ++d)
+                in &= p.coord[d] >= 0 && uint64_t(p.coord[d]) < tile.map.p.globalDim[d];
+            if (in) {
+                s.fixed = p.coord;
+                break;
+            }
+        }
+    }
+    for (uint32_t d = tile.map.p.tensorRank; d < kMaxTensorRank; ++d) s.fixed[d] = 0;
+    return s;
+}
+
+std::string dimName(const InstrTile& tile, int d) {
+    const uint32_t rank = tile.map.p.tensorRank;
+    if (tile.kind == TileKind::Im2col && rank >= 3 && d >= 0 && uint32_t(d) < rank) {
+        static const char* const kNames[3][5] = {
+            {"C", "W", "N"}, {"C", "W", "H", "N"}, {"C", "W", "H", "D", "N"}};
+        return kNames[rank - 3][d];
+    }
+    return "dim " + std::to_string(d);
+}
+
+std::string cuteShape(const TensorMap& map) {
+    const uint32_t rank = std::clamp<uint32_t>(map.p.tensorRank, 1, kMaxTensorRank);
+    const uint64_t bits = std::max<uint32_t>(1, map.elemBits);
+    std::string shape = "(", stride = "(";
+    for (uint32_t d = 0; d < rank; ++d) {
+        const uint64_t s = d == 0 ? 1 : map.p.globalStrides[d - 1] * 8 / bits; // bytes -> elements
+        shape += (d ? "," : "") + std::to_string(map.p.globalDim[d]);
+        stride += (d ? "," : "") + std::to_string(s);
+    }
+    return shape + "):" + stride + ")";
+}
+
+uint32_t tileInstrAt(const Document& doc, uint32_t step) {
+    // The last TMA copy that has started by `step` (its first step < step), else the first one.
+    std::optional<uint32_t> best;
+    if (doc.hasTrace()) {
+        const Trace& t = doc.trace();
+        for (uint32_t i = 0; i < t.instrs.size(); ++i)
+            if (doc.tileOf(i) && t.instrs[i].firstStep < step && t.instrs[i].endStep > t.instrs[i].firstStep)
+                best = i;
+    }
+    if (best) return *best;
+    if (const InstrTile* first = doc.firstTile()) return static_cast<uint32_t>(first - doc.tiles().data());
+    return 0;
+}
+
+uint32_t GlobalScene::rank() const {
+    return tile ? std::clamp<uint32_t>(tile->map.p.tensorRank, 1, kMaxTensorRank) : 2;
+}
+
+std::array<int32_t, kMaxTensorRank> GlobalScene::coordAt(uint32_t x, uint32_t y) const {
+    Coord c = slice.fixed;
+    c[size_t(slice.dimX)] = lo[0] + int32_t(x);
+    c[size_t(slice.dimY)] = lo[1] + int32_t(y);
+    return c;
+}
+
+std::optional<std::array<uint32_t, 2>>
+GlobalScene::cellOf(const std::array<int32_t, kMaxTensorRank>& c) const {
+    for (int d = 0; d < kMaxTensorRank; ++d)
+        if (d != slice.dimX && d != slice.dimY && c[size_t(d)] != slice.fixed[size_t(d)]) return std::nullopt;
+    const int32_t x = c[size_t(slice.dimX)] - lo[0], y = c[size_t(slice.dimY)] - lo[1];
+    if (x < 0 || y < 0 || x >= int32_t(w) || y >= int32_t(h)) return std::nullopt;
+    return std::array<uint32_t, 2>{uint32_t(x), uint32_t(y)};
+}
+
+bool GlobalScene::inTensor(const std::array<int32_t, kMaxTensorRank>& c) const {
+    if (!tile) return false;
+    for (uint32_t d = 0; d < kMaxTensorRank; ++d) {
+        const uint64_t dim = d < rank() ? tile->map.p.globalDim[d] : 1;
+        if (c[d] < 0 || uint64_t(c[d]) >= dim) return false;
+    }
+    return true;
+}
+
+GlobalScene globalSceneAt(const Document& doc, uint32_t instr, uint32_t step,
+                          const std::vector<BoxFrame>& frames, int32_t margin, uint32_t fadeSteps) {
+    const InstrTile* tile = doc.hasTrace() ? doc.tileOf(instr) : nullptr;
+    return globalSceneAt(doc, instr, step, frames, tile ? defaultSlice(*tile) : GlobalSlice{}, margin,
+                         fadeSteps);
+}
+
+GlobalScene globalSceneAt(const Document& doc, uint32_t instr, uint32_t step,
+                          const std::vector<BoxFrame>& frames, const GlobalSlice& slice, int32_t margin,
+                          uint32_t fadeSteps) {
+    GlobalScene g;
+    g.instr = instr;
+    g.step = step;
+    g.tile = doc.hasTrace() ? doc.tileOf(instr) : nullptr;
+    if (!g.tile) return g;
+    const InstrTile& t = *g.tile;
+    const TensorMapTiledParams& p = t.map.p;
+    const uint32_t rank = g.rank();
+    g.slice = slice;
+    if (g.slice.dimX < 0 || g.slice.dimX >= kMaxTensorRank) g.slice.dimX = 0;
+    if (g.slice.dimY < 0 || g.slice.dimY >= kMaxTensorRank || g.slice.dimY == g.slice.dimX)
+        g.slice.dimY = g.slice.dimX == 1 ? 0 : 1;
+    for (uint32_t d = rank; d < kMaxTensorRank; ++d) g.slice.fixed[d] = 0;
+    const GlobalSlice& s = g.slice;
+    if (t.kind == TileKind::Im2col) margin = std::min(margin, 2);
+
+    // Footprint span per dim (all slices), so the frame stays put while the fixed coordinates change.
+    const std::vector<Run> runs = footprint(t);
+    std::array<std::array<int32_t, 2>, kMaxTensorRank> span;
+    for (auto& r : span) r = {INT32_MAX, INT32_MIN};
+    auto cover = [&](size_t d, int32_t a, int32_t b) {
+        span[d] = {std::min(span[d][0], a), std::max(span[d][1], b)};
+    };
+    for (const Run& r : runs)
+        for (size_t d = 0; d < kMaxTensorRank; ++d) cover(d, r.start[d], r.start[d] + (d == 0 ? r.len : 1));
+    std::array<std::array<int32_t, 2>, kMaxTensorRank> box{}; // tile: [c, c + boxDim) per dim
+    for (size_t d = 0; d < kMaxTensorRank; ++d)
+        box[d] = {t.coords[d],
+                  t.coords[d] + (d < rank ? static_cast<int32_t>(std::max<uint32_t>(1, p.boxDim[d])) : 1)};
+    if (t.kind == TileKind::Tile)
+        for (size_t d = 0; d < kMaxTensorRank; ++d) cover(d, box[d][0], box[d][1]);
+    const auto win = im2colWindow(t);
+    if (win)
+        for (size_t d = 0; d < kMaxTensorRank; ++d) cover(d, (*win)[d][0], (*win)[d][1]);
+    for (size_t d = 0; d < kMaxTensorRank; ++d)
+        if (span[d][0] > span[d][1]) span[d] = {t.coords[d], t.coords[d] + 1};
+    const size_t X = size_t(s.dimX), Y = size_t(s.dimY);
+    g.boxLo = {span[X][0], span[Y][0]};
+    g.boxHi = {span[X][1], span[Y][1]};
+    g.lo = {g.boxLo[0] - margin, g.boxLo[1] - margin};
+    g.w = static_cast<uint32_t>(g.boxHi[0] - g.boxLo[0] + 2 * margin);
+    g.h = static_cast<uint32_t>(g.boxHi[1] - g.boxLo[1] + 2 * margin);
+    const size_t cells = size_t(g.w) * g.h;
+    g.moveOf.assign(cells, -1);
+    g.texels.resize(cells);
+
+    // Outlines and the footprint cells of this slice.
+    std::vector<int32_t> rowOf(cells, -1);
+    bool boxOnSlice = t.kind == TileKind::Tile;
+    for (size_t d = 0; d < kMaxTensorRank; ++d)
+        if (d != X && d != Y) boxOnSlice &= s.fixed[d] >= box[d][0] && s.fixed[d] < box[d][1];
+    if (boxOnSlice)
+        g.outlines.push_back(
+            {GlobalOutline::Kind::Box, box[X][0], box[Y][0], box[X][1], box[Y][1], -1, false});
+    if (win) {
+        bool on = true;
+        for (size_t d = 0; d < kMaxTensorRank; ++d)
+            if (d != X && d != Y) on &= s.fixed[d] >= (*win)[d][0] && s.fixed[d] < (*win)[d][1];
+        if (on)
+            g.outlines.push_back(
+                {GlobalOutline::Kind::Window, (*win)[X][0], (*win)[Y][0], (*win)[X][1], (*win)[Y][1]});
+    }
+    for (const Run& r : runs) {
+        if (!runOnSlice(r, s)) continue;
+        GlobalOutline o = project(r, s, GlobalOutline::Kind::Box);
+        if (t.kind != TileKind::Tile) {
+            o.kind = t.kind == TileKind::Gather4
+                         ? GlobalOutline::Kind::Row
+                         : (r.halo ? GlobalOutline::Kind::Halo : GlobalOutline::Kind::Pixel);
+            Coord px = r.start;
+            px[0] = 0;
+            o.oob = t.kind == TileKind::Im2col && !g.inTensor(px);
+            g.outlines.push_back(o);
+            if (t.kind == TileKind::Im2col) ++g.pixelsInSlice;
+        }
+        for (int32_t y = std::max(o.y0, g.lo[1]); y < std::min(o.y1, g.lo[1] + int32_t(g.h)); ++y)
+            for (int32_t x = std::max(o.x0, g.lo[0]); x < std::min(o.x1, g.lo[0] + int32_t(g.w)); ++x) {
+                int32_t& cell = rowOf[size_t(y - g.lo[1]) * g.w + size_t(x - g.lo[0])];
+                if (cell < 0) cell = r.index;
+            }
+    }
+
+    // What the moves before `step` read (loads) or wrote (stores) in this slice.
+    const Trace& tr = doc.trace();
+    step = std::min(step, tr.stepCount);
+    const size_t end = step == 0 ? 0 : tr.movesOfStep(step - 1).second;
+    const uint32_t eb = doc.elemBytesOf(instr);
+    const TraceInstr* in = instr < tr.instrs.size() ? &tr.instrs[instr] : nullptr;
+    const size_t begin = in && in->endStep > in->firstStep ? tr.movesOfStep(in->firstStep).first : 0;
+    for (size_t i = begin; i < end; ++i) {
+        const ByteMove& m = tr.moves[i];
+        if (m.instr != instr) continue;
+        const Run r{m.coord, static_cast<int32_t>(std::max<uint32_t>(1, m.length / eb)), 0, false};
+        if (!runOnSlice(r, s)) continue;
+        const GlobalOutline o = project(r, s, GlobalOutline::Kind::Box);
+        for (int32_t y = std::max(o.y0, g.lo[1]); y < std::min(o.y1, g.lo[1] + int32_t(g.h)); ++y)
+            for (int32_t x = std::max(o.x0, g.lo[0]); x < std::min(o.x1, g.lo[0] + int32_t(g.w)); ++x)
+                g.moveOf[size_t(y - g.lo[1]) * g.w + size_t(x - g.lo[0])] = static_cast<int32_t>(i);
+    }
+
+    const BoxFrame frame =
+        instr < frames.size() ? frames[instr] : BoxFrame{{span[0][0], span[1][0]}, {span[0][1], span[1][1]}};
+    g.colourRows = std::max(1, frame.rows());
+    g.colourCols = std::max(1, frame.cols());
+    for (uint32_t y = 0; y < g.h; ++y) {
+        for (uint32_t x = 0; x < g.w; ++x) {
+            const size_t k = size_t(y) * g.w + x;
+            const Coord c = g.coordAt(x, y);
+            const bool inFoot = rowOf[k] >= 0;
+            bool inSpan = t.kind == TileKind::Tile;
+            for (size_t d = 0; d < kMaxTensorRank && inSpan; ++d)
+                inSpan = c[d] >= box[d][0] && c[d] < box[d][1];
+            const bool oob = !g.inTensor(c);
+            const int32_t mi = g.moveOf[k];
+            Rgba8 col = oob ? kOutOfBounds : kOutsideBox;
+            uint8_t flags = 0;
+            if (inFoot) {
+                flags |= kFlagInBox;
+                col = colourForCoord(c[1] - frame.lo[1], c[0] - frame.lo[0], frame.rows(), frame.cols());
+                if (mi < 0) { // not read yet: a dim version of its colour
+                    col.r = static_cast<uint8_t>(col.r * 0.3f + 20);
+                    col.g = static_cast<uint8_t>(col.g * 0.3f + 20);
+                    col.b = static_cast<uint8_t>(col.b * 0.3f + 20);
+                }
+            } else if (inSpan) { // inside the box span but off the elementStrides grid
+                flags |= kFlagSkipped;
+                col = Rgba8{74, 74, 80, 255};
+            }
+            if (oob) flags |= kFlagFill;
+            uint32_t age = 0;
+            if (mi >= 0) {
+                flags |= kFlagWritten;
+                if (tr.moves[size_t(mi)].step + 1 == step) flags |= kFlagCurrent;
+                age = step - 1 - tr.moves[size_t(mi)].step;
+            }
+            col.a = flags;
+            g.texels[k] = fadeTowardsWhite(col, age, fadeSteps);
+        }
+    }
+    g.rowOf = std::move(rowOf);
+    return g;
+}
+
+std::optional<SmemSpan> smemOfGlobalCell(const Document& doc, const GlobalScene& g, uint32_t x, uint32_t y,
+                                         uint32_t cta) {
+    if (!g.tile || !doc.hasTrace() || x >= g.w || y >= g.h) return std::nullopt;
+    const Trace& tr = doc.trace();
+    const Coord c = g.coordAt(x, y);
+    const uint32_t eb = doc.elemBytesOf(g.instr);
+    if (g.instr >= tr.instrs.size()) return std::nullopt;
+    const TraceInstr& in = tr.instrs[g.instr];
+    if (in.endStep <= in.firstStep) return std::nullopt;
+    const uint32_t last = std::min(g.step, in.endStep);
+    if (last <= in.firstStep) return std::nullopt;
+    const size_t lo = tr.movesOfStep(in.firstStep).first, hi = tr.movesOfStep(last - 1).second;
+    std::optional<SmemSpan> found; // the latest move of the element into / out of `cta`
+    for (size_t i = lo; i < hi; ++i) {
+        const ByteMove& m = tr.moves[i];
+        if (m.instr != g.instr) continue;
+        const MemRef& r = g.tile->load ? m.dst : m.src;
+        if (r.space != MemSpace::SharedCta || r.cta != cta) continue;
+        const int32_t n = static_cast<int32_t>(std::max<uint32_t>(1, m.length / eb));
+        bool same = c[0] >= m.coord[0] && c[0] < m.coord[0] + n;
+        for (size_t d = 1; d < kMaxTensorRank && same; ++d) same = c[d] == m.coord[d];
+        if (same) found = SmemSpan{uint32_t(r.addr) + uint32_t(c[0] - m.coord[0]) * eb, eb};
+    }
+    return found;
+}
+
+std::optional<std::array<uint32_t, 2>> globalCellOfMoveByte(const Document& doc, const GlobalScene& g,
+                                                            size_t moveIndex, uint32_t byteInMove) {
+    if (!g.tile || !doc.hasTrace() || moveIndex >= doc.trace().moves.size()) return std::nullopt;
+    const ByteMove& m = doc.trace().moves[moveIndex];
+    if (m.instr != g.instr) return std::nullopt;
+    return g.cellOf(coordOfByte(m, byteInMove, doc.elemBytesOf(m.instr)));
+}
+
+} // namespace layoutscope::views
