@@ -4,9 +4,7 @@
 #include "painter_overlay.hpp"
 #include "scene/overlay.hpp"
 
-#include <QFile>
 #include <QPainter>
-#include <QTextStream>
 #include <cstdlib>
 
 namespace layoutscope::views {
@@ -109,74 +107,6 @@ ExportResult exportImage(const Document& doc, uint32_t step, const QString& path
         res.ok = false;
         res.message = "cannot write " + path;
     }
-    return res;
-}
-
-ExportResult exportSmemSvg(const Document& doc, uint32_t step, const QString& path, uint32_t cta) {
-    ExportResult res;
-    if (!doc.hasTrace()) {
-        res.message = "the scenario has no trace";
-        return res;
-    }
-    if (cta >= doc.ctaCount()) {
-        res.message = QString("--cta %1: the cluster has %2 CTA(s)").arg(cta).arg(doc.ctaCount());
-        return res;
-    }
-    const Panes panes = buildPanes(doc, std::min(step, doc.trace().stepCount), cta);
-    const SmemScene& s = panes.smem;
-    const float cell = 8.0f;
-    const glm::vec4 m = kSmemMargins;
-    const float W = m.x + 128 * cell + m.z, H = m.y + float(s.height()) * cell + m.w;
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
-        res.message = "cannot write " + path;
-        return res;
-    }
-    QTextStream o(&f);
-    o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << W << "\" height=\"" << H << "\" font-family=\"DejaVu Sans Mono, monospace\" font-size=\"11\">\n";
-    o << "<defs><pattern id=\"hatch\" width=\"4\" height=\"4\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\">"
-         "<rect width=\"1.5\" height=\"4\" fill=\"#000\" fill-opacity=\"0.6\"/></pattern></defs>\n";
-    o << "<rect width=\"100%\" height=\"100%\" fill=\"#18191d\"/>\n";
-    Camera2D cam;
-    cam.setViewport({W, H});
-    cam.fit({0, 0}, {128.0f, float(s.height())}, m);
-    for (uint32_t y = 0; y < s.height(); ++y) {
-        for (uint32_t x = 0; x < 128; ++x) {
-            const Rgba8 t = s.texels[size_t(y) * 128 + x];
-            Rgba8 c = t;
-            if (t.a & kFlagCurrent) c = shadeCell(Rgba8{t.r, t.g, t.b, kFlagCurrent}, {x + 0.5f, y + 0.5f}, {0, 3}, {});
-            const glm::vec2 p = cam.worldToScreen({float(x), float(y)});
-            o << "<rect x=\"" << p.x << "\" y=\"" << p.y << "\" width=\"" << cam.zoom() << "\" height=\"" << cam.zoom()
-              << "\" fill=\"" << QColor(c.r, c.g, c.b).name() << "\"/>";
-            if (t.a & kFlagFill)
-                o << "<rect x=\"" << p.x << "\" y=\"" << p.y << "\" width=\"" << cam.zoom() << "\" height=\"" << cam.zoom()
-                  << "\" fill=\"url(#hatch)\"/>";
-            if (x == 127) o << "\n";
-        }
-    }
-    for (int b = 0; b <= 32; ++b) { // bank separators
-        const glm::vec2 p = cam.worldToScreen({b * 4.0f, 0}), q = cam.worldToScreen({b * 4.0f, float(s.height())});
-        o << "<line x1=\"" << p.x << "\" y1=\"" << p.y << "\" x2=\"" << q.x << "\" y2=\"" << q.y
-          << "\" stroke=\"#000\" stroke-width=\"1\"/>\n";
-    }
-    const OverlayList ov = buildSmemOverlay(cam, {W, H}, s, frameOf(panes));
-    for (const OverlayList::Rect& r : ov.rects) {
-        o << "<rect x=\"" << r.lo.x << "\" y=\"" << r.lo.y << "\" width=\"" << r.hi.x - r.lo.x << "\" height=\""
-          << r.hi.y - r.lo.y << "\" " << (r.filled ? "fill=\"" + QColor(r.colour.r, r.colour.g, r.colour.b).name() + "\""
-                                                   : "fill=\"none\" stroke=\"" + QColor(r.colour.r, r.colour.g, r.colour.b).name() + "\"")
-          << "/>\n";
-        if (r.hatched)
-            o << "<rect x=\"" << r.lo.x << "\" y=\"" << r.lo.y << "\" width=\"" << r.hi.x - r.lo.x << "\" height=\""
-              << r.hi.y - r.lo.y << "\" fill=\"url(#hatch)\"/>\n";
-    }
-    for (const OverlayList::Text& t : ov.texts) {
-        QString txt = QString::fromStdString(t.text).toHtmlEscaped();
-        o << "<text x=\"" << t.pos.x << "\" y=\"" << t.pos.y + 12 << "\" fill=\"" << QColor(t.colour.r, t.colour.g, t.colour.b).name()
-          << "\">" << txt << "</text>\n";
-    }
-    o << "</svg>\n";
-    res.ok = true;
-    res.message = "wrote SVG " + path;
     return res;
 }
 

@@ -43,8 +43,5 @@ struct ExportResult {
 [[nodiscard]] ExportResult exportImage(const Document& doc, uint32_t step, const QString& path,
                                        QSize size = QSize(1600, 900), uint32_t cta = 0);
 
-/// The shared-memory view at `step` as SVG: one <rect> per byte (coloured as on screen, OOB fill
-/// hatched with a pattern), bank and address labels, and the legend.
-[[nodiscard]] ExportResult exportSmemSvg(const Document& doc, uint32_t step, const QString& path, uint32_t cta = 0);
 
 } // namespace layoutscope::views

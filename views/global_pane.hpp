@@ -38,7 +38,6 @@ class GlobalPane : public QWidget {
 
     [[nodiscard]] QComboBox* acrossBox() const { return m_across; }
     [[nodiscard]] QComboBox* downBox() const { return m_down; }
-    [[nodiscard]] QComboBox* tileBox() const { return m_tileBox; }
     /// The spin box of the coordinate of dim `d` (nullptr when d is across/down or not in the tensor).
     [[nodiscard]] QSpinBox* fixedSpin(int d) const;
 

@@ -131,8 +131,10 @@ void MainWindow::applySmemLayers(uint32_t step) {
     if (!m_heatPattern || !m_doc || !m_doc->hasTrace()) return;
     const uint32_t cta = m_smemScene.window.cta;
     const SmemTile* tile = m_heatAnchor ? tileCovering(m_smemTiles, cta, *m_heatAnchor, step) : nullptr;
-    for (const SmemTile& t : m_smemTiles) // no anchor: the last tile of this CTA started so far
-        if (!tile && t.inCta(cta) && (t.firstStep < step || !tile)) tile = &t;
+    if (!tile) { // no anchor: the last tile of this CTA started before the step, else its first
+        for (const SmemTile& t : m_smemTiles)
+            if (t.inCta(cta) && (!tile || t.firstStep < step)) tile = &t;
+    }
     if (!tile) {
         statusBar()->showMessage("bank heat: no TMA tile copy (tile mode, byte-sized elements) in this CTA", 6000);
         return;

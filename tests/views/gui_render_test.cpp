@@ -1,6 +1,7 @@
 // Offscreen export: pixels of the exported image against colours computed independently from the
 // SWIZZLE_128B formula (tma.md §4.2: phys = A ^ (((A>>7)&7)<<4), an involution).
 #include "export.hpp"
+#include "export_view.hpp"
 #include "fake_trace.hpp"
 #include "scene/smem_scene.hpp"
 
@@ -101,16 +102,19 @@ TEST_CASE("Export of the default scenario writes a PNG whose cells follow SWIZZL
     checkSmemPixels(*doc, loaded, tile->smemAddr, 64, 0, 4096);
 }
 
-TEST_CASE("SVG export of shared memory has one rect per byte", "[views][export][svg]") {
+// The app's shared-memory SVG is exportView's (equal-colour runs merged): with colour by source
+// coordinate every element of the box has its own colour, so at least one rect per element.
+TEST_CASE("SVG export of shared memory has a rect per element and hatches the zero fill", "[views][export][svg]") {
     auto doc = test::makeFakeSw128Document();
     QTemporaryDir dir;
     const QString path = dir.filePath("smem.svg");
-    const ExportResult r = exportSmemSvg(*doc, doc->trace().stepCount, path);
+    const ExportResult r = exportView(*doc, ExportView::Smem, doc->trace().stepCount, path);
     REQUIRE(r.ok);
     QFile f(path);
     REQUIRE(f.open(QIODevice::ReadOnly));
     const QString svg = QString::fromUtf8(f.readAll());
-    CHECK(svg.startsWith("<svg"));
-    CHECK(svg.count("<rect x=") >= 64 * 128);
+    CHECK(svg.startsWith("<?xml version=\"1.0\""));
+    CHECK(svg.contains("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    CHECK(svg.count("<rect x=") >= 64 * 64);
     CHECK(svg.contains("url(#hatch)")); // the zero-filled rows
 }
