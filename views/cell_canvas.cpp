@@ -37,11 +37,18 @@ CellCanvas::CellCanvas(QWidget* parent) : QWidget(parent) {
     setMouseTracking(true);
     setMinimumSize(200, 160);
     setFocusPolicy(Qt::ClickFocus); // clicking a view takes the keys away from the editor
-    if (glWidgetsSupported()) {
+    // The GL window is made on the first show (showEvent), once the canvas sits in its final
+    // parent: a native child made earlier and reparented with the canvas into a dock stayed blank.
+    m_useGl = glWidgetsSupported();
+    if (!m_useGl) setAttribute(Qt::WA_OpaquePaintEvent);
+}
+
+void CellCanvas::showEvent(QShowEvent* e) {
+    QWidget::showEvent(e);
+    if (m_useGl && !m_gl) {
         m_gl = new GlSurface(this);
-        m_gl->setMouseTracking(true);
-    } else {
-        setAttribute(Qt::WA_OpaquePaintEvent);
+        m_gl->container()->setGeometry(rect());
+        m_gl->container()->show();
     }
 }
 
@@ -50,6 +57,10 @@ CellCanvas::~CellCanvas() = default;
 void CellCanvas::repaintView() {
     if (m_gl) m_gl->update();
     else update();
+}
+
+QImage CellCanvas::grabGl() {
+    return m_gl ? m_gl->grabImage() : QImage();
 }
 
 void CellCanvas::recordFrame(double ms) {
@@ -94,6 +105,14 @@ void CellCanvas::setSelection(std::vector<std::pair<glm::uvec2, glm::uvec2>> ran
     repaintView();
 }
 
+void CellCanvas::setPathPieces(std::vector<PathPiece> pieces, glm::vec2 origin, int phase) {
+    if (pieces == m_path && (pieces.empty() || (origin == m_pathOrigin && phase == m_pathPhase))) return;
+    m_path = std::move(pieces);
+    m_pathOrigin = origin;
+    m_pathPhase = phase;
+    repaintView();
+}
+
 OverlayList CellCanvas::frameOverlay(glm::vec2 viewport) const {
     OverlayList o = m_overlayFn ? m_overlayFn(m_cam, viewport) : OverlayList{};
     auto outline = [&](glm::uvec2 lo, glm::uvec2 hi, Rgba8 c) {
@@ -110,6 +129,7 @@ OverlayList CellCanvas::frameOverlay(glm::vec2 viewport) const {
     }
     if (m_marker) outline(m_marker->first, m_marker->second, Rgba8{0, 230, 255, 255});
     if (m_hover) outline(*m_hover, *m_hover + glm::uvec2(1), Rgba8{255, 255, 255, 255});
+    appendPathPrimitives(o, m_path, m_pathOrigin, m_pathPhase);
     return o;
 }
 
@@ -146,7 +166,7 @@ void CellCanvas::updateHover(QPointF pos) {
 
 void CellCanvas::resizeEvent(QResizeEvent* e) {
     QWidget::resizeEvent(e);
-    if (m_gl) m_gl->setGeometry(rect());
+    if (m_gl) m_gl->container()->setGeometry(rect());
     const glm::vec2 before = m_cam.viewport();
     const glm::vec2 centre = m_cam.screenToWorld(before * 0.5f);
     m_cam.setViewport({float(width()), float(height())});
@@ -158,7 +178,7 @@ void CellCanvas::resizeEvent(QResizeEvent* e) {
 }
 
 void CellCanvas::paintEvent(QPaintEvent*) {
-    if (m_gl) return; // the GL child covers the canvas
+    if (m_useGl) return; // the GL window covers the canvas
     // Raster fallback: the cells shaded on the CPU with the shader's C++ mirror into one image
     // (cost per pixel, not per cell), then the overlay with QPainter.
     QElapsedTimer t;

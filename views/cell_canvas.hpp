@@ -3,13 +3,15 @@
 /// handles pan (drag), zoom (wheel, around the cursor) and fit (double-click). What the cells mean
 /// comes from callbacks set by the owner.
 ///
-/// Drawing: with OpenGL (a GlSurface child: CellRenderer, one draw call for all cells, plus a Dear
-/// ImGui overlay) when the platform supports QOpenGLWidget; otherwise (Qt's offscreen/minimal
+/// Drawing: with OpenGL (a GlSurface, a native GL window covering the canvas: CellRenderer, one draw
+/// call for all cells, plus a Dear ImGui overlay) when the platform supports it; otherwise (Qt's offscreen/minimal
 /// platforms, or LAYOUTSCOPE_NO_GL=1) a raster fallback that draws the cells as one scaled image.
 #include "scene/camera2d.hpp"
 #include "scene/overlay.hpp"
+#include "scene/path_primitives.hpp"
 
 #include <QElapsedTimer>
+#include <QImage>
 #include <QWidget>
 #include <functional>
 #include <optional>
@@ -20,7 +22,8 @@ namespace layoutscope::views {
 
 class GlSurface;
 
-/// True when this process can use QOpenGLWidget with a GL 3.3 core context.
+/// True when this process can draw the canvases with OpenGL (a GL 3.3 core context on a platform
+/// with GL windows: not Qt's offscreen/minimal ones).
 [[nodiscard]] bool glWidgetsSupported();
 
 class CellCanvas : public QWidget {
@@ -49,18 +52,26 @@ public:
     void setSelection(std::vector<std::pair<glm::uvec2, glm::uvec2>> ranges);
     [[nodiscard]] const std::vector<std::pair<glm::uvec2, glm::uvec2>>& selection() const { return m_selection; }
     static constexpr size_t kMaxSelectionRects = 256;
+    /// The part of the linked selection's path over this canvas (see path_primitives.hpp): pieces in
+    /// window coordinates, `origin` = this canvas's top-left there. Repaints only on a change.
+    void setPathPieces(std::vector<PathPiece> pieces, glm::vec2 origin, int phase);
     /// Overlay of this frame: the owner's overlay plus the hover and marker outlines.
     [[nodiscard]] OverlayList frameOverlay(glm::vec2 viewport) const;
 
     /// The inspector's current text (empty when nothing is hovered). For tests and accessibility.
     [[nodiscard]] QString inspectorText() const { return QString::fromStdString(m_inspectorText); }
+    /// Where the pointer was last seen over the canvas (widget coordinates), and the cell there.
+    [[nodiscard]] QPointF hoverPos() const { return m_hoverPos; }
+    [[nodiscard]] const std::optional<glm::uvec2>& hovered() const { return m_hover; }
     /// The cell under a widget position, if any.
     [[nodiscard]] std::optional<glm::uvec2> cellAt(QPointF pos) const;
     /// Widget position of the centre of cell (x, y).
     [[nodiscard]] QPointF cellCentre(uint32_t x, uint32_t y) const;
     [[nodiscard]] const Camera2D& camera() const { return m_cam; }
+    /// What the GL window shows, rendered afresh (null on the raster fallback). See window_grab.hpp.
+    [[nodiscard]] QImage grabGl();
     /// True when drawing with OpenGL, false on the raster fallback.
-    [[nodiscard]] bool usesGl() const { return m_gl != nullptr; }
+    [[nodiscard]] bool usesGl() const { return m_useGl; }
     /// Mean paint time (CPU side) over recent frames, milliseconds.
     [[nodiscard]] double frameMs() const { return m_frameMs; }
     /// GL draw calls of the last frame: 1 for all the cells + the ImGui overlay's draw commands (0 on the raster fallback).
@@ -83,6 +94,7 @@ protected:
     void wheelEvent(QWheelEvent* e) override;
     void leaveEvent(QEvent* e) override;
     void resizeEvent(QResizeEvent* e) override;
+    void showEvent(QShowEvent* e) override;
 
 private:
     friend class GlSurface;
@@ -90,7 +102,8 @@ private:
     void repaintView();
     void recordFrame(double ms);
 
-    GlSurface* m_gl = nullptr;
+    GlSurface* m_gl = nullptr; ///< made on the first show
+    bool m_useGl = false;
     Camera2D m_cam;
     std::vector<Rgba8> m_texels;
     uint32_t m_w = 0, m_h = 0;
@@ -102,6 +115,9 @@ private:
     QPointF m_lastPos, m_hoverPos, m_pressPos;
     std::vector<std::pair<glm::uvec2, glm::uvec2>> m_selection;
     std::optional<glm::uvec2> m_hover;
+    std::vector<PathPiece> m_path;
+    glm::vec2 m_pathOrigin{0};
+    int m_pathPhase = 0;
     std::optional<std::pair<glm::uvec2, glm::uvec2>> m_marker;
     std::string m_inspectorText, m_msgTitle, m_msgText;
     OverlayFn m_overlayFn;

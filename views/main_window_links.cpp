@@ -251,7 +251,10 @@ void MainWindow::showSelection(uint32_t step) {
     m_global->setSelection(mergeRuns(std::move(global)));
     m_tmemViews->tmemView()->setSelection(mergeRuns(std::move(tmem)));
     m_tmemViews->registerView()->setSelection(mergeRuns(std::move(regs)));
-    if (m_path) m_path->refresh();
+    if (m_path) {
+        m_path->setPhase(int(step % 6) * 2); // dashes march while the timeline plays
+        m_path->refresh();
+    }
 }
 
 std::vector<PathSegment> MainWindow::pathSegments() const {

@@ -1,5 +1,7 @@
 #include "path_overlay.hpp"
 
+#include "cell_canvas.hpp"
+
 #include <QEvent>
 #include <QPainter>
 #include <QPainterPath>
@@ -24,7 +26,20 @@ bool PathOverlay::eventFilter(QObject* o, QEvent* e) {
 
 void PathOverlay::refresh() {
     m_segments = m_fn ? m_fn() : std::vector<PathSegment>{};
-    m_phase = (m_phase + 2) % 12;
+    std::vector<PathPiece> pieces;
+    for (const PathSegment& s : m_segments)
+        pieces.push_back({{float(s.a.x()), float(s.a.y())},
+                          {float(s.b.x()), float(s.b.y())},
+                          s.state == PathSegment::State::Done      ? PathPiece::State::Done
+                          : s.state == PathSegment::State::Playing ? PathPiece::State::Playing
+                                                                   : PathPiece::State::Ahead,
+                          s.label.toStdString()});
+    QWidget* window = parentWidget();
+    for (CellCanvas* c : window->findChildren<CellCanvas*>()) {
+        if (!c->usesGl()) continue; // raster canvases sit under this widget, which draws over them
+        const QPoint o = c->window() == window->window() ? c->mapTo(window, QPoint(0, 0)) : QPoint(-100000, 0);
+        c->setPathPieces(pieces, {float(o.x()), float(o.y())}, m_phase);
+    }
     setVisible(!m_segments.empty());
     if (!m_segments.empty()) {
         raise();

@@ -20,8 +20,13 @@ class PathOverlay : public QWidget {
   public:
     using SegmentsFn = std::function<std::vector<PathSegment>()>;
     PathOverlay(QWidget* window, SegmentsFn fn);
-    /// Recompute the segments and repaint (after a step, a camera move or a new selection).
+    /// Recompute the segments and repaint (after a step, a camera move or a new selection). The GL
+    /// canvases are native windows stacked above this widget: each gets the segments to draw the
+    /// part over itself (CellCanvas::setPathPieces), and repaints only when they change.
     void refresh();
+    /// Dash offset of playing segments (px); the owner advances it with the step, so a paused
+    /// path stands still and costs no frames.
+    void setPhase(int phase) { m_phase = phase; }
     [[nodiscard]] const std::vector<PathSegment>& segments() const { return m_segments; }
 
   protected:
@@ -31,7 +36,7 @@ class PathOverlay : public QWidget {
   private:
     SegmentsFn m_fn;
     std::vector<PathSegment> m_segments;
-    int m_phase = 0; ///< dash offset of the playing segment, advanced each refresh
+    int m_phase = 0; ///< dash offset of the playing segments
 };
 
 } // namespace layoutscope::views

@@ -190,7 +190,8 @@ void TmemViews::resetDocument(const Document* doc) {
         m_window->resizeDocks({m_tmaFanDock}, {m_window->height() * 30 / 100}, Qt::Vertical);
     if (m_hasDecomp) m_smemReplay = std::make_unique<Replay>(doc->trace(), doc->initial());
     // The Registers dock only for tcgen05.ld/st: a cp-only scenario keeps the scenario editor raised.
-    const bool hasRegs = m_hasTmem && regInstrAt(*doc, 0).has_value();
+    m_regInstrs = m_hasTmem ? registerInstrs(*doc) : std::vector<uint32_t>{};
+    const bool hasRegs = !m_regInstrs.empty();
     m_tmemDock->setVisible(m_hasTmem);
     m_regDock->setVisible(hasRegs);
     m_decompDock->setVisible(m_hasDecomp);
@@ -229,7 +230,7 @@ void TmemViews::onStep(const Document* doc, uint32_t step, const SmemScene& smem
         m_cacheCta = smem.window.cta;
     }
     m_tmemScene = m_cache->seek(step, colour);
-    const auto ri = regInstrAt(*doc, step);
+    const auto ri = regInstrAt(doc->trace(), m_regInstrs, step);
     m_regScene = ri ? regSceneAt(*doc, *ri, step, m_tmemScene) : RegScene{};
     m_fans = m_hasFans ? multicastFansAt(*doc, step) : MulticastFans{};
     m_tmem->setCells(m_tmemScene.width(), m_tmemScene.height(), m_tmemScene.texels, ShadeParams{1, 32, 32});

@@ -76,6 +76,7 @@ class TmemViews : public QObject {
     QDockWidget* m_decompDock = nullptr;
     const Document* m_doc = nullptr;
     bool m_hasTmem = false;
+    std::vector<uint32_t> m_regInstrs; ///< tcgen05.ld/st instructions of the document (registerInstrs)
     std::unique_ptr<TmemReplay> m_tmemReplay;
     std::unique_ptr<Replay> m_smemReplay; ///< source chunks of the decompression view
     TmemScene m_tmemScene;

@@ -11,6 +11,7 @@
 #include "export_view.hpp"
 #include "main_window.hpp"
 #include "theme.hpp"
+#include "window_grab.hpp"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -173,7 +174,7 @@ int main(int argc, char** argv) {
                 }
             }
             QTimer::singleShot(400, &w, [&w, out] {
-                const bool ok = w.grab().save(out);
+                const bool ok = grabWithCanvases(w).save(out);
                 std::fprintf(stderr, "layoutscope: %s %s\n", ok ? "saved" : "could not save",
                              qPrintable(out));
                 QApplication::exit(ok ? 0 : 1);

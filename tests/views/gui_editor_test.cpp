@@ -1,6 +1,7 @@
 // Qt Test of the scenario editor: typing an invalid qualifier puts a wavy-underlined diagnostic at
 // the column of the bad token (after the debounce), with a gutter marker, a tooltip and a list row
 // in the CLI's `file:line:col: error:` form; fixing it re-runs the scenario and keeps the step.
+#include "window_grab.hpp"
 #include "code_editor.hpp"
 #include "editor_dock.hpp"
 #include "main_window.hpp"
@@ -102,7 +103,7 @@ TEST_CASE("Typing a bad qualifier shows an inline diagnostic at its column", "[v
             ed->setTextCursor(c);
             ed->ensureCursorVisible();
             QTest::qWait(200);
-            w.grab().save(dir + "/editor_inline_error.png");
+            grabWithCanvases(w).save(dir + "/editor_inline_error.png");
         }
 
         // Clicking the list row selects the span.

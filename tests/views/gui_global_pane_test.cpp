@@ -30,8 +30,7 @@ mbarrier.try_wait.parity.shared::cta.b64 p, [bar], 0;
 void hoverGlobal(MainWindow& w, const std::array<int32_t, 5>& c) {
     const auto cell = w.globalCellOf(c);
     REQUIRE(cell.has_value());
-    QTest::mouseMove(w.globalView(), w.globalView()->cellCentre(cell->x, cell->y).toPoint());
-    QCoreApplication::processEvents();
+    REQUIRE(test::hover(w.globalView(), w.globalView()->cellCentre(cell->x, cell->y).toPoint()));
 }
 
 

@@ -18,8 +18,7 @@ void hoverSmem(MainWindow& w, uint32_t addr) {
     const auto cell = w.smemCellOf(addr);
     REQUIRE(cell.has_value());
     const QPoint p = w.smemView()->cellCentre(cell->x, cell->y).toPoint();
-    QTest::mouseMove(w.smemView(), p);
-    QCoreApplication::processEvents();
+    REQUIRE(test::hover(w.smemView(), p));
 }
 } // namespace
 
@@ -57,8 +56,7 @@ TEST_CASE("Hovering a shared-memory cell shows its inspector", "[views][gui][ins
         // element (17, 49) = box row 1, byte 34: logical 0x4a2 -> physical 0x4a2 ^ (1 << 4) = 0x4b2
         const auto cell = w.globalCellOf(17, 49);
         REQUIRE(cell.has_value());
-        QTest::mouseMove(w.globalView(), w.globalView()->cellCentre(cell->x, cell->y).toPoint());
-        QCoreApplication::processEvents();
+        REQUIRE(test::hover(w.globalView(), w.globalView()->cellCentre(cell->x, cell->y).toPoint()));
         const QString t = w.globalView()->inspectorText();
         INFO(t.toStdString());
         CHECK(t.contains("element (17, 49)"));
@@ -112,8 +110,7 @@ TEST_CASE("A malformed scenario opens the window with its diagnostics", "[views]
     CHECK(d.contains("bad.scn:2:")); // file:line:col
     test::screenshot(w, "window_malformed.png");
     CHECK_FALSE(w.smemCellOf(0x400).has_value()); // no cells: nothing to inspect, and nothing crashes
-    QTest::mouseMove(w.smemView(), w.smemView()->rect().center());
-    QCoreApplication::processEvents();
+    REQUIRE(test::hover(w.smemView(), w.smemView()->rect().center()));
     CHECK(w.smemView()->inspectorText().isEmpty());
     QTest::keyClick(&w, Qt::Key_Space);
     CHECK_FALSE(w.playback()->playing());

@@ -1,7 +1,9 @@
 // Qt Test interaction with the swizzle explorer: picking a mode updates the CuTe line, and hovering
 // a logical element shows where it lands (hand-derived from tma.md §4.2: 128B, fp16, element (1, 0)
 // at A = 128 -> chunk 0 ^ 1 -> P = 0x90).
+#include "window_grab.hpp"
 #include "cell_canvas.hpp"
+#include "gui_test_util.hpp"
 #include "swizzle_explorer.hpp"
 #include "swizzle_explorer_dock.hpp"
 
@@ -40,15 +42,14 @@ TEST_CASE("Swizzle explorer: picking 128B shows Sw<3,4,3> and the element form",
         const auto cells = e.cellsOfElement(1, 0);
         REQUIRE(cells);
         CHECK(cells->second == QPoint(64 + 6 + 8, 1)); // physical slot 72 = line 1, slot 8
-        QTest::mouseMove(e.canvas(), e.canvas()->cellCentre(0, 1).toPoint());
-        QCoreApplication::processEvents();
+        REQUIRE(test::hover(e.canvas(), e.canvas()->cellCentre(0, 1).toPoint()));
         const QString text = e.canvas()->inspectorText();
         CHECK(text.contains("physical P = 0x90"));
         CHECK(text.contains("SWIZZLE_128B"));
         const QString dir = qEnvironmentVariable("LAYOUTSCOPE_SCREENSHOT_DIR");
         if (!dir.isEmpty()) {
             QTest::qWait(200);
-            e.grab().save(dir + "/swizzle_explorer_128b.png");
+            grabWithCanvases(e).save(dir + "/swizzle_explorer_128b.png");
         }
     }
 }
@@ -78,7 +79,7 @@ TEST_CASE("Swizzle explorer: every mode renders (screenshots with LAYOUTSCOPE_SC
         CHECK_FALSE(e.bitText().isEmpty());
         if (!dir.isEmpty()) {
             QTest::qWait(100);
-            e.grab().save(dir + "/swizzle_explorer_mode" + QString::number(static_cast<int>(m)) + ".png");
+            grabWithCanvases(e).save(dir + "/swizzle_explorer_mode" + QString::number(static_cast<int>(m)) + ".png");
         }
     }
     e.setMode(TensorSwizzle::S128B_ATOM_32B_FLIP_8B);

@@ -1,5 +1,6 @@
 #pragma once
 // Helpers shared by the Qt Test GUI tests: screenshots on request, zooming a canvas around a cell.
+#include "window_grab.hpp"
 #include "cell_canvas.hpp"
 
 #include <QCoreApplication>
@@ -13,7 +14,15 @@ inline void screenshot(QWidget& w, const char* name) {
     const QString dir = qEnvironmentVariable("LAYOUTSCOPE_SCREENSHOT_DIR");
     if (dir.isEmpty()) return;
     QTest::qWait(300);
-    w.grab().save(dir + "/" + name);
+    grabWithCanvases(w).save(dir + "/" + name);
+}
+
+/// Hover `p` on canvas `c` the way a user does: QTest::mouseMove warps the X pointer and the motion
+/// reaches the canvas's GL window asynchronously, so wait until the canvas has seen the pointer at
+/// `p` (stray Enter events from a window mapped under the old pointer position come first).
+inline bool hover(CellCanvas* c, QPoint p) {
+    QTest::mouseMove(c, p);
+    return QTest::qWaitFor([&] { return c->hoverPos().toPoint() == p; }, 3000);
 }
 
 /// Zoom in around `cell` until a cell is at least `minZoom` px (wheel notches keep it under the cursor).

@@ -19,8 +19,7 @@ namespace {
 /// Zoom in around `cell`, then hover it.
 void hover(CellCanvas* c, glm::uvec2 cell) {
     test::zoomAround(c, cell, 14.0f);
-    QTest::mouseMove(c, c->cellCentre(cell.x, cell.y).toPoint());
-    QCoreApplication::processEvents();
+    REQUIRE(test::hover(c, c->cellCentre(cell.x, cell.y).toPoint()));
 }
 } // namespace
 

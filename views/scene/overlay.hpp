@@ -32,6 +32,7 @@ struct OverlayList {
         float width = 2.0f;
         bool bezier = false;
         glm::vec2 c1{0}, c2{0};
+        bool operator==(const Line&) const = default;
     };
     std::vector<Rect> rects; ///< drawn first
     std::vector<Line> lines; ///< drawn after the rects

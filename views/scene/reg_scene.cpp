@@ -27,16 +27,27 @@ static bool isRegisterInstr(const Trace& t, uint32_t instr) {
     return m.instr == instr && (m.src.space == MemSpace::Register || m.dst.space == MemSpace::Register);
 }
 
+std::vector<uint32_t> registerInstrs(const Document& doc) {
+    std::vector<uint32_t> out;
+    if (!doc.hasTrace()) return out;
+    const Trace& t = doc.trace();
+    for (uint32_t i = 0; i < t.instrs.size(); ++i)
+        if (isRegisterInstr(t, i)) out.push_back(i);
+    return out;
+}
+
+std::optional<uint32_t> regInstrAt(const Trace& t, const std::vector<uint32_t>& regInstrs, uint32_t step) {
+    if (regInstrs.empty()) return std::nullopt;
+    // Instructions start in trace order (firstStep never decreases): the ones with firstStep < step
+    // are a prefix of the list.
+    const auto end = std::partition_point(regInstrs.begin(), regInstrs.end(),
+                                          [&](uint32_t i) { return t.instrs[i].firstStep < step; });
+    return end == regInstrs.begin() ? regInstrs.front() : *(end - 1);
+}
+
 std::optional<uint32_t> regInstrAt(const Document& doc, uint32_t step) {
     if (!doc.hasTrace()) return std::nullopt;
-    const Trace& t = doc.trace();
-    std::optional<uint32_t> first, best;
-    for (uint32_t i = 0; i < t.instrs.size(); ++i) {
-        if (!isRegisterInstr(t, i)) continue;
-        if (!first) first = i;
-        if (t.instrs[i].firstStep < step) best = i;
-    }
-    return best ? best : first;
+    return regInstrAt(doc.trace(), registerInstrs(doc), step);
 }
 
 RegScene regSceneAt(const Document& doc, uint32_t instr, uint32_t step, const TmemScene& tmem) {
