@@ -55,8 +55,10 @@ void CellCanvas::showEvent(QShowEvent* e) {
 CellCanvas::~CellCanvas() = default;
 
 void CellCanvas::repaintView() {
-    if (m_gl) m_gl->update();
-    else update();
+    if (m_gl)
+        m_gl->update();
+    else
+        update();
 }
 
 QImage CellCanvas::grabGl() {
@@ -228,7 +230,9 @@ void CellCanvas::mouseMoveEvent(QMouseEvent* e) {
     updateHover(e->position());
 }
 
-void CellCanvas::mouseDoubleClickEvent(QMouseEvent*) { fitView(); }
+void CellCanvas::mouseDoubleClickEvent(QMouseEvent*) {
+    fitView();
+}
 
 void CellCanvas::wheelEvent(QWheelEvent* e) {
     const float steps = float(e->angleDelta().y()) / 120.0f;

@@ -4,8 +4,9 @@
 /// comes from callbacks set by the owner.
 ///
 /// Drawing: with OpenGL (a GlSurface, a native GL window covering the canvas: CellRenderer, one draw
-/// call for all cells, plus a Dear ImGui overlay) when the platform supports it; otherwise (Qt's offscreen/minimal
-/// platforms, or LAYOUTSCOPE_NO_GL=1) a raster fallback that draws the cells as one scaled image.
+/// call for all cells, plus a Dear ImGui overlay) when the platform supports it; otherwise (Qt's
+/// offscreen/minimal platforms, or LAYOUTSCOPE_NO_GL=1) a raster fallback that draws the cells as one scaled
+/// image.
 #include "scene/camera2d.hpp"
 #include "scene/overlay.hpp"
 #include "scene/path_primitives.hpp"
@@ -28,7 +29,7 @@ class GlSurface;
 
 class CellCanvas : public QWidget {
     Q_OBJECT
-public:
+  public:
     using OverlayFn = std::function<OverlayList(const Camera2D&, glm::vec2 viewport)>;
     using InspectFn = std::function<std::string(uint32_t x, uint32_t y)>;
 
@@ -50,7 +51,9 @@ public:
     /// The linked selection: cell ranges [lo, hi) outlined in the selection colour (at most
     /// kMaxSelectionRects are drawn, so a frame never costs one call per selected cell).
     void setSelection(std::vector<std::pair<glm::uvec2, glm::uvec2>> ranges);
-    [[nodiscard]] const std::vector<std::pair<glm::uvec2, glm::uvec2>>& selection() const { return m_selection; }
+    [[nodiscard]] const std::vector<std::pair<glm::uvec2, glm::uvec2>>& selection() const {
+        return m_selection;
+    }
     static constexpr size_t kMaxSelectionRects = 256;
     /// The part of the linked selection's path over this canvas (see path_primitives.hpp): pieces in
     /// window coordinates, `origin` = this canvas's top-left there. Repaints only on a change.
@@ -74,18 +77,19 @@ public:
     [[nodiscard]] bool usesGl() const { return m_useGl; }
     /// Mean paint time (CPU side) over recent frames, milliseconds.
     [[nodiscard]] double frameMs() const { return m_frameMs; }
-    /// GL draw calls of the last frame: 1 for all the cells + the ImGui overlay's draw commands (0 on the raster fallback).
+    /// GL draw calls of the last frame: 1 for all the cells + the ImGui overlay's draw commands (0 on the
+    /// raster fallback).
     [[nodiscard]] int drawCallsLastFrame() const { return m_drawCalls; }
     /// Re-run the inspector for the hovered cell (after the cells changed).
     void refreshInspector();
 
-signals:
+  signals:
     void hoveredCell(int x, int y); ///< -1, -1 when the cursor leaves the grid
     /// A left click (press and release within 4 px, no drag) on cell (x, y); -1, -1 outside the grid.
     void cellClicked(int x, int y);
     void framePainted(double ms);
 
-protected:
+  protected:
     void paintEvent(QPaintEvent* e) override;
     void mousePressEvent(QMouseEvent* e) override;
     void mouseReleaseEvent(QMouseEvent* e) override;
@@ -96,7 +100,7 @@ protected:
     void resizeEvent(QResizeEvent* e) override;
     void showEvent(QShowEvent* e) override;
 
-private:
+  private:
     friend class GlSurface;
     void updateHover(QPointF pos);
     void repaintView();

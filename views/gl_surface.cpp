@@ -46,10 +46,13 @@ void GlSurface::initializeGL() {
         return;
     }
     QString err;
-    if (!m_renderer.init(this, &err)) m_error = err.toStdString();
-    else if (!m_imgui.init()) m_error = "the ImGui OpenGL3 backend failed to initialise";
+    if (!m_renderer.init(this, &err))
+        m_error = err.toStdString();
+    else if (!m_imgui.init())
+        m_error = "the ImGui OpenGL3 backend failed to initialise";
     m_canvas->m_dirty = true;
-    connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, &GlSurface::releaseGl, Qt::DirectConnection);
+    connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, &GlSurface::releaseGl,
+            Qt::DirectConnection);
 }
 
 void GlSurface::paintGL() {
@@ -115,15 +118,16 @@ bool GlSurface::event(QEvent* e) {
     }
     case QEvent::Wheel: {
         auto* we = static_cast<QWheelEvent*>(e);
-        QWheelEvent copy(we->position(), we->globalPosition(), we->pixelDelta(), we->angleDelta(), we->buttons(),
-                         we->modifiers(), we->phase(), we->inverted(), we->source(), we->pointingDevice());
+        QWheelEvent copy(we->position(), we->globalPosition(), we->pixelDelta(), we->angleDelta(),
+                         we->buttons(), we->modifiers(), we->phase(), we->inverted(), we->source(),
+                         we->pointingDevice());
         QCoreApplication::sendEvent(m_canvas, &copy);
         return true;
     }
     case QEvent::Enter: { // the pointer may arrive without moving (a window mapped under it)
         auto* ee = static_cast<QEnterEvent*>(e);
-        QMouseEvent move(QEvent::MouseMove, ee->position(), ee->scenePosition(), ee->globalPosition(), Qt::NoButton,
-                         QGuiApplication::mouseButtons(), QGuiApplication::keyboardModifiers());
+        QMouseEvent move(QEvent::MouseMove, ee->position(), ee->scenePosition(), ee->globalPosition(),
+                         Qt::NoButton, QGuiApplication::mouseButtons(), QGuiApplication::keyboardModifiers());
         QCoreApplication::sendEvent(m_canvas, &move);
         return true;
     }

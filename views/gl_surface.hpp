@@ -23,7 +23,7 @@ class CellCanvas;
 
 class GlSurface : public QOpenGLWindow, protected QOpenGLFunctions_3_3_Core {
     Q_OBJECT
-public:
+  public:
     explicit GlSurface(CellCanvas* canvas);
     ~GlSurface() override;
     ImGuiLayer& imgui() { return m_imgui; }
@@ -32,12 +32,12 @@ public:
     /// What the window shows now, rendered afresh (for QWidget::grab-style screenshots).
     [[nodiscard]] QImage grabImage();
 
-protected:
+  protected:
     void initializeGL() override;
     void paintGL() override;
     bool event(QEvent* e) override;
 
-private:
+  private:
     void releaseGl();
     CellCanvas* m_canvas;
     QWidget* m_container = nullptr;

@@ -37,7 +37,8 @@ void PathOverlay::refresh() {
     QWidget* window = parentWidget();
     for (CellCanvas* c : window->findChildren<CellCanvas*>()) {
         if (!c->usesGl()) continue; // raster canvases sit under this widget, which draws over them
-        const QPoint o = c->window() == window->window() ? c->mapTo(window, QPoint(0, 0)) : QPoint(-100000, 0);
+        const QPoint o =
+            c->window() == window->window() ? c->mapTo(window, QPoint(0, 0)) : QPoint(-100000, 0);
         c->setPathPieces(pieces, {float(o.x()), float(o.y())}, m_phase);
     }
     setVisible(!m_segments.empty());
@@ -79,8 +80,10 @@ void PathOverlay::paintEvent(QPaintEvent*) {
         }
         p.setBrush(Qt::NoBrush);
         if (!s.label.isEmpty()) {
-            const QPointF at = path.pointAtPercent(i % 2 ? 0.7 : 0.4) // alternate: segments that share ends keep their labels apart
-                                + QPointF(6, -6);
+            const QPointF at =
+                path.pointAtPercent(
+                    i % 2 ? 0.7 : 0.4) // alternate: segments that share ends keep their labels apart
+                + QPointF(6, -6);
             const QRectF r = p.fontMetrics().boundingRect(s.label).toRectF().translated(at);
             p.fillRect(r.adjusted(-3, -1, 3, 1), QColor(18, 19, 24, 220));
             p.setPen(isAhead ? ahead : done);

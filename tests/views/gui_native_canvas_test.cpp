@@ -22,7 +22,8 @@ namespace {
 /// Distinct colours of the screen's pixels inside the canvas (every 3rd pixel).
 size_t screenColours(CellCanvas* c) {
     const QPoint g = c->mapToGlobal(QPoint(0, 0));
-    const QImage img = QGuiApplication::primaryScreen()->grabWindow(0, g.x(), g.y(), c->width(), c->height()).toImage();
+    const QImage img =
+        QGuiApplication::primaryScreen()->grabWindow(0, g.x(), g.y(), c->width(), c->height()).toImage();
     std::set<QRgb> colours;
     for (int y = 0; y < img.height(); y += 3)
         for (int x = 0; x < img.width(); x += 3) colours.insert(img.pixel(x, y));
@@ -49,7 +50,8 @@ TEST_CASE("Every visible GL canvas shows its frame on the screen, a tabbed dock'
     }
     MainWindow w;
     w.resize(1500, 950);
-    w.setDocument(Document::fromFile(std::string(LAYOUTSCOPE_ASSETS_DIR) + "/scenarios/tma_tile_64x64_f16_sw128.scn"));
+    w.setDocument(
+        Document::fromFile(std::string(LAYOUTSCOPE_ASSETS_DIR) + "/scenarios/tma_tile_64x64_f16_sw128.scn"));
     w.show();
     REQUIRE(QTest::qWaitForWindowExposed(&w));
     QTest::qWait(500);

@@ -40,7 +40,8 @@ TEST_CASE("Path primitives are drawn in the canvas's coordinates", "[views][path
         for (size_t i = 1; i < stroke; ++i) CHECK(near(c[i].a, c[i - 1].b)); // no gaps
         for (size_t i = stroke; i < c.size(); ++i) {
             CHECK(near(c[i].a, {110, 10}));
-            CHECK(glm::length(c[i].b - c[i].a) == Approx(std::sqrt(11.0f * 11.0f + 5.0f * 5.0f)).epsilon(1e-4));
+            CHECK(glm::length(c[i].b - c[i].a) ==
+                  Approx(std::sqrt(11.0f * 11.0f + 5.0f * 5.0f)).epsilon(1e-4));
         }
         // A dark halo under the whole curve.
         CHECK(linesOf(o, Rgba8{0, 0, 0, 160}).size() == stroke);
