@@ -135,7 +135,7 @@ class MainWindow : public QMainWindow {
     void applySmemLayers(uint32_t step); ///< onStep: atoms and heat texels, before m_smem->setCells
     void showSelection(uint32_t step);   ///< onStep: outlines in every view and the path
     void selectLocs(std::vector<DataLoc> start);
-    std::vector<PathSegment> pathSegments() const;
+    std::vector<PathPiece> pathSegments() const;
     std::vector<SmemTile> m_smemTiles;
     std::vector<SwizzleAtom> m_atoms;
     bool m_showAtoms = true;

@@ -257,8 +257,8 @@ void MainWindow::showSelection(uint32_t step) {
     }
 }
 
-std::vector<PathSegment> MainWindow::pathSegments() const {
-    std::vector<PathSegment> out;
+std::vector<PathPiece> MainWindow::pathSegments() const {
+    std::vector<PathPiece> out;
     if (m_linked.empty() || !m_doc || !m_doc->hasTrace()) return out;
     const uint32_t step = m_playback->step();
     // Window position of a location's cell in the view that shows it (clamped into the view).
@@ -296,14 +296,14 @@ std::vector<PathSegment> MainWindow::pathSegments() const {
     for (const PathStage& s : pathStages(m_linked)) {
         const auto a = pointOf(s.first.from, coordOf(s.first.from)), b = pointOf(s.first.to, coordOf(s.first.to));
         if (!a || !b) continue;
-        PathSegment seg{*a, *b, PathSegment::State::Ahead, {}};
-        if (step > s.lastStep) seg.state = PathSegment::State::Done;
-        else if (step > s.firstStep) seg.state = PathSegment::State::Playing;
+        PathPiece seg{{float(a->x()), float(a->y())}, {float(b->x()), float(b->y())}, PathPiece::State::Ahead, {}};
+        if (step > s.lastStep) seg.state = PathPiece::State::Done;
+        else if (step > s.firstStep) seg.state = PathPiece::State::Playing;
         QString text = s.instr < m_doc->trace().instrs.size()
                            ? QString::fromStdString(m_doc->trace().instrs[s.instr].text).section(' ', 0, 0)
                            : QString();
-        seg.label = QString("step %1: %2").arg(s.firstStep).arg(text);
-        out.push_back(seg);
+        seg.label = QString("step %1: %2").arg(s.firstStep).arg(text).toStdString();
+        out.push_back(std::move(seg));
     }
     return out;
 }

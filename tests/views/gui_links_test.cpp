@@ -51,7 +51,7 @@ TEST_CASE("Clicking a shared-memory byte selects its element in shared and globa
     CHECK(contains(w.globalView()->selection(), *g));
     CHECK(w.globalView()->selection().size() == 1);
     REQUIRE(w.pathOverlay()->segments().size() == 1);
-    CHECK(w.pathOverlay()->segments()[0].state == PathSegment::State::Done);
+    CHECK(w.pathOverlay()->segments()[0].state == PathPiece::State::Done);
     test::screenshot(w, "links_smem_selected.png");
     SECTION("before the copy, the path is ahead and shared memory shows nothing yet") {
         w.playback()->seek(0);
@@ -59,7 +59,7 @@ TEST_CASE("Clicking a shared-memory byte selects its element in shared and globa
         CHECK(w.smemView()->selection().empty());
         CHECK(w.globalView()->selection().size() == 1);
         REQUIRE(w.pathOverlay()->segments().size() == 1);
-        CHECK(w.pathOverlay()->segments()[0].state == PathSegment::State::Ahead);
+        CHECK(w.pathOverlay()->segments()[0].state == PathPiece::State::Ahead);
     }
     SECTION("clicking outside the grid clears the selection") {
         QTest::mouseClick(w.smemView(), Qt::LeftButton, Qt::NoModifier, QPoint(3, 3));
