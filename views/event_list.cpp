@@ -35,6 +35,7 @@ EventList::EventList(QWidget* parent) : QTreeWidget(parent) {
     for (const auto& [col, w] :
          {std::pair{ColSteps, 90}, {ColPtx, 420}, {ColCta, 40}, {ColBytes, 80}, {ColTx, 60}})
         setColumnWidth(col, w);
+    connect(this, &QTreeWidget::itemExpanded, this, [this](QTreeWidgetItem* it) { fillSubSteps(it); });
     connect(this, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* it, QTreeWidgetItem*) {
         if (it && !m_updating) emit seekRequested(it->data(0, kStepRole).toUInt());
     });
@@ -45,42 +46,27 @@ void EventList::setTrace(const Trace* trace) {
     m_updating = true;
     clear();
     if (trace) {
+        // One pass over the tx events (appended in instruction order) for all rows.
+        size_t txAt = 0;
         for (uint32_t i = 0; i < trace->instrs.size(); ++i) {
             const TraceInstr& in = trace->instrs[i];
             std::set<int> ctas;
             std::set<RuleId> rules;
-            uint64_t bytes = 0;
             int64_t tx = 0;
             auto* row = new QTreeWidgetItem(this);
-            for (uint32_t s = in.firstStep; s < in.endStep; ++s) {
-                const auto [a, b] = trace->movesOfStep(s);
-                uint64_t sb = 0;
-                std::set<int> sc;
-                for (size_t k = a; k < b; ++k) {
-                    const ByteMove& m = trace->moves[k];
-                    if (m.instr != i) continue;
-                    sb += m.length;
-                    sc.insert(m.dst.cta);
-                    if (m.rule != RuleId::None) rules.insert(m.rule);
-                }
-                bytes += sb;
-                ctas.insert(sc.begin(), sc.end());
-                auto* sub = new QTreeWidgetItem(row);
-                QStringList cs;
-                for (int c : sc) cs << QString::number(c);
-                sub->setText(ColSteps, QString::number(s));
-                sub->setText(ColPtx, QString("sub-step %1 of %2: %3 move(s)")
-                                         .arg(s - in.firstStep + 1)
-                                         .arg(in.endStep - in.firstStep)
-                                         .arg(b - a));
-                sub->setText(ColCta, cs.join(","));
-                sub->setText(ColBytes, QString::number(sb));
-                sub->setData(0, kStepRole, s + 1);
-                sub->setData(0, kInstrRole, i);
+            // Moves of one instruction are a contiguous range; the work per row is that range's size.
+            for (uint64_t k = in.firstMove; k < in.endMove; ++k) {
+                const ByteMove m = trace->moves[k];
+                ctas.insert(m.dst.cta);
+                if (m.rule != RuleId::None) rules.insert(m.rule);
             }
             rules.insert(in.alsoRules.begin(), in.alsoRules.end()); // rules no single move names
-            for (const TxEvent& t : trace->txEvents)
-                if (t.instr == i && t.bytes > 0) tx += t.bytes;
+            for (; txAt < trace->txEvents.size() && trace->txEvents[txAt].instr <= i; ++txAt)
+                if (trace->txEvents[txAt].instr == i && trace->txEvents[txAt].bytes > 0)
+                    tx += trace->txEvents[txAt].bytes;
+            // Sub-step rows are made when the row is first expanded (fillSubSteps): a 10,000-load trace
+            // has millions of steps, and one item each would cost gigabytes.
+            if (in.endStep > in.firstStep) row->setChildIndicatorPolicy(QTreeWidgetItem::ShowIndicator);
             QStringList cs;
             for (int c : ctas) cs << QString::number(c);
             row->setText(ColSteps, in.endStep > in.firstStep
@@ -90,8 +76,8 @@ void EventList::setTrace(const Trace* trace) {
             row->setToolTip(
                 ColPtx, QString::fromStdString(in.summary.empty() ? in.text : in.text + "\n" + in.summary) +
                             (in.sourceLine > 0 ? QString("\nscenario line %1").arg(in.sourceLine) : ""));
-            row->setText(ColCta, cs.join(","));
-            row->setText(ColBytes, QString::number(bytes));
+            row->setText(ColCta, in.traced ? cs.join(",") : "?");
+            row->setText(ColBytes, QString::number(in.bytesMoved));
             row->setText(ColTx, tx ? QString::number(tx) : "");
             row->setText(ColProvenance, provenanceText(rules));
             row->setData(0, kStepRole, std::max(in.endStep, in.firstStep));
@@ -99,6 +85,40 @@ void EventList::setTrace(const Trace* trace) {
         }
     }
     m_updating = false;
+}
+
+void EventList::fillSubSteps(QTreeWidgetItem* row) {
+    if (!m_trace || !row || row->parent() || row->childCount() > 0) return;
+    const uint32_t i = row->data(0, kInstrRole).toUInt();
+    if (i >= m_trace->instrs.size()) return;
+    const TraceInstr& in = m_trace->instrs[i];
+    const bool was = m_updating;
+    m_updating = true;
+    uint64_t k = in.firstMove;
+    for (uint32_t s = in.firstStep; s < in.endStep; ++s) {
+        uint64_t sb = 0, n = 0;
+        std::set<int> sc;
+        for (; k < in.endMove; ++k) { // the instruction's moves are in step order
+            const ByteMove m = m_trace->moves[k];
+            if (m.step != s) break;
+            sb += m.length;
+            ++n;
+            sc.insert(m.dst.cta);
+        }
+        auto* sub = new QTreeWidgetItem(row);
+        QStringList cs;
+        for (int c : sc) cs << QString::number(c);
+        sub->setText(ColSteps, QString::number(s));
+        sub->setText(ColPtx, QString("sub-step %1 of %2: %3 move(s)")
+                                 .arg(s - in.firstStep + 1)
+                                 .arg(in.endStep - in.firstStep)
+                                 .arg(n));
+        sub->setText(ColCta, cs.join(","));
+        sub->setText(ColBytes, QString::number(sb));
+        sub->setData(0, kStepRole, s + 1);
+        sub->setData(0, kInstrRole, i);
+    }
+    m_updating = was;
 }
 
 void EventList::showStep(uint32_t step) {

@@ -23,6 +23,8 @@ class EventList : public QTreeWidget {
     void seekRequested(uint32_t step);
 
   private:
+    /// Make the sub-step rows of an instruction row (on first expansion).
+    void fillSubSteps(QTreeWidgetItem* row);
     bool m_updating = false;
     const Trace* m_trace = nullptr; ///< the trace of the rows (owned by the document)
 };

@@ -2,11 +2,11 @@
 #include "cli/commands.hpp"
 #include "layoutscope/engine.hpp"
 
-#include <cstdio>
-#include <fstream>
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <map>
 #include <optional>
 #include <set>
@@ -35,16 +35,20 @@ std::string hex(uint64_t v) {
 
 std::string memRef(const MemRef& r) {
     switch (r.space) {
-    case MemSpace::Global: return "global:" + hex(r.addr);
-    case MemSpace::SharedCta: return "smem[cta" + std::to_string(r.cta) + "]:" + hex(r.addr);
+    case MemSpace::Global:
+        return "global:" + hex(r.addr);
+    case MemSpace::SharedCta:
+        return "smem[cta" + std::to_string(r.cta) + "]:" + hex(r.addr);
     case MemSpace::TensorMemory:
         return "tmem[cta" + std::to_string(r.cta) + "]:lane" + std::to_string(r.addr >> 16) + ",col" +
                std::to_string(r.addr & 0xFFFF);
     case MemSpace::Register: // threadInCta << 16 | (register * 4 + byte) (tcgen05_exec.hpp)
         return "reg[cta" + std::to_string(r.cta) + "]:t" + std::to_string(r.addr >> 16) + ".r" +
                std::to_string((r.addr & 0xFFFF) / 4) + ".b" + std::to_string(r.addr & 3);
-    case MemSpace::Fill: return "fill";
-    case MemSpace::None: break;
+    case MemSpace::Fill:
+        return "fill";
+    case MemSpace::None:
+        break;
     }
     return "-";
 }
@@ -57,7 +61,8 @@ struct Loaded {
 std::optional<Loaded> loadAndRun(const std::string& path, std::ostream& err) {
     auto text = readFile(path);
     if (!text) {
-        err << formatDiagnostic(Diagnostic{Severity::Error, DiagCode::Io, {}, "cannot read " + path, "", Provenance::Assumption})
+        err << formatDiagnostic(Diagnostic{
+                   Severity::Error, DiagCode::Io, {}, "cannot read " + path, "", Provenance::Assumption})
             << "\n";
         return std::nullopt;
     }
@@ -92,7 +97,8 @@ std::string unverifiedMark(const RuleInfo& ri) {
 
 // dump --tmem / --regs: the final TMEM cells (hex, one row per lane) and a warp's final registers.
 int printStateTables(const Loaded& l, const std::optional<std::array<uint32_t, 4>>& box, uint32_t cta,
-                     const std::optional<std::pair<uint32_t, uint32_t>>& regs, std::ostream& out, std::ostream& err) {
+                     const std::optional<std::pair<uint32_t, uint32_t>>& regs, std::ostream& out,
+                     std::ostream& err) {
     char buf[16];
     if (box) {
         if (cta >= l.run.tmemFinal.ctas.size()) {
@@ -100,9 +106,10 @@ int printStateTables(const Loaded& l, const std::optional<std::array<uint32_t, 4
             return 2;
         }
         const TensorMemory& m = l.run.tmemFinal.ctas[cta];
-        out << "# tmem cta" << cta << " lanes " << (*box)[0] << ".." << (*box)[1] << " columns " << (*box)[2] << ".."
-            << (*box)[3] << " (final, 32-bit cells in hex)\nlane\\col";
-        for (uint32_t c = (*box)[2]; c <= (*box)[3]; ++c) out << " " << std::string(8 - std::min<size_t>(8, std::to_string(c).size()), ' ') << c;
+        out << "# tmem cta" << cta << " lanes " << (*box)[0] << ".." << (*box)[1] << " columns " << (*box)[2]
+            << ".." << (*box)[3] << " (final, 32-bit cells in hex)\nlane\\col";
+        for (uint32_t c = (*box)[2]; c <= (*box)[3]; ++c)
+            out << " " << std::string(8 - std::min<size_t>(8, std::to_string(c).size()), ' ') << c;
         out << "\n";
         for (uint32_t lane = (*box)[0]; lane <= (*box)[1]; ++lane) {
             std::snprintf(buf, sizeof buf, "%8u", lane);
@@ -119,7 +126,8 @@ int printStateTables(const Loaded& l, const std::optional<std::array<uint32_t, 4
         for (const ScenarioWarp& x : l.run.warps)
             if (x.cta == regs->first && x.warp == regs->second) w = &x;
         if (!w) {
-            err << "dump: warp " << regs->second << " of CTA " << regs->first << " executes no tcgen05.st/ld\n";
+            err << "dump: warp " << regs->second << " of CTA " << regs->first
+                << " executes no tcgen05.st/ld\n";
             return 1;
         }
         std::set<uint32_t> named; // the registers the warp's tcgen05.st/ld instructions name
@@ -154,8 +162,10 @@ int cmdCheck(const Args& args, std::ostream& out, std::ostream&) {
     bool execute = false;
     std::vector<std::string> files;
     for (size_t i = 1; i < args.size(); ++i) {
-        if (args[i] == "--run") execute = true;
-        else files.push_back(args[i]);
+        if (args[i] == "--run")
+            execute = true;
+        else
+            files.push_back(args[i]);
     }
     if (files.empty()) {
         out << "usage: layoutscope-cli check [--run] FILE...\n";
@@ -199,28 +209,38 @@ int cmdRun(const Args& args, std::ostream& out, std::ostream& err) {
     const Trace& t = l->run.trace;
     out << args[1] << ": target " << l->scenario.target << ", cluster " << l->scenario.clusterSize << ", "
         << t.instrs.size() << " instructions, " << t.stepCount << " steps\n";
+    if (const size_t cut = t.firstUntraced(); cut < t.instrs.size())
+        out << "trace summarised from instruction [" << cut << "] (line " << t.instrs[cut].sourceLine
+            << "): the trace reached its " << (t.budgetBytes >> 20)
+            << " MiB memory budget; later instructions executed (final state exact) without recording "
+               "moves\n";
     uint64_t total = 0;
+    size_t txAt = 0;
     for (uint32_t i = 0; i < t.instrs.size(); ++i) {
         const TraceInstr& ti = t.instrs[i];
-        uint64_t bytes = 0;
+        const uint64_t bytes = ti.bytesMoved;
         std::map<RuleId, uint64_t> rules;
-        for (const ByteMove& m : t.moves)
-            if (m.instr == i) bytes += m.length, rules[m.rule] += m.length;
+        for (uint64_t k = ti.firstMove; k < ti.endMove; ++k) {
+            const ByteMove m = t.moves[k];
+            rules[m.rule] += m.length;
+        }
         total += bytes;
         out << "\n[" << i << "] line " << ti.sourceLine << ": " << ti.text << "\n";
         out << "    " << ti.summary << "\n";
-        out << "    " << bytes << " B moved in " << (ti.endStep - ti.firstStep) << " steps [" << ti.firstStep << ", "
-            << ti.endStep << ")\n";
+        out << "    " << bytes << " B moved in " << (ti.endStep - ti.firstStep) << " steps [" << ti.firstStep
+            << ", " << ti.endStep << ")\n";
         std::map<std::pair<uint32_t, uint32_t>, int64_t> tx;
-        for (const TxEvent& e : t.txEvents)
-            if (e.instr == i) tx[{e.cta, e.mbarAddr}] += e.bytes;
+        // txEvents are appended in instruction order: one pass over them for the whole listing.
+        for (; txAt < t.txEvents.size() && t.txEvents[txAt].instr <= i; ++txAt)
+            if (t.txEvents[txAt].instr == i)
+                tx[{t.txEvents[txAt].cta, t.txEvents[txAt].mbarAddr}] += t.txEvents[txAt].bytes;
         for (const auto& [k, v] : tx)
-            out << "    mbarrier cta" << k.first << ":" << hex(k.second) << (v >= 0 ? " complete-tx " : " expect-tx ")
-                << (v >= 0 ? v : -v) << " B\n";
+            out << "    mbarrier cta" << k.first << ":" << hex(k.second)
+                << (v >= 0 ? " complete-tx " : " expect-tx ") << (v >= 0 ? v : -v) << " B\n";
         for (const auto& [r, n] : rules) {
             const RuleInfo& ri = ruleInfo(r);
-            out << "    rule " << ri.name << " (" << n << " B) [" << ri.reference << "; " << provenanceTag(ri.provenance)
-                << "]" << unverifiedMark(ri) << "\n";
+            out << "    rule " << ri.name << " (" << n << " B) [" << ri.reference << "; "
+                << provenanceTag(ri.provenance) << "]" << unverifiedMark(ri) << "\n";
         }
         for (RuleId r : ti.alsoRules) { // rules the instruction applied that no single move names
             if (rules.count(r)) continue;
@@ -232,8 +252,8 @@ int cmdRun(const Args& args, std::ostream& out, std::ostream& err) {
     out << "\ntotal " << total << " B moved\n";
     printDiags(err, l->run.warnings, args[1]); // warnings (e.g. TMEM still allocated) keep exit status 0
     for (const auto& [k, mb] : l->run.final.mbarriers)
-        out << "mbarrier cta" << k.first << ":" << hex(k.second) << " tx-count " << mb.txCount << ", completed "
-            << mb.completedBytes << " B\n";
+        out << "mbarrier cta" << k.first << ":" << hex(k.second) << " tx-count " << mb.txCount
+            << ", completed " << mb.completedBytes << " B\n";
     return 0;
 }
 
@@ -252,30 +272,35 @@ int cmdDump(const Args& args, std::ostream& out, std::ostream& err) {
                 return 2;
             }
         } else if ((args[i] == "--tmem" || args[i] == "--regs") && i + 1 < args.size()) {
-            // --tmem LANE0:LANE1,COL0:COL1 (inclusive, CTA 0; --tmem-cta N) / --regs CTA,WARP: final state tables
+            // --tmem LANE0:LANE1,COL0:COL1 (inclusive, CTA 0; --tmem-cta N) / --regs CTA,WARP: final state
+            // tables
             const bool tm = args[i] == "--tmem";
             unsigned a = 0, b = 0, c = 0, d = 0;
             const std::string& v = args[++i];
-            if (tm ? std::sscanf(v.c_str(), "%u:%u,%u:%u", &a, &b, &c, &d) != 4 || a > b || c > d || b >= kTmemLanes ||
-                         d >= kTmemColumns
+            if (tm ? std::sscanf(v.c_str(), "%u:%u,%u:%u", &a, &b, &c, &d) != 4 || a > b || c > d ||
+                         b >= kTmemLanes || d >= kTmemColumns
                    : std::sscanf(v.c_str(), "%u,%u", &a, &b) != 2) {
                 err << (tm ? "dump: --tmem takes LANE0:LANE1,COL0:COL1 (lanes < 128, columns < 512)\n"
                            : "dump: --regs takes CTA,WARP\n");
                 return 2;
             }
-            if (tm) tmemBox = {a, b, c, d};
-            else regsOf = {a, b};
+            if (tm)
+                tmemBox = {a, b, c, d};
+            else
+                regsOf = {a, b};
         } else if (args[i] == "--tmem-cta" && i + 1 < args.size()) {
             tmemCta = static_cast<uint32_t>(std::strtoul(args[++i].c_str(), nullptr, 10));
         } else if (file.empty()) {
             file = args[i];
         } else {
-            err << "usage: layoutscope-cli dump FILE [--step N] [--tmem L0:L1,C0:C1 [--tmem-cta N]] [--regs CTA,WARP]\n";
+            err << "usage: layoutscope-cli dump FILE [--step N] [--tmem L0:L1,C0:C1 [--tmem-cta N]] [--regs "
+                   "CTA,WARP]\n";
             return 2;
         }
     }
     if (file.empty()) {
-        err << "usage: layoutscope-cli dump FILE [--step N] [--tmem L0:L1,C0:C1 [--tmem-cta N]] [--regs CTA,WARP]\n";
+        err << "usage: layoutscope-cli dump FILE [--step N] [--tmem L0:L1,C0:C1 [--tmem-cta N]] [--regs "
+               "CTA,WARP]\n";
         return 2;
     }
     auto l = loadAndRun(file, err);
@@ -289,7 +314,8 @@ int cmdDump(const Args& args, std::ostream& out, std::ostream& err) {
         const ByteMove& m = t.moves[i];
         const TraceInstr& ti = t.instrs.at(m.instr);
         (void)ti;
-        out << m.step << " " << m.instr << " " << memRef(m.src) << " " << memRef(m.dst) << " " << m.length << " "
+        out << m.step << " " << m.instr << " " << memRef(m.src) << " " << memRef(m.dst) << " " << m.length
+            << " "
             << "\"" << transformName(m.transform) << "\" \"" << ruleInfo(m.rule).name << "\" (" << m.coord[0];
         for (int k = 1; k < 5; ++k) out << "," << m.coord[k];
         out << ")\n";

@@ -1,8 +1,8 @@
 // runScenario: build the machine (global tensors from their fill patterns, one shared memory per
 // CTA of the cluster), then execute each instruction through the TMA executor, recording a trace.
 #include "layoutscope/scenario.hpp"
-#include "scenario_parse.hpp"
 #include "scenario_im2col.hpp"
+#include "scenario_parse.hpp"
 #include "scenario_tma_extra.hpp"
 
 #include <cstdio>
@@ -14,8 +14,10 @@ namespace layoutscope {
 ByteGenerator scenarioFillGenerator(const ScenarioTensorMap& t) {
     const uint64_t es = scn::fillElementBytes(t.map.p.dataType);
     switch (t.fill) {
-    case ScenarioFill::Zero: return nullptr;
-    case ScenarioFill::Bytes: return [](uint64_t o) { return static_cast<uint8_t>(o & 0xFF); };
+    case ScenarioFill::Zero:
+        return nullptr;
+    case ScenarioFill::Bytes:
+        return [](uint64_t o) { return static_cast<uint8_t>(o & 0xFF); };
     case ScenarioFill::Random:
         return [](uint64_t o) {
             // splitmix64 (Steele, Lea, Flood 2014): a fixed, reproducible byte per offset.
@@ -24,7 +26,8 @@ ByteGenerator scenarioFillGenerator(const ScenarioTensorMap& t) {
             z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
             return static_cast<uint8_t>(z ^ (z >> 31));
         };
-    case ScenarioFill::Index: break;
+    case ScenarioFill::Index:
+        break;
     }
     // Element o/es holds its own index, little-endian: byte k of an element is byte k of the index.
     return [es](uint64_t o) { return static_cast<uint8_t>((o / es) >> (8 * (o % es))); };
@@ -40,7 +43,8 @@ std::string hex(uint64_t v) {
 
 std::string boxText(const TensorMap& m) {
     std::string s;
-    for (uint32_t i = 0; i < m.p.tensorRank && i < kMaxTensorRank; ++i) s += (i ? "x" : "") + std::to_string(m.p.boxDim[i]);
+    for (uint32_t i = 0; i < m.p.tensorRank && i < kMaxTensorRank; ++i)
+        s += (i ? "x" : "") + std::to_string(m.p.boxDim[i]);
     std::string type = cudaName(m.p.dataType);
     if (type.rfind("CU_TENSOR_MAP_DATA_TYPE_", 0) == 0) type = type.substr(24);
     std::string sw = cudaName(m.p.swizzle);
@@ -50,19 +54,21 @@ std::string boxText(const TensorMap& m) {
 
 // Bytes written by the moves of trace instruction `idx`.
 uint64_t bytesMoved(const Trace& t, uint32_t idx) {
-    uint64_t n = 0;
-    for (const ByteMove& m : t.moves)
-        if (m.instr == idx) n += m.length;
-    return n;
+    return t.instrs[idx].bytesMoved;
 }
 
 // "CTA 0 (8192 B)" or "CTA 0 (4096 B), CTA 1 (4096 B)": shared-memory bytes per destination CTA.
 std::string perCta(const Trace& t, uint32_t idx) {
     std::map<uint32_t, uint64_t> n;
-    for (const ByteMove& m : t.moves)
-        if (m.instr == idx && m.dst.space == MemSpace::SharedCta) n[m.dst.cta] += m.length;
+    const TraceInstr& in = t.instrs[idx];
+    for (uint64_t i = in.firstMove; i < in.endMove; ++i) {
+        const ByteMove m = t.moves[i];
+        if (m.dst.space == MemSpace::SharedCta) n[m.dst.cta] += m.length;
+    }
+    if (!in.traced) return "CTAs not traced";
     std::string s;
-    for (const auto& [cta, bytes] : n) s += (s.empty() ? "CTA " : ", CTA ") + std::to_string(cta) + " (" + std::to_string(bytes) + " B)";
+    for (const auto& [cta, bytes] : n)
+        s += (s.empty() ? "CTA " : ", CTA ") + std::to_string(cta) + " (" + std::to_string(bytes) + " B)";
     return s.empty() ? "no CTA" : s;
 }
 
@@ -76,8 +82,8 @@ void pushTx(Trace& trace, MachineState& state, uint32_t cta, uint32_t addr, int6
     mb.txCount -= completeBytes;
     if (completeBytes > 0) mb.completedBytes += completeBytes;
     const uint32_t step = trace.stepCount == 0 ? 0 : trace.stepCount - 1;
-    trace.txEvents.push_back(TxEvent{step, static_cast<uint32_t>(trace.instrs.size() - 1), static_cast<uint8_t>(cta),
-                                     addr, completeBytes});
+    trace.txEvents.push_back(TxEvent{step, static_cast<uint32_t>(trace.instrs.size() - 1),
+                                     static_cast<uint8_t>(cta), addr, completeBytes});
 }
 
 // The scenario ends like a kernel exit: TMEM columns still allocated break the PTX exit rule (checkExit,
@@ -105,8 +111,9 @@ void exitWarnings(const TmemState& tmem,
 
 } // namespace
 
-Result<Run> runScenario(const Scenario& s) {
+Result<Run> runScenario(const Scenario& s, const RunOptions& options) {
     Run run{MachineState(s.clusterSize, 0), MachineState(s.clusterSize, 0), Trace{}};
+    run.trace.budgetBytes = options.traceBudgetBytes;
     run.tmemInitial = TmemState(s.clusterSize);
     TmemState tmem = run.tmemInitial;
     for (const ScenarioTensorMap& t : s.tensorMaps)
@@ -127,9 +134,12 @@ Result<Run> runScenario(const Scenario& s) {
                 for (const Diagnostic& d : tcgen.warnings()) run.warnings.push_back(atInstr(d, in));
                 const uint32_t idx = static_cast<uint32_t>(run.trace.instrs.size() - 1);
                 // Its moves store the TMEM address (src.addr) to each CTA's shared memory (tcgen05_exec.hpp).
-                for (auto m = run.trace.moves.rbegin(); m != run.trace.moves.rend() && m->instr == idx; ++m)
-                    allocSites[{m->src.cta, decodeTmemAddress(static_cast<uint32_t>(m->src.addr)).column}] =
+                const TraceInstr& ti = run.trace.instrs[idx];
+                for (uint64_t i = ti.firstMove; i < ti.endMove; ++i) {
+                    const ByteMove m = run.trace.moves[i];
+                    allocSites[{m.src.cta, decodeTmemAddress(static_cast<uint32_t>(m.src.addr)).column}] =
                         in.span;
+                }
             }
             continue;
         }
@@ -145,45 +155,53 @@ Result<Run> runScenario(const Scenario& s) {
                 return ds;
             }
             if (const auto* ld = std::get_if<TmaTileLoad>(&in.op)) {
-                summary = "TMA tile load " + boxText(ld->map) + ", " + std::to_string(bytesMoved(run.trace, idx)) +
-                          " B written at " + hex(ld->dstAddr) + " to " + perCta(run.trace, idx) +
+                summary = "TMA tile load " + boxText(ld->map) + ", " +
+                          std::to_string(bytesMoved(run.trace, idx)) + " B written at " + hex(ld->dstAddr) +
+                          " to " + perCta(run.trace, idx) +
                           (ld->multicast ? ", multicast mask " + hex(ld->ctaMask) : std::string()) +
-                          (ld->ctaGroup == 2 ? ", .cta_group::2: complete-tx to the pair member of parity " +
-                                                   std::to_string(ld->mbarCta & 1) + " (unverified, open question 12)"
-                                             : std::string());
+                          (ld->ctaGroup == 2
+                               ? ", .cta_group::2: complete-tx to the pair member of parity " +
+                                     std::to_string(ld->mbarCta & 1) + " (unverified, open question 12)"
+                               : std::string());
             } else if (const auto* st2p = std::get_if<TmaTileStore>(&in.op)) {
                 const auto& st2 = *st2p;
-                summary = "TMA tile store " + boxText(st2.map) + ", " + std::to_string(bytesMoved(run.trace, idx)) +
-                          " B written to global from CTA " + std::to_string(st2.srcCta) + " at " + hex(st2.srcAddr);
+                summary = "TMA tile store " + boxText(st2.map) + ", " +
+                          std::to_string(bytesMoved(run.trace, idx)) + " B written to global from CTA " +
+                          std::to_string(st2.srcCta) + " at " + hex(st2.srcAddr);
             } else {
                 summary = scn::extraOpSummary(in.op, bytesMoved(run.trace, idx));
-                if (summary.empty()) summary = scn::im2colOpSummary(in.op, bytesMoved(run.trace, idx)); // im2col
+                if (summary.empty())
+                    summary = scn::im2colOpSummary(in.op, bytesMoved(run.trace, idx)); // im2col
             }
             break;
         }
         case ScenarioInstrKind::MbarrierInit:
             state.mbarriers[{in.cta, in.mbarAddr}] = MbarrierState{};
-            summary = "mbarrier.init at CTA " + std::to_string(in.cta) + " " + hex(in.mbarAddr) + ", arrival count " +
-                      std::to_string(in.value);
+            summary = "mbarrier.init at CTA " + std::to_string(in.cta) + " " + hex(in.mbarAddr) +
+                      ", arrival count " + std::to_string(in.value);
             break;
         case ScenarioInstrKind::MbarrierExpectTx:
             pushTx(run.trace, state, in.cta, in.mbarAddr, -in.value);
-            summary = "expect-tx " + std::to_string(in.value) + " B on mbarrier CTA " + std::to_string(in.cta) + " " +
-                      hex(in.mbarAddr);
+            summary = "expect-tx " + std::to_string(in.value) + " B on mbarrier CTA " +
+                      std::to_string(in.cta) + " " + hex(in.mbarAddr);
             break;
         case ScenarioInstrKind::MbarrierCompleteTx:
             pushTx(run.trace, state, in.cta, in.mbarAddr, in.value);
-            summary = "complete-tx " + std::to_string(in.value) + " B on mbarrier CTA " + std::to_string(in.cta) + " " +
-                      hex(in.mbarAddr);
+            summary = "complete-tx " + std::to_string(in.value) + " B on mbarrier CTA " +
+                      std::to_string(in.cta) + " " + hex(in.mbarAddr);
             break;
         case ScenarioInstrKind::MbarrierWait: {
             const MbarrierState& mb = state.mbarriers[{in.cta, in.mbarAddr}];
-            summary = "wait on mbarrier CTA " + std::to_string(in.cta) + " " + hex(in.mbarAddr) + ": tx-count " +
-                      std::to_string(mb.txCount) + (mb.txCount == 0 ? " (transactions complete)" : " (pending)");
+            summary = "wait on mbarrier CTA " + std::to_string(in.cta) + " " + hex(in.mbarAddr) +
+                      ": tx-count " + std::to_string(mb.txCount) +
+                      (mb.txCount == 0 ? " (transactions complete)" : " (pending)");
             break;
         }
-        case ScenarioInstrKind::NoOp: summary = "no data movement"; break;
-        case ScenarioInstrKind::Tcgen05: break; // handled above
+        case ScenarioInstrKind::NoOp:
+            summary = "no data movement";
+            break;
+        case ScenarioInstrKind::Tcgen05:
+            break; // handled above
         }
         tb.endInstr(std::move(summary));
     }

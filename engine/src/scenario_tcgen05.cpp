@@ -347,27 +347,18 @@ Status runTcgen05(const Scenario& s, const ScenarioInstr& instr, Tcgen05Executor
     ScenarioWarp& w = warpOf(warps, s, in.cta, in.warp);
     // The executor numbers registers by their position in the vector operand; the trace names them as
     // the scenario does ({%r4, %r7}: positions 0, 1 -> registers 4, 7).
-    auto renameRegisters = [&] {
-        const uint32_t idx = static_cast<uint32_t>(trace.instrs.size() - 1);
-        for (auto it = trace.moves.rbegin(); it != trace.moves.rend() && it->instr == idx; ++it)
-            for (MemRef* r : {&it->src, &it->dst})
-                if (r->space == MemSpace::Register) {
-                    const uint32_t pos = (r->addr & 0xFFFF) / 4;
-                    if (pos < in.regs.size())
-                        r->addr = (r->addr & 0xFFFF0000u) | (in.regs[pos] * 4 + (r->addr & 3));
-                }
-    };
+    ex.setRegisterNames(in.regs);
     if (f->store) {
         WarpRegisters v;
         for (uint32_t t = 0; t < 32; ++t)
             for (uint32_t r : in.regs) v[t].push_back(w.final[t][r]);
         Status st = ex.st(*f, in.cta, in.warp, in.taddr, v, src);
-        if (st) renameRegisters();
+        ex.setRegisterNames({});
         return st;
     }
     auto got = ex.ld(*f, in.cta, in.warp, in.taddr, src);
+    ex.setRegisterNames({});
     if (!got) return got.diagnostics();
-    renameRegisters();
     for (uint32_t t = 0; t < 32; ++t)
         for (size_t k = 0; k < in.regs.size() && k < (*got)[t].size(); ++k)
             w.final[t][in.regs[k]] = (*got)[t][k];

@@ -11,10 +11,7 @@ namespace {
 MemRef tmemRef(uint32_t cta, uint32_t lane, uint32_t col) {
     return MemRef{MemSpace::TensorMemory, static_cast<uint8_t>(cta), tmemAddress(lane, col)};
 }
-MemRef regRef(uint32_t cta, uint32_t threadInCta, uint32_t reg, uint32_t byte = 0) {
-    return MemRef{MemSpace::Register, static_cast<uint8_t>(cta), (uint64_t{threadInCta} << 16) | (reg * 4 + byte)};
-}
-std::vector<uint8_t> le32(uint32_t v) {
+std::array<uint8_t, 4> le32(uint32_t v) {
     return {static_cast<uint8_t>(v), static_cast<uint8_t>(v >> 8), static_cast<uint8_t>(v >> 16),
             static_cast<uint8_t>(v >> 24)};
 }
@@ -35,17 +32,38 @@ Status checkCta(const TmemState& s, uint32_t cta) {
 
 } // namespace
 
-void writeTmemBytes(TmemState& s, const MemRef& r, std::span<const uint8_t> bytes) {
-    const TmemAddr a = decodeTmemAddress(static_cast<uint32_t>(r.addr));
-    for (size_t i = 0; i < bytes.size(); ++i)
-        s.ctas[r.cta].setByte(a.lane, a.column + static_cast<uint32_t>(i / 4), static_cast<uint32_t>(i % 4), bytes[i]);
+MemRef Tcgen05Executor::regRef(uint32_t cta, uint32_t threadInCta, uint32_t pos, uint32_t byte) const {
+    const uint32_t reg = pos < m_regNames.size() ? m_regNames[pos] : pos;
+    return MemRef{MemSpace::Register, static_cast<uint8_t>(cta),
+                  (uint64_t{threadInCta} << 16) | (reg * 4 + byte)};
 }
 
-std::vector<uint8_t> readTmemBytes(const TmemState& s, const MemRef& r, size_t n) {
+void writeTmemBytes(TmemState& s, const MemRef& r, std::span<const uint8_t> bytes) {
     const TmemAddr a = decodeTmemAddress(static_cast<uint32_t>(r.addr));
+    TensorMemory& tm = s.ctas[r.cta];
+    size_t i = 0;
+    for (; i + 4 <= bytes.size(); i += 4) // whole cells, little-endian
+        tm.setCell(a.lane, a.column + static_cast<uint32_t>(i / 4),
+                   uint32_t(bytes[i]) | uint32_t(bytes[i + 1]) << 8 | uint32_t(bytes[i + 2]) << 16 |
+                       uint32_t(bytes[i + 3]) << 24);
+    for (; i < bytes.size(); ++i)
+        tm.setByte(a.lane, a.column + static_cast<uint32_t>(i / 4), static_cast<uint32_t>(i % 4), bytes[i]);
+}
+
+namespace {
+void readTmemInto(const TmemState& s, const MemRef& r, std::span<uint8_t> out) {
+    const TmemAddr a = decodeTmemAddress(static_cast<uint32_t>(r.addr));
+    const TensorMemory& tm = s.ctas[r.cta];
+    for (size_t i = 0; i < out.size(); i += 4) {
+        const uint32_t c = tm.cell(a.lane, a.column + static_cast<uint32_t>(i / 4));
+        for (size_t b = 0; b < 4 && i + b < out.size(); ++b) out[i + b] = static_cast<uint8_t>(c >> (8 * b));
+    }
+}
+} // namespace
+
+std::vector<uint8_t> readTmemBytes(const TmemState& s, const MemRef& r, size_t n) {
     std::vector<uint8_t> out(n);
-    for (size_t i = 0; i < n; ++i)
-        out[i] = s.ctas[r.cta].byte(a.lane, a.column + static_cast<uint32_t>(i / 4), static_cast<uint32_t>(i % 4));
+    readTmemInto(s, r, out);
     return out;
 }
 
@@ -55,20 +73,19 @@ void Tcgen05Executor::endInstr(TraceBuilder& tb, std::string summary, const std:
     std::vector<RuleId> also;
     for (RuleId r : uses) {
         bool named = std::find(also.begin(), also.end(), r) != also.end();
-        for (auto it = m_trace.moves.rbegin(); !named && it != m_trace.moves.rend() && it->instr == idx; ++it)
-            named = it->rule == r;
+        const TraceInstr& in = m_trace.instrs[idx];
+        for (uint64_t i = in.firstMove; !named && i < in.endMove; ++i) named = m_trace.moves[i].rule == r;
         if (!named) also.push_back(r);
     }
     m_trace.instrs[idx].alsoRules = std::move(also);
 }
 
-void Tcgen05Executor::record(TraceBuilder& tb, ByteMove m, const std::vector<uint8_t>& bytes, bool newStep) {
-    std::vector<uint8_t> before;
-    if (m.dst.space == MemSpace::TensorMemory) before = readTmemBytes(m_tmem, m.dst, bytes.size());
-    tb.move(m_state, m, bytes, newStep);
-    const ByteMove& rec = m_trace.moves.back();
+void Tcgen05Executor::record(TraceBuilder& tb, ByteMove m, std::span<const uint8_t> bytes, bool newStep) {
+    const uint64_t at = m_trace.before.size();
+    const bool traced = tb.move(m_state, m, bytes, newStep);
     if (m.dst.space == MemSpace::TensorMemory) {
-        std::copy(before.begin(), before.end(), m_trace.before.begin() + rec.dataOffset);
+        // TraceBuilder wrote zeros as the `before` bytes of a TMEM destination: put the cells' bytes there.
+        if (traced) readTmemInto(m_tmem, m.dst, std::span<uint8_t>(m_trace.before.data() + at, bytes.size()));
         writeTmemBytes(m_tmem, m.dst, bytes);
     }
 }
@@ -80,16 +97,19 @@ Result<uint32_t> Tcgen05Executor::alloc(uint32_t ctaGroup, uint32_t cta, uint32_
     std::vector<uint32_t> ctas{cta};
     if (ctaGroup == 2) {
         if (peerCta(cta) >= m_tmem.ctas.size())
-            return tcgen05Diagnostic(Severity::Error, RuleId::TmemAlloc, ".cta_group::2 needs the peer CTA in the cluster");
+            return tcgen05Diagnostic(Severity::Error, RuleId::TmemAlloc,
+                                     ".cta_group::2 needs the peer CTA in the cluster");
         ctas = {cta & ~1u, cta | 1u};
     }
     for (uint32_t c : ctas)
         if (dstSmem % 4 != 0 || c >= m_state.smem.size() || dstSmem + 4 > m_state.smem[c].size())
-            return tcgen05Diagnostic(Severity::Error, RuleId::TmemAlloc,
-                                     "tcgen05.alloc destination " + std::to_string(dstSmem) +
-                                         " must be a 4-byte aligned shared::cta address inside shared memory");
-    Result<uint32_t> taddr = ctaGroup == 2 ? allocPair(m_tmem.allocators[ctas[0]], m_tmem.allocators[ctas[1]], nCols)
-                                           : m_tmem.allocators[cta].alloc(nCols);
+            return tcgen05Diagnostic(
+                Severity::Error, RuleId::TmemAlloc,
+                "tcgen05.alloc destination " + std::to_string(dstSmem) +
+                    " must be a 4-byte aligned shared::cta address inside shared memory");
+    Result<uint32_t> taddr = ctaGroup == 2
+                                 ? allocPair(m_tmem.allocators[ctas[0]], m_tmem.allocators[ctas[1]], nCols)
+                                 : m_tmem.allocators[cta].alloc(nCols);
     if (!taddr) return taddr;
     for (uint32_t c : ctas)
         for (Diagnostic w : m_tmem.allocators[c].warnings()) {
@@ -104,7 +124,8 @@ Result<uint32_t> Tcgen05Executor::alloc(uint32_t ctaGroup, uint32_t cta, uint32_
         m.dst = MemRef{MemSpace::SharedCta, static_cast<uint8_t>(ctas[i]), dstSmem};
         m.length = 4;
         m.rule = RuleId::TmemAllocPolicy;
-        record(tb, m, le32(*taddr), i == 0);
+        const std::array<uint8_t, 4> bytes = le32(*taddr);
+        record(tb, m, bytes, i == 0);
     }
     tb.endInstr("tcgen05.alloc " + std::to_string(nCols) + " columns at column " +
                 std::to_string(decodeTmemAddress(*taddr).column));
@@ -115,42 +136,51 @@ Status Tcgen05Executor::dealloc(uint32_t ctaGroup, uint32_t cta, uint32_t taddr,
     if (Status s = checkCta(m_tmem, cta); !s) return s;
     if (ctaGroup != 2) return m_tmem.allocators[cta].dealloc(taddr, nCols);
     if (peerCta(cta) >= m_tmem.ctas.size())
-        return tcgen05Diagnostic(Severity::Error, RuleId::TmemAlloc, ".cta_group::2 needs the peer CTA in the cluster");
+        return tcgen05Diagnostic(Severity::Error, RuleId::TmemAlloc,
+                                 ".cta_group::2 needs the peer CTA in the cluster");
     return deallocPair(m_tmem.allocators[cta & ~1u], m_tmem.allocators[cta | 1u], taddr, nCols);
 }
 
 Status Tcgen05Executor::relinquishAllocPermit(uint32_t ctaGroup, uint32_t cta) {
     if (Status s = checkCta(m_tmem, cta); !s) return s;
-    if (ctaGroup == 2 && peerCta(cta) < m_tmem.ctas.size()) m_tmem.allocators[peerCta(cta)].relinquishAllocPermit();
+    if (ctaGroup == 2 && peerCta(cta) < m_tmem.ctas.size())
+        m_tmem.allocators[peerCta(cta)].relinquishAllocPermit();
     m_tmem.allocators[cta].relinquishAllocPermit();
     return okStatus();
 }
 
-Status Tcgen05Executor::st(const LdStForm& f, uint32_t cta, uint32_t warp, uint32_t taddr, const WarpRegisters& regs,
-                           const InstrSource& src) {
+Status Tcgen05Executor::st(const LdStForm& f, uint32_t cta, uint32_t warp, uint32_t taddr,
+                           const WarpRegisters& regs, const InstrSource& src) {
     if (Status s = checkCta(m_tmem, cta); !s) return s;
     if (Status s = checkLdStAccess(f, warp, taddr); !s) return s;
     const uint32_t n = regsPerThread(f);
     for (uint32_t t = 0; t < 32; ++t)
         if (regs[t].size() < n)
             return tcgen05Diagnostic(Severity::Error, RuleId::TmemLdStMap,
-                                     "thread " + std::to_string(t) + " supplies " + std::to_string(regs[t].size()) +
-                                         " registers; the form needs " + std::to_string(n));
+                                     "thread " + std::to_string(t) + " supplies " +
+                                         std::to_string(regs[t].size()) + " registers; the form needs " +
+                                         std::to_string(n));
     const TmemAddr a = decodeTmemAddress(taddr);
     TraceBuilder tb(m_trace);
     tb.beginInstr(src.text, src.line);
     for (uint32_t j = 0; j < n; ++j) {
         for (uint32_t t = 0; t < 32; ++t) {
-            for (const RegSegment& s : ldStSegments(f, t, j)) {
+            std::array<RegSegment, 2> segs;
+            const uint32_t nSeg = ldStSegmentsInto(f, t, j, segs);
+            for (uint32_t si = 0; si < nSeg; ++si) {
+                const RegSegment& s = segs[si];
                 ByteMove m;
                 m.src = regRef(cta, 32 * warp + t, j, s.regBitLo / 8);
-                m.dst = tmemRef(cta, a.lane + static_cast<uint32_t>(s.laneOff), a.column + static_cast<uint32_t>(s.colOff));
+                m.dst = tmemRef(cta, a.lane + static_cast<uint32_t>(s.laneOff),
+                                a.column + static_cast<uint32_t>(s.colOff));
                 m.length = 4;
                 m.rule = f.pack16b ? RuleId::TmemUnpackUpperBits : RuleId::TmemLdStMap;
                 m.transform = f.pack16b ? Transform::Unpack16b : Transform::Copy;
-                m.coord = {static_cast<int32_t>(t), static_cast<int32_t>(j), static_cast<int32_t>(s.regBitLo), 0, 0};
-                std::vector<uint8_t> bytes = le32(regs[t][j]);
-                if (f.pack16b) { // bits [lo, lo+16) of the register -> low half, zero above (open question 19)
+                m.coord = {static_cast<int32_t>(t), static_cast<int32_t>(j), static_cast<int32_t>(s.regBitLo),
+                           0, 0};
+                std::array<uint8_t, 4> bytes = le32(regs[t][j]);
+                if (f.pack16b) { // bits [lo, lo+16) of the register -> low half, zero above (open question
+                                 // 19)
                     const uint32_t h = (regs[t][j] >> s.regBitLo) & 0xFFFF;
                     bytes = le32(h);
                 }
@@ -177,7 +207,10 @@ Result<WarpRegisters> Tcgen05Executor::ld(const LdStForm& f, uint32_t cta, uint3
     for (uint32_t t = 0; t < 32; ++t) out[t].assign(n, 0);
     for (uint32_t j = 0; j < n; ++j) {
         for (uint32_t t = 0; t < 32; ++t) {
-            for (const RegSegment& s : ldStSegments(f, t, j)) {
+            std::array<RegSegment, 2> segs;
+            const uint32_t nSeg = ldStSegmentsInto(f, t, j, segs);
+            for (uint32_t si = 0; si < nSeg; ++si) {
+                const RegSegment& s = segs[si];
                 const uint32_t lane = a.lane + static_cast<uint32_t>(s.laneOff);
                 const uint32_t col = a.column + static_cast<uint32_t>(s.colOff);
                 const uint32_t cell = m_tmem.ctas[cta].cell(lane, col);
@@ -189,10 +222,10 @@ Result<WarpRegisters> Tcgen05Executor::ld(const LdStForm& f, uint32_t cta, uint3
                 m.length = s.nbits / 8;
                 m.rule = f.pack16b ? RuleId::TmemPack16b : RuleId::TmemLdStMap;
                 m.transform = f.pack16b ? Transform::Pack16b : Transform::Copy;
-                m.coord = {static_cast<int32_t>(t), static_cast<int32_t>(j), static_cast<int32_t>(s.regBitLo), 0, 0};
-                std::vector<uint8_t> bytes = le32(cell >> s.tmemBitLo);
-                bytes.resize(m.length);
-                record(tb, m, bytes, t == 0 && s.regBitLo == 0);
+                m.coord = {static_cast<int32_t>(t), static_cast<int32_t>(j), static_cast<int32_t>(s.regBitLo),
+                           0, 0};
+                const std::array<uint8_t, 4> bytes = le32(cell >> s.tmemBitLo);
+                record(tb, m, std::span<const uint8_t>(bytes.data(), m.length), t == 0 && s.regBitLo == 0);
             }
         }
     }
@@ -203,7 +236,8 @@ Result<WarpRegisters> Tcgen05Executor::ld(const LdStForm& f, uint32_t cta, uint3
     return out;
 }
 
-Status Tcgen05Executor::cp(const CpForm& f, uint32_t cta, uint32_t taddr, uint64_t descValue, const InstrSource& src) {
+Status Tcgen05Executor::cp(const CpForm& f, uint32_t cta, uint32_t taddr, uint64_t descValue,
+                           const InstrSource& src) {
     if (Status s = checkCta(m_tmem, cta); !s) return s;
     const SmemDescriptor d = decodeSmemDescriptor(descValue);
     if (Status s = validateSmemDescriptor(d); !s) return s;
@@ -222,8 +256,9 @@ Status Tcgen05Executor::cp(const CpForm& f, uint32_t cta, uint32_t taddr, uint64
         for (uint32_t lane : cpRowLanes(f, r))
             if (!TensorMemory::inRange(a.lane + lane, a.column + rowBytes / 4 - 1))
                 return tcgen05Diagnostic(Severity::Error, RuleId::Tcgen05CpRowMap,
-                                         "row " + std::to_string(r) + " lands on lane " + std::to_string(a.lane + lane) +
-                                             ", columns up to " + std::to_string(a.column + rowBytes / 4 - 1) +
+                                         "row " + std::to_string(r) + " lands on lane " +
+                                             std::to_string(a.lane + lane) + ", columns up to " +
+                                             std::to_string(a.column + rowBytes / 4 - 1) +
                                              ": outside 128 lanes x 512 columns");
         for (uint32_t q = 0; q < rowBytes / 16; ++q)
             for (uint32_t c : targets)
@@ -231,7 +266,7 @@ Status Tcgen05Executor::cp(const CpForm& f, uint32_t cta, uint32_t taddr, uint64
                     return tcgen05Diagnostic(Severity::Error, RuleId::Tcgen05CpSourceWalk,
                                              "source row " + std::to_string(r) + " reads past shared memory");
     }
-    const RuleId laneRule = f.shape == CpShape::k4x256b   ? RuleId::Tcgen05Cp4x256b
+    const RuleId laneRule = f.shape == CpShape::k4x256b    ? RuleId::Tcgen05Cp4x256b
                             : f.shape == CpShape::k64x128b ? RuleId::Tcgen05CpWarpx2
                                                            : RuleId::Tcgen05CpRowMap;
     const Transform tr = f.decompress == CpDecompress::B8x16_B4x16_p64   ? Transform::Decompress4to8
@@ -243,15 +278,14 @@ Status Tcgen05Executor::cp(const CpForm& f, uint32_t cta, uint32_t taddr, uint64
     TraceBuilder tb(m_trace);
     tb.beginInstr(src.text, src.line);
     for (uint32_t r = 0; r < rows; ++r) {
+        const std::vector<uint32_t> lanes = cpRowLanes(f, r);
         bool first = true;
         for (uint32_t c : targets) {
             for (uint32_t q = 0; q < rowBytes / 16; ++q) {
                 const uint32_t saddr = cpSourceAddress(d, r, 16 * q);
                 std::array<uint8_t, 16> chunk{};
                 std::memcpy(chunk.data(), m_state.smem[c].bytes().data() + saddr, 16);
-                const std::array<uint8_t, 16> outChunk = decompressChunk(f.decompress, chunk);
-                const std::vector<uint8_t> bytes(outChunk.begin(), outChunk.end());
-                const std::vector<uint32_t> lanes = cpRowLanes(f, r);
+                const std::array<uint8_t, 16> bytes = decompressChunk(f.decompress, chunk);
                 for (size_t rep = 0; rep < lanes.size(); ++rep) {
                     ByteMove m;
                     m.src = MemRef{MemSpace::SharedCta, static_cast<uint8_t>(c), saddr};
@@ -260,7 +294,8 @@ Status Tcgen05Executor::cp(const CpForm& f, uint32_t cta, uint32_t taddr, uint64
                     m.transform = tr;
                     m.rule = f.ctaGroup == 2 && c != cta ? RuleId::Tcgen05CpCtaPair : decRule;
                     m.logicalOffset = r * rowBytes + 16 * q;
-                    m.coord = {static_cast<int32_t>(r), static_cast<int32_t>(q), static_cast<int32_t>(rep), 0, 0};
+                    m.coord = {static_cast<int32_t>(r), static_cast<int32_t>(q), static_cast<int32_t>(rep), 0,
+                               0};
                     record(tb, m, bytes, first);
                     first = false;
                 }
@@ -288,12 +323,13 @@ Status Tcgen05Executor::shiftDown(uint32_t ctaGroup, uint32_t cta, uint32_t tadd
     const TmemAddr a = decodeTmemAddress(taddr);
     if (a.lane % 32 != 0 || a.lane >= kTmemLanes || a.column + 8 > kTmemColumns)
         return tcgen05Diagnostic(Severity::Error, RuleId::Tcgen05ShiftDown,
-                                 "tcgen05.shift taddr lane must be a multiple of 32 (got " + std::to_string(a.lane) +
-                                     ") and columns taddr.col..+7 inside TMEM");
+                                 "tcgen05.shift taddr lane must be a multiple of 32 (got " +
+                                     std::to_string(a.lane) + ") and columns taddr.col..+7 inside TMEM");
     std::vector<uint32_t> targets{cta};
     if (ctaGroup == 2) {
         if (peerCta(cta) >= m_tmem.ctas.size())
-            return tcgen05Diagnostic(Severity::Error, RuleId::Tcgen05ShiftDown, ".cta_group::2 needs the peer CTA");
+            return tcgen05Diagnostic(Severity::Error, RuleId::Tcgen05ShiftDown,
+                                     ".cta_group::2 needs the peer CTA");
         targets = {cta & ~1u, cta | 1u};
     }
     TraceBuilder tb(m_trace);
@@ -309,7 +345,8 @@ Status Tcgen05Executor::shiftDown(uint32_t ctaGroup, uint32_t cta, uint32_t tadd
             m.length = 32;
             m.rule = RuleId::Tcgen05ShiftDown;
             m.coord = {i, 0, 0, 0, 0};
-            record(tb, m, readTmemBytes(m_tmem, m.src, 32), first);
+            const std::vector<uint8_t> bytes = readTmemBytes(m_tmem, m.src, 32);
+            record(tb, m, bytes, first);
             first = false;
         }
     }

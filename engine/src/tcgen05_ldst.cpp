@@ -65,11 +65,16 @@ bool parseImmediate(std::string_view rest, bool store, int64_t& out) {
 
 const char* ldStShapeName(LdStShape s) {
     switch (s) {
-    case LdStShape::k16x64b: return "16x64b";
-    case LdStShape::k16x128b: return "16x128b";
-    case LdStShape::k16x256b: return "16x256b";
-    case LdStShape::k32x32b: return "32x32b";
-    case LdStShape::k16x32bx2: return "16x32bx2";
+    case LdStShape::k16x64b:
+        return "16x64b";
+    case LdStShape::k16x128b:
+        return "16x128b";
+    case LdStShape::k16x256b:
+        return "16x256b";
+    case LdStShape::k32x32b:
+        return "32x32b";
+    case LdStShape::k16x32bx2:
+        return "16x32bx2";
     }
     return "?";
 }
@@ -84,22 +89,35 @@ Result<LdStForm> parseLdSt(std::string_view ptx) {
     bool haveShape = false, haveNum = false;
     for (size_t i = 2; i < t.size(); ++i) {
         const std::string& k = t[i];
-        if (k == "red" && !f.store) f.reduce = true;
-        else if (k == "16x64b") f.shape = LdStShape::k16x64b, haveShape = true;
-        else if (k == "16x128b") f.shape = LdStShape::k16x128b, haveShape = true;
-        else if (k == "16x256b") f.shape = LdStShape::k16x256b, haveShape = true;
-        else if (k == "32x32b") f.shape = LdStShape::k32x32b, haveShape = true;
-        else if (k == "16x32bx2") f.shape = LdStShape::k16x32bx2, haveShape = true;
+        if (k == "red" && !f.store)
+            f.reduce = true;
+        else if (k == "16x64b")
+            f.shape = LdStShape::k16x64b, haveShape = true;
+        else if (k == "16x128b")
+            f.shape = LdStShape::k16x128b, haveShape = true;
+        else if (k == "16x256b")
+            f.shape = LdStShape::k16x256b, haveShape = true;
+        else if (k == "32x32b")
+            f.shape = LdStShape::k32x32b, haveShape = true;
+        else if (k == "16x32bx2")
+            f.shape = LdStShape::k16x32bx2, haveShape = true;
         else if (k.size() > 1 && k[0] == 'x' && std::all_of(k.begin() + 1, k.end(), ::isdigit)) {
             f.num = static_cast<uint32_t>(std::stoul(k.substr(1)));
             haveNum = true;
-        } else if ((k == "pack::16b" && !f.store) || (k == "unpack::16b" && f.store)) f.pack16b = true;
-        else if (k == "min" || k == "max") f.redMax = k == "max";
-        else if (k == "abs") f.redAbs = true;
-        else if (k == "NaN") f.redNaN = true;
-        else if (k == "f32" || k == "u32" || k == "s32") f.redType = k[0];
-        else if (k == "sync" || k == "aligned" || k == "b32") continue;
-        else return syntaxDiag("unexpected qualifier ." + k + " in tcgen05." + t[1]);
+        } else if ((k == "pack::16b" && !f.store) || (k == "unpack::16b" && f.store))
+            f.pack16b = true;
+        else if (k == "min" || k == "max")
+            f.redMax = k == "max";
+        else if (k == "abs")
+            f.redAbs = true;
+        else if (k == "NaN")
+            f.redNaN = true;
+        else if (k == "f32" || k == "u32" || k == "s32")
+            f.redType = k[0];
+        else if (k == "sync" || k == "aligned" || k == "b32")
+            continue;
+        else
+            return syntaxDiag("unexpected qualifier ." + k + " in tcgen05." + t[1]);
     }
     if (!haveShape) return syntaxDiag("missing .shape (16x64b, 16x128b, 16x256b, 32x32b or 16x32bx2)");
     if (!haveNum) return syntaxDiag("missing .num (.x1 ... .x128)");
@@ -109,7 +127,8 @@ Result<LdStForm> parseLdSt(std::string_view ptx) {
         return tcgen05Diagnostic(Severity::Error, RuleId::TmemLdStMap,
                                  std::string(".x") + std::to_string(f.num) + " is not allowed with ." +
                                      ldStShapeName(f.shape) + " (more than 128 registers; PTX Table 49/50)");
-    if (f.reduce && (f.num < 2 || (f.shape != LdStShape::k32x32b && f.shape != LdStShape::k16x32bx2) || f.pack16b))
+    if (f.reduce &&
+        (f.num < 2 || (f.shape != LdStShape::k32x32b && f.shape != LdStShape::k16x32bx2) || f.pack16b))
         return tcgen05Diagnostic(Severity::Error, RuleId::TmemLdStMap,
                                  "tcgen05.ld.red needs .32x32b or .16x32bx2, .x2 or more, and no .pack::16b");
     if (f.reduce && f.redType != 'f' && (f.redAbs || f.redNaN))
@@ -124,9 +143,12 @@ Result<LdStForm> parseLdSt(std::string_view ptx) {
 
 uint32_t regsPerThread(const LdStForm& f) {
     switch (f.shape) {
-    case LdStShape::k16x128b: return 2 * f.num;
-    case LdStShape::k16x256b: return 4 * f.num;
-    default: return f.num;
+    case LdStShape::k16x128b:
+        return 2 * f.num;
+    case LdStShape::k16x256b:
+        return 4 * f.num;
+    default:
+        return f.num;
     }
 }
 
@@ -135,7 +157,9 @@ uint32_t ldRedReduce(const LdStForm& f, const std::vector<uint32_t>& values) {
     if (f.redType == 'u' || f.redType == 's') {
         uint32_t best = values.empty() ? 0 : values[0];
         for (uint32_t v : values)
-            if (f.redType == 'u' ? better(best, v) : better(static_cast<int32_t>(best), static_cast<int32_t>(v))) best = v;
+            if (f.redType == 'u' ? better(best, v)
+                                 : better(static_cast<int32_t>(best), static_cast<int32_t>(v)))
+                best = v;
         return best;
     }
     bool have = false, sawNaN = false;
@@ -156,19 +180,48 @@ uint32_t ldRedReduce(const LdStForm& f, const std::vector<uint32_t>& values) {
     return out;
 }
 
-uint32_t lanesTouched(const LdStForm& f) { return f.shape == LdStShape::k32x32b ? 32 : 16; }
+uint32_t lanesTouched(const LdStForm& f) {
+    return f.shape == LdStShape::k32x32b ? 32 : 16;
+}
 
 std::vector<RegSegment> ldStSegments(const LdStForm& f, uint32_t t, uint32_t j) {
+    std::array<RegSegment, 2> seg;
+    const uint32_t n = ldStSegmentsInto(f, t, j, seg);
+    return std::vector<RegSegment>(seg.begin(), seg.begin() + n);
+}
+
+uint32_t ldStSegmentsInto(const LdStForm& f, uint32_t t, uint32_t j, std::array<RegSegment, 2>& out) {
     int64_t lane = 0, col = 0, half = 0; // col: unpacked column offset without the 16x32bx2 half offset
     switch (f.shape) {
-    case LdStShape::k32x32b: lane = t; col = j; break;
-    case LdStShape::k16x64b: lane = t / 4 + 8 * (t % 2); col = 2 * j + (t / 2) % 2; break;
-    case LdStShape::k16x128b: lane = t / 4 + 8 * (j % 2); col = 4 * (j / 2) + t % 4; break;
-    case LdStShape::k16x256b: lane = t / 4 + 8 * ((j / 2) % 2); col = 8 * (j / 4) + 2 * (t % 4) + j % 2; break;
-    case LdStShape::k16x32bx2: lane = t % 16; col = j; half = (t / 16) * f.immHalfSplitoff; break;
+    case LdStShape::k32x32b:
+        lane = t;
+        col = j;
+        break;
+    case LdStShape::k16x64b:
+        lane = t / 4 + 8 * (t % 2);
+        col = 2 * j + (t / 2) % 2;
+        break;
+    case LdStShape::k16x128b:
+        lane = t / 4 + 8 * (j % 2);
+        col = 4 * (j / 2) + t % 4;
+        break;
+    case LdStShape::k16x256b:
+        lane = t / 4 + 8 * ((j / 2) % 2);
+        col = 8 * (j / 4) + 2 * (t % 4) + j % 2;
+        break;
+    case LdStShape::k16x32bx2:
+        lane = t % 16;
+        col = j;
+        half = (t / 16) * f.immHalfSplitoff;
+        break;
     }
-    if (!f.pack16b) return {RegSegment{0, 32, lane, col + half, 0}};
-    return {RegSegment{0, 16, lane, 2 * col + half, 0}, RegSegment{16, 16, lane, 2 * col + 1 + half, 0}};
+    if (!f.pack16b) {
+        out[0] = RegSegment{0, 32, lane, col + half, 0};
+        return 1;
+    }
+    out[0] = RegSegment{0, 16, lane, 2 * col + half, 0};
+    out[1] = RegSegment{16, 16, lane, 2 * col + 1 + half, 0};
+    return 2;
 }
 
 TmemBit ldStBit(const LdStForm& f, uint32_t t, uint32_t reg, uint32_t bit) {

@@ -7,15 +7,24 @@ namespace layoutscope {
 
 const char* transformName(Transform t) {
     switch (t) {
-    case Transform::Copy: return "copy";
-    case Transform::FillZero: return "fill zero (out of bounds)";
-    case Transform::FillNaN: return "fill OOB-NaN 0x7FF7";
-    case Transform::RoundTf32: return "round to TF32";
-    case Transform::Decompress4to8: return "decompress 4-bit to 8-bit";
-    case Transform::Decompress6to8: return "decompress 6-bit to 8-bit";
-    case Transform::Unpack16b: return "unpack 16-bit";
-    case Transform::Pack16b: return "pack 16-bit";
-    case Transform::Pack8to6: return "pack 8-bit containers to 6-bit";
+    case Transform::Copy:
+        return "copy";
+    case Transform::FillZero:
+        return "fill zero (out of bounds)";
+    case Transform::FillNaN:
+        return "fill OOB-NaN 0x7FF7";
+    case Transform::RoundTf32:
+        return "round to TF32";
+    case Transform::Decompress4to8:
+        return "decompress 4-bit to 8-bit";
+    case Transform::Decompress6to8:
+        return "decompress 6-bit to 8-bit";
+    case Transform::Unpack16b:
+        return "unpack 16-bit";
+    case Transform::Pack16b:
+        return "pack 16-bit";
+    case Transform::Pack8to6:
+        return "pack 8-bit containers to 6-bit";
     }
     return "?";
 }
@@ -23,47 +32,78 @@ const char* transformName(Transform t) {
 std::pair<size_t, size_t> Trace::movesOfStep(uint32_t step) const {
     auto lo = std::lower_bound(moves.begin(), moves.end(), step,
                                [](const ByteMove& m, uint32_t s) { return m.step < s; });
-    auto hi = std::upper_bound(lo, moves.end(), step, [](uint32_t s, const ByteMove& m) { return s < m.step; });
+    auto hi =
+        std::upper_bound(lo, moves.end(), step, [](uint32_t s, const ByteMove& m) { return s < m.step; });
     return {static_cast<size_t>(lo - moves.begin()), static_cast<size_t>(hi - moves.begin())};
+}
+
+size_t Trace::firstUntraced() const {
+    for (size_t i = 0; i < instrs.size(); ++i)
+        if (!instrs[i].traced) return i;
+    return instrs.size();
 }
 
 void TraceBuilder::beginInstr(std::string text, int sourceLine) {
     LAYOUTSCOPE_ASSERT(!m_open);
     m_open = true;
     m_instr = static_cast<uint32_t>(m_t.instrs.size());
-    m_t.instrs.push_back(TraceInstr{std::move(text), sourceLine, m_t.stepCount, m_t.stepCount, {}});
+    // Over budget: this and every later instruction execute untraced (summarised).
+    const uint64_t used = m_t.moves.memoryBytes() + m_t.before.size() + m_t.after.size();
+    m_tracing = m_tracing && used < m_t.budgetBytes; // budget 0: nothing traced
+    TraceInstr in{std::move(text), sourceLine, m_t.stepCount, m_t.stepCount, {}, {}};
+    in.firstMove = in.endMove = m_t.moves.size();
+    in.traced = m_tracing;
+    m_t.instrs.push_back(std::move(in));
 }
 
 void TraceBuilder::endInstr(std::string summary) {
     LAYOUTSCOPE_ASSERT(m_open);
     m_open = false;
-    m_t.instrs[m_instr].endStep = m_t.stepCount;
-    m_t.instrs[m_instr].summary = std::move(summary);
+    TraceInstr& in = m_t.instrs[m_instr];
+    in.endStep = m_t.stepCount;
+    in.endMove = m_t.moves.size();
+    in.summary = std::move(summary);
+    if (!in.traced) in.summary += " [not traced: the trace reached its memory budget]";
 }
 
-static std::span<uint8_t> destination(MachineState& s, const MemRef& r, size_t len, std::vector<uint8_t>& tmp) {
+namespace {
+
+void writeDestination(MachineState& s, const MemRef& r, std::span<const uint8_t> bytes) {
     if (r.space == MemSpace::SharedCta) {
-        LAYOUTSCOPE_ASSERT(r.cta < s.smem.size() && r.addr + len <= s.smem[r.cta].size());
-        return s.smem[r.cta].bytes().subspan(r.addr, len);
+        LAYOUTSCOPE_ASSERT(r.cta < s.smem.size() && r.addr + bytes.size() <= s.smem[r.cta].size());
+        std::memcpy(s.smem[r.cta].bytes().data() + r.addr, bytes.data(), bytes.size());
+    } else if (r.space == MemSpace::Global) {
+        s.global.write(r.addr, bytes);
     }
-    tmp.resize(len);
-    if (r.space == MemSpace::Global) s.global.read(r.addr, tmp);
-    return tmp;
 }
 
-void TraceBuilder::move(MachineState& state, ByteMove m, std::span<const uint8_t> bytes, bool newStep) {
+} // namespace
+
+bool TraceBuilder::move(MachineState& state, ByteMove m, std::span<const uint8_t> bytes, bool newStep,
+                        const AddrDerivation& derive) {
     LAYOUTSCOPE_ASSERT(m_open && bytes.size() == m.length);
+    m_t.instrs[m_instr].bytesMoved += m.length;
+    if (!m_tracing) {
+        writeDestination(state, m.dst, bytes);
+        return false;
+    }
     if (newStep || m_t.stepCount == m_t.instrs[m_instr].firstStep) ++m_t.stepCount;
     m.step = m_t.stepCount - 1;
     m.instr = m_instr;
-    m.dataOffset = static_cast<uint32_t>(m_t.after.size());
-    std::vector<uint8_t> tmp;
-    std::span<uint8_t> dst = destination(state, m.dst, m.length, tmp);
-    m_t.before.insert(m_t.before.end(), dst.begin(), dst.end());
+    m.dataOffset = m_t.after.size();
+    const size_t at = m_t.before.size();
+    m_t.before.resize(at + m.length); // zeros for registers and Tensor Memory (their executors fill them)
+    if (m.dst.space == MemSpace::SharedCta) {
+        LAYOUTSCOPE_ASSERT(m.dst.cta < state.smem.size() &&
+                           m.dst.addr + m.length <= state.smem[m.dst.cta].size());
+        std::memcpy(m_t.before.data() + at, state.smem[m.dst.cta].bytes().data() + m.dst.addr, m.length);
+    } else if (m.dst.space == MemSpace::Global) {
+        state.global.read(m.dst.addr, std::span<uint8_t>(m_t.before.data() + at, m.length));
+    }
     m_t.after.insert(m_t.after.end(), bytes.begin(), bytes.end());
-    if (m.dst.space == MemSpace::SharedCta) std::memcpy(dst.data(), bytes.data(), bytes.size());
-    else if (m.dst.space == MemSpace::Global) state.global.write(m.dst.addr, bytes);
-    m_t.moves.push_back(m);
+    writeDestination(state, m.dst, bytes);
+    m_t.moves.push_back(m, derive);
+    return true;
 }
 
 void TraceBuilder::tx(MachineState& state, uint8_t cta, uint32_t mbarAddr, int64_t bytes) {
@@ -84,8 +124,10 @@ void TraceBuilder::alsoRule(RuleId rule) {
 Replay::Replay(const Trace& t, const MachineState& initial) : m_t(t), m_state(initial) {}
 
 static void applyBytes(MachineState& s, const MemRef& r, std::span<const uint8_t> bytes) {
-    if (r.space == MemSpace::SharedCta) std::memcpy(s.smem[r.cta].bytes().data() + r.addr, bytes.data(), bytes.size());
-    else if (r.space == MemSpace::Global) s.global.write(r.addr, bytes);
+    if (r.space == MemSpace::SharedCta)
+        std::memcpy(s.smem[r.cta].bytes().data() + r.addr, bytes.data(), bytes.size());
+    else if (r.space == MemSpace::Global)
+        s.global.write(r.addr, bytes);
 }
 
 void Replay::seek(uint32_t step) {
@@ -93,12 +135,14 @@ void Replay::seek(uint32_t step) {
     if (step > m_step) {
         auto [lo, unused] = m_t.movesOfStep(m_step);
         auto [unused2, hi] = m_t.movesOfStep(step - 1);
-        (void)unused; (void)unused2;
+        (void)unused;
+        (void)unused2;
         for (size_t i = lo; i < hi; ++i) applyBytes(m_state, m_t.moves[i].dst, m_t.afterBytes(m_t.moves[i]));
     } else if (step < m_step) {
         auto [lo, unused] = m_t.movesOfStep(step);
         auto [unused2, hi] = m_t.movesOfStep(m_step - 1);
-        (void)unused; (void)unused2;
+        (void)unused;
+        (void)unused2;
         for (size_t i = hi; i-- > lo;) applyBytes(m_state, m_t.moves[i].dst, m_t.beforeBytes(m_t.moves[i]));
     }
     m_step = step;

@@ -11,13 +11,16 @@ using namespace layoutscope;
 using namespace layoutscope::views;
 
 namespace {
-constexpr Rgba8 kBlank{kUntouched.r, kUntouched.g, kUntouched.b, 0}; // as smemSceneAt leaves an unwritten byte
+constexpr Rgba8 kBlank{kUntouched.r, kUntouched.g, kUntouched.b,
+                       0}; // as smemSceneAt leaves an unwritten byte
 /// 2 rows at 0x400: bytes 0..127 written by move 0 (instr 1), 128..255 by move 1 (instr 3), except
 /// the first 3 bytes of row 1, untouched.
 SmemScene makeScene(Trace& t) {
-    t.moves.resize(2);
-    t.moves[0].instr = 1;
-    t.moves[1].instr = 3;
+    ByteMove m0, m1;
+    m0.instr = 1;
+    m1.instr = 3;
+    t.moves.push_back(m0);
+    t.moves.push_back(m1);
     SmemScene s;
     s.window = {0, 0x400, 256};
     s.texels.assign(256, Rgba8{10, 20, 30, kFlagWritten});
@@ -50,7 +53,7 @@ TEST_CASE("Colour by bank: each 4-byte word takes the colour of bank (addr / 4) 
     for (uint32_t b = 0; b < 32; ++b) distinct.insert({bankColour(b).r, bankColour(b).g, bankColour(b).b});
     CHECK(distinct.size() == 32);
     CHECK(s.texels[5].a == (kFlagWritten | kFlagCurrent)); // flags kept
-    CHECK(s.texels[128] == kBlank);                    // untouched bytes stay untouched
+    CHECK(s.texels[128] == kBlank);                        // untouched bytes stay untouched
 }
 
 TEST_CASE("Colour by instruction: the instruction of the move that last wrote the byte",

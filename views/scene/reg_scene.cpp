@@ -62,7 +62,8 @@ RegScene regSceneAt(const Document& doc, uint32_t instr, uint32_t step, const Tm
     r.store = t.moves[lo].src.space == MemSpace::Register;
     r.regCount = registerCountOf(doc, instr);
     for (size_t i = lo; i < hi; ++i) {
-        const MemRef& reg = r.store ? t.moves[i].src : t.moves[i].dst;
+        const ByteMove mv = t.moves[i];
+        const MemRef reg = r.store ? mv.src : mv.dst;
         r.cta = reg.cta;
         const uint32_t warp = uint32_t(reg.addr >> 16) / 32;
         if (std::find(r.warps.begin(), r.warps.end(), warp) == r.warps.end()) r.warps.push_back(warp);

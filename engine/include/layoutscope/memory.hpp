@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <span>
+#include <unordered_map>
 #include <vector>
 
 namespace layoutscope {
@@ -20,7 +21,7 @@ using ByteGenerator = std::function<uint8_t(uint64_t offset)>;
 
 /// Sparse 64-bit global address space. Unmapped bytes read as 0.
 class GlobalMemory {
-public:
+  public:
     /// Declare [base, base+size) whose initial bytes come from `gen` (nullptr: zeros).
     void addRegion(uint64_t base, uint64_t size, ByteGenerator gen);
     [[nodiscard]] bool isMapped(uint64_t addr, uint64_t len) const;
@@ -30,42 +31,62 @@ public:
     /// Number of 4 KiB pages materialised by writes (for the "costs only what is touched" rule).
     [[nodiscard]] size_t materialisedPages() const { return m_pages.size(); }
 
-private:
+    static constexpr uint64_t kPage = 4096;
+    /// Generated (never written) pages kept for reuse by reads; above this many the cache is emptied.
+    static constexpr size_t kReadCachePages = 16384; // 64 MiB
+
+  private:
     struct Region {
         uint64_t base, size;
         ByteGenerator gen;
     };
-    static constexpr uint64_t kPage = 4096;
+    using Page = std::array<uint8_t, kPage>;
+    /// A cache of generated pages: invisible state, so a copy of the memory starts with an empty one.
+    struct ReadCache {
+        ReadCache() = default;
+        ReadCache(const ReadCache&) {}
+        ReadCache& operator=(const ReadCache&) {
+            pages.clear();
+            return *this;
+        }
+        ReadCache(ReadCache&&) noexcept = default;
+        ReadCache& operator=(ReadCache&&) noexcept = default;
+        std::unordered_map<uint64_t, Page> pages;
+    };
     [[nodiscard]] const Region* regionOf(uint64_t addr) const;
     [[nodiscard]] uint8_t initialByte(uint64_t addr) const;
+    void generatePage(uint64_t page, Page& out) const;
+    [[nodiscard]] const Page* pageFor(uint64_t page) const; ///< written or cached page (generating it)
     std::vector<Region> m_regions;
-    std::map<uint64_t, std::array<uint8_t, kPage>> m_pages; ///< page index -> bytes (copyable state)
+    std::unordered_map<uint64_t, Page> m_pages; ///< page index -> bytes written (copyable state)
+    mutable ReadCache m_cache;
 };
 
 /// One CTA's shared memory window: shared::cta addresses [0, size).
 class SharedMemory {
-public:
+  public:
     explicit SharedMemory(uint32_t size = kSmemBytesPerCta, uint8_t fill = 0) : m_bytes(size, fill) {}
     [[nodiscard]] uint32_t size() const { return static_cast<uint32_t>(m_bytes.size()); }
     [[nodiscard]] std::span<uint8_t> bytes() { return m_bytes; }
     [[nodiscard]] std::span<const uint8_t> bytes() const { return m_bytes; }
 
-private:
+  private:
     std::vector<uint8_t> m_bytes;
 };
 
 /// An mbarrier's transaction state (PTX ISA §9.7.13.15), as far as data movement needs it.
 struct MbarrierState {
-    int64_t txCount = 0;          ///< expect-tx adds, complete-tx subtracts
-    int64_t completedBytes = 0;   ///< total complete-tx bytes received (for display / conformance)
+    int64_t txCount = 0;        ///< expect-tx adds, complete-tx subtracts
+    int64_t completedBytes = 0; ///< total complete-tx bytes received (for display / conformance)
 };
 
 /// Everything an execution reads and writes.
 struct MachineState {
-    explicit MachineState(uint32_t clusterSize = 1, uint8_t smemFill = 0, uint32_t smemSize = kSmemBytesPerCta);
+    explicit MachineState(uint32_t clusterSize = 1, uint8_t smemFill = 0,
+                          uint32_t smemSize = kSmemBytesPerCta);
     uint32_t clusterSize = 1;
     GlobalMemory global;
-    std::vector<SharedMemory> smem;                          ///< index = %cluster_ctarank
+    std::vector<SharedMemory> smem;                                   ///< index = %cluster_ctarank
     std::map<std::pair<uint32_t, uint32_t>, MbarrierState> mbarriers; ///< (cta, shared::cta addr)
 };
 

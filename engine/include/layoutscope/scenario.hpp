@@ -4,7 +4,8 @@
 ///
 ///   # 64x64 fp16 tile with 128B swizzle
 ///   target sm_90a                   # sm_90a (default) -> TmaArch::Sm90, sm_100a and later -> Sm100
-///                                   # (sm_103 -> Sm103, sm_120 and later -> Sm120: target-specific TMA rules)
+///                                   # (sm_103 -> Sm103, sm_120 and later -> Sm120: target-specific TMA
+///                                   rules)
 ///   ptx 9.0                         # optional PTX ISA version for the validator (default 9.0)
 ///   cluster 1                       # or: cluster 2x1x1 (CTAs = product, at most 16)
 ///   tensormap A tiled FLOAT16 dims=[4096,4096] strides=[8192] box=[64,64] swizzle=128B
@@ -70,7 +71,7 @@ struct ScenarioTensorMap {
 struct ScenarioBuffer {
     std::string name;
     uint32_t cta = 0;
-    uint32_t addr = 0;  ///< shared::cta byte address assigned by the layout pass
+    uint32_t addr = 0; ///< shared::cta byte address assigned by the layout pass
     uint32_t size = 0;
     uint32_t align = 16;
     SourceSpan span;
@@ -89,13 +90,13 @@ using ScenarioOp = std::variant<TmaTileLoad, TmaTileStore, TmaGather4Load, TmaSc
 
 /// What a scenario instruction does. Only Copy uses ScenarioInstr::op. (appended)
 enum class ScenarioInstrKind : uint8_t {
-    Copy,             ///< cp.async.bulk.tensor tile load/store: `op` holds it
-    MbarrierInit,     ///< mbarrier.init: resets the barrier at (cta, mbarAddr); value = arrival count
-    MbarrierExpectTx, ///< mbarrier.arrive.expect_tx / mbarrier.expect_tx: tx-count += value
+    Copy,               ///< cp.async.bulk.tensor tile load/store: `op` holds it
+    MbarrierInit,       ///< mbarrier.init: resets the barrier at (cta, mbarAddr); value = arrival count
+    MbarrierExpectTx,   ///< mbarrier.arrive.expect_tx / mbarrier.expect_tx: tx-count += value
     MbarrierCompleteTx, ///< mbarrier.complete_tx: tx-count -= value
-    MbarrierWait,     ///< mbarrier.try_wait / test_wait: accepted and recorded, no effect
-    NoOp,             ///< fences, cp.async.bulk.commit_group / wait_group, barrier.cluster
-    Tcgen05,          ///< appended: tcgen05.alloc/dealloc/relinquish_alloc_permit/st/ld/cp/shift (Tcgen05Executor)
+    MbarrierWait,       ///< mbarrier.try_wait / test_wait: accepted and recorded, no effect
+    NoOp,               ///< fences, cp.async.bulk.commit_group / wait_group, barrier.cluster
+    Tcgen05, ///< appended: tcgen05.alloc/dealloc/relinquish_alloc_permit/st/ld/cp/shift (Tcgen05Executor)
 };
 
 struct ScenarioInstr {
@@ -103,12 +104,12 @@ struct ScenarioInstr {
     SourceSpan span;
     ScenarioOp op;
     ScenarioInstrKind kind = ScenarioInstrKind::Copy; ///< appended
-    uint32_t cta = 0;      ///< appended: issuing CTA (%cluster_ctarank)
+    uint32_t cta = 0;                                 ///< appended: issuing CTA (%cluster_ctarank)
     uint32_t mbarAddr = 0; ///< appended: mbarrier shared::cta address for the Mbarrier* kinds
     int64_t value = 0;     ///< appended: arrival count / tx bytes for the Mbarrier* kinds
     uint32_t warp = 0;     ///< appended: issuing warp in the CTA (directive `warp N`) for tcgen05
-    uint32_t taddr = 0;    ///< appended: tcgen05 TMEM address (st/ld/cp/shift/dealloc) or alloc's smem address
-    uint64_t desc = 0;     ///< appended: tcgen05.cp shared-memory descriptor
+    uint32_t taddr = 0; ///< appended: tcgen05 TMEM address (st/ld/cp/shift/dealloc) or alloc's smem address
+    uint64_t desc = 0;  ///< appended: tcgen05.cp shared-memory descriptor
     std::vector<uint32_t> regs; ///< appended: tcgen05.st/ld register numbers of the vector operand (%r5 -> 5)
     int64_t taddrSmem = -1; ///< appended: >= 0: the TMEM address is read at run time from this shared::cta
                             ///< address of the issuing CTA (`[taddrBuf]`, the buffer tcgen05.alloc wrote)
@@ -125,7 +126,7 @@ struct ScenarioWarp {
 struct Scenario {
     std::string target = "sm_90a";
     uint32_t clusterSize = 1;
-    uint32_t smemBase = 1024;  ///< first shared::cta byte address available to buffers
+    uint32_t smemBase = 1024; ///< first shared::cta byte address available to buffers
     std::vector<ScenarioTensorMap> tensorMaps;
     std::vector<ScenarioBuffer> buffers;
     std::vector<ScenarioBarrier> barriers;
@@ -146,18 +147,26 @@ struct Run {
     MachineState initial; ///< memory before the first instruction (global tensors generated)
     MachineState final;
     Trace trace;
-    TmemState tmemInitial{1};        ///< appended: Tensor Memory of every CTA before the first instruction
-    TmemState tmemFinal{1};          ///< appended
-    std::vector<ScenarioWarp> warps; ///< appended: every warp that executes tcgen05.st/ld/cp, with its registers
+    TmemState tmemInitial{1}; ///< appended: Tensor Memory of every CTA before the first instruction
+    TmemState tmemFinal{1};   ///< appended
+    std::vector<ScenarioWarp>
+        warps; ///< appended: every warp that executes tcgen05.st/ld/cp, with its registers
     /// appended: Warning-severity diagnostics that did not stop the run, in order: tcgen05.alloc size rules
     /// at the alloc instruction, then TMEM columns still allocated when the scenario ends (PTX ISA 9.2
     /// §9.7.16.7.1).
     std::vector<Diagnostic> warnings;
 };
 
+/// How much of a run to record.
+struct RunOptions {
+    /// Trace::budgetBytes: instructions that start over it run untraced (TraceInstr::traced = false);
+    /// 0 records no moves at all (the fast path for conformance and sweeps: Run::final is still exact).
+    uint64_t traceBudgetBytes = Trace::kDefaultTraceBudget;
+};
+
 /// Execute every instruction. A hardware fault stops the run with its diagnostic; warnings go to
 /// Run::warnings.
-[[nodiscard]] Result<Run> runScenario(const Scenario& s);
+[[nodiscard]] Result<Run> runScenario(const Scenario& s, const RunOptions& options = {});
 
 /// The initial byte generator of a tensor (its ScenarioFill applied to its data type). (appended)
 [[nodiscard]] ByteGenerator scenarioFillGenerator(const ScenarioTensorMap& t);

@@ -22,17 +22,18 @@ namespace layoutscope {
 enum class LdStShape : uint8_t { k16x64b, k16x128b, k16x256b, k32x32b, k16x32bx2 };
 [[nodiscard]] const char* ldStShapeName(LdStShape s); ///< "16x64b", ...
 
-/// One tcgen05.ld / tcgen05.st form, e.g. `tcgen05.ld.sync.aligned.16x32bx2.x2.pack::16b.b32 {..}, [taddr], 4;`.
+/// One tcgen05.ld / tcgen05.st form, e.g. `tcgen05.ld.sync.aligned.16x32bx2.x2.pack::16b.b32 {..}, [taddr],
+/// 4;`.
 struct LdStForm {
     LdStShape shape = LdStShape::k32x32b;
-    uint32_t num = 1;          ///< .x1 ... .x128
-    bool pack16b = false;      ///< .pack::16b (ld) or .unpack::16b (st)
-    bool store = false;        ///< tcgen05.st (else ld, including ld.red)
-    bool reduce = false;       ///< tcgen05.ld.red (same map as the plain load)
-    bool redMax = false;       ///< ld.red: .max (else .min)
-    bool redAbs = false;       ///< ld.red: .abs (f32 only)
-    bool redNaN = false;       ///< ld.red: .NaN (f32 only): a NaN input makes the result NaN
-    char redType = 'f';        ///< ld.red: 'f' .f32, 'u' .u32, 's' .s32
+    uint32_t num = 1;            ///< .x1 ... .x128
+    bool pack16b = false;        ///< .pack::16b (ld) or .unpack::16b (st)
+    bool store = false;          ///< tcgen05.st (else ld, including ld.red)
+    bool reduce = false;         ///< tcgen05.ld.red (same map as the plain load)
+    bool redMax = false;         ///< ld.red: .max (else .min)
+    bool redAbs = false;         ///< ld.red: .abs (f32 only)
+    bool redNaN = false;         ///< ld.red: .NaN (f32 only): a NaN input makes the result NaN
+    char redType = 'f';          ///< ld.red: 'f' .f32, 'u' .u32, 's' .s32
     int64_t immHalfSplitoff = 0; ///< 16x32bx2 only: column offset of the second half (threads 16-31)
 };
 
@@ -40,11 +41,12 @@ struct LdStForm {
 /// Accepts the full instruction text or just the dotted mnemonic; the immediate is the operand after
 /// `[taddr]` (ld) or before the register vector (st). Shapes and `.num` are validated (Table 49/50).
 [[nodiscard]] Result<LdStForm> parseLdSt(std::string_view ptx);
-/// tcgen05.ld.red: min/max of one thread's loaded 32-bit values, as the form's type (PTX ISA 8.8 tcgen05.ld.red).
-/// unverified: open question 29 — the domain is every register of the thread (also for 16x32bx2), and without
-/// .NaN NaN inputs are ignored (all-NaN gives the canonical NaN 0x7FFFFFFF).
+/// tcgen05.ld.red: min/max of one thread's loaded 32-bit values, as the form's type (PTX ISA 8.8
+/// tcgen05.ld.red). unverified: open question 29 — the domain is every register of the thread (also for
+/// 16x32bx2), and without .NaN NaN inputs are ignored (all-NaN gives the canonical NaN 0x7FFFFFFF).
 [[nodiscard]] uint32_t ldRedReduce(const LdStForm& f, const std::vector<uint32_t>& values);
-/// 32-bit registers per thread: num x {1,1,1,2,4} for {32x32b,16x64b,16x32bx2,16x128b,16x256b}; pack does not change it.
+/// 32-bit registers per thread: num x {1,1,1,2,4} for {32x32b,16x64b,16x32bx2,16x128b,16x256b}; pack does not
+/// change it.
 [[nodiscard]] uint32_t regsPerThread(const LdStForm& f);
 /// Lanes a warp touches: 32 for 32x32b, 16 otherwise.
 [[nodiscard]] uint32_t lanesTouched(const LdStForm& f);
@@ -72,6 +74,8 @@ struct RegSegment {
 /// pack::16b: unpacked column offset k -> bits [0,16) from column 2k, bits [16,32) from 2k+1 (low halves);
 /// for 16x32bx2 the half offset imm is added unscaled.
 [[nodiscard]] std::vector<RegSegment> ldStSegments(const LdStForm& f, uint32_t t, uint32_t reg);
+/// The same segments without allocating: fills `out`, returns how many (1 or 2).
+uint32_t ldStSegmentsInto(const LdStForm& f, uint32_t t, uint32_t reg, std::array<RegSegment, 2>& out);
 
 /// The TMEM cell bit that register bit `bit` of (thread t, register reg) maps to.
 struct TmemBit {
@@ -110,8 +114,8 @@ struct CpForm {
 };
 /// Parse and validate (multicast required by and only with 64x128b / 32x128b; ptxas-confirmed pairings).
 [[nodiscard]] Result<CpForm> parseCp(std::string_view ptx);
-[[nodiscard]] uint32_t cpSourceRows(CpShape s);    ///< 128, 4, 128, 64, 32
-[[nodiscard]] uint32_t cpRowBytes(CpShape s);      ///< 32 (x256b) or 16 (x128b)
+[[nodiscard]] uint32_t cpSourceRows(CpShape s); ///< 128, 4, 128, 64, 32
+[[nodiscard]] uint32_t cpRowBytes(CpShape s);   ///< 32 (x256b) or 16 (x128b)
 
 // [SECTION] cp maps ---------------------------------------------------------------------------------
 

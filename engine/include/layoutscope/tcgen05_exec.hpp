@@ -41,12 +41,13 @@ struct InstrSource {
 };
 
 class Tcgen05Executor {
-public:
-    Tcgen05Executor(Trace& trace, MachineState& state, TmemState& tmem) : m_trace(trace), m_state(state), m_tmem(tmem) {}
+  public:
+    Tcgen05Executor(Trace& trace, MachineState& state, TmemState& tmem)
+        : m_trace(trace), m_state(state), m_tmem(tmem) {}
 
-    /// `tcgen05.alloc.cta_group::N.sync.aligned.shared::cta.b32 [dst], nCols;` — allocates (both CTAs of the pair
-    /// for N = 2, same columns) and records the 4-byte store of the TMEM address to `dst` in each CTA's shared
-    /// memory. `dst` must be 4-byte aligned and inside shared memory.
+    /// `tcgen05.alloc.cta_group::N.sync.aligned.shared::cta.b32 [dst], nCols;` — allocates (both CTAs of the
+    /// pair for N = 2, same columns) and records the 4-byte store of the TMEM address to `dst` in each CTA's
+    /// shared memory. `dst` must be 4-byte aligned and inside shared memory.
     [[nodiscard]] Result<uint32_t> alloc(uint32_t ctaGroup, uint32_t cta, uint32_t dstSmem, uint32_t nCols,
                                          const InstrSource& src);
     /// `tcgen05.dealloc.cta_group::N.sync.aligned.b32 taddr, nCols;`
@@ -58,37 +59,43 @@ public:
     [[nodiscard]] Status st(const LdStForm& f, uint32_t cta, uint32_t warpIdInCta, uint32_t taddr,
                             const WarpRegisters& regs, const InstrSource& src);
     /// tcgen05.ld: returns the warp's registers (pack::16b joins the low halves of two cells).
-    [[nodiscard]] Result<WarpRegisters> ld(const LdStForm& f, uint32_t cta, uint32_t warpIdInCta, uint32_t taddr,
-                                           const InstrSource& src);
+    [[nodiscard]] Result<WarpRegisters> ld(const LdStForm& f, uint32_t cta, uint32_t warpIdInCta,
+                                           uint32_t taddr, const InstrSource& src);
     /// tcgen05.cp from shared memory through descriptor `desc`: one step per source row.
     /// .cta_group::2 also copies in the peer CTA from the peer's own shared memory (open question 21).
-    [[nodiscard]] Status cp(const CpForm& f, uint32_t cta, uint32_t taddr, uint64_t desc, const InstrSource& src);
+    [[nodiscard]] Status cp(const CpForm& f, uint32_t cta, uint32_t taddr, uint64_t desc,
+                            const InstrSource& src);
     /// tcgen05.shift.cta_group::N.down [taddr]: taddr lane must be a multiple of 32 (open question 2).
     [[nodiscard]] Status shiftDown(uint32_t ctaGroup, uint32_t cta, uint32_t taddr, const InstrSource& src);
     /// Warning diagnostics of the last successful alloc (RuleId::TmemAllocMonotonic, "CTA n: ..."), else
     /// empty.
     [[nodiscard]] const std::vector<Diagnostic>& warnings() const { return m_warnings; }
+    /// Register numbers the trace names for vector positions 0, 1, ... of st/ld (`{%r4, %r7}` -> {4, 7});
+    /// empty: the position itself.
+    void setRegisterNames(std::vector<uint32_t> names) { m_regNames = std::move(names); }
 
-private:
-    void record(TraceBuilder& tb, ByteMove m, const std::vector<uint8_t>& bytes, bool newStep);
+  private:
+    [[nodiscard]] MemRef regRef(uint32_t cta, uint32_t threadInCta, uint32_t pos, uint32_t byte) const;
+    void record(TraceBuilder& tb, ByteMove m, std::span<const uint8_t> bytes, bool newStep);
     /// endInstr, then TraceInstr::alsoRules = the rules of `uses` that no move of the instruction names.
     void endInstr(TraceBuilder& tb, std::string summary, const std::vector<RuleId>& uses);
     Trace& m_trace;
     MachineState& m_state;
     TmemState& m_tmem;
     std::vector<Diagnostic> m_warnings;
+    std::vector<uint32_t> m_regNames;
 };
 
 /// Replays the TensorMemory-destination moves of a trace on a TmemState (the counterpart of Replay).
 class TmemReplay {
-public:
+  public:
     TmemReplay(const Trace& t, const TmemState& initial) : m_t(t), m_state(initial) {}
     /// State after all moves of steps < `step`.
     void seek(uint32_t step);
     [[nodiscard]] uint32_t step() const { return m_step; }
     [[nodiscard]] const TmemState& state() const { return m_state; }
 
-private:
+  private:
     const Trace& m_t;
     TmemState m_state;
     uint32_t m_step = 0;

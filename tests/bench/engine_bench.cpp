@@ -1,0 +1,205 @@
+// Engine benchmark of issue 11 (not a ctest test: speed goals live here, figures in README.md).
+//
+//   engine_bench            every case, each in a child process (so its peak RSS is its own)
+//   engine_bench CASE       one case in this process
+//
+// Cases:
+//   loads10k      10,000 64x64 fp16 SWIZZLE_128B TMA loads: parse + run, wall time and peak RSS
+//   st10k         10,000 tcgen05.st .32x32b.x128 (16 KiB each): parse + run
+//   scale         3,000 vs 300 small loads: the time ratio (linear time: ~10x)
+//   kernel        one SW128 64x64 fp16 tile load, trace on and off, vs memcpy of the same 8 KiB, side by
+//                 side in one process; tcgen05.ld / tcgen05.cp likewise vs memcpy of their bytes
+#include "layoutscope/scenario.hpp"
+#include "layoutscope/smem_descriptor.hpp"
+#include "layoutscope/tcgen05_exec.hpp"
+#include "layoutscope/tma.hpp"
+
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+using namespace layoutscope;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double seconds(Clock::time_point a) {
+    return std::chrono::duration<double>(Clock::now() - a).count();
+}
+double peakMiB() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return double(u.ru_maxrss) / 1024.0;
+}
+
+std::string loadsScenario(int n, int box) {
+    std::string s = "tensormap A tiled FLOAT16 dims=[8192,8192] box=[" + std::to_string(box) + "," +
+                    std::to_string(box) + "] swizzle=128B\nsmem sA " +
+                    std::to_string(box * std::max(box * 2, 128)) /* rows padded to the 128 B span */ +
+                    " align=1024\nmbarrier bar\nmbarrier.init.shared::cta.b64 [bar], 1;\n";
+    for (int i = 0; i < n; ++i) // march over distinct tiles of the tensor
+        s += "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes [sA], [A, {" +
+             std::to_string(box * (i % 128)) + ", " + std::to_string(box * ((i / 128) % 128)) +
+             "}], [bar];\n";
+    return s;
+}
+
+std::string storesScenario(int n) {
+    std::string s = "target sm_100a\nsmem buf 16\nwarp 0\nregs pattern=index\n"
+                    "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [buf], 128;\nlet tmem = 0\n";
+    std::string regs;
+    for (int i = 0; i < 128; ++i) regs += (i ? ", %r" : "%r") + std::to_string(i);
+    for (int i = 0; i < n; ++i) s += "tcgen05.st.sync.aligned.32x32b.x128.b32 [tmem], {" + regs + "};\n";
+    return s;
+}
+
+int runText(const char* name, const std::string& text) {
+    const auto t0 = Clock::now();
+    auto sc = parseScenario(text);
+    if (!sc) {
+        std::printf("%s: parse failed: %s\n", name, sc.diagnostics()[0].message.c_str());
+        return 1;
+    }
+    const double tParse = seconds(t0);
+    const auto t1 = Clock::now();
+    auto r = runScenario(*sc);
+    if (!r) {
+        std::printf("%s: run failed: %s\n", name, r.diagnostics()[0].message.c_str());
+        return 1;
+    }
+    const double tRun = seconds(t1);
+    const Trace& t = r->trace;
+    std::printf(
+        "%-8s %6zu instrs  parse %.3f s  run %.3f s  total %.3f s  peak RSS %.0f MiB  moves %zu in %zu runs, "
+        "trace %.0f MiB, untraced from %zu\n",
+        name, t.instrs.size(), tParse, tRun, tParse + tRun, peakMiB(), t.moves.size(), t.moves.runCount(),
+        double(t.memoryBytes()) / 1048576.0, t.firstUntraced());
+    return 0;
+}
+
+double scaleTime(int n) {
+    const std::string text = loadsScenario(n, 32);
+    const auto t0 = Clock::now();
+    auto sc = parseScenario(text);
+    auto r = sc ? runScenario(*sc) : Result<Run>(sc.diagnostics());
+    if (!r) return -1;
+    return seconds(t0);
+}
+
+// Median ns per call of fn over `reps` batches.
+double nsPer(int inner, const std::function<void()>& fn) {
+    std::vector<double> v;
+    for (int b = 0; b < 15; ++b) {
+        const auto t0 = Clock::now();
+        for (int i = 0; i < inner; ++i) fn();
+        v.push_back(seconds(t0) * 1e9 / inner);
+    }
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+int kernel() {
+    auto sc = parseScenario(loadsScenario(1, 64));
+    if (!sc) return 1;
+    const TmaTileLoad op = std::get<TmaTileLoad>(sc->instrs.back().op);
+    MachineState base(1, 0);
+    base.global.addRegion(op.map.p.globalAddress, sc->tensorMaps[0].extent,
+                          scenarioFillGenerator(sc->tensorMaps[0]));
+    std::vector<uint8_t> src(8192, 1), dst(8192);
+    const double tMemcpy = nsPer(20000, [&] {
+        std::memcpy(dst.data(), src.data(), src.size());
+        asm volatile("" ::: "memory");
+    });
+    auto tma = [&](uint64_t budget) {
+        MachineState st = base;
+        Trace t;
+        t.budgetBytes = budget;
+        int n = 0;
+        return nsPer(200, [&] {
+            if (++n % 256 == 0) t = Trace{}, t.budgetBytes = budget; // keep the trace small
+            TraceBuilder tb(t);
+            tb.beginInstr("load");
+            (void)executeTmaLoad(op, st, tb);
+            tb.endInstr();
+        });
+    };
+    const double tOn = tma(Trace::kDefaultTraceBudget), tOff = tma(0);
+    std::printf("SW128 64x64 fp16 tile load (8 KiB): memcpy %.0f ns, trace on %.0f ns (%.1fx), trace off "
+                "%.0f ns (%.1fx)\n",
+                tMemcpy, tOn, tOn / tMemcpy, tOff, tOff / tMemcpy);
+
+    // tcgen05.ld 32x32b.x128 (16 KiB) and tcgen05.cp 128x256b (4 KiB) against memcpy of their bytes.
+    MachineState st(1, 0);
+    TmemState tmem(1);
+    Trace t;
+    Tcgen05Executor ex(t, st, tmem);
+    LdStForm f;
+    f.shape = LdStShape::k32x32b;
+    f.num = 128;
+    const double tLd = nsPer(50, [&] {
+        if (t.moves.size() > 1000000) t = Trace{};
+        (void)ex.ld(f, 0, 0, 0, InstrSource{"ld", 0});
+    });
+    const double tMem16 = nsPer(5000, [&] {
+        std::memcpy(dst.data(), src.data(), 8192);
+        std::memcpy(dst.data(), src.data(), 8192);
+        asm volatile("" ::: "memory");
+    });
+    CpForm c;
+    c.shape = CpShape::k128x256b;
+    const uint64_t desc = encodeSmemDescriptor(SmemDescriptor{}); // start 0, no swizzle
+    const double tCp = nsPer(200, [&] {
+        if (t.moves.size() > 1000000) t = Trace{};
+        (void)ex.cp(c, 0, 0, desc, InstrSource{"cp", 0});
+    });
+    const double tMem4 = nsPer(20000, [&] {
+        std::memcpy(dst.data(), src.data(), 4096);
+        asm volatile("" ::: "memory");
+    });
+    std::printf("tcgen05.ld .32x32b.x128 (16 KiB): memcpy %.0f ns, ld %.0f ns (%.1fx)\n", tMem16, tLd,
+                tLd / tMem16);
+    std::printf("tcgen05.cp .128x256b (4 KiB): memcpy %.0f ns, cp %.0f ns (%.1fx)\n", tMem4, tCp,
+                tCp / tMem4);
+    return 0;
+}
+
+int runCase(const std::string& c) {
+    if (c == "loads10k") return runText("loads10k", loadsScenario(10000, 64));
+    if (c == "st10k") return runText("st10k", storesScenario(10000));
+    if (c == "scale") {
+        const double a = scaleTime(300), b = scaleTime(3000);
+        std::printf("scale    300 loads %.3f s, 3000 loads %.3f s, ratio %.1fx (goal <= 12x)\n", a, b, b / a);
+        return 0;
+    }
+    if (c == "kernel") return kernel();
+    std::printf("unknown case %s\n", c.c_str());
+    return 2;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    if (argc > 1) return runCase(argv[1]);
+    int rc = 0;
+    for (const char* c : {"loads10k", "st10k", "scale", "kernel"}) {
+        std::fflush(stdout);
+        const pid_t pid = fork();
+        if (pid == 0) {
+            const int r = runCase(c);
+            std::fflush(stdout); // _exit does not flush stdio
+            _exit(r);
+        }
+        int status = 0;
+        waitpid(pid, &status, 0);
+        rc |= WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+    }
+    return rc;
+}
