@@ -4,8 +4,9 @@
 
 namespace layoutscope {
 
-void GlobalMemory::addRegion(uint64_t base, uint64_t size, ByteGenerator gen) {
-    m_regions.push_back(Region{base, size, std::move(gen)});
+void GlobalMemory::addRegion(uint64_t base, uint64_t size, ByteGenerator gen, BulkByteGenerator bulk) {
+    if (!gen) bulk = nullptr;
+    m_regions.push_back(Region{base, size, std::move(gen), std::move(bulk)});
 }
 
 const GlobalMemory::Region* GlobalMemory::regionOf(uint64_t addr) const {
@@ -25,31 +26,24 @@ uint8_t GlobalMemory::initialByte(uint64_t addr) const {
     return (r && r->gen) ? r->gen(addr - r->base) : 0;
 }
 
-void GlobalMemory::generatePage(uint64_t page, Page& out) const {
-    const uint64_t base = page * kPage;
+void GlobalMemory::generate(uint64_t addr, std::span<uint8_t> out) const {
     uint64_t j = 0;
-    while (j < kPage) { // one region lookup per run of bytes, not per byte
-        const Region* r = regionOf(base + j);
+    while (j < out.size()) { // one region lookup per run of bytes, not per byte
+        const uint64_t a = addr + j;
+        const Region* r = regionOf(a);
         if (!r) {
             out[j++] = 0;
             continue;
         }
-        const uint64_t end = std::min<uint64_t>(kPage, r->base + r->size - base);
+        const uint64_t end = std::min<uint64_t>(out.size(), r->base + r->size - addr);
         if (!r->gen)
             std::fill(out.begin() + int64_t(j), out.begin() + int64_t(end), uint8_t(0));
+        else if (r->bulk)
+            r->bulk(a - r->base, out.subspan(j, end - j));
         else
-            for (; j < end; ++j) out[j] = r->gen(base + j - r->base);
+            for (uint64_t o = a - r->base; j < end; ++j, ++o) out[j] = r->gen(o);
         j = end;
     }
-}
-
-const GlobalMemory::Page* GlobalMemory::pageFor(uint64_t page) const {
-    if (auto it = m_pages.find(page); it != m_pages.end()) return &it->second;
-    if (auto it = m_cache.pages.find(page); it != m_cache.pages.end()) return &it->second;
-    if (m_cache.pages.size() >= kReadCachePages) m_cache.pages.clear();
-    Page& p = m_cache.pages[page];
-    generatePage(page, p);
-    return &p;
 }
 
 uint8_t GlobalMemory::readByte(uint64_t addr) const {
@@ -63,12 +57,10 @@ void GlobalMemory::read(uint64_t addr, std::span<uint8_t> out) const {
     while (i < out.size()) {
         const uint64_t a = addr + i;
         const size_t n = std::min<uint64_t>(out.size() - i, kPage - a % kPage);
-        if (m_regions.empty() && m_pages.empty()) {
-            std::fill_n(out.begin() + int64_t(i), n, uint8_t(0));
-        } else {
-            const Page* p = pageFor(a / kPage);
-            std::copy_n(p->begin() + int64_t(a % kPage), n, out.begin() + int64_t(i));
-        }
+        if (auto it = m_pages.empty() ? m_pages.end() : m_pages.find(a / kPage); it != m_pages.end())
+            std::copy_n(it->second.begin() + int64_t(a % kPage), n, out.begin() + int64_t(i));
+        else // never written: generate only the bytes asked for (issue 11: not whole pages)
+            generate(a, out.subspan(i, n));
         i += n;
     }
 }
@@ -81,12 +73,7 @@ void GlobalMemory::write(uint64_t addr, std::span<const uint8_t> in) {
         auto it = m_pages.find(page);
         if (it == m_pages.end()) {
             Page fresh;
-            if (auto c = m_cache.pages.find(page); c != m_cache.pages.end()) {
-                fresh = c->second;
-                m_cache.pages.erase(c);
-            } else {
-                generatePage(page, fresh);
-            }
+            generate(page * kPage, fresh);
             it = m_pages.emplace(page, fresh).first;
         }
         std::copy_n(in.begin() + int64_t(i), n, it->second.begin() + int64_t(a % kPage));

@@ -62,6 +62,7 @@ void MoveTable::clear() {
     m_open = {};
     m_openShape = false;
     m_size = 0;
+    m_lastStep = 0;
     m_lastRun = 0;
 }
 
@@ -98,6 +99,15 @@ ByteMove MoveTable::rebuild(const Run& r, uint64_t k) const {
     if (sh.derive.side == AddrDerivation::Side::Dst) m.dst.addr = derivedAddr(sh.derive, v[kLogical]);
     if (sh.derive.side == AddrDerivation::Side::Src) m.src.addr = derivedAddr(sh.derive, v[kLogical]);
     return m;
+}
+
+bool MoveTable::anyRule(size_t lo, size_t hi, RuleId rule) const {
+    for (size_t i = lo; i < hi;) { // every move of a run has the run's rule
+        const Run& r = m_runs[runOf(i)];
+        if (r.first.rule == rule) return true;
+        i = r.index + r.count;
+    }
+    return false;
 }
 
 ByteMove MoveTable::operator[](size_t i) const {
@@ -174,7 +184,8 @@ uint32_t MoveTable::internShape(const Shape& s) {
 }
 
 void MoveTable::push_back(const ByteMove& m, const AddrDerivation& derive) {
-    LAYOUTSCOPE_ASSERT(m_size == 0 || m.step >= back().step);
+    LAYOUTSCOPE_ASSERT(m_size == 0 || m.step >= m_lastStep);
+    m_lastStep = m.step;
     if (derive.side == AddrDerivation::Side::Dst)
         LAYOUTSCOPE_ASSERT(m.dst.addr == derivedAddr(derive, m.logicalOffset));
     if (derive.side == AddrDerivation::Side::Src)
@@ -190,6 +201,79 @@ void MoveTable::push_back(const ByteMove& m, const AddrDerivation& derive) {
         m_runs.push_back(r);
     }
     ++m_size;
+}
+
+ByteMove MoveTable::rowMove(const ByteMove& first, const Strides& s0, uint64_t k,
+                            const AddrDerivation& derive) {
+    if (k == 0) return first;
+    Strides v = fieldsOf(first);
+    for (size_t f = 0; f < kFields; ++f) v[f] += int64_t(k) * s0[f];
+    ByteMove m = first;
+    setFields(m, v);
+    m.dataOffset = first.dataOffset + k * first.length;
+    if (derive.side == AddrDerivation::Side::Dst) m.dst.addr = derivedAddr(derive, v[kLogical]);
+    if (derive.side == AddrDerivation::Side::Src) m.src.addr = derivedAddr(derive, v[kLogical]);
+    return m;
+}
+
+void MoveTable::appendRow(const ByteMove& first, uint32_t count, const Strides& s0,
+                          const AddrDerivation& derive) {
+    if (count == 0) return;
+    push_back(first, derive); // joins the last run or starts one
+    if (count == 1) return;
+    LAYOUTSCOPE_ASSERT(s0[0] >= 0);
+    const size_t skip = derive.side == AddrDerivation::Side::Dst   ? kDstAddr
+                        : derive.side == AddrDerivation::Side::Src ? kSrcAddr
+                                                                   : kFields;
+    auto sameAsLevel0 = [&] {
+        for (size_t f = 0; f < kFields; ++f)
+            if (f != skip && m_open.s[0][f] != s0[f]) return false;
+        return true;
+    };
+    Run& r = m_runs.back();
+    bool whole = false;
+    if (r.n0 == 0 && r.count == 1) { // `first` started a run: the row defines level 0
+        m_open.s[0] = s0;
+        if (skip != kFields) m_open.s[0][skip] = 0;
+        whole = true;
+    } else if (r.n0 == 0) { // `first` continued an open level 0: the row must keep its stride
+        whole = sameAsLevel0();
+    } else { // `first` sits at i0 of a closed level 0: the row must fit in the level-0 row
+        whole = sameAsLevel0() && (r.count - 1) % r.n0 + count <= r.n0;
+    }
+    if (whole) {
+        r.count += count - 1;
+        m_size += count - 1;
+        m_lastStep = uint32_t(int64_t(first.step) + int64_t(count - 1) * s0[0]);
+        return;
+    }
+    for (uint32_t k = 1; k < count; ++k) push_back(rowMove(first, s0, k, derive), derive);
+}
+
+void MoveTable::appendBatch(std::span<const ByteMove> ms, const AddrDerivation& derive) {
+    if (ms.size() < 3) {
+        for (const ByteMove& m : ms) push_back(m, derive);
+        return;
+    }
+    const size_t skip = derive.side == AddrDerivation::Side::Dst   ? kDstAddr
+                        : derive.side == AddrDerivation::Side::Src ? kSrcAddr
+                                                                   : kFields;
+    const Strides f0 = fieldsOf(ms[0]);
+    Strides s0 = fieldsOf(ms[1]);
+    for (size_t f = 0; f < kFields; ++f) s0[f] -= f0[f];
+    if (skip != kFields) s0[skip] = 0;
+    bool row = s0[0] >= 0;
+    for (size_t k = 1; row && k < ms.size(); ++k) {
+        const ByteMove& m = ms[k];
+        row = sameConstants(ms[0], m) && m.dataOffset == ms[0].dataOffset + k * ms[0].length;
+        const Strides v = fieldsOf(m);
+        for (size_t f = 0; row && f < kFields; ++f) row = f == skip || v[f] == f0[f] + int64_t(k) * s0[f];
+    }
+    if (row) {
+        appendRow(ms[0], uint32_t(ms.size()), s0, derive);
+        return;
+    }
+    for (const ByteMove& m : ms) push_back(m, derive);
 }
 
 } // namespace layoutscope

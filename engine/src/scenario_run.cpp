@@ -33,6 +33,23 @@ ByteGenerator scenarioFillGenerator(const ScenarioTensorMap& t) {
     return [es](uint64_t o) { return static_cast<uint8_t>((o / es) >> (8 * (o % es))); };
 }
 
+BulkByteGenerator scenarioFillBulkGenerator(const ScenarioTensorMap& t) {
+    const ByteGenerator one = scenarioFillGenerator(t);
+    if (!one) return nullptr;
+    const uint64_t es = scn::fillElementBytes(t.map.p.dataType);
+    if (t.fill == ScenarioFill::Index && es != 0) // the element index, little-endian, without a call per byte
+        return [es](uint64_t o, std::span<uint8_t> out) {
+            uint64_t e = o / es, k = o % es;
+            for (uint8_t& b : out) {
+                b = static_cast<uint8_t>(e >> (8 * k));
+                if (++k == es) k = 0, ++e;
+            }
+        };
+    return [one](uint64_t o, std::span<uint8_t> out) {
+        for (uint8_t& b : out) b = one(o++);
+    };
+}
+
 namespace {
 
 std::string hex(uint64_t v) {
@@ -117,7 +134,8 @@ Result<Run> runScenario(const Scenario& s, const RunOptions& options) {
     run.tmemInitial = TmemState(s.clusterSize);
     TmemState tmem = run.tmemInitial;
     for (const ScenarioTensorMap& t : s.tensorMaps)
-        run.initial.global.addRegion(t.map.p.globalAddress, t.extent, scenarioFillGenerator(t));
+        run.initial.global.addRegion(t.map.p.globalAddress, t.extent, scenarioFillGenerator(t),
+                                     scenarioFillBulkGenerator(t));
     for (const ScenarioBarrier& b : s.barriers) run.initial.mbarriers[{b.cta, b.addr}] = MbarrierState{};
     MachineState state = run.initial;
     TraceBuilder tb(run.trace);

@@ -74,7 +74,7 @@ void Tcgen05Executor::endInstr(TraceBuilder& tb, std::string summary, const std:
     for (RuleId r : uses) {
         bool named = std::find(also.begin(), also.end(), r) != also.end();
         const TraceInstr& in = m_trace.instrs[idx];
-        for (uint64_t i = in.firstMove; !named && i < in.endMove; ++i) named = m_trace.moves[i].rule == r;
+        named = named || m_trace.moves.anyRule(in.firstMove, in.endMove, r);
         if (!named) also.push_back(r);
     }
     m_trace.instrs[idx].alsoRules = std::move(also);
@@ -87,6 +87,23 @@ void Tcgen05Executor::record(TraceBuilder& tb, ByteMove m, std::span<const uint8
         // TraceBuilder wrote zeros as the `before` bytes of a TMEM destination: put the cells' bytes there.
         if (traced) readTmemInto(m_tmem, m.dst, std::span<uint8_t>(m_trace.before.data() + at, bytes.size()));
         writeTmemBytes(m_tmem, m.dst, bytes);
+    }
+}
+
+void Tcgen05Executor::recordBatch(TraceBuilder& tb, std::span<ByteMove> ms, std::span<const uint8_t> bytes,
+                                  bool newStep) {
+    const uint64_t at = m_trace.before.size();
+    const bool traced = tb.moveBatch(m_state, ms, bytes, newStep);
+    size_t off = 0;
+    for (const ByteMove& m : ms) {
+        if (m.dst.space == MemSpace::TensorMemory) {
+            // TraceBuilder wrote zeros as the `before` bytes of a TMEM destination: put the cells' bytes
+            // there (before this move writes them: later moves of the batch may hit the same cells).
+            if (traced)
+                readTmemInto(m_tmem, m.dst, std::span<uint8_t>(m_trace.before.data() + at + off, m.length));
+            writeTmemBytes(m_tmem, m.dst, bytes.subspan(off, m.length));
+        }
+        off += m.length;
     }
 }
 
@@ -163,13 +180,18 @@ Status Tcgen05Executor::st(const LdStForm& f, uint32_t cta, uint32_t warp, uint3
     const TmemAddr a = decodeTmemAddress(taddr);
     TraceBuilder tb(m_trace);
     tb.beginInstr(src.text, src.line);
+    // One batch (one step) per register j: 32 threads x up to 2 segments.
+    std::array<ByteMove, 64> ms;
+    std::array<uint8_t, 64 * 4> buf;
     for (uint32_t j = 0; j < n; ++j) {
+        size_t nm = 0;
         for (uint32_t t = 0; t < 32; ++t) {
             std::array<RegSegment, 2> segs;
             const uint32_t nSeg = ldStSegmentsInto(f, t, j, segs);
             for (uint32_t si = 0; si < nSeg; ++si) {
                 const RegSegment& s = segs[si];
-                ByteMove m;
+                ByteMove& m = ms[nm];
+                m = ByteMove{};
                 m.src = regRef(cta, 32 * warp + t, j, s.regBitLo / 8);
                 m.dst = tmemRef(cta, a.lane + static_cast<uint32_t>(s.laneOff),
                                 a.column + static_cast<uint32_t>(s.colOff));
@@ -178,15 +200,15 @@ Status Tcgen05Executor::st(const LdStForm& f, uint32_t cta, uint32_t warp, uint3
                 m.transform = f.pack16b ? Transform::Unpack16b : Transform::Copy;
                 m.coord = {static_cast<int32_t>(t), static_cast<int32_t>(j), static_cast<int32_t>(s.regBitLo),
                            0, 0};
-                std::array<uint8_t, 4> bytes = le32(regs[t][j]);
-                if (f.pack16b) { // bits [lo, lo+16) of the register -> low half, zero above (open question
-                                 // 19)
-                    const uint32_t h = (regs[t][j] >> s.regBitLo) & 0xFFFF;
-                    bytes = le32(h);
-                }
-                record(tb, m, bytes, t == 0 && s.regBitLo == 0);
+                // .unpack::16b: bits [lo, lo+16) of the register -> low half, zero above (open question 19)
+                const uint32_t v = f.pack16b ? (regs[t][j] >> s.regBitLo) & 0xFFFF : regs[t][j];
+                const std::array<uint8_t, 4> bytes = le32(v);
+                std::copy(bytes.begin(), bytes.end(), buf.begin() + 4 * nm);
+                ++nm;
             }
         }
+        recordBatch(tb, std::span<ByteMove>(ms.data(), nm), std::span<const uint8_t>(buf.data(), 4 * nm),
+                    true);
     }
     endInstr(tb,
              std::string("tcgen05.st .") + ldStShapeName(f.shape) + ".x" + std::to_string(f.num) + ": " +
@@ -205,7 +227,11 @@ Result<WarpRegisters> Tcgen05Executor::ld(const LdStForm& f, uint32_t cta, uint3
     TraceBuilder tb(m_trace);
     tb.beginInstr(src.text, src.line);
     for (uint32_t t = 0; t < 32; ++t) out[t].assign(n, 0);
+    // One batch (one step) per register j: 32 threads x up to 2 segments.
+    std::array<ByteMove, 64> ms;
+    std::array<uint8_t, 64 * 4> buf;
     for (uint32_t j = 0; j < n; ++j) {
+        size_t nm = 0, nb = 0;
         for (uint32_t t = 0; t < 32; ++t) {
             std::array<RegSegment, 2> segs;
             const uint32_t nSeg = ldStSegmentsInto(f, t, j, segs);
@@ -216,7 +242,8 @@ Result<WarpRegisters> Tcgen05Executor::ld(const LdStForm& f, uint32_t cta, uint3
                 const uint32_t cell = m_tmem.ctas[cta].cell(lane, col);
                 const uint32_t mask = s.nbits == 32 ? 0xFFFFFFFFu : ((1u << s.nbits) - 1);
                 out[t][j] |= ((cell >> s.tmemBitLo) & mask) << s.regBitLo;
-                ByteMove m;
+                ByteMove& m = ms[nm++];
+                m = ByteMove{};
                 m.src = tmemRef(cta, lane, col);
                 m.dst = regRef(cta, 32 * warp + t, j, s.regBitLo / 8);
                 m.length = s.nbits / 8;
@@ -225,9 +252,11 @@ Result<WarpRegisters> Tcgen05Executor::ld(const LdStForm& f, uint32_t cta, uint3
                 m.coord = {static_cast<int32_t>(t), static_cast<int32_t>(j), static_cast<int32_t>(s.regBitLo),
                            0, 0};
                 const std::array<uint8_t, 4> bytes = le32(cell >> s.tmemBitLo);
-                record(tb, m, std::span<const uint8_t>(bytes.data(), m.length), t == 0 && s.regBitLo == 0);
+                std::copy_n(bytes.begin(), m.length, buf.begin() + nb);
+                nb += m.length;
             }
         }
+        recordBatch(tb, std::span<ByteMove>(ms.data(), nm), std::span<const uint8_t>(buf.data(), nb), true);
     }
     endInstr(tb,
              std::string("tcgen05.ld .") + ldStShapeName(f.shape) + ".x" + std::to_string(f.num) + ": " +
@@ -277,9 +306,13 @@ Status Tcgen05Executor::cp(const CpForm& f, uint32_t cta, uint32_t taddr, uint64
                                                              : laneRule;
     TraceBuilder tb(m_trace);
     tb.beginInstr(src.text, src.line);
+    // One batch (one step) per source row: its 16-byte chunks into every lane it lands on, in every target.
+    std::vector<ByteMove> ms;
+    std::vector<uint8_t> buf;
     for (uint32_t r = 0; r < rows; ++r) {
         const std::vector<uint32_t> lanes = cpRowLanes(f, r);
-        bool first = true;
+        ms.clear();
+        buf.clear();
         for (uint32_t c : targets) {
             for (uint32_t q = 0; q < rowBytes / 16; ++q) {
                 const uint32_t saddr = cpSourceAddress(d, r, 16 * q);
@@ -296,11 +329,12 @@ Status Tcgen05Executor::cp(const CpForm& f, uint32_t cta, uint32_t taddr, uint64
                     m.logicalOffset = r * rowBytes + 16 * q;
                     m.coord = {static_cast<int32_t>(r), static_cast<int32_t>(q), static_cast<int32_t>(rep), 0,
                                0};
-                    record(tb, m, bytes, first);
-                    first = false;
+                    ms.push_back(m);
+                    buf.insert(buf.end(), bytes.begin(), bytes.end());
                 }
             }
         }
+        recordBatch(tb, ms, buf, true);
     }
     // A move names one rule; the instruction also depends on the row map, the decompression, the source walk
     // and (swizzled or with a base offset) on the descriptor's swizzle and base-offset assumption (oq 3, 20,

@@ -316,6 +316,7 @@ Status executeTmaLoad(const TmaTileLoad& op, MachineState& state, TraceBuilder& 
     if (auto f = commonFaults(op.map, op.coords, op.dstAddr, false, op.arch, op.clusterDst)) return *f;
     if (dests.empty())
         return okStatus(); // mask 0: silent no-op, nothing written or credited (README hazards)
+    if (auto fast = detail::fastTileLoad(op, dests, state, trace)) return *fast;
     return detail::deliverLoad(op, detail::tileBoxPlan(op.map, op.coords, false), dests, state, trace);
 }
 

@@ -49,6 +49,14 @@ namespace layoutscope::detail {
 [[nodiscard]] Status deliverLoad(const TmaTileLoad& op, const BoxPlan& plan, const std::vector<uint8_t>& dests,
                                  MachineState& state, TraceBuilder& trace, RuleId placeRule = RuleId::None);
 
+/// The row-at-a-time load of tma_fast.cpp: nullopt when the load is not one it takes (multicast,
+/// sub-byte, interleaved, FLIP_8B, TF32, dimension 0 partly out of bounds, a box that does not fit),
+/// else exactly what deliverLoad(tileBoxPlan(...)) would do. setTileFastPath(false) turns it off
+/// (tests cross-check the two).
+[[nodiscard]] std::optional<Status> fastTileLoad(const TmaTileLoad& op, const std::vector<uint8_t>& dests,
+                                                 MachineState& state, TraceBuilder& trace);
+void setTileFastPath(bool enabled);
+
 /// Writes a planned store from the source CTA's shared memory to global memory.
 [[nodiscard]] Status deliverStore(const TmaTileStore& op, const BoxPlan& plan, MachineState& state, TraceBuilder& trace,
                                   RuleId placeRule = RuleId::None);

@@ -1,4 +1,5 @@
 #include "layoutscope/trace.hpp"
+#include "layoutscope/tma.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -103,6 +104,88 @@ bool TraceBuilder::move(MachineState& state, ByteMove m, std::span<const uint8_t
     m_t.after.insert(m_t.after.end(), bytes.begin(), bytes.end());
     writeDestination(state, m.dst, bytes);
     m_t.moves.push_back(m, derive);
+    return true;
+}
+
+bool TraceBuilder::moveRow(MachineState& state, ByteMove first, uint32_t count, MoveTable::Strides s0,
+                           std::span<const uint8_t> bytes, const AddrDerivation& derive) {
+    LAYOUTSCOPE_ASSERT(m_open && bytes.size() == uint64_t(count) * first.length);
+    const uint32_t len = first.length;
+    m_t.instrs[m_instr].bytesMoved += uint64_t(count) * len;
+    s0[0] = 1; // every move its own step
+    auto dstOf = [&](uint32_t k) {
+        MemRef d = first.dst;
+        if (derive.side == AddrDerivation::Side::Dst)
+            d.addr = swizzleAddress(
+                TensorSwizzle(derive.swizzle),
+                uint32_t(derive.base + first.logicalOffset + int64_t(k) * s0[5])); // field 5: logicalOffset
+        else
+            d.addr = uint64_t(int64_t(first.dst.addr) + int64_t(k) * s0[4]); // Strides: dst.addr is field 4
+        return d;
+    };
+    if (!m_tracing) {
+        for (uint32_t k = 0; k < count; ++k)
+            writeDestination(state, dstOf(k), bytes.subspan(size_t(k) * len, len));
+        return false;
+    }
+    first.step = m_t.stepCount;
+    m_t.stepCount += count;
+    first.instr = m_instr;
+    first.dataOffset = m_t.after.size();
+    const size_t at = m_t.before.size();
+    m_t.before.resize(at + bytes.size()); // zeros for registers and Tensor Memory (their executors fill them)
+    m_t.after.insert(m_t.after.end(), bytes.begin(), bytes.end());
+    for (uint32_t k = 0; k < count; ++k) {
+        const MemRef d = dstOf(k);
+        uint8_t* before = m_t.before.data() + at + size_t(k) * len;
+        if (d.space == MemSpace::SharedCta) {
+            LAYOUTSCOPE_ASSERT(d.cta < state.smem.size() && d.addr + len <= state.smem[d.cta].size());
+            std::memcpy(before, state.smem[d.cta].bytes().data() + d.addr, len);
+        } else if (d.space == MemSpace::Global) {
+            state.global.read(d.addr, std::span<uint8_t>(before, len));
+        }
+        writeDestination(state, d, bytes.subspan(size_t(k) * len, len));
+    }
+    m_t.moves.appendRow(first, count, s0, derive);
+    return true;
+}
+
+bool TraceBuilder::moveBatch(MachineState& state, std::span<ByteMove> ms, std::span<const uint8_t> bytes,
+                             bool newStep) {
+    LAYOUTSCOPE_ASSERT(m_open);
+    m_t.instrs[m_instr].bytesMoved += bytes.size();
+    if (!m_tracing) {
+        size_t off = 0;
+        for (const ByteMove& m : ms) {
+            writeDestination(state, m.dst, bytes.subspan(off, m.length));
+            off += m.length;
+        }
+        LAYOUTSCOPE_ASSERT(off == bytes.size());
+        return false;
+    }
+    if (ms.empty()) return true;
+    if (newStep || m_t.stepCount == m_t.instrs[m_instr].firstStep) ++m_t.stepCount;
+    const size_t at = m_t.before.size();
+    m_t.before.resize(at + bytes.size()); // zeros for registers and Tensor Memory (their executors fill them)
+    size_t off = 0;
+    for (ByteMove& m : ms) {
+        m.step = m_t.stepCount - 1;
+        m.instr = m_instr;
+        m.dataOffset = m_t.after.size() + off;
+        uint8_t* before = m_t.before.data() + at + off;
+        if (m.dst.space == MemSpace::SharedCta) {
+            LAYOUTSCOPE_ASSERT(m.dst.cta < state.smem.size() &&
+                               m.dst.addr + m.length <= state.smem[m.dst.cta].size());
+            std::memcpy(before, state.smem[m.dst.cta].bytes().data() + m.dst.addr, m.length);
+        } else if (m.dst.space == MemSpace::Global) {
+            state.global.read(m.dst.addr, std::span<uint8_t>(before, m.length));
+        }
+        writeDestination(state, m.dst, bytes.subspan(off, m.length));
+        off += m.length;
+    }
+    LAYOUTSCOPE_ASSERT(off == bytes.size());
+    m_t.after.insert(m_t.after.end(), bytes.begin(), bytes.end());
+    m_t.moves.appendBatch(ms);
     return true;
 }
 

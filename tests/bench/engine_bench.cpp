@@ -112,7 +112,8 @@ int kernel() {
     const TmaTileLoad op = std::get<TmaTileLoad>(sc->instrs.back().op);
     MachineState base(1, 0);
     base.global.addRegion(op.map.p.globalAddress, sc->tensorMaps[0].extent,
-                          scenarioFillGenerator(sc->tensorMaps[0]));
+                          scenarioFillGenerator(sc->tensorMaps[0]),
+                          scenarioFillBulkGenerator(sc->tensorMaps[0]));
     std::vector<uint8_t> src(8192, 1), dst(8192);
     const double tMemcpy = nsPer(20000, [&] {
         std::memcpy(dst.data(), src.data(), src.size());

@@ -37,10 +37,10 @@ struct WarpSmemAccess {
 
 struct BankReport {
     RuleId rule = RuleId::SmemBankWavefronts; ///< provenance Assumption (phase split unverified)
-    uint32_t phases = 0;      ///< 1 (<= 4 B), 2 (8 B) or 4 (16 B)
-    uint32_t wavefronts = 0;  ///< sum over phases of the worst bank's distinct-word count
-    uint32_t ideal = 0;       ///< wavefronts without conflicts (phases with an active thread)
-    uint32_t excess = 0;      ///< wavefronts - ideal (Nsight Compute bank conflicts)
+    uint32_t phases = 0;                      ///< 1 (<= 4 B), 2 (8 B) or 4 (16 B)
+    uint32_t wavefronts = 0;                  ///< sum over phases of the worst bank's distinct-word count
+    uint32_t ideal = 0;                       ///< wavefronts without conflicts (phases with an active thread)
+    uint32_t excess = 0;                      ///< wavefronts - ideal (Nsight Compute bank conflicts)
     /// For the heat map: per bank, distinct 32-bit words requested, summed over phases.
     std::array<uint32_t, kSmemBanks> wordsPerBank{};
     /// Per thread, the wavefront (0-based, over the whole warp) that serves its first word.
@@ -48,7 +48,9 @@ struct BankReport {
 };
 
 /// Bank of a shared byte address: (addr / 4) % 32.
-[[nodiscard]] constexpr uint32_t smemBank(uint32_t addr) { return (addr >> 2) % kSmemBanks; }
+[[nodiscard]] constexpr uint32_t smemBank(uint32_t addr) {
+    return (addr >> 2) % kSmemBanks;
+}
 
 /// Count wavefronts of one warp access. Fails on a width outside {1,2,4,8,16} or an address that is
 /// not a multiple of the width (the hardware raises cudaErrorMisalignedAddress).

@@ -26,18 +26,18 @@ enum class OperandKind {
 
 struct Operand {
     OperandKind kind = OperandKind::Symbol;
-    std::string text;               ///< name / register / literal as written
-    int64_t imm = 0;                ///< value for Immediate (and the +offset of an Address)
-    std::vector<Operand> elements;  ///< Vector elements, or Address contents (base [, vector])
+    std::string text;              ///< name / register / literal as written
+    int64_t imm = 0;               ///< value for Immediate (and the +offset of an Address)
+    std::vector<Operand> elements; ///< Vector elements, or Address contents (base [, vector])
     SourceSpan span;
 };
 
 struct ParsedInstr {
-    std::string predicate;             ///< "@p" / "@!p" guard, empty if none
-    std::vector<OpcodeToken> opcode;   ///< opcode[0] is the base mnemonic ("cp", "tcgen05", "mbarrier")
+    std::string predicate;           ///< "@p" / "@!p" guard, empty if none
+    std::vector<OpcodeToken> opcode; ///< opcode[0] is the base mnemonic ("cp", "tcgen05", "mbarrier")
     std::vector<Operand> operands;
-    SourceSpan span;                   ///< the whole instruction
-    [[nodiscard]] std::string opcodeText() const; ///< tokens joined: "cp.async.bulk.tensor.2d..."
+    SourceSpan span;                                       ///< the whole instruction
+    [[nodiscard]] std::string opcodeText() const;          ///< tokens joined: "cp.async.bulk.tensor.2d..."
     [[nodiscard]] bool hasToken(std::string_view t) const; ///< t with leading dot, e.g. ".multicast::cluster"
 };
 

@@ -18,12 +18,16 @@ inline constexpr uint32_t kMaxClusterCtas = 16;          ///< non-portable clust
 
 /// Byte value of a region at a given offset from its base (pure function).
 using ByteGenerator = std::function<uint8_t(uint64_t offset)>;
+/// The same function over a range: out[i] = gen(offset + i). Optional; makes reads of a generated
+/// tensor one call per run of bytes instead of one per byte.
+using BulkByteGenerator = std::function<void(uint64_t offset, std::span<uint8_t> out)>;
 
 /// Sparse 64-bit global address space. Unmapped bytes read as 0.
 class GlobalMemory {
   public:
     /// Declare [base, base+size) whose initial bytes come from `gen` (nullptr: zeros).
-    void addRegion(uint64_t base, uint64_t size, ByteGenerator gen);
+    /// `bulk`, when given, must agree with `gen` byte for byte.
+    void addRegion(uint64_t base, uint64_t size, ByteGenerator gen, BulkByteGenerator bulk = nullptr);
     [[nodiscard]] bool isMapped(uint64_t addr, uint64_t len) const;
     [[nodiscard]] uint8_t readByte(uint64_t addr) const;
     void read(uint64_t addr, std::span<uint8_t> out) const;
@@ -32,34 +36,20 @@ class GlobalMemory {
     [[nodiscard]] size_t materialisedPages() const { return m_pages.size(); }
 
     static constexpr uint64_t kPage = 4096;
-    /// Generated (never written) pages kept for reuse by reads; above this many the cache is emptied.
-    static constexpr size_t kReadCachePages = 16384; // 64 MiB
 
   private:
     struct Region {
         uint64_t base, size;
         ByteGenerator gen;
+        BulkByteGenerator bulk;
     };
     using Page = std::array<uint8_t, kPage>;
-    /// A cache of generated pages: invisible state, so a copy of the memory starts with an empty one.
-    struct ReadCache {
-        ReadCache() = default;
-        ReadCache(const ReadCache&) {}
-        ReadCache& operator=(const ReadCache&) {
-            pages.clear();
-            return *this;
-        }
-        ReadCache(ReadCache&&) noexcept = default;
-        ReadCache& operator=(ReadCache&&) noexcept = default;
-        std::unordered_map<uint64_t, Page> pages;
-    };
     [[nodiscard]] const Region* regionOf(uint64_t addr) const;
     [[nodiscard]] uint8_t initialByte(uint64_t addr) const;
-    void generatePage(uint64_t page, Page& out) const;
-    [[nodiscard]] const Page* pageFor(uint64_t page) const; ///< written or cached page (generating it)
+    /// The initial bytes of [addr, addr + out.size()): one region lookup per run, only the bytes asked.
+    void generate(uint64_t addr, std::span<uint8_t> out) const;
     std::vector<Region> m_regions;
     std::unordered_map<uint64_t, Page> m_pages; ///< page index -> bytes written (copyable state)
-    mutable ReadCache m_cache;
 };
 
 /// One CTA's shared memory window: shared::cta addresses [0, size).

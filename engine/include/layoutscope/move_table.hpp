@@ -23,6 +23,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
+#include <span>
 #include <type_traits>
 #include <vector>
 
@@ -155,7 +156,20 @@ class MoveTable {
     /// Append a move (its step must not be below the last one's). `derive` names an address the
     /// swizzle computes from logicalOffset; that address must equal the derivation (asserted).
     void push_back(const ByteMove& m, const AddrDerivation& derive = {});
+    /// Append `count` moves: move k is rowMove(first, s0, k, derive). Equivalent to push_back of each,
+    /// in O(1) when the row continues the last run's pattern (a TMA box row, a TMEM lane).
+    void appendRow(const ByteMove& first, uint32_t count, const Strides& s0,
+                   const AddrDerivation& derive = {});
+    /// Append moves in order: one appendRow when they form an arithmetic row (every varying field
+    /// steps by the same amount, the rest equal), else push_back of each.
+    void appendBatch(std::span<const ByteMove> ms, const AddrDerivation& derive = {});
+    /// Move k of a row: the varying fields of `first` plus k * s0, dataOffset + k * length, and the
+    /// derived address (if any) recomputed from logicalOffset.
+    [[nodiscard]] static ByteMove rowMove(const ByteMove& first, const Strides& s0, uint64_t k,
+                                          const AddrDerivation& derive = {});
     void clear();
+    /// Whether any move in [lo, hi) carries `rule`: O(runs in the range), not O(moves).
+    [[nodiscard]] bool anyRule(size_t lo, size_t hi, RuleId rule) const;
     /// Runs stored, and heap bytes used (for the trace's memory budget and benchmarks).
     [[nodiscard]] size_t runCount() const { return m_runs.size(); }
     [[nodiscard]] size_t memoryBytes() const;
@@ -186,6 +200,7 @@ class MoveTable {
     Shape m_open; ///< the shape of the last run while it grows (interned when it closes)
     bool m_openShape = false;
     size_t m_size = 0;
+    uint32_t m_lastStep = 0; ///< step of the last move (steps never decrease)
     mutable size_t m_lastRun = 0;
 };
 

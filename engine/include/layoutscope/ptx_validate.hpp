@@ -52,8 +52,10 @@ struct PtxEnvironment {
 /// %rd<8> (.b64), .shared smem and mbar, .param tmap; nothing else is declared.
 [[nodiscard]] PtxEnvironment ptxasWrapperEnvironment();
 
-[[nodiscard]] Status validateInstruction(const ParsedInstr& instr, const PtxTarget& target, const PtxEnvironment& env);
-[[nodiscard]] Status validateKernel(const std::vector<ParsedInstr>& instrs, const PtxTarget& target, const PtxEnvironment& env);
+[[nodiscard]] Status validateInstruction(const ParsedInstr& instr, const PtxTarget& target,
+                                         const PtxEnvironment& env);
+[[nodiscard]] Status validateKernel(const std::vector<ParsedInstr>& instrs, const PtxTarget& target,
+                                    const PtxEnvironment& env);
 
 /// Legality of the `.target`/`.version` pair itself (CUDA 13.0 ptxas: highest .version 9.0; lowest
 /// per target: sm_90a 8.0, sm_100a 8.6, sm_120a 8.7, sm_100f/sm_103a 8.8, sm_110a 9.0).

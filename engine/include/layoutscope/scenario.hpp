@@ -170,5 +170,7 @@ struct RunOptions {
 
 /// The initial byte generator of a tensor (its ScenarioFill applied to its data type). (appended)
 [[nodiscard]] ByteGenerator scenarioFillGenerator(const ScenarioTensorMap& t);
+/// scenarioFillGenerator over a range (GlobalMemory::addRegion's `bulk`); nullptr for zero fills.
+[[nodiscard]] BulkByteGenerator scenarioFillBulkGenerator(const ScenarioTensorMap& t);
 
 } // namespace layoutscope

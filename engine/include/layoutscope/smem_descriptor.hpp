@@ -60,7 +60,8 @@ struct CuteSwizzle {
     [[nodiscard]] uint32_t zzzMask() const { return ((1u << b) - 1) << m; }
     [[nodiscard]] uint32_t apply(uint32_t x) const { return x ^ ((x & yyyMask()) >> s); }
 };
-/// Layout type -> swizzle: 0 <0,4,3>, 1 <2,5,2>, 2 <3,4,3>, 4 <2,4,3>, 6 <1,4,3> (RuleId::SmemDescriptorSwizzle).
+/// Layout type -> swizzle: 0 <0,4,3>, 1 <2,5,2>, 2 <3,4,3>, 4 <2,4,3>, 6 <1,4,3>
+/// (RuleId::SmemDescriptorSwizzle).
 [[nodiscard]] CuteSwizzle swizzleOfLayoutType(uint32_t rawType);
 /// Swizzle width in bytes of a layout type (16 for none, 32/64/128 otherwise).
 [[nodiscard]] uint32_t swizzleWidthBytes(uint32_t rawType);
@@ -77,12 +78,12 @@ enum class MatrixMajor : uint8_t { K, MN };
 ///   K  swz W: (mn%8)*W  + (mn/8)*SBO + kb                                      (kb < W)
 ///   MN none : (mb%16)   + (mb/16)*SBO + (k%8)*16 + (k/8)*LBO                   mb = mn*elemBits/8
 ///   MN swz W: (mb%W)    + (mb/W)*LBO  + (k%R)*W + (k/R)*SBO                    R = 8 (4 for type 1)
-[[nodiscard]] uint32_t canonicalOffset(const SmemDescriptor& d, MatrixMajor major, uint32_t elemBits, uint32_t mn,
-                                       uint32_t k);
+[[nodiscard]] uint32_t canonicalOffset(const SmemDescriptor& d, MatrixMajor major, uint32_t elemBits,
+                                       uint32_t mn, uint32_t k);
 /// Absolute shared byte address of element (mn, k): swizzle(startAddress + canonicalOffset).
 /// unverified: open question 22 — the XOR uses absolute address bits; baseOffset does not change it.
-[[nodiscard]] uint32_t elementAddress(const SmemDescriptor& d, MatrixMajor major, uint32_t elemBits, uint32_t mn,
-                                      uint32_t k);
+[[nodiscard]] uint32_t elementAddress(const SmemDescriptor& d, MatrixMajor major, uint32_t elemBits,
+                                      uint32_t mn, uint32_t k);
 
 /// tcgen05.cp source: shared byte address of byte `b` of source row `row` (K-major canonical walk with
 /// the row as the M index and the row's bytes along K; RuleId::Tcgen05CpSourceWalk, open question 3).

@@ -77,6 +77,8 @@ class Tcgen05Executor {
   private:
     [[nodiscard]] MemRef regRef(uint32_t cta, uint32_t threadInCta, uint32_t pos, uint32_t byte) const;
     void record(TraceBuilder& tb, ByteMove m, std::span<const uint8_t> bytes, bool newStep);
+    /// record() of each move in one step (a new one when `newStep`), appended as one batch.
+    void recordBatch(TraceBuilder& tb, std::span<ByteMove> ms, std::span<const uint8_t> bytes, bool newStep);
     /// endInstr, then TraceInstr::alsoRules = the rules of `uses` that no move of the instruction names.
     void endInstr(TraceBuilder& tb, std::string summary, const std::vector<RuleId>& uses);
     Trace& m_trace;

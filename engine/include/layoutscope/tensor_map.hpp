@@ -17,9 +17,22 @@ namespace layoutscope {
 /// rejects them with CUDA_ERROR_INVALID_VALUE). The three sub-byte types start with a digit in
 /// cuda.h (CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B), so they get a `T` prefix here.
 enum class TensorDataType : uint32_t {
-    UINT8 = 0, UINT16 = 1, UINT32 = 2, INT32 = 3, UINT64 = 4, INT64 = 5, FLOAT16 = 6, FLOAT32 = 7,
-    FLOAT64 = 8, BFLOAT16 = 9, FLOAT32_FTZ = 10, TFLOAT32 = 11, TFLOAT32_FTZ = 12,
-    T16U4_ALIGN8B = 13, T16U4_ALIGN16B = 14, T16U6_ALIGN16B = 15,
+    UINT8 = 0,
+    UINT16 = 1,
+    UINT32 = 2,
+    INT32 = 3,
+    UINT64 = 4,
+    INT64 = 5,
+    FLOAT16 = 6,
+    FLOAT32 = 7,
+    FLOAT64 = 8,
+    BFLOAT16 = 9,
+    FLOAT32_FTZ = 10,
+    TFLOAT32 = 11,
+    TFLOAT32_FTZ = 12,
+    T16U4_ALIGN8B = 13,
+    T16U4_ALIGN16B = 14,
+    T16U6_ALIGN16B = 15,
 };
 enum class TensorInterleave : uint32_t { NONE = 0, I16B = 1, I32B = 2 };
 /// CUtensorMapSwizzle. 128B_ATOM_* are sm_100+ (the sm_90 driver rejects them).
@@ -27,7 +40,13 @@ enum class TensorInterleave : uint32_t { NONE = 0, I16B = 1, I32B = 2 };
 /// CUtensorMapSwizzle lacks. The encoder rejects it like any unknown value; scenarios set it after
 /// encoding (`swizzle=96B`, sm_103a/f only, docs/tma-blackwell.md §4). Unverified (open question 1).
 enum class TensorSwizzle : uint32_t {
-    NONE = 0, S32B = 1, S64B = 2, S128B = 3, S128B_ATOM_32B = 4, S128B_ATOM_32B_FLIP_8B = 5, S128B_ATOM_64B = 6,
+    NONE = 0,
+    S32B = 1,
+    S64B = 2,
+    S128B = 3,
+    S128B_ATOM_32B = 4,
+    S128B_ATOM_32B_FLIP_8B = 5,
+    S128B_ATOM_64B = 6,
     PTX_96B = 0x104,
 };
 enum class TensorL2Promotion : uint32_t { NONE = 0, L2_64B = 1, L2_128B = 2, L2_256B = 3 };
@@ -83,7 +102,8 @@ enum class TmaArch { Sm90, Sm100, Sm103, Sm120 };
 struct TensorMap {
     TensorMapTiledParams p;
     uint32_t elemBits = 16;
-    // --- appended: im2col / im2col-wide maps (encodeIm2col, encodeIm2colWide). For those, p.boxDim is unused.
+    // --- appended: im2col / im2col-wide maps (encodeIm2col, encodeIm2colWide). For those, p.boxDim is
+    // unused.
     enum class Mode : uint8_t { Tiled, Im2col, Im2colWide };
     Mode mode = Mode::Tiled;
     std::array<int32_t, kMaxTensorRank - 2> pixelBoxLowerCorner{}; ///< W, H, D order; wide: [0] = W only
@@ -128,11 +148,13 @@ struct TensorMapIm2colWideParams {
 
 /// cuTensorMapEncodeIm2col / cuTensorMapEncodeIm2colWide, with the same rule table as encodeTiled.
 [[nodiscard]] Result<TensorMap> encodeIm2col(const TensorMapIm2colParams& p, TmaArch arch = TmaArch::Sm90);
-[[nodiscard]] Result<TensorMap> encodeIm2colWide(const TensorMapIm2colWideParams& p, TmaArch arch = TmaArch::Sm90);
+[[nodiscard]] Result<TensorMap> encodeIm2colWide(const TensorMapIm2colWideParams& p,
+                                                 TmaArch arch = TmaArch::Sm90);
 
 /// cuTensorMapReplaceAddress: the same map re-pointed at `globalAddress` (16-byte alignment only,
 /// measured: the driver does not re-apply the 32-byte INTERLEAVE_32B rule).
-[[nodiscard]] Result<TensorMap> replaceAddress(const TensorMap& map, uint64_t globalAddress, TmaArch arch = TmaArch::Sm90);
+[[nodiscard]] Result<TensorMap> replaceAddress(const TensorMap& map, uint64_t globalAddress,
+                                               TmaArch arch = TmaArch::Sm90);
 
 /// The 128-byte CUtensorMap the CUDA 13 driver writes for `map` on sm_90 (layout decoded from the 332
 /// successful golden encodes; docs/tensormap-layout.md). Fields never observed (sub-byte types, the

@@ -19,16 +19,16 @@ namespace layoutscope {
 struct TmaTileLoad {
     TensorMap map;
     std::array<int32_t, kMaxTensorRank> coords{}; ///< dim 0 first; only tensorRank entries used
-    uint32_t issuingCta = 0;   ///< %cluster_ctarank of the issuing CTA
-    uint32_t dstCta = 0;       ///< destination CTA (shared::cluster) — issuing CTA for shared::cta
-    uint32_t dstAddr = 0;      ///< shared::cta byte address of dstMem in dstCta (absolute)
-    uint32_t mbarAddr = 0;     ///< shared::cta byte address of the mbarrier
-    bool multicast = false;    ///< .multicast::cluster
-    uint16_t ctaMask = 0;      ///< with multicast: bit i selects %cluster_ctarank i
+    uint32_t issuingCta = 0;                      ///< %cluster_ctarank of the issuing CTA
+    uint32_t dstCta = 0;    ///< destination CTA (shared::cluster) — issuing CTA for shared::cta
+    uint32_t dstAddr = 0;   ///< shared::cta byte address of dstMem in dstCta (absolute)
+    uint32_t mbarAddr = 0;  ///< shared::cta byte address of the mbarrier
+    bool multicast = false; ///< .multicast::cluster
+    uint16_t ctaMask = 0;   ///< with multicast: bit i selects %cluster_ctarank i
     // appended (tmaextra): .cta_group (PTX ISA 9.2 §9.7.9.25.5.2; tma.md §10)
-    uint32_t ctaGroup = 1;     ///< .cta_group::1 (default) or ::2
-    uint32_t mbarCta = 0;      ///< with .cta_group::2: the CTA holding mbar (dstCta or its peer dstCta ^ 1)
-    bool clusterDst = false;   ///< .shared::cluster destination (sm_120a restrictions)
+    uint32_t ctaGroup = 1;   ///< .cta_group::1 (default) or ::2
+    uint32_t mbarCta = 0;    ///< with .cta_group::2: the CTA holding mbar (dstCta or its peer dstCta ^ 1)
+    bool clusterDst = false; ///< .shared::cluster destination (sm_120a restrictions)
     TmaArch arch = TmaArch::Sm100; ///< target whose PTX restrictions apply (sm_103a / sm_120a differ)
 };
 
@@ -37,7 +37,7 @@ struct TmaTileStore {
     TensorMap map;
     std::array<int32_t, kMaxTensorRank> coords{};
     uint32_t srcCta = 0;
-    uint32_t srcAddr = 0;      ///< shared::cta byte address of srcMem (absolute)
+    uint32_t srcAddr = 0;          ///< shared::cta byte address of srcMem (absolute)
     TmaArch arch = TmaArch::Sm100; ///< appended (tmaextra): target (sm_103a relaxes .b6p2x16 stores)
 };
 
@@ -49,9 +49,10 @@ struct TmaGather4Load {
     std::array<int32_t, 4> rows{}; ///< dimension-1 coordinates, stacked in this order
 };
 
-/// cp.async.bulk.tensor.2d.global.shared::cta.tile::scatter4.bulk_group [tensorMap, {col, row0..row3}], [srcMem]
+/// cp.async.bulk.tensor.2d.global.shared::cta.tile::scatter4.bulk_group [tensorMap, {col, row0..row3}],
+/// [srcMem]
 struct TmaScatter4Store {
-    TmaTileStore store;            ///< everything but the coordinates (store.coords is ignored)
+    TmaTileStore store; ///< everything but the coordinates (store.coords is ignored)
     int32_t col = 0;
     std::array<int32_t, 4> rows{};
 };
@@ -60,10 +61,10 @@ struct TmaScatter4Store {
 struct TileGeometry {
     std::array<uint32_t, kMaxTensorRank> count{}; ///< elements moved per dimension
     uint32_t elemBytes = 0;
-    uint32_t innerBytes = 0;  ///< shared bytes per dim-0 row (padded sub-byte types: 128, padding included)
-    uint32_t rowPitch = 0;    ///< smem bytes between rows (inner, or the swizzle span)
-    uint32_t rows = 0;        ///< product of count[1..rank-1]
-    uint64_t boxBytes = 0;    ///< dense box bytes = transaction bytes (sub-byte: packed global bytes, tma.md §6)
+    uint32_t innerBytes = 0; ///< shared bytes per dim-0 row (padded sub-byte types: 128, padding included)
+    uint32_t rowPitch = 0;   ///< smem bytes between rows (inner, or the swizzle span)
+    uint32_t rows = 0;       ///< product of count[1..rank-1]
+    uint64_t boxBytes = 0; ///< dense box bytes = transaction bytes (sub-byte: packed global bytes, tma.md §6)
 };
 [[nodiscard]] TileGeometry tileGeometry(const TensorMap& map);
 
@@ -95,24 +96,27 @@ enum class TmaIm2colMode : uint8_t { Im2col, W, W128 };
 ///   [dstMem], [tensorMap, {c, w, h, d, n}], [mbar], {im2colInfo} {, ctaMask}      (n = 3..5)
 /// .im2col: im2colInfo = {offW, offH, offD} (n-2 entries); .im2col::w / ::w::128: {wHalo, wOffset}.
 struct TmaIm2colLoad {
-    TmaTileLoad load;              ///< map (from encodeIm2col / encodeIm2colWide), coords, CTAs, dstMem, mbar, multicast
+    TmaTileLoad load; ///< map (from encodeIm2col / encodeIm2colWide), coords, CTAs, dstMem, mbar, multicast
     TmaIm2colMode mode = TmaIm2colMode::Im2col;
     std::array<uint16_t, 3> offsets{}; ///< .im2col: W, H, D order
-    uint16_t wHalo = 0;            ///< .im2col::w*: halo pixels
-    uint16_t wOffset = 0;          ///< .im2col::w*: W shift
+    uint16_t wHalo = 0;                ///< .im2col::w*: halo pixels
+    uint16_t wOffset = 0;              ///< .im2col::w*: W shift
 };
 
-/// cp.async.bulk.tensor.<n>d.global.shared::cta.im2col_no_offs.bulk_group [tensorMap, {c, w, h, d, n}], [srcMem]
+/// cp.async.bulk.tensor.<n>d.global.shared::cta.im2col_no_offs.bulk_group [tensorMap, {c, w, h, d, n}],
+/// [srcMem]
 struct TmaIm2colStore {
-    TmaTileStore store;            ///< map from encodeIm2col; coords {c, w, h, d, n}
+    TmaTileStore store; ///< map from encodeIm2col; coords {c, w, h, d, n}
 };
 
-/// Execute an im2col-family load (tma_im2col.cpp): PTX ISA 9.2 §5.5.4 / §5.5.5, measured on an H100 for .im2col
-/// (golden/tma rule 6, docs/interleave.md §4); .im2col::w / ::w::128 follow tma.md §9.1 (unverified, oq 4, 5).
+/// Execute an im2col-family load (tma_im2col.cpp): PTX ISA 9.2 §5.5.4 / §5.5.5, measured on an H100 for
+/// .im2col (golden/tma rule 6, docs/interleave.md §4); .im2col::w / ::w::128 follow tma.md §9.1 (unverified,
+/// oq 4, 5).
 [[nodiscard]] Status executeTmaIm2colLoad(const TmaIm2colLoad& op, MachineState& state, TraceBuilder& trace);
 
-/// Execute an .im2col_no_offs store: the .im2col walk without offsets, read from shared memory (measured on an
-/// H100, docs/im2col.md §4; PTX ISA 9.2 §9.7.9.25.5.1 box-inside-tensor restriction).
-[[nodiscard]] Status executeTmaIm2colStore(const TmaIm2colStore& op, MachineState& state, TraceBuilder& trace);
+/// Execute an .im2col_no_offs store: the .im2col walk without offsets, read from shared memory (measured on
+/// an H100, docs/im2col.md §4; PTX ISA 9.2 §9.7.9.25.5.1 box-inside-tensor restriction).
+[[nodiscard]] Status executeTmaIm2colStore(const TmaIm2colStore& op, MachineState& state,
+                                           TraceBuilder& trace);
 
 } // namespace layoutscope

@@ -4,8 +4,8 @@
 /// [SECTION] index: addresses · lane quarters · TensorMemory (cells) · TmemAllocator · CTA pairs
 ///
 /// TMEM is 128 lanes (rows) x 512 columns of 32-bit cells per CTA (256 KiB). An address is the 32-bit
-/// value `lane << 16 | column` (bits [31,16) lane, bits [0,16) column, in 32-bit cells). tcgen05.ld/st of warp w
-/// may touch only lanes 32*(w%4) .. 32*(w%4)+31; violations are Diagnostics, never crashes.
+/// value `lane << 16 | column` (bits [31,16) lane, bits [0,16) column, in 32-bit cells). tcgen05.ld/st of
+/// warp w may touch only lanes 32*(w%4) .. 32*(w%4)+31; violations are Diagnostics, never crashes.
 #include "layoutscope/result.hpp"
 #include "layoutscope/rules.hpp"
 
@@ -17,8 +17,8 @@
 
 namespace layoutscope {
 
-inline constexpr uint32_t kTmemLanes = 128;   ///< rows per CTA (sm_100a/sm_100f; open question 26)
-inline constexpr uint32_t kTmemColumns = 512; ///< 32-bit columns per CTA
+inline constexpr uint32_t kTmemLanes = 128;       ///< rows per CTA (sm_100a/sm_100f; open question 26)
+inline constexpr uint32_t kTmemColumns = 512;     ///< 32-bit columns per CTA
 inline constexpr uint32_t kTmemAllocGranule = 32; ///< smallest allocation, in columns
 
 /// A diagnostic that names `rule`'s reference and provenance (code InvalidValue). Used by all tcgen05 code.
@@ -33,18 +33,25 @@ struct TmemAddr {
     friend bool operator==(const TmemAddr&, const TmemAddr&) = default;
 };
 /// `lane << 16 | column` (PTX ISA §9.7.16.1.1).
-[[nodiscard]] constexpr uint32_t tmemAddress(uint32_t lane, uint32_t column) { return lane << 16 | (column & 0xFFFF); }
+[[nodiscard]] constexpr uint32_t tmemAddress(uint32_t lane, uint32_t column) {
+    return lane << 16 | (column & 0xFFFF);
+}
 /// bits [16,32) lane, bits [0,16) column. Bits [30,32) are a sub-word byte index only for block-scaled MMA.
-[[nodiscard]] constexpr TmemAddr decodeTmemAddress(uint32_t taddr) { return {taddr >> 16, taddr & 0xFFFF}; }
+[[nodiscard]] constexpr TmemAddr decodeTmemAddress(uint32_t taddr) {
+    return {taddr >> 16, taddr & 0xFFFF};
+}
 
 // [SECTION] lane quarters ---------------------------------------------------------------------------
 
 /// Lane quarter q = warpIdInCta % 4 of a warp: it may ld/st lanes [32q, 32q+32).
 /// unverified: open question 27 (CTAs whose size is not a multiple of 128 threads) — CUTLASS's rule is used.
-[[nodiscard]] constexpr uint32_t laneQuarterOfWarp(uint32_t warpIdInCta) { return warpIdInCta % 4; }
+[[nodiscard]] constexpr uint32_t laneQuarterOfWarp(uint32_t warpIdInCta) {
+    return warpIdInCta % 4;
+}
 
 /// Checks that lanes [firstLane, firstLane+laneCount) lie in the quarter of `warpIdInCta`
-/// (RuleId::TmemLaneQuarter). Error diagnostic (FaultIllegalInstruction is not documented; InvalidValue) if not.
+/// (RuleId::TmemLaneQuarter). Error diagnostic (FaultIllegalInstruction is not documented; InvalidValue) if
+/// not.
 [[nodiscard]] Status checkLaneQuarter(uint32_t warpIdInCta, uint32_t firstLane, uint32_t laneCount);
 
 // [SECTION] TensorMemory ----------------------------------------------------------------------------
@@ -52,7 +59,7 @@ struct TmemAddr {
 /// The 128x512 cells of one CTA, initially `fill` in every cell. Out-of-range accesses are
 /// Diagnostics from the checked accessors; the unchecked ones assert.
 class TensorMemory {
-public:
+  public:
     explicit TensorMemory(uint32_t fill = 0) : m_cells(kTmemLanes * kTmemColumns, fill) {}
     [[nodiscard]] static bool inRange(uint32_t lane, uint32_t column) {
         return lane < kTmemLanes && column < kTmemColumns;
@@ -64,7 +71,7 @@ public:
     void setByte(uint32_t lane, uint32_t column, uint32_t b, uint8_t v);
     [[nodiscard]] Result<uint32_t> readChecked(uint32_t lane, uint32_t column) const;
 
-private:
+  private:
     std::vector<uint32_t> m_cells; ///< lane-major: index lane*512 + column
 };
 
@@ -81,8 +88,9 @@ struct TmemAllocation {
 /// of nCols, lane field 0. A request that cannot be satisfied now would block the warp until another warp
 /// deallocates; a single-issuer simulation reports it as an error diagnostic ("would block").
 class TmemAllocator {
-public:
-    /// `tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [dst], nCols;` → the TMEM address written to dst.
+  public:
+    /// `tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [dst], nCols;` → the TMEM address written to
+    /// dst.
     [[nodiscard]] Result<uint32_t> alloc(uint32_t nCols);
     /// Allocate exactly at `column` (used to mirror an allocation in the peer CTA of a pair).
     [[nodiscard]] Result<uint32_t> allocAt(uint32_t column, uint32_t nCols);
@@ -98,7 +106,7 @@ public:
     /// Warnings produced by the last successful call (e.g. non-increasing nCols rule); empty when none.
     [[nodiscard]] const std::vector<Diagnostic>& warnings() const { return m_warnings; }
 
-private:
+  private:
     friend Result<uint32_t> allocPair(TmemAllocator& even, TmemAllocator& odd, uint32_t nCols);
     [[nodiscard]] Status checkRequest(uint32_t nCols);
     [[nodiscard]] bool isFree(uint32_t column, uint32_t nCols) const;
@@ -118,7 +126,9 @@ private:
 // [SECTION] CTA pairs -------------------------------------------------------------------------------
 
 /// The peer of a CTA in a pair: %cluster_ctarank differing only in bit 0 (PTX ISA §9.7.16.5.1).
-[[nodiscard]] constexpr uint32_t peerCta(uint32_t clusterCtaRank) { return clusterCtaRank ^ 1u; }
+[[nodiscard]] constexpr uint32_t peerCta(uint32_t clusterCtaRank) {
+    return clusterCtaRank ^ 1u;
+}
 
 /// `.cta_group::2` alloc: one warp in each CTA of the pair allocates collectively; the same columns are
 /// taken in both (unverified: open question 23). `even` and `odd` are the pair's allocators.

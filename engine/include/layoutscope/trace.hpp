@@ -83,6 +83,15 @@ class TraceBuilder {
     /// traced (over budget): the bytes are still written to `state`.
     bool move(MachineState& state, ByteMove m, std::span<const uint8_t> bytes, bool newStep = true,
               const AddrDerivation& derive = {});
+    /// `count` moves of `first.length` bytes, move k = MoveTable::rowMove(first, s0, k, derive), each its
+    /// own step (s0[0] is ignored: steps follow the trace), their bytes `bytes` back to back; the same as
+    /// `count` calls of move() with newStep = true, in one append (a TMA box row, a TMEM lane).
+    bool moveRow(MachineState& state, ByteMove first, uint32_t count, MoveTable::Strides s0,
+                 std::span<const uint8_t> bytes, const AddrDerivation& derive = {});
+    /// Moves `ms` in order, their bytes `bytes` back to back, all in one step (a new one when
+    /// `newStep`): the same as move() of each with newStep only on the first, in one append.
+    /// The moves' step, instr and dataOffset are filled in here.
+    bool moveBatch(MachineState& state, std::span<ByteMove> ms, std::span<const uint8_t> bytes, bool newStep);
     /// Whether the open instruction records moves (false once the trace is over its budget).
     [[nodiscard]] bool tracing() const { return m_tracing; }
     void tx(MachineState& state, uint8_t cta, uint32_t mbarAddr, int64_t bytes);
