@@ -6,22 +6,13 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <map>
+#include <new>
 #include <optional>
 #include <set>
-#include <sstream>
 
 namespace layoutscope::cli {
 namespace {
-
-std::optional<std::string> readFile(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    if (!f) return std::nullopt;
-    std::ostringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
 
 void printDiags(std::ostream& out, const std::vector<Diagnostic>& ds, const std::string& file) {
     for (const Diagnostic& d : ds) out << formatDiagnostic(d, file) << "\n";
@@ -59,11 +50,9 @@ struct Loaded {
     Run run;
 };
 std::optional<Loaded> loadAndRun(const std::string& path, std::ostream& err) {
-    auto text = readFile(path);
+    auto text = readScenarioFile(path); // bounded: kMaxScenarioBytes
     if (!text) {
-        err << formatDiagnostic(Diagnostic{
-                   Severity::Error, DiagCode::Io, {}, "cannot read " + path, "", Provenance::Assumption})
-            << "\n";
+        printDiags(err, text.diagnostics(), path);
         return std::nullopt;
     }
     auto sc = parseScenario(*text);
@@ -77,6 +66,30 @@ std::optional<Loaded> loadAndRun(const std::string& path, std::ostream& err) {
         return std::nullopt;
     }
     return Loaded{std::move(sc).value(), std::move(run).value()};
+}
+
+// check of one file: 0 if it parses (and with `execute` runs), else 1 after printing its diagnostics.
+int checkOne(const std::string& f, bool execute, std::ostream& out) {
+    auto text = readScenarioFile(f);
+    if (!text) {
+        printDiags(out, text.diagnostics(), f);
+        return 1;
+    }
+    auto sc = parseScenario(*text);
+    if (!sc) {
+        printDiags(out, sc.diagnostics(), f);
+        return 1;
+    }
+    if (execute) {
+        auto run = runScenario(*sc);
+        if (!run) {
+            printDiags(out, run.diagnostics(), f);
+            return 1;
+        }
+        printDiags(out, run->warnings, f); // warnings do not change the exit status
+    }
+    out << f << ": ok\n";
+    return 0;
 }
 
 // " [unverified: open question 3, 28]" for an Assumption rule (numbers from its reference), else "".
@@ -173,28 +186,12 @@ int cmdCheck(const Args& args, std::ostream& out, std::ostream&) {
     }
     int rc = 0;
     for (const std::string& f : files) {
-        auto text = readFile(f);
-        if (!text) {
-            out << f << ": error: cannot read file [io; assumed]\n";
+        try {
+            rc |= checkOne(f, execute, out);
+        } catch (const std::bad_alloc&) { // out of memory is this file's diagnostic; go on with the next
+            out << outOfMemory(f) << "\n";
             rc = 1;
-            continue;
         }
-        auto sc = parseScenario(*text);
-        if (!sc) {
-            printDiags(out, sc.diagnostics(), f);
-            rc = 1;
-            continue;
-        }
-        if (execute) {
-            auto run = runScenario(*sc);
-            if (!run) {
-                printDiags(out, run.diagnostics(), f);
-                rc = 1;
-                continue;
-            }
-            printDiags(out, run->warnings, f); // warnings do not change the exit status
-        }
-        out << f << ": ok\n";
     }
     return rc;
 }

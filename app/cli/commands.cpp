@@ -1,4 +1,7 @@
 #include "cli/commands.hpp"
+#include "layoutscope/result.hpp"
+
+#include <new>
 
 namespace layoutscope::cli {
 
@@ -6,7 +9,8 @@ void printUsage(std::ostream& out) {
     out << "usage: layoutscope-cli <command> [args]\n"
            "  run FILE                 execute a scenario and summarise what moved\n"
            "  dump FILE                print every byte move of a scenario's trace\n"
-           "    [--tmem L0:L1,C0:C1 [--tmem-cta N]] [--regs CTA,WARP]   final TMEM cells / a warp's registers\n"
+           "    [--tmem L0:L1,C0:C1 [--tmem-cta N]] [--regs CTA,WARP]   final TMEM cells / a warp's "
+           "registers\n"
            "  check FILE...            validate scenarios; diagnostics as file:line:col: error: ...\n"
            "  validate [--target sm_XX] [--ptx X.Y] 'INSTR'   validate one PTX instruction\n"
            "  conform tma FILE...      replay golden/tma records (.jsonl or .jsonl.gz)\n"
@@ -17,7 +21,29 @@ void printUsage(std::ostream& out) {
            "  desc decode VALUE        decode a 64-bit shared-memory descriptor into its fields\n";
 }
 
+std::string outOfMemory(const std::string& where) {
+    return formatDiagnostic(Diagnostic{Severity::Error,
+                                       DiagCode::Io,
+                                       {},
+                                       "out of memory (std::bad_alloc) while reading, parsing or running the "
+                                       "scenario: it needs more memory than this machine has",
+                                       "docs/scenario-format.md (limits)",
+                                       Provenance::Assumption},
+                            where);
+}
+
 int dispatch(const Args& args, std::ostream& out, std::ostream& err) {
+    // No exception leaves the CLI: out of memory anywhere in a command is a diagnostic, exit status 1.
+    try {
+        return dispatchCommand(args, out, err);
+    } catch (const std::bad_alloc&) {
+        out.flush();
+        err << outOfMemory("layoutscope-cli " + args[0]) << "\n";
+        return 1;
+    }
+}
+
+int dispatchCommand(const Args& args, std::ostream& out, std::ostream& err) {
     const std::string& c = args[0];
     if (c == "conform") return cmdConform(args, out, err);
     if (c == "run") return cmdRun(args, out, err);

@@ -6,14 +6,21 @@
 namespace layoutscope::cli {
 using Args = std::vector<std::string>;
 void printUsage(std::ostream& out);
-/// Runs one subcommand; returns the process exit status.
+/// Runs one subcommand; returns the process exit status. Out of memory becomes a diagnostic (status 1).
 int dispatch(const Args& args, std::ostream& out, std::ostream& err);
+int dispatchCommand(const Args& args, std::ostream& out, std::ostream& err); ///< dispatch without the catch
+/// `where: error: out of memory ...` (a diagnostic line without its newline).
+std::string outOfMemory(const std::string& where);
 
 // Subcommands, each in its own file. args[0] is the subcommand name.
 int cmdConform(const Args& args, std::ostream& out, std::ostream& err); ///< cmd_conform.cpp
-int cmdRun(const Args& args, std::ostream& out, std::ostream& err);     ///< cmd_scenario.cpp: run a scenario, summary
-int cmdDump(const Args& args, std::ostream& out, std::ostream& err);    ///< cmd_scenario.cpp: dump the trace
-int cmdCheck(const Args& args, std::ostream& out, std::ostream& err);   ///< cmd_scenario.cpp: file:line:col diagnostics
-int cmdValidate(const Args& args, std::ostream& out, std::ostream& err);///< cmd_validate.cpp: one PTX instruction for a target
-int cmdDesc(const Args& args, std::ostream& out, std::ostream& err);    ///< cmd_desc.cpp: smem descriptor encode/decode
+int cmdRun(const Args& args, std::ostream& out,
+           std::ostream& err); ///< cmd_scenario.cpp: run a scenario, summary
+int cmdDump(const Args& args, std::ostream& out, std::ostream& err); ///< cmd_scenario.cpp: dump the trace
+int cmdCheck(const Args& args, std::ostream& out,
+             std::ostream& err); ///< cmd_scenario.cpp: file:line:col diagnostics
+int cmdValidate(const Args& args, std::ostream& out,
+                std::ostream& err); ///< cmd_validate.cpp: one PTX instruction for a target
+int cmdDesc(const Args& args, std::ostream& out,
+            std::ostream& err); ///< cmd_desc.cpp: smem descriptor encode/decode
 } // namespace layoutscope::cli

@@ -83,7 +83,18 @@ void cluster(DirectiveReader& r) {
     uint64_t product = 1;
     size_t start = 0;
     int parts = 0;
-    for (;;) {
+    // A whole integer literal first: 0x10 is sixteen CTAs, not the shape 0 x 10.
+    if (const lex::IntLiteral whole = lex::parseIntLiteral(t->text); whole.status == lex::IntStatus::Ok) {
+        if (whole.value < 1) {
+            ctx.error(DiagCode::InvalidValue, t->span,
+                      "expected a cluster size N or AxBxC with positive integers, found '" + quoted(t->text) +
+                          "'");
+            return;
+        }
+        product = static_cast<uint64_t>(whole.value);
+        start = std::string::npos;
+    }
+    while (start != std::string::npos) {
         const size_t x = t->text.find('x', start);
         const std::string part = t->text.substr(start, x == std::string::npos ? std::string::npos : x - start);
         const lex::IntLiteral v = lex::parseIntLiteral(part);
@@ -93,8 +104,7 @@ void cluster(DirectiveReader& r) {
             return;
         }
         product *= static_cast<uint64_t>(v.value);
-        if (x == std::string::npos) break;
-        start = x + 1;
+        start = x == std::string::npos ? x : x + 1;
     }
     if (product > kMaxClusterCtas) {
         ctx.error(DiagCode::InvalidValue, t->span,

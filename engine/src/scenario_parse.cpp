@@ -187,6 +187,10 @@ std::vector<Statement> splitStatements(std::string_view clean) {
 
 Result<Scenario> parseScenario(std::string_view text) {
     using namespace scn;
+    if (text.size() > kMaxScenarioBytes)
+        return Diagnostic{Severity::Error,     DiagCode::InvalidValue,
+                          SourceSpan{1, 1, 1}, scenarioTooLargeMessage(text.size()),
+                          kSizeLimitRef,       Provenance::Assumption};
     Context ctx;
     ctx.smemCursor.fill(ctx.s.smemBase);
     const std::string clean = stripComments(text);

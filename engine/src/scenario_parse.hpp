@@ -17,6 +17,11 @@ namespace layoutscope::scn {
 inline constexpr const char* kFormatRef = "docs/scenario-format.md";
 inline constexpr uint64_t kDefaultGlobalBase = 0x7f0000000000ULL;
 inline constexpr uint64_t kGlobalSpacing = 4096; ///< default tensors start on 4 KiB pages
+inline constexpr const char* kSizeLimitRef =
+    "docs/scenario-format.md (size limit: a scenario is at most 16 MiB)";
+
+/// The size-limit message (kMaxScenarioBytes) for a text of at least `atLeast` bytes.
+[[nodiscard]] std::string scenarioTooLargeMessage(uint64_t atLeast);
 
 /// A declared name: what it is and where it was declared (one namespace for all kinds).
 enum class NameKind { TensorMap, Buffer, Barrier, Let };

@@ -2,6 +2,7 @@
 // tcgen05 instructions to ScenarioInstr (operand binding only: validity is ptx_validate's), and their
 // execution through Tcgen05Executor. Grammar: docs/scenario-format.md "Tensor Memory (tcgen05)".
 #include "layoutscope/instruction.hpp"
+#include "layoutscope/rules.hpp"
 #include "layoutscope/smem_descriptor.hpp"
 #include "scenario_parse.hpp"
 
@@ -101,6 +102,16 @@ void regsDirective(Context& ctx, const std::vector<Tok>& toks) {
     ctx.s.warps.push_back(ScenarioWarp{ctx.issuingCta, ctx.issuingWarp, r, {}});
 }
 
+// start / lbo / sbo of a descriptor: byte values stored >> 4 in 14 bits, so a multiple of 16 below 0x40000.
+static bool descByteField(Context& ctx, SourceSpan at, const char* key, uint64_t bytes) {
+    if (bytes % 16 == 0 && bytes < (uint64_t{1} << 18)) return true;
+    ctx.error(DiagCode::InvalidValue, at,
+              std::string(key) + " = " + std::to_string(bytes) +
+                  " B must be a multiple of 16 below 0x40000 (stored as bytes >> 4 in 14 bits)",
+              ruleInfo(RuleId::SmemDescriptorFields).reference, Provenance::PtxText);
+    return false;
+}
+
 // desc NAME start=BUFFER[+BYTES] lbo=BYTES sbo=BYTES swizzle=none|128B|64B|32B|128B_base32B [base=N]:
 // a let name holding the 64-bit shared-memory descriptor (smem_descriptor.hpp, PTX ISA §9.7.16.4.1).
 void descDirective(Context& ctx, const std::vector<Tok>& toks) {
@@ -131,14 +142,14 @@ void descDirective(Context& ctx, const std::vector<Tok>& toks) {
         }
         if (k == "start") {
             std::string name = v.text;
-            uint32_t off = 0;
+            uint64_t off = 0;
             if (size_t plus = name.find('+'); plus != std::string::npos) {
                 auto o = parseInt(name.substr(plus + 1));
                 if (!o) {
                     ctx.error(DiagCode::InvalidValue, v.span, "expected start=BUFFER+BYTES");
                     return;
                 }
-                off = static_cast<uint32_t>(*o);
+                off = static_cast<uint64_t>(*o);
                 name.resize(plus);
             }
             const ScenarioBuffer* b = ctx.s.findBuffer(name);
@@ -147,17 +158,39 @@ void descDirective(Context& ctx, const std::vector<Tok>& toks) {
                           "'" + name + "' is not an smem buffer declared above");
                 return;
             }
+            if (off >= b->size) {
+                ctx.error(DiagCode::InvalidValue, v.span,
+                          "start offset " + v.text.substr(v.text.find('+') + 1) + " is outside " + name +
+                              " (" + std::to_string(b->size) + " B)");
+                return;
+            }
+            if (!descByteField(ctx, v.span, "start", b->addr + off)) return;
             d.startAddress = b->addr + off;
             haveStart = true;
             continue;
         }
-        auto n = parseInt(v.text);
-        if (!n || (k != "lbo" && k != "sbo" && k != "base")) {
+        if (k != "lbo" && k != "sbo" && k != "base") {
             ctx.error(DiagCode::InvalidValue, toks[i].span,
-                      "unknown option or value '" + k + "=" + v.text + "'");
+                      "unknown option '" + k + "' for desc (start=, lbo=, sbo=, swizzle=, base=)");
             return;
         }
-        (k == "lbo" ? d.lbo : k == "sbo" ? d.sbo : d.baseOffset) = static_cast<uint32_t>(*n);
+        auto n = parseInt(v.text);
+        if (!n) {
+            ctx.error(DiagCode::InvalidValue, v.span, k + "=" + v.text + " is not a non-negative integer");
+            return;
+        }
+        if (k == "base") {
+            if (*n < 0 || *n > 7) {
+                ctx.error(DiagCode::InvalidValue, v.span,
+                          "base=" + v.text + " must be 0..7 (3 bits, [49,52))",
+                          ruleInfo(RuleId::SmemDescriptorFields).reference, Provenance::PtxText);
+                return;
+            }
+            d.baseOffset = static_cast<uint32_t>(*n);
+            continue;
+        }
+        if (!descByteField(ctx, v.span, k.c_str(), static_cast<uint64_t>(*n))) return;
+        (k == "lbo" ? d.lbo : d.sbo) = static_cast<uint32_t>(*n);
     }
     if (!haveStart) {
         ctx.error(DiagCode::Syntax, toks[1].span, "desc " + toks[1].text + " needs start=BUFFER");

@@ -182,13 +182,16 @@ void tensormap(DirectiveReader& r) {
     auto sizeMismatch = [&](const Option& o, size_t want) {
         if (o.isList && o.list.size() == want) return false;
         ctx.error(DiagCode::InvalidValue, o.span,
-                  o.key->text + " must have " + std::to_string(want) + " entries for a rank-" + std::to_string(rank) +
-                      " tensor" + (o.key->text.find("trides") != std::string::npos && o.key->text != "elementStrides"
-                                       ? " (byte strides of dimensions 1.." + std::to_string(rank - 1) + ")"
-                                       : std::string()),
+                  o.key->text + " must have " + std::to_string(want) + (want == 1 ? " entry" : " entries") +
+                      " for a rank-" + std::to_string(rank) + " tensor" +
+                      (o.key->text.find("trides") != std::string::npos && o.key->text != "elementStrides"
+                           ? " (byte strides of dimensions 1.." + std::to_string(rank - 1) + ")"
+                           : std::string()),
                   "cuda.h cuTensorMapEncodeTiled", Provenance::CudaHeader);
         return true;
     };
+    for (const Tok* d : l.dims->list) // the extents first: 'dims=[64;64]' is a bad extent, not rank 1
+        if (!r.integer(*d, "globalDim", 0, kMaxI)) return;
     if (sizeMismatch(*l.box, rank) || (l.strides && sizeMismatch(*l.strides, rank - 1)) ||
         (l.elementStrides && sizeMismatch(*l.elementStrides, rank)))
         return;

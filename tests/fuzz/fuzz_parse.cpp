@@ -2,7 +2,7 @@
 // crash, hang or trip a sanitizer; every input must come back as a value or as diagnostics.
 //   parseInstruction -> validateInstruction (every modelled target, both operand environments)
 //   each line -> parseInstruction -> validateKernel
-//   parseScenario
+//   parseScenario -> runScenario (1 MiB trace budget: a run may execute untraced past it, never abort)
 #include "layoutscope/ptx_validate.hpp"
 #include "layoutscope/scenario.hpp"
 
@@ -43,6 +43,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     (void)validateKernel(kernel, PtxTarget{"sm_100a", 9, 0}, wrapper);
 
-    (void)parseScenario(text);
+    if (auto sc = parseScenario(text)) (void)runScenario(*sc, RunOptions{uint64_t(1) << 20});
     return 0;
 }

@@ -1,8 +1,7 @@
 #include "scene/document.hpp"
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
+#include <new>
 
 namespace layoutscope::views {
 
@@ -92,36 +91,50 @@ std::unique_ptr<Document> Document::fromText(std::string text, std::string path)
     auto d = std::make_unique<Document>();
     d->m_text = std::move(text);
     d->m_path = std::move(path);
-    Result<Scenario> sc = parseScenario(d->m_text);
-    if (!sc.ok()) {
-        d->m_diags = sc.diagnostics();
-        return d;
+    auto load = [&d] {
+        Result<Scenario> sc = parseScenario(d->m_text);
+        if (!sc.ok()) {
+            d->m_diags = sc.diagnostics();
+            return;
+        }
+        for (const ScenarioInstr& in : sc->instrs) d->m_tiles.push_back(layoutscope::views::tileOf(in));
+        Result<Run> run = runScenario(*sc);
+        if (!run.ok()) {
+            d->m_diags = run.diagnostics();
+            return;
+        }
+        d->m_run.emplace(std::move(run).value());
+        im2colPixelsFromTrace(d->m_tiles, d->m_run->trace);
+        for (uint32_t cta = 0; cta < d->m_run->initial.smem.size(); ++cta)
+            d->m_windows.push_back(smemWindowOf(d->m_run->trace, cta, &*sc));
+    };
+    try {
+        load();
+    } catch (const std::bad_alloc&) { // out of memory is the document's diagnostic, not a crash
+        d->m_run.reset();
+        d->m_tiles.clear();
+        d->m_windows.clear();
+        d->m_diags = {
+            Diagnostic{Severity::Error,
+                       DiagCode::Io,
+                       {},
+                       "out of memory (std::bad_alloc) while parsing or running the scenario: it needs "
+                       "more memory than this machine has",
+                       "docs/scenario-format.md (limits)",
+                       Provenance::Assumption}};
     }
-    for (const ScenarioInstr& in : sc->instrs) d->m_tiles.push_back(layoutscope::views::tileOf(in));
-    Result<Run> run = runScenario(*sc);
-    if (!run.ok()) {
-        d->m_diags = run.diagnostics();
-        return d;
-    }
-    d->m_run.emplace(std::move(run).value());
-    im2colPixelsFromTrace(d->m_tiles, d->m_run->trace);
-    for (uint32_t cta = 0; cta < d->m_run->initial.smem.size(); ++cta)
-        d->m_windows.push_back(smemWindowOf(d->m_run->trace, cta, &*sc));
     return d;
 }
 
 std::unique_ptr<Document> Document::fromFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
+    Result<std::string> text = readScenarioFile(path); // bounded: kMaxScenarioBytes
+    if (!text) {
         auto d = std::make_unique<Document>();
         d->m_path = path;
-        d->m_diags.push_back(Diagnostic{Severity::Error, DiagCode::Io, {}, "cannot read scenario file '" + path + "'",
-                                        "", Provenance::Assumption});
+        d->m_diags = text.diagnostics();
         return d;
     }
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return fromText(ss.str(), path);
+    return fromText(std::move(text).value(), path);
 }
 
 std::unique_ptr<Document> Document::fromTrace(Trace trace, MachineState initial, std::vector<InstrTile> tiles,

@@ -140,8 +140,17 @@ struct Scenario {
     std::vector<ScenarioWarp> warps; ///< appended: warps given registers by `regs` (their `initial`)
 };
 
+/// Largest scenario accepted, in bytes (16 MiB): scenarios are hand-written text, and the largest
+/// bundled one is a few KiB. parseScenario rejects longer text; readScenarioFile stops reading there.
+inline constexpr uint64_t kMaxScenarioBytes = uint64_t(16) << 20;
+
 /// Parse and validate a scenario. Every diagnostic has a line and column.
 [[nodiscard]] Result<Scenario> parseScenario(std::string_view text);
+
+/// Read a scenario file (bytes, unchanged). Reads at most kMaxScenarioBytes + 1 bytes, so a device
+/// such as /dev/zero or an endless pipe ends with the size-limit diagnostic instead of reading forever.
+/// Errors (DiagCode::Io): the file cannot be opened or read, or it is larger than kMaxScenarioBytes.
+[[nodiscard]] Result<std::string> readScenarioFile(const std::string& path);
 
 struct Run {
     MachineState initial; ///< memory before the first instruction (global tensors generated)
