@@ -14,6 +14,11 @@
 namespace layoutscope::cli {
 namespace {
 
+bool hasError(const std::vector<Diagnostic>& ds) {
+    return std::any_of(ds.begin(), ds.end(),
+                       [](const Diagnostic& d) { return d.severity == Severity::Error; });
+}
+
 void printDiags(std::ostream& out, const std::vector<Diagnostic>& ds, const std::string& file) {
     for (const Diagnostic& d : ds) out << formatDiagnostic(d, file) << "\n";
 }
@@ -86,7 +91,8 @@ int checkOne(const std::string& f, bool execute, std::ostream& out) {
             printDiags(out, run.diagnostics(), f);
             return 1;
         }
-        printDiags(out, run->warnings, f); // warnings do not change the exit status
+        printDiags(out, run->warnings, f);     // warnings do not change the exit status; errors found by the
+        if (hasError(run->warnings)) return 1; // run's checks (TMEM use, expect_tx) do
     }
     out << f << ": ok\n";
     return 0;
@@ -251,7 +257,7 @@ int cmdRun(const Args& args, std::ostream& out, std::ostream& err) {
     for (const auto& [k, mb] : l->run.final.mbarriers)
         out << "mbarrier cta" << k.first << ":" << hex(k.second) << " tx-count " << mb.txCount
             << ", completed " << mb.completedBytes << " B\n";
-    return 0;
+    return hasError(l->run.warnings) ? 1 : 0; // the run completed, but a check found an error
 }
 
 int cmdDump(const Args& args, std::ostream& out, std::ostream& err) {

@@ -40,15 +40,16 @@ struct Context {
     uint32_t issuingCta = 0;
     uint64_t nextGlobal = kDefaultGlobalBase;
     std::set<std::string, std::less<>> poisoned; ///< names whose declaration failed: uses stay quiet
-    bool targetInvalid = false; ///< target/ptx rejected: instructions are not validated again
-    std::map<std::string, SourceSpan> seen; ///< header directives already given (target, ptx, cluster)
-    uint32_t issuingWarp = 0; ///< directive `warp N` (tcgen05 instructions)
+    bool targetInvalid = false;               ///< target/ptx rejected: instructions are not validated again
+    std::map<std::string, SourceSpan> seen;   ///< header directives already given (target, ptx, cluster)
+    uint32_t issuingWarp = 0;                 ///< directive `warp N` (tcgen05 instructions)
     std::optional<ParsedInstr> ctaGroupFirst; ///< first tcgen05 instruction with a kernel-wide .cta_group
     bool ctaGroupMixReported = false;         ///< the kernel-wide .cta_group rule is reported once
 
     void error(DiagCode code, SourceSpan span, std::string message, std::string ruleRef = kFormatRef,
                Provenance prov = Provenance::Assumption) {
-        diags.push_back(Diagnostic{Severity::Error, code, span, std::move(message), std::move(ruleRef), prov});
+        diags.push_back(
+            Diagnostic{Severity::Error, code, span, std::move(message), std::move(ruleRef), prov});
     }
     [[nodiscard]] const NameInfo* lookup(std::string_view name) const {
         auto it = names.find(name);
@@ -92,9 +93,11 @@ void descDirective(Context& ctx, const std::vector<Tok>& toks);
 [[nodiscard]] bool lowerTcgen05(Context& ctx, const ParsedInstr& in, ScenarioInstr& out);
 /// The registers of a warp at the start of a run: those given by `regs`, else zero (128 per thread).
 [[nodiscard]] WarpRegisters scenarioWarpRegisters(const Scenario& s, uint32_t cta, uint32_t warp);
-/// Execute a ScenarioInstrKind::Tcgen05 instruction (it records its own trace instruction).
+/// Execute a ScenarioInstrKind::Tcgen05 instruction (it records its own trace instruction). Errors that
+/// do not stop the run (Tensor Memory used outside a live allocation) are appended to `findings`.
 [[nodiscard]] Status runTcgen05(const Scenario& s, const ScenarioInstr& in, Tcgen05Executor& ex,
-                                std::vector<ScenarioWarp>& warps, const MachineState& state, Trace& trace);
+                                std::vector<ScenarioWarp>& warps, const MachineState& state, Trace& trace,
+                                std::vector<Diagnostic>& findings);
 
 /// Byte extent of a tensor: from its base to one past its last element; nullopt on overflow.
 [[nodiscard]] std::optional<uint64_t> tensorExtent(const TensorMapTiledParams& p);

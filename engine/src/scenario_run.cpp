@@ -126,6 +126,45 @@ void exitWarnings(const TmemState& tmem,
     }
 }
 
+// expect_tx against the bytes that arrive (issue 12): only for barriers the scenario armed with expect_tx.
+struct TxWatch {
+    bool armed = false;    ///< an expect_tx since the last init
+    SourceSpan expectSpan; ///< the last expect_tx
+    int64_t announced = 0; ///< expect_tx bytes since the last init
+    bool waited = false;   ///< a wait checked the barrier at tx-count `checkedTx`
+    int64_t checkedTx = 0;
+};
+
+std::string txMismatch(const Scenario& sc, const MbarrierState& mb, const TxWatch& w, uint32_t cta,
+                       uint32_t addr) {
+    const int64_t arrived = w.announced - mb.txCount;
+    std::string name = "CTA " + std::to_string(cta) + " " + hex(addr);
+    for (const ScenarioBarrier& b : sc.barriers)
+        if (b.cta == cta && b.addr == addr) name = b.name + " (" + name + ")";
+    std::string s = "mbarrier " + name + ": expect_tx announced " + std::to_string(w.announced) + " B but " +
+                    std::to_string(arrived) + " B of complete-tx arrive (tx-count " +
+                    std::to_string(mb.txCount) + ")";
+    if (mb.txCount < 0)
+        return s +
+               ": the phase can complete before the last bytes land, a race on hardware; announce the bytes "
+               "of every copy the phase covers (expect_tx " +
+               std::to_string(arrived) + ")";
+    return s +
+           ": a wait on this phase never completes (the kernel hangs); announce only the bytes that "
+           "arrive (expect_tx " +
+           std::to_string(arrived) + ") or issue the missing copies";
+}
+
+Diagnostic txDiagnostic(std::string msg, SourceSpan span) {
+    return Diagnostic{
+        Severity::Error,
+        DiagCode::InvalidValue,
+        span,
+        std::move(msg),
+        "PTX ISA 9.2 §9.7.13.15 (a phase completes when pending arrivals and tx-count reach 0); tma.md §6",
+        Provenance::PtxText};
+}
+
 } // namespace
 
 Result<Run> runScenario(const Scenario& s, const RunOptions& options) {
@@ -141,9 +180,13 @@ Result<Run> runScenario(const Scenario& s, const RunOptions& options) {
     TraceBuilder tb(run.trace);
     Tcgen05Executor tcgen(run.trace, state, tmem);
     std::map<std::pair<uint32_t, uint32_t>, SourceSpan> allocSites; ///< (CTA, first column) -> tcgen05.alloc
+    std::map<std::pair<uint32_t, uint32_t>, TxWatch> txWatch;       ///< (CTA, mbarrier) -> expect_tx check
     for (const ScenarioInstr& in : s.instrs) {
         if (in.kind == ScenarioInstrKind::Tcgen05) { // records its own trace instruction
-            if (Status st = scn::runTcgen05(s, in, tcgen, run.warps, state, run.trace); !st) {
+            std::vector<Diagnostic> findings;
+            Status st = scn::runTcgen05(s, in, tcgen, run.warps, state, run.trace, findings);
+            for (const Diagnostic& d : findings) run.warnings.push_back(atInstr(d, in));
+            if (!st) {
                 std::vector<Diagnostic> ds;
                 for (const Diagnostic& d : st.diagnostics()) ds.push_back(atInstr(d, in));
                 return ds;
@@ -195,11 +238,18 @@ Result<Run> runScenario(const Scenario& s, const RunOptions& options) {
         }
         case ScenarioInstrKind::MbarrierInit:
             state.mbarriers[{in.cta, in.mbarAddr}] = MbarrierState{};
+            txWatch[{in.cta, in.mbarAddr}] = TxWatch{};
             summary = "mbarrier.init at CTA " + std::to_string(in.cta) + " " + hex(in.mbarAddr) +
                       ", arrival count " + std::to_string(in.value);
             break;
         case ScenarioInstrKind::MbarrierExpectTx:
             pushTx(run.trace, state, in.cta, in.mbarAddr, -in.value);
+            {
+                TxWatch& w = txWatch[{in.cta, in.mbarAddr}];
+                w.armed = true;
+                w.expectSpan = in.span;
+                w.announced += in.value;
+            }
             summary = "expect-tx " + std::to_string(in.value) + " B on mbarrier CTA " +
                       std::to_string(in.cta) + " " + hex(in.mbarAddr);
             break;
@@ -210,6 +260,12 @@ Result<Run> runScenario(const Scenario& s, const RunOptions& options) {
             break;
         case ScenarioInstrKind::MbarrierWait: {
             const MbarrierState& mb = state.mbarriers[{in.cta, in.mbarAddr}];
+            if (TxWatch& w = txWatch[{in.cta, in.mbarAddr}]; w.armed) {
+                if (mb.txCount != 0 && !(w.waited && w.checkedTx == mb.txCount))
+                    run.warnings.push_back(txDiagnostic(txMismatch(s, mb, w, in.cta, in.mbarAddr), in.span));
+                w.waited = true;
+                w.checkedTx = mb.txCount;
+            }
             summary = "wait on mbarrier CTA " + std::to_string(in.cta) + " " + hex(in.mbarAddr) +
                       ": tx-count " + std::to_string(mb.txCount) +
                       (mb.txCount == 0 ? " (transactions complete)" : " (pending)");
@@ -222,6 +278,11 @@ Result<Run> runScenario(const Scenario& s, const RunOptions& options) {
             break; // handled above
         }
         tb.endInstr(std::move(summary));
+    }
+    for (const auto& [key, w] : txWatch) { // armed barriers no wait checked in their final state
+        const MbarrierState& mb = state.mbarriers[key];
+        if (w.armed && mb.txCount != 0 && !(w.waited && w.checkedTx == mb.txCount))
+            run.warnings.push_back(txDiagnostic(txMismatch(s, mb, w, key.first, key.second), w.expectSpan));
     }
     exitWarnings(tmem, allocSites, run.warnings);
     run.final = std::move(state);

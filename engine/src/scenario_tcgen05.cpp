@@ -275,6 +275,11 @@ bool lowerTcgen05(Context& ctx, const ParsedInstr& in, ScenarioInstr& out) {
         if (b->cta != ctx.issuingCta)
             return fail(d.span, "buffer " + b->name + " is in CTA " + std::to_string(b->cta) +
                                     ", not the issuing CTA");
+        if (d.imm < 0 || d.imm + 4 > int64_t(b->size)) // the 4-byte address store must land in the buffer
+            return fail(d.span, "tcgen05.alloc writes the 4-byte TMEM address at " + b->name + "+" +
+                                    std::to_string(d.imm) + ", outside buffer " + b->name + " (" +
+                                    std::to_string(b->size) + " B); give it an offset in 0.." +
+                                    std::to_string(int64_t(b->size) - 4));
         out.taddr = b->addr + static_cast<uint32_t>(d.imm);
         auto n = scalar(in.operands[1], "column count");
         if (!n) return false;
@@ -338,7 +343,8 @@ bool lowerTcgen05(Context& ctx, const ParsedInstr& in, ScenarioInstr& out) {
 }
 
 Status runTcgen05(const Scenario& s, const ScenarioInstr& instr, Tcgen05Executor& ex,
-                  std::vector<ScenarioWarp>& warps, const MachineState& state, Trace& trace) {
+                  std::vector<ScenarioWarp>& warps, const MachineState& state, Trace& trace,
+                  std::vector<Diagnostic>& findings) {
     ScenarioInstr in = instr;
     if (in.taddrSmem >= 0 && !in.text.starts_with("tcgen05.alloc")) { // [taddrBuf]: little-endian b32 in smem
         const auto bytes = state.smem.at(in.cta).bytes();
@@ -369,14 +375,33 @@ Status runTcgen05(const Scenario& s, const ScenarioInstr& instr, Tcgen05Executor
                                  std::to_string(in.taddr & 0xFFFF));
     if (is("tcgen05.relinquish_alloc_permit"))
         return allocatorOnly(ex.relinquishAllocPermit(group, in.cta), "allocation permit relinquished");
-    if (is("tcgen05.shift")) return ex.shiftDown(group, in.cta, in.taddr, src);
+    // Tensor Memory must be allocated before use: columns [lo, lo + n) in this CTA (and its peer for
+    // .cta_group::2) must lie in live tcgen05.alloc allocations.
+    const TmemAddr ta = decodeTmemAddress(in.taddr);
+    auto requireAllocated = [&](int64_t lo, int64_t hi, uint32_t ctaGroup) {
+        const std::string what = in.text.substr(0, in.text.find_first_of(". \t", 8)); // "tcgen05.st"
+        for (uint32_t c :
+             ctaGroup == 2 ? std::vector<uint32_t>{in.cta & ~1u, in.cta | 1u} : std::vector<uint32_t>{in.cta})
+            if (auto d = ex.checkAllocated(c, lo, hi, what)) findings.push_back(*d);
+    };
+    if (is("tcgen05.shift")) {
+        requireAllocated(ta.column, int64_t(ta.column) + 8, group); // the executor's footprint: 8 columns
+        return ex.shiftDown(group, in.cta, in.taddr, src);
+    }
     if (is("tcgen05.cp")) {
         auto f = parseCp(in.text);
         if (!f) return f.diagnostics();
+        requireAllocated(ta.column, int64_t(ta.column) + cpRowBytes(f->shape) / 4, f->ctaGroup);
         return ex.cp(*f, in.cta, in.taddr, in.desc, src);
     }
     auto f = parseLdSt(in.text);
     if (!f) return f.diagnostics();
+    {
+        const LdStFootprint fp = ldStFootprint(*f);
+        int64_t lo = ta.column;
+        if (f->shape == LdStShape::k16x32bx2 && f->immHalfSplitoff < 0) lo += f->immHalfSplitoff;
+        requireAllocated(lo, int64_t(ta.column) + fp.cols, 1);
+    }
     ScenarioWarp& w = warpOf(warps, s, in.cta, in.warp);
     // The executor numbers registers by their position in the vector operand; the trace names them as
     // the scenario does ({%r4, %r7}: positions 0, 1 -> registers 4, 7).

@@ -151,11 +151,59 @@ Result<uint32_t> Tcgen05Executor::alloc(uint32_t ctaGroup, uint32_t cta, uint32_
 
 Status Tcgen05Executor::dealloc(uint32_t ctaGroup, uint32_t cta, uint32_t taddr, uint32_t nCols) {
     if (Status s = checkCta(m_tmem, cta); !s) return s;
-    if (ctaGroup != 2) return m_tmem.allocators[cta].dealloc(taddr, nCols);
+    const TmemAllocation freed{decodeTmemAddress(taddr).column, nCols};
+    if (ctaGroup != 2) {
+        Status s = m_tmem.allocators[cta].dealloc(taddr, nCols);
+        if (s) m_freed.emplace_back(cta, freed);
+        return s;
+    }
     if (peerCta(cta) >= m_tmem.ctas.size())
         return tcgen05Diagnostic(Severity::Error, RuleId::TmemAlloc,
                                  ".cta_group::2 needs the peer CTA in the cluster");
-    return deallocPair(m_tmem.allocators[cta & ~1u], m_tmem.allocators[cta | 1u], taddr, nCols);
+    Status s = deallocPair(m_tmem.allocators[cta & ~1u], m_tmem.allocators[cta | 1u], taddr, nCols);
+    if (s) m_freed.emplace_back(cta & ~1u, freed), m_freed.emplace_back(cta | 1u, freed);
+    return s;
+}
+
+std::optional<Diagnostic> Tcgen05Executor::checkAllocated(uint32_t cta, int64_t lo, int64_t hi,
+                                                          const std::string& what) const {
+    if (cta >= m_tmem.allocators.size() || hi <= lo) return std::nullopt; // checked elsewhere
+    const auto cols = [](int64_t a, int64_t b) { return std::to_string(a) + ".." + std::to_string(b - 1); };
+    const std::string use =
+        what + " uses Tensor Memory columns " + cols(lo, hi) + " of CTA " + std::to_string(cta);
+    const std::vector<TmemAllocation>& live = m_tmem.allocators[cta].allocations();
+    // Live allocations are disjoint; walk [lo, hi) through them.
+    int64_t at = lo;
+    const TmemAllocation* partial = nullptr;
+    while (at < hi) {
+        const TmemAllocation* in = nullptr;
+        for (const TmemAllocation& a : live)
+            if (at >= a.column && at < int64_t(a.column) + a.nCols) in = &a;
+        if (!in) break;
+        partial = in;
+        at = int64_t(in->column) + in->nCols;
+    }
+    if (at >= hi) return std::nullopt;
+    std::string why;
+    if (partial) {
+        why = ", but the allocation holding column " + std::to_string(lo) + " is columns " +
+              cols(partial->column, int64_t(partial->column) + partial->nCols) + ": column " +
+              std::to_string(at) + " is outside every live allocation";
+    } else {
+        for (auto it = m_freed.rbegin(); it != m_freed.rend() && why.empty(); ++it)
+            if (it->first == cta && at >= it->second.column &&
+                at < int64_t(it->second.column) + it->second.nCols)
+                why = ", but columns " +
+                      cols(it->second.column, int64_t(it->second.column) + it->second.nCols) +
+                      " were freed by tcgen05.dealloc before it (use after dealloc)";
+        if (why.empty())
+            why = live.empty()
+                      ? ", but no tcgen05.alloc has allocated Tensor Memory in this CTA"
+                      : ", but column " + std::to_string(at) + " is in no live tcgen05.alloc allocation";
+    }
+    return tcgen05Diagnostic(
+        Severity::Error, RuleId::TmemAlloc,
+        use + why + "; allocate the columns first (tcgen05.alloc) and use them before tcgen05.dealloc");
 }
 
 Status Tcgen05Executor::relinquishAllocPermit(uint32_t ctaGroup, uint32_t cta) {

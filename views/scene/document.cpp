@@ -104,6 +104,7 @@ std::unique_ptr<Document> Document::fromText(std::string text, std::string path)
             return;
         }
         d->m_run.emplace(std::move(run).value());
+        d->m_diags = d->m_run->warnings; // diagnostics of a completed run (TMEM use, expect_tx, leaks)
         im2colPixelsFromTrace(d->m_tiles, d->m_run->trace);
         for (uint32_t cta = 0; cta < d->m_run->initial.smem.size(); ++cta)
             d->m_windows.push_back(smemWindowOf(d->m_run->trace, cta, &*sc));

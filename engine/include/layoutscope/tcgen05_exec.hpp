@@ -18,6 +18,7 @@
 #include "layoutscope/trace.hpp"
 
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -70,6 +71,11 @@ class Tcgen05Executor {
     /// Warning diagnostics of the last successful alloc (RuleId::TmemAllocMonotonic, "CTA n: ..."), else
     /// empty.
     [[nodiscard]] const std::vector<Diagnostic>& warnings() const { return m_warnings; }
+    /// Columns [lo, hi) of CTA `cta`'s Tensor Memory used by `what` (e.g. "tcgen05.st"): an error when no
+    /// live tcgen05.alloc covers them all: never allocated, freed by tcgen05.dealloc, or partly outside
+    /// the allocation (PTX ISA 9.2 §9.7.16.7.1: Tensor Memory is allocated before use). nullopt: covered.
+    [[nodiscard]] std::optional<Diagnostic> checkAllocated(uint32_t cta, int64_t lo, int64_t hi,
+                                                           const std::string& what) const;
     /// Register numbers the trace names for vector positions 0, 1, ... of st/ld (`{%r4, %r7}` -> {4, 7});
     /// empty: the position itself.
     void setRegisterNames(std::vector<uint32_t> names) { m_regNames = std::move(names); }
@@ -86,6 +92,7 @@ class Tcgen05Executor {
     TmemState& m_tmem;
     std::vector<Diagnostic> m_warnings;
     std::vector<uint32_t> m_regNames;
+    std::vector<std::pair<uint32_t, TmemAllocation>> m_freed; ///< (CTA, columns) freed by dealloc, in order
 };
 
 /// Replays the TensorMemory-destination moves of a trace on a TmemState (the counterpart of Replay).
