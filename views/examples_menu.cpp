@@ -52,7 +52,8 @@ std::vector<ExampleScenario> listExamples(const QString& dir) {
     std::vector<ExampleScenario> out;
     if (dir.isEmpty()) return out;
     const QDir d(dir);
-    for (const QString& f : d.entryList({"*.scn"}, QDir::Files, QDir::Name)) out.push_back(readExampleHeader(d.filePath(f)));
+    for (const QString& f : d.entryList({"*.scn"}, QDir::Files, QDir::Name))
+        out.push_back(readExampleHeader(d.filePath(f)));
     return out;
 }
 
@@ -64,7 +65,8 @@ QString examplesDir() {
     if (QDir(installed).exists()) return QDir(installed).canonicalPath();
     QDir up(bin);
     for (int i = 0; i < 6; ++i) {
-        if (QDir(up.filePath("assets/scenarios")).exists()) return QDir(up.filePath("assets/scenarios")).canonicalPath();
+        if (QDir(up.filePath("assets/scenarios")).exists())
+            return QDir(up.filePath("assets/scenarios")).canonicalPath();
         if (!up.cdUp()) break;
     }
     return {};
@@ -81,13 +83,23 @@ void attachExamplesMenu(QMenu* menu, const QString& dir, std::function<void(cons
                 ->setEnabled(false);
             return;
         }
-        for (const ExampleScenario& e : examples) {
-            QAction* a = menu->addAction(e.title);
-            a->setToolTip(QFileInfo(e.path).fileName() + (e.description.isEmpty() ? "" : "\n\n" + e.description));
+        auto add = [&open](QMenu* m, const ExampleScenario& e) {
+            QAction* a = m->addAction(e.title);
+            a->setToolTip(QFileInfo(e.path).fileName() +
+                          (e.description.isEmpty() ? "" : "\n\n" + e.description));
             a->setObjectName(QFileInfo(e.path).completeBaseName());
             const QString p = e.path;
-            QObject::connect(a, &QAction::triggered, menu, [open, p] { open(p); });
-        }
+            QObject::connect(a, &QAction::triggered, m, [open, p] { open(p); });
+        };
+        for (const ExampleScenario& e : examples) add(menu, e);
+        // Planted layout bugs with their diagnoses, and their fixed twins (issue 12).
+        const QString brokenDir = QDir(dir).filePath("broken");
+        if (QDir(brokenDir).exists())
+            if (const auto broken = listExamples(brokenDir); !broken.empty()) {
+                QMenu* sub = menu->addMenu("Broken kernels (diagnosed)");
+                sub->setToolTipsVisible(true);
+                for (const ExampleScenario& e : broken) add(sub, e);
+            }
     });
 }
 

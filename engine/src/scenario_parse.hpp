@@ -99,6 +99,12 @@ void descDirective(Context& ctx, const std::vector<Tok>& toks);
                                 std::vector<ScenarioWarp>& warps, const MachineState& state, Trace& trace,
                                 std::vector<Diagnostic>& findings);
 
+/// The producer/consumer check of tcgen05.cp instruction `instrIndex` (scenario_consumer.cpp): reads
+/// through descriptor `descValue` (named `descName`) that see other elements than the TMA tile behind
+/// the descriptor's start become one Error finding with the first few and a suggested fix.
+void checkCpConsumer(const Scenario& s, size_t instrIndex, const CpForm& f, uint64_t descValue,
+                     const std::string& descName, const Trace& t, std::vector<Diagnostic>& findings);
+
 /// Byte extent of a tensor: from its base to one past its last element; nullopt on overflow.
 [[nodiscard]] std::optional<uint64_t> tensorExtent(const TensorMapTiledParams& p);
 

@@ -1,0 +1,32 @@
+// The consumer model's reads and the producer/consumer comparison (consumer.hpp).
+#include "layoutscope/consumer.hpp"
+
+namespace layoutscope {
+
+std::vector<OperandRead> tcgen05CpReads(CpShape shape, const SmemDescriptor& d) {
+    const uint32_t rows = cpSourceRows(shape), rowBytes = cpRowBytes(shape);
+    std::vector<OperandRead> out;
+    out.reserve(size_t(rows) * rowBytes / 16);
+    for (uint32_t r = 0; r < rows; ++r)
+        for (uint32_t b = 0; b < rowBytes; b += 16) out.push_back({r, b, 16, cpSourceAddress(d, r, b)});
+    return out;
+}
+
+ConsumerCheck checkReads(const std::vector<OperandRead>& reads, const ProducerLookup& producer,
+                         std::array<int64_t, 2> origin, uint32_t elemBytes, size_t keep) {
+    ConsumerCheck c;
+    const uint32_t eb = elemBytes == 0 ? 1 : elemBytes;
+    for (const OperandRead& r : reads) {
+        ++c.reads;
+        const std::array<int64_t, 2> want{origin[0] + r.kByte / eb, origin[1] + r.m};
+        const std::optional<ProducedByte> got = producer(r.addr);
+        if (got && got->coord == want) continue;
+        ++c.mismatched;
+        if (c.first.size() < keep)
+            c.first.push_back({r.m, r.kByte / eb, want,
+                               got ? std::optional<std::array<int64_t, 2>>(got->coord) : std::nullopt});
+    }
+    return c;
+}
+
+} // namespace layoutscope
