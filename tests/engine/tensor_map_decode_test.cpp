@@ -278,3 +278,90 @@ TEST_CASE("tensormap decode: bytes no encode writes are named by field and bits"
                    Catch::StartsWith("the bytes decode to parameters that cuTensorMapEncodeTiled rejects"));
     }
 }
+
+namespace {
+TensorMapImage imageFromHex(const std::string& hex) {
+    TensorMapImage b{};
+    for (size_t i = 0; i < 128; ++i) b[i] = uint8_t(std::stoul(hex.substr(2 * i, 2), nullptr, 16));
+    return b;
+}
+const std::string kInstr = "mbarrier bar\nmbarrier.init.shared::cta.b64 [bar], 1;\n";
+} // namespace
+
+TEST_CASE("tensormap decode: im2col maps and what their bytes cannot tell", "[tma][decode]") {
+    SECTION("encode_0510 (Im2colWide, mode W, rank 4) decodes as im2col with zero H corners and says so") {
+        const auto d =
+            decodeTensorMap(imageFromHex("0000e06f9d7f0000310300000800000080000000000800000000000000000000"
+                                         "3f0000000f0000000f00000001000000000000000000003fff00ff001f000000"
+                                         "0010000000000000100000000000000000000000000000000000000000000000"
+                                         "0000000000000000000000000000000000000000000000000000000000000000"));
+        REQUIRE(d.ok());
+        CHECK(d->im2colWideEquivalent);
+        CHECK(
+            tensorMapDirective(*d) ==
+            "# cuTensorMapEncodeIm2colWide with the W corners and mode W or W128 writes the same bytes\n"
+            "tensormap T im2col FLOAT16 dims=[64,16,16,2] strides=[128,2048,32768] lower=[-1,0] upper=[-1,0] "
+            "channels=64 pixels=32 address=0x7f9d6fe00000\n");
+    }
+    // encode_0369: rank-5 im2col, three 5-bit corners of -1 per half (0x7fff), pixelsPerColumn 32.
+    const std::string rank5 = "0000e06f9d7f0000416300000800000080000000000800000020000000000000"
+                              "3f0000000f0000000f00000003000000010000000000003fff7fff7f1f000000"
+                              "0010000000000000000400000000000000000000000000000000000000000000"
+                              "0000000000000000000000000000000000000000000000000000000000000000";
+    SECTION("rank-5 corners decode to -1 each") {
+        const auto d = decodeTensorMap(imageFromHex(rank5));
+        REQUIRE(d.ok());
+        CHECK(d->map.pixelBoxLowerCorner == std::array<int32_t, 3>{-1, -1, -1});
+        CHECK(d->map.pixelBoxUpperCorner == std::array<int32_t, 3>{-1, -1, -1});
+        CHECK_FALSE(d->im2colWideEquivalent);
+    }
+    SECTION("the spare bit 15 of rank-5 corners") {
+        TensorMapImage b = imageFromHex(rank5);
+        b[57] = 0xff;
+        CHECK_THAT(decodeError(b), Catch::Contains("bytes [56,60) bit 15 = 0x1, but no encode sets them"));
+    }
+    SECTION("pixelsPerColumn 1025") {
+        TensorMapImage b = imageFromHex(rank5);
+        b[60] = 0x00;
+        b[61] = 0x04;
+        CHECK_THAT(decodeError(b), Catch::Contains("pixelsPerColumn 1025 is more than 1024"));
+    }
+    SECTION("the im2col bit on a rank-2 map") {
+        TensorMapImage b = goldenImage();
+        b[8] |= 1;
+        CHECK_THAT(decodeError(b),
+                   Catch::Contains("bit 0 marks an im2col map, but bits [4,7) give tensorRank 2"));
+    }
+}
+
+TEST_CASE("tensormap decode: sm_100-only maps come back with their target", "[tma][decode]") {
+    TensorMapTiledParams p;
+    p.globalAddress = 0x7f0000000000;
+    p.tensorRank = 2;
+    p.globalDim = {256, 4};
+    p.globalStrides = {256};
+    SECTION("FLOAT16 with SWIZZLE_128B_ATOM_32B") {
+        p.boxDim = {64, 4};
+        p.swizzle = TensorSwizzle::S128B_ATOM_32B;
+    }
+    SECTION("16U6_ALIGN16B (padded sub-byte) with SWIZZLE_128B") {
+        p.dataType = TensorDataType::T16U6_ALIGN16B;
+        p.boxDim = {128, 4};
+        p.swizzle = TensorSwizzle::S128B;
+    }
+    REQUIRE_FALSE(encodeTiled(p, TmaArch::Sm90).ok());
+    const auto m = encodeTiled(p, TmaArch::Sm100);
+    REQUIRE(m.ok());
+    const TensorMapImage b = tensorMapBytes(*m);
+    const auto d = decodeTensorMap(b);
+    REQUIRE(d.ok());
+    CHECK_FALSE(d->sm90);
+    CHECK(d->map.p.dataType == p.dataType);
+    CHECK(d->map.p.swizzle == p.swizzle);
+    CHECK(d->map.p.boxDim == p.boxDim);
+    const std::string directive = tensorMapDirective(*d);
+    CHECK_THAT(directive, Catch::Contains("\ntarget sm_100a\ntensormap T tiled "));
+    auto sc = parseScenario(directive + kInstr);
+    REQUIRE(sc.ok());
+    CHECK(tensorMapBytes(sc->tensorMaps.at(0).map) == b);
+}
