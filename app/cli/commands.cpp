@@ -18,7 +18,9 @@ void printUsage(std::ostream& out) {
            "  conform cute DIR|FILE    compare tcgen05 maps with golden/cute files\n"
            "  desc encode start=B lbo=B sbo=B swizzle=none|128B|64B|32B|128B_base32B [base=N] [lbo_mode=M]\n"
            "       [version=1]         encode a tcgen05 shared-memory descriptor; print every field\n"
-           "  desc decode VALUE        decode a 64-bit shared-memory descriptor into its fields\n";
+           "  desc decode VALUE        decode a 64-bit shared-memory descriptor into its fields\n"
+           "  tensormap decode [--json] HEX... | --file F   a 128-byte CUtensorMap (hex, cuda-gdb x/16xg or\n"
+           "                           x/32xw, raw .bin) as a scenario tensormap directive or JSON\n";
 }
 
 std::string outOfMemory(const std::string& where) {
@@ -51,6 +53,7 @@ int dispatchCommand(const Args& args, std::ostream& out, std::ostream& err) {
     if (c == "check") return cmdCheck(args, out, err);
     if (c == "validate") return cmdValidate(args, out, err);
     if (c == "desc") return cmdDesc(args, out, err);
+    if (c == "tensormap") return cmdTensormap(args, out, err);
     err << "layoutscope-cli: unknown command '" << c << "'\n";
     printUsage(err);
     return 2;

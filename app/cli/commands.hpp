@@ -23,4 +23,6 @@ int cmdValidate(const Args& args, std::ostream& out,
                 std::ostream& err); ///< cmd_validate.cpp: one PTX instruction for a target
 int cmdDesc(const Args& args, std::ostream& out,
             std::ostream& err); ///< cmd_desc.cpp: smem descriptor encode/decode
+int cmdTensormap(const Args& args, std::ostream& out,
+                 std::ostream& err); ///< cmd_tensormap.cpp: 128-byte CUtensorMap -> directive / JSON
 } // namespace layoutscope::cli
