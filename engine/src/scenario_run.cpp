@@ -78,7 +78,9 @@ uint64_t bytesMoved(const Trace& t, uint32_t idx) {
 std::string perCta(const Trace& t, uint32_t idx) {
     std::map<uint32_t, uint64_t> n;
     const TraceInstr& in = t.instrs[idx];
-    for (uint64_t i = in.firstMove; i < in.endMove; ++i) {
+    // The summary is written before endInstr closes the range: the open instruction ends at the table's end.
+    const uint64_t end = idx + 1 == t.instrs.size() ? t.moves.size() : in.endMove;
+    for (uint64_t i = in.firstMove; i < end; ++i) {
         const ByteMove m = t.moves[i];
         if (m.dst.space == MemSpace::SharedCta) n[m.dst.cta] += m.length;
     }

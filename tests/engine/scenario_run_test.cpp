@@ -44,12 +44,13 @@ TEST_CASE("let names serve as coordinates, ctaMask and tx counts", "[scenario]")
 TEST_CASE("default global addresses and dense strides", "[scenario]") {
     // FLOAT32 100x3: dense stride 400 B (a multiple of 16), extent 400*2 + 400 = 1200 B.
     // The second tensor starts on the page after the page following 0x7f0000000000 + 1200.
-    Scenario s = parsedText("tensormap A tiled FLOAT32 dims=[100,3] box=[4,1]\n"
-                            "tensormap B tiled UINT8 dims=[32,2,2] box=[16,1,1] address=0x10000\n"
-                            "tensormap C tiled UINT8 dims=[16] box=[16]\n"
-                            "smem s 64\nmbarrier b\n" +
-                            std::string("cp.async.bulk.tensor.1d.shared::cta.global.tile.mbarrier::complete_tx::bytes "
-                                        "[s], [C, {0}], [b];\n"));
+    Scenario s =
+        parsedText("tensormap A tiled FLOAT32 dims=[100,3] box=[4,1]\n"
+                   "tensormap B tiled UINT8 dims=[32,2,2] box=[16,1,1] address=0x10000\n"
+                   "tensormap C tiled UINT8 dims=[16] box=[16]\n"
+                   "smem s 64\nmbarrier b\n" +
+                   std::string("cp.async.bulk.tensor.1d.shared::cta.global.tile.mbarrier::complete_tx::bytes "
+                               "[s], [C, {0}], [b];\n"));
     const auto* a = s.findTensorMap("A");
     REQUIRE(a);
     CHECK(a->map.p.globalStrides[0] == 400);
@@ -62,11 +63,12 @@ TEST_CASE("default global addresses and dense strides", "[scenario]") {
 }
 
 TEST_CASE("shared memory layout follows declaration order per CTA", "[scenario]") {
-    Scenario s = parsedText("cluster 2\nmbarrier b0\nsmem a 100 align=16\nsmem c 64\nmbarrier b1 cta=1\nsmem d 8 cta=1\n"
-                            "fence.proxy.async.shared::cta;\n");
+    Scenario s = parsedText(
+        "cluster 2\nmbarrier b0\nsmem a 100 align=16\nsmem c 64\nmbarrier b1 cta=1\nsmem d 8 cta=1\n"
+        "fence.proxy.async.shared::cta;\n");
     CHECK(s.findBarrier("b0")->addr == 1024);
-    CHECK(s.findBuffer("a")->addr == 1040);  // 1032 rounded up to 16
-    CHECK(s.findBuffer("c")->addr == 1152);  // 1140 rounded up to the default 128
+    CHECK(s.findBuffer("a")->addr == 1040);   // 1032 rounded up to 16
+    CHECK(s.findBuffer("c")->addr == 1152);   // 1140 rounded up to the default 128
     CHECK(s.findBarrier("b1")->addr == 1024); // CTA 1 has its own layout
     CHECK(s.findBuffer("d")->addr == 1152);   // 1032 rounded up to 128
     CHECK(s.findBuffer("d")->cta == 1);
@@ -112,19 +114,50 @@ TEST_CASE("hardware faults stop the run at the instruction's line", "[scenario][
         CHECK(r.error().span.line == 6);
     }
     SECTION("ctaMask bit beyond the cluster -> cudaErrorLaunchFailure") {
-        auto r = runScenario(parsedText(
-            head + "smem sA 1024\nmbarrier bar\n" +
-            "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster "
-            "[sA], [A, {0, 0}], [bar], 0x5;\n"));
+        auto r = runScenario(parsedText(head + "smem sA 1024\nmbarrier bar\n" +
+                                        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::"
+                                        "complete_tx::bytes.multicast::cluster "
+                                        "[sA], [A, {0, 0}], [bar], 0x5;\n"));
         REQUIRE_FALSE(r);
         CHECK(r.error().code == DiagCode::FaultLaunchFailure);
         CHECK(r.error().span.line == 5);
     }
     SECTION("store with a negative coordinate -> cudaErrorIllegalInstruction") {
-        auto r = runScenario(parsedText(head + "smem sA 1024\n" +
-                                        "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [A, {0, -8}], [sA];\n"));
+        auto r = runScenario(
+            parsedText(head + "smem sA 1024\n" +
+                       "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [A, {0, -8}], [sA];\n"));
         REQUIRE_FALSE(r);
         CHECK(r.error().code == DiagCode::FaultIllegalInstruction);
         CHECK(r.error().span.line == 4);
+    }
+}
+
+TEST_CASE("A TMA load's summary names the bytes each destination CTA received", "[scenario][summary]") {
+    // 64 x 64 FLOAT16 = 8192 B into CTA 0 (shared::cta); the multicast to CTAs 0 and 1 writes 8192 B into
+    // each.
+    SECTION("one CTA") {
+        auto sc = parseScenario(
+            "tensormap A tiled FLOAT16 dims=[256,256] box=[64,64] swizzle=128B\n"
+            "smem sA 8192 align=1024\nmbarrier bar\nmbarrier.init.shared::cta.b64 [bar], 1;\n"
+            "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes [sA], "
+            "[A, {0, 0}], [bar];\n");
+        REQUIRE(sc);
+        auto run = runScenario(*sc);
+        REQUIRE(run);
+        CHECK(run->trace.instrs.back().summary.find("8192 B written at 0x400 to CTA 0 (8192 B)") !=
+              std::string::npos);
+    }
+    SECTION("multicast to a cluster of 2") {
+        auto sc =
+            parseScenario("cluster 2\ntensormap A tiled FLOAT16 dims=[256,256] box=[64,64] swizzle=128B\n"
+                          "smem sA 8192 align=1024 cta=0\nsmem sB 8192 align=1024 cta=1\nmbarrier bar\n"
+                          "mbarrier.init.shared::cta.b64 [bar], 1;\n"
+                          "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes."
+                          "multicast::cluster "
+                          "[sA], [A, {0, 0}], [bar], 3;\n");
+        REQUIRE(sc);
+        auto run = runScenario(*sc);
+        REQUIRE(run);
+        CHECK(run->trace.instrs.back().summary.find("CTA 0 (8192 B), CTA 1 (8192 B)") != std::string::npos);
     }
 }
