@@ -379,10 +379,10 @@ Status runTcgen05(const Scenario& s, const ScenarioInstr& instr, Tcgen05Executor
     // .cta_group::2) must lie in live tcgen05.alloc allocations.
     const TmemAddr ta = decodeTmemAddress(in.taddr);
     auto requireAllocated = [&](int64_t lo, int64_t hi, uint32_t ctaGroup) {
-        const std::string what = in.text.substr(0, in.text.find_first_of(". \t", 8)); // "tcgen05.st"
-        for (uint32_t c :
-             ctaGroup == 2 ? std::vector<uint32_t>{in.cta & ~1u, in.cta | 1u} : std::vector<uint32_t>{in.cta})
-            if (auto d = ex.checkAllocated(c, lo, hi, what)) findings.push_back(*d);
+        const std::string_view what = std::string_view(in.text).substr(0, in.text.find_first_of(". \t", 8));
+        const std::array<uint32_t, 2> ctas{ctaGroup == 2 ? in.cta & ~1u : in.cta, in.cta | 1u};
+        for (uint32_t i = 0; i < (ctaGroup == 2 ? 2u : 1u); ++i) // "tcgen05.st"
+            if (auto d = ex.checkAllocated(ctas[i], lo, hi, what)) findings.push_back(*d);
     };
     if (is("tcgen05.shift")) {
         requireAllocated(ta.column, int64_t(ta.column) + 8, group); // the executor's footprint: 8 columns

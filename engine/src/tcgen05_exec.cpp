@@ -166,11 +166,9 @@ Status Tcgen05Executor::dealloc(uint32_t ctaGroup, uint32_t cta, uint32_t taddr,
 }
 
 std::optional<Diagnostic> Tcgen05Executor::checkAllocated(uint32_t cta, int64_t lo, int64_t hi,
-                                                          const std::string& what) const {
+                                                          std::string_view what) const {
     if (cta >= m_tmem.allocators.size() || hi <= lo) return std::nullopt; // checked elsewhere
     const auto cols = [](int64_t a, int64_t b) { return std::to_string(a) + ".." + std::to_string(b - 1); };
-    const std::string use =
-        what + " uses Tensor Memory columns " + cols(lo, hi) + " of CTA " + std::to_string(cta);
     const std::vector<TmemAllocation>& live = m_tmem.allocators[cta].allocations();
     // Live allocations are disjoint; walk [lo, hi) through them.
     int64_t at = lo;
@@ -184,6 +182,8 @@ std::optional<Diagnostic> Tcgen05Executor::checkAllocated(uint32_t cta, int64_t 
         at = int64_t(in->column) + in->nCols;
     }
     if (at >= hi) return std::nullopt;
+    const std::string use =
+        std::string(what) + " uses Tensor Memory columns " + cols(lo, hi) + " of CTA " + std::to_string(cta);
     std::string why;
     if (partial) {
         why = ", but the allocation holding column " + std::to_string(lo) + " is columns " +

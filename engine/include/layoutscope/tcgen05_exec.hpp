@@ -20,6 +20,7 @@
 #include <array>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace layoutscope {
@@ -75,7 +76,7 @@ class Tcgen05Executor {
     /// live tcgen05.alloc covers them all: never allocated, freed by tcgen05.dealloc, or partly outside
     /// the allocation (PTX ISA 9.2 §9.7.16.7.1: Tensor Memory is allocated before use). nullopt: covered.
     [[nodiscard]] std::optional<Diagnostic> checkAllocated(uint32_t cta, int64_t lo, int64_t hi,
-                                                           const std::string& what) const;
+                                                           std::string_view what) const;
     /// Register numbers the trace names for vector positions 0, 1, ... of st/ld (`{%r4, %r7}` -> {4, 7});
     /// empty: the position itself.
     void setRegisterNames(std::vector<uint32_t> names) { m_regNames = std::move(names); }
