@@ -12,6 +12,25 @@ std::vector<OperandRead> tcgen05CpReads(CpShape shape, const SmemDescriptor& d) 
     return out;
 }
 
+uint32_t ldmatrixSource(const LdmatrixForm& f, const std::array<uint32_t, 32>& rowAddr, uint32_t t,
+                        uint32_t r, uint32_t h) {
+    if (!f.trans) return rowAddr[8 * r + t / 4] + 4 * (t % 4) + 2 * h;
+    return rowAddr[8 * r + 2 * (t % 4) + h] + 2 * (t / 4);
+}
+
+std::vector<OperandRead> ldmatrixReads(const LdmatrixForm& f, const std::array<uint32_t, 32>& rowAddr) {
+    std::vector<OperandRead> out;
+    for (uint32_t t = 0; t < 32; ++t)
+        for (uint32_t r = 0; r < f.num; ++r)
+            for (uint32_t h = 0; h < 2; ++h) {
+                // The matrix element this half is: (row, column) of matrix r.
+                const uint32_t row = f.trans ? 2 * (t % 4) + h : t / 4;
+                const uint32_t col = f.trans ? t / 4 : 2 * (t % 4) + h;
+                out.push_back({8 * r + row, 2 * col, 2, ldmatrixSource(f, rowAddr, t, r, h)});
+            }
+    return out;
+}
+
 ConsumerCheck checkReads(const std::vector<OperandRead>& reads, const ProducerLookup& producer,
                          std::array<int64_t, 2> origin, uint32_t elemBytes, size_t keep) {
     ConsumerCheck c;

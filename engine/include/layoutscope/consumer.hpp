@@ -34,6 +34,24 @@ struct OperandRead {
 /// canonical walk, open question 3).
 [[nodiscard]] std::vector<OperandRead> tcgen05CpReads(CpShape shape, const SmemDescriptor& d);
 
+/// ldmatrix.sync.aligned.m8n8.xN[.trans].shared.b16 (PTX ISA 9.2 §9.7.14.5.15): threads 8i..8i+7 give
+/// the row addresses of matrix i (i < num); register i of every thread receives two b16 elements of
+/// matrix i. Measured on H100: tests/data/ldmatrix/h100_records.jsonl (scripts/probes/ldmatrix).
+struct LdmatrixForm {
+    uint32_t num = 1; ///< .x1, .x2, .x4
+    bool trans = false;
+};
+/// Shared byte address of half `h` (0: bits [0,16), 1: bits [16,32)) of register `r` (< num) of thread
+/// `t`, given every thread's row address:
+///   no .trans: row t/4 of matrix r, elements 2*(t%4) + h   -> rowAddr[8r + t/4] + 4*(t%4) + 2h
+///   .trans:    column t/4 of matrix r, rows 2*(t%4) + h     -> rowAddr[8r + 2*(t%4) + h] + 2*(t/4)
+[[nodiscard]] uint32_t ldmatrixSource(const LdmatrixForm& f, const std::array<uint32_t, 32>& rowAddr,
+                                      uint32_t t, uint32_t r, uint32_t h);
+/// Every register half of a warp's ldmatrix as an OperandRead of 2 bytes: m = the matrix row it belongs
+/// to (8r + row), kByte = 2 * column (the consumer's own (row, column) of that matrix element).
+[[nodiscard]] std::vector<OperandRead> ldmatrixReads(const LdmatrixForm& f,
+                                                     const std::array<uint32_t, 32>& rowAddr);
+
 /// What the producer left at one shared-memory byte: the global element it holds (coordinates, dim 0
 /// first) and how it got there. nullopt: nothing the check understands wrote it.
 struct ProducedByte {
