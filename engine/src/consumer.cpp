@@ -31,13 +31,26 @@ std::vector<OperandRead> ldmatrixReads(const LdmatrixForm& f, const std::array<u
     return out;
 }
 
+std::vector<OperandRead> descriptorOperandReads(const SmemDescriptor& d, MatrixMajor major, uint32_t elemBits,
+                                                uint32_t rows, uint32_t k) {
+    std::vector<OperandRead> out;
+    out.reserve(size_t(rows) * k);
+    const uint32_t eb = elemBits / 8;
+    for (uint32_t mn = 0; mn < rows; ++mn)
+        for (uint32_t kk = 0; kk < k; ++kk)
+            out.push_back({mn, kk * eb, eb, elementAddress(d, major, elemBits, mn, kk)});
+    return out;
+}
+
 ConsumerCheck checkReads(const std::vector<OperandRead>& reads, const ProducerLookup& producer,
-                         std::array<int64_t, 2> origin, uint32_t elemBytes, size_t keep) {
+                         std::array<int64_t, 2> origin, uint32_t elemBytes, size_t keep, bool mnMajor) {
     ConsumerCheck c;
     const uint32_t eb = elemBytes == 0 ? 1 : elemBytes;
     for (const OperandRead& r : reads) {
         ++c.reads;
-        const std::array<int64_t, 2> want{origin[0] + r.kByte / eb, origin[1] + r.m};
+        const std::array<int64_t, 2> want =
+            mnMajor ? std::array<int64_t, 2>{origin[0] + r.m, origin[1] + r.kByte / eb}
+                    : std::array<int64_t, 2>{origin[0] + r.kByte / eb, origin[1] + r.m};
         const std::optional<ProducedByte> got = producer(r.addr);
         if (got && got->coord == want) continue;
         ++c.mismatched;

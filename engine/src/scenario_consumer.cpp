@@ -7,6 +7,7 @@
 #include "layoutscope/tma.hpp"
 #include "scenario_parse.hpp"
 
+#include <functional>
 #include <unordered_map>
 
 namespace layoutscope::scn {
@@ -79,6 +80,18 @@ const char* shortSwizzle(uint32_t layoutType) {
     return "?";
 }
 
+// A consumer operand read through a descriptor, as the generic check sees it.
+struct OperandSpec {
+    std::string what;     ///< "tcgen05.cp", "wgmma.mma_async A"
+    std::string tensorIx; ///< index names: "m" or "n"
+    std::string descName;
+    SmemDescriptor desc;
+    bool mnMajor = false;
+    std::string transName; ///< the operand that flips the major-ness ("imm-trans-a"), empty: fixed K-major
+    std::optional<OperandExpectation> expect; ///< a stated expectation (else inferred from the producer)
+    std::function<std::vector<OperandRead>(const SmemDescriptor&, bool mnMajor)> reads;
+};
+
 std::string descText(const std::string& name, const SmemDescriptor& d) {
     return "desc " + name + " ... lbo=" + std::to_string(d.lbo) + " sbo=" + std::to_string(d.sbo) +
            " swizzle=" + shortSwizzle(d.layoutType);
@@ -86,86 +99,166 @@ std::string descText(const std::string& name, const SmemDescriptor& d) {
 
 } // namespace
 
-void checkCpConsumer(const Scenario& s, size_t instrIndex, const CpForm& f, uint64_t descValue,
-                     const std::string& descName, const Trace& t, std::vector<Diagnostic>& findings) {
+namespace {
+
+// The check shared by every descriptor consumer: infer the expected tile from the TMA load behind the
+// descriptor's start, compare every read, and search for the fix.
+void checkOperand(const Scenario& s, size_t instrIndex, uint32_t cta, const OperandSpec& op, const Trace& t,
+                  std::vector<Diagnostic>& findings) {
     const ScenarioInstr& in = s.instrs[instrIndex];
-    const SmemDescriptor d = decodeSmemDescriptor(descValue);
-    const uint32_t cta = f.ctaGroup == 2 ? in.cta & ~1u : in.cta; // the pair's even CTA stands for both
-    const uint32_t start = d.startAddress;
-    const std::optional<Producer> p = producerAt(s, instrIndex, cta, start);
+    const SmemDescriptor& d = op.desc;
+    const std::optional<Producer> p = producerAt(s, instrIndex, cta, d.startAddress);
     if (!p || instrIndex >= t.instrs.size()) return; // no TMA tile behind the descriptor: nothing to infer
     for (size_t i = p->index; i < instrIndex; ++i)
         if (!t.instrs[i].traced) return; // the trace was summarised: no moves to compare
     const TmaTileLoad& ld = *p->op;
     const uint32_t eb = p->g.elemBytes;
-    const uint32_t off = start - ld.dstAddr; // where the descriptor starts in the box image (unswizzled)
+    const uint32_t off = d.startAddress - ld.dstAddr; // where the descriptor starts in the box image
     const std::array<int64_t, 2> origin{ld.coords[0] + int64_t(off % p->g.rowPitch) / eb,
                                         ld.coords[1] + int64_t(off / p->g.rowPitch)};
     const auto granules = producedGranules(s, t, instrIndex, cta);
     const ProducerLookup lookup = [&](uint32_t addr) -> std::optional<ProducedByte> {
-        auto it = granules.find(addr);
+        auto it = granules.find(addr & ~15u); // a TMA chunk is 16 contiguous bytes along dimension 0
         if (it == granules.end()) return std::nullopt;
-        return it->second;
+        ProducedByte b = it->second;
+        b.coord[0] += (addr & 15u) / b.elemBytes;
+        return b;
     };
-    const ConsumerCheck c = checkReads(tcgen05CpReads(f.shape, d), lookup, origin, eb);
-    if (c.mismatched == 0) return;
-
     std::string tensor = "the tensor";
     for (const ScenarioTensorMap& m : s.tensorMaps)
         if (m.map.p.globalAddress == ld.map.p.globalAddress) tensor = m.name;
-    const std::string written = cudaName(ld.map.p.swizzle);
-    std::string msg =
-        "tcgen05.cp reads " + std::to_string(c.mismatched) + " of " + std::to_string(c.reads) +
-        " 16-byte chunks that hold other elements than the tile it reads: the TMA load at line " +
-        std::to_string(s.instrs[p->index].span.line) + " wrote " + tensor + " with " + written +
-        ", the descriptor " + descName + " reads it as " + smemLayoutTypeName(d.layoutType) +
-        " with lbo=" + std::to_string(d.lbo) + " sbo=" + std::to_string(d.sbo) + ". ";
+    // Which way the operand's indices run over the tile: stated (`expect`), else as its major-ness says.
+    const bool mnAlongDim0 = op.expect ? op.expect->mnDim == 0 : op.mnMajor;
+    const std::string stated = op.expect ? " (stated at line " + std::to_string(op.expect->span.line) + ": " +
+                                               op.tensorIx + " along dim" + std::to_string(op.expect->mnDim) +
+                                               ", k along dim" + std::to_string(op.expect->kDim) + ")"
+                                         : std::string();
+    if (op.expect && op.expect->tensor != tensor) {
+        findings.push_back(Diagnostic{
+            Severity::Error, DiagCode::InvalidValue, in.span,
+            op.what + " reads " + tensor + "'s tile (TMA load at line " +
+                std::to_string(s.instrs[p->index].span.line) + ") but line " +
+                std::to_string(op.expect->span.line) + " states it reads " + op.expect->tensor +
+                ": the descriptor " + op.descName + " starts in the wrong buffer",
+            std::string("PTX ISA 9.2 §9.7.15.5.1 (wgmma matrix descriptors)"), Provenance::PtxText});
+        return;
+    }
+    const ConsumerCheck c = checkReads(op.reads(d, op.mnMajor), lookup, origin, eb, 4, mnAlongDim0);
+    if (c.mismatched == 0) return;
+    std::string msg = op.what + " reads " + std::to_string(c.mismatched) + " of " + std::to_string(c.reads) +
+                      (op.what == "tcgen05.cp" ? " 16-byte chunks" : " elements") +
+                      " that hold other elements than the tile it reads: the TMA load at line " +
+                      std::to_string(s.instrs[p->index].span.line) + " wrote " + tensor + " with " +
+                      cudaName(ld.map.p.swizzle) + ", the descriptor " + op.descName + " reads it as " +
+                      smemLayoutTypeName(d.layoutType) + " with lbo=" + std::to_string(d.lbo) +
+                      " sbo=" + std::to_string(d.sbo) +
+                      (op.transName.empty() ? ""
+                       : op.mnMajor         ? ", MN-major"
+                                            : ", K-major") +
+                      stated + ". ";
     for (size_t i = 0; i < c.first.size(); ++i) {
         const ReadMismatch& r = c.first[i];
-        msg += (i ? "; " : "") + tensor + "[m=" + std::to_string(r.m) + "][k=" + std::to_string(r.k) +
-               "]: expected global " + coordText(r.expected) + ", reads " +
+        msg += (i ? "; " : "") + tensor + "[" + op.tensorIx + "=" + std::to_string(r.m) +
+               "][k=" + std::to_string(r.k) + "]: expected global " + coordText(r.expected) + ", reads " +
                (r.actual ? coordText(*r.actual) : std::string("bytes no TMA load wrote"));
     }
-    // The diagnosis: the first plausible descriptor that makes every read agree.
-    std::vector<std::pair<std::string, SmemDescriptor>> tries;
+    // The diagnosis: the first plausible change that makes every read agree.
+    struct Try {
+        std::string label;
+        SmemDescriptor d;
+        bool mn;
+    };
+    std::vector<Try> tries;
+    if (!op.transName.empty())
+        tries.push_back(
+            {"set " + op.transName + " to " + (op.mnMajor ? "0 (K-major)" : "1 (MN-major)"), d, !op.mnMajor});
     for (uint32_t lt : {2u, 4u, 6u, 0u, 1u})
         if (lt != d.layoutType) {
             SmemDescriptor x = d;
             x.layoutType = lt;
-            tries.push_back({std::string("set the descriptor's layout type to ") + shortSwizzle(lt), x});
+            tries.push_back(
+                {std::string("set the descriptor's layout type to ") + shortSwizzle(lt), x, op.mnMajor});
         }
     if (d.lbo != d.sbo) {
         SmemDescriptor x = d;
         std::swap(x.lbo, x.sbo);
-        tries.push_back({"swap lbo and sbo", x});
+        tries.push_back({"swap lbo and sbo", x, op.mnMajor});
     }
-    for (uint32_t sbo = 16; sbo <= 8192; sbo *= 2)
-        if (sbo != d.sbo) {
+    for (uint32_t v = 16; v <= 8192; v *= 2)
+        for (int field = 0; field < 2; ++field) {
             SmemDescriptor x = d;
-            x.sbo = sbo;
-            tries.push_back({"set sbo=" + std::to_string(sbo), x});
+            (field ? x.lbo : x.sbo) = v;
+            if (x == d) continue;
+            tries.push_back(
+                {std::string(field ? "set lbo=" : "set sbo=") + std::to_string(v), x, op.mnMajor});
             for (uint32_t lt : {2u, 4u, 6u, 0u})
                 if (lt != d.layoutType) {
                     SmemDescriptor y = x;
                     y.layoutType = lt;
-                    tries.push_back({std::string("set the layout type to ") + shortSwizzle(lt) +
-                                         " and sbo=" + std::to_string(sbo),
-                                     y});
+                    tries.push_back({std::string("set the layout type to ") + shortSwizzle(lt) + " and " +
+                                         (field ? "lbo=" : "sbo=") + std::to_string(v),
+                                     y, op.mnMajor});
                 }
         }
     std::string fix;
-    for (const auto& [label, x] : tries) {
-        if (!validateSmemDescriptor(x)) continue;
-        if (checkReads(tcgen05CpReads(f.shape, x), lookup, origin, eb, 0).mismatched == 0) {
-            fix = " Fix: " + label + ": " + descText(descName, x) + ".";
+    for (const Try& tr : tries) {
+        if (!validateSmemDescriptor(tr.d)) continue;
+        if (checkReads(op.reads(tr.d, tr.mn), lookup, origin, eb, 0, op.expect ? mnAlongDim0 : tr.mn)
+                .mismatched == 0) {
+            fix = " Fix: " + tr.label + ": " + descText(op.descName, tr.d) +
+                  (op.transName.empty() ? "" : std::string(", ") + op.transName + " " + (tr.mn ? "1" : "0")) +
+                  ".";
             break;
         }
     }
-    if (fix.empty()) fix = " No single descriptor change (layout type, lbo/sbo) makes them agree.";
+    if (fix.empty())
+        fix = " No single change of the descriptor (layout type, lbo, sbo) or major-ness makes them agree: "
+              "check "
+              "the box (its inner extent must cover the operand's K) and the start address.";
     const RuleInfo& ri = ruleInfo(RuleId::Tcgen05CpSourceWalk);
-    findings.push_back(Diagnostic{
-        Severity::Error, DiagCode::InvalidValue, in.span, msg + "." + fix,
-        std::string("PTX ISA 9.2 §9.7.16.4.1 (shared memory descriptor); ") + ri.reference, ri.provenance});
+    const bool cp = op.what == "tcgen05.cp";
+    findings.push_back(
+        Diagnostic{Severity::Error, DiagCode::InvalidValue, in.span, msg + "." + fix,
+                   cp ? std::string("PTX ISA 9.2 §9.7.16.4.1 (shared memory descriptor); ") + ri.reference
+                      : std::string("PTX ISA 9.2 §9.7.15.5.1 (wgmma matrix descriptors); measured on H100: "
+                                    "tests/data/wgmma/h100_records.jsonl"),
+                   cp ? ri.provenance : Provenance::HardwareSm90});
+}
+
+} // namespace
+
+void checkCpConsumer(const Scenario& s, size_t instrIndex, const CpForm& f, uint64_t descValue,
+                     const std::string& descName, const Trace& t, std::vector<Diagnostic>& findings) {
+    OperandSpec op;
+    op.what = "tcgen05.cp";
+    op.tensorIx = "m";
+    op.descName = descName;
+    op.desc = decodeSmemDescriptor(descValue);
+    op.reads = [&f](const SmemDescriptor& d, bool) { return tcgen05CpReads(f.shape, d); };
+    const ScenarioInstr& in = s.instrs[instrIndex];
+    checkOperand(s, instrIndex, f.ctaGroup == 2 ? in.cta & ~1u : in.cta, op, t, findings);
+}
+
+void checkWgmmaConsumer(const Scenario& s, size_t instrIndex, const Trace& t,
+                        std::vector<Diagnostic>& findings) {
+    const ScenarioInstr& in = s.instrs[instrIndex];
+    if (!in.wgmma) return;
+    const WgmmaRead& w = *in.wgmma;
+    for (int operand = 0; operand < 2; ++operand) {
+        OperandSpec op;
+        op.what = std::string("wgmma.mma_async operand ") + (operand ? "B" : "A");
+        op.tensorIx = operand ? "n" : "m";
+        op.descName = operand ? w.descBName : w.descAName;
+        op.desc = decodeSmemDescriptor(operand ? w.descB : w.descA);
+        op.mnMajor = operand ? w.transB : w.transA;
+        op.transName = operand ? "imm-trans-b" : "imm-trans-a";
+        op.expect = operand ? w.expectB : w.expectA;
+        const uint32_t rows = operand ? w.n : 64, bits = w.elemBits;
+        op.reads = [rows, bits](const SmemDescriptor& d, bool mn) {
+            return descriptorOperandReads(d, mn ? MatrixMajor::MN : MatrixMajor::K, bits, rows, 16);
+        };
+        checkOperand(s, instrIndex, in.cta, op, t, findings);
+    }
 }
 
 } // namespace layoutscope::scn

@@ -321,6 +321,8 @@ void applyDirectiveTo(Context& ctx, const std::vector<Tok>& toks) {
         regsDirective(ctx, toks);
     } else if (k == "desc") {
         descDirective(ctx, toks);
+    } else if (k == "expect") {
+        expectDirective(ctx, toks); // scenario_wgmma.cpp
     } else if (k == "smem") {
         smem(r);
     } else if (k == "mbarrier") {

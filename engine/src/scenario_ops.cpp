@@ -425,6 +425,10 @@ void applyInstruction(Context& ctx, std::string_view text, int line, int column,
         if (lowerTcgen05(ctx, in, out)) ctx.s.instrs.push_back(std::move(out));
         return;
     }
+    if (isWgmma(in)) { // scenario_wgmma.cpp
+        if (lowerWgmma(ctx, in, out)) ctx.s.instrs.push_back(std::move(out));
+        return;
+    }
     const bool tensor = startsWith(in, {"cp", ".async", ".bulk", ".tensor"});
     const bool mbar = startsWith(in, {"mbarrier"});
     if (!tensor && !mbar) {
@@ -432,7 +436,7 @@ void applyInstruction(Context& ctx, std::string_view text, int line, int column,
             ctx.error(DiagCode::Unsupported, in.opcode[0].span,
                       "'" + in.opcodeText() + "' is not supported in scenarios (supported: cp.async.bulk.tensor tile "
                       "loads and stores, mbarrier.init / arrive.expect_tx / try_wait, fence.proxy.async, "
-                      "cp.async.bulk.commit_group / wait_group, tcgen05.*)");
+                      "cp.async.bulk.commit_group / wait_group, tcgen05.*, wgmma.*)");
             return;
         }
         out.kind = ScenarioInstrKind::NoOp;

@@ -45,6 +45,7 @@ struct Context {
     uint32_t issuingWarp = 0;                 ///< directive `warp N` (tcgen05 instructions)
     std::optional<ParsedInstr> ctaGroupFirst; ///< first tcgen05 instruction with a kernel-wide .cta_group
     bool ctaGroupMixReported = false;         ///< the kernel-wide .cta_group rule is reported once
+    std::optional<OperandExpectation> expectA, expectB; ///< `expect` statements for the wgmmas that follow
 
     void error(DiagCode code, SourceSpan span, std::string message, std::string ruleRef = kFormatRef,
                Provenance prov = Provenance::Assumption) {
@@ -98,6 +99,15 @@ void descDirective(Context& ctx, const std::vector<Tok>& toks);
 [[nodiscard]] Status runTcgen05(const Scenario& s, const ScenarioInstr& in, Tcgen05Executor& ex,
                                 std::vector<ScenarioWarp>& warps, const MachineState& state, Trace& trace,
                                 std::vector<Diagnostic>& findings);
+
+/// wgmma in scenarios (scenario_wgmma.cpp): fence/commit_group/wait_group as no-ops, mma_async lowered to
+/// its operand fetch (ScenarioInstr::wgmma); false after a diagnostic.
+[[nodiscard]] bool isWgmma(const ParsedInstr& in);
+/// `expect A|B tensor=NAME m=dimI k=dimJ` (B: n=dimI): what the following wgmmas' operand must see.
+void expectDirective(Context& ctx, const std::vector<Tok>& toks);
+[[nodiscard]] bool lowerWgmma(Context& ctx, const ParsedInstr& in, ScenarioInstr& out);
+/// The producer/consumer check of a wgmma.mma_async's A and B (scenario_consumer.cpp).
+void checkWgmmaConsumer(const Scenario& s, size_t instrIndex, const Trace& t, std::vector<Diagnostic>& findings);
 
 /// The producer/consumer check of tcgen05.cp instruction `instrIndex` (scenario_consumer.cpp): reads
 /// through descriptor `descValue` (named `descName`) that see other elements than the TMA tile behind

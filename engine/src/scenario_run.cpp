@@ -275,6 +275,15 @@ Result<Run> runScenario(const Scenario& s, const RunOptions& options) {
         }
         case ScenarioInstrKind::NoOp:
             summary = "no data movement";
+            if (in.wgmma) { // reads A and B through their descriptors: checked against the TMA tiles
+                summary = "wgmma.mma_async m64n" + std::to_string(in.wgmma->n) + "k16: reads A (64x16, " +
+                          (in.wgmma->transA ? "MN" : "K") + "-major) and B (16x" + std::to_string(in.wgmma->n) +
+                          ", " + (in.wgmma->transB ? "MN" : "K") +
+                          "-major) from shared memory; the accumulator is not computed";
+                std::vector<Diagnostic> findings;
+                scn::checkWgmmaConsumer(s, idx, run.trace, findings);
+                for (const Diagnostic& d : findings) run.warnings.push_back(atInstr(d, in));
+            }
             break;
         case ScenarioInstrKind::Tcgen05:
             break; // handled above

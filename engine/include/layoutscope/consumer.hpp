@@ -75,10 +75,18 @@ struct ConsumerCheck {
     std::vector<ReadMismatch> first; ///< the first few, in operand order
 };
 
-/// The default inference: operand row m is dimension 1 and K is dimension 0 of the tensor the producer
-/// wrote, starting at `origin` (the element the consumer's (0, 0) should hold):
-/// expected(m, kByte) = (origin[0] + kByte / elemBytes, origin[1] + m).
+/// The default inference, starting at `origin` (the element the consumer's (0, 0) should hold):
+/// K-major: operand row m is dimension 1 and K is dimension 0 of the tensor the producer wrote,
+///   expected(m, kByte) = (origin[0] + kByte / elemBytes, origin[1] + m);
+/// MN-major (`mnMajor`): m along dimension 0, K along dimension 1,
+///   expected(m, kByte) = (origin[0] + m, origin[1] + kByte / elemBytes).
 [[nodiscard]] ConsumerCheck checkReads(const std::vector<OperandRead>& reads, const ProducerLookup& producer,
-                                       std::array<int64_t, 2> origin, uint32_t elemBytes, size_t keep = 4);
+                                       std::array<int64_t, 2> origin, uint32_t elemBytes, size_t keep = 4,
+                                       bool mnMajor = false);
+
+/// A wgmma / UMMA operand read through a shared-memory descriptor: element (mn, k) of an operand with
+/// `rows` (M or N) x `k` elements of `elemBits` bits, K- or MN-major, at elementAddress (one read each).
+[[nodiscard]] std::vector<OperandRead> descriptorOperandReads(const SmemDescriptor& d, MatrixMajor major,
+                                                              uint32_t elemBits, uint32_t rows, uint32_t k);
 
 } // namespace layoutscope

@@ -43,6 +43,7 @@
 #include "layoutscope/tma.hpp"
 #include "layoutscope/trace.hpp"
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -99,6 +100,26 @@ enum class ScenarioInstrKind : uint8_t {
     Tcgen05, ///< appended: tcgen05.alloc/dealloc/relinquish_alloc_permit/st/ld/cp/shift (Tcgen05Executor)
 };
 
+/// wgmma.mma_async with A and B from shared-memory matrix descriptors (PTX ISA 9.2 §9.7.15.5.2): the
+/// operand fetch the scenario checks against the TMA tiles behind the descriptors (the accumulator is
+/// not computed). (appended)
+/// `expect A|B tensor=NAME m|n=dimI k=dimJ`: what an MMA operand must see (issue 12): tensor NAME's tile,
+/// the operand's M (or N) index along dimension mnDim and K along kDim.
+struct OperandExpectation {
+    std::string tensor;
+    uint32_t mnDim = 1, kDim = 0;
+    SourceSpan span;
+};
+
+struct WgmmaRead {
+    uint32_t n = 0;          ///< N of m64nNk16
+    uint32_t elemBits = 16;  ///< .f16 / .bf16
+    uint64_t descA = 0, descB = 0;
+    bool transA = false, transB = false; ///< imm-trans-a/b: 1 = MN-major
+    std::string descAName, descBName;    ///< the operands as written
+    std::optional<OperandExpectation> expectA, expectB; ///< the `expect` statements in force
+};
+
 struct ScenarioInstr {
     std::string text;
     SourceSpan span;
@@ -113,6 +134,7 @@ struct ScenarioInstr {
     std::vector<uint32_t> regs; ///< appended: tcgen05.st/ld register numbers of the vector operand (%r5 -> 5)
     int64_t taddrSmem = -1; ///< appended: >= 0: the TMEM address is read at run time from this shared::cta
                             ///< address of the issuing CTA (`[taddrBuf]`, the buffer tcgen05.alloc wrote)
+    std::optional<WgmmaRead> wgmma; ///< appended: a wgmma.mma_async (kind NoOp: it moves no shared bytes)
 };
 
 /// A warp that executes tcgen05.st / ld / cp in a scenario, with its registers. (appended)
