@@ -20,7 +20,8 @@ void printUsage(std::ostream& out) {
            "       [version=1]         encode a tcgen05 shared-memory descriptor; print every field\n"
            "  desc decode VALUE        decode a 64-bit shared-memory descriptor into its fields\n"
            "  tensormap decode [--json] HEX... | --file F   a 128-byte CUtensorMap (hex, cuda-gdb x/16xg or\n"
-           "                           x/32xw, raw .bin) as a scenario tensormap directive or JSON\n";
+           "                           x/32xw, raw .bin) as a scenario tensormap directive or JSON\n"
+           "  compare A.scn B.scn [...] [--format text|md|csv|json]   design-review figures side by side\n";
 }
 
 std::string outOfMemory(const std::string& where) {
@@ -54,6 +55,7 @@ int dispatchCommand(const Args& args, std::ostream& out, std::ostream& err) {
     if (c == "validate") return cmdValidate(args, out, err);
     if (c == "desc") return cmdDesc(args, out, err);
     if (c == "tensormap") return cmdTensormap(args, out, err);
+    if (c == "compare") return cmdCompare(args, out, err);
     err << "layoutscope-cli: unknown command '" << c << "'\n";
     printUsage(err);
     return 2;

@@ -25,4 +25,6 @@ int cmdDesc(const Args& args, std::ostream& out,
             std::ostream& err); ///< cmd_desc.cpp: smem descriptor encode/decode
 int cmdTensormap(const Args& args, std::ostream& out,
                  std::ostream& err); ///< cmd_tensormap.cpp: 128-byte CUtensorMap -> directive / JSON
+int cmdCompare(const Args& args, std::ostream& out,
+               std::ostream& err); ///< cmd_compare.cpp: metrics of several scenarios side by side
 } // namespace layoutscope::cli
