@@ -12,18 +12,14 @@
 namespace layoutscope::cli {
 namespace {
 
-struct Column {
-    std::string name;
-    std::vector<MetricValue> values;
-};
-
 // Which columns hold the best value of row r (none when the row has no direction or all are equal).
-std::vector<bool> best(const std::vector<Column>& cols, size_t r) {
+std::vector<bool> best(const std::vector<MetricColumn>& cols, size_t r) {
     std::vector<bool> out(cols.size(), false);
     const MetricValue::Better b = cols[0].values[r].better;
     if (b == MetricValue::Better::None || cols.size() < 2) return out;
     int64_t lo = cols[0].values[r].value, hi = lo;
-    for (const Column& c : cols) lo = std::min(lo, c.values[r].value), hi = std::max(hi, c.values[r].value);
+    for (const MetricColumn& c : cols)
+        lo = std::min(lo, c.values[r].value), hi = std::max(hi, c.values[r].value);
     if (lo == hi) return out;
     for (size_t i = 0; i < cols.size(); ++i)
         out[i] = cols[i].values[r].value == (b == MetricValue::Better::Lower ? lo : hi);
@@ -41,35 +37,9 @@ std::string jsonString(const std::string& s) {
 
 } // namespace
 
-int cmdCompare(const Args& args, std::ostream& out, std::ostream& err) {
-    std::string format = "text";
-    std::vector<std::string> files;
-    for (size_t i = 1; i < args.size(); ++i) {
-        if (args[i] == "--format" && i + 1 < args.size()) {
-            format = args[++i];
-        } else if (args[i].rfind("--", 0) == 0) {
-            err << "compare: unknown option " << args[i] << "\n";
-            return 2;
-        } else {
-            files.push_back(args[i]);
-        }
-    }
-    if (files.empty() || (format != "text" && format != "md" && format != "csv" && format != "json")) {
-        err << "usage: layoutscope-cli compare A.scn B.scn [...] [--format text|md|csv|json]\n";
-        return 2;
-    }
-    std::vector<Column> cols;
-    for (const std::string& f : files) {
-        auto text = readScenarioFile(f);
-        auto sc = text ? parseScenario(*text) : Result<Scenario>(text.diagnostics());
-        auto run = sc ? runScenario(*sc) : Result<Run>(sc.diagnostics());
-        if (!run) {
-            for (const Diagnostic& d : run.diagnostics()) err << formatDiagnostic(d, f) << "\n";
-            return 1;
-        }
-        std::string name = f.substr(f.find_last_of('/') + 1);
-        cols.push_back({name, scenarioMetrics(*sc, *run)});
-    }
+int printMetricsTable(const std::vector<MetricColumn>& cols, const std::string& format, std::ostream& out) {
+    using Column = MetricColumn;
+    if (cols.empty()) return 1;
     const std::vector<MetricValue>& rows = cols[0].values;
     if (format == "json") {
         out << "{\"scenarios\": [";
@@ -142,6 +112,38 @@ int cmdCompare(const Args& args, std::ostream& out, std::ostream& err) {
     }
     out << "(* = the better value of the row)\n";
     return 0;
+}
+
+int cmdCompare(const Args& args, std::ostream& out, std::ostream& err) {
+    std::string format = "text";
+    std::vector<std::string> files;
+    for (size_t i = 1; i < args.size(); ++i) {
+        if (args[i] == "--format" && i + 1 < args.size()) {
+            format = args[++i];
+        } else if (args[i].rfind("--", 0) == 0) {
+            err << "compare: unknown option " << args[i] << "\n";
+            return 2;
+        } else {
+            files.push_back(args[i]);
+        }
+    }
+    if (files.empty() || (format != "text" && format != "md" && format != "csv" && format != "json")) {
+        err << "usage: layoutscope-cli compare A.scn B.scn [...] [--format text|md|csv|json]\n";
+        return 2;
+    }
+    std::vector<MetricColumn> cols;
+    for (const std::string& f : files) {
+        auto text = readScenarioFile(f);
+        auto sc = text ? parseScenario(*text) : Result<Scenario>(text.diagnostics());
+        auto run = sc ? runScenario(*sc) : Result<Run>(sc.diagnostics());
+        if (!run) {
+            for (const Diagnostic& d : run.diagnostics()) err << formatDiagnostic(d, f) << "\n";
+            return 1;
+        }
+        std::string name = f.substr(f.find_last_of('/') + 1);
+        cols.push_back({name, scenarioMetrics(*sc, *run)});
+    }
+    return printMetricsTable(cols, format, out);
 }
 
 } // namespace layoutscope::cli

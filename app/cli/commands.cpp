@@ -21,7 +21,8 @@ void printUsage(std::ostream& out) {
            "  desc decode VALUE        decode a 64-bit shared-memory descriptor into its fields\n"
            "  tensormap decode [--json] HEX... | --file F   a 128-byte CUtensorMap (hex, cuda-gdb x/16xg or\n"
            "                           x/32xw, raw .bin) as a scenario tensormap directive or JSON\n"
-           "  compare A.scn B.scn [...] [--format text|md|csv|json]   design-review figures side by side\n";
+           "  compare A.scn B.scn [...] [--format text|md|csv|json]   design-review figures side by side\n"
+           "  sweep F.scn --vary NAME=v1,v2 [--vary MAP.option=v1,v2] [--format ...]   every combination, one table\n";
 }
 
 std::string outOfMemory(const std::string& where) {
@@ -56,6 +57,7 @@ int dispatchCommand(const Args& args, std::ostream& out, std::ostream& err) {
     if (c == "desc") return cmdDesc(args, out, err);
     if (c == "tensormap") return cmdTensormap(args, out, err);
     if (c == "compare") return cmdCompare(args, out, err);
+    if (c == "sweep") return cmdSweep(args, out, err);
     err << "layoutscope-cli: unknown command '" << c << "'\n";
     printUsage(err);
     return 2;
