@@ -1,5 +1,6 @@
 // Figures of a scenario run (metrics.hpp). One pass over the instructions and one over the trace's moves.
 #include "layoutscope/metrics.hpp"
+#include "layoutscope/banks.hpp"
 #include "layoutscope/tmem.hpp"
 
 #include <algorithm>
@@ -74,6 +75,16 @@ std::vector<MetricValue> scenarioMetrics(const Scenario& s, const Run& run) {
     for (const ScenarioInstr& in : s.instrs)
         if (in.kind == ScenarioInstrKind::Tcgen05 && in.text.rfind("tcgen05.alloc", 0) == 0)
             allocated += in.value * (in.text.find("cta_group::2") != std::string::npos ? 2 : 1);
+    int64_t wavefronts = 0, excess = 0, patterns = 0;
+    for (const ScenarioInstr& in : s.instrs)
+        if (in.smemAccess) {
+            const SmemAccess& a = *in.smemAccess;
+            if (auto r = countBankWavefronts(WarpSmemAccess{a.addr, a.activeMask, a.widthBytes})) {
+                ++patterns;
+                wavefronts += r->wavefronts;
+                excess += r->excess;
+            }
+        }
     int64_t errors = 0;
     for (const Diagnostic& d : run.warnings) errors += d.severity == Severity::Error;
     return {
@@ -94,6 +105,9 @@ std::vector<MetricValue> scenarioMetrics(const Scenario& s, const Run& run) {
         {"global 128-B line requests (per instruction)", lineFetches, B::Lower},
         {"global 32-B sectors written", int64_t(sectorsWritten.size()), B::Lower},
         {"global 128-B lines written", int64_t(linesWritten.size()), B::Lower},
+        {"shared access patterns (ld/st.shared, ldmatrix)", patterns, B::None},
+        {"shared wavefronts", wavefronts, B::Lower},
+        {"shared excess wavefronts (bank conflicts)", excess, B::Lower},
         {"TMEM columns allocated", allocated, B::Lower},
         {"TMEM columns written", int64_t(tmemCols.size()), B::None},
         {"check errors", errors, B::Lower},

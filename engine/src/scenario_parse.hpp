@@ -103,6 +103,9 @@ void descDirective(Context& ctx, const std::vector<Tok>& toks);
 /// wgmma in scenarios (scenario_wgmma.cpp): fence/commit_group/wait_group as no-ops, mma_async lowered to
 /// its operand fetch (ScenarioInstr::wgmma); false after a diagnostic.
 [[nodiscard]] bool isWgmma(const ParsedInstr& in);
+/// ld.shared / st.shared / ldmatrix with a per-lane address expression (scenario_smem_access.cpp).
+[[nodiscard]] bool isSmemAccess(std::string_view text);
+void lowerSmemAccess(Context& ctx, std::string_view text, int line, int column);
 /// `expect A|B tensor=NAME m=dimI k=dimJ` (B: n=dimI): what the following wgmmas' operand must see.
 void expectDirective(Context& ctx, const std::vector<Tok>& toks);
 [[nodiscard]] bool lowerWgmma(Context& ctx, const ParsedInstr& in, ScenarioInstr& out);

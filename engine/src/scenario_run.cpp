@@ -1,5 +1,6 @@
 // runScenario: build the machine (global tensors from their fill patterns, one shared memory per
 // CTA of the cluster), then execute each instruction through the TMA executor, recording a trace.
+#include "layoutscope/banks.hpp"
 #include "layoutscope/scenario.hpp"
 #include "scenario_im2col.hpp"
 #include "scenario_parse.hpp"
@@ -275,10 +276,24 @@ Result<Run> runScenario(const Scenario& s, const RunOptions& options) {
         }
         case ScenarioInstrKind::NoOp:
             summary = "no data movement";
+            if (in.smemAccess) { // a consumer access pattern: its wavefronts with the bank model
+                const SmemAccess& a = *in.smemAccess;
+                auto rep = countBankWavefronts(WarpSmemAccess{a.addr, a.activeMask, a.widthBytes});
+                if (!rep) {
+                    std::vector<Diagnostic> ds;
+                    for (const Diagnostic& d : rep.diagnostics()) ds.push_back(atInstr(d, in));
+                    return ds;
+                }
+                summary = std::to_string(a.widthBytes) + " B per thread, " +
+                          std::to_string(__builtin_popcount(a.activeMask)) +
+                          " threads: " + std::to_string(rep->wavefronts) + " shared wavefronts (ideal " +
+                          std::to_string(rep->ideal) + ", " + std::to_string(rep->excess) +
+                          " excess = bank conflicts)";
+            }
             if (in.wgmma) { // reads A and B through their descriptors: checked against the TMA tiles
                 summary = "wgmma.mma_async m64n" + std::to_string(in.wgmma->n) + "k16: reads A (64x16, " +
-                          (in.wgmma->transA ? "MN" : "K") + "-major) and B (16x" + std::to_string(in.wgmma->n) +
-                          ", " + (in.wgmma->transB ? "MN" : "K") +
+                          (in.wgmma->transA ? "MN" : "K") + "-major) and B (16x" +
+                          std::to_string(in.wgmma->n) + ", " + (in.wgmma->transB ? "MN" : "K") +
                           "-major) from shared memory; the accumulator is not computed";
                 std::vector<Diagnostic> findings;
                 scn::checkWgmmaConsumer(s, idx, run.trace, findings);

@@ -22,7 +22,8 @@ struct MetricValue {
 ///   shared bytes declared; shared footprint (first to last byte of the buffers); alignment padding;
 ///   global 32-B sectors read; 128-B lines read; 128-B line requests (distinct lines per instruction,
 ///   summed: two boxes that split a line fetch it twice); sectors and lines written;
-///   TMEM columns allocated (peak, per CTA summed); TMEM columns written;
+///   shared access patterns, their wavefronts and excess wavefronts (bank model, banks.hpp);
+///   TMEM columns allocated (every tcgen05.alloc, a pair's in both CTAs); TMEM columns written;
 ///   check errors (the run's Error diagnostics).
 [[nodiscard]] std::vector<MetricValue> scenarioMetrics(const Scenario& s, const Run& run);
 

@@ -43,6 +43,7 @@
 #include "layoutscope/tma.hpp"
 #include "layoutscope/trace.hpp"
 
+#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -120,6 +121,15 @@ struct WgmmaRead {
     std::optional<OperandExpectation> expectA, expectB; ///< the `expect` statements in force
 };
 
+/// A warp's ld.shared / st.shared / ldmatrix with per-thread addresses (issue 14: consumer access patterns);
+/// its wavefronts are counted with the bank model (banks.hpp). (appended)
+struct SmemAccess {
+    enum class Kind : uint8_t { Load, Store, Ldmatrix } kind = Kind::Load;
+    std::array<uint32_t, 32> addr{}; ///< shared::cta byte address of each lane
+    uint32_t activeMask = 0xFFFFFFFFu;
+    uint32_t widthBytes = 4; ///< bytes per thread (ldmatrix: a 16-byte row per address-giving thread)
+};
+
 struct ScenarioInstr {
     std::string text;
     SourceSpan span;
@@ -135,6 +145,7 @@ struct ScenarioInstr {
     int64_t taddrSmem = -1; ///< appended: >= 0: the TMEM address is read at run time from this shared::cta
                             ///< address of the issuing CTA (`[taddrBuf]`, the buffer tcgen05.alloc wrote)
     std::optional<WgmmaRead> wgmma; ///< appended: a wgmma.mma_async (kind NoOp: it moves no shared bytes)
+    std::optional<SmemAccess> smemAccess; ///< appended: ld.shared / st.shared / ldmatrix (kind NoOp)
 };
 
 /// A warp that executes tcgen05.st / ld / cp in a scenario, with its registers. (appended)
