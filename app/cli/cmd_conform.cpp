@@ -4,17 +4,23 @@
 namespace layoutscope::cli {
 
 int cmdConform(const Args& args, std::ostream& out, std::ostream& err) {
-    if (args.size() < 3 || (args[1] != "tma" && args[1] != "ptxas" && args[1] != "cute")) {
-        err << "usage: layoutscope-cli conform {tma|ptxas|cute} FILE...\n";
+    const bool known = args.size() >= 2 &&
+                       (args[1] == "tma" || args[1] == "ptxas" || args[1] == "cute" || args[1] == "banks");
+    if (!known || (args.size() < 3 && args[1] != "banks")) {
+        err << "usage: layoutscope-cli conform {tma|ptxas|cute|banks} FILE...\n";
         return 2;
     }
+    Args files(args.begin() + 2, args.end());
+    if (files.empty())
+        files.push_back(LAYOUTSCOPE_SHARED_DIR_DEFAULT "/golden/banks"); // conform banks [FILE]
     std::vector<conform::CaseOutcome> all;
-    for (size_t i = 2; i < args.size(); ++i) {
-        auto r = args[1] == "tma"     ? conform::conformTma(args[i])
-                 : args[1] == "ptxas" ? conform::conformPtxas(args[i])
-                                      : conform::conformCute(args[i]);
+    for (const auto& file : files) {
+        auto r = args[1] == "tma"     ? conform::conformTma(file)
+                 : args[1] == "ptxas" ? conform::conformPtxas(file)
+                 : args[1] == "banks" ? conform::conformBanks(file)
+                                      : conform::conformCute(file);
         if (!r) {
-            err << args[i] << ": error: " << r.error().message << "\n";
+            err << file << ": error: " << r.error().message << "\n";
             return 2;
         }
         all.insert(all.end(), r->begin(), r->end());

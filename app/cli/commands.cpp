@@ -16,6 +16,7 @@ void printUsage(std::ostream& out) {
            "  conform tma FILE...      replay golden/tma records (.jsonl or .jsonl.gz)\n"
            "  conform ptxas FILE       compare the validator with golden/ptxas records\n"
            "  conform cute DIR|FILE    compare tcgen05 maps with golden/cute files\n"
+           "  conform banks [DIR|FILE] bank wavefronts vs golden/banks H100 counts\n"
            "  desc encode start=B lbo=B sbo=B swizzle=none|128B|64B|32B|128B_base32B [base=N] [lbo_mode=M]\n"
            "       [version=1]         encode a tcgen05 shared-memory descriptor; print every field\n"
            "  desc decode VALUE        decode a 64-bit shared-memory descriptor into its fields\n"

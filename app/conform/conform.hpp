@@ -23,4 +23,8 @@ namespace layoutscope::conform {
 /// (conform_cute.cpp). `path` is the directory or one file.
 [[nodiscard]] Result<std::vector<CaseOutcome>> conformCute(const std::string& path);
 
+/// golden/banks/*.jsonl(.gz): wavefronts and bank conflicts of one warp-wide shared access per
+/// record vs the H100's Nsight Compute counts (conform_banks.cpp). `path` is a directory or a file.
+[[nodiscard]] Result<std::vector<CaseOutcome>> conformBanks(const std::string& path);
+
 } // namespace layoutscope::conform

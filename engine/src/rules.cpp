@@ -213,12 +213,14 @@ constexpr std::array<RuleInfo, static_cast<std::size_t>(RuleId::kCount)> kRules{
      ".4d keeps the low 8 bits of each offset; .5d adds offW + offH*32 + offD*1024, keeps 15 bits and splits them into "
      "5-bit W, H, D fields again, so a W offset of 32 adds 1 to H.",
      "PTX ISA 9.2 §5.5.4.1; docs/im2col.md §4 (H100 probes L5-L8, M1-M6)", P::HardwareSm90},
-    {RuleId::SmemBankWavefronts, "shared-memory bank wavefronts",
+    {RuleId::SmemBankWavefronts, "shared-memory bank wavefronts (measured on H100)",
      "32 banks of 4-byte words, bank = (address / 4) % 32; threads reading the same word share it (broadcast). "
-     "unverified: 8-byte accesses run as two half-warp phases and 16-byte accesses as four quarter-warp phases; each "
-     "phase takes as many wavefronts as its busiest bank has distinct words; excess = wavefronts - phases.",
-     "CUDA C Programming Guide, Shared Memory (compute capability 5.x and later); Nsight Compute Profiling Guide "
-     "(shared wavefronts, l1tex__data_bank_conflicts_pipe_lsu_mem_shared); banks.hpp", P::Assumption},
+     "Phases of 128 requested bytes: the warp (<= 4 B), half-warps (8 B), quarter-warps (16 B), one per ldmatrix "
+     "8x8 matrix; each phase takes as many wavefronts as its busiest bank has distinct words. 8/16-B loads where "
+     "every lane reads the address of lane t^1 (or every lane that of lane t^2) count the phases in pairs; "
+     "excess = wavefronts - counted phases.",
+     "../shared/golden/banks (1,004 H100 records, Nsight Compute l1tex__data_pipe_lsu_wavefronts_mem_shared and "
+     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared); docs/banks.md; banks.hpp", P::HardwareSm90},
 }};
 
 } // namespace
