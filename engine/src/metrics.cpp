@@ -79,7 +79,7 @@ std::vector<MetricValue> scenarioMetrics(const Scenario& s, const Run& run) {
     for (const ScenarioInstr& in : s.instrs)
         if (in.smemAccess) {
             const SmemAccess& a = *in.smemAccess;
-            if (auto r = countBankWavefronts(WarpSmemAccess{a.addr, a.activeMask, a.widthBytes})) {
+            if (auto r = smemAccessWavefronts(a)) {
                 ++patterns;
                 wavefronts += r->wavefronts;
                 excess += r->excess;

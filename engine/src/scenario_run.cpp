@@ -278,7 +278,7 @@ Result<Run> runScenario(const Scenario& s, const RunOptions& options) {
             summary = "no data movement";
             if (in.smemAccess) { // a consumer access pattern: its wavefronts with the bank model
                 const SmemAccess& a = *in.smemAccess;
-                auto rep = countBankWavefronts(WarpSmemAccess{a.addr, a.activeMask, a.widthBytes});
+                auto rep = smemAccessWavefronts(a);
                 if (!rep) {
                     std::vector<Diagnostic> ds;
                     for (const Diagnostic& d : rep.diagnostics()) ds.push_back(atInstr(d, in));

@@ -168,6 +168,26 @@ uint32_t accessWidth(std::string_view opcode) {
 
 } // namespace
 
+} // namespace layoutscope::scn
+
+namespace layoutscope {
+
+Result<BankReport> smemAccessWavefronts(const SmemAccess& a) {
+    WarpSmemAccess w;
+    w.op = a.kind == SmemAccess::Kind::Ldmatrix ? SmemOp::LdMatrix
+           : a.kind == SmemAccess::Kind::Store  ? SmemOp::Store
+                                                : SmemOp::Load;
+    w.matrices = a.kind == SmemAccess::Kind::Ldmatrix ? uint32_t(__builtin_popcount(a.activeMask)) / 8 : 1;
+    w.addr = a.addr;
+    w.activeMask = a.activeMask;
+    w.widthBytes = a.widthBytes;
+    return countBankWavefronts(w);
+}
+
+} // namespace layoutscope
+
+namespace layoutscope::scn {
+
 bool isSmemAccess(std::string_view text) {
     const size_t b = text.find_first_not_of(" \t");
     if (b == std::string_view::npos) return false;

@@ -177,6 +177,10 @@ struct Scenario {
 /// bundled one is a few KiB. parseScenario rejects longer text; readScenarioFile stops reading there.
 inline constexpr uint64_t kMaxScenarioBytes = uint64_t(16) << 20;
 
+struct BankReport;
+/// The wavefronts of a scenario's shared access with the bank model measured on H100 (banks.hpp).
+[[nodiscard]] Result<BankReport> smemAccessWavefronts(const SmemAccess& a);
+
 /// Parse and validate a scenario. Every diagnostic has a line and column.
 [[nodiscard]] Result<Scenario> parseScenario(std::string_view text);
 
