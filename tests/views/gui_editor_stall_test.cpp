@@ -89,5 +89,7 @@ TEST_CASE("Typing in a 10,000-instruction scenario never stalls the window", "[v
                                       << " ms, " << rechecks << " re-checks applied");
     CHECK(rechecks == 4);
     CHECK(w.document()->trace().instrs.size() == 10000);
+#ifndef LAYOUTSCOPE_SANITIZED // a Debug ASan+UBSan build is many times slower: report only
     CHECK(worst < 250);
+#endif
 }
