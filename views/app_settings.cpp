@@ -1,5 +1,6 @@
 #include "app_settings.hpp"
 
+#include <QFileInfo>
 #include <QMainWindow>
 #include <QSettings>
 
@@ -37,6 +38,41 @@ void AppSettings::setTheme(Theme t) const { settings().setValue("view/theme", th
 Theme AppSettings::theme() const { return themeFromName(settings().value("view/theme", "dark").toString()); }
 void AppSettings::setLastFile(const QString& path) const { settings().setValue("file/last", path); }
 QString AppSettings::lastFile() const { return settings().value("file/last").toString(); }
+
+void AppSettings::beginOpening(const QString& path) const {
+    QSettings s = settings();
+    s.setValue("file/opening", path);
+    s.sync(); // on disk before the file can crash us
+}
+
+void AppSettings::finishOpening(const QString& path, bool remember) const {
+    QSettings s = settings();
+    if (remember) s.setValue("file/last", path);
+    if (s.value("file/opening").toString() == path) s.remove("file/opening");
+    s.sync();
+}
+
+QString AppSettings::openingFile() const {
+    return settings().value("file/opening").toString();
+}
+
+AppSettings::Startup AppSettings::startupFile(const QString& fallback) const {
+    QSettings s = settings();
+    const QString crashed = s.value("file/opening").toString();
+    s.remove("file/opening");
+    Startup r;
+    r.path = s.value("file/last").toString();
+    if (!crashed.isEmpty()) {
+        r.note = QString("Not reopening %1: Layoutscope ended while opening it last time.").arg(crashed);
+        if (QFileInfo(r.path).absoluteFilePath() == QFileInfo(crashed).absoluteFilePath()) {
+            s.remove("file/last");
+            r.path.clear();
+        }
+    }
+    if (r.path.isEmpty() || !QFileInfo::exists(r.path)) r.path = fallback;
+    s.sync();
+    return r;
+}
 
 void AppSettings::resetLayout() const {
     QSettings s = settings();

@@ -28,6 +28,20 @@ public:
     [[nodiscard]] Theme theme() const;
     void setLastFile(const QString& path) const;
     [[nodiscard]] QString lastFile() const;
+
+    // Crash guard for "last file": a file that crashes the GUI must not be reopened at every start.
+    /// Before opening `path`: a sentinel, written to disk at once.
+    void beginOpening(const QString& path) const;
+    /// Once `path` is shown and drawn: the sentinel goes and, when `remember`, it becomes lastFile().
+    void finishOpening(const QString& path, bool remember) const;
+    /// The file whose opening never finished (the run ended, or crashed, while opening it), or empty.
+    [[nodiscard]] QString openingFile() const;
+    /// What a start without --scenario opens: lastFile() (if it exists), else `fallback`; never the
+    /// file a crashed run was opening, and then `note` says so. Clears the sentinel.
+    struct Startup {
+        QString path, note;
+    };
+    [[nodiscard]] Startup startupFile(const QString& fallback) const;
     /// Forget the layout and geometry (the theme and last file stay).
     void resetLayout() const;
 };

@@ -38,6 +38,8 @@ class CellCanvas : public QWidget {
 
     /// New cells (w x h texels, row-major). Keeps the camera unless the grid size changes.
     void setCells(uint32_t w, uint32_t h, std::vector<Rgba8> texels, ShadeParams params);
+    /// Cells across and down of the grid shown (setCells).
+    [[nodiscard]] glm::uvec2 cellCount() const { return {m_w, m_h}; }
     void setOverlay(OverlayFn fn) { m_overlayFn = std::move(fn); }
     void setInspector(InspectFn fn) { m_inspectFn = std::move(fn); }
     void setMargins(glm::vec4 marginsPx) { m_margins = marginsPx; }

@@ -1,5 +1,6 @@
 #include "editor_dock.hpp"
 
+#include "scenario_checker.hpp"
 #include "scenario_highlighter.hpp"
 
 #include <QFile>
@@ -14,7 +15,9 @@ namespace layoutscope::views {
 
 EditorDock::EditorDock(QWidget* parent)
     : QWidget(parent), m_editor(new CodeEditor(this)), m_list(new QListWidget(this)),
-      m_state(new QLabel(this)) {
+      m_state(new QLabel(this)),
+      m_checker(
+          new ScenarioChecker([this](std::unique_ptr<Document> d) { applyCheck(std::move(d)); }, this)) {
     setObjectName("scenarioEditor");
     auto* lay = new QVBoxLayout(this);
     lay->setContentsMargins(4, 4, 4, 4);
@@ -35,7 +38,9 @@ EditorDock::EditorDock(QWidget* parent)
     m_timer.setInterval(250);
     connect(&m_timer, &QTimer::timeout, this, &EditorDock::checkNow);
     connect(m_editor, &QPlainTextEdit::textChanged, this, [this] {
-        if (!m_loading) m_timer.start();
+        if (m_loading) return;
+        m_checker->cancel(); // a check of the text before this keystroke is stale
+        m_timer.start();
     });
     connect(m_editor->document(), &QTextDocument::modificationChanged, this, &EditorDock::modifiedChanged);
     const auto jump = [this](QListWidgetItem* it) {
@@ -53,6 +58,7 @@ std::string EditorDock::displayName() const {
 
 void EditorDock::showDocument(const Document& doc, bool fromDisk) {
     m_timer.stop();
+    m_checker->cancel(); // this document replaces whatever a pending check would bring
     const QString path = QString::fromStdString(doc.path());
     if (path != m_path) {
         m_path = path;
@@ -71,7 +77,14 @@ void EditorDock::showDocument(const Document& doc, bool fromDisk) {
 
 void EditorDock::checkNow() {
     m_timer.stop();
-    auto doc = Document::fromText(m_editor->toPlainText().toStdString(), m_path.toStdString());
+    m_checker->request(m_editor->toPlainText().toStdString(), m_path.toStdString());
+}
+
+bool EditorDock::checking() const {
+    return m_timer.isActive() || m_checker->pending();
+}
+
+void EditorDock::applyCheck(std::unique_ptr<Document> doc) {
     m_editor->setDiagnostics(doc->diagnostics());
     fillList(doc->diagnostics(), doc->hasTrace());
     if (doc->hasTrace() && m_run) m_run(std::move(doc));

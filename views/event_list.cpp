@@ -1,8 +1,10 @@
 #include "event_list.hpp"
 
 #include <QHeaderView>
+#include <QTimer>
 #include <algorithm>
 #include <set>
+#include <utility>
 
 namespace layoutscope::views {
 
@@ -41,50 +43,74 @@ EventList::EventList(QWidget* parent) : QTreeWidget(parent) {
     });
 }
 
+EventList::~EventList() {
+    qDeleteAll(m_graveyard);
+}
+
 void EventList::setTrace(const Trace* trace) {
     m_trace = trace;
-    m_updating = true;
-    clear();
-    if (trace) {
-        // One pass over the tx events (appended in instruction order) for all rows.
-        size_t txAt = 0;
-        for (uint32_t i = 0; i < trace->instrs.size(); ++i) {
-            const TraceInstr& in = trace->instrs[i];
-            std::set<int> ctas;
-            std::set<RuleId> rules;
-            int64_t tx = 0;
-            auto* row = new QTreeWidgetItem(this);
-            // Moves of one instruction are a contiguous range; the work per row is that range's size.
-            for (uint64_t k = in.firstMove; k < in.endMove; ++k) {
-                const ByteMove m = trace->moves[k];
-                ctas.insert(m.dst.cta);
-                if (m.rule != RuleId::None) rules.insert(m.rule);
-            }
-            rules.insert(in.alsoRules.begin(), in.alsoRules.end()); // rules no single move names
-            for (; txAt < trace->txEvents.size() && trace->txEvents[txAt].instr <= i; ++txAt)
-                if (trace->txEvents[txAt].instr == i && trace->txEvents[txAt].bytes > 0)
-                    tx += trace->txEvents[txAt].bytes;
-            // Sub-step rows are made when the row is first expanded (fillSubSteps): a 10,000-load trace
-            // has millions of steps, and one item each would cost gigabytes.
-            if (in.endStep > in.firstStep) row->setChildIndicatorPolicy(QTreeWidgetItem::ShowIndicator);
-            QStringList cs;
-            for (int c : ctas) cs << QString::number(c);
-            row->setText(ColSteps, in.endStep > in.firstStep
-                                       ? QString("%1..%2").arg(in.firstStep).arg(in.endStep - 1)
-                                       : "-");
-            row->setText(ColPtx, QString::fromStdString(in.text));
-            row->setToolTip(
-                ColPtx, QString::fromStdString(in.summary.empty() ? in.text : in.text + "\n" + in.summary) +
-                            (in.sourceLine > 0 ? QString("\nscenario line %1").arg(in.sourceLine) : ""));
-            row->setText(ColCta, in.traced ? cs.join(",") : "?");
-            row->setText(ColBytes, QString::number(in.bytesMoved));
-            row->setText(ColTx, tx ? QString::number(tx) : "");
-            row->setText(ColProvenance, provenanceText(rules));
-            row->setData(0, kStepRole, std::max(in.endStep, in.firstStep));
-            row->setData(0, kInstrRole, i);
-        }
+    ++m_fillGen;
+    m_filled = 0;
+    m_txAt = 0;
+    m_pendingStep.reset();
+    // The old rows leave the view at once and are deleted in slices: 10,000 items take tens of ms.
+    const QList<QTreeWidgetItem*> old = invisibleRootItem()->takeChildren();
+    m_graveyard.insert(m_graveyard.end(), old.begin(), old.end());
+    fillSlice(m_fillGen);
+}
+
+void EventList::fillSlice(uint64_t gen) {
+    if (gen != m_fillGen) return; // a newer trace
+    for (size_t n = 0; n < kRowsPerSlice && !m_graveyard.empty(); ++n) {
+        delete m_graveyard.back();
+        m_graveyard.pop_back();
     }
+    const size_t rows = m_trace ? m_trace->instrs.size() : 0;
+    m_updating = true;
+    for (size_t end = std::min(rows, m_filled + kRowsPerSlice); m_filled < end; ++m_filled)
+        addRow(uint32_t(m_filled));
     m_updating = false;
+    if (m_filled < rows || !m_graveyard.empty()) {
+        QTimer::singleShot(0, this, [this, gen] { fillSlice(gen); });
+        return;
+    }
+    if (m_pendingStep) showStep(*std::exchange(m_pendingStep, std::nullopt));
+}
+
+void EventList::addRow(uint32_t i) {
+    // The tx events are appended in instruction order: one cursor (m_txAt) over all rows.
+    const TraceInstr& in = m_trace->instrs[i];
+    std::set<int> ctas;
+    std::set<RuleId> rules;
+    int64_t tx = 0;
+    auto* row = new QTreeWidgetItem(this);
+    // Moves of one instruction are a contiguous range; the work per row is that range's size.
+    for (uint64_t k = in.firstMove; k < in.endMove; ++k) {
+        const ByteMove m = m_trace->moves[k];
+        ctas.insert(m.dst.cta);
+        if (m.rule != RuleId::None) rules.insert(m.rule);
+    }
+    rules.insert(in.alsoRules.begin(), in.alsoRules.end()); // rules no single move names
+    for (; m_txAt < m_trace->txEvents.size() && m_trace->txEvents[m_txAt].instr <= i; ++m_txAt)
+        if (m_trace->txEvents[m_txAt].instr == i && m_trace->txEvents[m_txAt].bytes > 0)
+            tx += m_trace->txEvents[m_txAt].bytes;
+    // Sub-step rows are made when the row is first expanded (fillSubSteps): a 10,000-load trace
+    // has millions of steps, and one item each would cost gigabytes.
+    if (in.endStep > in.firstStep) row->setChildIndicatorPolicy(QTreeWidgetItem::ShowIndicator);
+    QStringList cs;
+    for (int c : ctas) cs << QString::number(c);
+    row->setText(ColSteps,
+                 in.endStep > in.firstStep ? QString("%1..%2").arg(in.firstStep).arg(in.endStep - 1) : "-");
+    row->setText(ColPtx, QString::fromStdString(in.text));
+    row->setToolTip(ColPtx,
+                    QString::fromStdString(in.summary.empty() ? in.text : in.text + "\n" + in.summary) +
+                        (in.sourceLine > 0 ? QString("\nscenario line %1").arg(in.sourceLine) : ""));
+    row->setText(ColCta, in.traced ? cs.join(",") : "?");
+    row->setText(ColBytes, QString::number(in.bytesMoved));
+    row->setText(ColTx, tx ? QString::number(tx) : "");
+    row->setText(ColProvenance, provenanceText(rules));
+    row->setData(0, kStepRole, std::max(in.endStep, in.firstStep));
+    row->setData(0, kInstrRole, i);
 }
 
 void EventList::fillSubSteps(QTreeWidgetItem* row) {
@@ -122,6 +148,10 @@ void EventList::fillSubSteps(QTreeWidgetItem* row) {
 }
 
 void EventList::showStep(uint32_t step) {
+    if (m_trace && m_filled < m_trace->instrs.size()) { // rows still being added: when they are
+        m_pendingStep = step;
+        return;
+    }
     if (!m_trace || m_trace->instrs.empty() || topLevelItemCount() != int(m_trace->instrs.size())) return;
     // The instruction whose moves lead to `step` (its rows seek to the state after a move, so step s
     // belongs to the instruction with firstStep < s <= endStep); instructions are in step order.

@@ -6,6 +6,8 @@
 #include "layoutscope/trace.hpp"
 
 #include <QTreeWidget>
+#include <optional>
+#include <vector>
 
 namespace layoutscope::views {
 
@@ -14,8 +16,13 @@ class EventList : public QTreeWidget {
   public:
     enum Column { ColSteps, ColPtx, ColCta, ColBytes, ColTx, ColProvenance, ColumnCount };
     explicit EventList(QWidget* parent = nullptr);
-    /// Rebuild the rows from a trace (empty trace: no rows).
+    ~EventList() override;
+    /// Rebuild the rows from a trace (empty trace: no rows). The first kRowsPerSlice rows are made at
+    /// once, the rest in slices between events (a 10,000-instruction trace never stalls the window).
     void setTrace(const Trace* trace);
+    static constexpr size_t kRowsPerSlice = 1000;
+    /// Whether every row of the trace is made.
+    [[nodiscard]] bool filled() const { return !m_trace || m_filled >= m_trace->instrs.size(); }
     /// Highlight the row of the instruction that produced `step`'s moves (no seek is emitted).
     void showStep(uint32_t step);
 
@@ -25,7 +32,14 @@ class EventList : public QTreeWidget {
   private:
     /// Make the sub-step rows of an instruction row (on first expansion).
     void fillSubSteps(QTreeWidgetItem* row);
+    void fillSlice(uint64_t gen); ///< the next kRowsPerSlice rows (and deletes of old ones)
+    void addRow(uint32_t instr);
     bool m_updating = false;
+    uint64_t m_fillGen = 0;                    ///< setTrace calls: a newer trace stops an older fill
+    size_t m_filled = 0;                       ///< rows made so far
+    size_t m_txAt = 0;                         ///< cursor into Trace::txEvents (instruction order)
+    std::optional<uint32_t> m_pendingStep;     ///< showStep while rows were still being made
+    std::vector<QTreeWidgetItem*> m_graveyard; ///< rows of the previous trace, deleted in slices
     const Trace* m_trace = nullptr; ///< the trace of the rows (owned by the document)
 };
 

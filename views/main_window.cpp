@@ -141,6 +141,7 @@ void MainWindow::buildUi() {
     });
     for (CellCanvas* c : {m_smem, m_global})
         connect(c, &CellCanvas::framePainted, this, [this](double) {
+            finishOpening(); // the file opened and drew a frame: now it may be reopened at start
             m_perf->setText(
                 QString(m_smem->usesGl()
                             ? "paint (OpenGL, 1 cell draw call per view): SMEM %1 ms, global %2 ms"
@@ -205,20 +206,13 @@ void MainWindow::keyPressEvent(QKeyEvent* e) {
     e->accept();
 }
 
-void MainWindow::openFile(const QString& path) {
-    auto doc = Document::fromFile(path.toStdString());
-    if (doc->hasTrace() || !doc->text().empty())
-        AppSettings().setLastFile(QFileInfo(path).absoluteFilePath());
-    m_editor->showDocument(*doc, true);
-    setDocument(std::move(doc));
-}
-
 void MainWindow::closeEvent(QCloseEvent* e) {
     if (!m_editor->maybeSave()) {
         e->ignore();
         return;
     }
     AppSettings().saveWindow(*this);
+    finishOpening(); // closed normally: the file did not crash us
     e->accept();
 }
 
@@ -229,7 +223,7 @@ void MainWindow::updateTitle() {
                             m_editor->isModified() ? " *" : ""));
 }
 
-void MainWindow::setDocument(std::unique_ptr<Document> doc, bool keepStep) {
+void MainWindow::applyDocument(std::unique_ptr<Document> doc, bool keepStep) {
     const uint32_t oldStep = m_playback->step(), oldCta = m_cta;
     const bool wasAtEnd = oldStep >= m_playback->stepCount();
     m_playback->pause();
@@ -281,7 +275,7 @@ void MainWindow::setDocument(std::unique_ptr<Document> doc, bool keepStep) {
     }
 }
 
-void MainWindow::onStep(uint32_t step) {
+void MainWindow::drawStep(uint32_t step) {
     if (m_replay) m_replay->seek(step);
     if (m_doc && m_doc->hasTrace()) {
         // A short trail behind the arriving chunks (1/8 of a second of playback at most).

@@ -41,8 +41,13 @@ class MainWindow : public QMainWindow {
 
     /// Show a document (takes ownership). A document without a trace shows its diagnostics.
     /// `keepStep`: an edit of the same scenario (keep the step and CTA, do not touch the editor).
+    /// Out of memory while building the views shows an error diagnostic instead (no abort).
     void setDocument(std::unique_ptr<Document> doc, bool keepStep = false);
+    /// Open a scenario file. It becomes AppSettings' last file only once a frame of it is drawn
+    /// (or the window closes normally); until then a sentinel says it is being opened.
     void openFile(const QString& path);
+    /// A message in the status bar (e.g. why the last file was not reopened).
+    void showNote(const QString& text);
 
     [[nodiscard]] const Document* document() const { return m_doc.get(); }
     [[nodiscard]] CellCanvas* smemView() const { return m_smem; }
@@ -99,7 +104,14 @@ class MainWindow : public QMainWindow {
     void buildUi();
     /// Examples menu, event list, swizzle explorer, export animation, theme (main_window_panels.cpp).
     void buildPanels(QMenu* file, QMenu* view);
-    void onStep(uint32_t step);
+    void onStep(uint32_t step); ///< drawStep; out of memory: an error message instead of an abort
+    void drawStep(uint32_t step);
+    void applyDocument(std::unique_ptr<Document> doc, bool keepStep); ///< setDocument, unguarded
+    void finishOpening(); ///< openFile's file drew a frame: record it as the last file
+    struct Opening {
+        QString path;          ///< absolute; empty: none pending
+        bool remember = false; ///< it read and parsed (becomes the last file)
+    } m_opening;
     void updateTitle();
     void exportPngDialog();
     void updateStatus();

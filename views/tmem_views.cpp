@@ -171,20 +171,37 @@ void TmemViews::resetDocument(const Document* doc) {
     m_hasTmem = false;
     uint32_t ctas = 1;
     if (doc && doc->hasTrace()) {
-        for (const ByteMove& m : doc->trace().moves)
-            for (const MemRef* r : {&m.dst, &m.src})
-                if (r->space == MemSpace::TensorMemory || r->space == MemSpace::Register) {
-                    m_hasTmem = true;
-                    ctas = std::max<uint32_t>(ctas, r->cta + 1u);
-                }
+        // tcgen05 instructions move to or from TMEM / registers, every move of theirs; TMA ones none:
+        // an instruction's first move tells, so a 10,000-load trace costs no pass over its moves.
+        const Trace& t = doc->trace();
+        auto tmemSide = [](const MemRef& r) {
+            return r.space == MemSpace::TensorMemory || r.space == MemSpace::Register;
+        };
+        for (const TraceInstr& in : t.instrs) {
+            if (in.endMove <= in.firstMove) continue;
+            const ByteMove first = t.moves[in.firstMove];
+            if (!tmemSide(first.dst) && !tmemSide(first.src)) continue;
+            for (uint64_t i = in.firstMove; i < in.endMove; ++i) {
+                const ByteMove m = t.moves[i];
+                for (const MemRef* r : {&m.dst, &m.src})
+                    if (tmemSide(*r)) {
+                        m_hasTmem = true;
+                        ctas = std::max<uint32_t>(ctas, r->cta + 1u);
+                    }
+            }
+        }
         if (m_hasTmem)
             m_tmemReplay = std::make_unique<TmemReplay>(doc->trace(), initialTmemOf(doc->run(), ctas));
     }
     m_cache.reset();
     m_hasFans = m_hasTmem && multicastFansAt(*doc, 0).valid;
     m_hasDecomp = doc && decompMoveAt(*doc, 0).has_value();
-    m_frames = doc && doc->hasTrace() ? boxFrames(*doc) : std::vector<BoxFrame>{};
-    m_hasTmaFan = doc && tmaFanAt(*doc, 0, m_frames).valid;
+    // Box frames (a pass over every move) only when there is a multicast TMA load to show: whether
+    // there is one does not depend on them (placeholder frames).
+    m_frames.clear();
+    m_hasTmaFan =
+        doc && doc->hasTrace() && tmaFanAt(*doc, 0, std::vector<BoxFrame>(doc->trace().instrs.size())).valid;
+    if (m_hasTmaFan) m_frames = boxFrames(*doc);
     m_tmaFanDock->setVisible(m_hasTmaFan);
     if (m_hasTmaFan && !m_hasTmem)
         m_window->resizeDocks({m_tmaFanDock}, {m_window->height() * 30 / 100}, Qt::Vertical);

@@ -20,6 +20,7 @@
 #include <QSurfaceFormat>
 #include <QTimer>
 #include <cstdio>
+#include <new>
 #include <string_view>
 
 using namespace layoutscope::views;
@@ -101,62 +102,66 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "layoutscope: choose one of --export FILE and --export-sequence DIR\n");
         return 2;
     }
-    if (cli.isSet(exportOpt) || cli.isSet(seqOpt)) {
-        const char* what = cli.isSet(seqOpt) ? "--export-sequence" : "--export";
-        if (!cli.isSet(scenarioOpt)) {
-            std::fprintf(stderr, "layoutscope: %s needs --scenario FILE\n", what);
-            return 2;
-        }
-        auto doc = Document::fromFile(cli.value(scenarioOpt).toStdString());
-        const QStringList wh = cli.value(sizeOpt).split('x');
-        const QSize size = wh.size() == 2 ? QSize(wh[0].toInt(), wh[1].toInt()) : QSize(1600, 900);
-        if (size.width() < 64 || size.height() < 64) {
-            std::fprintf(stderr, "layoutscope: --size wants WxH of at least 64x64\n");
-            return 2;
-        }
-        bool ctaOk = true;
-        const uint32_t cta = cli.value(ctaOpt).toUInt(&ctaOk);
-        if (!ctaOk) {
-            std::fprintf(stderr, "layoutscope: --cta wants a non-negative integer\n");
-            return 2;
-        }
-        if (cli.isSet(seqOpt)) {
-            if (!doc->hasTrace()) {
-                for (const auto& d : doc->diagnostics())
-                    std::fprintf(stderr, "%s\n", formatDiagnostic(d, doc->path()).c_str());
-                std::fprintf(stderr, "layoutscope: the scenario has errors: nothing to export\n");
-                return 1;
-            }
-            QString err;
-            const auto range = parseStepRange(cli.value(stepsOpt), doc->trace().stepCount, &err);
-            if (!range) {
-                std::fprintf(stderr, "layoutscope: %s\n", qPrintable(err));
+    if (cli.isSet(exportOpt) || cli.isSet(seqOpt)) try {
+            const char* what = cli.isSet(seqOpt) ? "--export-sequence" : "--export";
+            if (!cli.isSet(scenarioOpt)) {
+                std::fprintf(stderr, "layoutscope: %s needs --scenario FILE\n", what);
                 return 2;
             }
-            const ExportResult r = exportSequence(*doc, cli.value(seqOpt), *range, size, cta);
+            auto doc = Document::fromFile(cli.value(scenarioOpt).toStdString());
+            const QStringList wh = cli.value(sizeOpt).split('x');
+            const QSize size = wh.size() == 2 ? QSize(wh[0].toInt(), wh[1].toInt()) : QSize(1600, 900);
+            if (size.width() < 64 || size.height() < 64) {
+                std::fprintf(stderr, "layoutscope: --size wants WxH of at least 64x64\n");
+                return 2;
+            }
+            bool ctaOk = true;
+            const uint32_t cta = cli.value(ctaOpt).toUInt(&ctaOk);
+            if (!ctaOk) {
+                std::fprintf(stderr, "layoutscope: --cta wants a non-negative integer\n");
+                return 2;
+            }
+            if (cli.isSet(seqOpt)) {
+                if (!doc->hasTrace()) {
+                    for (const auto& d : doc->diagnostics())
+                        std::fprintf(stderr, "%s\n", formatDiagnostic(d, doc->path()).c_str());
+                    std::fprintf(stderr, "layoutscope: the scenario has errors: nothing to export\n");
+                    return 1;
+                }
+                QString err;
+                const auto range = parseStepRange(cli.value(stepsOpt), doc->trace().stepCount, &err);
+                if (!range) {
+                    std::fprintf(stderr, "layoutscope: %s\n", qPrintable(err));
+                    return 2;
+                }
+                const ExportResult r = exportSequence(*doc, cli.value(seqOpt), *range, size, cta);
+                std::fprintf(stderr, "layoutscope: %s\n", qPrintable(r.message));
+                return r.ok ? 0 : 1;
+            }
+            const QString out = cli.value(exportOpt);
+            const bool svg = out.endsWith(".svg", Qt::CaseInsensitive);
+            const ExportView v = view.value_or(svg ? ExportView::Smem : ExportView::All);
+            const ExportResult r = exportView(*doc, v, step, out, size, ViewOptions{cta});
             std::fprintf(stderr, "layoutscope: %s\n", qPrintable(r.message));
             return r.ok ? 0 : 1;
+        } catch (const std::bad_alloc&) { // a diagnostic, not an abort (issue 11)
+            std::fprintf(stderr, "layoutscope: error: out of memory while exporting the scenario\n");
+            return 1;
         }
-        const QString out = cli.value(exportOpt);
-        const bool svg = out.endsWith(".svg", Qt::CaseInsensitive);
-        const ExportView v = view.value_or(svg ? ExportView::Smem : ExportView::All);
-        const ExportResult r = exportView(*doc, v, step, out, size, ViewOptions{cta});
-        std::fprintf(stderr, "layoutscope: %s\n", qPrintable(r.message));
-        return r.ok ? 0 : 1;
-    }
 
     if (cli.isSet(resetLayoutOpt)) AppSettings().resetLayout();
     applyTheme(AppSettings().theme());
     MainWindow w;
-    if (cli.isSet(scenarioOpt)) {
+    // No scenario named: the last one opened cleanly, else the bundled default; never the file a
+    // crashed run was opening (AppSettings::beginOpening), or every start would crash again.
+    const AppSettings::Startup start =
+        AppSettings().startupFile(examplesDir() + "/tma_tile_64x64_f16_sw128.scn");
+    if (!start.note.isEmpty()) std::fprintf(stderr, "layoutscope: %s\n", qPrintable(start.note));
+    if (cli.isSet(scenarioOpt))
         w.openFile(cli.value(scenarioOpt));
-    } else {
-        // No scenario named: the last one opened, else the bundled default.
-        QString last = AppSettings().lastFile();
-        if (last.isEmpty() || !QFileInfo::exists(last))
-            last = examplesDir() + "/tma_tile_64x64_f16_sw128.scn";
-        if (QFileInfo::exists(last)) w.openFile(last);
-    }
+    else if (QFileInfo::exists(start.path))
+        w.openFile(start.path);
+    if (!start.note.isEmpty()) w.showNote(start.note);
     if (hasStep) w.playback()->seek(step);
     w.show();
     if (cli.isSet(grabOpt)) {

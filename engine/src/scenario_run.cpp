@@ -185,6 +185,9 @@ Result<Run> runScenario(const Scenario& s, const RunOptions& options) {
     std::map<std::pair<uint32_t, uint32_t>, SourceSpan> allocSites; ///< (CTA, first column) -> tcgen05.alloc
     std::map<std::pair<uint32_t, uint32_t>, TxWatch> txWatch;       ///< (CTA, mbarrier) -> expect_tx check
     for (const ScenarioInstr& in : s.instrs) {
+        if (options.cancel && options.cancel->load(std::memory_order_relaxed))
+            return Diagnostic{Severity::Error,       DiagCode::Unsupported, in.span, "run cancelled", "",
+                              Provenance::Assumption};
         if (in.kind == ScenarioInstrKind::Tcgen05) { // records its own trace instruction
             std::vector<Diagnostic> findings;
             Status st = scn::runTcgen05(s, in, tcgen, run.warps, state, run.trace, findings);

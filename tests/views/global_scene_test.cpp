@@ -42,13 +42,13 @@ std::vector<uint32_t> copies(const Document& doc) {
     return out;
 }
 
-using Cell = std::pair<int32_t, int32_t>; // (across, down) slice coordinates
+using Cell = std::pair<int64_t, int64_t>; // (across, down) slice coordinates
 std::set<Cell> cellsWith(const GlobalScene& g, uint8_t flag) {
     std::set<Cell> out;
     for (uint32_t y = 0; y < g.h; ++y)
         for (uint32_t x = 0; x < g.w; ++x)
             if (g.texels[size_t(y) * g.w + x].a & flag)
-                out.insert({g.lo[0] + int32_t(x), g.lo[1] + int32_t(y)});
+                out.insert({*g.axes[0].coordOf(x), *g.axes[1].coordOf(y)});
     return out;
 }
 
@@ -82,8 +82,8 @@ TEST_CASE("A rank-3 box sliced across dim 0 and down dim 2 shows what the box co
         CHECK(fill.count({10, -1}) == 1);
         REQUIRE(g.outlines.size() == 1);
         CHECK(g.outlines[0].kind == GlobalOutline::Kind::Box);
-        CHECK(std::array{g.outlines[0].x0, g.outlines[0].y0, g.outlines[0].x1, g.outlines[0].y1} ==
-              std::array{8, 1, 24, 4});
+        CHECK(std::array<int64_t, 4>{g.outlines[0].x0, g.outlines[0].y0, g.outlines[0].x1,
+                                     g.outlines[0].y1} == std::array<int64_t, 4>{8, 1, 24, 4});
         SECTION("the inspector names the full coordinate") {
             Replay r(doc->trace(), doc->initial());
             r.seek(doc->trace().stepCount);
@@ -196,7 +196,7 @@ TEST_CASE("The im2col scene marks exactly the pixels the walk reads, OOB pixels 
         for (const GlobalOutline& o : g.outlines)
             if (o.kind == GlobalOutline::Kind::Window) {
                 window = true;
-                CHECK(std::array{o.x0, o.y0, o.x1, o.y1} == std::array{0, 1, 8, 5});
+                CHECK(std::array{o.x0, o.y0, o.x1, o.y1} == std::array<int64_t, 4>{0, 1, 8, 5});
             }
         CHECK(window);
     }

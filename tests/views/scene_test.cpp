@@ -26,8 +26,8 @@ TEST_CASE("SMEM scene colours every byte by its source coordinate through SWIZZL
     auto doc = makeFakeSw128Document();
     const auto frames = boxFrames(*doc);
     REQUIRE(frames.size() == 1);
-    CHECK(frames[0].lo == std::array<int32_t, 2>{0, kBoxRow0});
-    CHECK(frames[0].hi == std::array<int32_t, 2>{64, kBoxRow0 + 64});
+    CHECK(frames[0].lo == std::array<int64_t, 2>{0, kBoxRow0});
+    CHECK(frames[0].hi == std::array<int64_t, 2>{64, kBoxRow0 + 64});
     const SmemScene s = smemSceneAt(*doc, doc->trace().stepCount, frames);
     REQUIRE(s.texels.size() == 64 * 128);
     int mismatches = 0;
@@ -84,7 +84,12 @@ TEST_CASE("Global scene marks the box, out-of-bounds rows and what was read", "[
     const GlobalScene g = globalSceneAt(*doc, 0, doc->trace().stepCount, frames, 8);
     REQUIRE(g.w == 64 + 16);
     REQUIRE(g.h == 64 + 16);
-    auto cell = [&](int c0, int c1) { return g.texels[size_t(c1 - g.lo[1]) * g.w + size_t(c0 - g.lo[0])]; };
+    auto texelOf = [](const GlobalScene& s, int c0, int c1) {
+        const auto k = s.cellOf({c0, c1, 0, 0, 0});
+        REQUIRE(k);
+        return s.texels[size_t((*k)[1]) * s.w + (*k)[0]];
+    };
+    auto cell = [&](int c0, int c1) { return texelOf(g, c0, c1); };
     CHECK((cell(0, 48).a & (kFlagInBox | kFlagWritten)) == (kFlagInBox | kFlagWritten));
     CHECK((cell(0, 48).a & kFlagFill) == 0);
     CHECK((cell(63, 111).a & kFlagFill) != 0);   // row 111 >= globalDim[1] = 100
@@ -92,7 +97,7 @@ TEST_CASE("Global scene marks the box, out-of-bounds rows and what was read", "[
     CHECK((cell(-1, 60).a & kFlagFill) != 0);    // and outside the tensor
     CHECK((cell(64, 60).a & kFlagInBox) == 0);   // right of the box, outside the tensor (dim 0 = 64)
     const GlobalScene g0 = globalSceneAt(*doc, 0, 0, frames, 8);
-    CHECK((g0.texels[size_t(48 - g0.lo[1]) * g0.w + size_t(0 - g0.lo[0])].a & kFlagWritten) == 0);
+    CHECK((texelOf(g0, 0, 48).a & kFlagWritten) == 0);
 }
 
 TEST_CASE("fp16 and bf16 decode as IEEE 754 binary16 / bfloat16", "[views][inspect]") {

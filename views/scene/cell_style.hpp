@@ -37,6 +37,7 @@ struct Rgba8 {
 inline constexpr Rgba8 kUntouched{58, 60, 68, 255};   ///< SMEM byte nobody wrote
 inline constexpr Rgba8 kOutsideBox{44, 46, 52, 255};  ///< global element not in the box
 inline constexpr Rgba8 kOutOfBounds{96, 40, 44, 255}; ///< global element outside the tensor
+inline constexpr Rgba8 kElided{34, 38, 56, 255};      ///< global: a gap cell for coordinates not shown
 inline constexpr Rgba8 kBackground{24, 25, 29, 255};  ///< canvas clear colour
 inline constexpr Rgba8 kSelectionColour{255, 196, 0, 255}; ///< linked selection outline (every view)
 

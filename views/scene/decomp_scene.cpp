@@ -59,14 +59,18 @@ std::optional<uint32_t> decompMoveAt(const Document& doc, uint32_t step) {
     if (!doc.hasTrace()) return std::nullopt;
     const Trace& t = doc.trace();
     std::optional<uint32_t> first, best;
-    for (uint32_t i = 0; i < t.moves.size(); ++i) {
-        const Transform tr = t.moves[i].transform;
-        if (tr != Transform::Decompress4to8 && tr != Transform::Decompress6to8) continue;
-        if (!first) first = i;
-        if (t.moves[i].step < step)
-            best = i;
-        else
-            break;
+    // Only instructions that write Tensor Memory (tcgen05.cp) decompress; an instruction's moves all
+    // go to one kind of memory, so its first move tells (no pass over every TMA move).
+    for (const TraceInstr& in : t.instrs) {
+        if (in.endMove <= in.firstMove || t.moves[in.firstMove].dst.space != MemSpace::TensorMemory) continue;
+        for (uint64_t i = in.firstMove; i < in.endMove && i < t.moves.size(); ++i) {
+            const ByteMove m = t.moves[i];
+            if (m.transform != Transform::Decompress4to8 && m.transform != Transform::Decompress6to8)
+                continue;
+            if (!first) first = uint32_t(i);
+            if (m.step >= step) return best ? best : first;
+            best = uint32_t(i);
+        }
     }
     return best ? best : first;
 }

@@ -87,18 +87,18 @@ void im2colPixelsFromTrace(std::vector<InstrTile>& tiles, const Trace& t) {
     }
 }
 
-std::unique_ptr<Document> Document::fromText(std::string text, std::string path) {
+std::unique_ptr<Document> Document::fromText(std::string text, std::string path, const RunOptions& options) {
     auto d = std::make_unique<Document>();
     d->m_text = std::move(text);
     d->m_path = std::move(path);
-    auto load = [&d] {
+    auto load = [&d, &options] {
         Result<Scenario> sc = parseScenario(d->m_text);
         if (!sc.ok()) {
             d->m_diags = sc.diagnostics();
             return;
         }
         for (const ScenarioInstr& in : sc->instrs) d->m_tiles.push_back(layoutscope::views::tileOf(in));
-        Result<Run> run = runScenario(*sc);
+        Result<Run> run = runScenario(*sc, options);
         if (!run.ok()) {
             d->m_diags = run.diagnostics();
             return;
@@ -115,16 +115,26 @@ std::unique_ptr<Document> Document::fromText(std::string text, std::string path)
         d->m_run.reset();
         d->m_tiles.clear();
         d->m_windows.clear();
-        d->m_diags = {
-            Diagnostic{Severity::Error,
-                       DiagCode::Io,
-                       {},
-                       "out of memory (std::bad_alloc) while parsing or running the scenario: it needs "
-                       "more memory than this machine has",
-                       "docs/scenario-format.md (limits)",
-                       Provenance::Assumption}};
+        d->m_diags = {outOfMemory("parsing or running the scenario")};
     }
     return d;
+}
+
+Diagnostic outOfMemory(const std::string& what) {
+    return Diagnostic{Severity::Error,
+                      DiagCode::Io,
+                      {},
+                      "out of memory (std::bad_alloc) while " + what + ": it needs more memory than this machine has",
+                      "docs/scenario-format.md (limits)",
+                      Provenance::Assumption};
+}
+
+std::unique_ptr<Document> Document::failed(std::string text, std::string path, Diagnostic d) {
+    auto doc = std::make_unique<Document>();
+    doc->m_text = std::move(text);
+    doc->m_path = std::move(path);
+    doc->m_diags = {std::move(d)};
+    return doc;
 }
 
 std::unique_ptr<Document> Document::fromFile(const std::string& path) {

@@ -55,8 +55,12 @@ struct SmemWindow {
 
 class Document {
 public:
-    /// Parse and run scenario text. Never throws; failures become diagnostics.
-    static std::unique_ptr<Document> fromText(std::string text, std::string path = {});
+    /// Parse and run scenario text. Never throws; failures become diagnostics (out of memory too).
+    /// `options.cancel` stops a run that is no longer wanted (the editor's next keystroke).
+    static std::unique_ptr<Document> fromText(std::string text, std::string path = {},
+                                              const RunOptions& options = {});
+    /// A document that failed with diagnostic `d` (no trace), e.g. out of memory while showing it.
+    static std::unique_ptr<Document> failed(std::string text, std::string path, Diagnostic d);
     /// Read a file then fromText; an unreadable file gives a DiagCode::Io diagnostic.
     static std::unique_ptr<Document> fromFile(const std::string& path);
     /// A document around a hand-built trace (tests, fixtures).
@@ -93,6 +97,9 @@ private:
     std::vector<InstrTile> m_tiles;
     std::vector<SmemWindow> m_windows; ///< per CTA
 };
+
+/// "out of memory (std::bad_alloc) while <what>: ..." as an error diagnostic.
+[[nodiscard]] Diagnostic outOfMemory(const std::string& what);
 
 /// The smallest window of whole 128-B rows covering every shared-memory destination/source of
 /// `cta` in the trace (or the scenario's buffers when given). Empty when nothing touches it.

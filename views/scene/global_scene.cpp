@@ -10,18 +10,23 @@ namespace layoutscope::views {
 namespace {
 
 using Coord = std::array<int32_t, kMaxTensorRank>;
+using Coord64 = std::array<int64_t, kMaxTensorRank>; ///< no overflow for a box at INT32_MAX
+using Span = std::array<int64_t, 2>;                 ///< [lo, hi)
+
+Coord64 widen(const Coord& c) {
+    return {c[0], c[1], c[2], c[3], c[4]};
+}
 
 /// A run of elements along dim 0 that the copy reads (load) or writes (store).
 struct Run {
-    Coord start{};
-    int32_t len = 1;
+    Coord64 start{};
+    int64_t len = 1;
     int32_t index = 0; ///< box row (linearised, dim 1 fastest) / gather4 row / im2col pixel row
     bool halo = false;
 };
 
-int32_t strideOf(const TensorMapTiledParams& p, uint32_t d) {
-    return d == 0 ? 1
-                  : static_cast<int32_t>(std::max<uint32_t>(1, p.elementStrides[d])); // E[0] = 1 (tma.md §3)
+int64_t strideOf(const TensorMapTiledParams& p, uint32_t d) {
+    return d == 0 ? 1 : std::max<int64_t>(1, p.elementStrides[d]); // E[0] = 1 (tma.md §3)
 }
 
 /// Every run of the copy's footprint (tma.md §3 box, §8 gather4 rows, §9 im2col pixels walked).
@@ -31,20 +36,17 @@ std::vector<Run> footprint(const InstrTile& t) {
     std::vector<Run> runs;
     if (t.kind == TileKind::Gather4) {
         for (int32_t i = 0; i < 4; ++i)
-            runs.push_back({Coord{t.coords[0], t.rows[size_t(i)], 0, 0, 0}, static_cast<int32_t>(p.boxDim[0]),
-                            i, false});
+            runs.push_back({Coord64{t.coords[0], t.rows[size_t(i)], 0, 0, 0}, p.boxDim[0], i, false});
     } else if (t.kind == TileKind::Im2col) {
         for (size_t k = 0; k < t.pixels.size(); ++k)
-            runs.push_back({t.pixels[k].coord, static_cast<int32_t>(t.map.channelsPerPixel), int32_t(k),
-                            t.pixels[k].halo});
+            runs.push_back({widen(t.pixels[k].coord), t.map.channelsPerPixel, int32_t(k), t.pixels[k].halo});
     } else {
         // n[d] = ceil(box[d] / E[d]) elements along d >= 1; x[d] = c[d] + k[d] * E[d].
-        std::array<int32_t, kMaxTensorRank> n{1, 1, 1, 1, 1};
-        for (uint32_t d = 1; d < rank; ++d)
-            n[d] = static_cast<int32_t>((p.boxDim[d] + strideOf(p, d) - 1) / strideOf(p, d));
-        Coord k{};
+        std::array<int64_t, kMaxTensorRank> n{1, 1, 1, 1, 1};
+        for (uint32_t d = 1; d < rank; ++d) n[d] = (p.boxDim[d] + strideOf(p, d) - 1) / strideOf(p, d);
+        Coord64 k{};
         for (int32_t row = 0;; ++row) {
-            Run r{t.coords, static_cast<int32_t>(p.boxDim[0]), row, false};
+            Run r{widen(t.coords), p.boxDim[0], row, false};
             for (uint32_t d = 1; d < rank; ++d) r.start[d] += k[d] * strideOf(p, d);
             runs.push_back(r);
             uint32_t d = 1;
@@ -67,30 +69,30 @@ std::array<int32_t, 3> effectiveOffsets(const InstrTile& t) {
 
 /// The window of an im2col load per dim, [lo, hi): channels; bounding box of filter bases shifted by
 /// the offsets (W, H, D; tma.md §9: hi = dim - 1 + upper); N over the pixels walked. Empty when not im2col.
-std::optional<std::array<std::array<int32_t, 2>, kMaxTensorRank>> im2colWindow(const InstrTile& t) {
+std::optional<std::array<Span, kMaxTensorRank>> im2colWindow(const InstrTile& t) {
     const TensorMap& m = t.map;
     if (t.kind != TileKind::Im2col || m.p.interleave != TensorInterleave::NONE || t.pixels.empty())
         return std::nullopt;
     const uint32_t rank = std::min<uint32_t>(m.p.tensorRank, kMaxTensorRank);
-    std::array<std::array<int32_t, 2>, kMaxTensorRank> win{};
+    std::array<Span, kMaxTensorRank> win{};
     for (auto& r : win) r = {0, 1};
-    win[0] = {t.coords[0], t.coords[0] + static_cast<int32_t>(m.channelsPerPixel)};
+    win[0] = {t.coords[0], int64_t(t.coords[0]) + m.channelsPerPixel};
     const bool wide = m.mode == TensorMap::Mode::Im2colWide;
     const auto off = effectiveOffsets(t);
     for (uint32_t s = 1; s + 1 < rank; ++s) {
-        const int32_t hiIncl = static_cast<int32_t>(m.p.globalDim[s]) - 1 + m.pixelBoxUpperCorner[s - 1];
+        const int64_t hiIncl = int64_t(m.p.globalDim[s]) - 1 + m.pixelBoxUpperCorner[s - 1];
         if (wide && s > 1) { // ::w: only W is walked; H, D stay at the coordinate
-            win[s] = {t.pixels.front().coord[s], t.pixels.front().coord[s] + 1};
+            win[s] = {t.pixels.front().coord[s], int64_t(t.pixels.front().coord[s]) + 1};
         } else if (wide) {
-            win[s] = {m.pixelBoxLowerCorner[0] + t.wOffset, hiIncl + t.wOffset + 1};
+            win[s] = {int64_t(m.pixelBoxLowerCorner[0]) + t.wOffset, hiIncl + t.wOffset + 1};
         } else {
-            win[s] = {m.pixelBoxLowerCorner[s - 1] + off[s - 1], hiIncl + off[s - 1] + 1};
+            win[s] = {int64_t(m.pixelBoxLowerCorner[s - 1]) + off[s - 1], hiIncl + off[s - 1] + 1};
         }
     }
-    int32_t n0 = INT32_MAX, n1 = INT32_MIN;
+    int64_t n0 = INT64_MAX, n1 = INT64_MIN;
     for (const Im2colPixelRead& px : t.pixels) {
-        n0 = std::min(n0, px.coord[rank - 1]);
-        n1 = std::max(n1, px.coord[rank - 1] + 1);
+        n0 = std::min<int64_t>(n0, px.coord[rank - 1]);
+        n1 = std::max<int64_t>(n1, int64_t(px.coord[rank - 1]) + 1);
     }
     win[rank - 1] = {n0, n1};
     return win;
@@ -99,7 +101,7 @@ std::optional<std::array<std::array<int32_t, 2>, kMaxTensorRank>> im2colWindow(c
 bool runOnSlice(const Run& r, const GlobalSlice& s) {
     for (int d = 0; d < kMaxTensorRank; ++d) {
         if (d == s.dimX || d == s.dimY) continue;
-        const int32_t f = s.fixed[size_t(d)];
+        const int64_t f = s.fixed[size_t(d)];
         if (d == 0 ? (f < r.start[0] || f >= r.start[0] + r.len) : f != r.start[size_t(d)]) return false;
     }
     return true;
@@ -108,8 +110,8 @@ bool runOnSlice(const Run& r, const GlobalSlice& s) {
 /// A run projected on the slice axes: [x0, x1) x [y0, y1).
 GlobalOutline project(const Run& r, const GlobalSlice& s, GlobalOutline::Kind kind) {
     auto span = [&](int d) {
-        const int32_t a = r.start[size_t(d)];
-        return std::array<int32_t, 2>{a, a + (d == 0 ? r.len : 1)};
+        const int64_t a = r.start[size_t(d)];
+        return Span{a, a + (d == 0 ? r.len : 1)};
     };
     const auto x = span(s.dimX), y = span(s.dimY);
     return GlobalOutline{kind, x[0], y[0], x[1], y[1], r.index, false};
@@ -177,19 +179,31 @@ uint32_t GlobalScene::rank() const {
 }
 
 std::array<int32_t, kMaxTensorRank> GlobalScene::coordAt(uint32_t x, uint32_t y) const {
+    auto at = [](const GlobalAxis& a, uint32_t i) {
+        int64_t v = a.first() + int64_t(i); // past the end: as if dense
+        if (const auto c = a.coordOf(i))
+            v = *c;
+        else if (const auto gap = a.gapAt(i))
+            v = (*gap)[0];
+        return static_cast<int32_t>(std::clamp<int64_t>(v, INT32_MIN, INT32_MAX));
+    };
     Coord c = slice.fixed;
-    c[size_t(slice.dimX)] = lo[0] + int32_t(x);
-    c[size_t(slice.dimY)] = lo[1] + int32_t(y);
+    c[size_t(slice.dimX)] = at(axes[0], x);
+    c[size_t(slice.dimY)] = at(axes[1], y);
     return c;
+}
+
+bool GlobalScene::isGap(uint32_t x, uint32_t y) const {
+    return !axes[0].coordOf(x) || !axes[1].coordOf(y);
 }
 
 std::optional<std::array<uint32_t, 2>>
 GlobalScene::cellOf(const std::array<int32_t, kMaxTensorRank>& c) const {
     for (int d = 0; d < kMaxTensorRank; ++d)
         if (d != slice.dimX && d != slice.dimY && c[size_t(d)] != slice.fixed[size_t(d)]) return std::nullopt;
-    const int32_t x = c[size_t(slice.dimX)] - lo[0], y = c[size_t(slice.dimY)] - lo[1];
-    if (x < 0 || y < 0 || x >= int32_t(w) || y >= int32_t(h)) return std::nullopt;
-    return std::array<uint32_t, 2>{uint32_t(x), uint32_t(y)};
+    const auto x = axes[0].cellOf(c[size_t(slice.dimX)]), y = axes[1].cellOf(c[size_t(slice.dimY)]);
+    if (!x || !y || *x >= w || *y >= h) return std::nullopt;
+    return std::array<uint32_t, 2>{*x, *y};
 }
 
 bool GlobalScene::inTensor(const std::array<int32_t, kMaxTensorRank>& c) const {
@@ -207,6 +221,50 @@ GlobalScene globalSceneAt(const Document& doc, uint32_t instr, uint32_t step,
     return globalSceneAt(doc, instr, step, frames, tile ? defaultSlice(*tile) : GlobalSlice{}, margin,
                          fadeSteps);
 }
+
+namespace {
+
+/// Calls fn(cell index) for every shown cell of outline `o` (slice coordinates).
+template <class Fn>
+void forEachCell(const GlobalScene& g, const GlobalOutline& o, Fn&& fn) {
+    g.axes[1].forEach(o.y0, o.y1, [&](uint32_t cy, int64_t) {
+        g.axes[0].forEach(o.x0, o.x1, [&](uint32_t cx, int64_t) { fn(size_t(cy) * g.w + cx); });
+    });
+}
+
+/// Colour and flags of the cell at tensor coordinate `c`.
+Rgba8 cellTexel(const GlobalScene& g, const Trace& tr, const BoxFrame& frame, const Coord& c, int32_t row,
+                int32_t mi, const std::array<Span, kMaxTensorRank>& box, uint32_t step, uint32_t fadeSteps) {
+    bool inSpan = g.tile->kind == TileKind::Tile;
+    for (size_t d = 0; d < kMaxTensorRank && inSpan; ++d) inSpan = c[d] >= box[d][0] && c[d] < box[d][1];
+    const bool oob = !g.inTensor(c);
+    Rgba8 col = oob ? kOutOfBounds : kOutsideBox;
+    uint8_t flags = 0;
+    if (row >= 0) {
+        flags |= kFlagInBox;
+        col = frame.colourAt(c[0], c[1]);
+        if (mi < 0) { // not read yet: a dim version of its colour
+            col.r = static_cast<uint8_t>(col.r * 0.3f + 20);
+            col.g = static_cast<uint8_t>(col.g * 0.3f + 20);
+            col.b = static_cast<uint8_t>(col.b * 0.3f + 20);
+        }
+    } else if (inSpan) { // inside the box span but off the elementStrides grid
+        flags |= kFlagSkipped;
+        col = Rgba8{74, 74, 80, 255};
+    }
+    if (oob) flags |= kFlagFill;
+    uint32_t age = 0;
+    if (mi >= 0) {
+        const uint32_t ms = tr.moves[size_t(mi)].step;
+        flags |= kFlagWritten;
+        if (ms + 1 == step) flags |= kFlagCurrent;
+        age = step - 1 - ms;
+    }
+    col.a = flags;
+    return fadeTowardsWhite(col, age, fadeSteps);
+}
+
+} // namespace
 
 GlobalScene globalSceneAt(const Document& doc, uint32_t instr, uint32_t step,
                           const std::vector<BoxFrame>& frames, const GlobalSlice& slice, int32_t margin,
@@ -229,30 +287,42 @@ GlobalScene globalSceneAt(const Document& doc, uint32_t instr, uint32_t step,
 
     // Footprint span per dim (all slices), so the frame stays put while the fixed coordinates change.
     const std::vector<Run> runs = footprint(t);
-    std::array<std::array<int32_t, 2>, kMaxTensorRank> span;
-    for (auto& r : span) r = {INT32_MAX, INT32_MIN};
-    auto cover = [&](size_t d, int32_t a, int32_t b) {
+    std::array<Span, kMaxTensorRank> span;
+    for (auto& r : span) r = {INT64_MAX, INT64_MIN};
+    auto cover = [&](size_t d, int64_t a, int64_t b) {
         span[d] = {std::min(span[d][0], a), std::max(span[d][1], b)};
     };
     for (const Run& r : runs)
         for (size_t d = 0; d < kMaxTensorRank; ++d) cover(d, r.start[d], r.start[d] + (d == 0 ? r.len : 1));
-    std::array<std::array<int32_t, 2>, kMaxTensorRank> box{}; // tile: [c, c + boxDim) per dim
+    std::array<Span, kMaxTensorRank> box{}; // tile: [c, c + boxDim) per dim
     for (size_t d = 0; d < kMaxTensorRank; ++d)
-        box[d] = {t.coords[d],
-                  t.coords[d] + (d < rank ? static_cast<int32_t>(std::max<uint32_t>(1, p.boxDim[d])) : 1)};
+        box[d] = {t.coords[d], int64_t(t.coords[d]) + (d < rank ? std::max<int64_t>(1, p.boxDim[d]) : 1)};
     if (t.kind == TileKind::Tile)
         for (size_t d = 0; d < kMaxTensorRank; ++d) cover(d, box[d][0], box[d][1]);
     const auto win = im2colWindow(t);
     if (win)
         for (size_t d = 0; d < kMaxTensorRank; ++d) cover(d, (*win)[d][0], (*win)[d][1]);
     for (size_t d = 0; d < kMaxTensorRank; ++d)
-        if (span[d][0] > span[d][1]) span[d] = {t.coords[d], t.coords[d] + 1};
+        if (span[d][0] > span[d][1]) span[d] = {t.coords[d], int64_t(t.coords[d]) + 1};
     const size_t X = size_t(s.dimX), Y = size_t(s.dimY);
     g.boxLo = {span[X][0], span[Y][0]};
     g.boxHi = {span[X][1], span[Y][1]};
-    g.lo = {g.boxLo[0] - margin, g.boxLo[1] - margin};
-    g.w = static_cast<uint32_t>(g.boxHi[0] - g.boxLo[0] + 2 * margin);
-    g.h = static_cast<uint32_t>(g.boxHi[1] - g.boxLo[1] + 2 * margin);
+    // Cells: around what the copy touches (every slice), the box and the window; a window too big to
+    // show gives only its edges. Huge extents become sparse axes (global_axis.hpp), never dense.
+    for (size_t a = 0; a < 2; ++a) {
+        const size_t d = a == 0 ? X : Y;
+        std::vector<GlobalAxis::Interval> iv;
+        for (const Run& r : runs) iv.push_back({r.start[d], r.start[d] + (d == 0 ? r.len : 1)});
+        if (t.kind == TileKind::Tile) iv.push_back(box[d]);
+        if (win && (*win)[d][1] - (*win)[d][0] <= GlobalAxis::kMaxCells)
+            iv.push_back((*win)[d]);
+        else if (win)
+            iv.insert(iv.end(), {{(*win)[d][0], (*win)[d][0] + 1}, {(*win)[d][1] - 1, (*win)[d][1]}});
+        if (iv.empty()) iv.push_back(span[d]);
+        g.axes[a] = GlobalAxis::over(std::move(iv), margin);
+    }
+    g.w = g.axes[0].cells;
+    g.h = g.axes[1].cells;
     const size_t cells = size_t(g.w) * g.h;
     g.moveOf.assign(cells, -1);
     g.texels.resize(cells);
@@ -280,17 +350,15 @@ GlobalScene globalSceneAt(const Document& doc, uint32_t instr, uint32_t step,
             o.kind = t.kind == TileKind::Gather4
                          ? GlobalOutline::Kind::Row
                          : (r.halo ? GlobalOutline::Kind::Halo : GlobalOutline::Kind::Pixel);
-            Coord px = r.start;
-            px[0] = 0;
+            Coord px{};
+            for (size_t d = 1; d < kMaxTensorRank; ++d) px[d] = static_cast<int32_t>(r.start[d]);
             o.oob = t.kind == TileKind::Im2col && !g.inTensor(px);
             g.outlines.push_back(o);
             if (t.kind == TileKind::Im2col) ++g.pixelsInSlice;
         }
-        for (int32_t y = std::max(o.y0, g.lo[1]); y < std::min(o.y1, g.lo[1] + int32_t(g.h)); ++y)
-            for (int32_t x = std::max(o.x0, g.lo[0]); x < std::min(o.x1, g.lo[0] + int32_t(g.w)); ++x) {
-                int32_t& cell = rowOf[size_t(y - g.lo[1]) * g.w + size_t(x - g.lo[0])];
-                if (cell < 0) cell = r.index;
-            }
+        forEachCell(g, o, [&](size_t k) {
+            if (rowOf[k] < 0) rowOf[k] = r.index;
+        });
     }
 
     // What the moves before `step` read (loads) or wrote (stores) in this slice.
@@ -303,51 +371,30 @@ GlobalScene globalSceneAt(const Document& doc, uint32_t instr, uint32_t step,
     for (size_t i = begin; i < end; ++i) {
         const ByteMove& m = tr.moves[i];
         if (m.instr != instr) continue;
-        const Run r{m.coord, static_cast<int32_t>(std::max<uint32_t>(1, m.length / eb)), 0, false};
+        const Run r{widen(m.coord), std::max<int64_t>(1, m.length / eb), 0, false};
         if (!runOnSlice(r, s)) continue;
-        const GlobalOutline o = project(r, s, GlobalOutline::Kind::Box);
-        for (int32_t y = std::max(o.y0, g.lo[1]); y < std::min(o.y1, g.lo[1] + int32_t(g.h)); ++y)
-            for (int32_t x = std::max(o.x0, g.lo[0]); x < std::min(o.x1, g.lo[0] + int32_t(g.w)); ++x)
-                g.moveOf[size_t(y - g.lo[1]) * g.w + size_t(x - g.lo[0])] = static_cast<int32_t>(i);
+        forEachCell(g, project(r, s, GlobalOutline::Kind::Box),
+                    [&](size_t k) { g.moveOf[k] = static_cast<int32_t>(i); });
     }
 
     const BoxFrame frame =
         instr < frames.size() ? frames[instr] : BoxFrame{{span[0][0], span[1][0]}, {span[0][1], span[1][1]}};
     g.colourRows = std::max(1, frame.rows());
     g.colourCols = std::max(1, frame.cols());
+    std::vector<std::optional<int64_t>> xs(g.w), ys(g.h); // coordinate per column / row, nullopt: gap
+    for (uint32_t x = 0; x < g.w; ++x) xs[x] = g.axes[0].coordOf(x);
+    for (uint32_t y = 0; y < g.h; ++y) ys[y] = g.axes[1].coordOf(y);
     for (uint32_t y = 0; y < g.h; ++y) {
         for (uint32_t x = 0; x < g.w; ++x) {
             const size_t k = size_t(y) * g.w + x;
-            const Coord c = g.coordAt(x, y);
-            const bool inFoot = rowOf[k] >= 0;
-            bool inSpan = t.kind == TileKind::Tile;
-            for (size_t d = 0; d < kMaxTensorRank && inSpan; ++d)
-                inSpan = c[d] >= box[d][0] && c[d] < box[d][1];
-            const bool oob = !g.inTensor(c);
-            const int32_t mi = g.moveOf[k];
-            Rgba8 col = oob ? kOutOfBounds : kOutsideBox;
-            uint8_t flags = 0;
-            if (inFoot) {
-                flags |= kFlagInBox;
-                col = colourForCoord(c[1] - frame.lo[1], c[0] - frame.lo[0], frame.rows(), frame.cols());
-                if (mi < 0) { // not read yet: a dim version of its colour
-                    col.r = static_cast<uint8_t>(col.r * 0.3f + 20);
-                    col.g = static_cast<uint8_t>(col.g * 0.3f + 20);
-                    col.b = static_cast<uint8_t>(col.b * 0.3f + 20);
-                }
-            } else if (inSpan) { // inside the box span but off the elementStrides grid
-                flags |= kFlagSkipped;
-                col = Rgba8{74, 74, 80, 255};
+            if (!xs[x] || !ys[y]) {
+                g.texels[k] = Rgba8{kElided.r, kElided.g, kElided.b, 0};
+                continue;
             }
-            if (oob) flags |= kFlagFill;
-            uint32_t age = 0;
-            if (mi >= 0) {
-                flags |= kFlagWritten;
-                if (tr.moves[size_t(mi)].step + 1 == step) flags |= kFlagCurrent;
-                age = step - 1 - tr.moves[size_t(mi)].step;
-            }
-            col.a = flags;
-            g.texels[k] = fadeTowardsWhite(col, age, fadeSteps);
+            Coord c = s.fixed;
+            c[X] = static_cast<int32_t>(*xs[x]);
+            c[Y] = static_cast<int32_t>(*ys[y]);
+            g.texels[k] = cellTexel(g, tr, frame, c, rowOf[k], g.moveOf[k], box, step, fadeSteps);
         }
     }
     g.rowOf = std::move(rowOf);
@@ -356,7 +403,7 @@ GlobalScene globalSceneAt(const Document& doc, uint32_t instr, uint32_t step,
 
 std::optional<SmemSpan> smemOfGlobalCell(const Document& doc, const GlobalScene& g, uint32_t x, uint32_t y,
                                          uint32_t cta) {
-    if (!g.tile || !doc.hasTrace() || x >= g.w || y >= g.h) return std::nullopt;
+    if (!g.tile || !doc.hasTrace() || x >= g.w || y >= g.h || g.isGap(x, y)) return std::nullopt;
     const Trace& tr = doc.trace();
     const Coord c = g.coordAt(x, y);
     const uint32_t eb = doc.elemBytesOf(g.instr);
@@ -372,8 +419,8 @@ std::optional<SmemSpan> smemOfGlobalCell(const Document& doc, const GlobalScene&
         if (m.instr != g.instr) continue;
         const MemRef& r = g.tile->load ? m.dst : m.src;
         if (r.space != MemSpace::SharedCta || r.cta != cta) continue;
-        const int32_t n = static_cast<int32_t>(std::max<uint32_t>(1, m.length / eb));
-        bool same = c[0] >= m.coord[0] && c[0] < m.coord[0] + n;
+        const int64_t n = std::max<uint32_t>(1, m.length / eb);
+        bool same = c[0] >= m.coord[0] && c[0] < int64_t(m.coord[0]) + n;
         for (size_t d = 1; d < kMaxTensorRank && same; ++d) same = c[d] == m.coord[d];
         if (same) found = SmemSpan{uint32_t(r.addr) + uint32_t(c[0] - m.coord[0]) * eb, eb};
     }

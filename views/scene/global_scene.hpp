@@ -10,6 +10,7 @@
 ///   im2col   one run of channelsPerPixel channels per pixel walked (InstrTile::pixels)
 #include "scene/cell_style.hpp"
 #include "scene/document.hpp"
+#include "scene/global_axis.hpp"
 
 #include <array>
 #include <cstdint>
@@ -42,7 +43,7 @@ struct GlobalSlice {
 struct GlobalOutline {
     enum class Kind : uint8_t { Box, Row, Pixel, Halo, Window };
     Kind kind = Kind::Box;
-    int32_t x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+    int64_t x0 = 0, y0 = 0, x1 = 0, y1 = 0; ///< int64: a box at INT32_MAX ends past it
     int32_t index = -1; ///< gather4 row / im2col pixel row (shared-memory row), -1 for the box
     bool oob = false;   ///< an im2col pixel outside the tensor (zero/NaN fill)
 };
@@ -56,10 +57,12 @@ struct GlobalScene {
     uint32_t instr = 0;
     uint32_t step = 0;
     GlobalSlice slice;
-    std::array<int32_t, 2> lo{0, 0}; ///< slice coordinate (dimX, dimY) of cell (0, 0)
-    uint32_t w = 0, h = 0;           ///< cells
+    /// Slice coordinates of the cells along dimX (axes[0]) and dimY (axes[1]): dense around a small
+    /// footprint, sparse with elided gap cells around a huge one (global_axis.hpp).
+    std::array<GlobalAxis, 2> axes;
+    uint32_t w = 0, h = 0; ///< cells (axes[0].cells, axes[1].cells)
     /// Footprint span [lo, hi) along dimX, dimY (over all slices, so the frame stays put).
-    std::array<int32_t, 2> boxLo{0, 0}, boxHi{0, 0};
+    std::array<int64_t, 2> boxLo{0, 0}, boxHi{0, 0};
     std::vector<GlobalOutline> outlines; ///< box / rows / pixels / window in this slice
     uint32_t pixelsInSlice = 0;          ///< im2col: pixel rows of the walk that this slice shows
     /// Colour frame (the SMEM view's): hue = dim-1 offset of colourRows, lightness = dim-0 offset of
@@ -70,8 +73,10 @@ struct GlobalScene {
     std::vector<int32_t> rowOf;
     std::vector<Rgba8> texels;
     [[nodiscard]] uint32_t rank() const;
-    /// Full tensor coordinate of cell (x, y).
+    /// Full tensor coordinate of cell (x, y); for a gap cell the first coordinate it elides.
     [[nodiscard]] std::array<int32_t, kMaxTensorRank> coordAt(uint32_t x, uint32_t y) const;
+    /// Whether cell (x, y) is an elided gap (its row or column stands for coordinates not shown).
+    [[nodiscard]] bool isGap(uint32_t x, uint32_t y) const;
     /// Cell of tensor coordinate `c`, or nullopt when it is not in this slice or outside the window.
     [[nodiscard]] std::optional<std::array<uint32_t, 2>>
     cellOf(const std::array<int32_t, kMaxTensorRank>& c) const;

@@ -154,6 +154,16 @@ std::string inspectGlobalCell(const Document& doc, const GlobalScene& g, const G
                               uint32_t y) {
     if (!g.tile || x >= g.w || y >= g.h) return {};
     const InstrTile& tile = *g.tile;
+    if (g.isGap(x, y)) { // an elided run of coordinates (global_axis.hpp)
+        std::ostringstream o;
+        for (int a = 0; a < 2; ++a)
+            if (const auto gap = g.axes[size_t(a)].gapAt(a == 0 ? x : y))
+                o << "elided:  " << dimName(tile, a == 0 ? g.slice.dimX : g.slice.dimY) << " " << (*gap)[0]
+                  << ".." << ((*gap)[1] == INT64_MAX ? std::string("") : std::to_string((*gap)[1] - 1))
+                  << ((*gap)[1] == INT64_MAX ? " not shown (over the view's cell limit)\n"
+                                             : " not shown (the copy touches none of it)\n");
+        return o.str();
+    }
     const auto c = g.coordAt(x, y);
     const uint32_t rank = g.rank();
     const TensorMapTiledParams& p = tile.map.p;

@@ -201,46 +201,46 @@ OverlayList buildGlobalOverlay(const Camera2D& cam, glm::vec2 viewport, const Gl
     const float top = std::max(gridLo.y, 40.0f);
     const std::string nameX = dimName(*g.tile, g.slice.dimX), nameY = dimName(*g.tile, g.slice.dimY);
     o.text({8, top - 34}, nameX + (im2col ? "" : " (elements)") + " ->", kDim);
-    const int kx = thin(z, 30.0f);
-    for (uint32_t x = 0; x < g.w; ++x) {
-        const int32_t c = g.lo[0] + static_cast<int32_t>(x);
-        if (((c % kx) + kx) % kx != 0) continue;
+    // Axis labels: coordinates at multiples of the thinning step; an elided gap cell reads "..".
+    auto ticks = [&](const GlobalAxis& ax, int k, auto&& put) {
+        for (uint32_t i = 0; i < ax.cells; ++i) {
+            const auto c = ax.coordOf(i);
+            if (!c)
+                put(i, std::string(".."));
+            else if (((*c % k) + k) % k == 0)
+                put(i, std::to_string(*c));
+        }
+    };
+    ticks(g.axes[0], thin(z, 30.0f), [&](uint32_t x, const std::string& t) {
         const glm::vec2 s = cam.worldToScreen({x + 0.5f, 0});
-        if (s.x < 40 || s.x > viewport.x - 8) continue;
-        const std::string t = std::to_string(c);
+        if (s.x < 40 || s.x > viewport.x - 8) return;
         o.text({s.x - approxTextWidth(t) * 0.5f, top - 17}, t, kAxis);
-    }
-    const int ky = thin(z, 16.0f);
-    for (uint32_t y = 0; y < g.h; ++y) {
-        const int32_t c = g.lo[1] + static_cast<int32_t>(y);
-        if (((c % ky) + ky) % ky != 0) continue;
+    });
+    ticks(g.axes[1], thin(z, 16.0f), [&](uint32_t y, const std::string& t) {
         const glm::vec2 s = cam.worldToScreen({0, y + 0.5f});
-        if (s.y < top || s.y > viewport.y - 8) continue;
-        const std::string t = std::to_string(c);
+        if (s.y < top || s.y > viewport.y - 8) return;
         o.text({std::max(2.0f, gridLo.x - approxTextWidth(t) - 6), s.y - 7}, t, kAxis);
-    }
+    });
     o.text({2, top - 17}, nameY, kDim);
-    auto cellRect = [&](int32_t x0, int32_t y0, int32_t x1, int32_t y1) {
-        return std::pair{cam.worldToScreen({float(x0 - g.lo[0]), float(y0 - g.lo[1])}),
-                         cam.worldToScreen({float(x1 - g.lo[0]), float(y1 - g.lo[1])})};
+    // Slice coordinates -> screen: through the axes, so elided gaps fold to one cell.
+    auto cellRect = [&](int64_t x0, int64_t y0, int64_t x1, int64_t y1) {
+        return std::pair{cam.worldToScreen({g.axes[0].position(x0), g.axes[1].position(y0)}),
+                         cam.worldToScreen({g.axes[0].position(x1), g.axes[1].position(y1)})};
     };
     // Tensor bounds (orange): only the edges that fall inside the window (the tensor goes on elsewhere).
     const Rgba8 orange{255, 170, 60, 255};
     {
-        auto extent = [&](int d) {
-            return static_cast<int32_t>(
-                std::min<uint64_t>(uint32_t(d) < g.rank() ? p.globalDim[d] : 1, 1u << 30));
-        };
-        const int32_t d0 = extent(g.slice.dimX), d1 = extent(g.slice.dimY);
-        const int32_t x0 = std::max(0, g.lo[0]), x1 = std::min(d0, g.lo[0] + int32_t(g.w));
-        const int32_t y0 = std::max(0, g.lo[1]), y1 = std::min(d1, g.lo[1] + int32_t(g.h));
-        auto hline = [&](int32_t y) {
-            if (y < g.lo[1] || y > g.lo[1] + int32_t(g.h) || x0 >= x1) return;
+        auto extent = [&](int d) { return int64_t(uint32_t(d) < g.rank() ? p.globalDim[d] : 1); };
+        const int64_t d0 = extent(g.slice.dimX), d1 = extent(g.slice.dimY);
+        const int64_t x0 = std::max<int64_t>(0, g.axes[0].first()), x1 = std::min(d0, g.axes[0].end());
+        const int64_t y0 = std::max<int64_t>(0, g.axes[1].first()), y1 = std::min(d1, g.axes[1].end());
+        auto hline = [&](int64_t y) { // only an edge next to a shown row
+            if ((!g.axes[1].cellOf(y) && !g.axes[1].cellOf(y - 1)) || x0 >= x1) return;
             auto [a, b] = cellRect(x0, y, x1, y);
             o.rects.push_back({a - glm::vec2(0, 1), b + glm::vec2(0, 1), orange, true});
         };
-        auto vline = [&](int32_t x) {
-            if (x < g.lo[0] || x > g.lo[0] + int32_t(g.w) || y0 >= y1) return;
+        auto vline = [&](int64_t x) {
+            if ((!g.axes[0].cellOf(x) && !g.axes[0].cellOf(x - 1)) || y0 >= y1) return;
             auto [a, b] = cellRect(x, y0, x, y1);
             o.rects.push_back({a - glm::vec2(1, 0), b + glm::vec2(1, 0), orange, true});
         };
@@ -272,6 +272,7 @@ OverlayList buildGlobalOverlay(const Camera2D& cam, glm::vec2 viewport, const Gl
     f.item(Rgba8{235, 235, 235, 255}, g.tile->load ? "read this step" : "written this step");
     f.item(kOutsideBox, im2col ? "not walked" : "outside the box");
     f.item(kOutOfBounds, "outside the tensor", true);
+    if (!g.axes[0].dense() || !g.axes[1].dense()) f.item(kElided, "elided (..): coordinates not touched");
     if (g.tile->kind == TileKind::Tile) {
         f.item(Rgba8{74, 74, 80, 255}, "skipped by elementStrides");
         f.item(white, "box", false, true);

@@ -9,7 +9,9 @@ namespace layoutscope::views {
 std::array<int32_t, 5> coordOfByte(const ByteMove& m, uint32_t byteInMove, uint32_t elemBytes) {
     // Dimension 0 is contiguous inside a move (elementStrides[0] is ignored without interleave).
     std::array<int32_t, 5> c = m.coord;
-    c[0] += static_cast<int32_t>(byteInMove / std::max<uint32_t>(1, elemBytes));
+    // int64 then saturated: a move at INT32_MAX must not overflow (UBSan).
+    c[0] = static_cast<int32_t>(
+        std::min<int64_t>(INT32_MAX, int64_t(c[0]) + byteInMove / std::max<uint32_t>(1, elemBytes)));
     return c;
 }
 
@@ -20,16 +22,17 @@ std::vector<BoxFrame> boxFrames(const Document& doc) {
     for (const ByteMove& m : t.moves) {
         if (m.instr >= frames.size()) continue;
         BoxFrame& f = frames[m.instr];
-        const int32_t n = static_cast<int32_t>(m.length / doc.elemBytesOf(m.instr));
+        const int64_t n = std::max<int64_t>(1, m.length / doc.elemBytesOf(m.instr));
+        const std::array<int64_t, 2> lo{m.coord[0], m.coord[1]}, hi{lo[0] + n, lo[1] + 1}; // no overflow
         if (!seen[m.instr]) {
-            f.lo = {m.coord[0], m.coord[1]};
-            f.hi = {m.coord[0] + std::max(n, 1), m.coord[1] + 1};
+            f.lo = lo;
+            f.hi = hi;
             seen[m.instr] = true;
         }
-        f.lo[0] = std::min(f.lo[0], m.coord[0]);
-        f.lo[1] = std::min(f.lo[1], m.coord[1]);
-        f.hi[0] = std::max(f.hi[0], m.coord[0] + std::max(n, 1));
-        f.hi[1] = std::max(f.hi[1], m.coord[1] + 1);
+        for (size_t d = 0; d < 2; ++d) {
+            f.lo[d] = std::min(f.lo[d], lo[d]);
+            f.hi[d] = std::max(f.hi[d], hi[d]);
+        }
     }
     return frames;
 }
@@ -40,7 +43,7 @@ std::optional<uint32_t> SmemScene::indexOf(uint32_t addr) const {
 }
 
 static Rgba8 coordColour(const BoxFrame& f, const std::array<int32_t, 5>& c) {
-    return colourForCoord(c[1] - f.lo[1], c[0] - f.lo[0], f.rows(), f.cols());
+    return f.colourAt(c[0], c[1]);
 }
 
 Rgba8 fadeTowardsWhite(Rgba8 c, uint32_t age, uint32_t fadeSteps) {

@@ -8,7 +8,9 @@
 #include "scene/document.hpp"
 #include "scene/global_scene.hpp"
 
+#include <algorithm>
 #include <array>
+#include <climits>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -17,11 +19,19 @@ namespace layoutscope::views {
 
 /// The box an instruction moves, in coordinates of dims 0 and 1: [lo, hi) (elements), as seen in
 /// its moves (fill moves included). Colours are relative to this box.
+/// int64: a box at INT32_MAX ends past it, and rows INT32_MIN and INT32_MAX are 2^32 apart.
 struct BoxFrame {
-    std::array<int32_t, 2> lo{0, 0};
-    std::array<int32_t, 2> hi{1, 1};
-    [[nodiscard]] int cols() const { return hi[0] - lo[0]; }
-    [[nodiscard]] int rows() const { return hi[1] - lo[1]; }
+    std::array<int64_t, 2> lo{0, 0};
+    std::array<int64_t, 2> hi{1, 1};
+    [[nodiscard]] int cols() const { return saturate(hi[0] - lo[0]); } ///< saturated at INT_MAX
+    [[nodiscard]] int rows() const { return saturate(hi[1] - lo[1]); }
+    /// colourForCoord of the element at (c0, c1) relative to the box.
+    [[nodiscard]] Rgba8 colourAt(int64_t c0, int64_t c1) const {
+        return colourForCoord(saturate(c1 - lo[1]), saturate(c0 - lo[0]), rows(), cols());
+    }
+    [[nodiscard]] static int saturate(int64_t v) {
+        return static_cast<int>(std::clamp<int64_t>(v, INT32_MIN, INT32_MAX));
+    }
 };
 
 /// Box frames of every instruction of the document's trace (index = instruction).

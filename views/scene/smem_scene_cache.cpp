@@ -27,7 +27,7 @@ Rgba8 SmemSceneCache::colourOf(size_t i, uint32_t k) const {
     Rgba8 col{200, 200, 200, 255};
     if (m.instr < m_frames->size()) {
         const BoxFrame& f = (*m_frames)[m.instr];
-        col = colourForCoord(c[1] - f.lo[1], c[0] - f.lo[0], f.rows(), f.cols());
+        col = f.colourAt(c[0], c[1]);
     }
     col.a = kFlagWritten;
     if (m.transform == Transform::FillZero || m.transform == Transform::FillNaN) col.a |= kFlagFill;
@@ -37,6 +37,7 @@ Rgba8 SmemSceneCache::colourOf(size_t i, uint32_t k) const {
 void SmemSceneCache::applyMoves(size_t lo, size_t hi) {
     const Trace& t = m_doc->trace();
     const uint64_t wlo = m_window.base, whi = uint64_t(m_window.base) + m_window.size;
+    uint64_t touchedLo = whi, touchedHi = wlo;
     for (size_t i = lo; i < hi; ++i) {
         const ByteMove& m = t.moves[i];
         for (const MemRef* r : {&m.dst, &m.src}) {
@@ -44,14 +45,16 @@ void SmemSceneCache::applyMoves(size_t lo, size_t hi) {
             const uint64_t a0 = std::max<uint64_t>(r->addr, wlo),
                            a1 = std::min<uint64_t>(r->addr + m.length, whi);
             for (uint64_t a = a0; a < a1; ++a) m_state.moveOf[a - wlo] = static_cast<int32_t>(i);
+            touchedLo = std::min(touchedLo, a0);
+            touchedHi = std::max(touchedHi, a1);
         }
-        // Colour after both refs are recorded: the byte's colour comes from its last move.
-        for (const MemRef* r : {&m.dst, &m.src}) {
-            if (r->space != MemSpace::SharedCta || r->cta != m_window.cta) continue;
-            const uint64_t a0 = std::max<uint64_t>(r->addr, wlo),
-                           a1 = std::min<uint64_t>(r->addr + m.length, whi);
-            for (uint64_t a = a0; a < a1; ++a) m_state.texels[a - wlo] = colourOf(i, uint32_t(a - wlo));
-        }
+    }
+    // Colour each byte once, from its last move (not once per move: a loop of loads rewrites the
+    // same buffer thousands of times).
+    for (uint64_t a = touchedLo; a < touchedHi; ++a) {
+        const int32_t mi = m_state.moveOf[a - wlo];
+        if (mi >= 0 && size_t(mi) >= lo && size_t(mi) < hi)
+            m_state.texels[a - wlo] = colourOf(size_t(mi), uint32_t(a - wlo));
     }
 }
 

@@ -28,15 +28,14 @@ std::vector<SmemTile> smemTiles(const Document& doc) {
         s.instr = i;
         s.firstStep = in.firstStep;
         bool gather = false;
-        for (uint32_t step = in.firstStep; step < in.endStep && step < t.stepCount; ++step) {
-            const auto [a, b] = t.movesOfStep(step);
-            for (size_t k = a; k < b; ++k) {
-                const ByteMove& m = t.moves[k];
-                if (m.instr != i) continue;
-                gather |= m.rule == RuleId::TmaGather4; // rows stacked from 4 coordinates: no single box
-                const MemRef& r = it->load ? m.dst : m.src;
-                if (r.space == MemSpace::SharedCta && !s.inCta(r.cta)) s.ctas.push_back(r.cta);
-            }
+        // The instruction's own moves (TraceInstr::firstMove..endMove): no search per step, so a
+        // 10,000-instruction trace costs one pass.
+        for (uint64_t k = in.firstMove; k < in.endMove && k < t.moves.size(); ++k) {
+            const ByteMove& m = t.moves[k];
+            if (m.instr != i) continue;
+            gather |= m.rule == RuleId::TmaGather4; // rows stacked from 4 coordinates: no single box
+            const MemRef& r = it->load ? m.dst : m.src;
+            if (r.space == MemSpace::SharedCta && !s.inCta(r.cta)) s.ctas.push_back(r.cta);
         }
         if (gather || s.ctas.empty()) continue;
         std::sort(s.ctas.begin(), s.ctas.end());

@@ -9,7 +9,8 @@ namespace layoutscope::views {
 static std::vector<uint32_t> multicastCtas(const Trace& t, uint32_t instr) {
     const TraceInstr& in = t.instrs[instr];
     if (in.endStep <= in.firstStep) return {};
-    const size_t lo = t.movesOfStep(in.firstStep).first, hi = t.movesOfStep(in.endStep - 1).second;
+    // The instruction's own moves: no search per instruction (a 10,000-instruction trace is one pass).
+    const size_t lo = in.firstMove, hi = std::min<size_t>(in.endMove, t.moves.size());
     std::set<uint32_t> ctas;
     for (size_t i = lo; i < hi; ++i) {
         const ByteMove& m = t.moves[i];
@@ -37,13 +38,17 @@ TmaFan tmaFanAt(const Document& doc, uint32_t step, const std::vector<BoxFrame>&
     f.instr = *instr;
     f.ctas = multicastCtas(t, *instr);
     const BoxFrame& fr = frames[*instr];
-    f.rows = static_cast<uint32_t>(std::max(1, fr.rows()));
+    // At most kMaxRows strips: a box whose rows lie far apart (gather4 of rows 0 and 99,999,999) is
+    // scaled, frame row r at strip row r * rows / frame rows, never one texel row per coordinate.
+    const int64_t frameRows = std::max<int64_t>(1, fr.hi[1] - fr.lo[1]);
+    f.rows = static_cast<uint32_t>(std::min<int64_t>(frameRows, TmaFan::kMaxRows));
     f.smemAddr.assign(f.ctas.size(), UINT32_MAX);
     const uint32_t w = f.width();
     f.texels.assign(size_t(w) * f.rows, Rgba8{kBackground.r, kBackground.g, kBackground.b, 0});
     for (uint32_t r = 0; r < f.rows; ++r) {
         for (uint32_t x = 0; x < 8; ++x) {
-            Rgba8 c = colourForCoord(int(r), int(x * std::max(1, fr.cols() - 1) / 7), fr.rows(), fr.cols());
+            Rgba8 c = colourForCoord(int(r), int(int64_t(x) * std::max(1, fr.cols() - 1) / 7), int(f.rows),
+                                     fr.cols());
             c.a = kFlagWritten;
             f.texels[size_t(r) * w + x] = c;
         }
@@ -53,15 +58,16 @@ TmaFan tmaFanAt(const Document& doc, uint32_t step, const std::vector<BoxFrame>&
                     Rgba8{kUntouched.r, kUntouched.g, kUntouched.b, 0};
     }
     const TraceInstr& in = t.instrs[*instr];
-    const size_t lo = t.movesOfStep(in.firstStep).first, hi = t.movesOfStep(in.endStep - 1).second;
+    const size_t lo = in.firstMove, hi = std::min<size_t>(in.endMove, t.moves.size());
     for (size_t i = lo; i < hi; ++i) {
         const ByteMove& m = t.moves[i];
         if (m.instr != *instr || m.dst.space != MemSpace::SharedCta) continue;
         const size_t k =
             size_t(std::lower_bound(f.ctas.begin(), f.ctas.end(), uint32_t(m.dst.cta)) - f.ctas.begin());
         f.smemAddr[k] = std::min(f.smemAddr[k], uint32_t(m.dst.addr));
-        const int32_t r = m.coord[1] - fr.lo[1];
-        if (r < 0 || uint32_t(r) >= f.rows || m.step >= step) continue;
+        const int64_t fy = int64_t(m.coord[1]) - fr.lo[1];
+        if (fy < 0 || fy >= frameRows || m.step >= step) continue;
+        const auto r = static_cast<uint32_t>(fy * f.rows / frameRows);
         for (uint32_t x = 0; x < 8; ++x) {
             Rgba8 c = f.texels[size_t(r) * w + x];
             c.a = uint8_t(

@@ -14,7 +14,8 @@ namespace layoutscope::views {
 struct TmaFan {
     bool valid = false;
     uint32_t instr = 0;
-    uint32_t rows = 0;              ///< box rows shown (dim 1 extent of the box frame)
+    static constexpr uint32_t kMaxRows = 256;
+    uint32_t rows = 0;              ///< box rows shown (dim 1 extent of the box frame, at most kMaxRows)
     std::vector<uint32_t> ctas;     ///< destination CTAs, ascending
     std::vector<uint32_t> smemAddr; ///< per CTA: lowest shared::cta address written
     std::vector<Rgba8> texels;      ///< width() x rows

@@ -44,6 +44,7 @@
 #include "layoutscope/trace.hpp"
 
 #include <array>
+#include <atomic>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -208,6 +209,9 @@ struct RunOptions {
     /// Trace::budgetBytes: instructions that start over it run untraced (TraceInstr::traced = false);
     /// 0 records no moves at all (the fast path for conformance and sweeps: Run::final is still exact).
     uint64_t traceBudgetBytes = Trace::kDefaultTraceBudget;
+    /// Checked before each instruction: once it reads true the run stops with a "cancelled"
+    /// diagnostic (an editor re-check superseded by the next keystroke). nullptr: never cancelled.
+    const std::atomic<bool>* cancel = nullptr;
 };
 
 /// Execute every instruction. A hardware fault stops the run with its diagnostic; warnings go to
