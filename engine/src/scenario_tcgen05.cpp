@@ -345,13 +345,17 @@ bool lowerTcgen05(Context& ctx, const ParsedInstr& in, ScenarioInstr& out) {
 Status runTcgen05(const Scenario& s, const ScenarioInstr& instr, Tcgen05Executor& ex,
                   std::vector<ScenarioWarp>& warps, const MachineState& state, Trace& trace,
                   std::vector<Diagnostic>& findings) {
-    ScenarioInstr in = instr;
-    if (in.taddrSmem >= 0 && !in.text.starts_with("tcgen05.alloc")) { // [taddrBuf]: little-endian b32 in smem
-        const auto bytes = state.smem.at(in.cta).bytes();
-        const size_t a = static_cast<size_t>(in.taddrSmem);
-        in.taddr =
+    // A copy only when the TMEM address is read from shared memory (copying every instruction, with its
+    // text and register list, was a hot spot of long tcgen05 scenarios).
+    std::optional<ScenarioInstr> withTaddr;
+    if (instr.taddrSmem >= 0 && !instr.text.starts_with("tcgen05.alloc")) { // [taddrBuf]: little-endian b32
+        const auto bytes = state.smem.at(instr.cta).bytes();
+        const size_t a = static_cast<size_t>(instr.taddrSmem);
+        withTaddr = instr;
+        withTaddr->taddr =
             bytes[a] | bytes[a + 1] << 8 | bytes[a + 2] << 16 | static_cast<uint32_t>(bytes[a + 3]) << 24;
     }
+    const ScenarioInstr& in = withTaddr ? *withTaddr : instr;
     const InstrSource src{in.text, in.span.line};
     const uint32_t group = in.text.find("cta_group::2") != std::string::npos ? 2 : 1;
     auto is = [&](const char* p) { return in.text.rfind(p, 0) == 0; };
@@ -416,6 +420,8 @@ Status runTcgen05(const Scenario& s, const ScenarioInstr& instr, Tcgen05Executor
     ex.setRegisterNames(in.regs);
     if (f->store) {
         WarpRegisters v;
+        for (uint32_t t = 0; t < 32; ++t)
+            v[t].reserve(in.regs.size());
         for (uint32_t t = 0; t < 32; ++t)
             for (uint32_t r : in.regs) v[t].push_back(w.final[t][r]);
         Status st = ex.st(*f, in.cta, in.warp, in.taddr, v, src);
