@@ -7,8 +7,10 @@
 //   loads10k      10,000 64x64 fp16 SWIZZLE_128B TMA loads: parse + run, wall time and peak RSS
 //   st10k         10,000 tcgen05.st .32x32b.x128 (16 KiB each): parse + run
 //   scale         3,000 vs 300 small loads: the time ratio (linear time: ~10x)
+//   compare100    parse + run + metrics of two ~100-instruction scenarios (compare's goal: < 1 s)
 //   kernel        one SW128 64x64 fp16 tile load, trace on and off, vs memcpy of the same 8 KiB, side by
 //                 side in one process; tcgen05.ld / tcgen05.cp likewise vs memcpy of their bytes
+#include "layoutscope/metrics.hpp"
 #include "layoutscope/scenario.hpp"
 #include "layoutscope/smem_descriptor.hpp"
 #include "layoutscope/tcgen05_exec.hpp"
@@ -172,7 +174,22 @@ int kernel() {
     return 0;
 }
 
+// compare of two scenarios of 100 instructions each (issue 14 goal: under 1 s): parse, run and metrics.
+int compare100() {
+    const auto t0 = Clock::now();
+    for (int box : {64, 32}) {
+        auto sc =
+            parseScenario(loadsScenario(97, box)); // + init = 98 instructions; with the header, 100 lines
+        auto r = sc ? runScenario(*sc) : Result<Run>(sc.diagnostics());
+        if (!r) return 1;
+        (void)scenarioMetrics(*sc, *r);
+    }
+    std::printf("compare  2 scenarios x ~100 instructions: %.3f s (goal < 1 s)\n", seconds(t0));
+    return 0;
+}
+
 int runCase(const std::string& c) {
+    if (c == "compare100") return compare100();
     if (c == "loads10k") return runText("loads10k", loadsScenario(10000, 64));
     if (c == "st10k") return runText("st10k", storesScenario(10000));
     if (c == "scale") {
@@ -190,7 +207,7 @@ int runCase(const std::string& c) {
 int main(int argc, char** argv) {
     if (argc > 1) return runCase(argv[1]);
     int rc = 0;
-    for (const char* c : {"loads10k", "st10k", "scale", "kernel"}) {
+    for (const char* c : {"loads10k", "st10k", "scale", "kernel", "compare100"}) {
         std::fflush(stdout);
         const pid_t pid = fork();
         if (pid == 0) {
