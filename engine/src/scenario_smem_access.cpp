@@ -70,21 +70,36 @@ class Expr {
                 err = "shift by " + std::to_string(b) + " (0..31) in the address expression";
                 return std::nullopt;
             }
-            lhs = op == "|"    ? a | b
-                  : op == "^"  ? a ^ b
-                  : op == "&"  ? a & b
-                  : op == "<<" ? a << b
-                  : op == ">>" ? a >> b
-                  : op == "+"  ? a + b
-                  : op == "-"  ? a - b
-                  : op == "*"  ? a * b
-                  : op == "/"  ? a / b
-                               : a % b;
+            // In 128 bits, then bounded: no intermediate value may leave +-2^40 (no signed overflow).
+            const __int128 x = a, y = b;
+            const __int128 r = op == "|"    ? (x | y)
+                               : op == "^"  ? (x ^ y)
+                               : op == "&"  ? (x & y)
+                               : op == "<<" ? x * (__int128(1) << int(b))
+                               : op == ">>" ? (x >> int(b))
+                               : op == "+"  ? x + y
+                               : op == "-"  ? x - y
+                               : op == "*"  ? x * y
+                               : op == "/"  ? x / y
+                                            : x % y;
+            if (r >= kLimit || r <= -kLimit) {
+                err = "the address expression leaves +-2^40 (overflow)";
+                return std::nullopt;
+            }
+            lhs = int64_t(r);
         }
         return lhs;
     }
     std::optional<int64_t> unary(std::string& err) {
         skip();
+        if (++m_depth > 64) { // bounded recursion: a fuzzed "((((..." must not exhaust the stack
+            err = "the address expression nests deeper than 64 levels";
+            return std::nullopt;
+        }
+        struct Leave {
+            int& d;
+            ~Leave() { --d; }
+        } leave{m_depth};
         if (m_i >= m_s.size()) {
             err = "the address expression ends early";
             return std::nullopt;
@@ -92,7 +107,7 @@ class Expr {
         if (m_s[m_i] == '-') {
             ++m_i;
             auto v = unary(err);
-            return v ? std::optional<int64_t>(-*v) : std::nullopt;
+            return v ? std::optional<int64_t>(-*v) : std::nullopt; // |v| < 2^40: no overflow
         }
         if (m_s[m_i] == '(') {
             ++m_i;
@@ -127,15 +142,24 @@ class Expr {
         if (w == "warp") return m_warp;
         if (w == "tid") return 32 * int64_t(m_warp) + m_lane;
         if (const ScenarioBuffer* b = m_ctx.s.findBuffer(w)) return b->addr;
-        if (const NameInfo* n = m_ctx.lookup(w); n && n->kind == NameKind::Let) return n->value;
+        if (const NameInfo* n = m_ctx.lookup(w); n && n->kind == NameKind::Let) {
+            if (n->value >= kLimit || n->value <= -kLimit) {
+                err =
+                    "let " + w + " = " + std::to_string(n->value) + " is too large for an address expression";
+                return std::nullopt;
+            }
+            return n->value;
+        }
         err = "'" + w + "' is not lane, warp, tid, an smem buffer or a let name";
         return std::nullopt;
     }
 
+    static constexpr int64_t kLimit = int64_t(1) << 40;
     const Context& m_ctx;
     std::string_view m_s;
     uint32_t m_lane, m_warp;
     size_t m_i = 0;
+    int m_depth = 0;
 };
 
 // Bytes per thread of "ld.shared[.v2|.v4].TYPE" / "st.shared..." (0: not a form we know).

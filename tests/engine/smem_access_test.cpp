@@ -86,3 +86,17 @@ TEST_CASE("Shared access patterns count their wavefronts", "[scenario][smem-acce
     REQUIRE(bad);
     CHECK(!runScenario(*bad));
 }
+
+TEST_CASE("Address expressions stay bounded", "[scenario][smem-access]") {
+    SECTION("overflowing products are an error, not undefined behaviour") {
+        auto sc = parse("ld.shared.b32 %r0, [4294967295 * 4294967295 * 4294967295 + lane];\n");
+        REQUIRE(!sc);
+        CHECK(sc.diagnostics()[0].message.find("leaves +-2^40 (overflow)") != std::string::npos);
+    }
+    SECTION("deep nesting is an error, not a stack overflow") {
+        auto sc =
+            parse("ld.shared.b32 %r0, [" + std::string(200, '(') + "lane" + std::string(200, ')') + "];\n");
+        REQUIRE(!sc);
+        CHECK(sc.diagnostics()[0].message.find("nests deeper than 64 levels") != std::string::npos);
+    }
+}
