@@ -261,4 +261,27 @@ void checkWgmmaConsumer(const Scenario& s, size_t instrIndex, const Trace& t,
     }
 }
 
+void checkUmmaConsumer(const Scenario& s, size_t instrIndex, const Trace& t,
+                       std::vector<Diagnostic>& findings) {
+    const ScenarioInstr& in = s.instrs[instrIndex];
+    if (!in.umma || in.umma->ctaGroup != 1) return; // unverified: how a pair splits A is not checked here
+    const UmmaRead& u = *in.umma;
+    const uint32_t k = 256 / u.elemBits; // one MMA step reads 32 bytes of K
+    for (int operand = 0; operand < 2; ++operand) {
+        OperandSpec op;
+        op.what = std::string("tcgen05.mma operand ") + (operand ? "B" : "A");
+        op.tensorIx = operand ? "n" : "m";
+        op.descName = operand ? u.descBName : u.descAName;
+        op.desc = decodeSmemDescriptor(operand ? u.descB : u.descA);
+        op.mnMajor = operand ? u.transB : u.transA;
+        op.transName = operand ? "idesc bit 16 (B major)" : "idesc bit 15 (A major)";
+        op.expect = operand ? u.expectB : u.expectA;
+        const uint32_t rows = operand ? u.n : u.m, bits = u.elemBits;
+        op.reads = [rows, bits, k](const SmemDescriptor& d, bool mn) {
+            return descriptorOperandReads(d, mn ? MatrixMajor::MN : MatrixMajor::K, bits, rows, k);
+        };
+        checkOperand(s, instrIndex, in.cta, op, t, findings);
+    }
+}
+
 } // namespace layoutscope::scn

@@ -455,6 +455,10 @@ void applyInstruction(Context& ctx, std::string_view text, int line, int column,
     out.text = displayText(text);
     out.span = in.span;
     out.cta = ctx.issuingCta;
+    if (isTcgen05Mma(in)) { // scenario_umma.cpp: its own strict form check (the validator lacks tcgen05.mma)
+        if (lowerTcgen05Mma(ctx, in, out)) ctx.s.instrs.push_back(std::move(out));
+        return;
+    }
     if (isTcgen05(in)) { // scenario_tcgen05.cpp: the validator checks the form, lowering binds operands
         // Every form is validated, wait/commit/fence included (they then run as no-ops).
         if (!ctx.targetInvalid) {

@@ -109,6 +109,11 @@ void lowerSmemAccess(Context& ctx, std::string_view text, int line, int column);
 /// `expect A|B tensor=NAME m=dimI k=dimJ` (B: n=dimI): what the following wgmmas' operand must see.
 void expectDirective(Context& ctx, const std::vector<Tok>& toks);
 [[nodiscard]] bool lowerWgmma(Context& ctx, const ParsedInstr& in, ScenarioInstr& out);
+/// tcgen05.mma (scenario_umma.cpp): the dense kind::f16/tf32 form with A and B from descriptors.
+[[nodiscard]] bool isTcgen05Mma(const ParsedInstr& in);
+[[nodiscard]] bool lowerTcgen05Mma(Context& ctx, const ParsedInstr& in, ScenarioInstr& out);
+/// The producer/consumer check of a tcgen05.mma's A and B (scenario_consumer.cpp).
+void checkUmmaConsumer(const Scenario& s, size_t instrIndex, const Trace& t, std::vector<Diagnostic>& findings);
 /// The producer/consumer check of a wgmma.mma_async's A and B (scenario_consumer.cpp).
 void checkWgmmaConsumer(const Scenario& s, size_t instrIndex, const Trace& t, std::vector<Diagnostic>& findings);
 

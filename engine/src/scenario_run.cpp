@@ -293,6 +293,21 @@ Result<Run> runScenario(const Scenario& s, const RunOptions& options) {
                           std::to_string(rep->ideal) + ", " + std::to_string(rep->excess) +
                           " excess = bank conflicts)";
             }
+            if (in.umma) { // tcgen05.mma: A/B fetch checked against the TMA tiles, D against the allocation
+                const UmmaRead& u = *in.umma;
+                summary = "tcgen05.mma M=" + std::to_string(u.m) + " N=" + std::to_string(u.n) +
+                          ": reads A and B from shared memory, accumulates into TMEM columns " +
+                          std::to_string(u.dTaddr & 0xFFFF) + ".." +
+                          std::to_string((u.dTaddr & 0xFFFF) + u.n - 1) +
+                          "; the accumulator values are not computed";
+                std::vector<Diagnostic> findings;
+                // unverified: D of an F32 accumulator takes N columns (M = 128: lane m holds row m).
+                if (auto d = tcgen.checkAllocated(in.cta, u.dTaddr & 0xFFFF,
+                                                  (u.dTaddr & 0xFFFF) + int64_t(u.n), "tcgen05.mma"))
+                    findings.push_back(*d);
+                scn::checkUmmaConsumer(s, idx, run.trace, findings);
+                for (const Diagnostic& d : findings) run.warnings.push_back(atInstr(d, in));
+            }
             if (in.wgmma) { // reads A and B through their descriptors: checked against the TMA tiles
                 summary = "wgmma.mma_async m64n" + std::to_string(in.wgmma->n) + "k16: reads A (64x16, " +
                           (in.wgmma->transA ? "MN" : "K") + "-major) and B (16x" +

@@ -131,6 +131,20 @@ struct SmemAccess {
     uint32_t widthBytes = 4; ///< bytes per thread (ldmatrix: a 16-byte row per address-giving thread)
 };
 
+/// tcgen05.mma with A and B from shared-memory descriptors (PTX ISA 9.2 §9.7.16.10.9): the operand fetch
+/// checked against the TMA tiles, and the D columns it writes (checked against the allocation). The
+/// instruction descriptor's fields are those of CuTe UMMA::InstrDescriptor (bits in umma.hpp). (appended)
+struct UmmaRead {
+    uint32_t ctaGroup = 1;
+    uint32_t m = 0, n = 0, elemBits = 16; ///< from the instruction descriptor; kind::f16 16, kind::tf32 32
+    bool transA = false, transB = false;   ///< descriptor bits 15 / 16: 1 = MN-major
+    uint64_t descA = 0, descB = 0;
+    uint32_t idesc = 0;
+    uint32_t dTaddr = 0;
+    std::string descAName, descBName;
+    std::optional<OperandExpectation> expectA, expectB;
+};
+
 struct ScenarioInstr {
     std::string text;
     SourceSpan span;
@@ -147,6 +161,7 @@ struct ScenarioInstr {
                             ///< address of the issuing CTA (`[taddrBuf]`, the buffer tcgen05.alloc wrote)
     std::optional<WgmmaRead> wgmma; ///< appended: a wgmma.mma_async (kind NoOp: it moves no shared bytes)
     std::optional<SmemAccess> smemAccess; ///< appended: ld.shared / st.shared / ldmatrix (kind NoOp)
+    std::optional<UmmaRead> umma;         ///< appended: tcgen05.mma (kind NoOp)
 };
 
 /// A warp that executes tcgen05.st / ld / cp in a scenario, with its registers. (appended)
