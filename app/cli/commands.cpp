@@ -30,7 +30,9 @@ int dispatch(const Args& args, std::ostream& out, std::ostream& err) {
 int dispatchCommand(const Args& args, std::ostream& out, std::ostream& err) {
     const std::string& c = args[0];
     if (c == "--help" || c == "-h" || c == "help") { // help [COMMAND]
-        if (c == "help" && args.size() >= 2) {
+        if (c == "help" && args.size() >= 2 && (args[1] == "--help" || args[1] == "-h")) {
+            out << usageOf("help");
+        } else if (c == "help" && args.size() >= 2) {
             if (!isCommand(args[1])) {
                 err << "layoutscope-cli: unknown command '" << args[1] << "'\n";
                 printUsage(err);
