@@ -7,9 +7,9 @@
 
 int main(int argc, char** argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
-    if (args.empty() || args[0] == "-h" || args[0] == "--help") {
-        layoutscope::cli::printUsage(std::cout);
-        return args.empty() ? 2 : 0;
+    if (args.empty()) { // a missing command is a usage error: usage on stderr, status 2
+        layoutscope::cli::printUsage(std::cerr);
+        return layoutscope::cli::kExitUsage;
     }
     return layoutscope::cli::dispatch(args, std::cout, std::cerr);
 }

@@ -121,15 +121,15 @@ int cmdCompare(const Args& args, std::ostream& out, std::ostream& err) {
         if (args[i] == "--format" && i + 1 < args.size()) {
             format = args[++i];
         } else if (args[i].rfind("--", 0) == 0) {
-            err << "compare: unknown option " << args[i] << "\n";
-            return 2;
+            err << "compare: unknown option " << args[i] << "\n" << usageOf("compare");
+            return kExitUsage;
         } else {
             files.push_back(args[i]);
         }
     }
     if (files.empty() || (format != "text" && format != "md" && format != "csv" && format != "json")) {
-        err << "usage: layoutscope-cli compare A.scn B.scn [...] [--format text|md|csv|json]\n";
-        return 2;
+        err << usageOf("compare");
+        return kExitUsage;
     }
     std::vector<MetricColumn> cols;
     for (const std::string& f : files) {

@@ -7,8 +7,8 @@ int cmdConform(const Args& args, std::ostream& out, std::ostream& err) {
     const bool known = args.size() >= 2 &&
                        (args[1] == "tma" || args[1] == "ptxas" || args[1] == "cute" || args[1] == "banks");
     if (!known || (args.size() < 3 && args[1] != "banks")) {
-        err << "usage: layoutscope-cli conform {tma|ptxas|cute|banks} FILE...\n";
-        return 2;
+        err << usageOf("conform");
+        return kExitUsage;
     }
     Args files(args.begin() + 2, args.end());
     if (files.empty())
@@ -20,8 +20,8 @@ int cmdConform(const Args& args, std::ostream& out, std::ostream& err) {
                  : args[1] == "banks" ? conform::conformBanks(file)
                                       : conform::conformCute(file);
         if (!r) {
-            err << file << ": error: " << r.error().message << "\n";
-            return 2;
+            err << file << ": error: " << r.error().message << "\n"; // unreadable input: a diagnostic
+            return kExitDiagnostics;
         }
         all.insert(all.end(), r->begin(), r->end());
     }

@@ -1,6 +1,7 @@
 // layoutscope-cli desc encode KEY=VALUE... / desc decode VALUE: the tcgen05 shared-memory matrix descriptor
 // (PTX ISA 9.2 §9.7.16.4.1 Table 40; tcgen05.md §7) through the engine's encodeSmemDescriptor /
-// decodeSmemDescriptor / validateSmemDescriptor. Exit status: 0 ok, 2 usage error or invalid field.
+// decodeSmemDescriptor / validateSmemDescriptor. Exit status: 0 ok, 1 invalid field (a diagnostic naming
+// its rule), 2 usage error.
 #include "cli/commands.hpp"
 #include "layoutscope/smem_descriptor.hpp"
 #include "layoutscope/tmem.hpp"
@@ -16,11 +17,7 @@
 namespace layoutscope::cli {
 namespace {
 
-constexpr const char* kUsage =
-    "usage: layoutscope-cli desc encode start=BYTES lbo=BYTES sbo=BYTES "
-    "swizzle=none|128B|64B|32B|128B_base32B\n"
-    "                                   [base=0..7] [lbo_mode=relative|absolute] [version=1]\n"
-    "       layoutscope-cli desc decode VALUE          (64-bit descriptor, e.g. 0x4000404000010040)\n";
+const std::string kUsage = usageOf("desc"); // usage.cpp
 
 std::string hex(uint64_t v) {
     char buf[24];
@@ -49,7 +46,7 @@ std::string ruleNameOf(const Diagnostic& d) {
 
 int fail(std::ostream& err, const Diagnostic& d) {
     err << "desc: rule '" << ruleNameOf(d) << "': " << formatDiagnostic(d, "") << "\n";
-    return 2;
+    return kExitDiagnostics;
 }
 
 Diagnostic fieldError(std::string message) {
@@ -83,13 +80,13 @@ void printFields(std::ostream& out, uint64_t v) {
     line("reserved", d.reservedBits, "bits [14,16) [30,32) [53,61)", "must be 0");
 }
 
-// Checks the fields and prints them; 0 when valid, else 2 after every diagnostic.
+// Checks the fields and prints them; 0 when valid, else 1 after every diagnostic.
 int printValidated(std::ostream& out, std::ostream& err, uint64_t v) {
     printFields(out, v);
     const Status st = validateSmemDescriptor(decodeSmemDescriptor(v));
     if (st) return 0;
     for (const Diagnostic& d : st.diagnostics()) fail(err, d);
-    return 2;
+    return kExitDiagnostics;
 }
 
 int encode(const Args& args, std::ostream& out, std::ostream& err) {
@@ -124,8 +121,7 @@ int encode(const Args& args, std::ostream& out, std::ostream& err) {
         *field = static_cast<uint32_t>(*n);
     }
     const auto type = smemLayoutTypeFromName(kv["swizzle"]);
-    if (!type)
-        return fail(err, fieldError("swizzle=" + kv["swizzle"] + " is not " + kSmemLayoutTypeNames));
+    if (!type) return fail(err, fieldError("swizzle=" + kv["swizzle"] + " is not " + kSmemLayoutTypeNames));
     d.layoutType = static_cast<uint32_t>(*type);
     if (kv.count("base")) {
         const auto n = parseNumber(kv["base"]);
@@ -147,7 +143,7 @@ int encode(const Args& args, std::ostream& out, std::ostream& err) {
     }
     if (Status st = validateSmemDescriptor(d); !st) {
         for (const Diagnostic& e : st.diagnostics()) fail(err, e);
-        return 2;
+        return kExitDiagnostics;
     }
     const uint64_t v = encodeSmemDescriptor(d);
     LAYOUTSCOPE_ASSERT(decodeSmemDescriptor(v) == d);

@@ -73,25 +73,26 @@ std::optional<Loaded> loadAndRun(const std::string& path, std::ostream& err) {
     return Loaded{std::move(sc).value(), std::move(run).value()};
 }
 
-// check of one file: 0 if it parses (and with `execute` runs), else 1 after printing its diagnostics.
-int checkOne(const std::string& f, bool execute, std::ostream& out) {
+// check of one file: 0 if it parses (and with `execute` runs), else 1 after printing its diagnostics
+// on `err`; "FILE: ok" goes to `out`.
+int checkOne(const std::string& f, bool execute, std::ostream& out, std::ostream& err) {
     auto text = readScenarioFile(f);
     if (!text) {
-        printDiags(out, text.diagnostics(), f);
+        printDiags(err, text.diagnostics(), f);
         return 1;
     }
     auto sc = parseScenario(*text);
     if (!sc) {
-        printDiags(out, sc.diagnostics(), f);
+        printDiags(err, sc.diagnostics(), f);
         return 1;
     }
     if (execute) {
         auto run = runScenario(*sc);
         if (!run) {
-            printDiags(out, run.diagnostics(), f);
+            printDiags(err, run.diagnostics(), f);
             return 1;
         }
-        printDiags(out, run->warnings, f);     // warnings do not change the exit status; errors found by the
+        printDiags(err, run->warnings, f);     // warnings do not change the exit status; errors found by the
         if (hasError(run->warnings)) return 1; // run's checks (TMEM use, expect_tx) do
     }
     out << f << ": ok\n";
@@ -176,26 +177,31 @@ int printStateTables(const Loaded& l, const std::optional<std::array<uint32_t, 4
 
 } // namespace
 
-int cmdCheck(const Args& args, std::ostream& out, std::ostream&) {
+int cmdCheck(const Args& args, std::ostream& out, std::ostream& err) {
     // check [--run] FILE...: parse and validate; with --run also execute (reports hardware faults).
     bool execute = false;
     std::vector<std::string> files;
     for (size_t i = 1; i < args.size(); ++i) {
-        if (args[i] == "--run")
+        if (args[i] == "--run") {
             execute = true;
-        else
+        } else if (args[i].rfind("--", 0) == 0) {
+            err << "check: unknown option '" << args[i] << "'\n" << usageOf("check");
+            return kExitUsage;
+        } else {
             files.push_back(args[i]);
+        }
     }
     if (files.empty()) {
-        out << "usage: layoutscope-cli check [--run] FILE...\n";
-        return 2;
+        err << usageOf("check");
+        return kExitUsage;
     }
     int rc = 0;
     for (const std::string& f : files) {
         try {
-            rc |= checkOne(f, execute, out);
+            rc |= checkOne(f, execute, out, err);
         } catch (const std::bad_alloc&) { // out of memory is this file's diagnostic; go on with the next
-            out << outOfMemory(f) << "\n";
+            out.flush();
+            err << outOfMemory(f) << "\n";
             rc = 1;
         }
     }
@@ -203,9 +209,10 @@ int cmdCheck(const Args& args, std::ostream& out, std::ostream&) {
 }
 
 int cmdRun(const Args& args, std::ostream& out, std::ostream& err) {
-    if (args.size() != 2) {
-        err << "usage: layoutscope-cli run FILE\n";
-        return 2;
+    if (args.size() != 2 || args[1].rfind("--", 0) == 0) {
+        if (args.size() == 2) err << "run: unknown option '" << args[1] << "'\n";
+        err << usageOf("run");
+        return kExitUsage;
     }
     auto l = loadAndRun(args[1], err);
     if (!l) return 1;
@@ -293,18 +300,16 @@ int cmdDump(const Args& args, std::ostream& out, std::ostream& err) {
                 regsOf = {a, b};
         } else if (args[i] == "--tmem-cta" && i + 1 < args.size()) {
             tmemCta = static_cast<uint32_t>(std::strtoul(args[++i].c_str(), nullptr, 10));
-        } else if (file.empty()) {
+        } else if (file.empty() && args[i].rfind("--", 0) != 0) {
             file = args[i];
         } else {
-            err << "usage: layoutscope-cli dump FILE [--step N] [--tmem L0:L1,C0:C1 [--tmem-cta N]] [--regs "
-                   "CTA,WARP]\n";
-            return 2;
+            err << usageOf("dump");
+            return kExitUsage;
         }
     }
     if (file.empty()) {
-        err << "usage: layoutscope-cli dump FILE [--step N] [--tmem L0:L1,C0:C1 [--tmem-cta N]] [--regs "
-               "CTA,WARP]\n";
-        return 2;
+        err << usageOf("dump");
+        return kExitUsage;
     }
     auto l = loadAndRun(file, err);
     if (!l) return 1;

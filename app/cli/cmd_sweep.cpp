@@ -99,9 +99,8 @@ int cmdSweep(const Args& args, std::ostream& out, std::ostream& err) {
     }
     if (file.empty() || vary.empty() ||
         (format != "text" && format != "md" && format != "csv" && format != "json")) {
-        err << "usage: layoutscope-cli sweep F.scn --vary NAME=v1,v2,... [--vary MAP.option=v1,v2] "
-               "[--format text|md|csv|json]\n";
-        return 2;
+        err << usageOf("sweep");
+        return kExitUsage;
     }
     auto text = readScenarioFile(file);
     if (!text) {

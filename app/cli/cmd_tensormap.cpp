@@ -14,13 +14,7 @@
 namespace layoutscope::cli {
 namespace {
 
-constexpr const char* kUsage =
-    "usage: layoutscope-cli tensormap decode [--json] [--name NAME] HEX...\n"
-    "       layoutscope-cli tensormap decode [--json] [--name NAME] --file FILE   (128 raw bytes, or hex "
-    "text)\n"
-    "       layoutscope-cli tensormap decode [--json] [--name NAME] < FILE       (hex text on stdin)\n"
-    "  HEX: 256 hex digits, or the 16 u64 / 32 u32 words of cuda-gdb 'x/16xg &map' / 'x/32xw &map'\n"
-    "       (address prefixes and <symbol+off> labels allowed)\n";
+const std::string kUsage = usageOf("tensormap"); // usage.cpp
 
 // Text is small: a map is 128 bytes, its gdb dump about 1 KiB. Refuse anything past 1 MiB.
 constexpr std::streamsize kMaxInput = std::streamsize(1) << 20;

@@ -12,11 +12,8 @@ namespace layoutscope::cli {
 namespace {
 
 void usage(std::ostream& err) {
-    err << "usage: layoutscope-cli validate [--target SM] [--ptx MAJOR.MINOR] 'INSTRUCTION;' ['INSTRUCTION;' ...]\n"
-           "  defaults: --target sm_100a --ptx 9.0; targets: ";
-    for (const auto& t : knownPtxTargets()) err << t << " ";
-    err << "\n";
-}
+    err << usageOf("validate");
+} // usage.cpp
 
 void caret(std::ostream& out, const std::string& text, const SourceSpan& span) {
     if (!span.valid() || span.column < 1 || static_cast<size_t>(span.column) > text.size() + 1) return;
@@ -94,11 +91,12 @@ int cmdValidate(const Args& args, std::ostream& out, std::ostream& err) {
         }
         for (const auto& d : s.diagnostics()) diags.emplace_back(d, d.span.line - 1);
     }
-    for (const auto& [d, line] : diags) {
-        out << formatDiagnostic(d, "<instr>") << "\n";
-        if (line >= 0 && static_cast<size_t>(line) < texts.size()) caret(out, texts[static_cast<size_t>(line)], d.span);
+    for (const auto& [d, line] : diags) { // diagnostics (with their caret lines) on stderr
+        err << formatDiagnostic(d, "<instr>") << "\n";
+        if (line >= 0 && static_cast<size_t>(line) < texts.size())
+            caret(err, texts[static_cast<size_t>(line)], d.span);
     }
-    return 1;
+    return kExitDiagnostics;
 }
 
 } // namespace layoutscope::cli

@@ -5,27 +5,6 @@
 
 namespace layoutscope::cli {
 
-void printUsage(std::ostream& out) {
-    out << "usage: layoutscope-cli <command> [args]\n"
-           "  run FILE                 execute a scenario and summarise what moved\n"
-           "  dump FILE                print every byte move of a scenario's trace\n"
-           "    [--tmem L0:L1,C0:C1 [--tmem-cta N]] [--regs CTA,WARP]   final TMEM cells / a warp's "
-           "registers\n"
-           "  check FILE...            validate scenarios; diagnostics as file:line:col: error: ...\n"
-           "  validate [--target sm_XX] [--ptx X.Y] 'INSTR'   validate one PTX instruction\n"
-           "  conform tma FILE...      replay golden/tma records (.jsonl or .jsonl.gz)\n"
-           "  conform ptxas FILE       compare the validator with golden/ptxas records\n"
-           "  conform cute DIR|FILE    compare tcgen05 maps with golden/cute files\n"
-           "  conform banks [DIR|FILE] bank wavefronts vs golden/banks H100 counts\n"
-           "  desc encode start=B lbo=B sbo=B swizzle=none|128B|64B|32B|128B_base32B [base=N] [lbo_mode=M]\n"
-           "       [version=1]         encode a tcgen05 shared-memory descriptor; print every field\n"
-           "  desc decode VALUE        decode a 64-bit shared-memory descriptor into its fields\n"
-           "  tensormap decode [--json] HEX... | --file F   a 128-byte CUtensorMap (hex, cuda-gdb x/16xg or\n"
-           "                           x/32xw, raw .bin) as a scenario tensormap directive or JSON\n"
-           "  compare A.scn B.scn [...] [--format text|md|csv|json]   design-review figures side by side\n"
-           "  sweep F.scn --vary NAME=v1,v2 [--vary MAP.option=v1,v2] [--format ...]   every combination, one table\n";
-}
-
 std::string outOfMemory(const std::string& where) {
     return formatDiagnostic(Diagnostic{Severity::Error,
                                        DiagCode::Io,
@@ -50,6 +29,42 @@ int dispatch(const Args& args, std::ostream& out, std::ostream& err) {
 
 int dispatchCommand(const Args& args, std::ostream& out, std::ostream& err) {
     const std::string& c = args[0];
+    if (c == "--help" || c == "-h" || c == "help") { // help [COMMAND]
+        if (c == "help" && args.size() >= 2 && (args[1] == "--help" || args[1] == "-h")) {
+            out << usageOf("help");
+        } else if (c == "help" && args.size() >= 2) {
+            if (!isCommand(args[1])) {
+                err << "layoutscope-cli: unknown command '" << args[1] << "'\n";
+                printUsage(err);
+                return kExitUsage;
+            }
+            out << usageOf(args[1]);
+        } else {
+            printUsage(out);
+        }
+        return kExitOk;
+    }
+    if (c == "--version") {
+        printVersion(out);
+        return kExitOk;
+    }
+    if (!isCommand(c)) {
+        err << "layoutscope-cli: unknown " << (c.rfind('-', 0) == 0 ? "option" : "command") << " '" << c
+            << "'\n";
+        printUsage(err);
+        return kExitUsage;
+    }
+    // --help / -h / --version anywhere after the command: never taken as a file name or an argument.
+    for (size_t i = 1; i < args.size(); ++i) {
+        if (args[i] == "--help" || args[i] == "-h") {
+            out << usageOf(c);
+            return kExitOk;
+        }
+        if (args[i] == "--version") {
+            printVersion(out);
+            return kExitOk;
+        }
+    }
     if (c == "conform") return cmdConform(args, out, err);
     if (c == "run") return cmdRun(args, out, err);
     if (c == "dump") return cmdDump(args, out, err);
@@ -58,10 +73,7 @@ int dispatchCommand(const Args& args, std::ostream& out, std::ostream& err) {
     if (c == "desc") return cmdDesc(args, out, err);
     if (c == "tensormap") return cmdTensormap(args, out, err);
     if (c == "compare") return cmdCompare(args, out, err);
-    if (c == "sweep") return cmdSweep(args, out, err);
-    err << "layoutscope-cli: unknown command '" << c << "'\n";
-    printUsage(err);
-    return 2;
+    return cmdSweep(args, out, err);
 }
 
 } // namespace layoutscope::cli

@@ -7,7 +7,16 @@
 
 namespace layoutscope::cli {
 using Args = std::vector<std::string>;
-void printUsage(std::ostream& out);
+
+/// Exit status of every command (README "Command line"): results on stdout, diagnostics on stderr.
+constexpr int kExitOk = 0;          ///< the command did what was asked; the input is valid
+constexpr int kExitDiagnostics = 1; ///< the input is wrong, a check failed, or a conformance case failed
+constexpr int kExitUsage = 2;       ///< unknown command or option, missing or malformed argument
+
+void printUsage(std::ostream& out);                            ///< usage.cpp: every command, one line each
+[[nodiscard]] std::string usageOf(const std::string& command); ///< one command's usage ("" if unknown)
+[[nodiscard]] bool isCommand(const std::string& name);
+void printVersion(std::ostream& out); ///< "layoutscope-cli <version>" (project(VERSION) in CMakeLists.txt)
 /// Runs one subcommand; returns the process exit status. Out of memory becomes a diagnostic (status 1).
 int dispatch(const Args& args, std::ostream& out, std::ostream& err);
 int dispatchCommand(const Args& args, std::ostream& out, std::ostream& err); ///< dispatch without the catch

@@ -2,7 +2,7 @@
 /// Internal to the PTX validator: the vocabulary its declarative tables are written in.
 ///
 /// [SECTION] index
-///   Targets      TargetMask bits for the six modelled targets, PTX versions as 10*major+minor
+///   Targets      TargetMask bits for the eleven modelled targets, PTX versions as 10*major+minor
 ///   Qualifiers   QualGroup / InstrSpec: one table per instruction (ptx_rules_*.cpp)
 ///   Operands     ValueKind masks an operand slot accepts; Checker helpers that report with spans
 ///   Checker      per-instruction state: the matched qualifiers and the diagnostics found
@@ -26,7 +26,16 @@ constexpr TargetMask kSm100f = 1u << 2;
 constexpr TargetMask kSm103a = 1u << 3;
 constexpr TargetMask kSm110a = 1u << 4;
 constexpr TargetMask kSm120a = 1u << 5;
-constexpr TargetMask kAllTargets = 0x3f;
+/// Targets as ptxas spells them without the a/f suffix: the features every later GPU keeps. ptxas 13.0
+/// accepts TMA tile loads, mbarrier and (with an advisory) .multicast::cluster on them, but rejects
+/// tcgen05.* ("not supported on .target 'sm_100'"): those need sm_100a/sm_100f (tests/cli_ptxas_targets.cmake).
+constexpr TargetMask kSm90 = 1u << 6;
+constexpr TargetMask kSm100 = 1u << 7;
+constexpr TargetMask kSm103 = 1u << 8;
+constexpr TargetMask kSm110 = 1u << 9;
+constexpr TargetMask kSm120 = 1u << 10;
+constexpr TargetMask kPlainTargets = kSm90 | kSm100 | kSm103 | kSm110 | kSm120;
+constexpr TargetMask kAllTargets = 0x7ff;
 /// The targets with Tensor Memory and tcgen05 (sm_101a was renamed sm_110a; unknown to ptxas 13.0).
 constexpr TargetMask kTcgen05Targets = kSm100a | kSm100f | kSm103a | kSm110a;
 

@@ -18,6 +18,9 @@ namespace {
 constexpr const char* kRef = "PTX ISA §9.7.9.27.1.2 cp.async.bulk.tensor";
 constexpr const char* kModeRef = "PTX ISA §5.5 (tensor load modes) and §9.7.9.27.1.2; ptxas 13.0";
 constexpr TargetMask kSm100Fam = kTcgen05Targets;
+/// Where ptxas 13.0 takes .tile::gather4 and .im2col::w to .shared::cta (checked by hand: plain sm_100,
+/// sm_103, sm_110 and sm_120 accept them; to .shared::cluster they need the arch-specific target).
+constexpr TargetMask kCtaGatherTargets = kSm100Fam | kSm120a | kSm100 | kSm103 | kSm110 | kSm120;
 constexpr const char* kNoType =
     "cp.async.bulk.tensor has no data type (the tensor map holds it); only the sub-byte element types "
     "`.b4x16_p64`, `.b6x16_p32` and `.b8x16` may be written";
@@ -78,10 +81,10 @@ struct ModeRow {
 constexpr TargetMask kAll = kAllTargets;
 const ModeRow kModes[] = {
     {".tile", kAll, kAll, kAll, 1, 5, 0, -1},
-    {".tile::gather4", kSm100Fam, kSm100Fam | kSm120a, 0, 2, 2, 5, -1},
+    {".tile::gather4", kSm100Fam, kCtaGatherTargets, 0, 2, 2, 5, -1},
     {".tile::scatter4", 0, 0, kSm100Fam, 2, 2, 5, -1},
     {".im2col", kAll, kAll, 0, 3, 5, 0, 0},
-    {".im2col::w", kSm100Fam, kSm100Fam | kSm120a, 0, 3, 5, 0, 2},
+    {".im2col::w", kSm100Fam, kCtaGatherTargets, 0, 3, 5, 0, 2},
     {".im2col::w::128", kSm100Fam, kSm100Fam, 0, 3, 5, 0, 2},
     {".im2col_no_offs", 0, 0, kAll, 3, 5, 0, -1},
 };
@@ -170,6 +173,12 @@ Status check(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironment& en
                     "PTX ISA §9.7.9.27.1.2 (.multicast::cluster)", Provenance::Ptxas);
         else if (c.find("multicast") && c.bit == kSm120a)
             c.warning(c.spanOf("multicast"), "`.multicast::cluster` is advisory on sm_120a (no cluster multicast hardware)",
+                      "ptxas 13.0 advisory", Provenance::Ptxas);
+        else if (c.find("multicast") && (c.bit & kPlainTargets))
+            c.warning(c.spanOf("multicast"),
+                      "`.multicast::cluster` is advisory on " + c.target.sm +
+                          ": ptxas asks for an arch-specific target (sm_90a, sm_100a, sm_100f, sm_103a, sm_110a); "
+                          "it may be much slower on some future GPUs",
                       "ptxas 13.0 advisory", Provenance::Ptxas);
         if (c.find("CTA group") && !dir->ctaGroup)
             c.error(DiagCode::InvalidValue, c.spanOf("CTA group"),

@@ -91,7 +91,8 @@ Status unknownInstruction(const ParsedInstr& in) {
 } // namespace
 
 std::vector<std::string> knownPtxTargets() {
-    return {"sm_90a", "sm_100a", "sm_100f", "sm_103a", "sm_110a", "sm_120a"};
+    return {"sm_90",   "sm_90a", "sm_100",  "sm_100a", "sm_100f", "sm_103",
+            "sm_103a", "sm_110", "sm_110a", "sm_120",  "sm_120a"};
 }
 
 Status validateTargetVersion(const PtxTarget& target) {

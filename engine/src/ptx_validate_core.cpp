@@ -12,10 +12,12 @@ namespace layoutscope::ptx {
 // [SECTION] Targets ----------------------------------------------------------------------------
 
 // Lowest .version per target: measured with CUDA 13.0 ptxas and a trivial kernel (golden/ptxas
-// README "Configurations"; sm_90a 8.0 re-checked: 7.8 is rejected).
+// README "Configurations"; sm_90a 8.0 re-checked: 7.8 is rejected; the plain targets measured the
+// same way: sm_90 7.8, sm_100 8.6, sm_103 8.8, sm_110 9.0, sm_120 8.7).
 static const TargetInfo kTargets[] = {
-    {"sm_90a", kSm90a, 80},   {"sm_100a", kSm100a, 86}, {"sm_100f", kSm100f, 88},
-    {"sm_103a", kSm103a, 88}, {"sm_110a", kSm110a, 90}, {"sm_120a", kSm120a, 87},
+    {"sm_90", kSm90, 78},     {"sm_90a", kSm90a, 80},   {"sm_100", kSm100, 86}, {"sm_100a", kSm100a, 86},
+    {"sm_100f", kSm100f, 88}, {"sm_103", kSm103, 88},   {"sm_103a", kSm103a, 88}, {"sm_110", kSm110, 90},
+    {"sm_110a", kSm110a, 90}, {"sm_120", kSm120, 87},   {"sm_120a", kSm120a, 87},
 };
 
 const TargetInfo* findTarget(std::string_view sm) {
@@ -162,6 +164,14 @@ void Checker::warning(SourceSpan span, std::string message, std::string ref, Pro
 
 void Checker::targetError(SourceSpan span, const std::string& what, TargetMask valid, std::string ref, Provenance prov) {
     std::string msg = what + " is not available on " + target.sm + "; it is valid on " + targetList(valid);
+    // A plain target (sm_100) where the arch-specific one (sm_100a / sm_100f) has the feature: say so.
+    if (bit & kPlainTargets) {
+        std::string fix;
+        for (const char* suffix : {"a", "f"})
+            if (const TargetInfo* t = findTarget(target.sm + suffix); t && (valid & t->bit))
+                fix += (fix.empty() ? "`" : " or `") + target.sm + suffix + "`";
+        if (!fix.empty()) msg += " (" + target.sm + " lacks the arch-specific features: write " + fix + ")";
+    }
     error(DiagCode::TargetMismatch, span, std::move(msg), std::move(ref), prov);
 }
 

@@ -24,13 +24,15 @@ std::string formatDiagnostic(const Diagnostic& d, const std::string& file) {
     if (!out.empty()) out += " ";
     out += d.severity == Severity::Error ? "error: " : d.severity == Severity::Warning ? "warning: " : "note: ";
     out += d.message;
-    if (!d.ruleRef.empty() || true) {
-        out += " [";
-        out += d.ruleRef.empty() ? diagCodeName(d.code) : d.ruleRef;
+    out += " [";
+    out += d.ruleRef.empty() ? diagCodeName(d.code) : d.ruleRef;
+    // Provenance belongs to semantic rules only: an I/O error (cannot open, size limit, out of memory)
+    // is a fact about this machine, neither verified on hardware nor an assumption.
+    if (d.code != DiagCode::Io) {
         out += "; ";
         out += provenanceTag(d.provenance);
-        out += "]";
     }
+    out += "]";
     return out;
 }
 

@@ -51,6 +51,7 @@ struct Diagnostic {
 };
 
 /// `file:line:col: error: message [rule; provenance]` — the form editors and CI understand.
+/// DiagCode::Io diagnostics carry no provenance: `file: error: cannot open ... [rule]`.
 [[nodiscard]] std::string formatDiagnostic(const Diagnostic& d, const std::string& file = "");
 
 template <class T>

@@ -1,0 +1,105 @@
+// Usage texts of layoutscope-cli and its commands, and the version line (issue 15 item 3).
+// `CMD --help` / `-h` prints usageOf(CMD) on stdout with exit status 0; a usage error prints it on
+// stderr with exit status 2 (kExitUsage).
+#include "cli/commands.hpp"
+#include "layoutscope/ptx_validate.hpp"
+
+#include <map>
+
+namespace layoutscope::cli {
+namespace {
+
+const std::map<std::string, std::string>& usages() {
+    static const std::map<std::string, std::string> all = [] {
+        std::string targets;
+        for (const auto& t : knownPtxTargets()) targets += (targets.empty() ? "" : " ") + t;
+        return std::map<std::string, std::string>{
+            {"run",
+             "usage: layoutscope-cli run FILE\n"
+             "  execute a scenario and summarise what moved (results on stdout, diagnostics on stderr)\n"},
+            {"dump", "usage: layoutscope-cli dump FILE [--step N] [--tmem L0:L1,C0:C1 [--tmem-cta N]] "
+                     "[--regs CTA,WARP]\n"
+                     "  print every byte move of a scenario's trace, or the final TMEM cells / a warp's "
+                     "registers\n"},
+            {"check", "usage: layoutscope-cli check [--run] FILE...\n"
+                      "  validate scenarios (with --run also execute them); 'FILE: ok' on stdout,\n"
+                      "  diagnostics as file:line:col: error: ... on stderr\n"},
+            {"validate", "usage: layoutscope-cli validate [--target SM] [--ptx MAJOR.MINOR] 'INSTRUCTION;' "
+                         "['INSTRUCTION;' ...]\n"
+                         "  defaults: --target sm_100a --ptx 9.0; targets: " +
+                             targets + "\n"},
+            {"conform", "usage: layoutscope-cli conform {tma|ptxas|cute|banks} FILE...\n"
+                        "  conform tma FILE...      replay golden/tma records (.jsonl or .jsonl.gz)\n"
+                        "  conform ptxas FILE       compare the validator with golden/ptxas records\n"
+                        "  conform cute DIR|FILE    compare tcgen05 maps with golden/cute files\n"
+                        "  conform banks [DIR|FILE] bank wavefronts vs golden/banks H100 counts\n"},
+            {"desc",
+             "usage: layoutscope-cli desc encode start=BYTES lbo=BYTES sbo=BYTES "
+             "swizzle=none|128B|64B|32B|128B_base32B\n"
+             "                                   [base=0..7] [lbo_mode=relative|absolute] [version=1]\n"
+             "       layoutscope-cli desc decode VALUE          (64-bit descriptor, e.g. "
+             "0x4000404000010040)\n"},
+            {"tensormap",
+             "usage: layoutscope-cli tensormap decode [--json] [--name NAME] HEX...\n"
+             "       layoutscope-cli tensormap decode [--json] [--name NAME] --file FILE   (128 raw bytes, "
+             "or "
+             "hex text)\n"
+             "       layoutscope-cli tensormap decode [--json] [--name NAME] < FILE       (hex text on "
+             "stdin)\n"
+             "  HEX: 256 hex digits, or the 16 u64 / 32 u32 words of cuda-gdb 'x/16xg &map' / 'x/32xw &map'\n"
+             "       (address prefixes and <symbol+off> labels allowed)\n"},
+            {"compare", "usage: layoutscope-cli compare A.scn B.scn [...] [--format text|md|csv|json]\n"
+                        "  design-review figures of several scenarios side by side\n"},
+            {"sweep", "usage: layoutscope-cli sweep F.scn --vary NAME=v1,v2,... [--vary MAP.option=v1,v2] "
+                      "[--format text|md|csv|json]\n"
+                      "  run every combination of the varied values; one table\n"},
+            {"help", "usage: layoutscope-cli help [COMMAND]\n"},
+        };
+    }();
+    return all;
+}
+
+} // namespace
+
+bool isCommand(const std::string& name) {
+    return usages().count(name) != 0;
+}
+
+std::string usageOf(const std::string& command) {
+    const auto it = usages().find(command);
+    return it == usages().end() ? std::string() : it->second;
+}
+
+void printVersion(std::ostream& out) {
+    out << "layoutscope-cli " << LAYOUTSCOPE_VERSION << "\n";
+}
+
+void printUsage(std::ostream& out) {
+    out << "usage: layoutscope-cli <command> [args]   (layoutscope-cli <command> --help: that command's "
+           "usage)\n"
+           "  run FILE                 execute a scenario and summarise what moved\n"
+           "  dump FILE                print every byte move of a scenario's trace\n"
+           "    [--tmem L0:L1,C0:C1 [--tmem-cta N]] [--regs CTA,WARP]   final TMEM cells / a warp's "
+           "registers\n"
+           "  check FILE...            validate scenarios; diagnostics as file:line:col: error: ...\n"
+           "  validate [--target sm_XX] [--ptx X.Y] 'INSTR'   validate one PTX instruction\n"
+           "  conform tma FILE...      replay golden/tma records (.jsonl or .jsonl.gz)\n"
+           "  conform ptxas FILE       compare the validator with golden/ptxas records\n"
+           "  conform cute DIR|FILE    compare tcgen05 maps with golden/cute files\n"
+           "  conform banks [DIR|FILE] bank wavefronts vs golden/banks H100 counts\n"
+           "  desc encode start=B lbo=B sbo=B swizzle=none|128B|64B|32B|128B_base32B [base=N] [lbo_mode=M]\n"
+           "       [version=1]         encode a tcgen05 shared-memory descriptor; print every field\n"
+           "  desc decode VALUE        decode a 64-bit shared-memory descriptor into its fields\n"
+           "  tensormap decode [--json] HEX... | --file F   a 128-byte CUtensorMap (hex, cuda-gdb x/16xg or\n"
+           "                           x/32xw, raw .bin) as a scenario tensormap directive or JSON\n"
+           "  compare A.scn B.scn [...] [--format text|md|csv|json]   design-review figures side by side\n"
+           "  sweep F.scn --vary NAME=v1,v2 [--vary MAP.option=v1,v2] [--format ...]   every combination, "
+           "one "
+           "table\n"
+           "  help [COMMAND]           this text, or a command's usage\n"
+           "options: --help, -h (usage), --version (on every command)\n"
+           "exit status: 0 ok; 1 diagnostics (the input is wrong, a check or conformance case failed);\n"
+           "             2 usage error (unknown command or option, missing argument)\n";
+}
+
+} // namespace layoutscope::cli
