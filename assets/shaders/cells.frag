@@ -11,6 +11,8 @@ out vec4 fragColor;
 
 const uint kFlagFill = 2u;
 const uint kFlagCurrent = 4u;
+const uint kFlagRead = 32u;
+const vec3 kReadOutline = vec3(64.0, 230.0, 255.0) / 255.0;
 
 void main() {
     ivec2 cell = ivec2(floor(vWorld - uOrigin));
@@ -23,6 +25,15 @@ void main() {
     }
     if ((t.a & kFlagCurrent) != 0u) c = mix(c, vec3(1.0), 0.55);
     vec2 f = vWorld - floor(vWorld);
+    if ((t.a & kFlagRead) != 0u) { // an outline 2 px wide once cells are 6 px, else a tint
+        float w = 2.0 / max(uZoom, 1.0);
+        if (uZoom < 6.0) {
+            c = mix(c, kReadOutline, 0.6);
+        } else if (f.x < w || f.y < w || f.x > 1.0 - w || f.y > 1.0 - w) {
+            fragColor = vec4(kReadOutline, 1.0);
+            return;
+        }
+    }
     float edge = 1.0 / uZoom;
     if (uZoom >= 6.0 && (f.x < edge || f.y < edge)) c *= 0.55;
     if (uZoom >= 2.0) {

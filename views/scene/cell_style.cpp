@@ -11,12 +11,25 @@ Rgba8 hslToRgb(float h, float s, float l) {
     const float hp = std::fmod(std::fmod(h, 360.0f) + 360.0f, 360.0f) / 60.0f;
     const float x = c * (1.0f - std::fabs(std::fmod(hp, 2.0f) - 1.0f));
     float r = 0, g = 0, b = 0;
-    if (hp < 1) { r = c; g = x; }
-    else if (hp < 2) { r = x; g = c; }
-    else if (hp < 3) { g = c; b = x; }
-    else if (hp < 4) { g = x; b = c; }
-    else if (hp < 5) { r = x; b = c; }
-    else { r = c; b = x; }
+    if (hp < 1) {
+        r = c;
+        g = x;
+    } else if (hp < 2) {
+        r = x;
+        g = c;
+    } else if (hp < 3) {
+        g = c;
+        b = x;
+    } else if (hp < 4) {
+        g = x;
+        b = c;
+    } else if (hp < 5) {
+        r = x;
+        b = c;
+    } else {
+        r = c;
+        b = x;
+    }
     const float m = l - c * 0.5f;
     auto to8 = [](float v) { return static_cast<uint8_t>(std::clamp(std::lround(v * 255.0f), 0L, 255L)); };
     return {to8(r + m), to8(g + m), to8(b + m), 255};
@@ -28,7 +41,9 @@ Rgba8 colourForCoord(int row, int col, int rows, int cols) {
     return hslToRgb(300.0f * std::clamp(rf, 0.0f, 1.0f), 0.85f, 0.25f + 0.50f * std::clamp(cf, 0.0f, 1.0f));
 }
 
-static glm::vec3 toVec(Rgba8 c) { return glm::vec3(c.r, c.g, c.b) / 255.0f; }
+static glm::vec3 toVec(Rgba8 c) {
+    return glm::vec3(c.r, c.g, c.b) / 255.0f;
+}
 
 Rgba8 shadeCell(Rgba8 texel, glm::vec2 world, glm::vec2 px, const ShadeParams& p) {
     glm::vec3 c = toVec(texel);
@@ -39,6 +54,15 @@ Rgba8 shadeCell(Rgba8 texel, glm::vec2 world, glm::vec2 px, const ShadeParams& p
         if (k < 3) c *= 0.35f;
     }
     if (flags & kFlagCurrent) c = glm::mix(c, glm::vec3(1.0f), 0.55f);
+    if (flags & kFlagRead) { // an outline 2 px wide once cells are 6 px, else a tint
+        const glm::vec2 f = world - glm::floor(world);
+        const float w = 2.0f / std::max(p.zoom, 1.0f);
+        const glm::vec3 o = toVec(kReadOutline);
+        if (p.zoom < 6.0f)
+            c = glm::mix(c, o, 0.6f);
+        else if (f.x < w || f.y < w || f.x > 1.0f - w || f.y > 1.0f - w)
+            return {kReadOutline.r, kReadOutline.g, kReadOutline.b, 255};
+    }
     // Cell borders once cells are big enough to see them; stronger every group.
     if (p.zoom >= 6.0f) {
         const glm::vec2 f = world - glm::floor(world);

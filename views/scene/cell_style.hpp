@@ -9,6 +9,8 @@
 ///   bit 2  kFlagCurrent   moved by the step just played (highlighted)
 ///   bit 3  kFlagInBox     global: element belongs to the box
 ///   bit 4  kFlagSkipped   global: inside the box span but skipped by elementStrides
+///   bit 5  kFlagRead      SMEM: read (a move's source) by the step just played: drawn as an outline,
+///                         the byte keeps the colour of the move that wrote it
 #include <cstdint>
 
 #include <glm/glm.hpp>
@@ -20,6 +22,7 @@ inline constexpr uint8_t kFlagFill = 1u << 1;
 inline constexpr uint8_t kFlagCurrent = 1u << 2;
 inline constexpr uint8_t kFlagInBox = 1u << 3;
 inline constexpr uint8_t kFlagSkipped = 1u << 4;
+inline constexpr uint8_t kFlagRead = 1u << 5;
 
 struct Rgba8 {
     uint8_t r = 0, g = 0, b = 0, a = 255;
@@ -34,18 +37,19 @@ struct Rgba8 {
 /// HSL (h in degrees, s and l in [0,1]) to RGB8.
 [[nodiscard]] Rgba8 hslToRgb(float h, float s, float l);
 
-inline constexpr Rgba8 kUntouched{58, 60, 68, 255};   ///< SMEM byte nobody wrote
-inline constexpr Rgba8 kOutsideBox{44, 46, 52, 255};  ///< global element not in the box
-inline constexpr Rgba8 kOutOfBounds{96, 40, 44, 255}; ///< global element outside the tensor
-inline constexpr Rgba8 kElided{34, 38, 56, 255};      ///< global: a gap cell for coordinates not shown
-inline constexpr Rgba8 kBackground{24, 25, 29, 255};  ///< canvas clear colour
+inline constexpr Rgba8 kUntouched{58, 60, 68, 255};        ///< SMEM byte nobody wrote
+inline constexpr Rgba8 kReadOutline{64, 230, 255, 255};    ///< SMEM byte read this step (kFlagRead)
+inline constexpr Rgba8 kOutsideBox{44, 46, 52, 255};       ///< global element not in the box
+inline constexpr Rgba8 kOutOfBounds{96, 40, 44, 255};      ///< global element outside the tensor
+inline constexpr Rgba8 kElided{34, 38, 56, 255};           ///< global: a gap cell for coordinates not shown
+inline constexpr Rgba8 kBackground{24, 25, 29, 255};       ///< canvas clear colour
 inline constexpr Rgba8 kSelectionColour{255, 196, 0, 255}; ///< linked selection outline (every view)
 
 /// Parameters of the cell shader that do not depend on the texel.
 struct ShadeParams {
-    float zoom = 1.0f;      ///< pixels per cell
-    int groupX = 0;         ///< draw a stronger line every groupX cells in x (4 = SMEM banks), 0 = none
-    int groupY = 0;         ///< same in y
+    float zoom = 1.0f; ///< pixels per cell
+    int groupX = 0;    ///< draw a stronger line every groupX cells in x (4 = SMEM banks), 0 = none
+    int groupY = 0;    ///< same in y
 };
 
 /// Colour of the pixel at screen `px` (pixels), world `world` (cells) whose cell has `texel`.

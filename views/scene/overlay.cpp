@@ -141,6 +141,7 @@ OverlayList buildSmemOverlay(const Camera2D& cam, glm::vec2 viewport, const Smem
     f.item(kUntouched, "untouched");
     f.item(Rgba8{200, 120, 60, 255}, "OOB fill", true);
     f.item(Rgba8{235, 235, 235, 255}, "arrived this step");
+    f.item(kReadOutline, "read this step", false, true);
     const std::string unit = chunks ? "1 colour = 16-B chunk (its first byte)" : "1 cell = 1 byte";
     o.text({10, f.y + 20},
            viewport.x > 760 ? unit + ". Hover: details. Drag: pan. Wheel: zoom. Double-click: fit."

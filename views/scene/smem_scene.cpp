@@ -49,7 +49,9 @@ static Rgba8 coordColour(const BoxFrame& f, const std::array<int32_t, 5>& c) {
 Rgba8 fadeTowardsWhite(Rgba8 c, uint32_t age, uint32_t fadeSteps) {
     if (age == 0 || age >= fadeSteps) return c;
     const float w = 0.45f * (1.0f - float(age) / float(fadeSteps));
-    auto mix = [w](uint8_t v) { return static_cast<uint8_t>(std::lround(float(v) + (255.0f - float(v)) * w)); };
+    auto mix = [w](uint8_t v) {
+        return static_cast<uint8_t>(std::lround(float(v) + (255.0f - float(v)) * w));
+    };
     return Rgba8{mix(c.r), mix(c.g), mix(c.b), c.a};
 }
 
@@ -67,12 +69,12 @@ SmemScene smemSceneAt(const Document& doc, uint32_t step, const std::vector<BoxF
     const uint64_t wlo = s.window.base, whi = uint64_t(s.window.base) + s.window.size;
     for (size_t i = 0; i < end; ++i) {
         const ByteMove& m = t.moves[i];
-        // A move writes its destination; a store's source bytes stay, but we mark them as read too.
-        for (const MemRef* r : {&m.dst, &m.src}) {
-            if (r->space != MemSpace::SharedCta || r->cta != s.window.cta) continue;
-            const uint64_t a0 = std::max<uint64_t>(r->addr, wlo), a1 = std::min<uint64_t>(r->addr + m.length, whi);
-            for (uint64_t a = a0; a < a1; ++a) s.moveOf[a - wlo] = static_cast<int32_t>(i);
-        }
+        // A byte's colour is its producer's (the move that wrote it); reads do not recolour it.
+        const MemRef* r = &m.dst;
+        if (r->space != MemSpace::SharedCta || r->cta != s.window.cta) continue;
+        const uint64_t a0 = std::max<uint64_t>(r->addr, wlo),
+                       a1 = std::min<uint64_t>(r->addr + m.length, whi);
+        for (uint64_t a = a0; a < a1; ++a) s.moveOf[a - wlo] = static_cast<int32_t>(i);
     }
     for (uint32_t k = 0; k < s.window.size; ++k) {
         const int32_t mi = s.moveOf[k];
@@ -88,7 +90,21 @@ SmemScene smemSceneAt(const Document& doc, uint32_t step, const std::vector<BoxF
         col.a = flags;
         s.texels[k] = fadeTowardsWhite(col, step - 1 - m.step, fadeSteps);
     }
+    markReads(t, step, s.window, s.texels);
     return s;
+}
+
+void markReads(const Trace& t, uint32_t step, const SmemWindow& w, std::vector<Rgba8>& texels) {
+    if (step == 0 || step > t.stepCount) return;
+    const auto [lo, hi] = t.movesOfStep(step - 1);
+    const uint64_t wlo = w.base, whi = uint64_t(w.base) + w.size;
+    for (size_t i = lo; i < hi; ++i) {
+        const ByteMove m = t.moves[i];
+        if (m.src.space != MemSpace::SharedCta || m.src.cta != w.cta) continue;
+        const uint64_t a0 = std::max<uint64_t>(m.src.addr, wlo),
+                       a1 = std::min<uint64_t>(m.src.addr + m.length, whi);
+        for (uint64_t a = a0; a < a1; ++a) texels[a - wlo].a |= kFlagRead;
+    }
 }
 
 } // namespace layoutscope::views

@@ -57,6 +57,10 @@ struct SmemScene {
 [[nodiscard]] SmemScene smemSceneAt(const Document& doc, uint32_t step, const std::vector<BoxFrame>& frames,
                                     uint32_t cta = 0, uint32_t fadeSteps = 0);
 
+/// Sets kFlagRead on the bytes of `w` that the moves of step `step - 1` read (their source): a read is
+/// an outline over the producer's colour, never a recolouring (issue 12).
+void markReads(const Trace& t, uint32_t step, const SmemWindow& w, std::vector<Rgba8>& texels);
+
 /// `c` mixed towards white for a move `age` steps before the current one (age 0 = current step is
 /// left to the shader's highlight): weight 0.45 * (1 - age / fadeSteps).
 [[nodiscard]] Rgba8 fadeTowardsWhite(Rgba8 c, uint32_t age, uint32_t fadeSteps);

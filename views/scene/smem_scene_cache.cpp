@@ -40,14 +40,13 @@ void SmemSceneCache::applyMoves(size_t lo, size_t hi) {
     uint64_t touchedLo = whi, touchedHi = wlo;
     for (size_t i = lo; i < hi; ++i) {
         const ByteMove& m = t.moves[i];
-        for (const MemRef* r : {&m.dst, &m.src}) {
-            if (r->space != MemSpace::SharedCta || r->cta != m_window.cta) continue;
-            const uint64_t a0 = std::max<uint64_t>(r->addr, wlo),
-                           a1 = std::min<uint64_t>(r->addr + m.length, whi);
-            for (uint64_t a = a0; a < a1; ++a) m_state.moveOf[a - wlo] = static_cast<int32_t>(i);
-            touchedLo = std::min(touchedLo, a0);
-            touchedHi = std::max(touchedHi, a1);
-        }
+        const MemRef* r = &m.dst; // writes colour a byte; reads are outlined (markReads), not recoloured
+        if (r->space != MemSpace::SharedCta || r->cta != m_window.cta) continue;
+        const uint64_t a0 = std::max<uint64_t>(r->addr, wlo),
+                       a1 = std::min<uint64_t>(r->addr + m.length, whi);
+        for (uint64_t a = a0; a < a1; ++a) m_state.moveOf[a - wlo] = static_cast<int32_t>(i);
+        touchedLo = std::min(touchedLo, a0);
+        touchedHi = std::max(touchedHi, a1);
     }
     // Colour each byte once, from its last move (not once per move: a loop of loads rewrites the
     // same buffer thousands of times).
@@ -110,6 +109,7 @@ const SmemScene& SmemSceneCache::sceneAt(const Document& doc, uint32_t step,
             }
         }
     }
+    markReads(t, target, m_window, m_out.texels);
     return m_out;
 }
 
