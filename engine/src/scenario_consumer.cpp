@@ -239,26 +239,57 @@ void checkCpConsumer(const Scenario& s, size_t instrIndex, const CpForm& f, uint
     checkOperand(s, instrIndex, f.ctaGroup == 2 ? in.cta & ~1u : in.cta, op, t, findings);
 }
 
+namespace {
+
+// An MMA's A (M x K) and B (N x K) through their descriptors: one operand check each.
+struct MmaShape {
+    std::string name;          ///< "wgmma.mma_async", "tcgen05.mma"
+    uint32_t rows[2] = {0, 0}; ///< M, N
+    uint32_t k = 16, elemBits = 16;
+    uint64_t desc[2] = {0, 0};
+    std::string descName[2];
+    bool trans[2] = {false, false};
+    std::string transName[2];
+    std::optional<OperandExpectation> expect[2];
+};
+
+void checkMmaOperands(const Scenario& s, size_t instrIndex, const MmaShape& m, const Trace& t,
+                      std::vector<Diagnostic>& findings) {
+    for (int o = 0; o < 2; ++o) {
+        OperandSpec op;
+        op.what = m.name + " operand " + (o ? "B" : "A");
+        op.tensorIx = o ? "n" : "m";
+        op.descName = m.descName[o];
+        op.desc = decodeSmemDescriptor(m.desc[o]);
+        op.mnMajor = m.trans[o];
+        op.transName = m.transName[o];
+        op.expect = m.expect[o];
+        const uint32_t rows = m.rows[o], bits = m.elemBits, k = m.k;
+        op.reads = [rows, bits, k](const SmemDescriptor& d, bool mn) {
+            return descriptorOperandReads(d, mn ? MatrixMajor::MN : MatrixMajor::K, bits, rows, k);
+        };
+        checkOperand(s, instrIndex, s.instrs[instrIndex].cta, op, t, findings);
+    }
+}
+
+} // namespace
+
 void checkWgmmaConsumer(const Scenario& s, size_t instrIndex, const Trace& t,
                         std::vector<Diagnostic>& findings) {
     const ScenarioInstr& in = s.instrs[instrIndex];
     if (!in.wgmma) return;
     const WgmmaRead& w = *in.wgmma;
-    for (int operand = 0; operand < 2; ++operand) {
-        OperandSpec op;
-        op.what = std::string("wgmma.mma_async operand ") + (operand ? "B" : "A");
-        op.tensorIx = operand ? "n" : "m";
-        op.descName = operand ? w.descBName : w.descAName;
-        op.desc = decodeSmemDescriptor(operand ? w.descB : w.descA);
-        op.mnMajor = operand ? w.transB : w.transA;
-        op.transName = operand ? "imm-trans-b" : "imm-trans-a";
-        op.expect = operand ? w.expectB : w.expectA;
-        const uint32_t rows = operand ? w.n : 64, bits = w.elemBits;
-        op.reads = [rows, bits](const SmemDescriptor& d, bool mn) {
-            return descriptorOperandReads(d, mn ? MatrixMajor::MN : MatrixMajor::K, bits, rows, 16);
-        };
-        checkOperand(s, instrIndex, in.cta, op, t, findings);
-    }
+    checkMmaOperands(s, instrIndex,
+                     MmaShape{"wgmma.mma_async",
+                              {64, w.n},
+                              16,
+                              w.elemBits,
+                              {w.descA, w.descB},
+                              {w.descAName, w.descBName},
+                              {w.transA, w.transB},
+                              {"imm-trans-a", "imm-trans-b"},
+                              {w.expectA, w.expectB}},
+                     t, findings);
 }
 
 void checkUmmaConsumer(const Scenario& s, size_t instrIndex, const Trace& t,
@@ -266,22 +297,17 @@ void checkUmmaConsumer(const Scenario& s, size_t instrIndex, const Trace& t,
     const ScenarioInstr& in = s.instrs[instrIndex];
     if (!in.umma || in.umma->ctaGroup != 1) return; // unverified: how a pair splits A is not checked here
     const UmmaRead& u = *in.umma;
-    const uint32_t k = 256 / u.elemBits; // one MMA step reads 32 bytes of K
-    for (int operand = 0; operand < 2; ++operand) {
-        OperandSpec op;
-        op.what = std::string("tcgen05.mma operand ") + (operand ? "B" : "A");
-        op.tensorIx = operand ? "n" : "m";
-        op.descName = operand ? u.descBName : u.descAName;
-        op.desc = decodeSmemDescriptor(operand ? u.descB : u.descA);
-        op.mnMajor = operand ? u.transB : u.transA;
-        op.transName = operand ? "idesc bit 16 (B major)" : "idesc bit 15 (A major)";
-        op.expect = operand ? u.expectB : u.expectA;
-        const uint32_t rows = operand ? u.n : u.m, bits = u.elemBits;
-        op.reads = [rows, bits, k](const SmemDescriptor& d, bool mn) {
-            return descriptorOperandReads(d, mn ? MatrixMajor::MN : MatrixMajor::K, bits, rows, k);
-        };
-        checkOperand(s, instrIndex, in.cta, op, t, findings);
-    }
+    checkMmaOperands(s, instrIndex,
+                     MmaShape{"tcgen05.mma",
+                              {u.m, u.n},
+                              256 / u.elemBits /* 32 bytes of K per MMA */,
+                              u.elemBits,
+                              {u.descA, u.descB},
+                              {u.descAName, u.descBName},
+                              {u.transA, u.transB},
+                              {"idesc bit 15 (A major)", "idesc bit 16 (B major)"},
+                              {u.expectA, u.expectB}},
+                     t, findings);
 }
 
 } // namespace layoutscope::scn

@@ -100,6 +100,10 @@ void descDirective(Context& ctx, const std::vector<Tok>& toks);
                                 std::vector<ScenarioWarp>& warps, const MachineState& state, Trace& trace,
                                 std::vector<Diagnostic>& findings);
 
+/// An MMA operand given as an immediate or a `let`/`desc` name (scenario_wgmma.cpp); a diagnostic
+/// citing `ref` otherwise.
+[[nodiscard]] std::optional<int64_t> letOrImmediate(Context& ctx, const Operand& op, const char* role,
+                                                    const char* ref);
 /// wgmma in scenarios (scenario_wgmma.cpp): fence/commit_group/wait_group as no-ops, mma_async lowered to
 /// its operand fetch (ScenarioInstr::wgmma); false after a diagnostic.
 [[nodiscard]] bool isWgmma(const ParsedInstr& in);
@@ -113,9 +117,11 @@ void expectDirective(Context& ctx, const std::vector<Tok>& toks);
 [[nodiscard]] bool isTcgen05Mma(const ParsedInstr& in);
 [[nodiscard]] bool lowerTcgen05Mma(Context& ctx, const ParsedInstr& in, ScenarioInstr& out);
 /// The producer/consumer check of a tcgen05.mma's A and B (scenario_consumer.cpp).
-void checkUmmaConsumer(const Scenario& s, size_t instrIndex, const Trace& t, std::vector<Diagnostic>& findings);
+void checkUmmaConsumer(const Scenario& s, size_t instrIndex, const Trace& t,
+                       std::vector<Diagnostic>& findings);
 /// The producer/consumer check of a wgmma.mma_async's A and B (scenario_consumer.cpp).
-void checkWgmmaConsumer(const Scenario& s, size_t instrIndex, const Trace& t, std::vector<Diagnostic>& findings);
+void checkWgmmaConsumer(const Scenario& s, size_t instrIndex, const Trace& t,
+                        std::vector<Diagnostic>& findings);
 
 /// The producer/consumer check of tcgen05.cp instruction `instrIndex` (scenario_consumer.cpp): reads
 /// through descriptor `descValue` (named `descName`) that see other elements than the TMA tile behind

@@ -57,14 +57,7 @@ bool lowerTcgen05Mma(Context& ctx, const ParsedInstr& in, ScenarioInstr& out) {
     if (in.operands[1].kind == OperandKind::Address)
         return fail(in.operands[1].span, "A from Tensor Memory ([a-tmem]) is not modelled: give a-desc",
                     DiagCode::Unsupported);
-    auto scalar = [&](const Operand& op, const char* role) -> std::optional<int64_t> {
-        if (op.kind == OperandKind::Immediate) return op.imm;
-        if (const NameInfo* ni = ctx.lookup(op.text); ni && ni->kind == NameKind::Let) return ni->value;
-        if (!ctx.poisoned.count(op.text))
-            fail(op.span, std::string(role) + " '" + op.text +
-                              "' must be an integer or a name bound with 'desc' or 'let'");
-        return std::nullopt;
-    };
+    auto scalar = [&](const Operand& op, const char* role) { return letOrImmediate(ctx, op, role, kMmaRef); };
     const Operand& d = in.operands[0];
     if (d.kind != OperandKind::Address || d.elements.empty())
         return fail(d.span, "expected [d-tmem]: a let name holding a TMEM address (lane << 16 | column)");

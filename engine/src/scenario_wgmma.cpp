@@ -13,6 +13,17 @@ constexpr const char* kWgmmaRef = "PTX ISA 9.2 §9.7.15.5.2 (wgmma.mma_async)";
 
 } // namespace
 
+std::optional<int64_t> letOrImmediate(Context& ctx, const Operand& op, const char* role, const char* ref) {
+    if (op.kind == OperandKind::Immediate) return op.imm;
+    if (const NameInfo* ni = ctx.lookup(op.text); ni && ni->kind == NameKind::Let) return ni->value;
+    if (!ctx.poisoned.count(op.text)) // a name whose declaration failed was reported there
+        ctx.error(DiagCode::InvalidValue, op.span,
+                  std::string(role) + " '" + op.text +
+                      "' must be an integer or a name bound with 'desc' or 'let'",
+                  ref, Provenance::PtxText);
+    return std::nullopt;
+}
+
 bool isWgmma(const ParsedInstr& in) {
     return !in.opcode.empty() && in.opcode[0].text == "wgmma";
 }
@@ -70,13 +81,8 @@ bool lowerWgmma(Context& ctx, const ParsedInstr& in, ScenarioInstr& out) {
         return fail(in.operands[1].span,
                     "A from registers is not modelled: give a-desc (a shared-memory descriptor)",
                     DiagCode::Unsupported);
-    auto scalar = [&](const Operand& op, const char* role) -> std::optional<int64_t> {
-        if (op.kind == OperandKind::Immediate) return op.imm;
-        if (const NameInfo* ni = ctx.lookup(op.text); ni && ni->kind == NameKind::Let) return ni->value;
-        if (!ctx.poisoned.count(op.text))
-            fail(op.span, std::string(role) + " '" + op.text +
-                              "' must be an integer or a name bound with 'desc' or 'let'");
-        return std::nullopt;
+    auto scalar = [&](const Operand& op, const char* role) {
+        return letOrImmediate(ctx, op, role, kWgmmaRef);
     };
     WgmmaRead w;
     w.n = n;
