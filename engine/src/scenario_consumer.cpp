@@ -13,8 +13,6 @@
 namespace layoutscope::scn {
 namespace {
 
-constexpr size_t kMaxMovesScanned = 1u << 22; // bound the backward scan (linear time per check)
-
 struct Producer {
     const TmaTileLoad* op = nullptr;
     size_t index = 0; ///< scenario instruction
@@ -37,27 +35,6 @@ std::optional<Producer> producerAt(const Scenario& s, size_t before, uint32_t ct
         return Producer{ld, i, g};
     }
     return std::nullopt;
-}
-
-// The global element every 16-byte granule of CTA `cta` holds, from the moves of earlier TMA loads.
-std::unordered_map<uint32_t, ProducedByte> producedGranules(const Scenario& s, const Trace& t, size_t before,
-                                                            uint32_t cta) {
-    std::unordered_map<uint32_t, ProducedByte> out;
-    const uint64_t end = before < t.instrs.size() ? t.instrs[before].firstMove : t.moves.size();
-    size_t scanned = 0;
-    for (uint64_t i = end; i-- > 0 && scanned < kMaxMovesScanned; ++scanned) {
-        const ByteMove m = t.moves[i];
-        if (m.dst.space != MemSpace::SharedCta || m.dst.cta != cta || m.dst.addr % 16 != 0) continue;
-        const auto* ld = m.instr < s.instrs.size() && s.instrs[m.instr].kind == ScenarioInstrKind::Copy
-                             ? std::get_if<TmaTileLoad>(&s.instrs[m.instr].op)
-                             : nullptr;
-        if (!ld || isSubByteType(ld->map.p.dataType) || ld->map.p.interleave != TensorInterleave::NONE)
-            continue;
-        const uint32_t eb = elementBits(ld->map.p.dataType) / 8;
-        out.try_emplace(uint32_t(m.dst.addr),
-                        ProducedByte{{m.coord[0], m.coord[1]}, eb, uint32_t(ld->map.p.swizzle)});
-    }
-    return out;
 }
 
 std::string coordText(const std::array<int64_t, 2>& c) {
@@ -104,26 +81,19 @@ namespace {
 // The check shared by every descriptor consumer: infer the expected tile from the TMA load behind the
 // descriptor's start, compare every read, and search for the fix.
 void checkOperand(const Scenario& s, size_t instrIndex, uint32_t cta, const OperandSpec& op, const Trace& t,
-                  std::vector<Diagnostic>& findings) {
+                  ProducerIndex& index, std::vector<Diagnostic>& findings) {
     const ScenarioInstr& in = s.instrs[instrIndex];
     const SmemDescriptor& d = op.desc;
     const std::optional<Producer> p = producerAt(s, instrIndex, cta, d.startAddress);
     if (!p || instrIndex >= t.instrs.size()) return; // no TMA tile behind the descriptor: nothing to infer
-    for (size_t i = p->index; i < instrIndex; ++i)
-        if (!t.instrs[i].traced) return; // the trace was summarised: no moves to compare
+    if (!t.instrs[instrIndex].traced) return; // summarised (the budget cut is monotone): no moves to compare
     const TmaTileLoad& ld = *p->op;
     const uint32_t eb = p->g.elemBytes;
     const uint32_t off = d.startAddress - ld.dstAddr; // where the descriptor starts in the box image
     const std::array<int64_t, 2> origin{ld.coords[0] + int64_t(off % p->g.rowPitch) / eb,
                                         ld.coords[1] + int64_t(off / p->g.rowPitch)};
-    const auto granules = producedGranules(s, t, instrIndex, cta);
-    const ProducerLookup lookup = [&](uint32_t addr) -> std::optional<ProducedByte> {
-        auto it = granules.find(addr & ~15u); // a TMA chunk is 16 contiguous bytes along dimension 0
-        if (it == granules.end()) return std::nullopt;
-        ProducedByte b = it->second;
-        b.coord[0] += (addr & 15u) / b.elemBytes;
-        return b;
-    };
+    index.advance(s, t, t.instrs[instrIndex].firstMove); // the moves before this instruction
+    const ProducerLookup lookup = [&](uint32_t addr) { return index.at(cta, addr); };
     std::string tensor = "the tensor";
     for (const ScenarioTensorMap& m : s.tensorMaps)
         if (m.map.p.globalAddress == ld.map.p.globalAddress) tensor = m.name;
@@ -228,7 +198,8 @@ void checkOperand(const Scenario& s, size_t instrIndex, uint32_t cta, const Oper
 } // namespace
 
 void checkCpConsumer(const Scenario& s, size_t instrIndex, const CpForm& f, uint64_t descValue,
-                     const std::string& descName, const Trace& t, std::vector<Diagnostic>& findings) {
+                     const std::string& descName, const Trace& t, ProducerIndex& index,
+                     std::vector<Diagnostic>& findings) {
     OperandSpec op;
     op.what = "tcgen05.cp";
     op.tensorIx = "m";
@@ -236,7 +207,7 @@ void checkCpConsumer(const Scenario& s, size_t instrIndex, const CpForm& f, uint
     op.desc = decodeSmemDescriptor(descValue);
     op.reads = [&f](const SmemDescriptor& d, bool) { return tcgen05CpReads(f.shape, d); };
     const ScenarioInstr& in = s.instrs[instrIndex];
-    checkOperand(s, instrIndex, f.ctaGroup == 2 ? in.cta & ~1u : in.cta, op, t, findings);
+    checkOperand(s, instrIndex, f.ctaGroup == 2 ? in.cta & ~1u : in.cta, op, t, index, findings);
 }
 
 namespace {
@@ -254,7 +225,7 @@ struct MmaShape {
 };
 
 void checkMmaOperands(const Scenario& s, size_t instrIndex, const MmaShape& m, const Trace& t,
-                      std::vector<Diagnostic>& findings) {
+                      ProducerIndex& index, std::vector<Diagnostic>& findings) {
     for (int o = 0; o < 2; ++o) {
         OperandSpec op;
         op.what = m.name + " operand " + (o ? "B" : "A");
@@ -268,13 +239,13 @@ void checkMmaOperands(const Scenario& s, size_t instrIndex, const MmaShape& m, c
         op.reads = [rows, bits, k](const SmemDescriptor& d, bool mn) {
             return descriptorOperandReads(d, mn ? MatrixMajor::MN : MatrixMajor::K, bits, rows, k);
         };
-        checkOperand(s, instrIndex, s.instrs[instrIndex].cta, op, t, findings);
+        checkOperand(s, instrIndex, s.instrs[instrIndex].cta, op, t, index, findings);
     }
 }
 
 } // namespace
 
-void checkWgmmaConsumer(const Scenario& s, size_t instrIndex, const Trace& t,
+void checkWgmmaConsumer(const Scenario& s, size_t instrIndex, const Trace& t, ProducerIndex& index,
                         std::vector<Diagnostic>& findings) {
     const ScenarioInstr& in = s.instrs[instrIndex];
     if (!in.wgmma) return;
@@ -289,10 +260,10 @@ void checkWgmmaConsumer(const Scenario& s, size_t instrIndex, const Trace& t,
                               {w.transA, w.transB},
                               {"imm-trans-a", "imm-trans-b"},
                               {w.expectA, w.expectB}},
-                     t, findings);
+                     t, index, findings);
 }
 
-void checkUmmaConsumer(const Scenario& s, size_t instrIndex, const Trace& t,
+void checkUmmaConsumer(const Scenario& s, size_t instrIndex, const Trace& t, ProducerIndex& index,
                        std::vector<Diagnostic>& findings) {
     const ScenarioInstr& in = s.instrs[instrIndex];
     if (!in.umma || in.umma->ctaGroup != 1) return; // unverified: how a pair splits A is not checked here
@@ -307,7 +278,31 @@ void checkUmmaConsumer(const Scenario& s, size_t instrIndex, const Trace& t,
                               {u.transA, u.transB},
                               {"idesc bit 15 (A major)", "idesc bit 16 (B major)"},
                               {u.expectA, u.expectB}},
-                     t, findings);
+                     t, index, findings);
+}
+
+void ProducerIndex::advance(const Scenario& s, const Trace& t, uint64_t end) {
+    end = std::min<uint64_t>(end, t.moves.size());
+    for (; m_done < end; ++m_done) { // each move is read once over the whole run
+        const ByteMove m = t.moves[m_done];
+        if (m.dst.space != MemSpace::SharedCta || m.dst.addr % 16 != 0) continue;
+        const auto* ld = m.instr < s.instrs.size() && s.instrs[m.instr].kind == ScenarioInstrKind::Copy
+                             ? std::get_if<TmaTileLoad>(&s.instrs[m.instr].op)
+                             : nullptr;
+        if (!ld || isSubByteType(ld->map.p.dataType) || ld->map.p.interleave != TensorInterleave::NONE)
+            continue; // only tile loads the check understands; other writers leave the entry as it was
+        const uint32_t eb = elementBits(ld->map.p.dataType) / 8;
+        m_granules[uint64_t(m.dst.cta) << 32 | m.dst.addr] =
+            ProducedByte{{m.coord[0], m.coord[1]}, eb, uint32_t(ld->map.p.swizzle)};
+    }
+}
+
+std::optional<ProducedByte> ProducerIndex::at(uint32_t cta, uint32_t addr) const {
+    auto it = m_granules.find(uint64_t(cta) << 32 | (addr & ~15u)); // a TMA chunk: 16 bytes along dim 0
+    if (it == m_granules.end()) return std::nullopt;
+    ProducedByte b = it->second;
+    b.coord[0] += (addr & 15u) / b.elemBytes;
+    return b;
 }
 
 } // namespace layoutscope::scn

@@ -1,6 +1,7 @@
 #pragma once
 // Internal to the scenario front end: the state shared by the directive parser
 // (scenario_parse.cpp, scenario_directives.cpp) and the instruction lowering (scenario_ops.cpp).
+#include "layoutscope/consumer.hpp"
 #include "layoutscope/ptx_validate.hpp"
 #include "layoutscope/scenario.hpp"
 
@@ -10,6 +11,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace layoutscope::scn {
@@ -94,11 +96,12 @@ void descDirective(Context& ctx, const std::vector<Tok>& toks);
 [[nodiscard]] bool lowerTcgen05(Context& ctx, const ParsedInstr& in, ScenarioInstr& out);
 /// The registers of a warp at the start of a run: those given by `regs`, else zero (128 per thread).
 [[nodiscard]] WarpRegisters scenarioWarpRegisters(const Scenario& s, uint32_t cta, uint32_t warp);
+class ProducerIndex;
 /// Execute a ScenarioInstrKind::Tcgen05 instruction (it records its own trace instruction). Errors that
 /// do not stop the run (Tensor Memory used outside a live allocation) are appended to `findings`.
 [[nodiscard]] Status runTcgen05(const Scenario& s, const ScenarioInstr& in, Tcgen05Executor& ex,
                                 std::vector<ScenarioWarp>& warps, const MachineState& state, Trace& trace,
-                                std::vector<Diagnostic>& findings);
+                                ProducerIndex& index, std::vector<Diagnostic>& findings);
 
 /// An MMA operand given as an immediate or a `let`/`desc` name (scenario_wgmma.cpp); a diagnostic
 /// citing `ref` otherwise.
@@ -113,21 +116,35 @@ void lowerSmemAccess(Context& ctx, std::string_view text, int line, int column);
 /// `expect A|B tensor=NAME m=dimI k=dimJ` (B: n=dimI): what the following wgmmas' operand must see.
 void expectDirective(Context& ctx, const std::vector<Tok>& toks);
 [[nodiscard]] bool lowerWgmma(Context& ctx, const ParsedInstr& in, ScenarioInstr& out);
+/// The global element each 16-byte granule of shared memory holds, as the TMA tile loads left it
+/// (scenario_consumer.cpp). One per run, advanced to each consumer: every move is read once, so
+/// checking N consumers stays linear in the trace.
+class ProducerIndex {
+  public:
+    void advance(const Scenario& s, const Trace& t, uint64_t endMove);
+    [[nodiscard]] std::optional<ProducedByte> at(uint32_t cta, uint32_t addr) const;
+
+  private:
+    uint64_t m_done = 0;
+    std::unordered_map<uint64_t, ProducedByte> m_granules; ///< (CTA << 32 | 16-B aligned address)
+};
+
 /// tcgen05.mma (scenario_umma.cpp): the dense kind::f16/tf32 form with A and B from descriptors.
 [[nodiscard]] bool isTcgen05Mma(const ParsedInstr& in);
 [[nodiscard]] bool lowerTcgen05Mma(Context& ctx, const ParsedInstr& in, ScenarioInstr& out);
 /// The producer/consumer check of a tcgen05.mma's A and B (scenario_consumer.cpp).
-void checkUmmaConsumer(const Scenario& s, size_t instrIndex, const Trace& t,
+void checkUmmaConsumer(const Scenario& s, size_t instrIndex, const Trace& t, ProducerIndex& index,
                        std::vector<Diagnostic>& findings);
 /// The producer/consumer check of a wgmma.mma_async's A and B (scenario_consumer.cpp).
-void checkWgmmaConsumer(const Scenario& s, size_t instrIndex, const Trace& t,
+void checkWgmmaConsumer(const Scenario& s, size_t instrIndex, const Trace& t, ProducerIndex& index,
                         std::vector<Diagnostic>& findings);
 
 /// The producer/consumer check of tcgen05.cp instruction `instrIndex` (scenario_consumer.cpp): reads
 /// through descriptor `descValue` (named `descName`) that see other elements than the TMA tile behind
 /// the descriptor's start become one Error finding with the first few and a suggested fix.
 void checkCpConsumer(const Scenario& s, size_t instrIndex, const CpForm& f, uint64_t descValue,
-                     const std::string& descName, const Trace& t, std::vector<Diagnostic>& findings);
+                     const std::string& descName, const Trace& t, ProducerIndex& index,
+                     std::vector<Diagnostic>& findings);
 
 /// Byte extent of a tensor: from its base to one past its last element; nullopt on overflow.
 [[nodiscard]] std::optional<uint64_t> tensorExtent(const TensorMapTiledParams& p);

@@ -184,13 +184,14 @@ Result<Run> runScenario(const Scenario& s, const RunOptions& options) {
     Tcgen05Executor tcgen(run.trace, state, tmem);
     std::map<std::pair<uint32_t, uint32_t>, SourceSpan> allocSites; ///< (CTA, first column) -> tcgen05.alloc
     std::map<std::pair<uint32_t, uint32_t>, TxWatch> txWatch;       ///< (CTA, mbarrier) -> expect_tx check
+    scn::ProducerIndex producers; ///< what the TMA loads left in shared memory, for the consumer checks
     for (const ScenarioInstr& in : s.instrs) {
         if (options.cancel && options.cancel->load(std::memory_order_relaxed))
             return Diagnostic{Severity::Error,       DiagCode::Unsupported, in.span, "run cancelled", "",
                               Provenance::Assumption};
         if (in.kind == ScenarioInstrKind::Tcgen05) { // records its own trace instruction
             std::vector<Diagnostic> findings;
-            Status st = scn::runTcgen05(s, in, tcgen, run.warps, state, run.trace, findings);
+            Status st = scn::runTcgen05(s, in, tcgen, run.warps, state, run.trace, producers, findings);
             for (const Diagnostic& d : findings) run.warnings.push_back(atInstr(d, in));
             if (!st) {
                 std::vector<Diagnostic> ds;
@@ -305,7 +306,7 @@ Result<Run> runScenario(const Scenario& s, const RunOptions& options) {
                 if (auto d = tcgen.checkAllocated(in.cta, u.dTaddr & 0xFFFF,
                                                   (u.dTaddr & 0xFFFF) + int64_t(u.n), "tcgen05.mma"))
                     findings.push_back(*d);
-                scn::checkUmmaConsumer(s, idx, run.trace, findings);
+                scn::checkUmmaConsumer(s, idx, run.trace, producers, findings);
                 for (const Diagnostic& d : findings) run.warnings.push_back(atInstr(d, in));
             }
             if (in.wgmma) { // reads A and B through their descriptors: checked against the TMA tiles
@@ -314,7 +315,7 @@ Result<Run> runScenario(const Scenario& s, const RunOptions& options) {
                           std::to_string(in.wgmma->n) + ", " + (in.wgmma->transB ? "MN" : "K") +
                           "-major) from shared memory; the accumulator is not computed";
                 std::vector<Diagnostic> findings;
-                scn::checkWgmmaConsumer(s, idx, run.trace, findings);
+                scn::checkWgmmaConsumer(s, idx, run.trace, producers, findings);
                 for (const Diagnostic& d : findings) run.warnings.push_back(atInstr(d, in));
             }
             break;

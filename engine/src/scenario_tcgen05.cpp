@@ -344,7 +344,7 @@ bool lowerTcgen05(Context& ctx, const ParsedInstr& in, ScenarioInstr& out) {
 
 Status runTcgen05(const Scenario& s, const ScenarioInstr& instr, Tcgen05Executor& ex,
                   std::vector<ScenarioWarp>& warps, const MachineState& state, Trace& trace,
-                  std::vector<Diagnostic>& findings) {
+                  ProducerIndex& index, std::vector<Diagnostic>& findings) {
     // A copy only when the TMEM address is read from shared memory (copying every instruction, with its
     // text and register list, was a hot spot of long tcgen05 scenarios).
     std::optional<ScenarioInstr> withTaddr;
@@ -402,7 +402,7 @@ Status runTcgen05(const Scenario& s, const ScenarioInstr& instr, Tcgen05Executor
             std::string name = in.text.substr(in.text.find_last_of(',') + 1);
             name.erase(0, name.find_first_not_of(" \t"));
             name = name.substr(0, name.find_first_of(" \t;"));
-            checkCpConsumer(s, size_t(&instr - s.instrs.data()), *f, in.desc, name, trace, findings);
+            checkCpConsumer(s, size_t(&instr - s.instrs.data()), *f, in.desc, name, trace, index, findings);
         }
         return st;
     }
@@ -420,8 +420,7 @@ Status runTcgen05(const Scenario& s, const ScenarioInstr& instr, Tcgen05Executor
     ex.setRegisterNames(in.regs);
     if (f->store) {
         WarpRegisters v;
-        for (uint32_t t = 0; t < 32; ++t)
-            v[t].reserve(in.regs.size());
+        for (uint32_t t = 0; t < 32; ++t) v[t].reserve(in.regs.size());
         for (uint32_t t = 0; t < 32; ++t)
             for (uint32_t r : in.regs) v[t].push_back(w.final[t][r]);
         Status st = ex.st(*f, in.cta, in.warp, in.taddr, v, src);

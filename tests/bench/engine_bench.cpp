@@ -7,6 +7,7 @@
 //   loads10k      10,000 64x64 fp16 SWIZZLE_128B TMA loads: parse + run, wall time and peak RSS
 //   st10k         10,000 tcgen05.st .32x32b.x128 (16 KiB each): parse + run
 //   scale         3,000 vs 300 small loads: the time ratio (linear time: ~10x)
+//   consumers     300 vs 3000 tcgen05.cp checked against their TMA tile: the ratio (linear: ~10x)
 //   compare100    parse + run + metrics of two ~100-instruction scenarios (compare's goal: < 1 s)
 //   kernel        one SW128 64x64 fp16 tile load, trace on and off, vs memcpy of the same 8 KiB, side by
 //                 side in one process; tcgen05.ld / tcgen05.cp likewise vs memcpy of their bytes
@@ -188,7 +189,30 @@ int compare100() {
     return 0;
 }
 
+// Consumer checks stay linear: n tcgen05.cp reading one TMA tile through a descriptor (each is checked
+// against the tile); the ratio of 3000 to 300 should be ~10x (it was ~100x before ProducerIndex).
+double cpsTime(int n) {
+    std::string s = "target sm_100a\ntensormap A tiled UINT8 dims=[128,128] box=[128,128] swizzle=128B\n"
+                    "smem sA 16384 align=1024\nsmem taddrBuf 16\nmbarrier bar\n"
+                    "desc sd start=sA lbo=16 sbo=1024 swizzle=128B\nlet tmem = 0\n"
+                    "mbarrier.init.shared::cta.b64 [bar], 1;\n"
+                    "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes [sA], [A, "
+                    "{0, 0}], [bar];\n"
+                    "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [taddrBuf], 32;\n";
+    for (int i = 0; i < n; ++i) s += "tcgen05.cp.cta_group::1.128x256b [tmem], sd;\n";
+    const auto t0 = Clock::now();
+    auto sc = parseScenario(s);
+    auto r = sc ? runScenario(*sc) : Result<Run>(sc.diagnostics());
+    return r ? seconds(t0) : -1;
+}
+
 int runCase(const std::string& c) {
+    if (c == "consumers") {
+        const double a = cpsTime(300), b = cpsTime(3000);
+        std::printf("consumers 300 checked tcgen05.cp %.3f s, 3000 %.3f s, ratio %.1fx (goal <= 12x)\n", a, b,
+                    b / a);
+        return 0;
+    }
     if (c == "compare100") return compare100();
     if (c == "loads10k") return runText("loads10k", loadsScenario(10000, 64));
     if (c == "st10k") return runText("st10k", storesScenario(10000));
@@ -207,7 +231,7 @@ int runCase(const std::string& c) {
 int main(int argc, char** argv) {
     if (argc > 1) return runCase(argv[1]);
     int rc = 0;
-    for (const char* c : {"loads10k", "st10k", "scale", "kernel", "compare100"}) {
+    for (const char* c : {"loads10k", "st10k", "scale", "kernel", "compare100", "consumers"}) {
         std::fflush(stdout);
         const pid_t pid = fork();
         if (pid == 0) {
