@@ -89,6 +89,11 @@ int cmdSweep(const Args& args, std::ostream& out, std::ostream& err) {
                     cur += ch;
                 }
             }
+            if (depth != 0 || v.values.empty()) {
+                err << "sweep: --vary " << a << ": " << (depth != 0 ? "unbalanced '[' ']'" : "no values")
+                    << "\n";
+                return kExitUsage;
+            }
             vary.push_back(v);
         } else if (file.empty() && args[i].rfind("--", 0) != 0) {
             file = args[i];
