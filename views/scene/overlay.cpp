@@ -140,12 +140,15 @@ OverlayList buildSmemOverlay(const Camera2D& cam, glm::vec2 viewport, const Smem
     LegendFlow f{o, 10, 10, ly + 42, viewport.x - 8};
     f.item(kUntouched, "untouched");
     f.item(Rgba8{200, 120, 60, 255}, "OOB fill", true);
-    f.item(Rgba8{235, 235, 235, 255}, "arrived this step");
-    f.item(kReadOutline, "read this step", false, true);
+    // Short labels keep the four items on one line in a 420-px pane (a wrapped line pushed the unit
+    // line out of the pane at 1280x800); the unit line says what "arrived" and "read" refer to.
+    f.item(Rgba8{235, 235, 235, 255}, "arrived");
+    f.item(kReadOutline, "read", false, true);
     const std::string unit = chunks ? "1 colour = 16-B chunk (its first byte)" : "1 cell = 1 byte";
     o.text({10, f.y + 20},
-           viewport.x > 760 ? unit + ". Hover: details. Drag: pan. Wheel: zoom. Double-click: fit."
-                            : unit + "; hover for details",
+           viewport.x > 760
+               ? unit + "; arrived / read: in the step just played. Hover: details. Drag: pan. Wheel: zoom."
+               : unit + "; arrived / read: this step",
            kDim);
     return o;
 }
