@@ -1,6 +1,6 @@
 #include "code_editor.hpp"
 
-#include "layoutscope/provenance.hpp"
+#include "layoutscope/core/provenance.hpp"
 
 #include <QHelpEvent>
 #include <QPainter>

@@ -2,7 +2,7 @@
 /// CodeEditor: the scenario text with a gutter (line numbers, a marker on each line that has a
 /// diagnostic), each diagnostic's exact span (line, column, length) underlined with a wavy line,
 /// and a tooltip with the full message, rule and provenance when the mouse rests on it.
-#include "layoutscope/result.hpp"
+#include "layoutscope/core/result.hpp"
 
 #include <QPlainTextEdit>
 #include <vector>

@@ -3,7 +3,7 @@
 /// tx bytes, the provenance of the rules that placed its bytes), expandable into its sub-steps.
 /// Selecting a row asks the timeline to seek: an instruction to the step after its last move, a
 /// sub-step to the state right after it.
-#include "layoutscope/trace.hpp"
+#include "layoutscope/core/trace.hpp"
 
 #include <QTreeWidget>
 #include <optional>

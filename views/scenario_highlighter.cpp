@@ -6,7 +6,7 @@ namespace layoutscope::views {
 
 namespace {
 // Words that start a scenario declaration line (not PTX): the parser's kWords in
-// engine/src/scenario_parse.cpp and docs/scenario-format.md.
+// engine/src/scenario/parse.cpp and docs/scenario-format.md.
 const QRegularExpression kDirective(
     R"(^\s*(\.?target|\.version|ptx|tensormap|smem|mbarrier|cluster|cta|warp|fill|let|regs|desc|expect)(?=\s|$))");
 const QRegularExpression kOpcode(R"(^\s*(?:@!?\w+\s+)?([a-z][a-z0-9_]*)((?:\.[A-Za-z0-9_:]+)*))");

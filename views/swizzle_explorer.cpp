@@ -3,8 +3,8 @@
 
 #include "cell_canvas.hpp"
 
-#include "layoutscope/banks.hpp"
-#include "layoutscope/rules.hpp"
+#include "layoutscope/analysis/banks.hpp"
+#include "layoutscope/core/rules.hpp"
 
 #include <QComboBox>
 #include <QFontDatabase>

@@ -6,7 +6,7 @@
 /// MainWindow wiring: construct once with the window (the docks add themselves, hidden until a
 /// document has Tensor Memory moves) and call onStep(doc, step, smemScene) from its onStep.
 #include "cell_canvas.hpp"
-#include "layoutscope/tcgen05_exec.hpp"
+#include "layoutscope/tcgen05/exec.hpp"
 #include "scene/decomp_scene.hpp"
 #include "scene/multicast_fans.hpp"
 #include "scene/reg_scene.hpp"

@@ -1,8 +1,8 @@
 // layoutscope-cli compare A.scn B.scn [...] [--format text|md|csv|json]: one table of design-review
 // figures (metrics.hpp), a column per scenario, the better value of each row marked.
 #include "cli/commands.hpp"
-#include "layoutscope/metrics.hpp"
-#include "layoutscope/scenario.hpp"
+#include "layoutscope/analysis/metrics.hpp"
+#include "layoutscope/scenario/scenario.hpp"
 
 #include <algorithm>
 #include <iomanip>

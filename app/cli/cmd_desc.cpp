@@ -3,8 +3,8 @@
 // decodeSmemDescriptor / validateSmemDescriptor. Exit status: 0 ok, 1 invalid field (a diagnostic naming
 // its rule), 2 usage error.
 #include "cli/commands.hpp"
-#include "layoutscope/smem_descriptor.hpp"
-#include "layoutscope/tmem.hpp"
+#include "layoutscope/tcgen05/smem_descriptor.hpp"
+#include "layoutscope/tcgen05/tmem.hpp"
 
 #include <cerrno>
 #include <cstdio>

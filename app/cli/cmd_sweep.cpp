@@ -4,7 +4,7 @@
 //   NAME           a `let NAME = value` line: the value is replaced
 //   NAME.option    the directive declaring NAME (tensormap, desc, smem): option=value replaced or added
 #include "cli/commands.hpp"
-#include "layoutscope/scenario.hpp"
+#include "layoutscope/scenario/scenario.hpp"
 
 #include <sstream>
 

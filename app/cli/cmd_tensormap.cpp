@@ -3,7 +3,7 @@
 // directive that encodes it, or a golden/tma-style JSON object (engine: tensor_map_decode.hpp;
 // docs/tensormap-decode.md). Exit status: 0 decoded, 1 bad input or bytes no encode writes, 2 usage.
 #include "cli/commands.hpp"
-#include "layoutscope/tensor_map_decode.hpp"
+#include "layoutscope/tma/tensor_map_decode.hpp"
 
 #include <fstream>
 #include <iostream>

@@ -2,7 +2,7 @@
 // Prints "ok" or every diagnostic (file:line:col form) with a caret line under the offending token.
 // Several instructions are validated together as one kernel (kernel-wide .cta_group rule).
 #include "cli/commands.hpp"
-#include "layoutscope/ptx_validate.hpp"
+#include "layoutscope/ptx/validate.hpp"
 
 #include <optional>
 #include <ostream>

@@ -1,5 +1,5 @@
 #include "cli/commands.hpp"
-#include "layoutscope/result.hpp"
+#include "layoutscope/core/result.hpp"
 
 #include <new>
 

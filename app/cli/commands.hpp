@@ -1,5 +1,5 @@
 #pragma once
-#include "layoutscope/metrics.hpp"
+#include "layoutscope/analysis/metrics.hpp"
 
 #include <ostream>
 #include <string>

@@ -2,7 +2,7 @@
 // `CMD --help` / `-h` prints usageOf(CMD) on stdout with exit status 0; a usage error prints it on
 // stderr with exit status 2 (kExitUsage).
 #include "cli/commands.hpp"
-#include "layoutscope/ptx_validate.hpp"
+#include "layoutscope/ptx/validate.hpp"
 
 #include <map>
 

@@ -2,7 +2,7 @@
 // wavefronts and bank conflicts Nsight Compute counted on an H100 (golden/banks README). Each record
 // is replayed through countBankWavefronts and both counters must match.
 #include "conform/conform.hpp"
-#include "layoutscope/banks.hpp"
+#include "layoutscope/analysis/banks.hpp"
 
 #include <nlohmann/json.hpp>
 

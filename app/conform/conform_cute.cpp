@@ -3,9 +3,9 @@
 // are understood only through the PTX form they name.
 #include "conform/conform.hpp"
 #include "conform/cute_layout.hpp"
-#include "layoutscope/smem_descriptor.hpp"
-#include "layoutscope/tcgen05.hpp"
-#include "layoutscope/tmem.hpp"
+#include "layoutscope/tcgen05/smem_descriptor.hpp"
+#include "layoutscope/tcgen05/tcgen05.hpp"
+#include "layoutscope/tcgen05/tmem.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -3,7 +3,7 @@
 // ptxas for one target/.version. We parse each instruction, validate the whole snippet as a kernel
 // with the wrapper's declarations, and compare accept/reject with ptxas.
 #include "conform/conform.hpp"
-#include "layoutscope/ptx_validate.hpp"
+#include "layoutscope/ptx/validate.hpp"
 
 #include <nlohmann/json.hpp>
 

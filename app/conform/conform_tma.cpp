@@ -2,7 +2,7 @@
 // README ("Load records", "Store records", "tx measurement") describes, run the engine's executor
 // and compare encode result, execution error, every dumped shared/global byte and the tx count.
 #include "conform/tma_records.hpp"
-#include "layoutscope/tma.hpp"
+#include "layoutscope/tma/tma.hpp"
 
 #include <cstdio>
 #include <string>

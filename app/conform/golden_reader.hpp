@@ -1,7 +1,7 @@
 #pragma once
 /// Reading ../shared/golden files exactly as they are: JSON Lines, plain or gzip-compressed.
-#include "layoutscope/result.hpp"
-#include "layoutscope/tensor_map.hpp"
+#include "layoutscope/core/result.hpp"
+#include "layoutscope/tma/tensor_map.hpp"
 
 #include <functional>
 #include <string>

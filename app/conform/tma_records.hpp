@@ -1,7 +1,7 @@
 #pragma once
 /// Internal to the conformance library: golden/tma JSON records -> engine parameters and checks.
 #include "conform/golden_reader.hpp"
-#include "layoutscope/tensor_map.hpp"
+#include "layoutscope/tma/tensor_map.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -11,11 +11,11 @@
 //   compare100    parse + run + metrics of two ~100-instruction scenarios (compare's goal: < 1 s)
 //   kernel        one SW128 64x64 fp16 tile load, trace on and off, vs memcpy of the same 8 KiB, side by
 //                 side in one process; tcgen05.ld / tcgen05.cp likewise vs memcpy of their bytes
-#include "layoutscope/metrics.hpp"
-#include "layoutscope/scenario.hpp"
-#include "layoutscope/smem_descriptor.hpp"
-#include "layoutscope/tcgen05_exec.hpp"
-#include "layoutscope/tma.hpp"
+#include "layoutscope/analysis/metrics.hpp"
+#include "layoutscope/scenario/scenario.hpp"
+#include "layoutscope/tcgen05/smem_descriptor.hpp"
+#include "layoutscope/tcgen05/exec.hpp"
+#include "layoutscope/tma/tma.hpp"
 
 #include <sys/resource.h>
 #include <sys/wait.h>

@@ -2,7 +2,7 @@
 // bank = (byte address / 4) % 32, same-word broadcast, fixed phases of 32 / 16 / 8 threads for
 // accesses of <= 4 / 8 / 16 bytes (one per matrix for ldmatrix), and the pairing of 8/16-B load
 // phases when lanes t and t^1 (or t and t^2) read one address (golden/banks records, docs/banks.md).
-#include "layoutscope/banks.hpp"
+#include "layoutscope/analysis/banks.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -2,8 +2,8 @@
 // tcgen05.cp on planted descriptor bugs. Truth: the K-major SWIZZLE_128B canonical layout puts row r,
 // byte b at (r%8)*128 + (r/8)*SBO + b, then XORs bits [4,7) with bits [7,10) (PTX ISA §9.7.16.3.3,
 // CuTe Swizzle<3,4,3>); a UINT8 TMA box with SWIZZLE_128B puts element (x, y) at logical y*128 + x.
-#include "layoutscope/consumer.hpp"
-#include "layoutscope/scenario.hpp"
+#include "layoutscope/analysis/consumer.hpp"
+#include "layoutscope/scenario/scenario.hpp"
 
 #include <catch2/catch.hpp>
 

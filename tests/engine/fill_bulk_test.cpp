@@ -1,6 +1,6 @@
 // The bulk form of a scenario fill must give the same bytes as the per-byte generator (whose values
 // scenario_test.cpp pins by hand), for every fill, element size and range alignment.
-#include "layoutscope/scenario.hpp"
+#include "layoutscope/scenario/scenario.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,7 +1,7 @@
 // The ldmatrix consumer model against what an H100 returned (scripts/probes/ldmatrix: shared memory
 // holds its own b16 index, so every register half names the byte it came from). 144 records: x1, x2,
 // x4, with and without .trans, dense / 128-B pitch / swizzled / random row addresses. 0 failed.
-#include "layoutscope/consumer.hpp"
+#include "layoutscope/analysis/consumer.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>

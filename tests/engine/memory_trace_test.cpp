@@ -1,6 +1,6 @@
 // Machine state and trace replay: sparse global memory, seek forwards/backwards.
-#include "layoutscope/memory.hpp"
-#include "layoutscope/trace.hpp"
+#include "layoutscope/core/memory.hpp"
+#include "layoutscope/core/trace.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -2,7 +2,7 @@
 // 128 B at a global row pitch of 4096 * 2 = 8192 B (128-B aligned): 4 sectors and 1 line per row.
 // One 64 x 128 SW128 box fetches each line once; two 32 x 128 SW64 boxes fetch each line twice (each
 // box reads one 64-B half of every row).
-#include "layoutscope/metrics.hpp"
+#include "layoutscope/analysis/metrics.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,8 +1,8 @@
 // MoveTable: compact runs must give back exactly the moves appended (checked against a plain vector,
 // the obviously-correct storage), and real instructions must compress to a few runs.
-#include "layoutscope/move_table.hpp"
-#include "layoutscope/scenario.hpp"
-#include "layoutscope/tma.hpp"
+#include "layoutscope/core/move_table.hpp"
+#include "layoutscope/scenario/scenario.hpp"
+#include "layoutscope/tma/tma.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,5 +1,5 @@
 // Narrow float values and containers, from the tables of ref/formats.md §2-3 (PTX ISA 9.2 §5.2.3).
-#include "layoutscope/number_formats.hpp"
+#include "layoutscope/core/number_formats.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -6,7 +6,7 @@
 // Skipped (with a message) when ptxas is not installed. LAYOUTSCOPE_PTX_DIFF_N sets the count of
 // single instructions (default 200; N/2 kernels follow), LAYOUTSCOPE_PTX_DIFF_SEED the seed
 // (default: time-based, printed in the summary line).
-#include "layoutscope/ptx_validate.hpp"
+#include "layoutscope/ptx/validate.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,8 +1,8 @@
 // tcgen05.wait / tcgen05.fence / tcgen05.commit forms, the kernel-wide .cta_group rule inside
 // scenarios, and diagnostic wording. Every accept/reject row was assembled by hand with CUDA 13.0
 // ptxas in golden/ptxas/README.md's wrapper kernel (sm_100a, .version 9.0 unless named).
-#include "layoutscope/ptx_validate.hpp"
-#include "layoutscope/scenario.hpp"
+#include "layoutscope/ptx/validate.hpp"
+#include "layoutscope/scenario/scenario.hpp"
 #include "ptx_test_util.hpp"
 
 #include <catch2/catch.hpp>

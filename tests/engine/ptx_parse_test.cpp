@@ -1,5 +1,5 @@
 // PTX instruction syntax: tokens, operand kinds and exact spans (columns counted by hand).
-#include "layoutscope/instruction.hpp"
+#include "layoutscope/ptx/instruction.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,7 +1,7 @@
 #pragma once
 // Shared by the PTX validator tests: validate one instruction as it would sit in the
 // golden/ptxas/README.md wrapper kernel, and run an accept/reject table (each row names why).
-#include "layoutscope/ptx_validate.hpp"
+#include "layoutscope/ptx/validate.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,7 +1,7 @@
 // PTX validator: hand-derived accept/reject tables per instruction, from the PTX ISA text (seeds
 // in ../shared/ref/seeds) corrected by golden/ptxas/README.md "Where ptxas departs from the PTX ISA
 // text", plus diagnostic content (span column, valid-target list, fix suggestion).
-#include "layoutscope/ptx_validate.hpp"
+#include "layoutscope/ptx/validate.hpp"
 #include "ptx_test_util.hpp"
 
 #include <catch2/catch.hpp>

@@ -3,9 +3,9 @@
 // README "Observed semantics" 1-5, 7 and "Surprises and hazards", one element and one byte at a time.
 // It shares no code with the engine's executor (no chunking, no plans, its own swizzle and TF32
 // rounding), so the oracle test can compare the two. Interleaved maps are not modelled here.
-#include "layoutscope/memory.hpp"
-#include "layoutscope/result.hpp"
-#include "layoutscope/tma.hpp"
+#include "layoutscope/core/memory.hpp"
+#include "layoutscope/core/result.hpp"
+#include "layoutscope/tma/tma.hpp"
 
 #include <cstdint>
 #include <optional>

@@ -2,7 +2,7 @@
 // at the right line, while the run still completes (so the views can show what happened); each has a
 // fixed twin that runs clean. Expected columns and byte counts are derived by hand from the PTX rules:
 // tcgen05.ld/st .32x32b.xN touches N columns from taddr's column; a 64x128 fp16 box is 16384 B.
-#include "layoutscope/scenario.hpp"
+#include "layoutscope/scenario/scenario.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,6 +1,6 @@
 // readScenarioFile and the scenario size limit (docs/scenario-format.md "Limits", issue 11): a bounded
 // read, so a device or an endless pipe ends with the size rule instead of reading forever.
-#include "layoutscope/scenario.hpp"
+#include "layoutscope/scenario/scenario.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -2,8 +2,8 @@
 // wavefronts of the classic patterns (bank = (addr / 4) % 32; 16-B accesses in quarter-warp phases):
 // 16 B per lane at a 128-B pitch puts the 8 lanes of a phase on the same 4 banks (8 wavefronts per
 // phase, 32 in all); XOR-ing the chunk with lane % 8 (the 128B swizzle) spreads them (4, the ideal).
-#include "layoutscope/metrics.hpp"
-#include "layoutscope/scenario.hpp"
+#include "layoutscope/analysis/metrics.hpp"
+#include "layoutscope/scenario/scenario.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -2,7 +2,7 @@
 // evaluate the printed CuTe smem_layout (Sw<B,M,S> o _0 o shape:stride, element units, the swizzle acting on
 // byte addresses) for every (mn, k) of every k-block and compare with elementAddress(decoded descriptor).
 // This covers every row and column of the MMA block, beyond the 16-row sample the conform runner checks.
-#include "layoutscope/smem_descriptor.hpp"
+#include "layoutscope/tcgen05/smem_descriptor.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>

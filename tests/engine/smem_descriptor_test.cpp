@@ -1,5 +1,5 @@
 // Shared-memory matrix descriptor, hand-built from PTX ISA 9.2 Table 40 and §9.7.16.3 (tcgen05.md §7).
-#include "layoutscope/smem_descriptor.hpp"
+#include "layoutscope/tcgen05/smem_descriptor.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,6 +1,6 @@
 // tcgen05.cp forms, row -> lane maps and decompression, hand-derived from PTX ISA 9.2 §9.7.16.9 and
 // tcgen05.md §5.2-5.3 (table of lanes; 4/6-bit element e at bits 4e / 6e of the packed bytes).
-#include "layoutscope/tcgen05.hpp"
+#include "layoutscope/tcgen05/tcgen05.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,5 +1,5 @@
 // Executing tcgen05.st / ld / cp / shift into a trace; expected cells hand-derived from tcgen05.md §4-6.
-#include "layoutscope/tcgen05_exec.hpp"
+#include "layoutscope/tcgen05/exec.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,7 +1,7 @@
 // Property of every tcgen05.ld/st form (PTX ISA 9.2 §9.7.16.8.3, Tables 49/50): the warp's register bits
 // cover the shape's footprint exactly once — 16 or 32 lanes x (32 x num x {1,2,4,8}/... ) bits, and with
 // pack::16b only the low 16 bits of twice as many columns.
-#include "layoutscope/tcgen05.hpp"
+#include "layoutscope/tcgen05/tcgen05.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,7 +1,7 @@
 // tcgen05.ld / tcgen05.st maps, hand-computed from the closed forms of tcgen05.md §4.1-4.2
 // (PTX ISA 9.2 §9.7.16.8; register counts from PTX Tables 49/50).
-#include "layoutscope/tcgen05.hpp"
-#include "layoutscope/tmem.hpp"
+#include "layoutscope/tcgen05/tcgen05.hpp"
+#include "layoutscope/tcgen05/tmem.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,7 +1,7 @@
 // What a tcgen05 scenario run reports beyond its bytes: allocation-rule warnings (PTX ISA 9.2 §9.7.16.7.1:
 // non-increasing nCols, everything deallocated before exit) and every rule an instruction depends on, so the
 // open questions of ../shared/ref/open-questions.md (numbers below) reach the CLI and the GUI.
-#include "layoutscope/scenario.hpp"
+#include "layoutscope/scenario/scenario.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,6 +1,6 @@
 // tcgen05 instructions in scenarios: operand binding, directives and execution, against hand-derived
 // expectations from the PTX ISA 9.2 text (§9.7.16.2.3 matrix fragments, §9.7.16.9.1 tcgen05.cp).
-#include "layoutscope/scenario.hpp"
+#include "layoutscope/scenario/scenario.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -4,8 +4,8 @@
 // says were passed (compared field by field with the record's `tensor_map`, cuda.h names included)
 // and re-encode to the same bytes, also through the scenario directive that decode prints.
 #include "conform/tma_records.hpp"
-#include "layoutscope/scenario.hpp"
-#include "layoutscope/tensor_map_decode.hpp"
+#include "layoutscope/scenario/scenario.hpp"
+#include "layoutscope/tma/tensor_map_decode.hpp"
 
 #include <catch2/catch.hpp>
 

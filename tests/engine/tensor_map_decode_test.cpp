@@ -2,8 +2,8 @@
 // without address prefixes, p/x braces), the raw blob, and bad input of each kind. Truth is the H100's
 // encode_0000 (golden/tma/tensormap_encode: FLOAT16 64x32, strides [128], box 64x8, SWIZZLE_128B at
 // 0x7f9d6fe00000), with its words written out by hand as gdb prints them (little-endian).
-#include "layoutscope/scenario.hpp"
-#include "layoutscope/tensor_map_decode.hpp"
+#include "layoutscope/scenario/scenario.hpp"
+#include "layoutscope/tma/tensor_map_decode.hpp"
 
 #include <catch2/catch.hpp>
 

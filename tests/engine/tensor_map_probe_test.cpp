@@ -1,6 +1,6 @@
 // Encode facts measured by probing cuTensorMapEncode* on an H100 with the golden driver
 // (580.159.04, CUDA 13.0): docs/tensormap-layout.md §3. Each row is one hardware answer.
-#include "layoutscope/tensor_map.hpp"
+#include "layoutscope/tma/tensor_map.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,7 +1,7 @@
 // cuTensorMapEncode* rules, one TEST_CASE per rule family. Expectations are hand-derived from the
 // cuda.h doc comments and the facts measured on an H100 (golden/tma README, tma.md §2), never from
 // the encoder's own output.
-#include "layoutscope/tensor_map.hpp"
+#include "layoutscope/tma/tensor_map.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -12,7 +12,7 @@
 // undeclared names are rejected bare and in brackets; the tensor map must stay `[map, {coords}]`.
 // Rows whose verdict differs between targets for another reason (.cta_group, gather4, im2col::w
 // target gates) keep those verdicts too.
-#include "layoutscope/ptx_validate.hpp"
+#include "layoutscope/ptx/validate.hpp"
 
 #include <catch2/catch.hpp>
 

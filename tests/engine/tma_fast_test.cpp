@@ -1,10 +1,10 @@
-// The row-at-a-time TMA load (engine/src/tma_fast.cpp) against the general per-piece executor, the
+// The row-at-a-time TMA load (engine/src/tma/fast.cpp) against the general per-piece executor, the
 // slow and obviously-correct reference (tileBoxPlan + deliverLoad, itself checked against the H100
 // records by `conform tma`): the same moves field by field, the same before/after bytes, steps, final
 // shared memory and mbarrier credit, on random tile loads of every shape the fast path takes and some
 // it declines.
-#include "../../engine/src/tma_plan.hpp"
-#include "layoutscope/scenario.hpp"
+#include "../../engine/src/tma/plan.hpp"
+#include "layoutscope/scenario/scenario.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,7 +1,7 @@
 // .tile::gather4 / .tile::scatter4 and .cta_group::2 against expectations derived by hand from the
 // reference text (tma.md §8, §10; PTX ISA 9.2 §5.5.3.4, §9.7.9.25.5.2). All of it is unverified on
 // hardware (open questions 4, 11, 12).
-#include "layoutscope/scenario.hpp"
+#include "layoutscope/scenario/scenario.hpp"
 #include "tma_test_util.hpp"
 
 #include <fstream>

@@ -4,7 +4,7 @@
 
 #include "conform/golden_reader.hpp"
 #include "conform/tma_records.hpp"
-#include "layoutscope/tma.hpp"
+#include "layoutscope/tma/tma.hpp"
 
 #include <algorithm>
 #include <fstream>

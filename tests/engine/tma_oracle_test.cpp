@@ -5,7 +5,7 @@
 #include "reference_executor.hpp"
 #include "tma_test_util.hpp"
 
-#include "layoutscope/tma.hpp"
+#include "layoutscope/tma/tma.hpp"
 
 #include <catch2/catch.hpp>
 

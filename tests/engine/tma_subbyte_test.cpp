@@ -1,9 +1,9 @@
 // Sub-byte TMA types against tables derived by hand from the reference text (tma.md §7, cuda.h
 // "8 byte gaps every 8 byte chunk" / "4 byte gaps every 12 byte chunk", PTX §5.5.1.1) and every
 // restriction of seed 004 as a rejection naming its number. No hardware record exists (sm_100).
-#include "layoutscope/scenario.hpp"
-#include "layoutscope/smem_descriptor.hpp"
-#include "layoutscope/tcgen05_exec.hpp"
+#include "layoutscope/scenario/scenario.hpp"
+#include "layoutscope/tcgen05/smem_descriptor.hpp"
+#include "layoutscope/tcgen05/exec.hpp"
 #include "tma_test_util.hpp"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 #pragma once
 // Helpers shared by the TMA executor tests: build encoded tensor maps and run one copy.
-#include "layoutscope/tma.hpp"
+#include "layoutscope/tma/tma.hpp"
 
 #include <catch2/catch.hpp>
 

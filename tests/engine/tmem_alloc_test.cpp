@@ -1,6 +1,6 @@
 // Tensor Memory allocation and lane-quarter rules, hand-derived from PTX ISA 9.2 §9.7.16.7.1 / §9.7.16.8.1
 // (tcgen05.md §2.1-2.3). Every violation must be a Diagnostic, never a crash.
-#include "layoutscope/tmem.hpp"
+#include "layoutscope/tcgen05/tmem.hpp"
 
 #include <catch2/catch.hpp>
 

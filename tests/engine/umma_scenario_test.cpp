@@ -2,7 +2,7 @@
 // bits [4,6), A/B format [7,10)/[10,13), majors 15/16, N >> 3 at [17,23), M >> 4 at [24,29)) decoded by
 // hand-built values; forms the lowering accepts compile with ptxas -arch=sm_100a (skipped without it);
 // the operand fetch and D's columns are checked.
-#include "layoutscope/scenario.hpp"
+#include "layoutscope/scenario/scenario.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -4,7 +4,7 @@
 // 208 records: A and B, K- and MN-major, every layout type, LBO/SBO pairs, start offsets off the 1024-B
 // atom, a random sweep. The sm_90 layout types 0/1/2/3 (none/128B/64B/32B, bits [62,64)) are the sm_100
 // types 0/2/4/6 (bits [61,64)): this is the part of the sm_100 descriptor Hopper proves.
-#include "layoutscope/smem_descriptor.hpp"
+#include "layoutscope/tcgen05/smem_descriptor.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>

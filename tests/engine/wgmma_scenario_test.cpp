@@ -1,7 +1,7 @@
 // wgmma in scenarios: the forms the lowering accepts and rejects agree with ptxas -arch=sm_90a (skipped
 // when ptxas is absent), and the operand check names the planted bugs (hand-derived: a 64x64 fp16 box
 // with SWIZZLE_128B puts element (x, y) at logical byte y*128 + 2x, XOR bits [4,7) with bits [7,10)).
-#include "layoutscope/scenario.hpp"
+#include "layoutscope/scenario/scenario.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -3,8 +3,8 @@
 //   parseInstruction -> validateInstruction (every modelled target, both operand environments)
 //   each line -> parseInstruction -> validateKernel
 //   parseScenario -> runScenario (1 MiB trace budget: a run may execute untraced past it, never abort)
-#include "layoutscope/ptx_validate.hpp"
-#include "layoutscope/scenario.hpp"
+#include "layoutscope/ptx/validate.hpp"
+#include "layoutscope/scenario/scenario.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -2,8 +2,8 @@
 // crash, hang or trip a sanitizer, and whatever decodes must re-encode to the very same bytes.
 //   text -> parseTensorMapText -> decodeTensorMap -> tensorMapDirective -> parseScenario, tensorMapJson
 //   bytes -> tensorMapFromBinary; the first 128 bytes -> decodeTensorMap (raw blobs, like --file)
-#include "layoutscope/scenario.hpp"
-#include "layoutscope/tensor_map_decode.hpp"
+#include "layoutscope/scenario/scenario.hpp"
+#include "layoutscope/tma/tensor_map_decode.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,6 +1,6 @@
 #include "tmem_fixture.hpp"
 
-#include "layoutscope/tcgen05_exec.hpp"
+#include "layoutscope/tcgen05/exec.hpp"
 
 namespace layoutscope::views::test {
 

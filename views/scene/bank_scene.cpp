@@ -1,7 +1,7 @@
 // Bank-conflict heat map scene (bank_scene.hpp).
 #include "scene/bank_scene.hpp"
 
-#include "layoutscope/tma.hpp"
+#include "layoutscope/tma/tma.hpp"
 
 #include <algorithm>
 

@@ -5,8 +5,8 @@
 /// SmemBankWavefronts) and heat texels for the 128-B-per-row shared-memory grid.
 #include "scene/cell_style.hpp"
 
-#include "layoutscope/banks.hpp"
-#include "layoutscope/tensor_map.hpp"
+#include "layoutscope/analysis/banks.hpp"
+#include "layoutscope/tma/tensor_map.hpp"
 
 #include <cstdint>
 #include <string>

@@ -1,6 +1,6 @@
 #include "scene/decomp_scene.hpp"
 
-#include "layoutscope/number_formats.hpp"
+#include "layoutscope/core/number_formats.hpp"
 
 #include <cstdio>
 

@@ -9,7 +9,7 @@
 ///   .b8x16.b4x16_p64: field e = source bits [4e, 4e+4) -> container bits [2, 6); bits 64..127 padding
 ///   .b8x16.b6x16_p32: field e = source bits [6e, 6e+6) -> container bits [0, 6); bits 96..127 padding
 /// (unverified: open questions 3 and 28: packed order and zero container padding.)
-#include "layoutscope/tcgen05.hpp"
+#include "layoutscope/tcgen05/tcgen05.hpp"
 #include "scene/cell_style.hpp"
 #include "scene/document.hpp"
 

@@ -2,8 +2,8 @@
 /// Document: what the GUI shows, built from a scenario file by the engine's pure stages
 /// (parseScenario -> runScenario). Plain C++ (no Qt), so tests can build one by hand.
 /// A failed parse or run leaves diagnostics and no trace; the window still opens.
-#include "layoutscope/scenario.hpp"
-#include "layoutscope/tma.hpp"
+#include "layoutscope/scenario/scenario.hpp"
+#include "layoutscope/tma/tma.hpp"
 
 #include <algorithm>
 #include <array>

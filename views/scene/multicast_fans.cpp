@@ -1,6 +1,6 @@
 #include "scene/multicast_fans.hpp"
 
-#include "layoutscope/tmem.hpp"
+#include "layoutscope/tcgen05/tmem.hpp"
 
 #include <algorithm>
 #include <map>

@@ -3,7 +3,7 @@
 
 #include "scene/swizzle_scene.hpp"
 
-#include "layoutscope/tma.hpp"
+#include "layoutscope/tma/tma.hpp"
 
 #include <algorithm>
 #include <bit>

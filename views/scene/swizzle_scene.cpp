@@ -1,7 +1,7 @@
 // Swizzle explorer scene logic (swizzle_scene.hpp). Derived from the engine's swizzleAddress.
 #include "scene/swizzle_scene.hpp"
 
-#include "layoutscope/tma.hpp"
+#include "layoutscope/tma/tma.hpp"
 
 #include <algorithm>
 #include <bit>

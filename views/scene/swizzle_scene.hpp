@@ -11,7 +11,7 @@
 ///                each element lands in the physical 128-B lines
 #include "scene/cell_style.hpp"
 
-#include "layoutscope/tensor_map.hpp"
+#include "layoutscope/tma/tensor_map.hpp"
 
 #include <cstdint>
 #include <optional>

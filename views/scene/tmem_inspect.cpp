@@ -1,6 +1,6 @@
 #include "scene/tmem_inspect.hpp"
 
-#include "layoutscope/number_formats.hpp"
+#include "layoutscope/core/number_formats.hpp"
 #include "scene/inspect.hpp"
 
 #include <cctype>

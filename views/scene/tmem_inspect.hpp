@@ -1,6 +1,6 @@
 #pragma once
 /// Inspector text of the Tensor Memory and Registers views (pure C++, testable without a GPU).
-#include "layoutscope/tcgen05_exec.hpp"
+#include "layoutscope/tcgen05/exec.hpp"
 #include "scene/reg_scene.hpp"
 #include "scene/tmem_scene.hpp"
 

@@ -1,6 +1,6 @@
 #include "scene/tmem_scene.hpp"
 
-#include "layoutscope/tmem.hpp"
+#include "layoutscope/tcgen05/tmem.hpp"
 
 #include <algorithm>
 #include <cstdio>

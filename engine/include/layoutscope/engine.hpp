@@ -1,10 +1,10 @@
 #pragma once
 /// The whole engine API in one include.
-#include "layoutscope/memory.hpp"
-#include "layoutscope/provenance.hpp"
-#include "layoutscope/result.hpp"
-#include "layoutscope/rules.hpp"
-#include "layoutscope/scenario.hpp"
-#include "layoutscope/tensor_map.hpp"
-#include "layoutscope/tma.hpp"
-#include "layoutscope/trace.hpp"
+#include "layoutscope/core/memory.hpp"
+#include "layoutscope/core/provenance.hpp"
+#include "layoutscope/core/result.hpp"
+#include "layoutscope/core/rules.hpp"
+#include "layoutscope/scenario/scenario.hpp"
+#include "layoutscope/tma/tensor_map.hpp"
+#include "layoutscope/tma/tma.hpp"
+#include "layoutscope/core/trace.hpp"

@@ -1,0 +1,207 @@
+#pragma once
+/// Compact, append-only storage of a trace's byte moves (Trace::moves).
+///
+/// One instruction moves data in regular patterns: a TMA box row is 8 chunks of 16 B whose source
+/// addresses step by 16 and whose destinations step by 16 before the swizzle; a tcgen05.st is 32 lanes
+/// x N registers. Storing one 80-byte record per 4-16 bytes moved made traces 20x larger than the
+/// data (issue 11). A MoveTable keeps a *run*: the first move plus, for up to three nested counts, the
+/// step of every varying field (step, src/dst CTA and address, logicalOffset, coord[0..4]); every
+/// other field is the same for all moves of a run. Move k of a run is rebuilt exactly:
+///
+///   k = i0 + n0 * (i1 + n1 * i2)   (i0 < n0, i1 < n1; n0 = 0 / n1 = 0 while that level is open)
+///   field(k) = first.field + i0 * stride0 + i1 * stride1 + i2 * stride2
+///
+/// A destination (or source) in swizzled shared memory is not an arithmetic sequence, so a run may
+/// instead *derive* it: addr(k) = swizzleAddress(swizzle, base + logicalOffset(k)) (tma.hpp).
+///
+/// Appending is exact by construction: a move joins the last run only if the run's formula
+/// reproduces every field of it; otherwise it starts a new run. Nothing is ever approximated.
+/// Reads are by value (ByteMove is rebuilt), O(log runs) for operator[], O(1) per ++ of an iterator.
+#include "layoutscope/core/rules.hpp"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <span>
+#include <type_traits>
+#include <vector>
+
+namespace layoutscope {
+
+enum class MemSpace : uint8_t { None, Global, SharedCta, TensorMemory, Register, Fill };
+
+struct MemRef {
+    MemSpace space = MemSpace::None;
+    uint8_t cta = 0;   ///< %cluster_ctarank for shared/tensor memory
+    uint64_t addr = 0; ///< global VA, shared::cta byte address, or TMEM (lane<<16 | column)
+};
+
+/// What happened to the bytes on the way.
+enum class Transform : uint8_t {
+    Copy,           ///< bytes copied unchanged
+    FillZero,       ///< out-of-bounds element, zero fill
+    FillNaN,        ///< out-of-bounds element, OOB-NaN fill (0x7FF7 per 16-bit unit)
+    RoundTf32,      ///< FP32 rounded to TF32 (low 13 bits cleared, nearest even)
+    Decompress4to8, ///< tcgen05.cp .b8x16.b4x16_p64: 4-bit values into 8-bit containers (bits [5:2])
+    Decompress6to8, ///< tcgen05.cp .b8x16.b6x16_p32: 6-bit values into 8-bit containers (bits [5:0])
+    Unpack16b,      ///< tcgen05.st .unpack::16b: a 16-bit register half into the low half of a TMEM cell
+    Pack16b,        ///< tcgen05.ld .pack::16b: the low halves of two TMEM cells into one register
+    Pack8to6,       ///< TMA .b6p2x16 store: bits [5:0] of 8-bit containers packed into 6-bit values
+};
+[[nodiscard]] const char* transformName(Transform t);
+
+/// One move of `length` contiguous destination bytes. POD, sorted by step.
+struct ByteMove {
+    uint32_t step = 0;   ///< timeline step (several moves may share one, e.g. multicast)
+    uint32_t instr = 0;  ///< index of the instruction in Trace::instrs
+    MemRef src;          ///< source of the first byte (space Fill for fills)
+    MemRef dst;          ///< destination of the first byte (physical, after swizzle)
+    uint32_t length = 0; ///< bytes
+    Transform transform = Transform::Copy;
+    RuleId rule = RuleId::None;     ///< the rule that placed these bytes
+    uint32_t logicalOffset = 0;     ///< byte offset in the dense box image, before swizzle
+    std::array<int32_t, 5> coord{}; ///< tensor coordinate of the first element (dim 0 first)
+    uint64_t dataOffset = 0;        ///< into Trace::before/after: `length` bytes each
+};
+static_assert(std::is_trivially_copyable_v<ByteMove>);
+
+/// How a run computes an address that a swizzle scatters (see the file comment).
+struct AddrDerivation {
+    enum class Side : uint8_t { None, Src, Dst };
+    Side side = Side::None;
+    uint32_t swizzle = 0; ///< TensorSwizzle value
+    uint32_t base = 0;    ///< shared::cta address of logicalOffset 0
+};
+
+class MoveTable {
+  public:
+    /// Number of fields a run lets vary: step, src.cta, src.addr, dst.cta, dst.addr, logicalOffset, coord[5].
+    static constexpr size_t kFields = 11;
+    using Strides = std::array<int64_t, kFields>;
+
+    class Iterator {
+      public:
+        using iterator_category = std::random_access_iterator_tag;
+        using value_type = ByteMove;
+        using difference_type = std::ptrdiff_t;
+        using reference = ByteMove; // moves are rebuilt, not stored
+        struct Arrow {
+            ByteMove m;
+            const ByteMove* operator->() const { return &m; }
+        };
+        using pointer = Arrow;
+
+        Iterator() = default;
+        Iterator(const MoveTable* t, size_t i) : m_t(t), m_i(i) {}
+        ByteMove operator*() const { return (*m_t)[m_i]; }
+        Arrow operator->() const { return Arrow{**this}; }
+        ByteMove operator[](difference_type n) const { return (*m_t)[size_t(difference_type(m_i) + n)]; }
+        Iterator& operator++() {
+            ++m_i;
+            return *this;
+        }
+        Iterator operator++(int) {
+            Iterator r = *this;
+            ++m_i;
+            return r;
+        }
+        Iterator& operator--() {
+            --m_i;
+            return *this;
+        }
+        Iterator operator--(int) {
+            Iterator r = *this;
+            --m_i;
+            return r;
+        }
+        Iterator& operator+=(difference_type n) {
+            m_i = size_t(difference_type(m_i) + n);
+            return *this;
+        }
+        Iterator& operator-=(difference_type n) {
+            m_i = size_t(difference_type(m_i) - n);
+            return *this;
+        }
+        friend Iterator operator+(Iterator a, difference_type n) { return a += n; }
+        friend Iterator operator+(difference_type n, Iterator a) { return a += n; }
+        friend Iterator operator-(Iterator a, difference_type n) { return a -= n; }
+        friend difference_type operator-(const Iterator& a, const Iterator& b) {
+            return difference_type(a.m_i) - difference_type(b.m_i);
+        }
+        friend bool operator==(const Iterator& a, const Iterator& b) { return a.m_i == b.m_i; }
+        friend auto operator<=>(const Iterator& a, const Iterator& b) { return a.m_i <=> b.m_i; }
+        [[nodiscard]] size_t index() const { return m_i; }
+
+      private:
+        const MoveTable* m_t = nullptr;
+        size_t m_i = 0;
+    };
+
+    [[nodiscard]] size_t size() const { return m_size; }
+    [[nodiscard]] bool empty() const { return m_size == 0; }
+    /// Move i, rebuilt. O(log runs); the last run looked up is cached, so scans are O(1) per move.
+    [[nodiscard]] ByteMove operator[](size_t i) const;
+    [[nodiscard]] ByteMove front() const { return (*this)[0]; }
+    [[nodiscard]] ByteMove back() const { return (*this)[m_size - 1]; }
+    [[nodiscard]] Iterator begin() const { return {this, 0}; }
+    [[nodiscard]] Iterator end() const { return {this, m_size}; }
+    [[nodiscard]] std::reverse_iterator<Iterator> rbegin() const {
+        return std::reverse_iterator<Iterator>(end());
+    }
+    [[nodiscard]] std::reverse_iterator<Iterator> rend() const {
+        return std::reverse_iterator<Iterator>(begin());
+    }
+
+    /// Append a move (its step must not be below the last one's). `derive` names an address the
+    /// swizzle computes from logicalOffset; that address must equal the derivation (asserted).
+    void push_back(const ByteMove& m, const AddrDerivation& derive = {});
+    /// Append `count` moves: move k is rowMove(first, s0, k, derive). Equivalent to push_back of each,
+    /// in O(1) when the row continues the last run's pattern (a TMA box row, a TMEM lane).
+    void appendRow(const ByteMove& first, uint32_t count, const Strides& s0,
+                   const AddrDerivation& derive = {});
+    /// Append moves in order: one appendRow when they form an arithmetic row (every varying field
+    /// steps by the same amount, the rest equal), else push_back of each.
+    void appendBatch(std::span<const ByteMove> ms, const AddrDerivation& derive = {});
+    /// Move k of a row: the varying fields of `first` plus k * s0, dataOffset + k * length, and the
+    /// derived address (if any) recomputed from logicalOffset.
+    [[nodiscard]] static ByteMove rowMove(const ByteMove& first, const Strides& s0, uint64_t k,
+                                          const AddrDerivation& derive = {});
+    void clear();
+    /// Whether any move in [lo, hi) carries `rule`: O(runs in the range), not O(moves).
+    [[nodiscard]] bool anyRule(size_t lo, size_t hi, RuleId rule) const;
+    /// Runs stored, and heap bytes used (for the trace's memory budget and benchmarks).
+    [[nodiscard]] size_t runCount() const { return m_runs.size(); }
+    [[nodiscard]] size_t memoryBytes() const;
+
+  private:
+    struct Run {
+        ByteMove first;
+        uint64_t index = 0; ///< table index of the run's first move
+        uint32_t count = 0; ///< moves in the run
+        uint32_t n0 = 0;    ///< moves per level-0 row (0: level 0 still open)
+        uint32_t n1 = 0;    ///< level-0 rows per level-1 plane (0: still open)
+        uint32_t shape = 0; ///< index into m_shapes
+    };
+    /// Strides of the three levels and the address derivation: shared by many runs (every load of a
+    /// loop has the same shape), so runs hold an index.
+    struct Shape {
+        std::array<Strides, 3> s{};
+        AddrDerivation derive;
+        bool operator==(const Shape& o) const;
+    };
+    [[nodiscard]] size_t runOf(size_t i) const;
+    [[nodiscard]] ByteMove rebuild(const Run& r, uint64_t k) const;
+    [[nodiscard]] bool tryExtend(const ByteMove& m, const AddrDerivation& derive);
+    uint32_t internShape(const Shape& s);
+
+    std::vector<Run> m_runs;
+    std::vector<Shape> m_shapes;
+    Shape m_open; ///< the shape of the last run while it grows (interned when it closes)
+    bool m_openShape = false;
+    size_t m_size = 0;
+    uint32_t m_lastStep = 0; ///< step of the last move (steps never decrease)
+    mutable size_t m_lastRun = 0;
+};
+
+} // namespace layoutscope

@@ -1,0 +1,241 @@
+#pragma once
+/// Scenarios: small text files that read like what a kernel engineer writes
+/// (full grammar: docs/scenario-format.md).
+///
+///   # 64x64 fp16 tile with 128B swizzle
+///   target sm_90a                   # sm_90a (default) -> TmaArch::Sm90, sm_100a and later -> Sm100
+///                                   # (sm_103 -> Sm103, sm_120 and later -> Sm120: target-specific TMA
+///                                   rules)
+///   ptx 9.0                         # optional PTX ISA version for the validator (default 9.0)
+///   cluster 1                       # or: cluster 2x1x1 (CTAs = product, at most 16)
+///   tensormap A tiled FLOAT16 dims=[4096,4096] strides=[8192] box=[64,64] swizzle=128B
+///   fill A pattern=index            # optional: index (default) | zero | bytes | random
+///   smem sA 16384 align=1024        # optional: cta=N; default align 128
+///   mbarrier bar                    # 8 B, 8-aligned, in the same per-CTA layout as smem
+///   let x = 64                      # a name usable as a coordinate / ctaMask / tx count
+///   cta 0                           # the CTA (%cluster_ctarank) issuing what follows
+///   mbarrier.init.shared::cta.b64 [bar], 1;
+///   cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes [sA], [A, {0, x}], [bar];
+///
+/// Tensor Memory (docs/scenario-format.md "Tensor Memory (tcgen05)"), target sm_100a or later:
+///   warp 4                          # issuing warp of the current CTA (lane quarter = warp % 4)
+///   regs pattern=index              # r0..r127 of its threads: t << 16 | j (also zero|lane|bytes|random)
+///   desc sd start=sA lbo=16 sbo=128 swizzle=none   # 64-bit smem descriptor as a let name
+///   let tmem = 0                    # TMEM address lane << 16 | column
+///   tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [taddrBuf], 32;
+///   tcgen05.st.sync.aligned.32x32b.x2.b32 [tmem], {%r0, %r1};   # registers by number
+///   tcgen05.cp.cta_group::1.128x256b [tmem], sd;
+///
+/// Comments: '#' or '//' to the end of the line. A line whose first word is not a directive is a
+/// PTX instruction, pasted verbatim and ended by ';' (it may span lines).
+/// tensormap options (cuda.h parameter names are accepted too): dims=/globalDim= (elements, dim 0
+/// first), strides=/globalStrides= (rank-1 byte strides; default: dense), box=/boxDim=,
+/// elementStrides=, interleave=, swizzle=, l2=/l2Promotion=, oob=zero|nan|<cuda.h name>,
+/// address=/globalAddress= (default 0x7f0000000000, later tensors 4 KiB-aligned after the
+/// previous one), mapAddress= (the CUtensorMap object), fill=.
+/// Shared memory: each CTA's buffers and barriers are laid out in declaration order from
+/// Scenario::smemBase, each at its alignment; a CTA may use at most 228 KiB (kSmemBytesPerCta).
+///
+#include "layoutscope/core/memory.hpp"
+#include "layoutscope/core/result.hpp"
+#include "layoutscope/tcgen05/exec.hpp"
+#include "layoutscope/tma/tensor_map.hpp"
+#include "layoutscope/tma/tma.hpp"
+#include "layoutscope/core/trace.hpp"
+
+#include <array>
+#include <atomic>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace layoutscope {
+
+/// How a tensor's global memory starts out (directive `fill NAME pattern=...`). With es = the
+/// element size in bytes (1 for sub-byte types) and o the byte offset from the tensor's base:
+enum class ScenarioFill : uint8_t {
+    Index,  ///< byte o holds byte (o % es) of the little-endian uint64 o / es: every element holds
+            ///< its memory index (y*dims[0] + x for dense strides), truncated to the element size
+    Zero,   ///< all bytes zero
+    Bytes,  ///< byte o holds o & 0xFF
+    Random, ///< byte o holds the low byte of splitmix64(o) (fixed, reproducible)
+};
+
+struct ScenarioTensorMap {
+    std::string name;
+    TensorMap map;
+    SourceSpan span;
+    ScenarioFill fill = ScenarioFill::Index; ///< appended: initial contents of the tensor
+    uint64_t extent = 0; ///< appended: bytes from map.p.globalAddress to the end of the last element
+};
+
+struct ScenarioBuffer {
+    std::string name;
+    uint32_t cta = 0;
+    uint32_t addr = 0; ///< shared::cta byte address assigned by the layout pass
+    uint32_t size = 0;
+    uint32_t align = 16;
+    SourceSpan span;
+};
+
+struct ScenarioBarrier {
+    std::string name;
+    uint32_t cta = 0;
+    uint32_t addr = 0;
+    SourceSpan span;
+};
+
+/// A validated operation ready to execute.
+using ScenarioOp = std::variant<TmaTileLoad, TmaTileStore, TmaGather4Load, TmaScatter4Store, TmaIm2colLoad,
+                                TmaIm2colStore>; ///< gather4/scatter4, im2col appended
+
+/// What a scenario instruction does. Only Copy uses ScenarioInstr::op. (appended)
+enum class ScenarioInstrKind : uint8_t {
+    Copy,               ///< cp.async.bulk.tensor tile load/store: `op` holds it
+    MbarrierInit,       ///< mbarrier.init: resets the barrier at (cta, mbarAddr); value = arrival count
+    MbarrierExpectTx,   ///< mbarrier.arrive.expect_tx / mbarrier.expect_tx: tx-count += value
+    MbarrierCompleteTx, ///< mbarrier.complete_tx: tx-count -= value
+    MbarrierWait,       ///< mbarrier.try_wait / test_wait: accepted and recorded, no effect
+    NoOp,               ///< fences, cp.async.bulk.commit_group / wait_group, barrier.cluster
+    Tcgen05, ///< appended: tcgen05.alloc/dealloc/relinquish_alloc_permit/st/ld/cp/shift (Tcgen05Executor)
+};
+
+/// wgmma.mma_async with A and B from shared-memory matrix descriptors (PTX ISA 9.2 §9.7.15.5.2): the
+/// operand fetch the scenario checks against the TMA tiles behind the descriptors (the accumulator is
+/// not computed). (appended)
+/// `expect A|B tensor=NAME m|n=dimI k=dimJ`: what an MMA operand must see (issue 12): tensor NAME's tile,
+/// the operand's M (or N) index along dimension mnDim and K along kDim.
+struct OperandExpectation {
+    std::string tensor;
+    uint32_t mnDim = 1, kDim = 0;
+    SourceSpan span;
+};
+
+struct WgmmaRead {
+    uint32_t n = 0;          ///< N of m64nNk16
+    uint32_t elemBits = 16;  ///< .f16 / .bf16
+    uint64_t descA = 0, descB = 0;
+    bool transA = false, transB = false; ///< imm-trans-a/b: 1 = MN-major
+    std::string descAName, descBName;    ///< the operands as written
+    std::optional<OperandExpectation> expectA, expectB; ///< the `expect` statements in force
+};
+
+/// A warp's ld.shared / st.shared / ldmatrix with per-thread addresses (issue 14: consumer access patterns);
+/// its wavefronts are counted with the bank model (banks.hpp). (appended)
+struct SmemAccess {
+    enum class Kind : uint8_t { Load, Store, Ldmatrix } kind = Kind::Load;
+    std::array<uint32_t, 32> addr{}; ///< shared::cta byte address of each lane
+    uint32_t activeMask = 0xFFFFFFFFu;
+    uint32_t widthBytes = 4; ///< bytes per thread (ldmatrix: a 16-byte row per address-giving thread)
+};
+
+/// tcgen05.mma with A and B from shared-memory descriptors (PTX ISA 9.2 §9.7.16.10.9): the operand fetch
+/// checked against the TMA tiles, and the D columns it writes (checked against the allocation). The
+/// instruction descriptor's fields are those of CuTe UMMA::InstrDescriptor (bits in umma.hpp). (appended)
+struct UmmaRead {
+    uint32_t ctaGroup = 1;
+    uint32_t m = 0, n = 0, elemBits = 16; ///< from the instruction descriptor; kind::f16 16, kind::tf32 32
+    bool transA = false, transB = false;   ///< descriptor bits 15 / 16: 1 = MN-major
+    uint64_t descA = 0, descB = 0;
+    uint32_t idesc = 0;
+    uint32_t dTaddr = 0;
+    std::string descAName, descBName;
+    std::optional<OperandExpectation> expectA, expectB;
+};
+
+struct ScenarioInstr {
+    std::string text;
+    SourceSpan span;
+    ScenarioOp op;
+    ScenarioInstrKind kind = ScenarioInstrKind::Copy; ///< appended
+    uint32_t cta = 0;                                 ///< appended: issuing CTA (%cluster_ctarank)
+    uint32_t mbarAddr = 0; ///< appended: mbarrier shared::cta address for the Mbarrier* kinds
+    int64_t value = 0;     ///< appended: arrival count / tx bytes for the Mbarrier* kinds
+    uint32_t warp = 0;     ///< appended: issuing warp in the CTA (directive `warp N`) for tcgen05
+    uint32_t taddr = 0; ///< appended: tcgen05 TMEM address (st/ld/cp/shift/dealloc) or alloc's smem address
+    uint64_t desc = 0;  ///< appended: tcgen05.cp shared-memory descriptor
+    std::vector<uint32_t> regs; ///< appended: tcgen05.st/ld register numbers of the vector operand (%r5 -> 5)
+    int64_t taddrSmem = -1; ///< appended: >= 0: the TMEM address is read at run time from this shared::cta
+                            ///< address of the issuing CTA (`[taddrBuf]`, the buffer tcgen05.alloc wrote)
+    std::optional<WgmmaRead> wgmma; ///< appended: a wgmma.mma_async (kind NoOp: it moves no shared bytes)
+    std::optional<SmemAccess> smemAccess; ///< appended: ld.shared / st.shared / ldmatrix (kind NoOp)
+    std::optional<UmmaRead> umma;         ///< appended: tcgen05.mma (kind NoOp)
+};
+
+/// A warp that executes tcgen05.st / ld / cp in a scenario, with its registers. (appended)
+struct ScenarioWarp {
+    uint32_t cta = 0;        ///< %cluster_ctarank
+    uint32_t warp = 0;       ///< warp id in the CTA (lane quarter = warp % 4)
+    WarpRegisters initial{}; ///< registers before the first instruction (the `regs` directive)
+    WarpRegisters final{};   ///< after the run (tcgen05.ld results written back)
+};
+
+struct Scenario {
+    std::string target = "sm_90a";
+    uint32_t clusterSize = 1;
+    uint32_t smemBase = 1024; ///< first shared::cta byte address available to buffers
+    std::vector<ScenarioTensorMap> tensorMaps;
+    std::vector<ScenarioBuffer> buffers;
+    std::vector<ScenarioBarrier> barriers;
+    std::vector<ScenarioInstr> instrs;
+
+    [[nodiscard]] const ScenarioTensorMap* findTensorMap(std::string_view name) const;
+    [[nodiscard]] const ScenarioBuffer* findBuffer(std::string_view name) const;
+    int ptxMajor = 9; ///< appended: `ptx X.Y` (PTX ISA version given to the validator)
+    int ptxMinor = 0;
+    [[nodiscard]] const ScenarioBarrier* findBarrier(std::string_view name) const; ///< appended
+    std::vector<ScenarioWarp> warps; ///< appended: warps given registers by `regs` (their `initial`)
+};
+
+/// Largest scenario accepted, in bytes (16 MiB): scenarios are hand-written text, and the largest
+/// bundled one is a few KiB. parseScenario rejects longer text; readScenarioFile stops reading there.
+inline constexpr uint64_t kMaxScenarioBytes = uint64_t(16) << 20;
+
+struct BankReport;
+/// The wavefronts of a scenario's shared access with the bank model measured on H100 (banks.hpp).
+[[nodiscard]] Result<BankReport> smemAccessWavefronts(const SmemAccess& a);
+
+/// Parse and validate a scenario. Every diagnostic has a line and column.
+[[nodiscard]] Result<Scenario> parseScenario(std::string_view text);
+
+/// Read a scenario file (bytes, unchanged). Reads at most kMaxScenarioBytes + 1 bytes, so a device
+/// such as /dev/zero or an endless pipe ends with the size-limit diagnostic instead of reading forever.
+/// Errors (DiagCode::Io): the file cannot be opened or read, or it is larger than kMaxScenarioBytes.
+[[nodiscard]] Result<std::string> readScenarioFile(const std::string& path);
+
+struct Run {
+    MachineState initial; ///< memory before the first instruction (global tensors generated)
+    MachineState final;
+    Trace trace;
+    TmemState tmemInitial{1}; ///< appended: Tensor Memory of every CTA before the first instruction
+    TmemState tmemFinal{1};   ///< appended
+    std::vector<ScenarioWarp>
+        warps; ///< appended: every warp that executes tcgen05.st/ld/cp, with its registers
+    /// appended: Warning-severity diagnostics that did not stop the run, in order: tcgen05.alloc size rules
+    /// at the alloc instruction, then TMEM columns still allocated when the scenario ends (PTX ISA 9.2
+    /// §9.7.16.7.1).
+    std::vector<Diagnostic> warnings;
+};
+
+/// How much of a run to record.
+struct RunOptions {
+    /// Trace::budgetBytes: instructions that start over it run untraced (TraceInstr::traced = false);
+    /// 0 records no moves at all (the fast path for conformance and sweeps: Run::final is still exact).
+    uint64_t traceBudgetBytes = Trace::kDefaultTraceBudget;
+    /// Checked before each instruction: once it reads true the run stops with a "cancelled"
+    /// diagnostic (an editor re-check superseded by the next keystroke). nullptr: never cancelled.
+    const std::atomic<bool>* cancel = nullptr;
+};
+
+/// Execute every instruction. A hardware fault stops the run with its diagnostic; warnings go to
+/// Run::warnings.
+[[nodiscard]] Result<Run> runScenario(const Scenario& s, const RunOptions& options = {});
+
+/// The initial byte generator of a tensor (its ScenarioFill applied to its data type). (appended)
+[[nodiscard]] ByteGenerator scenarioFillGenerator(const ScenarioTensorMap& t);
+/// scenarioFillGenerator over a range (GlobalMemory::addRegion's `bulk`); nullptr for zero fills.
+[[nodiscard]] BulkByteGenerator scenarioFillBulkGenerator(const ScenarioTensorMap& t);
+
+} // namespace layoutscope

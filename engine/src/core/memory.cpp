@@ -1,0 +1,90 @@
+#include "layoutscope/core/memory.hpp"
+
+#include <algorithm>
+
+namespace layoutscope {
+
+void GlobalMemory::addRegion(uint64_t base, uint64_t size, ByteGenerator gen, BulkByteGenerator bulk) {
+    if (!gen) bulk = nullptr;
+    m_regions.push_back(Region{base, size, std::move(gen), std::move(bulk)});
+}
+
+const GlobalMemory::Region* GlobalMemory::regionOf(uint64_t addr) const {
+    for (const Region& r : m_regions)
+        if (addr >= r.base && addr - r.base < r.size) return &r;
+    return nullptr;
+}
+
+bool GlobalMemory::isMapped(uint64_t addr, uint64_t len) const {
+    if (len == 0) return true;
+    const Region* r = regionOf(addr);
+    return r && addr + len - r->base <= r->size;
+}
+
+uint8_t GlobalMemory::initialByte(uint64_t addr) const {
+    const Region* r = regionOf(addr);
+    return (r && r->gen) ? r->gen(addr - r->base) : 0;
+}
+
+void GlobalMemory::generate(uint64_t addr, std::span<uint8_t> out) const {
+    uint64_t j = 0;
+    while (j < out.size()) { // one region lookup per run of bytes, not per byte
+        const uint64_t a = addr + j;
+        const Region* r = regionOf(a);
+        if (!r) {
+            out[j++] = 0;
+            continue;
+        }
+        const uint64_t end = std::min<uint64_t>(out.size(), r->base + r->size - addr);
+        if (!r->gen)
+            std::fill(out.begin() + int64_t(j), out.begin() + int64_t(end), uint8_t(0));
+        else if (r->bulk)
+            r->bulk(a - r->base, out.subspan(j, end - j));
+        else
+            for (uint64_t o = a - r->base; j < end; ++j, ++o) out[j] = r->gen(o);
+        j = end;
+    }
+}
+
+uint8_t GlobalMemory::readByte(uint64_t addr) const {
+    auto it = m_pages.find(addr / kPage);
+    if (it != m_pages.end()) return it->second[addr % kPage];
+    return initialByte(addr);
+}
+
+void GlobalMemory::read(uint64_t addr, std::span<uint8_t> out) const {
+    size_t i = 0;
+    while (i < out.size()) {
+        const uint64_t a = addr + i;
+        const size_t n = std::min<uint64_t>(out.size() - i, kPage - a % kPage);
+        if (auto it = m_pages.empty() ? m_pages.end() : m_pages.find(a / kPage); it != m_pages.end())
+            std::copy_n(it->second.begin() + int64_t(a % kPage), n, out.begin() + int64_t(i));
+        else // never written: generate only the bytes asked for (issue 11: not whole pages)
+            generate(a, out.subspan(i, n));
+        i += n;
+    }
+}
+
+void GlobalMemory::write(uint64_t addr, std::span<const uint8_t> in) {
+    size_t i = 0;
+    while (i < in.size()) {
+        const uint64_t a = addr + i, page = a / kPage;
+        const size_t n = std::min<uint64_t>(in.size() - i, kPage - a % kPage);
+        auto it = m_pages.find(page);
+        if (it == m_pages.end()) {
+            Page fresh;
+            generate(page * kPage, fresh);
+            it = m_pages.emplace(page, fresh).first;
+        }
+        std::copy_n(in.begin() + int64_t(i), n, it->second.begin() + int64_t(a % kPage));
+        i += n;
+    }
+}
+
+MachineState::MachineState(uint32_t clusterSize_, uint8_t smemFill, uint32_t smemSize)
+    : clusterSize(clusterSize_) {
+    smem.reserve(clusterSize_);
+    for (uint32_t i = 0; i < clusterSize_; ++i) smem.emplace_back(smemSize, smemFill);
+}
+
+} // namespace layoutscope

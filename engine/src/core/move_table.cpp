@@ -1,0 +1,279 @@
+// MoveTable: runs of byte moves rebuilt exactly from a first move and per-level strides
+// (move_table.hpp has the formula).
+#include "layoutscope/core/move_table.hpp"
+#include "layoutscope/core/result.hpp"
+#include "layoutscope/tma/tma.hpp"
+
+#include <algorithm>
+
+namespace layoutscope {
+namespace {
+
+using Strides = MoveTable::Strides;
+
+// The varying fields, in Strides order.
+Strides fieldsOf(const ByteMove& m) {
+    return {int64_t(m.step),    int64_t(m.src.cta),  int64_t(m.src.addr),
+            int64_t(m.dst.cta), int64_t(m.dst.addr), int64_t(m.logicalOffset),
+            m.coord[0],         m.coord[1],          m.coord[2],
+            m.coord[3],         m.coord[4]};
+}
+
+void setFields(ByteMove& m, const Strides& v) {
+    m.step = uint32_t(v[0]);
+    m.src.cta = uint8_t(v[1]);
+    m.src.addr = uint64_t(v[2]);
+    m.dst.cta = uint8_t(v[3]);
+    m.dst.addr = uint64_t(v[4]);
+    m.logicalOffset = uint32_t(v[5]);
+    for (size_t c = 0; c < 5; ++c) m.coord[c] = int32_t(v[6 + c]);
+}
+
+constexpr size_t kSrcAddr = 2, kDstAddr = 4, kLogical = 5;
+
+// Fields every move of a run shares.
+bool sameConstants(const ByteMove& a, const ByteMove& b) {
+    return a.instr == b.instr && a.src.space == b.src.space && a.dst.space == b.dst.space &&
+           a.length == b.length && a.transform == b.transform && a.rule == b.rule;
+}
+
+uint64_t derivedAddr(const AddrDerivation& d, int64_t logical) {
+    return swizzleAddress(TensorSwizzle(d.swizzle), uint32_t(d.base + uint64_t(logical)));
+}
+
+bool sameDerivation(const AddrDerivation& a, const AddrDerivation& b) {
+    return a.side == b.side &&
+           (a.side == AddrDerivation::Side::None || (a.swizzle == b.swizzle && a.base == b.base));
+}
+
+} // namespace
+
+bool MoveTable::Shape::operator==(const Shape& o) const {
+    return s == o.s && sameDerivation(derive, o.derive);
+}
+
+size_t MoveTable::memoryBytes() const {
+    return m_runs.capacity() * sizeof(Run) + m_shapes.capacity() * sizeof(Shape);
+}
+
+void MoveTable::clear() {
+    m_runs.clear();
+    m_shapes.clear();
+    m_open = {};
+    m_openShape = false;
+    m_size = 0;
+    m_lastStep = 0;
+    m_lastRun = 0;
+}
+
+size_t MoveTable::runOf(size_t i) const {
+    LAYOUTSCOPE_ASSERT(i < m_size);
+    size_t r = m_lastRun < m_runs.size() ? m_lastRun : 0;
+    const Run& c = m_runs[r];
+    if (i >= c.index && i < c.index + c.count) return r;
+    if (r + 1 < m_runs.size() && i >= m_runs[r + 1].index && i < m_runs[r + 1].index + m_runs[r + 1].count)
+        return m_lastRun = r + 1;
+    auto it = std::upper_bound(m_runs.begin(), m_runs.end(), uint64_t(i),
+                               [](uint64_t v, const Run& run) { return v < run.index; });
+    return m_lastRun = size_t(it - m_runs.begin()) - 1;
+}
+
+ByteMove MoveTable::rebuild(const Run& r, uint64_t k) const {
+    const Shape& sh = (&r == &m_runs.back()) ? m_open : m_shapes[r.shape];
+    uint64_t idx[3] = {k, 0, 0};
+    if (r.n0 != 0) {
+        idx[0] = k % r.n0;
+        idx[1] = k / r.n0;
+        if (r.n1 != 0) {
+            idx[2] = idx[1] / r.n1;
+            idx[1] %= r.n1;
+        }
+    }
+    Strides v = fieldsOf(r.first);
+    for (size_t l = 0; l < 3; ++l)
+        if (idx[l] != 0)
+            for (size_t f = 0; f < kFields; ++f) v[f] += int64_t(idx[l]) * sh.s[l][f];
+    ByteMove m = r.first;
+    setFields(m, v);
+    m.dataOffset = r.first.dataOffset + k * r.first.length;
+    if (sh.derive.side == AddrDerivation::Side::Dst) m.dst.addr = derivedAddr(sh.derive, v[kLogical]);
+    if (sh.derive.side == AddrDerivation::Side::Src) m.src.addr = derivedAddr(sh.derive, v[kLogical]);
+    return m;
+}
+
+bool MoveTable::anyRule(size_t lo, size_t hi, RuleId rule) const {
+    for (size_t i = lo; i < hi;) { // every move of a run has the run's rule
+        const Run& r = m_runs[runOf(i)];
+        if (r.first.rule == rule) return true;
+        i = r.index + r.count;
+    }
+    return false;
+}
+
+ByteMove MoveTable::operator[](size_t i) const {
+    const Run& r = m_runs[runOf(i)];
+    return rebuild(r, i - r.index);
+}
+
+// Does `m` continue the last run? Levels are fixed greedily: the second move defines the level-0
+// stride; the first move that breaks level 0 closes it (n0 = moves so far) and defines level 1, and
+// so on. A move is accepted only when the run's formula then reproduces it exactly.
+bool MoveTable::tryExtend(const ByteMove& m, const AddrDerivation& derive) {
+    if (m_runs.empty()) return false;
+    Run& r = m_runs.back();
+    if (!sameConstants(r.first, m) || !sameDerivation(m_open.derive, derive)) return false;
+    if (m.dataOffset != r.first.dataOffset + uint64_t(r.count) * r.first.length) return false;
+    Strides d = fieldsOf(m), f0 = fieldsOf(r.first);
+    for (size_t f = 0; f < kFields; ++f) d[f] -= f0[f];
+    // A derived address is not a stride field: ignore it in the comparison.
+    const size_t skip = derive.side == AddrDerivation::Side::Dst   ? kDstAddr
+                        : derive.side == AddrDerivation::Side::Src ? kSrcAddr
+                                                                   : kFields;
+    if (skip != kFields) d[skip] = 0;
+    auto matches = [&](const Strides& want) {
+        for (size_t f = 0; f < kFields; ++f)
+            if (f != skip && d[f] != want[f]) return false;
+        return true;
+    };
+    const uint64_t k = r.count;
+    if (r.n0 == 0) {
+        if (k == 1) {
+            m_open.s[0] = d;
+            ++r.count;
+            return true;
+        }
+        Strides want{};
+        for (size_t f = 0; f < kFields; ++f) want[f] = int64_t(k) * m_open.s[0][f];
+        if (matches(want)) {
+            ++r.count;
+            return true;
+        }
+        r.n0 = r.count; // close level 0; m starts row 1
+        m_open.s[1] = d;
+        ++r.count;
+        return true;
+    }
+    const uint64_t i0 = k % r.n0, row = k / r.n0;
+    uint64_t i1 = row, i2 = 0;
+    if (r.n1 != 0) {
+        i1 = row % r.n1;
+        i2 = row / r.n1;
+    }
+    Strides want{};
+    for (size_t f = 0; f < kFields; ++f)
+        want[f] = int64_t(i0) * m_open.s[0][f] + int64_t(i1) * m_open.s[1][f] + int64_t(i2) * m_open.s[2][f];
+    if (matches(want)) {
+        ++r.count;
+        return true;
+    }
+    if (r.n1 == 0 && i0 == 0 && row >= 2) { // close level 1; m starts plane 1
+        r.n1 = uint32_t(row);
+        m_open.s[2] = d;
+        ++r.count;
+        return true;
+    }
+    return false;
+}
+
+uint32_t MoveTable::internShape(const Shape& s) {
+    const size_t lookBack = std::min<size_t>(m_shapes.size(), 8);
+    for (size_t j = 0; j < lookBack; ++j)
+        if (m_shapes[m_shapes.size() - 1 - j] == s) return uint32_t(m_shapes.size() - 1 - j);
+    m_shapes.push_back(s);
+    return uint32_t(m_shapes.size() - 1);
+}
+
+void MoveTable::push_back(const ByteMove& m, const AddrDerivation& derive) {
+    LAYOUTSCOPE_ASSERT(m_size == 0 || m.step >= m_lastStep);
+    m_lastStep = m.step;
+    if (derive.side == AddrDerivation::Side::Dst)
+        LAYOUTSCOPE_ASSERT(m.dst.addr == derivedAddr(derive, m.logicalOffset));
+    if (derive.side == AddrDerivation::Side::Src)
+        LAYOUTSCOPE_ASSERT(m.src.addr == derivedAddr(derive, m.logicalOffset));
+    if (!tryExtend(m, derive)) {
+        if (!m_runs.empty()) m_runs.back().shape = internShape(m_open);
+        m_open = Shape{};
+        m_open.derive = derive;
+        Run r;
+        r.first = m;
+        r.index = m_size;
+        r.count = 1;
+        m_runs.push_back(r);
+    }
+    ++m_size;
+}
+
+ByteMove MoveTable::rowMove(const ByteMove& first, const Strides& s0, uint64_t k,
+                            const AddrDerivation& derive) {
+    if (k == 0) return first;
+    Strides v = fieldsOf(first);
+    for (size_t f = 0; f < kFields; ++f) v[f] += int64_t(k) * s0[f];
+    ByteMove m = first;
+    setFields(m, v);
+    m.dataOffset = first.dataOffset + k * first.length;
+    if (derive.side == AddrDerivation::Side::Dst) m.dst.addr = derivedAddr(derive, v[kLogical]);
+    if (derive.side == AddrDerivation::Side::Src) m.src.addr = derivedAddr(derive, v[kLogical]);
+    return m;
+}
+
+void MoveTable::appendRow(const ByteMove& first, uint32_t count, const Strides& s0,
+                          const AddrDerivation& derive) {
+    if (count == 0) return;
+    push_back(first, derive); // joins the last run or starts one
+    if (count == 1) return;
+    LAYOUTSCOPE_ASSERT(s0[0] >= 0);
+    const size_t skip = derive.side == AddrDerivation::Side::Dst   ? kDstAddr
+                        : derive.side == AddrDerivation::Side::Src ? kSrcAddr
+                                                                   : kFields;
+    auto sameAsLevel0 = [&] {
+        for (size_t f = 0; f < kFields; ++f)
+            if (f != skip && m_open.s[0][f] != s0[f]) return false;
+        return true;
+    };
+    Run& r = m_runs.back();
+    bool whole = false;
+    if (r.n0 == 0 && r.count == 1) { // `first` started a run: the row defines level 0
+        m_open.s[0] = s0;
+        if (skip != kFields) m_open.s[0][skip] = 0;
+        whole = true;
+    } else if (r.n0 == 0) { // `first` continued an open level 0: the row must keep its stride
+        whole = sameAsLevel0();
+    } else { // `first` sits at i0 of a closed level 0: the row must fit in the level-0 row
+        whole = sameAsLevel0() && (r.count - 1) % r.n0 + count <= r.n0;
+    }
+    if (whole) {
+        r.count += count - 1;
+        m_size += count - 1;
+        m_lastStep = uint32_t(int64_t(first.step) + int64_t(count - 1) * s0[0]);
+        return;
+    }
+    for (uint32_t k = 1; k < count; ++k) push_back(rowMove(first, s0, k, derive), derive);
+}
+
+void MoveTable::appendBatch(std::span<const ByteMove> ms, const AddrDerivation& derive) {
+    if (ms.size() < 3) {
+        for (const ByteMove& m : ms) push_back(m, derive);
+        return;
+    }
+    const size_t skip = derive.side == AddrDerivation::Side::Dst   ? kDstAddr
+                        : derive.side == AddrDerivation::Side::Src ? kSrcAddr
+                                                                   : kFields;
+    const Strides f0 = fieldsOf(ms[0]);
+    Strides s0 = fieldsOf(ms[1]);
+    for (size_t f = 0; f < kFields; ++f) s0[f] -= f0[f];
+    if (skip != kFields) s0[skip] = 0;
+    bool row = s0[0] >= 0;
+    for (size_t k = 1; row && k < ms.size(); ++k) {
+        const ByteMove& m = ms[k];
+        row = sameConstants(ms[0], m) && m.dataOffset == ms[0].dataOffset + k * ms[0].length;
+        const Strides v = fieldsOf(m);
+        for (size_t f = 0; row && f < kFields; ++f) row = f == skip || v[f] == f0[f] + int64_t(k) * s0[f];
+    }
+    if (row) {
+        appendRow(ms[0], uint32_t(ms.size()), s0, derive);
+        return;
+    }
+    for (const ByteMove& m : ms) push_back(m, derive);
+}
+
+} // namespace layoutscope

@@ -1,0 +1,234 @@
+#include "layoutscope/core/trace.hpp"
+#include "layoutscope/tma/tma.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace layoutscope {
+
+const char* transformName(Transform t) {
+    switch (t) {
+    case Transform::Copy:
+        return "copy";
+    case Transform::FillZero:
+        return "fill zero (out of bounds)";
+    case Transform::FillNaN:
+        return "fill OOB-NaN 0x7FF7";
+    case Transform::RoundTf32:
+        return "round to TF32";
+    case Transform::Decompress4to8:
+        return "decompress 4-bit to 8-bit";
+    case Transform::Decompress6to8:
+        return "decompress 6-bit to 8-bit";
+    case Transform::Unpack16b:
+        return "unpack 16-bit";
+    case Transform::Pack16b:
+        return "pack 16-bit";
+    case Transform::Pack8to6:
+        return "pack 8-bit containers to 6-bit";
+    }
+    return "?";
+}
+
+std::pair<size_t, size_t> Trace::movesOfStep(uint32_t step) const {
+    auto lo = std::lower_bound(moves.begin(), moves.end(), step,
+                               [](const ByteMove& m, uint32_t s) { return m.step < s; });
+    auto hi =
+        std::upper_bound(lo, moves.end(), step, [](uint32_t s, const ByteMove& m) { return s < m.step; });
+    return {static_cast<size_t>(lo - moves.begin()), static_cast<size_t>(hi - moves.begin())};
+}
+
+size_t Trace::firstUntraced() const {
+    for (size_t i = 0; i < instrs.size(); ++i)
+        if (!instrs[i].traced) return i;
+    return instrs.size();
+}
+
+void TraceBuilder::beginInstr(std::string text, int sourceLine) {
+    LAYOUTSCOPE_ASSERT(!m_open);
+    m_open = true;
+    m_instr = static_cast<uint32_t>(m_t.instrs.size());
+    // Over budget: this and every later instruction execute untraced (summarised).
+    const uint64_t used = m_t.moves.memoryBytes() + m_t.before.size() + m_t.after.size();
+    m_tracing = m_tracing && used < m_t.budgetBytes; // budget 0: nothing traced
+    TraceInstr in{std::move(text), sourceLine, m_t.stepCount, m_t.stepCount, {}, {}};
+    in.firstMove = in.endMove = m_t.moves.size();
+    in.traced = m_tracing;
+    m_t.instrs.push_back(std::move(in));
+}
+
+void TraceBuilder::endInstr(std::string summary) {
+    LAYOUTSCOPE_ASSERT(m_open);
+    m_open = false;
+    TraceInstr& in = m_t.instrs[m_instr];
+    in.endStep = m_t.stepCount;
+    in.endMove = m_t.moves.size();
+    in.summary = std::move(summary);
+    if (!in.traced) in.summary += " [not traced: the trace reached its memory budget]";
+}
+
+namespace {
+
+void writeDestination(MachineState& s, const MemRef& r, std::span<const uint8_t> bytes) {
+    if (r.space == MemSpace::SharedCta) {
+        LAYOUTSCOPE_ASSERT(r.cta < s.smem.size() && r.addr + bytes.size() <= s.smem[r.cta].size());
+        std::memcpy(s.smem[r.cta].bytes().data() + r.addr, bytes.data(), bytes.size());
+    } else if (r.space == MemSpace::Global) {
+        s.global.write(r.addr, bytes);
+    }
+}
+
+} // namespace
+
+bool TraceBuilder::move(MachineState& state, ByteMove m, std::span<const uint8_t> bytes, bool newStep,
+                        const AddrDerivation& derive) {
+    LAYOUTSCOPE_ASSERT(m_open && bytes.size() == m.length);
+    m_t.instrs[m_instr].bytesMoved += m.length;
+    if (!m_tracing) {
+        writeDestination(state, m.dst, bytes);
+        return false;
+    }
+    if (newStep || m_t.stepCount == m_t.instrs[m_instr].firstStep) ++m_t.stepCount;
+    m.step = m_t.stepCount - 1;
+    m.instr = m_instr;
+    m.dataOffset = m_t.after.size();
+    const size_t at = m_t.before.size();
+    m_t.before.resize(at + m.length); // zeros for registers and Tensor Memory (their executors fill them)
+    if (m.dst.space == MemSpace::SharedCta) {
+        LAYOUTSCOPE_ASSERT(m.dst.cta < state.smem.size() &&
+                           m.dst.addr + m.length <= state.smem[m.dst.cta].size());
+        std::memcpy(m_t.before.data() + at, state.smem[m.dst.cta].bytes().data() + m.dst.addr, m.length);
+    } else if (m.dst.space == MemSpace::Global) {
+        state.global.read(m.dst.addr, std::span<uint8_t>(m_t.before.data() + at, m.length));
+    }
+    m_t.after.insert(m_t.after.end(), bytes.begin(), bytes.end());
+    writeDestination(state, m.dst, bytes);
+    m_t.moves.push_back(m, derive);
+    return true;
+}
+
+bool TraceBuilder::moveRow(MachineState& state, ByteMove first, uint32_t count, MoveTable::Strides s0,
+                           std::span<const uint8_t> bytes, const AddrDerivation& derive) {
+    LAYOUTSCOPE_ASSERT(m_open && bytes.size() == uint64_t(count) * first.length);
+    const uint32_t len = first.length;
+    m_t.instrs[m_instr].bytesMoved += uint64_t(count) * len;
+    s0[0] = 1; // every move its own step
+    auto dstOf = [&](uint32_t k) {
+        MemRef d = first.dst;
+        if (derive.side == AddrDerivation::Side::Dst)
+            d.addr = swizzleAddress(
+                TensorSwizzle(derive.swizzle),
+                uint32_t(derive.base + first.logicalOffset + int64_t(k) * s0[5])); // field 5: logicalOffset
+        else
+            d.addr = uint64_t(int64_t(first.dst.addr) + int64_t(k) * s0[4]); // Strides: dst.addr is field 4
+        return d;
+    };
+    if (!m_tracing) {
+        for (uint32_t k = 0; k < count; ++k)
+            writeDestination(state, dstOf(k), bytes.subspan(size_t(k) * len, len));
+        return false;
+    }
+    first.step = m_t.stepCount;
+    m_t.stepCount += count;
+    first.instr = m_instr;
+    first.dataOffset = m_t.after.size();
+    const size_t at = m_t.before.size();
+    m_t.before.resize(at + bytes.size()); // zeros for registers and Tensor Memory (their executors fill them)
+    m_t.after.insert(m_t.after.end(), bytes.begin(), bytes.end());
+    for (uint32_t k = 0; k < count; ++k) {
+        const MemRef d = dstOf(k);
+        uint8_t* before = m_t.before.data() + at + size_t(k) * len;
+        if (d.space == MemSpace::SharedCta) {
+            LAYOUTSCOPE_ASSERT(d.cta < state.smem.size() && d.addr + len <= state.smem[d.cta].size());
+            std::memcpy(before, state.smem[d.cta].bytes().data() + d.addr, len);
+        } else if (d.space == MemSpace::Global) {
+            state.global.read(d.addr, std::span<uint8_t>(before, len));
+        }
+        writeDestination(state, d, bytes.subspan(size_t(k) * len, len));
+    }
+    m_t.moves.appendRow(first, count, s0, derive);
+    return true;
+}
+
+bool TraceBuilder::moveBatch(MachineState& state, std::span<ByteMove> ms, std::span<const uint8_t> bytes,
+                             bool newStep) {
+    LAYOUTSCOPE_ASSERT(m_open);
+    m_t.instrs[m_instr].bytesMoved += bytes.size();
+    if (!m_tracing) {
+        size_t off = 0;
+        for (const ByteMove& m : ms) {
+            writeDestination(state, m.dst, bytes.subspan(off, m.length));
+            off += m.length;
+        }
+        LAYOUTSCOPE_ASSERT(off == bytes.size());
+        return false;
+    }
+    if (ms.empty()) return true;
+    if (newStep || m_t.stepCount == m_t.instrs[m_instr].firstStep) ++m_t.stepCount;
+    const size_t at = m_t.before.size();
+    m_t.before.resize(at + bytes.size()); // zeros for registers and Tensor Memory (their executors fill them)
+    size_t off = 0;
+    for (ByteMove& m : ms) {
+        m.step = m_t.stepCount - 1;
+        m.instr = m_instr;
+        m.dataOffset = m_t.after.size() + off;
+        uint8_t* before = m_t.before.data() + at + off;
+        if (m.dst.space == MemSpace::SharedCta) {
+            LAYOUTSCOPE_ASSERT(m.dst.cta < state.smem.size() &&
+                               m.dst.addr + m.length <= state.smem[m.dst.cta].size());
+            std::memcpy(before, state.smem[m.dst.cta].bytes().data() + m.dst.addr, m.length);
+        } else if (m.dst.space == MemSpace::Global) {
+            state.global.read(m.dst.addr, std::span<uint8_t>(before, m.length));
+        }
+        writeDestination(state, m.dst, bytes.subspan(off, m.length));
+        off += m.length;
+    }
+    LAYOUTSCOPE_ASSERT(off == bytes.size());
+    m_t.after.insert(m_t.after.end(), bytes.begin(), bytes.end());
+    m_t.moves.appendBatch(ms);
+    return true;
+}
+
+void TraceBuilder::tx(MachineState& state, uint8_t cta, uint32_t mbarAddr, int64_t bytes) {
+    LAYOUTSCOPE_ASSERT(m_open);
+    MbarrierState& mb = state.mbarriers[{cta, mbarAddr}];
+    mb.txCount -= bytes;
+    mb.completedBytes += bytes;
+    const uint32_t step = m_t.stepCount == 0 ? 0 : m_t.stepCount - 1;
+    m_t.txEvents.push_back(TxEvent{step, m_instr, cta, mbarAddr, bytes});
+}
+
+void TraceBuilder::alsoRule(RuleId rule) {
+    LAYOUTSCOPE_ASSERT(m_open);
+    std::vector<RuleId>& also = m_t.instrs[m_instr].alsoRules;
+    if (std::find(also.begin(), also.end(), rule) == also.end()) also.push_back(rule);
+}
+
+Replay::Replay(const Trace& t, const MachineState& initial) : m_t(t), m_state(initial) {}
+
+static void applyBytes(MachineState& s, const MemRef& r, std::span<const uint8_t> bytes) {
+    if (r.space == MemSpace::SharedCta)
+        std::memcpy(s.smem[r.cta].bytes().data() + r.addr, bytes.data(), bytes.size());
+    else if (r.space == MemSpace::Global)
+        s.global.write(r.addr, bytes);
+}
+
+void Replay::seek(uint32_t step) {
+    step = std::min(step, m_t.stepCount);
+    if (step > m_step) {
+        auto [lo, unused] = m_t.movesOfStep(m_step);
+        auto [unused2, hi] = m_t.movesOfStep(step - 1);
+        (void)unused;
+        (void)unused2;
+        for (size_t i = lo; i < hi; ++i) applyBytes(m_state, m_t.moves[i].dst, m_t.afterBytes(m_t.moves[i]));
+    } else if (step < m_step) {
+        auto [lo, unused] = m_t.movesOfStep(step);
+        auto [unused2, hi] = m_t.movesOfStep(m_step - 1);
+        (void)unused;
+        (void)unused2;
+        for (size_t i = hi; i-- > lo;) applyBytes(m_state, m_t.moves[i].dst, m_t.beforeBytes(m_t.moves[i]));
+    }
+    m_step = step;
+}
+
+} // namespace layoutscope

@@ -1,0 +1,209 @@
+// PTX validity for a target and PTX ISA version, as CUDA 13.0 ptxas decides it.
+//
+// The rules are one declarative table per instruction (ptx_rules_tma.cpp, ptx_rules_tcgen05_*.cpp,
+// ptx_rules_mbarrier.cpp); this file dispatches an instruction to its table, checks the
+// .target/.version pair and applies the kernel-wide rule (one .cta_group for all tcgen05
+// instructions). Where ptxas and the PTX ISA text disagree, ptxas wins
+// (../shared/golden/ptxas/README.md "Where ptxas departs from the PTX ISA text").
+#include "layoutscope/ptx/validate.hpp"
+#include "ptx/rules.hpp"
+
+#include <algorithm>
+
+namespace layoutscope {
+
+using namespace ptx;
+
+namespace {
+
+constexpr int kHighestPtx = 90; // ptxas 13.0: "Unsupported .version 9.1; current version is '9.0'"
+constexpr const char* kVersionRef = "PTX ISA §12 (release notes: .target support per .version); ptxas 13.0";
+constexpr const char* kKindRef = "PTX ISA §9.7.16.8.5 (tcgen05.wait), §9.7.16.11.1 (tcgen05.fence)";
+constexpr const char* kKernelRef =
+    "PTX ISA §9.7.16.5 (tcgen05 .cta_group consistency); ptxas 13.0 function-level error";
+
+const std::vector<InstrEntry>& entries() {
+    static const std::vector<InstrEntry> all = [] {
+        std::vector<InstrEntry> v;
+        for (auto part : {tmaEntries(), tcgen05LdStEntries(), tcgen05MiscEntries(), mbarrierEntries()})
+            v.insert(v.end(), part.begin(), part.end());
+        return v;
+    }();
+    return all;
+}
+
+size_t nameMatch(const ParsedInstr& in, const InstrSpec& s) {
+    if (in.opcode.size() < s.nameTokens.size()) return 0;
+    for (size_t i = 0; i < s.nameTokens.size(); ++i)
+        if (in.opcode[i].text != s.nameTokens[i]) return 0;
+    return s.nameTokens.size();
+}
+
+Status unknownInstruction(const ParsedInstr& in) {
+    const OpcodeToken& head = in.opcode.front();
+    // Same family ("tcgen05", "cp", "mbarrier"): name the closest modelled instruction.
+    std::vector<std::string> family;
+    std::vector<std::string> all;
+    for (const auto& e : entries()) {
+        std::string name;
+        for (const char* t : e.spec->nameTokens) name += t;
+        all.push_back(name);
+        if (head.text == e.spec->nameTokens[0]) family.push_back(name);
+    }
+    std::string written = head.text;
+    for (size_t i = 1; i < in.opcode.size() && i < 4; ++i) written += in.opcode[i].text;
+    SourceSpan span = head.span;
+    if (!family.empty()) {
+        if (in.opcode.size() > 1) span = in.opcode[1].span;
+        const std::string name = head.text + (in.opcode.size() > 1 ? in.opcode[1].text : std::string());
+        // `tcgen05.wait` / `tcgen05.fence` without their `::kind`, or with one that does not exist:
+        // name the spellings that do.
+        const std::string stem = name.substr(0, name.find("::"));
+        std::string kinds;
+        size_t nKinds = 0;
+        for (const auto& f : family)
+            if (f.rfind(stem + "::", 0) == 0) kinds += (nKinds++ ? " or `" : "`") + f + "`";
+        if (in.opcode.size() > 1 && nKinds) {
+            const std::string msg = stem == name
+                                        ? "`" + name + "` needs its kind written with `::`: " + kinds
+                                        : "`" + name + "` is not a kind of " + stem + ": write " + kinds;
+            Diagnostic d{Severity::Error, DiagCode::InvalidValue, span, msg, kKindRef, Provenance::Ptxas};
+            return d;
+        }
+        std::string msg = "`" + name + "` is not " + article(head.text) + " " + head.text;
+        msg += " instruction this validator knows";
+        std::string best;
+        int bestD = 1 << 30;
+        for (const auto& f : family) {
+            const int d = editDistance(written.substr(0, std::min(written.size(), f.size())), f);
+            if (d < bestD) bestD = d, best = f;
+        }
+        msg += "; did you mean `" + best + "`? (the instruction name comes first, its qualifiers after it)";
+        return Diagnostic{Severity::Error, DiagCode::InvalidValue, span, msg, "PTX ISA §9.7 (instruction names)",
+                          Provenance::Ptxas};
+    }
+    return Diagnostic{Severity::Error, DiagCode::Unsupported, span,
+                      "`" + head.text + "` is outside what this validator models (cp.async.bulk.tensor, tcgen05 data "
+                      "movement, mbarrier init/arrive.expect_tx/try_wait/test_wait)",
+                      "", Provenance::Assumption};
+}
+
+} // namespace
+
+std::vector<std::string> knownPtxTargets() {
+    return {"sm_90",   "sm_90a", "sm_100",  "sm_100a", "sm_100f", "sm_103",
+            "sm_103a", "sm_110", "sm_110a", "sm_120",  "sm_120a"};
+}
+
+Status validateTargetVersion(const PtxTarget& target) {
+    const TargetInfo* ti = findTarget(target.sm);
+    const int v = ptxValue(target);
+    if (!ti) {
+        std::string msg = "unknown target `" + target.sm + "`; the modelled targets are " + targetList(kAllTargets);
+        if (target.sm == "sm_101a") msg += " (sm_101a was renamed sm_110a)";
+        else if (auto near = closest(target.sm, knownPtxTargets()); !near.empty()) msg += "; did you mean `" + near + "`?";
+        return Diagnostic{Severity::Error, DiagCode::TargetMismatch, {}, msg, kVersionRef, Provenance::Ptxas};
+    }
+    if (target.ptxMinor < 0 || target.ptxMinor > 9 || v > kHighestPtx)
+        return Diagnostic{Severity::Error, DiagCode::TargetMismatch, {},
+                          ".version " + std::to_string(target.ptxMajor) + "." + std::to_string(target.ptxMinor) +
+                              " is newer than CUDA 13.0 supports; the highest is 9.0",
+                          kVersionRef, Provenance::Ptxas};
+    if (v < ti->minPtx)
+        return Diagnostic{Severity::Error, DiagCode::TargetMismatch, {},
+                          ".target " + target.sm + " needs .version " + ptxText(ti->minPtx) + " or later; the kernel declares " +
+                              ptxText(v),
+                          kVersionRef, Provenance::Ptxas};
+    return okStatus();
+}
+
+Status validateInstruction(const ParsedInstr& instr, const PtxTarget& target) {
+    return validateInstruction(instr, target, PtxEnvironment{});
+}
+
+Status validateInstruction(const ParsedInstr& instr, const PtxTarget& target, const PtxEnvironment& env) {
+    if (instr.opcode.empty())
+        return Diagnostic{Severity::Error, DiagCode::Syntax, instr.span, "empty instruction", "", Provenance::PtxText};
+    std::vector<Diagnostic> diags;
+    if (auto tv = validateTargetVersion(target); !tv) {
+        diags = tv.diagnostics();
+        for (auto& d : diags) d.span = instr.opcode.front().span;
+    }
+    const InstrEntry* best = nullptr;
+    size_t bestLen = 0;
+    for (const auto& e : entries())
+        if (size_t n = nameMatch(instr, *e.spec); n > bestLen) bestLen = n, best = &e;
+    Status s = best ? best->check(instr, target, env) : unknownInstruction(instr);
+    // An unknown target or an unusable .version is reported once above; the per-instruction
+    // "not available on …" / "needs PTX ISA …" that follow from it would only repeat it.
+    const bool targetBad = !diags.empty();
+    if (!s)
+        for (const Diagnostic& d : s.diagnostics())
+            if (!targetBad || d.code != DiagCode::TargetMismatch) diags.push_back(d);
+    if (diags.empty()) return okStatus();
+    return diags;
+}
+
+namespace ptx {
+
+int kernelCtaGroup(const ParsedInstr& in) {
+    // PTX ISA §9.7.16.5 ("all tcgen05 instructions in a kernel must use the same .cta_group"), as
+    // ptxas enforces it: alloc, dealloc, relinquish_alloc_permit, cp, shift, commit (and mma).
+    // Not cp.async.bulk.tensor (golden/ptxas README departure 6); ld/st carry no .cta_group.
+    if (in.opcode.size() < 2 || in.opcode[0].text != "tcgen05") return 0;
+    static const char* kCovered[] = {".alloc", ".dealloc", ".relinquish_alloc_permit", ".cp", ".shift", ".commit", ".mma"};
+    if (std::none_of(std::begin(kCovered), std::end(kCovered), [&](const char* c) { return in.opcode[1].text == c; }))
+        return 0;
+    for (const auto& t : in.opcode) {
+        if (t.text == ".cta_group::1") return 1;
+        if (t.text == ".cta_group::2") return 2;
+    }
+    return 0;
+}
+
+Diagnostic ctaGroupMixDiagnostic(const ParsedInstr& earlier, const ParsedInstr& later) {
+    const int gEarlier = kernelCtaGroup(earlier), gLater = kernelCtaGroup(later);
+    SourceSpan at = later.span;
+    for (const auto& t : later.opcode)
+        if (t.text.rfind(".cta_group::", 0) == 0) at = t.span;
+    SourceSpan first = earlier.span;
+    for (const auto& t : earlier.opcode)
+        if (t.text.rfind(".cta_group::", 0) == 0) first = t.span;
+    const std::string msg =
+        "all tcgen05 instructions of one kernel must use the same .cta_group: `" + later.opcodeText() +
+        "` uses ::" + std::to_string(gLater) + " but `" + earlier.opcodeText() + "` (line " +
+        std::to_string(first.line) + ", column " + std::to_string(first.column) +
+        ") uses ::" + std::to_string(gEarlier) +
+        "; pick one for the whole kernel (cp.async.bulk.tensor's .cta_group is not part of this rule)";
+    return Diagnostic{Severity::Error, DiagCode::InvalidValue, at, msg, kKernelRef, Provenance::Ptxas};
+}
+
+} // namespace ptx
+
+Status validateKernel(const std::vector<ParsedInstr>& instrs, const PtxTarget& target) {
+    return validateKernel(instrs, target, PtxEnvironment{});
+}
+
+Status validateKernel(const std::vector<ParsedInstr>& instrs, const PtxTarget& target, const PtxEnvironment& env) {
+    std::vector<Diagnostic> diags;
+    for (const auto& in : instrs) {
+        Status s = validateInstruction(in, target, env);
+        if (!s) diags.insert(diags.end(), s.diagnostics().begin(), s.diagnostics().end());
+    }
+    const ParsedInstr* first[3] = {nullptr, nullptr, nullptr};
+    for (const auto& in : instrs) {
+        const int g = kernelCtaGroup(in);
+        if (g && !first[g]) first[g] = &in;
+    }
+    if (first[1] && first[2]) {
+        // The instructions are in kernel order: the later of the two first uses conflicts.
+        const bool oneFirst = first[1] < first[2]; // both point into instrs
+        diags.push_back(ctaGroupMixDiagnostic(*first[oneFirst ? 1 : 2], *first[oneFirst ? 2 : 1]));
+    }
+    if (diags.empty()) return okStatus();
+    std::stable_sort(diags.begin(), diags.end(),
+                     [](const Diagnostic& a, const Diagnostic& b) { return a.severity < b.severity; });
+    return diags;
+}
+
+} // namespace layoutscope

@@ -1,0 +1,308 @@
+// Producer/consumer check of a tcgen05.cp in a scenario (issue 12): the tile a TMA load wrote, read
+// through the cp's shared-memory descriptor. Without a stated expectation the consumer is inferred from
+// the producer: operand row m is the box's dimension 1 and K its dimension 0, starting at the element the
+// TMA placed at the descriptor's start address. Every 16-byte read that sees another element is counted;
+// the first few are named, and plausible descriptor fixes are searched for one that makes the two agree.
+#include "layoutscope/analysis/consumer.hpp"
+#include "layoutscope/tma/tma.hpp"
+#include "scenario/parse.hpp"
+
+#include <functional>
+#include <unordered_map>
+
+namespace layoutscope::scn {
+namespace {
+
+struct Producer {
+    const TmaTileLoad* op = nullptr;
+    size_t index = 0; ///< scenario instruction
+    TileGeometry g;
+};
+
+// The TMA tile load the check understands (byte type, no interleave, rank 2) that wrote `addr` last
+// before instruction `before`, by its box footprint.
+std::optional<Producer> producerAt(const Scenario& s, size_t before, uint32_t cta, uint32_t addr) {
+    for (size_t i = before; i-- > 0;) {
+        const auto* ld =
+            s.instrs[i].kind == ScenarioInstrKind::Copy ? std::get_if<TmaTileLoad>(&s.instrs[i].op) : nullptr;
+        if (!ld || ld->multicast || ld->dstCta != cta) continue;
+        const TileGeometry g = tileGeometry(ld->map);
+        const uint64_t end = ld->dstAddr + uint64_t(g.rows) * g.rowPitch;
+        if (addr < ld->dstAddr || addr >= end) continue;
+        if (isSubByteType(ld->map.p.dataType) || ld->map.p.interleave != TensorInterleave::NONE ||
+            ld->map.p.tensorRank != 2 || g.elemBytes == 0)
+            return std::nullopt;
+        return Producer{ld, i, g};
+    }
+    return std::nullopt;
+}
+
+std::string coordText(const std::array<int64_t, 2>& c) {
+    return "(" + std::to_string(c[0]) + "," + std::to_string(c[1]) + ")";
+}
+
+const char* shortSwizzle(uint32_t layoutType) {
+    switch (layoutType) {
+    case 0:
+        return "none";
+    case 1:
+        return "128B_base32B";
+    case 2:
+        return "128B";
+    case 4:
+        return "64B";
+    case 6:
+        return "32B";
+    }
+    return "?";
+}
+
+// A consumer operand read through a descriptor, as the generic check sees it.
+struct OperandSpec {
+    std::string what;     ///< "tcgen05.cp", "wgmma.mma_async A"
+    std::string tensorIx; ///< index names: "m" or "n"
+    std::string descName;
+    SmemDescriptor desc;
+    bool mnMajor = false;
+    std::string transName; ///< the operand that flips the major-ness ("imm-trans-a"), empty: fixed K-major
+    std::optional<OperandExpectation> expect; ///< a stated expectation (else inferred from the producer)
+    std::function<std::vector<OperandRead>(const SmemDescriptor&, bool mnMajor)> reads;
+};
+
+std::string descText(const std::string& name, const SmemDescriptor& d) {
+    return "desc " + name + " ... lbo=" + std::to_string(d.lbo) + " sbo=" + std::to_string(d.sbo) +
+           " swizzle=" + shortSwizzle(d.layoutType);
+}
+
+} // namespace
+
+namespace {
+
+// The check shared by every descriptor consumer: infer the expected tile from the TMA load behind the
+// descriptor's start, compare every read, and search for the fix.
+void checkOperand(const Scenario& s, size_t instrIndex, uint32_t cta, const OperandSpec& op, const Trace& t,
+                  ProducerIndex& index, std::vector<Diagnostic>& findings) {
+    const ScenarioInstr& in = s.instrs[instrIndex];
+    const SmemDescriptor& d = op.desc;
+    const std::optional<Producer> p = producerAt(s, instrIndex, cta, d.startAddress);
+    if (!p || instrIndex >= t.instrs.size()) return; // no TMA tile behind the descriptor: nothing to infer
+    if (!t.instrs[instrIndex].traced) return; // summarised (the budget cut is monotone): no moves to compare
+    const TmaTileLoad& ld = *p->op;
+    const uint32_t eb = p->g.elemBytes;
+    const uint32_t off = d.startAddress - ld.dstAddr; // where the descriptor starts in the box image
+    const std::array<int64_t, 2> origin{ld.coords[0] + int64_t(off % p->g.rowPitch) / eb,
+                                        ld.coords[1] + int64_t(off / p->g.rowPitch)};
+    index.advance(s, t, t.instrs[instrIndex].firstMove); // the moves before this instruction
+    const ProducerLookup lookup = [&](uint32_t addr) { return index.at(cta, addr); };
+    std::string tensor = "the tensor";
+    for (const ScenarioTensorMap& m : s.tensorMaps)
+        if (m.map.p.globalAddress == ld.map.p.globalAddress) tensor = m.name;
+    // Which way the operand's indices run over the tile: stated (`expect`), else as its major-ness says.
+    const bool mnAlongDim0 = op.expect ? op.expect->mnDim == 0 : op.mnMajor;
+    const std::string stated = op.expect ? " (stated at line " + std::to_string(op.expect->span.line) + ": " +
+                                               op.tensorIx + " along dim" + std::to_string(op.expect->mnDim) +
+                                               ", k along dim" + std::to_string(op.expect->kDim) + ")"
+                                         : std::string();
+    if (op.expect && op.expect->tensor != tensor) {
+        findings.push_back(Diagnostic{
+            Severity::Error, DiagCode::InvalidValue, in.span,
+            op.what + " reads " + tensor + "'s tile (TMA load at line " +
+                std::to_string(s.instrs[p->index].span.line) + ") but line " +
+                std::to_string(op.expect->span.line) + " states it reads " + op.expect->tensor +
+                ": the descriptor " + op.descName + " starts in the wrong buffer",
+            std::string("PTX ISA 9.2 §9.7.15.5.1 (wgmma matrix descriptors)"), Provenance::PtxText});
+        return;
+    }
+    const ConsumerCheck c = checkReads(op.reads(d, op.mnMajor), lookup, origin, eb, 4, mnAlongDim0);
+    if (c.mismatched == 0) return;
+    std::string msg = op.what + " reads " + std::to_string(c.mismatched) + " of " + std::to_string(c.reads) +
+                      (op.what == "tcgen05.cp" ? " 16-byte chunks" : " elements") +
+                      " that hold other elements than the tile it reads: the TMA load at line " +
+                      std::to_string(s.instrs[p->index].span.line) + " wrote " + tensor + " with " +
+                      cudaName(ld.map.p.swizzle) + ", the descriptor " + op.descName + " reads it as " +
+                      smemLayoutTypeName(d.layoutType) + " with lbo=" + std::to_string(d.lbo) +
+                      " sbo=" + std::to_string(d.sbo) +
+                      (op.transName.empty() ? ""
+                       : op.mnMajor         ? ", MN-major"
+                                            : ", K-major") +
+                      stated + ". ";
+    for (size_t i = 0; i < c.first.size(); ++i) {
+        const ReadMismatch& r = c.first[i];
+        msg += (i ? "; " : "") + tensor + "[" + op.tensorIx + "=" + std::to_string(r.m) +
+               "][k=" + std::to_string(r.k) + "]: expected global " + coordText(r.expected) + ", reads " +
+               (r.actual ? coordText(*r.actual) : std::string("bytes no TMA load wrote"));
+    }
+    // The diagnosis: the first plausible change that makes every read agree.
+    struct Try {
+        std::string label;
+        SmemDescriptor d;
+        bool mn;
+    };
+    std::vector<Try> tries;
+    if (!op.transName.empty())
+        tries.push_back(
+            {"set " + op.transName + " to " + (op.mnMajor ? "0 (K-major)" : "1 (MN-major)"), d, !op.mnMajor});
+    for (uint32_t lt : {2u, 4u, 6u, 0u, 1u})
+        if (lt != d.layoutType) {
+            SmemDescriptor x = d;
+            x.layoutType = lt;
+            tries.push_back(
+                {std::string("set the descriptor's layout type to ") + shortSwizzle(lt), x, op.mnMajor});
+        }
+    if (d.lbo != d.sbo) {
+        SmemDescriptor x = d;
+        std::swap(x.lbo, x.sbo);
+        tries.push_back({"swap lbo and sbo", x, op.mnMajor});
+    }
+    for (uint32_t v = 16; v <= 8192; v *= 2)
+        for (int field = 0; field < 2; ++field) {
+            SmemDescriptor x = d;
+            (field ? x.lbo : x.sbo) = v;
+            if (x == d) continue;
+            tries.push_back(
+                {std::string(field ? "set lbo=" : "set sbo=") + std::to_string(v), x, op.mnMajor});
+            for (uint32_t lt : {2u, 4u, 6u, 0u})
+                if (lt != d.layoutType) {
+                    SmemDescriptor y = x;
+                    y.layoutType = lt;
+                    tries.push_back({std::string("set the layout type to ") + shortSwizzle(lt) + " and " +
+                                         (field ? "lbo=" : "sbo=") + std::to_string(v),
+                                     y, op.mnMajor});
+                }
+        }
+    std::string fix;
+    for (const Try& tr : tries) {
+        if (!validateSmemDescriptor(tr.d)) continue;
+        if (checkReads(op.reads(tr.d, tr.mn), lookup, origin, eb, 0, op.expect ? mnAlongDim0 : tr.mn)
+                .mismatched == 0) {
+            fix = " Fix: " + tr.label + ": " + descText(op.descName, tr.d) +
+                  (op.transName.empty() ? "" : std::string(", ") + op.transName + " " + (tr.mn ? "1" : "0")) +
+                  ".";
+            break;
+        }
+    }
+    if (fix.empty())
+        fix = " No single change of the descriptor (layout type, lbo, sbo) or major-ness makes them agree: "
+              "check "
+              "the box (its inner extent must cover the operand's K) and the start address.";
+    const RuleInfo& ri = ruleInfo(RuleId::Tcgen05CpSourceWalk);
+    const bool cp = op.what == "tcgen05.cp";
+    findings.push_back(
+        Diagnostic{Severity::Error, DiagCode::InvalidValue, in.span, msg + "." + fix,
+                   cp ? std::string("PTX ISA 9.2 §9.7.16.4.1 (shared memory descriptor); ") + ri.reference
+                      : std::string("PTX ISA 9.2 §9.7.15.5.1 (wgmma matrix descriptors); measured on H100: "
+                                    "tests/data/wgmma/h100_records.jsonl"),
+                   cp ? ri.provenance : Provenance::HardwareSm90});
+}
+
+} // namespace
+
+void checkCpConsumer(const Scenario& s, size_t instrIndex, const CpForm& f, uint64_t descValue,
+                     const std::string& descName, const Trace& t, ProducerIndex& index,
+                     std::vector<Diagnostic>& findings) {
+    OperandSpec op;
+    op.what = "tcgen05.cp";
+    op.tensorIx = "m";
+    op.descName = descName;
+    op.desc = decodeSmemDescriptor(descValue);
+    op.reads = [&f](const SmemDescriptor& d, bool) { return tcgen05CpReads(f.shape, d); };
+    const ScenarioInstr& in = s.instrs[instrIndex];
+    checkOperand(s, instrIndex, f.ctaGroup == 2 ? in.cta & ~1u : in.cta, op, t, index, findings);
+}
+
+namespace {
+
+// An MMA's A (M x K) and B (N x K) through their descriptors: one operand check each.
+struct MmaShape {
+    std::string name;          ///< "wgmma.mma_async", "tcgen05.mma"
+    uint32_t rows[2] = {0, 0}; ///< M, N
+    uint32_t k = 16, elemBits = 16;
+    uint64_t desc[2] = {0, 0};
+    std::string descName[2];
+    bool trans[2] = {false, false};
+    std::string transName[2];
+    std::optional<OperandExpectation> expect[2];
+};
+
+void checkMmaOperands(const Scenario& s, size_t instrIndex, const MmaShape& m, const Trace& t,
+                      ProducerIndex& index, std::vector<Diagnostic>& findings) {
+    for (int o = 0; o < 2; ++o) {
+        OperandSpec op;
+        op.what = m.name + " operand " + (o ? "B" : "A");
+        op.tensorIx = o ? "n" : "m";
+        op.descName = m.descName[o];
+        op.desc = decodeSmemDescriptor(m.desc[o]);
+        op.mnMajor = m.trans[o];
+        op.transName = m.transName[o];
+        op.expect = m.expect[o];
+        const uint32_t rows = m.rows[o], bits = m.elemBits, k = m.k;
+        op.reads = [rows, bits, k](const SmemDescriptor& d, bool mn) {
+            return descriptorOperandReads(d, mn ? MatrixMajor::MN : MatrixMajor::K, bits, rows, k);
+        };
+        checkOperand(s, instrIndex, s.instrs[instrIndex].cta, op, t, index, findings);
+    }
+}
+
+} // namespace
+
+void checkWgmmaConsumer(const Scenario& s, size_t instrIndex, const Trace& t, ProducerIndex& index,
+                        std::vector<Diagnostic>& findings) {
+    const ScenarioInstr& in = s.instrs[instrIndex];
+    if (!in.wgmma) return;
+    const WgmmaRead& w = *in.wgmma;
+    checkMmaOperands(s, instrIndex,
+                     MmaShape{"wgmma.mma_async",
+                              {64, w.n},
+                              16,
+                              w.elemBits,
+                              {w.descA, w.descB},
+                              {w.descAName, w.descBName},
+                              {w.transA, w.transB},
+                              {"imm-trans-a", "imm-trans-b"},
+                              {w.expectA, w.expectB}},
+                     t, index, findings);
+}
+
+void checkUmmaConsumer(const Scenario& s, size_t instrIndex, const Trace& t, ProducerIndex& index,
+                       std::vector<Diagnostic>& findings) {
+    const ScenarioInstr& in = s.instrs[instrIndex];
+    if (!in.umma || in.umma->ctaGroup != 1) return; // unverified: how a pair splits A is not checked here
+    const UmmaRead& u = *in.umma;
+    checkMmaOperands(s, instrIndex,
+                     MmaShape{"tcgen05.mma",
+                              {u.m, u.n},
+                              256 / u.elemBits /* 32 bytes of K per MMA */,
+                              u.elemBits,
+                              {u.descA, u.descB},
+                              {u.descAName, u.descBName},
+                              {u.transA, u.transB},
+                              {"idesc bit 15 (A major)", "idesc bit 16 (B major)"},
+                              {u.expectA, u.expectB}},
+                     t, index, findings);
+}
+
+void ProducerIndex::advance(const Scenario& s, const Trace& t, uint64_t end) {
+    end = std::min<uint64_t>(end, t.moves.size());
+    for (; m_done < end; ++m_done) { // each move is read once over the whole run
+        const ByteMove m = t.moves[m_done];
+        if (m.dst.space != MemSpace::SharedCta || m.dst.addr % 16 != 0) continue;
+        const auto* ld = m.instr < s.instrs.size() && s.instrs[m.instr].kind == ScenarioInstrKind::Copy
+                             ? std::get_if<TmaTileLoad>(&s.instrs[m.instr].op)
+                             : nullptr;
+        if (!ld || isSubByteType(ld->map.p.dataType) || ld->map.p.interleave != TensorInterleave::NONE)
+            continue; // only tile loads the check understands; other writers leave the entry as it was
+        const uint32_t eb = elementBits(ld->map.p.dataType) / 8;
+        m_granules[uint64_t(m.dst.cta) << 32 | m.dst.addr] =
+            ProducedByte{{m.coord[0], m.coord[1]}, eb, uint32_t(ld->map.p.swizzle)};
+    }
+}
+
+std::optional<ProducedByte> ProducerIndex::at(uint32_t cta, uint32_t addr) const {
+    auto it = m_granules.find(uint64_t(cta) << 32 | (addr & ~15u)); // a TMA chunk: 16 bytes along dim 0
+    if (it == m_granules.end()) return std::nullopt;
+    ProducedByte b = it->second;
+    b.coord[0] += (addr & 15u) / b.elemBytes;
+    return b;
+}
+
+} // namespace layoutscope::scn

@@ -1,0 +1,234 @@
+// Scenario text -> statements -> Scenario (docs/scenario-format.md).
+//
+// Comments ('#', '//') are blanked out first, so every later position is a position in the file.
+// A statement is a directive (its first word is a directive keyword followed by a blank or the end
+// of the line; it ends at the end of the line) or a PTX instruction (anything else; it ends at ';'
+// and may span lines). target / ptx / cluster are applied before everything else, since tensor
+// map encoding and shared-memory layout depend on them; all other statements apply in order.
+#include "layoutscope/scenario/scenario.hpp"
+#include "ptx/lex.hpp"
+#include "scenario/parse.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace layoutscope {
+
+const ScenarioTensorMap* Scenario::findTensorMap(std::string_view name) const {
+    for (const auto& t : tensorMaps)
+        if (t.name == name) return &t;
+    return nullptr;
+}
+
+const ScenarioBuffer* Scenario::findBuffer(std::string_view name) const {
+    for (const auto& b : buffers)
+        if (b.name == name) return &b;
+    return nullptr;
+}
+
+const ScenarioBarrier* Scenario::findBarrier(std::string_view name) const {
+    for (const auto& b : barriers)
+        if (b.name == name) return &b;
+    return nullptr;
+}
+
+namespace scn {
+
+bool Context::declare(const std::string& name, NameKind kind, SourceSpan span, int64_t value) {
+    if (const NameInfo* prev = lookup(name)) {
+        error(DiagCode::InvalidValue, span,
+              "'" + name + "' is already declared at line " + std::to_string(prev->span.line) +
+                  "; tensor maps, buffers, barriers and let names share one namespace");
+        return false;
+    }
+    names.emplace(name, NameInfo{kind, span, value});
+    return true;
+}
+
+PtxTarget Context::ptxTarget() const {
+    PtxTarget t;
+    t.sm = s.target;
+    t.ptxMajor = s.ptxMajor;
+    t.ptxMinor = s.ptxMinor;
+    return t;
+}
+
+std::string quoted(std::string_view text) {
+    std::string out;
+    for (size_t i = 0; i < text.size() && i < 60; ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c >= 0x20 && c < 0x7f) {
+            out += static_cast<char>(c);
+        } else {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\x%02X", c);
+            out += buf;
+        }
+    }
+    if (text.size() > 60) out += "...";
+    return out;
+}
+
+bool isDirectiveKeyword(std::string_view w) {
+    static constexpr std::string_view kWords[] = {"target", "ptx", "cluster", "tensormap", "smem", "mbarrier",
+                                                  "fill",   "let", "cta",     ".target",   ".version",
+                                                  "warp",   "regs",    "desc",      "expect"};
+    return std::find(std::begin(kWords), std::end(kWords), w) != std::end(kWords);
+}
+
+bool isHeaderDirective(std::string_view w) {
+    return w == "target" || w == "ptx" || w == "cluster" || w == ".target" || w == ".version";
+}
+
+std::vector<Tok> tokenizeDirective(std::string_view text, int line, int column) {
+    std::vector<Tok> toks;
+    lex::Cursor c{text, 0, line, column};
+    auto punct = [](char ch) { return ch == '=' || ch == '[' || ch == ']' || ch == ','; };
+    for (;;) {
+        c.skipSpace();
+        if (c.atEnd()) break;
+        const lex::Cursor start = c;
+        if (punct(c.peek())) {
+            c.advance();
+            toks.push_back(Tok{Tok::Punct, std::string(1, text[start.pos]), c.spanFrom(start)});
+            continue;
+        }
+        while (!c.atEnd() && !lex::isSpace(c.peek()) && !punct(c.peek())) c.advance();
+        toks.push_back(Tok{Tok::Word, std::string(text.substr(start.pos, c.pos - start.pos)), c.spanFrom(start)});
+    }
+    return toks;
+}
+
+namespace {
+
+// Blank out comments (keeping newlines), so positions in the result are positions in the file.
+std::string stripComments(std::string_view text) {
+    std::string out(text);
+    if (out.rfind("\xEF\xBB\xBF", 0) == 0) out.replace(0, 3, "   "); // UTF-8 byte order mark
+    bool inComment = false;
+    for (size_t i = 0; i < out.size(); ++i) {
+        if (out[i] == '\n') {
+            inComment = false;
+            continue;
+        }
+        if (!inComment && (out[i] == '#' || (out[i] == '/' && i + 1 < out.size() && out[i + 1] == '/')))
+            inComment = true;
+        if (inComment) out[i] = ' ';
+    }
+    return out;
+}
+
+struct Statement {
+    bool directive = false;
+    std::string_view text;
+    int line = 1;
+    int column = 1;
+    bool terminated = true; ///< instructions: ended by ';'
+    std::string keyword;    ///< directives: the first word
+};
+
+std::string_view leadingWord(std::string_view s) {
+    size_t n = 0;
+    while (n < s.size() && !lex::isSpace(s[n]) && s[n] != '=' && s[n] != '[' && s[n] != ']' && s[n] != ',' && s[n] != ';')
+        ++n;
+    return s.substr(0, n);
+}
+
+bool startsDirective(std::string_view rest) {
+    const std::string_view w = leadingWord(rest);
+    return isDirectiveKeyword(w) && (w.size() == rest.size() || lex::isSpace(rest[w.size()]));
+}
+
+// A line that starts a new statement, which means the previous instruction lacks its ';'.
+bool startsNewStatement(std::string_view rest) {
+    if (startsDirective(rest) || (!rest.empty() && rest[0] == '@')) return true;
+    size_t n = 0;
+    while (n < rest.size() && lex::isIdentChar(rest[n])) ++n;
+    return n > 0 && lex::isIdentStart(rest[0]) && n < rest.size() && rest[n] == '.';
+}
+
+std::vector<Statement> splitStatements(std::string_view clean) {
+    std::vector<Statement> out;
+    lex::Cursor c{clean, 0, 1, 1};
+    for (;;) {
+        c.skipSpace();
+        if (c.atEnd()) break;
+        const lex::Cursor start = c;
+        const std::string_view rest = clean.substr(c.pos);
+        if (startsDirective(rest)) {
+            while (!c.atEnd() && c.peek() != '\n') c.advance();
+            out.push_back(Statement{true, clean.substr(start.pos, c.pos - start.pos), start.line, start.column, true,
+                                    std::string(leadingWord(rest))});
+            continue;
+        }
+        bool terminated = false;
+        while (!c.atEnd()) {
+            if (c.peek() == ';') {
+                c.advance();
+                terminated = true;
+                break;
+            }
+            if (c.peek() == '\n') {
+                size_t next = c.pos + 1;
+                while (next < clean.size() && lex::isSpace(clean[next])) ++next;
+                if (next >= clean.size() || startsNewStatement(clean.substr(next))) break;
+            }
+            c.advance();
+        }
+        std::string_view text = clean.substr(start.pos, c.pos - start.pos);
+        while (!text.empty() && lex::isSpace(text.back())) text.remove_suffix(1);
+        out.push_back(Statement{false, text, start.line, start.column, terminated, {}});
+    }
+    return out;
+}
+
+} // namespace
+} // namespace scn
+
+Result<Scenario> parseScenario(std::string_view text) {
+    using namespace scn;
+    if (text.size() > kMaxScenarioBytes)
+        return Diagnostic{Severity::Error,     DiagCode::InvalidValue,
+                          SourceSpan{1, 1, 1}, scenarioTooLargeMessage(text.size()),
+                          kSizeLimitRef,       Provenance::Assumption};
+    Context ctx;
+    ctx.smemCursor.fill(ctx.s.smemBase);
+    const std::string clean = stripComments(text);
+    const std::vector<Statement> stmts = splitStatements(clean);
+
+    // Header directives first: target, ptx, cluster.
+    for (const Statement& st : stmts)
+        if (st.directive && isHeaderDirective(st.keyword))
+            applyDirective(ctx, tokenizeDirective(st.text, st.line, st.column));
+    if (ctx.diags.empty()) {
+        if (Status tv = validateTargetVersion(ctx.ptxTarget()); !tv) {
+            const SourceSpan at = ctx.seen["ptx"].valid() ? ctx.seen["ptx"] : ctx.seen["target"].valid() ? ctx.seen["target"]
+                                                                                                          : SourceSpan{1, 1, 1};
+            for (Diagnostic d : tv.diagnostics()) {
+                if (!d.span.valid()) d.span = at;
+                ctx.diags.push_back(std::move(d));
+            }
+        }
+    }
+    ctx.targetInvalid = !ctx.diags.empty();
+    for (const Statement& st : stmts) {
+        if (st.directive) {
+            if (!isHeaderDirective(st.keyword)) applyDirective(ctx, tokenizeDirective(st.text, st.line, st.column));
+        } else {
+            applyInstruction(ctx, st.text, st.line, st.column, st.terminated);
+        }
+    }
+    if (ctx.diags.empty() && ctx.s.instrs.empty())
+        ctx.error(DiagCode::InvalidValue, SourceSpan{1, 1, 1},
+                  "the scenario has no instruction to run: add a PTX instruction such as "
+                  "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes [sA], [A, {0, 0}], [bar];");
+    if (!ctx.diags.empty()) {
+        std::stable_sort(ctx.diags.begin(), ctx.diags.end(), [](const Diagnostic& a, const Diagnostic& b) {
+            return a.span.line != b.span.line ? a.span.line < b.span.line : a.span.column < b.span.column;
+        });
+        return std::move(ctx.diags);
+    }
+    return std::move(ctx.s);
+}
+
+} // namespace layoutscope

@@ -1,0 +1,338 @@
+// runScenario: build the machine (global tensors from their fill patterns, one shared memory per
+// CTA of the cluster), then execute each instruction through the TMA executor, recording a trace.
+#include "layoutscope/analysis/banks.hpp"
+#include "layoutscope/scenario/scenario.hpp"
+#include "scenario/im2col.hpp"
+#include "scenario/parse.hpp"
+#include "scenario/tma_extra.hpp"
+
+#include <cstdio>
+#include <map>
+#include <type_traits>
+
+namespace layoutscope {
+
+ByteGenerator scenarioFillGenerator(const ScenarioTensorMap& t) {
+    const uint64_t es = scn::fillElementBytes(t.map.p.dataType);
+    switch (t.fill) {
+    case ScenarioFill::Zero:
+        return nullptr;
+    case ScenarioFill::Bytes:
+        return [](uint64_t o) { return static_cast<uint8_t>(o & 0xFF); };
+    case ScenarioFill::Random:
+        return [](uint64_t o) {
+            // splitmix64 (Steele, Lea, Flood 2014): a fixed, reproducible byte per offset.
+            uint64_t z = o + 0x9E3779B97F4A7C15ULL;
+            z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+            z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+            return static_cast<uint8_t>(z ^ (z >> 31));
+        };
+    case ScenarioFill::Index:
+        break;
+    }
+    // Element o/es holds its own index, little-endian: byte k of an element is byte k of the index.
+    return [es](uint64_t o) { return static_cast<uint8_t>((o / es) >> (8 * (o % es))); };
+}
+
+BulkByteGenerator scenarioFillBulkGenerator(const ScenarioTensorMap& t) {
+    const ByteGenerator one = scenarioFillGenerator(t);
+    if (!one) return nullptr;
+    const uint64_t es = scn::fillElementBytes(t.map.p.dataType);
+    if (t.fill == ScenarioFill::Index && es != 0) // the element index, little-endian, without a call per byte
+        return [es](uint64_t o, std::span<uint8_t> out) {
+            uint64_t e = o / es, k = o % es;
+            for (uint8_t& b : out) {
+                b = static_cast<uint8_t>(e >> (8 * k));
+                if (++k == es) k = 0, ++e;
+            }
+        };
+    return [one](uint64_t o, std::span<uint8_t> out) {
+        for (uint8_t& b : out) b = one(o++);
+    };
+}
+
+namespace {
+
+std::string hex(uint64_t v) {
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+    return buf;
+}
+
+std::string boxText(const TensorMap& m) {
+    std::string s;
+    for (uint32_t i = 0; i < m.p.tensorRank && i < kMaxTensorRank; ++i)
+        s += (i ? "x" : "") + std::to_string(m.p.boxDim[i]);
+    std::string type = cudaName(m.p.dataType);
+    if (type.rfind("CU_TENSOR_MAP_DATA_TYPE_", 0) == 0) type = type.substr(24);
+    std::string sw = cudaName(m.p.swizzle);
+    if (sw.rfind("CU_TENSOR_MAP_", 0) == 0) sw = sw.substr(14);
+    return s + " " + type + ", " + sw;
+}
+
+// Bytes written by the moves of trace instruction `idx`.
+uint64_t bytesMoved(const Trace& t, uint32_t idx) {
+    return t.instrs[idx].bytesMoved;
+}
+
+// "CTA 0 (8192 B)" or "CTA 0 (4096 B), CTA 1 (4096 B)": shared-memory bytes per destination CTA.
+std::string perCta(const Trace& t, uint32_t idx) {
+    std::map<uint32_t, uint64_t> n;
+    const TraceInstr& in = t.instrs[idx];
+    // The summary is written before endInstr closes the range: the open instruction ends at the table's end.
+    const uint64_t end = idx + 1 == t.instrs.size() ? t.moves.size() : in.endMove;
+    for (uint64_t i = in.firstMove; i < end; ++i) {
+        const ByteMove m = t.moves[i];
+        if (m.dst.space == MemSpace::SharedCta) n[m.dst.cta] += m.length;
+    }
+    if (!in.traced) return "CTAs not traced";
+    std::string s;
+    for (const auto& [cta, bytes] : n)
+        s += (s.empty() ? "CTA " : ", CTA ") + std::to_string(cta) + " (" + std::to_string(bytes) + " B)";
+    return s.empty() ? "no CTA" : s;
+}
+
+Diagnostic atInstr(Diagnostic d, const ScenarioInstr& in) {
+    if (!d.span.valid()) d.span = in.span;
+    return d;
+}
+
+void pushTx(Trace& trace, MachineState& state, uint32_t cta, uint32_t addr, int64_t completeBytes) {
+    MbarrierState& mb = state.mbarriers[{cta, addr}];
+    mb.txCount -= completeBytes;
+    if (completeBytes > 0) mb.completedBytes += completeBytes;
+    const uint32_t step = trace.stepCount == 0 ? 0 : trace.stepCount - 1;
+    trace.txEvents.push_back(TxEvent{step, static_cast<uint32_t>(trace.instrs.size() - 1),
+                                     static_cast<uint8_t>(cta), addr, completeBytes});
+}
+
+// The scenario ends like a kernel exit: TMEM columns still allocated break the PTX exit rule (checkExit,
+// PTX ISA 9.2 §9.7.16.7.1). A scenario is often a fragment of a kernel, so this is a warning, reported at the
+// alloc instruction that took the columns. (PTX sets no exit rule for relinquish_alloc_permit: tcgen05.md
+// §2.2.)
+void exitWarnings(const TmemState& tmem,
+                  const std::map<std::pair<uint32_t, uint32_t>, SourceSpan>& allocSites,
+                  std::vector<Diagnostic>& out) {
+    for (uint32_t cta = 0; cta < tmem.allocators.size(); ++cta) {
+        const TmemAllocator& a = tmem.allocators[cta];
+        const Status st = a.checkExit(); // one diagnostic per live allocation, in allocations() order
+        if (st) continue;
+        LAYOUTSCOPE_ASSERT(st.diagnostics().size() == a.allocations().size());
+        for (size_t i = 0; i < a.allocations().size(); ++i) {
+            Diagnostic d = st.diagnostics()[i];
+            d.severity = Severity::Warning;
+            d.message = "CTA " + std::to_string(cta) + " at the end of the scenario: " + d.message;
+            if (auto it = allocSites.find({cta, a.allocations()[i].column}); it != allocSites.end())
+                d.span = it->second;
+            out.push_back(std::move(d));
+        }
+    }
+}
+
+// expect_tx against the bytes that arrive (issue 12): only for barriers the scenario armed with expect_tx.
+struct TxWatch {
+    bool armed = false;    ///< an expect_tx since the last init
+    SourceSpan expectSpan; ///< the last expect_tx
+    int64_t announced = 0; ///< expect_tx bytes since the last init
+    bool waited = false;   ///< a wait checked the barrier at tx-count `checkedTx`
+    int64_t checkedTx = 0;
+};
+
+std::string txMismatch(const Scenario& sc, const MbarrierState& mb, const TxWatch& w, uint32_t cta,
+                       uint32_t addr) {
+    const int64_t arrived = w.announced - mb.txCount;
+    std::string name = "CTA " + std::to_string(cta) + " " + hex(addr);
+    for (const ScenarioBarrier& b : sc.barriers)
+        if (b.cta == cta && b.addr == addr) name = b.name + " (" + name + ")";
+    std::string s = "mbarrier " + name + ": expect_tx announced " + std::to_string(w.announced) + " B but " +
+                    std::to_string(arrived) + " B of complete-tx arrive (tx-count " +
+                    std::to_string(mb.txCount) + ")";
+    if (mb.txCount < 0)
+        return s +
+               ": the phase can complete before the last bytes land, a race on hardware; announce the bytes "
+               "of every copy the phase covers (expect_tx " +
+               std::to_string(arrived) + ")";
+    return s +
+           ": a wait on this phase never completes (the kernel hangs); announce only the bytes that "
+           "arrive (expect_tx " +
+           std::to_string(arrived) + ") or issue the missing copies";
+}
+
+Diagnostic txDiagnostic(std::string msg, SourceSpan span) {
+    return Diagnostic{
+        Severity::Error,
+        DiagCode::InvalidValue,
+        span,
+        std::move(msg),
+        "PTX ISA 9.2 §9.7.13.15 (a phase completes when pending arrivals and tx-count reach 0); tma.md §6",
+        Provenance::PtxText};
+}
+
+} // namespace
+
+Result<Run> runScenario(const Scenario& s, const RunOptions& options) {
+    Run run{MachineState(s.clusterSize, 0), MachineState(s.clusterSize, 0), Trace{}};
+    run.trace.budgetBytes = options.traceBudgetBytes;
+    run.tmemInitial = TmemState(s.clusterSize);
+    TmemState tmem = run.tmemInitial;
+    for (const ScenarioTensorMap& t : s.tensorMaps)
+        run.initial.global.addRegion(t.map.p.globalAddress, t.extent, scenarioFillGenerator(t),
+                                     scenarioFillBulkGenerator(t));
+    for (const ScenarioBarrier& b : s.barriers) run.initial.mbarriers[{b.cta, b.addr}] = MbarrierState{};
+    MachineState state = run.initial;
+    TraceBuilder tb(run.trace);
+    Tcgen05Executor tcgen(run.trace, state, tmem);
+    std::map<std::pair<uint32_t, uint32_t>, SourceSpan> allocSites; ///< (CTA, first column) -> tcgen05.alloc
+    std::map<std::pair<uint32_t, uint32_t>, TxWatch> txWatch;       ///< (CTA, mbarrier) -> expect_tx check
+    scn::ProducerIndex producers; ///< what the TMA loads left in shared memory, for the consumer checks
+    for (const ScenarioInstr& in : s.instrs) {
+        if (options.cancel && options.cancel->load(std::memory_order_relaxed))
+            return Diagnostic{Severity::Error,       DiagCode::Unsupported, in.span, "run cancelled", "",
+                              Provenance::Assumption};
+        if (in.kind == ScenarioInstrKind::Tcgen05) { // records its own trace instruction
+            std::vector<Diagnostic> findings;
+            Status st = scn::runTcgen05(s, in, tcgen, run.warps, state, run.trace, producers, findings);
+            for (const Diagnostic& d : findings) run.warnings.push_back(atInstr(d, in));
+            if (!st) {
+                std::vector<Diagnostic> ds;
+                for (const Diagnostic& d : st.diagnostics()) ds.push_back(atInstr(d, in));
+                return ds;
+            }
+            if (in.text.rfind("tcgen05.alloc", 0) == 0) { // its warnings; where its columns came from
+                for (const Diagnostic& d : tcgen.warnings()) run.warnings.push_back(atInstr(d, in));
+                const uint32_t idx = static_cast<uint32_t>(run.trace.instrs.size() - 1);
+                // Its moves store the TMEM address (src.addr) to each CTA's shared memory (tcgen05_exec.hpp).
+                const TraceInstr& ti = run.trace.instrs[idx];
+                for (uint64_t i = ti.firstMove; i < ti.endMove; ++i) {
+                    const ByteMove m = run.trace.moves[i];
+                    allocSites[{m.src.cta, decodeTmemAddress(static_cast<uint32_t>(m.src.addr)).column}] =
+                        in.span;
+                }
+            }
+            continue;
+        }
+        tb.beginInstr(in.text, in.span.line);
+        const uint32_t idx = static_cast<uint32_t>(run.trace.instrs.size() - 1);
+        std::string summary;
+        switch (in.kind) {
+        case ScenarioInstrKind::Copy: {
+            Status st = scn::executeScenarioOp(in.op, state, tb); // scenario_tma_extra.cpp
+            if (!st) {
+                std::vector<Diagnostic> ds;
+                for (const Diagnostic& d : st.diagnostics()) ds.push_back(atInstr(d, in));
+                return ds;
+            }
+            if (const auto* ld = std::get_if<TmaTileLoad>(&in.op)) {
+                summary = "TMA tile load " + boxText(ld->map) + ", " +
+                          std::to_string(bytesMoved(run.trace, idx)) + " B written at " + hex(ld->dstAddr) +
+                          " to " + perCta(run.trace, idx) +
+                          (ld->multicast ? ", multicast mask " + hex(ld->ctaMask) : std::string()) +
+                          (ld->ctaGroup == 2
+                               ? ", .cta_group::2: complete-tx to the pair member of parity " +
+                                     std::to_string(ld->mbarCta & 1) + " (unverified, open question 12)"
+                               : std::string());
+            } else if (const auto* st2p = std::get_if<TmaTileStore>(&in.op)) {
+                const auto& st2 = *st2p;
+                summary = "TMA tile store " + boxText(st2.map) + ", " +
+                          std::to_string(bytesMoved(run.trace, idx)) + " B written to global from CTA " +
+                          std::to_string(st2.srcCta) + " at " + hex(st2.srcAddr);
+            } else {
+                summary = scn::extraOpSummary(in.op, bytesMoved(run.trace, idx));
+                if (summary.empty())
+                    summary = scn::im2colOpSummary(in.op, bytesMoved(run.trace, idx)); // im2col
+            }
+            break;
+        }
+        case ScenarioInstrKind::MbarrierInit:
+            state.mbarriers[{in.cta, in.mbarAddr}] = MbarrierState{};
+            txWatch[{in.cta, in.mbarAddr}] = TxWatch{};
+            summary = "mbarrier.init at CTA " + std::to_string(in.cta) + " " + hex(in.mbarAddr) +
+                      ", arrival count " + std::to_string(in.value);
+            break;
+        case ScenarioInstrKind::MbarrierExpectTx:
+            pushTx(run.trace, state, in.cta, in.mbarAddr, -in.value);
+            {
+                TxWatch& w = txWatch[{in.cta, in.mbarAddr}];
+                w.armed = true;
+                w.expectSpan = in.span;
+                w.announced += in.value;
+            }
+            summary = "expect-tx " + std::to_string(in.value) + " B on mbarrier CTA " +
+                      std::to_string(in.cta) + " " + hex(in.mbarAddr);
+            break;
+        case ScenarioInstrKind::MbarrierCompleteTx:
+            pushTx(run.trace, state, in.cta, in.mbarAddr, in.value);
+            summary = "complete-tx " + std::to_string(in.value) + " B on mbarrier CTA " +
+                      std::to_string(in.cta) + " " + hex(in.mbarAddr);
+            break;
+        case ScenarioInstrKind::MbarrierWait: {
+            const MbarrierState& mb = state.mbarriers[{in.cta, in.mbarAddr}];
+            if (TxWatch& w = txWatch[{in.cta, in.mbarAddr}]; w.armed) {
+                if (mb.txCount != 0 && !(w.waited && w.checkedTx == mb.txCount))
+                    run.warnings.push_back(txDiagnostic(txMismatch(s, mb, w, in.cta, in.mbarAddr), in.span));
+                w.waited = true;
+                w.checkedTx = mb.txCount;
+            }
+            summary = "wait on mbarrier CTA " + std::to_string(in.cta) + " " + hex(in.mbarAddr) +
+                      ": tx-count " + std::to_string(mb.txCount) +
+                      (mb.txCount == 0 ? " (transactions complete)" : " (pending)");
+            break;
+        }
+        case ScenarioInstrKind::NoOp:
+            summary = "no data movement";
+            if (in.smemAccess) { // a consumer access pattern: its wavefronts with the bank model
+                const SmemAccess& a = *in.smemAccess;
+                auto rep = smemAccessWavefronts(a);
+                if (!rep) {
+                    std::vector<Diagnostic> ds;
+                    for (const Diagnostic& d : rep.diagnostics()) ds.push_back(atInstr(d, in));
+                    return ds;
+                }
+                summary = std::to_string(a.widthBytes) + " B per thread, " +
+                          std::to_string(__builtin_popcount(a.activeMask)) +
+                          " threads: " + std::to_string(rep->wavefronts) + " shared wavefronts (ideal " +
+                          std::to_string(rep->ideal) + ", " + std::to_string(rep->excess) +
+                          " excess = bank conflicts)";
+            }
+            if (in.umma) { // tcgen05.mma: A/B fetch checked against the TMA tiles, D against the allocation
+                const UmmaRead& u = *in.umma;
+                summary = "tcgen05.mma M=" + std::to_string(u.m) + " N=" + std::to_string(u.n) +
+                          ": reads A and B from shared memory, accumulates into TMEM columns " +
+                          std::to_string(u.dTaddr & 0xFFFF) + ".." +
+                          std::to_string((u.dTaddr & 0xFFFF) + u.n - 1) +
+                          "; the accumulator values are not computed";
+                std::vector<Diagnostic> findings;
+                // unverified: D of an F32 accumulator takes N columns (M = 128: lane m holds row m).
+                if (auto d = tcgen.checkAllocated(in.cta, u.dTaddr & 0xFFFF,
+                                                  (u.dTaddr & 0xFFFF) + int64_t(u.n), "tcgen05.mma"))
+                    findings.push_back(*d);
+                scn::checkUmmaConsumer(s, idx, run.trace, producers, findings);
+                for (const Diagnostic& d : findings) run.warnings.push_back(atInstr(d, in));
+            }
+            if (in.wgmma) { // reads A and B through their descriptors: checked against the TMA tiles
+                summary = "wgmma.mma_async m64n" + std::to_string(in.wgmma->n) + "k16: reads A (64x16, " +
+                          (in.wgmma->transA ? "MN" : "K") + "-major) and B (16x" +
+                          std::to_string(in.wgmma->n) + ", " + (in.wgmma->transB ? "MN" : "K") +
+                          "-major) from shared memory; the accumulator is not computed";
+                std::vector<Diagnostic> findings;
+                scn::checkWgmmaConsumer(s, idx, run.trace, producers, findings);
+                for (const Diagnostic& d : findings) run.warnings.push_back(atInstr(d, in));
+            }
+            break;
+        case ScenarioInstrKind::Tcgen05:
+            break; // handled above
+        }
+        tb.endInstr(std::move(summary));
+    }
+    for (const auto& [key, w] : txWatch) { // armed barriers no wait checked in their final state
+        const MbarrierState& mb = state.mbarriers[key];
+        if (w.armed && mb.txCount != 0 && !(w.waited && w.checkedTx == mb.txCount))
+            run.warnings.push_back(txDiagnostic(txMismatch(s, mb, w, key.first, key.second), w.expectSpan));
+    }
+    exitWarnings(tmem, allocSites, run.warnings);
+    run.final = std::move(state);
+    run.tmemFinal = std::move(tmem);
+    return run;
+}
+
+} // namespace layoutscope

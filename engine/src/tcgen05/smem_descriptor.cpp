@@ -1,0 +1,142 @@
+// Shared-memory matrix descriptor: decode, encode, validate, implied element addresses
+// (PTX ISA 9.2 §9.7.16.4.1 Table 40, §9.7.16.3.3; tcgen05.md §7; golden/cute umma_smem_desc.json).
+#include "layoutscope/tcgen05/smem_descriptor.hpp"
+#include "layoutscope/tcgen05/tmem.hpp"
+
+#include <string>
+#include <utility>
+
+namespace layoutscope {
+namespace {
+
+constexpr uint64_t field(uint64_t v, unsigned lo, unsigned width) { return (v >> lo) & ((uint64_t{1} << width) - 1); }
+
+constexpr uint64_t kReservedMask = (uint64_t{0x3} << 14)     // bits [14,16)
+                                   | (uint64_t{0x3} << 30)   // bits [30,32)
+                                   | (uint64_t{0xFF} << 53); // bits [53,61)
+
+} // namespace
+
+const char* smemLayoutTypeName(uint32_t t) {
+    switch (t) {
+    case 0: return "SWIZZLE_NONE";
+    case 1: return "SWIZZLE_128B_BASE32B";
+    case 2: return "SWIZZLE_128B";
+    case 4: return "SWIZZLE_64B";
+    case 6: return "SWIZZLE_32B";
+    default: return "invalid";
+    }
+}
+
+std::optional<SmemLayoutType> smemLayoutTypeFromName(std::string_view name) {
+    static constexpr std::pair<std::string_view, SmemLayoutType> kTypes[] = {
+        {"none", SmemLayoutType::SwizzleNone},
+        {"128B", SmemLayoutType::Swizzle128B},
+        {"64B", SmemLayoutType::Swizzle64B},
+        {"32B", SmemLayoutType::Swizzle32B},
+        {"128B_base32B", SmemLayoutType::Swizzle128BBase32B}};
+    for (const auto& [n, t] : kTypes)
+        if (n == name) return t;
+    return std::nullopt;
+}
+
+SmemDescriptor decodeSmemDescriptor(uint64_t v) {
+    SmemDescriptor d;
+    d.startAddress = static_cast<uint32_t>(field(v, 0, 14) << 4); // bits [0,14)
+    d.lbo = static_cast<uint32_t>(field(v, 16, 14) << 4);         // bits [16,30)
+    d.sbo = static_cast<uint32_t>(field(v, 32, 14) << 4);         // bits [32,46)
+    d.version = static_cast<uint32_t>(field(v, 46, 3));           // bits [46,49)
+    d.baseOffset = static_cast<uint32_t>(field(v, 49, 3));        // bits [49,52)
+    d.lboMode = static_cast<uint32_t>(field(v, 52, 1));           // bits [52,53)
+    d.layoutType = static_cast<uint32_t>(field(v, 61, 3));        // bits [61,64)
+    d.reservedBits = v & kReservedMask;
+    return d;
+}
+
+uint64_t encodeSmemDescriptor(const SmemDescriptor& d) {
+    uint64_t v = 0;
+    v |= uint64_t{(d.startAddress & 0x3FFFF) >> 4};       // bits [0,14)
+    v |= uint64_t{(d.lbo & 0x3FFFF) >> 4} << 16;           // bits [16,30)
+    v |= uint64_t{(d.sbo & 0x3FFFF) >> 4} << 32;           // bits [32,46)
+    v |= uint64_t{d.version & 7} << 46;                    // bits [46,49)
+    v |= uint64_t{d.baseOffset & 7} << 49;                 // bits [49,52)
+    v |= uint64_t{d.lboMode & 1} << 52;                    // bits [52,53)
+    v |= uint64_t{d.layoutType & 7} << 61;                 // bits [61,64)
+    return v;
+}
+
+Status validateSmemDescriptor(const SmemDescriptor& d) {
+    std::vector<Diagnostic> ds;
+    auto bad = [&](RuleId r, std::string m) { ds.push_back(tcgen05Diagnostic(Severity::Error, r, std::move(m))); };
+    if (std::string(smemLayoutTypeName(d.layoutType)) == "invalid")
+        bad(RuleId::SmemDescriptorFields, "layout type " + std::to_string(d.layoutType) +
+                                              " is invalid (0 none, 1 128B/32B atom, 2 128B, 4 64B, 6 32B)");
+    if (d.version != 1)
+        bad(RuleId::SmemDescriptorFields, "bits [46,49) must hold the fixed constant 0b001, not " +
+                                              std::to_string(d.version));
+    if (d.reservedBits != 0) bad(RuleId::SmemDescriptorFields, "reserved bits [14,16), [30,32) or [53,61) are not 0");
+    if (d.lboMode == 1 && (d.layoutType != 2 || d.baseOffset != 0))
+        bad(RuleId::SmemDescriptorFields,
+            "absolute LBO mode (bit 52) needs SWIZZLE_128B and base offset 0 (PTX §9.7.16.3.1.2.1)");
+    if (ds.empty()) return okStatus();
+    return ds;
+}
+
+CuteSwizzle swizzleOfLayoutType(uint32_t t) {
+    switch (t) {
+    case 1: return {2, 5, 2};
+    case 2: return {3, 4, 3};
+    case 4: return {2, 4, 3};
+    case 6: return {1, 4, 3};
+    default: return {0, 4, 3};
+    }
+}
+
+uint32_t swizzleWidthBytes(uint32_t t) {
+    switch (t) {
+    case 1:
+    case 2: return 128;
+    case 4: return 64;
+    case 6: return 32;
+    default: return 16;
+    }
+}
+
+int cuteSwizzleToTensorMapSwizzle(const CuteSwizzle& sw) {
+    // CuTe get_tma_swizzle_bits / get_tma_swizzle_base / to_CUtensorMapSwizzle (golden/cute swizzle.json).
+    if (sw.m == 4) {
+        if (sw.b == 0) return 0; // NONE (the base is not checked for the identity swizzle)
+        if (sw.s != 3 || sw.b > 3) return -1;
+        return static_cast<int>(sw.b); // 32B=1, 64B=2, 128B=3
+    }
+    if (sw.m == 5) return (sw.b == 2 && sw.s == 2) ? 4 : -1; // 128B_ATOM_32B
+    if (sw.m == 6) return sw.b == 2 ? 6 : -1;                 // 128B_ATOM_64B (CuTe requires B==2)
+    return -1;
+}
+
+uint32_t canonicalOffset(const SmemDescriptor& d, MatrixMajor major, uint32_t elemBits, uint32_t mn, uint32_t k) {
+    // unverified: open question 3 — absolute-LBO mode (bit 52, sm_103a) is not modelled: LBO stays relative.
+    const uint32_t w = swizzleWidthBytes(d.layoutType);
+    const bool swizzled = w != 16;
+    if (major == MatrixMajor::K) {
+        const uint32_t kb = k * elemBits / 8;
+        if (!swizzled) return (mn % 8) * 16 + (mn / 8) * d.sbo + kb % 16 + (kb / 16) * d.lbo;
+        return (mn % 8) * w + (mn / 8) * d.sbo + kb % w + (kb / w) * d.lbo;
+    }
+    const uint32_t mb = mn * elemBits / 8;
+    if (!swizzled) return mb % 16 + (mb / 16) * d.sbo + (k % 8) * 16 + (k / 8) * d.lbo;
+    const uint32_t rows = d.layoutType == 1 ? 4 : 8; // 128B with 32B atoms: (4,k) rows of 128 B
+    return mb % w + (mb / w) * d.lbo + (k % rows) * w + (k / rows) * d.sbo;
+}
+
+uint32_t elementAddress(const SmemDescriptor& d, MatrixMajor major, uint32_t elemBits, uint32_t mn, uint32_t k) {
+    // unverified: open question 22 — absolute-address XOR; baseOffset does not enter.
+    return swizzleOfLayoutType(d.layoutType).apply(d.startAddress + canonicalOffset(d, major, elemBits, mn, k));
+}
+
+uint32_t cpSourceAddress(const SmemDescriptor& d, uint32_t row, uint32_t b) {
+    // unverified: open question 3 — K-major canonical walk: row = M index, row bytes along K (8-bit view).
+    return elementAddress(d, MatrixMajor::K, 8, row, b);
+}
+
+} // namespace layoutscope
