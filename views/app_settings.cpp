@@ -7,11 +7,17 @@
 namespace layoutscope::views {
 
 namespace {
-QSettings settings() { return QSettings(QSettings::IniFormat, QSettings::UserScope, "layoutscope", "layoutscope"); }
+QSettings settings() {
+    return QSettings(QSettings::IniFormat, QSettings::UserScope, "layoutscope", "layoutscope");
+}
 } // namespace
 
-QString themeName(Theme t) { return t == Theme::Light ? "light" : "dark"; }
-Theme themeFromName(const QString& name) { return name.compare("light", Qt::CaseInsensitive) == 0 ? Theme::Light : Theme::Dark; }
+QString themeName(Theme t) {
+    return t == Theme::Light ? "light" : "dark";
+}
+Theme themeFromName(const QString& name) {
+    return name.compare("light", Qt::CaseInsensitive) == 0 ? Theme::Light : Theme::Dark;
+}
 
 void AppSettings::useSettingsFolder(const QString& dir) {
     QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir);
@@ -26,7 +32,8 @@ void AppSettings::saveWindow(const QMainWindow& w) const {
 
 bool AppSettings::restoreWindow(QMainWindow& w) const {
     const QSettings s = settings();
-    const QByteArray geo = s.value("window/geometry").toByteArray(), state = s.value("window/state").toByteArray();
+    const QByteArray geo = s.value("window/geometry").toByteArray(),
+                     state = s.value("window/state").toByteArray();
     if (geo.isEmpty() && state.isEmpty()) return false;
     bool ok = true;
     if (!geo.isEmpty()) ok &= w.restoreGeometry(geo);
@@ -34,10 +41,18 @@ bool AppSettings::restoreWindow(QMainWindow& w) const {
     return ok;
 }
 
-void AppSettings::setTheme(Theme t) const { settings().setValue("view/theme", themeName(t)); }
-Theme AppSettings::theme() const { return themeFromName(settings().value("view/theme", "dark").toString()); }
-void AppSettings::setLastFile(const QString& path) const { settings().setValue("file/last", path); }
-QString AppSettings::lastFile() const { return settings().value("file/last").toString(); }
+void AppSettings::setTheme(Theme t) const {
+    settings().setValue("view/theme", themeName(t));
+}
+Theme AppSettings::theme() const {
+    return themeFromName(settings().value("view/theme", "dark").toString());
+}
+void AppSettings::setLastFile(const QString& path) const {
+    settings().setValue("file/last", path);
+}
+QString AppSettings::lastFile() const {
+    return settings().value("file/last").toString();
+}
 
 void AppSettings::beginOpening(const QString& path) const {
     QSettings s = settings();

@@ -10,11 +10,11 @@ class QMainWindow;
 namespace layoutscope::views {
 
 enum class Theme { Dark, Light };
-[[nodiscard]] QString themeName(Theme t);              ///< "dark" / "light"
+[[nodiscard]] QString themeName(Theme t);               ///< "dark" / "light"
 [[nodiscard]] Theme themeFromName(const QString& name); ///< unknown names: Dark
 
 class AppSettings {
-public:
+  public:
     /// Bump when the dock set changes incompatibly: restoreState then ignores the old layout.
     static constexpr int kStateVersion = 1;
 

@@ -3,7 +3,9 @@
 #include <QFile>
 #include <glm/gtc/type_ptr.hpp>
 
-static void initViewsResources() { Q_INIT_RESOURCE(layoutscope); }
+static void initViewsResources() {
+    Q_INIT_RESOURCE(layoutscope);
+}
 
 namespace layoutscope::views {
 
@@ -94,8 +96,8 @@ void CellRenderer::upload(uint32_t w, uint32_t h, const Rgba8* texels) {
         m_w = w;
         m_h = h;
     } else if (w && h) {
-        m_gl->glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, static_cast<GLsizei>(w), static_cast<GLsizei>(h), GL_RGBA_INTEGER,
-                              GL_UNSIGNED_BYTE, texels);
+        m_gl->glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, static_cast<GLsizei>(w), static_cast<GLsizei>(h),
+                              GL_RGBA_INTEGER, GL_UNSIGNED_BYTE, texels);
     }
 }
 

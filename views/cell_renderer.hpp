@@ -10,7 +10,7 @@
 namespace layoutscope::views {
 
 class CellRenderer {
-public:
+  public:
     /// Compile the shaders from :/shaders and create the buffers. False (with `error`) on failure.
     bool init(QOpenGLFunctions_3_3_Core* gl, QString* error = nullptr);
     void destroy();
@@ -23,7 +23,7 @@ public:
     /// `fbHeightPx`: framebuffer height (device pixels); `dpr`: device pixels per logical pixel.
     void draw(const Camera2D& cam, float fbHeightPx, float dpr, ShadeParams params);
 
-private:
+  private:
     QOpenGLFunctions_3_3_Core* m_gl = nullptr;
     GLuint m_program = 0, m_vao = 0, m_vbo = 0, m_tex = 0;
     uint32_t m_w = 0, m_h = 0;

@@ -40,7 +40,7 @@ class EventList : public QTreeWidget {
     size_t m_txAt = 0;                         ///< cursor into Trace::txEvents (instruction order)
     std::optional<uint32_t> m_pendingStep;     ///< showStep while rows were still being made
     std::vector<QTreeWidgetItem*> m_graveyard; ///< rows of the previous trace, deleted in slices
-    const Trace* m_trace = nullptr; ///< the trace of the rows (owned by the document)
+    const Trace* m_trace = nullptr;            ///< the trace of the rows (owned by the document)
 };
 
 } // namespace layoutscope::views

@@ -12,7 +12,7 @@ namespace layoutscope::views {
 
 struct ExampleScenario {
     QString path;
-    QString title;       ///< first header-comment paragraph, cut at ~80 chars (the file name when there is none)
+    QString title; ///< first header-comment paragraph, cut at ~80 chars (the file name when there is none)
     QString description; ///< the rest of the header comment, paragraphs kept
 };
 

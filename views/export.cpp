@@ -30,17 +30,31 @@ const BoxFrame* frameOf(const Panes& p) {
                                                              : (p.frames.empty() ? nullptr : &p.frames[0]);
 }
 
-constexpr ShadeParams kSmemShade(float zoom) { return ShadeParams{zoom, 4, 0}; }
-constexpr ShadeParams kGlobalShade(float zoom) { return ShadeParams{zoom, 0, 0}; }
+constexpr ShadeParams kSmemShade(float zoom) {
+    return ShadeParams{zoom, 4, 0};
+}
+constexpr ShadeParams kGlobalShade(float zoom) {
+    return ShadeParams{zoom, 0, 0};
+}
 
 bool renderGl(const Panes& panes, const ExportLayout& L, QImage& out, QString& log) {
     const glm::vec2 gsz(L.globalRect.width(), L.globalRect.height());
     const glm::vec2 ssz(L.smemRect.width(), L.smemRect.height());
     std::vector<GlPane> gp(2);
-    gp[0] = {L.globalRect, L.globalCam, panes.global.w, panes.global.h, &panes.global.texels,
-             kGlobalShade(L.globalCam.zoom()), buildGlobalOverlay(L.globalCam, gsz, panes.global)};
-    gp[1] = {L.smemRect, L.smemCam, panes.smem.width(), panes.smem.height(), &panes.smem.texels,
-             kSmemShade(L.smemCam.zoom()), buildSmemOverlay(L.smemCam, ssz, panes.smem, frameOf(panes))};
+    gp[0] = {L.globalRect,
+             L.globalCam,
+             panes.global.w,
+             panes.global.h,
+             &panes.global.texels,
+             kGlobalShade(L.globalCam.zoom()),
+             buildGlobalOverlay(L.globalCam, gsz, panes.global)};
+    gp[1] = {L.smemRect,
+             L.smemCam,
+             panes.smem.width(),
+             panes.smem.height(),
+             &panes.smem.texels,
+             kSmemShade(L.smemCam.zoom()),
+             buildSmemOverlay(L.smemCam, ssz, panes.smem, frameOf(panes))};
     return renderPanesGl(L.size, gp, out, log);
 }
 
@@ -84,19 +98,24 @@ ExportResult renderDocument(const Document& doc, uint32_t step, QSize size, uint
     QImage img(size, QImage::Format_RGB32);
     img.fill(qRgb(kBackground.r, kBackground.g, kBackground.b));
     paintCellsCpu(img, L.globalRect, L.globalCam, panes.global.w, panes.global.h, panes.global.texels,
-            kGlobalShade(L.globalCam.zoom()));
+                  kGlobalShade(L.globalCam.zoom()));
     paintCellsCpu(img, L.smemRect, L.smemCam, panes.smem.width(), panes.smem.height(), panes.smem.texels,
-            kSmemShade(L.smemCam.zoom()));
+                  kSmemShade(L.smemCam.zoom()));
     QPainter p(&img);
     p.setRenderHint(QPainter::TextAntialiasing);
-    paintOverlay(p, buildGlobalOverlay(L.globalCam, glm::vec2(L.globalRect.width(), L.globalRect.height()), panes.global),
-                   L.globalRect.topLeft());
-    paintOverlay(p, buildSmemOverlay(L.smemCam, glm::vec2(L.smemRect.width(), L.smemRect.height()), panes.smem, frameOf(panes)),
-                   L.smemRect.topLeft());
+    paintOverlay(
+        p,
+        buildGlobalOverlay(L.globalCam, glm::vec2(L.globalRect.width(), L.globalRect.height()), panes.global),
+        L.globalRect.topLeft());
+    paintOverlay(p,
+                 buildSmemOverlay(L.smemCam, glm::vec2(L.smemRect.width(), L.smemRect.height()), panes.smem,
+                                  frameOf(panes)),
+                 L.smemRect.topLeft());
     p.end();
     res.image = img;
     res.ok = true;
-    res.message = "rendered on the CPU (" + (glLog.isEmpty() ? QString("forced by LAYOUTSCOPE_EXPORT_CPU=1") : glLog) + ")";
+    res.message = "rendered on the CPU (" +
+                  (glLog.isEmpty() ? QString("forced by LAYOUTSCOPE_EXPORT_CPU=1") : glLog) + ")";
     return res;
 }
 

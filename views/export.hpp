@@ -9,8 +9,8 @@
 /// Path 2 (CPU): when no GL context can be made (offscreen without DISPLAY), the cells are shaded
 /// with views::shadeCell (the C++ mirror of cells.frag) and the overlay drawn with QPainter.
 /// LAYOUTSCOPE_EXPORT_CPU=1 forces path 2.
-#include "scene/document.hpp"
 #include "scene/camera2d.hpp"
+#include "scene/document.hpp"
 #include "scene/smem_scene.hpp"
 
 #include <QImage>
@@ -42,6 +42,5 @@ struct ExportResult {
 /// renderDocument then save as PNG (or any format Qt knows from the suffix).
 [[nodiscard]] ExportResult exportImage(const Document& doc, uint32_t step, const QString& path,
                                        QSize size = QSize(1600, 900), uint32_t cta = 0);
-
 
 } // namespace layoutscope::views

@@ -12,20 +12,23 @@ ExportResult exportAnimationDialog(QWidget* parent, const Document& doc, uint32_
     ExportResult none;
     none.message = "cancelled";
     if (!doc.hasTrace()) {
-        QMessageBox::information(parent, "Export animation", "The scenario has errors: there is no animation to export.");
+        QMessageBox::information(parent, "Export animation",
+                                 "The scenario has errors: there is no animation to export.");
         none.message = "no trace";
         return none;
     }
-    const QString dir = QFileDialog::getExistingDirectory(parent, "Export animation: folder for frame_0000.png...");
+    const QString dir =
+        QFileDialog::getExistingDirectory(parent, "Export animation: folder for frame_0000.png...");
     if (dir.isEmpty()) return none;
     const uint32_t n = doc.trace().stepCount;
     std::optional<StepRange> range;
     QString spec = QString("0:%1").arg(n);
     while (!range) {
         bool ok = false;
-        spec = QInputDialog::getText(parent, "Export animation",
-                                     QString("Steps A:B (the trace has steps 0..%1; step 0 = before the first move):").arg(n),
-                                     QLineEdit::Normal, spec, &ok);
+        spec = QInputDialog::getText(
+            parent, "Export animation",
+            QString("Steps A:B (the trace has steps 0..%1; step 0 = before the first move):").arg(n),
+            QLineEdit::Normal, spec, &ok);
         if (!ok) return none;
         QString err;
         range = parseStepRange(spec, n, &err);

@@ -9,6 +9,7 @@ class QWidget;
 namespace layoutscope::views {
 
 /// Returns the export's result (not ok with message "cancelled" when the user backed out).
-ExportResult exportAnimationDialog(QWidget* parent, const Document& doc, uint32_t cta, QSize size = QSize(1600, 900));
+ExportResult exportAnimationDialog(QWidget* parent, const Document& doc, uint32_t cta,
+                                   QSize size = QSize(1600, 900));
 
 } // namespace layoutscope::views

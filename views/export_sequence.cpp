@@ -24,10 +24,12 @@ std::optional<StepRange> parseStepRange(const QString& spec, uint32_t stepCount,
     return StepRange{first, last};
 }
 
-QString sequenceFrameName(uint32_t i) { return QString("frame_%1.png").arg(i, 4, 10, QChar('0')); }
+QString sequenceFrameName(uint32_t i) {
+    return QString("frame_%1.png").arg(i, 4, 10, QChar('0'));
+}
 
-ExportResult exportSequence(const Document& doc, const QString& dir, StepRange range, QSize size, uint32_t cta,
-                            const std::function<bool(uint32_t, uint32_t)>& progress) {
+ExportResult exportSequence(const Document& doc, const QString& dir, StepRange range, QSize size,
+                            uint32_t cta, const std::function<bool(uint32_t, uint32_t)>& progress) {
     ExportResult res;
     if (!doc.hasTrace()) {
         res.message = "the scenario has no trace to export (see its diagnostics)";

@@ -25,8 +25,9 @@ struct Placed {
 };
 
 bool renderGl(const Placed& pl, QSize size, QImage& out, QString& log) {
-    return renderPanesGl(size, {GlPane{pl.rect, pl.cam, pl.pane->w, pl.pane->h, &pl.pane->texels, pl.shade(), pl.overlay}},
-                         out, log);
+    return renderPanesGl(
+        size, {GlPane{pl.rect, pl.cam, pl.pane->w, pl.pane->h, &pl.pane->texels, pl.shade(), pl.overlay}},
+        out, log);
 }
 
 ExportResult renderPane(const ViewPane& pane, QSize size) {

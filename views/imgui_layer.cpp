@@ -1,7 +1,7 @@
 #include "imgui_layer.hpp"
 
-#include <imgui.h>
 #include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
 
 #include <QFileInfo>
 
@@ -16,7 +16,9 @@ struct ContextScope { // make a context current for the scope, restore the previ
     ImGuiContext* prev;
 };
 
-ImU32 col(Rgba8 c) { return IM_COL32(c.r, c.g, c.b, c.a); }
+ImU32 col(Rgba8 c) {
+    return IM_COL32(c.r, c.g, c.b, c.a);
+}
 } // namespace
 
 ImGuiLayer::~ImGuiLayer() {
@@ -39,8 +41,10 @@ bool ImGuiLayer::init() {
     ImGui::StyleColorsDark();
     ImGui::GetStyle().WindowRounding = 4.0f;
     ImGui::GetStyle().Colors[ImGuiCol_WindowBg].w = 0.94f;
-    if (QFileInfo::exists(kMonoFont)) io.Fonts->AddFontFromFileTTF(kMonoFont, 14.0f);
-    else io.Fonts->AddFontDefault();
+    if (QFileInfo::exists(kMonoFont))
+        io.Fonts->AddFontFromFileTTF(kMonoFont, 14.0f);
+    else
+        io.Fonts->AddFontDefault();
     m_backend = ImGui_ImplOpenGL3_Init("#version 330 core");
     ImGui::SetCurrentContext(prev);
     return m_backend;
@@ -126,8 +130,8 @@ void ImGuiLayer::drawOverlay(const OverlayList& o, glm::vec2 origin) {
     for (const OverlayList::Line& l : o.lines) {
         const ImVec2 a(l.a.x + off.x, l.a.y + off.y), b(l.b.x + off.x, l.b.y + off.y);
         if (l.bezier)
-            dl->AddBezierCubic(a, ImVec2(l.c1.x + off.x, l.c1.y + off.y), ImVec2(l.c2.x + off.x, l.c2.y + off.y), b,
-                               col(l.colour), l.width);
+            dl->AddBezierCubic(a, ImVec2(l.c1.x + off.x, l.c1.y + off.y),
+                               ImVec2(l.c2.x + off.x, l.c2.y + off.y), b, col(l.colour), l.width);
         else
             dl->AddLine(a, b, col(l.colour), l.width);
     }
@@ -145,9 +149,9 @@ void ImGuiLayer::inspectorWindow(glm::vec2 cursor, glm::vec2 viewport, const std
     ImGui::SetNextWindowPos(pos);
     ImGui::SetNextWindowBgAlpha(0.92f);
     ImGui::Begin("Inspector", nullptr,
-                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoInputs |
-                     ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
-                     ImGuiWindowFlags_NoNav);
+                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                     ImGuiWindowFlags_NoInputs | ImGuiWindowFlags_NoSavedSettings |
+                     ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav);
     ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.4f, 1.0f), "Inspector");
     ImGui::Separator();
     ImGui::TextUnformatted(text.c_str());
@@ -156,10 +160,11 @@ void ImGuiLayer::inspectorWindow(glm::vec2 cursor, glm::vec2 viewport, const std
 
 void ImGuiLayer::messageWindow(glm::vec2 viewport, const std::string& title, const std::string& text) {
     ImGui::SetNextWindowPos(ImVec2(viewport.x * 0.5f, viewport.y * 0.4f), 0, ImVec2(0.5f, 0.5f));
-    ImGui::SetNextWindowSizeConstraints(ImVec2(200, 0), ImVec2(std::max(240.0f, viewport.x - 40), viewport.y));
+    ImGui::SetNextWindowSizeConstraints(ImVec2(200, 0),
+                                        ImVec2(std::max(240.0f, viewport.x - 40), viewport.y));
     ImGui::Begin(title.c_str(), nullptr,
-                 ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse |
-                     ImGuiWindowFlags_NoMove);
+                 ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings |
+                     ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoMove);
     ImGui::PushTextWrapPos(std::max(240.0f, viewport.x - 60));
     ImGui::TextUnformatted(text.c_str());
     ImGui::PopTextWrapPos();

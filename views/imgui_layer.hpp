@@ -13,7 +13,7 @@ struct ImDrawList;
 namespace layoutscope::views {
 
 class ImGuiLayer {
-public:
+  public:
     ImGuiLayer() = default;
     ImGuiLayer(const ImGuiLayer&) = delete;
     ImGuiLayer& operator=(const ImGuiLayer&) = delete;
@@ -46,7 +46,7 @@ public:
     /// A message box centred in the view (errors, "no trace").
     static void messageWindow(glm::vec2 viewport, const std::string& title, const std::string& text);
 
-private:
+  private:
     ImGuiContext* m_ctx = nullptr;
     int m_lastDrawCmds = 0;
     bool m_backend = false;

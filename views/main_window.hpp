@@ -8,9 +8,9 @@
 #include "path_overlay.hpp"
 #include "playback.hpp"
 #include "scene/document.hpp"
+#include "scene/selection.hpp"
 #include "scene/smem_colour.hpp"
 #include "scene/smem_scene.hpp"
-#include "scene/selection.hpp"
 #include "scene/smem_scene_cache.hpp"
 #include "scene/smem_tile_overlay.hpp"
 #include "timeline_widget.hpp"
@@ -155,7 +155,7 @@ class MainWindow : public QMainWindow {
     std::optional<uint32_t> m_heatAnchor; ///< shared::cta address the heat pattern starts at
     std::optional<SmemHeat> m_heat;
     LinkedData m_linked;
-    PathOverlay* m_path = nullptr;       ///< gui-tmem: smemSceneAt without replaying from step 0 (scrubbing)
+    PathOverlay* m_path = nullptr; ///< gui-tmem: smemSceneAt without replaying from step 0 (scrubbing)
 };
 
 } // namespace layoutscope::views

@@ -22,7 +22,8 @@ using Ranges = std::vector<std::pair<glm::uvec2, glm::uvec2>>;
 
 /// Cells (x, y) as ranges, runs along x merged.
 Ranges mergeRuns(std::vector<glm::uvec2> cells) {
-    std::sort(cells.begin(), cells.end(), [](glm::uvec2 a, glm::uvec2 b) { return a.y != b.y ? a.y < b.y : a.x < b.x; });
+    std::sort(cells.begin(), cells.end(),
+              [](glm::uvec2 a, glm::uvec2 b) { return a.y != b.y ? a.y < b.y : a.x < b.x; });
     Ranges out;
     for (const glm::uvec2 c : cells) {
         if (!out.empty() && out.back().second.y == c.y + 1 && out.back().second.x == c.x) {
@@ -37,11 +38,16 @@ Ranges mergeRuns(std::vector<glm::uvec2> cells) {
 
 const char* spaceName(MemSpace s) {
     switch (s) {
-    case MemSpace::Global: return "global";
-    case MemSpace::SharedCta: return "shared";
-    case MemSpace::TensorMemory: return "TMEM";
-    case MemSpace::Register: return "registers";
-    default: return "?";
+    case MemSpace::Global:
+        return "global";
+    case MemSpace::SharedCta:
+        return "shared";
+    case MemSpace::TensorMemory:
+        return "TMEM";
+    case MemSpace::Register:
+        return "registers";
+    default:
+        return "?";
     }
 }
 
@@ -79,8 +85,9 @@ void MainWindow::buildLinks() {
     heat->setToolTip("Bank-conflict heat map of one warp access over the tile under the last clicked byte;\n"
                      "wavefronts counted the way Nsight Compute counts them");
     heat->addItem("off", -1);
-    for (const AccessPattern p : {AccessPattern::ColumnRead, AccessPattern::RowRead, AccessPattern::VectorRow16,
-                                  AccessPattern::ColumnChunks16, AccessPattern::Ldmatrix8x8x4})
+    for (const AccessPattern p :
+         {AccessPattern::ColumnRead, AccessPattern::RowRead, AccessPattern::VectorRow16,
+          AccessPattern::ColumnChunks16, AccessPattern::Ldmatrix8x8x4})
         heat->addItem(accessPatternName(p), int(p));
     heat->setFocusPolicy(Qt::NoFocus);
     bar->addWidget(heat);
@@ -101,7 +108,8 @@ void MainWindow::buildLinks() {
                                 ? nullptr
                                 : &m_frames[std::min<size_t>(m_globalScene.instr, m_frames.size() - 1)];
         OverlayList o = buildSmemOverlay(cam, vp, m_smemScene, f, m_colourBy, m_chunks);
-        appendSmemTileOverlay(o, cam, vp, m_smemScene.window, m_atoms, m_smemTiles, m_heat ? &*m_heat : nullptr);
+        appendSmemTileOverlay(o, cam, vp, m_smemScene.window, m_atoms, m_smemTiles,
+                              m_heat ? &*m_heat : nullptr);
         return o;
     });
 }
@@ -136,7 +144,8 @@ void MainWindow::applySmemLayers(uint32_t step) {
             if (t.inCta(cta) && (!tile || t.firstStep < step)) tile = &t;
     }
     if (!tile) {
-        statusBar()->showMessage("bank heat: no TMA tile copy (tile mode, byte-sized elements) in this CTA", 6000);
+        statusBar()->showMessage("bank heat: no TMA tile copy (tile mode, byte-sized elements) in this CTA",
+                                 6000);
         return;
     }
     std::pair<uint32_t, uint32_t> at{0, 0};
@@ -144,7 +153,8 @@ void MainWindow::applySmemLayers(uint32_t step) {
         if (const auto l = logicalOf(tile->tile, *m_heatAnchor)) at = *l;
     auto h = smemHeat(*tile, *m_heatPattern, at.first, at.second);
     if (!h) {
-        statusBar()->showMessage("bank heat: " + QString::fromStdString(h.diagnostics().front().message), 6000);
+        statusBar()->showMessage("bank heat: " + QString::fromStdString(h.diagnostics().front().message),
+                                 6000);
         return;
     }
     m_heat = std::move(*h);
@@ -164,7 +174,8 @@ void MainWindow::selectLocs(std::vector<DataLoc> start) {
     for (const LinkedLoc& l : m_linked.locs) ++n[l.loc.space];
     QString msg = "selected data: ";
     for (const auto& [space, count] : n) msg += QString("%1 %2, ").arg(count).arg(spaceName(space));
-    msg += QString("%1 path stage(s)%2").arg(pathStages(m_linked).size()).arg(truncated ? " (truncated)" : "");
+    msg +=
+        QString("%1 path stage(s)%2").arg(pathStages(m_linked).size()).arg(truncated ? " (truncated)" : "");
     statusBar()->showMessage(msg, 8000);
     showSelection(m_playback->step());
 }
@@ -226,14 +237,16 @@ void MainWindow::showSelection(uint32_t step) {
         switch (l.loc.space) {
         case MemSpace::SharedCta:
             if (l.loc.cta == m_smemScene.window.cta)
-                if (const auto i = m_smemScene.indexOf(uint32_t(l.loc.key))) smem.push_back({*i % 128, *i / 128});
+                if (const auto i = m_smemScene.indexOf(uint32_t(l.loc.key)))
+                    smem.push_back({*i % 128, *i / 128});
             break;
         case MemSpace::Global:
             if (l.coord)
                 if (const auto c = m_globalScene.cellOf(*l.coord)) global.push_back({(*c)[0], (*c)[1]});
             break;
         case MemSpace::TensorMemory:
-            if (const auto g = m_tmemViews->tmemCellOf(l.loc.cta, uint32_t(l.loc.key >> 16), uint32_t(l.loc.key & 0xFFFF)))
+            if (const auto g = m_tmemViews->tmemCellOf(l.loc.cta, uint32_t(l.loc.key >> 16),
+                                                       uint32_t(l.loc.key & 0xFFFF)))
                 tmem.push_back(*g);
             break;
         case MemSpace::Register: {
@@ -244,7 +257,8 @@ void MainWindow::showSelection(uint32_t step) {
                 regs.push_back({reg, uint32_t(w - rs.warps.begin()) * 32 + thread % 32});
             break;
         }
-        default: break;
+        default:
+            break;
         }
     }
     m_smem->setSelection(mergeRuns(std::move(smem)));
@@ -262,7 +276,8 @@ std::vector<PathPiece> MainWindow::pathSegments() const {
     if (m_linked.empty() || !m_doc || !m_doc->hasTrace()) return out;
     const uint32_t step = m_playback->step();
     // Window position of a location's cell in the view that shows it (clamped into the view).
-    auto pointOf = [&](const DataLoc& loc, const std::optional<std::array<int32_t, 5>>& coord) -> std::optional<QPointF> {
+    auto pointOf = [&](const DataLoc& loc,
+                       const std::optional<std::array<int32_t, 5>>& coord) -> std::optional<QPointF> {
         CellCanvas* canvas = nullptr;
         std::optional<glm::uvec2> cell;
         if (loc.space == MemSpace::SharedCta && loc.cta == m_smemScene.window.cta) {
@@ -282,7 +297,8 @@ std::vector<PathPiece> MainWindow::pathSegments() const {
             if (rs.valid && loc.cta == rs.cta && w != rs.warps.end() && reg < rs.regCount)
                 cell = glm::uvec2(reg, uint32_t(w - rs.warps.begin()) * 32 + thread % 32);
         }
-        if (!canvas || !cell || !canvas->isVisible() || canvas->visibleRegion().isEmpty()) return std::nullopt;
+        if (!canvas || !cell || !canvas->isVisible() || canvas->visibleRegion().isEmpty())
+            return std::nullopt;
         QPointF p = canvas->cellCentre(cell->x, cell->y);
         p.setX(std::clamp(p.x(), 0.0, double(canvas->width())));
         p.setY(std::clamp(p.y(), 0.0, double(canvas->height())));
@@ -294,11 +310,15 @@ std::vector<PathPiece> MainWindow::pathSegments() const {
         return std::nullopt;
     };
     for (const PathStage& s : pathStages(m_linked)) {
-        const auto a = pointOf(s.first.from, coordOf(s.first.from)), b = pointOf(s.first.to, coordOf(s.first.to));
+        const auto a = pointOf(s.first.from, coordOf(s.first.from)),
+                   b = pointOf(s.first.to, coordOf(s.first.to));
         if (!a || !b) continue;
-        PathPiece seg{{float(a->x()), float(a->y())}, {float(b->x()), float(b->y())}, PathPiece::State::Ahead, {}};
-        if (step > s.lastStep) seg.state = PathPiece::State::Done;
-        else if (step > s.firstStep) seg.state = PathPiece::State::Playing;
+        PathPiece seg{
+            {float(a->x()), float(a->y())}, {float(b->x()), float(b->y())}, PathPiece::State::Ahead, {}};
+        if (step > s.lastStep)
+            seg.state = PathPiece::State::Done;
+        else if (step > s.firstStep)
+            seg.state = PathPiece::State::Playing;
         QString text = s.instr < m_doc->trace().instrs.size()
                            ? QString::fromStdString(m_doc->trace().instrs[s.instr].text).section(' ', 0, 0)
                            : QString();

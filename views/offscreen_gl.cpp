@@ -67,7 +67,8 @@ bool renderPanesGl(QSize size, const std::vector<GlPane>& panes, QImage& out, QS
             gl->glFinish();
             out = fbo.toImage().convertToFormat(QImage::Format_RGB32);
             ok = true;
-            log = QString("rendered with OpenGL: %1").arg(reinterpret_cast<const char*>(gl->glGetString(GL_RENDERER)));
+            log = QString("rendered with OpenGL: %1")
+                      .arg(reinterpret_cast<const char*>(gl->glGetString(GL_RENDERER)));
         } else {
             log = err;
         }

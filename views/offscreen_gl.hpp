@@ -14,8 +14,8 @@
 namespace layoutscope::views {
 
 struct GlPane {
-    QRect rect;        ///< where the pane lands in the image
-    Camera2D cam;      ///< pane-local pixels
+    QRect rect;   ///< where the pane lands in the image
+    Camera2D cam; ///< pane-local pixels
     uint32_t w = 0, h = 0;
     const std::vector<Rgba8>* texels = nullptr;
     ShadeParams shade; ///< zoom included

@@ -48,14 +48,17 @@ void paintOverlay(QPainter& p, const OverlayList& o, QPoint origin) {
     for (const OverlayList::Line& l : o.lines) {
         p.setPen(QPen(QColor(l.colour.r, l.colour.g, l.colour.b, l.colour.a), l.width));
         QPainterPath path(QPointF(l.a.x, l.a.y));
-        if (l.bezier) path.cubicTo(QPointF(l.c1.x, l.c1.y), QPointF(l.c2.x, l.c2.y), QPointF(l.b.x, l.b.y));
-        else path.lineTo(QPointF(l.b.x, l.b.y));
+        if (l.bezier)
+            path.cubicTo(QPointF(l.c1.x, l.c1.y), QPointF(l.c2.x, l.c2.y), QPointF(l.b.x, l.b.y));
+        else
+            path.lineTo(QPointF(l.b.x, l.b.y));
         p.drawPath(path);
     }
     p.setFont(overlayFont());
     for (const OverlayList::Text& t : o.texts) {
         p.setPen(QColor(t.colour.r, t.colour.g, t.colour.b, t.colour.a));
-        p.drawText(QRectF(t.pos.x, t.pos.y, 4000, 20), Qt::AlignLeft | Qt::AlignTop, QString::fromStdString(t.text));
+        p.drawText(QRectF(t.pos.x, t.pos.y, 4000, 20), Qt::AlignLeft | Qt::AlignTop,
+                   QString::fromStdString(t.text));
     }
     p.restore();
 }
@@ -75,7 +78,8 @@ void paintInspector(QPainter& p, QPointF cursor, QSizeF viewport, const std::str
     p.save();
     p.setFont(overlayFont());
     const QString t = QString::fromStdString(text);
-    const QRectF br = QFontMetricsF(p.font()).boundingRect(QRectF(0, 0, 4000, 4000), Qt::AlignLeft | Qt::AlignTop, t);
+    const QRectF br =
+        QFontMetricsF(p.font()).boundingRect(QRectF(0, 0, 4000, 4000), Qt::AlignLeft | Qt::AlignTop, t);
     QSizeF size(br.width() + 16, br.height() + 34);
     QPointF pos = cursor + QPointF(18, 18);
     if (pos.x() + size.width() > viewport.width()) pos.setX(std::max(0.0, cursor.x() - size.width() - 10));
@@ -90,13 +94,15 @@ void paintMessage(QPainter& p, QSizeF viewport, const std::string& title, const 
     p.setFont(overlayFont());
     const QString t = QString::fromStdString(text);
     const double maxW = std::max(240.0, viewport.width() - 60);
-    const QRectF br = QFontMetricsF(p.font()).boundingRect(QRectF(0, 0, maxW, 4000), Qt::AlignLeft | Qt::TextWordWrap, t);
+    const QRectF br =
+        QFontMetricsF(p.font()).boundingRect(QRectF(0, 0, maxW, 4000), Qt::AlignLeft | Qt::TextWordWrap, t);
     const QSizeF size(br.width() + 16, br.height() + 34);
     const QPointF pos((viewport.width() - size.width()) / 2, viewport.height() * 0.4 - size.height() / 2);
     p.setPen(Qt::NoPen);
     box(p, QRectF(pos, size), QString::fromStdString(title), {}, QColor(255, 140, 120));
     p.setPen(QColor(230, 230, 235));
-    p.drawText(QRectF(pos + QPointF(8, 26), QSizeF(maxW, br.height() + 4)), Qt::AlignLeft | Qt::TextWordWrap, t);
+    p.drawText(QRectF(pos + QPointF(8, 26), QSizeF(maxW, br.height() + 4)), Qt::AlignLeft | Qt::TextWordWrap,
+               t);
     p.restore();
 }
 

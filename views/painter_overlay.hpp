@@ -5,8 +5,8 @@
 
 #include <QImage>
 #include <QPainter>
-#include <vector>
 #include <string>
+#include <vector>
 
 namespace layoutscope::views {
 

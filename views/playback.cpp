@@ -38,7 +38,9 @@ void Playback::pause() {
     emit playingChanged(false);
 }
 
-void Playback::setSpeed(double stepsPerSecond) { m_speed = std::max(0.01, stepsPerSecond); }
+void Playback::setSpeed(double stepsPerSecond) {
+    m_speed = std::max(0.01, stepsPerSecond);
+}
 
 void Playback::tick() {
     m_carry += m_speed * double(m_clock.restart()) / 1000.0;

@@ -10,7 +10,7 @@ namespace layoutscope::views {
 
 class Playback : public QObject {
     Q_OBJECT
-public:
+  public:
     explicit Playback(QObject* parent = nullptr);
 
     [[nodiscard]] uint32_t step() const { return m_step; }
@@ -18,25 +18,37 @@ public:
     [[nodiscard]] bool playing() const { return m_timer.isActive(); }
     [[nodiscard]] double speed() const { return m_speed; }
 
-public slots:
+  public slots:
     /// Number of steps of the trace: the timeline runs over [0, count] (count = everything applied).
     void setStepCount(uint32_t count);
     void seek(uint32_t step);
-    void stepForward() { pause(); seek(m_step + 1); }
-    void stepBack() { pause(); seek(m_step > 0 ? m_step - 1 : 0); }
-    void toStart() { pause(); seek(0); }
-    void toEnd() { pause(); seek(m_count); }
+    void stepForward() {
+        pause();
+        seek(m_step + 1);
+    }
+    void stepBack() {
+        pause();
+        seek(m_step > 0 ? m_step - 1 : 0);
+    }
+    void toStart() {
+        pause();
+        seek(0);
+    }
+    void toEnd() {
+        pause();
+        seek(m_count);
+    }
     void play();
     void pause();
     void togglePlay() { playing() ? pause() : play(); }
     /// Steps per second (> 0).
     void setSpeed(double stepsPerSecond);
 
-signals:
+  signals:
     void stepChanged(uint32_t step);
     void playingChanged(bool playing);
 
-private:
+  private:
     void tick();
     QTimer m_timer;
     QElapsedTimer m_clock;

@@ -19,21 +19,29 @@ namespace layoutscope::views {
 namespace {
 
 constexpr TensorSwizzle kModes[] = {
-    TensorSwizzle::NONE, TensorSwizzle::S32B, TensorSwizzle::S64B, TensorSwizzle::S128B,
-    TensorSwizzle::S128B_ATOM_32B, TensorSwizzle::S128B_ATOM_32B_FLIP_8B, TensorSwizzle::S128B_ATOM_64B,
+    TensorSwizzle::NONE,           TensorSwizzle::S32B,           TensorSwizzle::S64B,
+    TensorSwizzle::S128B,          TensorSwizzle::S128B_ATOM_32B, TensorSwizzle::S128B_ATOM_32B_FLIP_8B,
+    TensorSwizzle::S128B_ATOM_64B,
 };
 constexpr uint32_t kElemSizes[] = {1, 2, 4, 8, 16};
 constexpr uint32_t kGap = 6; // empty cells between the logical and the physical image
 
 RuleId swizzleRuleOf(TensorSwizzle s) {
     switch (s) {
-    case TensorSwizzle::S32B: return RuleId::TmaSwizzle32B;
-    case TensorSwizzle::S64B: return RuleId::TmaSwizzle64B;
-    case TensorSwizzle::S128B: return RuleId::TmaSwizzle128B;
-    case TensorSwizzle::S128B_ATOM_32B: return RuleId::TmaSwizzle128BAtom32B;
-    case TensorSwizzle::S128B_ATOM_32B_FLIP_8B: return RuleId::TmaSwizzle128BAtom32BFlip8B;
-    case TensorSwizzle::S128B_ATOM_64B: return RuleId::TmaSwizzle128BAtom64B;
-    default: return RuleId::TmaBoxTraversal;
+    case TensorSwizzle::S32B:
+        return RuleId::TmaSwizzle32B;
+    case TensorSwizzle::S64B:
+        return RuleId::TmaSwizzle64B;
+    case TensorSwizzle::S128B:
+        return RuleId::TmaSwizzle128B;
+    case TensorSwizzle::S128B_ATOM_32B:
+        return RuleId::TmaSwizzle128BAtom32B;
+    case TensorSwizzle::S128B_ATOM_32B_FLIP_8B:
+        return RuleId::TmaSwizzle128BAtom32BFlip8B;
+    case TensorSwizzle::S128B_ATOM_64B:
+        return RuleId::TmaSwizzle128BAtom64B;
+    default:
+        return RuleId::TmaBoxTraversal;
     }
 }
 
@@ -98,19 +106,34 @@ SwizzleExplorer::SwizzleExplorer(QWidget* parent) : QWidget(parent) {
     rebuild();
 }
 
-TensorSwizzle SwizzleExplorer::mode() const { return static_cast<TensorSwizzle>(m_modeBox->currentData().toInt()); }
-uint32_t SwizzleExplorer::elemBytes() const { return m_elemBox->currentData().toUInt(); }
-void SwizzleExplorer::setMode(TensorSwizzle m) { m_modeBox->setCurrentIndex(m_modeBox->findData(static_cast<int>(m))); }
-void SwizzleExplorer::setElemBytes(uint32_t b) { m_elemBox->setCurrentIndex(m_elemBox->findData(b)); }
-QString SwizzleExplorer::cuteText() const { return m_cute->text(); }
-QString SwizzleExplorer::bitText() const { return m_bits->text(); }
-QString SwizzleExplorer::bankText() const { return m_bank->text(); }
+TensorSwizzle SwizzleExplorer::mode() const {
+    return static_cast<TensorSwizzle>(m_modeBox->currentData().toInt());
+}
+uint32_t SwizzleExplorer::elemBytes() const {
+    return m_elemBox->currentData().toUInt();
+}
+void SwizzleExplorer::setMode(TensorSwizzle m) {
+    m_modeBox->setCurrentIndex(m_modeBox->findData(static_cast<int>(m)));
+}
+void SwizzleExplorer::setElemBytes(uint32_t b) {
+    m_elemBox->setCurrentIndex(m_elemBox->findData(b));
+}
+QString SwizzleExplorer::cuteText() const {
+    return m_cute->text();
+}
+QString SwizzleExplorer::bitText() const {
+    return m_bits->text();
+}
+QString SwizzleExplorer::bankText() const {
+    return m_bank->text();
+}
 
 void SwizzleExplorer::rebuild() {
     m_info = swizzleInfo(mode());
     const uint32_t eb = elemBytes();
     const Provenance prov = ruleInfo(swizzleRuleOf(m_info.mode)).provenance;
-    const std::string unverified = prov == Provenance::Assumption ? "   [unverified: sm_100 atom variant (open question 1)]" : "";
+    const std::string unverified =
+        prov == Provenance::Assumption ? "   [unverified: sm_100 atom variant (open question 1)]" : "";
     std::string cute = "CuTe  ";
     if (m_info.cuteBytes) {
         cute += cuteName(*m_info.cuteBytes) + " on byte addresses  |  ";
@@ -130,11 +153,13 @@ void SwizzleExplorer::rebuild() {
     m_bits->setText(QString::fromStdString("Physical = A with " + bitDiagramText(m_info) +
                                            "   (A = absolute shared byte address)\n"
                                            "bit      a98765 43210\n"
-                                           "role     " + marks.substr(0, 6) + " " + marks.substr(6) +
-                                           "   s = source, x = XORed; period " + std::to_string(m_info.periodBytes) +
-                                           " B"));
+                                           "role     " +
+                                           marks.substr(0, 6) + " " + marks.substr(6) +
+                                           "   s = source, x = XORed; period " +
+                                           std::to_string(m_info.periodBytes) + " B"));
     const ChunkGrid g = chunkGrid(m_info);
-    std::string chunks = std::to_string(m_info.granuleBytes) + "-B granules, logical -> physical per 128-B line:";
+    std::string chunks =
+        std::to_string(m_info.granuleBytes) + "-B granules, logical -> physical per 128-B line:";
     for (uint32_t l = 0; l < g.lines; ++l) {
         chunks += "\nline " + std::to_string(l) + ": ";
         for (uint32_t c = 0; c < g.granules; ++c) chunks += std::to_string(g.at(l, c)) + " ";
@@ -149,7 +174,8 @@ void SwizzleExplorer::rebuild() {
         t.rows = 64;
         const auto heat = bankHeat(t, static_cast<AccessPattern>(m_patternBox->currentData().toInt()));
         const RuleInfo& br = ruleInfo(RuleId::SmemBankWavefronts);
-        m_bank->setText(heat ? QString::fromStdString(": " + std::to_string(heat->report.wavefronts) + " wavefronts (ideal " +
+        m_bank->setText(heat ? QString::fromStdString(": " + std::to_string(heat->report.wavefronts) +
+                                                      " wavefronts (ideal " +
                                                       std::to_string(heat->report.ideal) + ", " +
                                                       std::to_string(heat->report.excess) + " excess)  [" +
                                                       provenanceTag(br.provenance) + "]")
@@ -171,7 +197,8 @@ void SwizzleExplorer::rebuild() {
     for (uint32_t r = 0; r < m_tile->rows; ++r)
         for (uint32_t c = 0; c < m_tile->cols; ++c) tex[r * w + c] = m_tile->logical[r * m_tile->cols + c];
     for (uint32_t l = 0; l < m_tile->physLines; ++l)
-        for (uint32_t s = 0; s < slotCount; ++s) tex[l * w + m_physX0 + s] = m_tile->physical[l * slotCount + s];
+        for (uint32_t s = 0; s < slotCount; ++s)
+            tex[l * w + m_physX0 + s] = m_tile->physical[l * slotCount + s];
     for (auto& t : tex) t.a = kFlagWritten;
     ShadeParams p;
     p.groupX = static_cast<int>(std::max(1u, m_info.granuleBytes / eb));
@@ -195,8 +222,9 @@ std::optional<std::pair<QPoint, QPoint>> SwizzleExplorer::cellsOfElement(uint32_
     if (!m_tile || row >= m_tile->rows || col >= m_tile->cols) return std::nullopt;
     const uint32_t p = m_tile->physAddr(m_info.mode, row, col) / m_tile->elemBytes;
     const uint32_t slotCount = 128u / m_tile->elemBytes;
-    return std::make_pair(QPoint(static_cast<int>(col), static_cast<int>(row)),
-                          QPoint(static_cast<int>(m_physX0 + p % slotCount), static_cast<int>(p / slotCount)));
+    return std::make_pair(
+        QPoint(static_cast<int>(col), static_cast<int>(row)),
+        QPoint(static_cast<int>(m_physX0 + p % slotCount), static_cast<int>(p / slotCount)));
 }
 
 std::string SwizzleExplorer::inspect(uint32_t x, uint32_t y) const {
@@ -207,18 +235,22 @@ std::string SwizzleExplorer::inspect(uint32_t x, uint32_t y) const {
         elem = static_cast<int32_t>(y * m_tile->cols + x);
     } else if (x >= m_physX0 && y < m_tile->physLines) {
         elem = m_tile->physElement[y * (128u / eb) + (x - m_physX0)];
-        if (elem < 0) return "physical " + hex(y * 128u + (x - m_physX0) * eb) + ": not written (row tail beyond the box)";
+        if (elem < 0)
+            return "physical " + hex(y * 128u + (x - m_physX0) * eb) +
+                   ": not written (row tail beyond the box)";
     } else {
         return {};
     }
-    const uint32_t r = static_cast<uint32_t>(elem) / m_tile->cols, c = static_cast<uint32_t>(elem) % m_tile->cols;
+    const uint32_t r = static_cast<uint32_t>(elem) / m_tile->cols,
+                   c = static_cast<uint32_t>(elem) % m_tile->cols;
     const uint32_t a = m_tile->base + r * m_tile->pitch + c * eb;
     const uint32_t p = m_tile->physAddr(m_info.mode, r, c);
     const RuleInfo& rule = ruleInfo(swizzleRuleOf(m_info.mode));
     std::string s = "element (row " + std::to_string(r) + ", col " + std::to_string(c) + ")\n";
-    s += "logical A = " + hex(a) + "  (line " + std::to_string(a / 128) + ", chunk " + std::to_string((a % 128) / 16) + ")\n";
-    s += "physical P = " + hex(p) + "  (line " + std::to_string(p / 128) + ", chunk " + std::to_string((p % 128) / 16) +
-         "), bank " + std::to_string(smemBank(p)) + "\n";
+    s += "logical A = " + hex(a) + "  (line " + std::to_string(a / 128) + ", chunk " +
+         std::to_string((a % 128) / 16) + ")\n";
+    s += "physical P = " + hex(p) + "  (line " + std::to_string(p / 128) + ", chunk " +
+         std::to_string((p % 128) / 16) + "), bank " + std::to_string(smemBank(p)) + "\n";
     s += std::string("rule ") + rule.name + " [" + provenanceTag(rule.provenance) + "]";
     if (rule.provenance == Provenance::Assumption) s += " unverified (open question 1)";
     if (m_info.cuteBytes) s += "\nCuTe " + cuteName(*m_info.cuteBytes);

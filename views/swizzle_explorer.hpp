@@ -19,7 +19,7 @@ class CellCanvas;
 
 class SwizzleExplorer : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit SwizzleExplorer(QWidget* parent = nullptr);
     void setMode(TensorSwizzle mode);
     void setElemBytes(uint32_t bytes);
@@ -34,7 +34,7 @@ public:
     /// Canvas cell of logical element (row, col) and of the physical slot it lands in.
     [[nodiscard]] std::optional<std::pair<QPoint, QPoint>> cellsOfElement(uint32_t row, uint32_t col) const;
 
-private:
+  private:
     void rebuild();
     [[nodiscard]] std::string inspect(uint32_t x, uint32_t y) const;
 

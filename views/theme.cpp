@@ -6,7 +6,8 @@
 namespace layoutscope::views {
 
 ThemeColours themeColours(Theme t) {
-    if (t == Theme::Light) return {QColor(246, 246, 244), QColor(200, 200, 204), QColor(20, 20, 24), QColor(100, 100, 110)};
+    if (t == Theme::Light)
+        return {QColor(246, 246, 244), QColor(200, 200, 204), QColor(20, 20, 24), QColor(100, 100, 110)};
     return {QColor(24, 25, 28), QColor(60, 62, 68), QColor(235, 235, 235), QColor(150, 150, 155)};
 }
 

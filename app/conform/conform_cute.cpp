@@ -24,7 +24,9 @@ namespace {
 using Json = nlohmann::json;
 using Outcomes = std::vector<CaseOutcome>;
 
-std::string str(const Json& j) { return j.dump(); }
+std::string str(const Json& j) {
+    return j.dump();
+}
 
 /// Collects every difference of one check unit: the first kListed are kept verbatim, the rest counted.
 struct Check {
@@ -53,8 +55,8 @@ Json segmentsJson(const std::vector<RegSegment>& segs) {
     return a;
 }
 
-/// `SM100_TMEM_{LOAD,STORE}_<dp>dp<bits>b<num>x[_16b]` names a PTX shape: 32dp32b -> 32x32b, 16dp32b -> 16x32bx2
-/// (CuTe passes imm = N, 2N packed), 16dp<bits>b -> 16x<bits>b.
+/// `SM100_TMEM_{LOAD,STORE}_<dp>dp<bits>b<num>x[_16b]` names a PTX shape: 32dp32b -> 32x32b, 16dp32b ->
+/// 16x32bx2 (CuTe passes imm = N, 2N packed), 16dp<bits>b -> 16x<bits>b.
 Result<LdStForm> formFromAtomName(const std::string& name) {
     static const std::regex re(R"(TMEM_(LOAD|STORE)\w*?_(16|32)dp(\d+)b(\d+)x(_16b)?)");
     std::smatch m;
@@ -62,9 +64,11 @@ Result<LdStForm> formFromAtomName(const std::string& name) {
         return Diagnostic{Severity::Error, DiagCode::Syntax, {}, "atom name names no PTX shape: " + name};
     const std::string dp = m[2], bits = m[3], num = m[4];
     const bool store = m[1] == "STORE", pack = m[5].matched;
-    const std::string shape = dp == "32" ? dp + "x" + bits + "b" : bits == "32" ? "16x32bx2" : "16x" + bits + "b";
-    std::string ptx = std::string("tcgen05.") + (store ? "st" : "ld") + ".sync.aligned." + shape + ".x" + num +
-                      (pack ? (store ? ".unpack::16b" : ".pack::16b") : "") + ".b32";
+    const std::string shape = dp == "32"     ? dp + "x" + bits + "b"
+                              : bits == "32" ? "16x32bx2"
+                                             : "16x" + bits + "b";
+    std::string ptx = std::string("tcgen05.") + (store ? "st" : "ld") + ".sync.aligned." + shape + ".x" +
+                      num + (pack ? (store ? ".unpack::16b" : ".pack::16b") : "") + ".b32";
     Result<LdStForm> f = parseLdSt(ptx);
     if (f && f->shape == LdStShape::k16x32bx2) f->immHalfSplitoff = int64_t{std::stoi(num)} * (pack ? 2 : 1);
     return f;
@@ -84,7 +88,8 @@ CaseOutcome checkLdStAtom(const Json& atom, const std::map<std::string, const Js
     c.eq(".num", atom.at("ptx_num"), f->num);
     const Json& packKey = f->store ? atom.at("unpack_16b") : atom.at("pack_16b");
     if (!packKey.is_null()) c.eq(f->store ? "unpack_16b" : "pack_16b", packKey, f->pack16b);
-    if (!atom.at("imm_half_splitoff").is_null()) c.eq("immHalfSplitoff", atom.at("imm_half_splitoff"), f->immHalfSplitoff);
+    if (!atom.at("imm_half_splitoff").is_null())
+        c.eq("immHalfSplitoff", atom.at("imm_half_splitoff"), f->immHalfSplitoff);
     c.eq("regs_per_thread", atom.at("regs_per_thread"), regsPerThread(*f));
     c.eq("tmem_lanes_touched_per_warp", atom.at("tmem_lanes_touched_per_warp"), lanesTouched(*f));
     c.eq("tmem_cols_touched", atom.at("tmem_cols_touched"), ldStFootprint(*f).cols);
@@ -93,8 +98,10 @@ CaseOutcome checkLdStAtom(const Json& atom, const std::map<std::string, const Js
     if (!map && atom.contains("map_same_as")) {
         const std::string twin = atom.at("map_same_as").get<std::string>();
         auto it = byName.find(twin);
-        if (it != byName.end() && it->second->contains("map")) map = &it->second->at("map");
-        else noMap = "its map_same_as twin " + twin + " is not in this file (or has no map)";
+        if (it != byName.end() && it->second->contains("map"))
+            map = &it->second->at("map");
+        else
+            noMap = "its map_same_as twin " + twin + " is not in this file (or has no map)";
     }
     // Without a map and without cute_layouts (checkLdStAgainstLayouts) the register map is never compared.
     if (!map && !atom.contains("cute_layouts"))
@@ -105,7 +112,8 @@ CaseOutcome checkLdStAtom(const Json& atom, const std::map<std::string, const Js
             const Json& regs = (*map)[t];
             c.eq("thread " + std::to_string(t) + " register count", regs.size(), size_t{regsPerThread(*f)});
             for (uint32_t j = 0; j < regs.size(); ++j)
-                c.eq("thread " + std::to_string(t) + " r" + std::to_string(j) + " segments [regbit,n,lane,col,bit]",
+                c.eq("thread " + std::to_string(t) + " r" + std::to_string(j) +
+                         " segments [regbit,n,lane,col,bit]",
                      regs[j], segmentsJson(ldStSegments(*f, t, j)));
         }
     }
@@ -116,7 +124,8 @@ CaseOutcome checkLdStAtom(const Json& atom, const std::map<std::string, const Js
 /// address a: lane a>>21, column (a>>5)&0xFFFF, bit a&31 (golden/cute README §1). Independent of `map`, so it
 /// also checks stores whose load twin is not in the file.
 CaseOutcome checkLdStAgainstLayouts(const Json& atom, const LdStForm& f) {
-    Check c{"tmem_ld_st " + atom.value("name", "?") + " vs CuTe ValID o " + (f.store ? "SrcLayout" : "DstLayout")};
+    Check c{"tmem_ld_st " + atom.value("name", "?") + " vs CuTe ValID o " +
+            (f.store ? "SrcLayout" : "DstLayout")};
     const Json& cl = atom.at("cute_layouts");
     const CuteLayout valId = parseCuteLayout(cl.at("ValID").get<std::string>());
     const CuteLayout reg = parseCuteLayout(cl.at(f.store ? "SrcLayout" : "DstLayout").get<std::string>());
@@ -126,8 +135,8 @@ CaseOutcome checkLdStAgainstLayouts(const Json& atom, const LdStForm& f) {
             const int64_t a = valId(reg.mode(0, t) + reg.mode(1, v));
             const TmemBit b = ldStBit(f, t, v / 32, v % 32);
             if (b.laneOff != (a >> 21) || b.colOff != ((a >> 5) & 0xFFFF) || b.bit != (a & 31))
-                c.eq("thread " + std::to_string(t) + " r" + std::to_string(v / 32) + " bit " + std::to_string(v % 32) +
-                         " -> [lane, column, bit]",
+                c.eq("thread " + std::to_string(t) + " r" + std::to_string(v / 32) + " bit " +
+                         std::to_string(v % 32) + " -> [lane, column, bit]",
                      Json{a >> 21, (a >> 5) & 0xFFFF, a & 31}, Json{b.laneOff, b.colOff, b.bit});
         }
     return c.done();
@@ -146,14 +155,16 @@ CaseOutcome checkTiledExample(const Json& ex) {
         const uint32_t tid = th.at("tid").get<uint32_t>();
         for (size_t n = 0; n < th.at("copies").size(); ++n) {
             const Json& cp = th.at("copies")[n];
-            const uint32_t lane = cp.at("taddr_lane").get<uint32_t>(), col = cp.at("taddr_col").get<uint32_t>();
+            const uint32_t lane = cp.at("taddr_lane").get<uint32_t>(),
+                           col = cp.at("taddr_col").get<uint32_t>();
             const std::string where = "tid " + std::to_string(tid) + " copy " + std::to_string(n);
             if (Status s = checkLdStAccess(*f, tid / 32, tmemAddress(lane, col)); !s)
                 c.fail(where + ": engine rejects the access: " + s.error().message);
             const Json& regs = cp.at("reg_mn");
             for (uint32_t j = 0; j < regs.size(); ++j) {
                 const RegSegment s = ldStSegments(*f, tid % 32, j).front();
-                c.eq(where + " r" + std::to_string(j) + " (m,n)", regs[j], Json{lane + s.laneOff, col + s.colOff});
+                c.eq(where + " r" + std::to_string(j) + " (m,n)", regs[j],
+                     Json{lane + s.laneOff, col + s.colOff});
             }
         }
     }
@@ -212,12 +223,15 @@ void checkDescriptorFields(Check& c, const Json& d, const std::string& hexKey) {
     opt("start_byte", s.startAddress);
     opt("lbo_bytes", s.lbo);
     opt("sbo_bytes", s.sbo);
-    if (encodeSmemDescriptor(s) != v) c.fail("encode(decode(" + d.at(hexKey).get<std::string>() + ")) differs");
-    if (Status st = validateSmemDescriptor(s); !st) c.fail("engine rejects the descriptor: " + st.error().message);
+    if (encodeSmemDescriptor(s) != v)
+        c.fail("encode(decode(" + d.at(hexKey).get<std::string>() + ")) differs");
+    if (Status st = validateSmemDescriptor(s); !st)
+        c.fail("engine rejects the descriptor: " + st.error().message);
 }
 
 /// Every (mn, k) of every k-block: swizzle(bytes(smem_layout(mn, k, kb))) == elementAddress(desc[kb], mn, k).
-CaseOutcome checkDescAgainstLayout(const Json& ex, const std::string& label, MatrixMajor major, uint32_t bits) {
+CaseOutcome checkDescAgainstLayout(const Json& ex, const std::string& label, MatrixMajor major,
+                                   uint32_t bits) {
     Check c{label + " every element vs CuTe smem_layout"};
     const std::string text = ex.at("smem_layout").get<std::string>();
     CuteSwizzle sw;
@@ -227,7 +241,8 @@ CaseOutcome checkDescAgainstLayout(const Json& ex, const std::string& label, Mat
     const uint32_t mmaM = ex.at("mma_block")[0], mmaK = ex.at("mma_block")[1];
     for (const Json& d : ex.at("descriptors")) {
         const uint32_t kb = d.at("k_block");
-        const SmemDescriptor s = decodeSmemDescriptor(std::stoull(d.at("desc_hex").get<std::string>(), nullptr, 16));
+        const SmemDescriptor s =
+            decodeSmemDescriptor(std::stoull(d.at("desc_hex").get<std::string>(), nullptr, 16));
         for (uint32_t mn = 0; mn < mmaM; ++mn)
             for (uint32_t k = 0; k < mmaK; ++k) {
                 const int64_t e = cuteOffset(mk.children.at(0), mkStride.children.at(0), mn) +
@@ -235,8 +250,8 @@ CaseOutcome checkDescAgainstLayout(const Json& ex, const std::string& label, Mat
                 const uint32_t cute = sw.apply(static_cast<uint32_t>(e * bits / 8));
                 const uint32_t mine = elementAddress(s, major, bits, mn, k);
                 if (cute != mine)
-                    c.eq("k_block " + std::to_string(kb) + " (mn " + std::to_string(mn) + ", k " + std::to_string(k) +
-                             ") byte address",
+                    c.eq("k_block " + std::to_string(kb) + " (mn " + std::to_string(mn) + ", k " +
+                             std::to_string(k) + ") byte address",
                          cute, mine);
             }
     }
@@ -259,7 +274,8 @@ Outcomes checkDescExample(const Json& ex) {
     }
     if (ex.contains("sample_kblock0_byte_offsets") && !descs.empty()) {
         Check c{label + " k_block 0 element addresses"};
-        const SmemDescriptor s = decodeSmemDescriptor(std::stoull(descs[0].at("desc_hex").get<std::string>(), nullptr, 16));
+        const SmemDescriptor s =
+            decodeSmemDescriptor(std::stoull(descs[0].at("desc_hex").get<std::string>(), nullptr, 16));
         const Json& rows = ex.at("sample_kblock0_byte_offsets").at("values");
         for (uint32_t mn = 0; mn < rows.size(); ++mn)
             for (uint32_t k = 0; k < rows[mn].size(); ++k)
@@ -267,7 +283,8 @@ Outcomes checkDescExample(const Json& ex) {
                      elementAddress(s, major, bits, mn, k));
         out.push_back(c.done());
     }
-    if (ex.contains("smem_layout") && ex.contains("mma_block")) out.push_back(checkDescAgainstLayout(ex, label, major, bits));
+    if (ex.contains("smem_layout") && ex.contains("mma_block"))
+        out.push_back(checkDescAgainstLayout(ex, label, major, bits));
     return out;
 }
 
@@ -299,7 +316,10 @@ CaseOutcome checkSwizzle(const Json& e) {
     if (e.contains("tma_SmemSwizzleBits") && tma >= 0)
         c.eq("tma_SmemSwizzleBits", e.at("tma_SmemSwizzleBits"), sw.m == 4 ? sw.b : 3u);
     if (e.contains("tma_SmemSwizzleBase") && tma >= 0)
-        c.eq("tma_SmemSwizzleBase", e.at("tma_SmemSwizzleBase"), sw.m == 4 ? 0u : sw.m == 5 ? 1u : 3u); // 16B, 32B, 64B
+        c.eq("tma_SmemSwizzleBase", e.at("tma_SmemSwizzleBase"),
+             sw.m == 4   ? 0u
+             : sw.m == 5 ? 1u
+                         : 3u); // 16B, 32B, 64B
     return c.done();
 }
 
@@ -307,7 +327,8 @@ CaseOutcome checkSwizzle(const Json& e) {
 
 Outcomes checkBlockScaled(const Json& ex) {
     Outcomes out;
-    const std::string label = "blockscaled " + ex.value("label", "?").substr(0, ex.value("label", "?").find(' '));
+    const std::string label =
+        "blockscaled " + ex.value("label", "?").substr(0, ex.value("label", "?").find(' '));
     const std::string op = ex.value("utccp_op", "");
     const size_t lp = op.find("(tcgen05.cp");
     Result<CpForm> f = parseCp(lp == std::string::npos ? op : op.substr(lp + 1, op.find(')', lp) - lp - 1));
@@ -322,12 +343,15 @@ Outcomes checkBlockScaled(const Json& ex) {
         for (auto it = cp.begin(); it != cp.end(); ++it)
             if (it.key().rfind("smem_desc_hex", 0) == 0) hexKey = it.key();
         checkDescriptorFields(c, cp, hexKey);
-        const uint32_t taddr = static_cast<uint32_t>(std::stoul(cp.at("taddr").get<std::string>(), nullptr, 16));
+        const uint32_t taddr =
+            static_cast<uint32_t>(std::stoul(cp.at("taddr").get<std::string>(), nullptr, 16));
         c.eq("taddr_lane", cp.at("taddr_lane"), decodeTmemAddress(taddr).lane & 0x3FFF);
         c.eq("taddr_col", cp.at("taddr_col"), decodeTmemAddress(taddr).column);
-        if (cp.contains("taddr_subword_bits31_30")) c.eq("taddr bits 31:30", cp.at("taddr_subword_bits31_30"), taddr >> 30);
+        if (cp.contains("taddr_subword_bits31_30"))
+            c.eq("taddr bits 31:30", cp.at("taddr_subword_bits31_30"), taddr >> 30);
         out.push_back(c.done());
-        const SmemDescriptor d = decodeSmemDescriptor(std::stoull(cp.at(hexKey).get<std::string>(), nullptr, 16));
+        const SmemDescriptor d =
+            decodeSmemDescriptor(std::stoull(cp.at(hexKey).get<std::string>(), nullptr, 16));
         const TmemAddr t0 = decodeTmemAddress(taddr & 0x3FFFFFFF);
         for (uint32_t r = 0; r < cpSourceRows(f->shape); ++r)
             for (uint32_t b = 0; b < cpRowBytes(f->shape); ++b)
@@ -339,14 +363,16 @@ Outcomes checkBlockScaled(const Json& ex) {
     m.eq("smem bytes covered", want.size(), got.size());
     for (const Json& e : want) {
         std::set<std::array<uint32_t, 3>> w;
-        for (const Json& x : e[1]) w.insert({x[0].get<uint32_t>(), x[1].get<uint32_t>(), x[2].get<uint32_t>()});
+        for (const Json& x : e[1])
+            w.insert({x[0].get<uint32_t>(), x[1].get<uint32_t>(), x[2].get<uint32_t>()});
         const uint32_t byte = e[0].get<uint32_t>();
         m.eq("smem byte " + std::to_string(byte) + " -> [lane, column, byte]", Json(w), Json(got[byte]));
     }
     out.push_back(m.done());
     for (const Json& k : ex.value("mma_kblock_sf_taddr", Json::array())) {
         Check c{label + " mma k_block " + std::to_string(k.value("mma_k_block", 0)) + " SF taddr"};
-        const uint32_t taddr = static_cast<uint32_t>(std::stoul(k.at("taddr").get<std::string>(), nullptr, 16));
+        const uint32_t taddr =
+            static_cast<uint32_t>(std::stoul(k.at("taddr").get<std::string>(), nullptr, 16));
         c.eq("col", k.at("col"), decodeTmemAddress(taddr).column);
         if (k.contains("sf_id(bits31_30)")) c.eq("sf_id (bits 31:30)", k.at("sf_id(bits31_30)"), taddr >> 30);
         out.push_back(c.done());
@@ -370,22 +396,34 @@ Outcomes checkFile(const Json& doc, const std::string& file) {
         for (const Json& a : doc.at("atoms")) byName[a.value("name", "")] = &a;
         for (const Json& a : doc.at("atoms")) {
             const std::string id = file + " " + a.value("name", "?");
-            if (a.contains("src_row_to_dst_lanes")) guard(id, [&] { out.push_back(checkUtccpAtom(a)); });
-            else guard(id, [&] {
-                out.push_back(checkLdStAtom(a, byName));
-                Result<LdStForm> f = parseLdSt(a.at("ptx_emitted").get<std::string>());
-                if (f && a.contains("cute_layouts")) out.push_back(checkLdStAgainstLayouts(a, *f));
-            });
+            if (a.contains("src_row_to_dst_lanes"))
+                guard(id, [&] { out.push_back(checkUtccpAtom(a)); });
+            else
+                guard(id, [&] {
+                    out.push_back(checkLdStAtom(a, byName));
+                    Result<LdStForm> f = parseLdSt(a.at("ptx_emitted").get<std::string>());
+                    if (f && a.contains("cute_layouts")) out.push_back(checkLdStAgainstLayouts(a, *f));
+                });
         }
     } else if (doc.contains("swizzles")) {
         for (const Json& s : doc.at("swizzles")) guard(file, [&] { out.push_back(checkSwizzle(s)); });
     } else if (doc.contains("examples")) {
         for (const Json& e : doc.at("examples")) {
             const std::string id = file + " " + e.value("label", e.value("atom", "?"));
-            if (e.contains("threads")) guard(id, [&] { out.push_back(checkTiledExample(e)); });
-            else if (e.contains("descriptors")) guard(id, [&] { auto o = checkDescExample(e); out.insert(out.end(), o.begin(), o.end()); });
-            else if (e.contains("smem_byte_to_tmem")) guard(id, [&] { auto o = checkBlockScaled(e); out.insert(out.end(), o.begin(), o.end()); });
-            else out.push_back({id, false, "example of an unknown kind"});
+            if (e.contains("threads"))
+                guard(id, [&] { out.push_back(checkTiledExample(e)); });
+            else if (e.contains("descriptors"))
+                guard(id, [&] {
+                    auto o = checkDescExample(e);
+                    out.insert(out.end(), o.begin(), o.end());
+                });
+            else if (e.contains("smem_byte_to_tmem"))
+                guard(id, [&] {
+                    auto o = checkBlockScaled(e);
+                    out.insert(out.end(), o.begin(), o.end());
+                });
+            else
+                out.push_back({id, false, "example of an unknown kind"});
         }
     } else {
         out.push_back({file, false, "not a golden/cute file (no atoms, examples or swizzles)"});

@@ -41,10 +41,14 @@ Result<std::vector<CaseOutcome>> conformTma(const std::string& path) {
         const std::string id = rec.value("case_id", "line " + std::to_string(i + 1));
         const std::string cat = rec.value("category", "");
         try {
-            if (cat == "encode") out.push_back(checkEncodeRecord(rec));
-            else if (cat == "tile_load" || cat == "multicast_load" || cat == "im2col_load") out.push_back(checkTileLoadRecord(rec));
-            else if (cat == "store") out.push_back(checkStoreRecord(rec));
-            else out.push_back({id, false, "category '" + cat + "' is not modelled yet"});
+            if (cat == "encode")
+                out.push_back(checkEncodeRecord(rec));
+            else if (cat == "tile_load" || cat == "multicast_load" || cat == "im2col_load")
+                out.push_back(checkTileLoadRecord(rec));
+            else if (cat == "store")
+                out.push_back(checkStoreRecord(rec));
+            else
+                out.push_back({id, false, "category '" + cat + "' is not modelled yet"});
         } catch (const std::exception& e) {
             out.push_back({id, false, std::string("malformed record: ") + e.what()});
         }

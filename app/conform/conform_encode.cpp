@@ -12,16 +12,21 @@ void fillInts(const Json& tm, const char* key, Arr& arr) {
     for (size_t i = 0; i < a.size() && i < arr.size(); ++i) arr[i] = a[i].get<int32_t>();
 }
 
-std::string resultName(bool ok) { return ok ? "CUDA_SUCCESS" : "CUDA_ERROR_INVALID_VALUE"; }
+std::string resultName(bool ok) {
+    return ok ? "CUDA_SUCCESS" : "CUDA_ERROR_INVALID_VALUE";
+}
 
 /// "" when the engine agrees with the expected CUresult, else the first difference.
 std::string compareResult(const char* call, int64_t expected, const Result<TensorMap>& got) {
     const bool expectOk = expected == 0;
     if (expectOk == got.ok()) return "";
-    if (!expectOk) return std::string(call) + ": expected " + (expected == 1 ? resultName(false) : "CUresult " + std::to_string(expected)) +
-                          ", engine accepted";
+    if (!expectOk)
+        return std::string(call) + ": expected " +
+               (expected == 1 ? resultName(false) : "CUresult " + std::to_string(expected)) +
+               ", engine accepted";
     const Diagnostic& d = got.error();
-    return std::string(call) + ": expected CUDA_SUCCESS, engine rejected: " + d.message + " [" + d.ruleRef + "]";
+    return std::string(call) + ": expected CUDA_SUCCESS, engine rejected: " + d.message + " [" + d.ruleRef +
+           "]";
 }
 
 const char* fieldAt(size_t off) {
@@ -46,12 +51,13 @@ std::string compareTensorMapBytes(const std::string& expectedHex, const TensorMa
     const auto mask = tensorMapBytesConfidentMask();
     for (size_t i = 0; i < 128; ++i)
         if (((exp[i] ^ got[i]) & mask[i]) != 0)
-            return "tensormap byte " + std::to_string(i) + " (" + fieldAt(i) + "): expected " + toHex(&exp[i], 1) + ", engine " +
-                   toHex(&got[i], 1);
+            return "tensormap byte " + std::to_string(i) + " (" + fieldAt(i) + "): expected " +
+                   toHex(&exp[i], 1) + ", engine " + toHex(&got[i], 1);
     return "";
 }
 
-Result<TensorMap> encodeFromJson(const Json& tm, uint64_t globalAddress, uint64_t tensorMapAddress, TmaArch arch) {
+Result<TensorMap> encodeFromJson(const Json& tm, uint64_t globalAddress, uint64_t tensorMapAddress,
+                                 TmaArch arch) {
     const std::string fn = tm.value("fn", "cuTensorMapEncodeTiled");
     TensorMapTiledParams base = tiledParamsFromJson(tm, globalAddress);
     base.tensorMapAddress = tensorMapAddress;
@@ -97,10 +103,11 @@ CaseOutcome checkEncodeRecord(const Json& rec) {
     if (out.firstDifference.empty() && enc.ok() && rec.contains("replace_address")) {
         const uint64_t to = parseHexAddress(rec.at("replace_address").get<std::string>());
         auto replaced = replaceAddress(*enc, to);
-        out.firstDifference =
-            compareResult("cuTensorMapReplaceAddress", rec.at("replace_result_value").get<int64_t>(), replaced);
+        out.firstDifference = compareResult("cuTensorMapReplaceAddress",
+                                            rec.at("replace_result_value").get<int64_t>(), replaced);
         if (out.firstDifference.empty() && replaced.ok() && rec.contains("tensormap_hex_after_replace"))
-            out.firstDifference = compareTensorMapBytes(rec.at("tensormap_hex_after_replace").get<std::string>(), *replaced);
+            out.firstDifference =
+                compareTensorMapBytes(rec.at("tensormap_hex_after_replace").get<std::string>(), *replaced);
     }
     out.passed = out.firstDifference.empty();
     return out;

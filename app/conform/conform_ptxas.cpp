@@ -42,7 +42,9 @@ bool parseVersion(const std::string& v, PtxTarget& t) {
     return true;
 }
 
-std::string shortText(const std::string& s) { return s.size() > 160 ? s.substr(0, 157) + "..." : s; }
+std::string shortText(const std::string& s) {
+    return s.size() > 160 ? s.substr(0, 157) + "..." : s;
+}
 
 CaseOutcome checkRecord(const Json& rec, const std::string& id, const PtxEnvironment& env) {
     CaseOutcome out{id, true, {}};
@@ -58,8 +60,10 @@ CaseOutcome checkRecord(const Json& rec, const std::string& id, const PtxEnviron
     const auto lines = splitSnippet(instr);
     for (size_t i = 0; i < lines.size(); ++i) {
         auto p = parseInstruction(lines[i], kInstrLine + static_cast<int>(i), kInstrColumn);
-        if (p) parsed.push_back(std::move(p.value()));
-        else diags.insert(diags.end(), p.diagnostics().begin(), p.diagnostics().end());
+        if (p)
+            parsed.push_back(std::move(p.value()));
+        else
+            diags.insert(diags.end(), p.diagnostics().begin(), p.diagnostics().end());
     }
     if (diags.empty()) {
         Status s = validateKernel(parsed, target, env);
@@ -69,9 +73,11 @@ CaseOutcome checkRecord(const Json& rec, const std::string& id, const PtxEnviron
     if (accepted == expected) return out;
     out.passed = false;
     std::string ptxasSays;
-    if (!expected && rec.contains("error") && rec.at("error").is_string()) ptxasSays = rec.at("error").get<std::string>();
+    if (!expected && rec.contains("error") && rec.at("error").is_string())
+        ptxasSays = rec.at("error").get<std::string>();
     if (!expected && rec.value("ptxas_crashed", false)) ptxasSays = "ptxas crashed";
-    out.firstDifference = target.sm + "@" + rec.at("ptx_version").get<std::string>() + ": `" + shortText(instr) + "`: ptxas " +
+    out.firstDifference = target.sm + "@" + rec.at("ptx_version").get<std::string>() + ": `" +
+                          shortText(instr) + "`: ptxas " +
                           (expected ? "accepts" : "rejects (" + ptxasSays + ")") + ", validator " +
                           (accepted ? "accepts" : "rejects: " + formatDiagnostic(diags.front()));
     return out;

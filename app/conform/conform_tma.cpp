@@ -49,7 +49,9 @@ Encoded encodeFor(const Json& rec, const std::string& id) {
     return e;
 }
 
-std::string errorName(const std::optional<Diagnostic>& d) { return d ? diagCodeName(d->code) : "no error"; }
+std::string errorName(const std::optional<Diagnostic>& d) {
+    return d ? diagCodeName(d->code) : "no error";
+}
 
 // Compare the recorded execution error with ours; returns a message when they differ.
 std::string compareError(const Json& rec, const std::optional<Diagnostic>& got) {
@@ -87,13 +89,15 @@ TmaIm2colLoad im2colLoadOf(const TmaTileLoad& ld, const Json& is) {
     op.load.clusterDst = is.value("instruction", "").find(".shared::cluster") != std::string::npos;
     const std::string instr = is.value("instruction", "");
     op.mode = instr.find(".im2col::w::128") != std::string::npos ? TmaIm2colMode::W128
-              : instr.find(".im2col::w") != std::string::npos  ? TmaIm2colMode::W
-                                                                : TmaIm2colMode::Im2col;
+              : instr.find(".im2col::w") != std::string::npos    ? TmaIm2colMode::W
+                                                                 : TmaIm2colMode::Im2col;
     const Json& offs = is.value("im2col_offsets", Json::array());
     std::array<uint16_t, 3> v{};
     for (size_t i = 0; i < offs.size() && i < v.size(); ++i) v[i] = offs[i].get<uint16_t>();
-    if (op.mode == TmaIm2colMode::Im2col) op.offsets = v;
-    else op.wHalo = v[0], op.wOffset = v[1];
+    if (op.mode == TmaIm2colMode::Im2col)
+        op.offsets = v;
+    else
+        op.wHalo = v[0], op.wOffset = v[1];
     return op;
 }
 
@@ -111,7 +115,8 @@ CaseOutcome checkTileLoadRecord(const Json& rec) {
     const uint32_t regionLen = rec.value("region_len", 0u);
     // The mbarrier: any 8-aligned address outside the dumped region (the record does not give it).
     const uint32_t mbarAddr = kSmemBytesPerCta - 64;
-    if (base + regionLen > mbarAddr) return {id, false, "dumped region overlaps the model's mbarrier address"};
+    if (base + regionLen > mbarAddr)
+        return {id, false, "dumped region overlaps the model's mbarrier address"};
 
     MachineState state(clusterSize, kSentinel);
     state.global.addRegion(map.p.globalAddress, rec.at("global_alloc_bytes").get<uint64_t>(),
@@ -130,11 +135,13 @@ CaseOutcome checkTileLoadRecord(const Json& rec) {
         ld.dstAddr = base + is.at("dst_offset").get<uint32_t>();
         ld.mbarAddr = mbarAddr;
         ld.multicast = is.value("multicast", false);
-        if (is.contains("cta_mask") && is.at("cta_mask").is_number()) ld.ctaMask = is.at("cta_mask").get<uint16_t>();
+        if (is.contains("cta_mask") && is.at("cta_mask").is_number())
+            ld.ctaMask = is.at("cta_mask").get<uint16_t>();
         if (&is == &rec.at("issues").front()) firstDst = ld.dstAddr;
         tb.beginInstr(is.value("instruction", "cp.async.bulk.tensor"));
-        Status st = map.mode == TensorMap::Mode::Tiled ? executeTmaLoad(ld, state, tb)
-                                                       : executeTmaIm2colLoad(im2colLoadOf(ld, is), state, tb);
+        Status st = map.mode == TensorMap::Mode::Tiled
+                        ? executeTmaLoad(ld, state, tb)
+                        : executeTmaIm2colLoad(im2colLoadOf(ld, is), state, tb);
         tb.endInstr();
         if (!st) {
             fault = st.error(); // the error kills the context: later issues never run
@@ -146,15 +153,17 @@ CaseOutcome checkTileLoadRecord(const Json& rec) {
 
     for (const Json& c : rec.at("ctas")) {
         const uint32_t cta = c.at("cta").get<uint32_t>();
-        if (cta >= clusterSize) return {id, false, "record names CTA " + std::to_string(cta) + " outside the cluster"};
+        if (cta >= clusterSize)
+            return {id, false, "record names CTA " + std::to_string(cta) + " outside the cluster"};
         const std::vector<uint8_t> want = fromHex(c.at("smem_hex").get<std::string>());
         const auto have = state.smem[cta].bytes();
         for (size_t i = 0; i < want.size(); ++i) {
             const uint8_t got = base + i < have.size() ? have[base + i] : 0;
             if (got != want[i])
                 return {id, false,
-                        "cta " + std::to_string(cta) + " smem byte " + hexAddr(i) + ": expected " + hex2(want[i]) +
-                            ", got " + hex2(got) + " (" + boxPosition(map, firstDst, uint32_t(base + i)) + ")"};
+                        "cta " + std::to_string(cta) + " smem byte " + hexAddr(i) + ": expected " +
+                            hex2(want[i]) + ", got " + hex2(got) + " (" +
+                            boxPosition(map, firstDst, uint32_t(base + i)) + ")"};
         }
         const Json& tx = c.value("measured_tx_bytes", Json());
         if (tx.is_number()) {
@@ -162,8 +171,8 @@ CaseOutcome checkTileLoadRecord(const Json& rec) {
             const int64_t credited = it == state.mbarriers.end() ? 0 : it->second.completedBytes;
             if (credited != tx.get<int64_t>())
                 return {id, false,
-                        "cta " + std::to_string(cta) + " tx bytes: expected " + std::to_string(tx.get<int64_t>()) +
-                            ", got " + std::to_string(credited)};
+                        "cta " + std::to_string(cta) + " tx bytes: expected " +
+                            std::to_string(tx.get<int64_t>()) + ", got " + std::to_string(credited)};
         }
     }
     return {id, true, ""};
@@ -211,7 +220,8 @@ CaseOutcome checkStoreRecord(const Json& rec) {
                                            std::to_string((i % rowBytes) / eb)
                                      : "element " + std::to_string(i / eb);
         return {id, false,
-                "global byte " + hexAddr(i) + ": expected " + hex2(want[i]) + ", got " + hex2(have[i]) + " (" + where + ")"};
+                "global byte " + hexAddr(i) + ": expected " + hex2(want[i]) + ", got " + hex2(have[i]) +
+                    " (" + where + ")"};
     }
     return {id, true, ""};
 }

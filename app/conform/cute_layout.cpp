@@ -60,9 +60,13 @@ std::vector<std::pair<int64_t, int64_t>> zipLeaves(const CuteTuple& shape, const
 }
 } // namespace
 
-int64_t CuteLayout::operator()(int64_t x) const { return flatOffset(flat, x); }
+int64_t CuteLayout::operator()(int64_t x) const {
+    return flatOffset(flat, x);
+}
 
-int64_t CuteLayout::mode(size_t m, int64_t x) const { return flatOffset(modes.at(m), x); }
+int64_t CuteLayout::mode(size_t m, int64_t x) const {
+    return flatOffset(modes.at(m), x);
+}
 
 int64_t CuteLayout::modeSize(size_t m) const {
     int64_t n = 1;

@@ -1,6 +1,8 @@
 #pragma once
-/// Internal to conform cute: evaluating CuTe layouts as CuTe prints them ("Sw<3,4,3> o _0 o (shape):(stride)",
-/// "((_4,_8),(_64,_2)):((_64,_256),(_1,_2048))"), so golden/cute data can be checked against CuTe's own layouts.
+/// Internal to conform cute: evaluating CuTe layouts as CuTe prints them ("Sw<3,4,3> o _0 o
+/// (shape):(stride)",
+/// "((_4,_8),(_64,_2)):((_64,_256),(_1,_2048))"), so golden/cute data can be checked against CuTe's own
+/// layouts.
 #include <cstdint>
 #include <string>
 #include <utility>

@@ -9,7 +9,8 @@ namespace layoutscope::conform {
 Result<std::vector<std::string>> readJsonLines(const std::string& path) {
     // gzopen reads plain files transparently, so one path handles .jsonl and .jsonl.gz.
     gzFile f = gzopen(path.c_str(), "rb");
-    if (!f) return Diagnostic{Severity::Error, DiagCode::Io, {}, "cannot open " + path, "", Provenance::PtxText};
+    if (!f)
+        return Diagnostic{Severity::Error, DiagCode::Io, {}, "cannot open " + path, "", Provenance::PtxText};
     std::vector<std::string> lines;
     std::string cur;
     char buf[1 << 16];
@@ -26,7 +27,9 @@ Result<std::vector<std::string>> readJsonLines(const std::string& path) {
     }
     const bool err = n < 0;
     gzclose(f);
-    if (err) return Diagnostic{Severity::Error, DiagCode::Io, {}, "read error in " + path, "", Provenance::PtxText};
+    if (err)
+        return Diagnostic{Severity::Error,         DiagCode::Io, {},
+                          "read error in " + path, "",           Provenance::PtxText};
     if (!cur.empty()) lines.push_back(std::move(cur));
     return lines;
 }
@@ -67,10 +70,14 @@ uint8_t indexPatternByte(uint64_t offset, uint32_t e) {
     const uint64_t k = offset / e;
     const uint32_t b = uint32_t(offset % e);
     uint64_t v;
-    if (e == 1) v = mix32(uint32_t(k + 1)) & 0xff;
-    else if (e == 2) v = mix32(uint32_t(k + 1)) & 0xffff;
-    else if (e == 4) v = uint32_t(k + 1);
-    else v = k + 1;
+    if (e == 1)
+        v = mix32(uint32_t(k + 1)) & 0xff;
+    else if (e == 2)
+        v = mix32(uint32_t(k + 1)) & 0xffff;
+    else if (e == 4)
+        v = uint32_t(k + 1);
+    else
+        v = k + 1;
     return uint8_t(v >> (8 * b));
 }
 

@@ -23,7 +23,7 @@ namespace layoutscope::conform {
 struct CaseOutcome {
     std::string id;
     bool passed = true;
-    std::string firstDifference; ///< empty when passed
+    std::string firstDifference;              ///< empty when passed
     std::vector<std::string> moreDifferences; ///< the 2nd, 3rd, ... differences found (at most a few)
     size_t unlistedDifferences = 0;           ///< differences found beyond those listed
 };

@@ -13,8 +13,8 @@
 //                 side in one process; tcgen05.ld / tcgen05.cp likewise vs memcpy of their bytes
 #include "layoutscope/analysis/metrics.hpp"
 #include "layoutscope/scenario/scenario.hpp"
-#include "layoutscope/tcgen05/smem_descriptor.hpp"
 #include "layoutscope/tcgen05/exec.hpp"
+#include "layoutscope/tcgen05/smem_descriptor.hpp"
 #include "layoutscope/tma/tma.hpp"
 
 #include <sys/resource.h>

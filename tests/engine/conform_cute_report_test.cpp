@@ -6,10 +6,10 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
-#include <string>
-#include <unistd.h>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <unistd.h>
 
 namespace {
 

@@ -29,7 +29,9 @@ TEST_CASE("global memory is generated on demand and costs only touched pages", "
         CHECK(g.readByte(base + 8192 + 11) == 0xCD);
         CHECK(g.readByte(base + 8192 + 12) == uint8_t((8192 + 12) * 7 + 3));
     }
-    SECTION("unmapped addresses read as zero") { CHECK(g.readByte(0x1000) == 0); }
+    SECTION("unmapped addresses read as zero") {
+        CHECK(g.readByte(0x1000) == 0);
+    }
 }
 
 TEST_CASE("machine state has one shared memory of 228 KiB per CTA of the cluster", "[memory]") {
@@ -74,11 +76,14 @@ TEST_CASE("trace replay rebuilds memory at any step, forwards and backwards", "[
     CHECK(live.mbarriers[{0u, 0x100u}].completedBytes == 40);
 
     Replay r(t, initial);
-    SECTION("step 0 is the initial state") { CHECK(r.state().smem[0].bytes()[0] == 0xA5); }
+    SECTION("step 0 is the initial state") {
+        CHECK(r.state().smem[0].bytes()[0] == 0xA5);
+    }
     SECTION("seeking to the end equals executing") {
         r.seek(3);
         for (uint32_t cta = 0; cta < 2; ++cta)
-            for (uint32_t i = 0; i < 64; ++i) CHECK(r.state().smem[cta].bytes()[i] == live.smem[cta].bytes()[i]);
+            for (uint32_t i = 0; i < 64; ++i)
+                CHECK(r.state().smem[cta].bytes()[i] == live.smem[cta].bytes()[i]);
         CHECK(r.state().smem[0].bytes()[8] == 0x33);
         CHECK(r.state().smem[0].bytes()[20] == 0x22);
         CHECK(r.state().smem[1].bytes()[8] == 0x33);

@@ -30,7 +30,8 @@ std::string findPtxas() {
         std::stringstream ss(path);
         std::string dir;
         while (std::getline(ss, dir, ':'))
-            if (!dir.empty() && fs::exists(fs::path(dir) / "ptxas")) return (fs::path(dir) / "ptxas").string();
+            if (!dir.empty() && fs::exists(fs::path(dir) / "ptxas"))
+                return (fs::path(dir) / "ptxas").string();
     }
     return fs::exists("/usr/local/cuda/bin/ptxas") ? "/usr/local/cuda/bin/ptxas" : "";
 }
@@ -39,17 +40,21 @@ struct Config {
     const char* sm;
     int major, minor;
 };
-const Config kConfigs[] = {{"sm_90a", 9, 0}, {"sm_100a", 9, 0}, {"sm_100f", 9, 0}, {"sm_103a", 9, 0}, {"sm_110a", 9, 0},
-                           {"sm_120a", 9, 0}, {"sm_100a", 8, 6}, {"sm_100a", 8, 8}, {"sm_90a", 8, 5}, {"sm_120a", 8, 7}};
+const Config kConfigs[] = {{"sm_90a", 9, 0},  {"sm_100a", 9, 0}, {"sm_100f", 9, 0}, {"sm_103a", 9, 0},
+                           {"sm_110a", 9, 0}, {"sm_120a", 9, 0}, {"sm_100a", 8, 6}, {"sm_100a", 8, 8},
+                           {"sm_90a", 8, 5},  {"sm_120a", 8, 7}};
 
 /// Random variants in the spirit of golden/ptxas's generator: mostly valid-looking forms with one
 /// or two random perturbations (drop, duplicate, swap order, misspell, wrong operand kind).
 class Gen {
-public:
+  public:
     explicit Gen(uint32_t seed) : m_rng(seed) {}
     int pick(int n) { return std::uniform_int_distribution<int>(0, n - 1)(m_rng); }
     bool coin(double p = 0.5) { return std::uniform_real_distribution<double>(0, 1)(m_rng) < p; }
-    template <class T> const T& any(const std::vector<T>& v) { return v[static_cast<size_t>(pick(static_cast<int>(v.size())))]; }
+    template <class T>
+    const T& any(const std::vector<T>& v) {
+        return v[static_cast<size_t>(pick(static_cast<int>(v.size())))];
+    }
 
     std::string regs(int n, const char* p = "%r", int start = 1) {
         std::string s = "{";
@@ -66,11 +71,19 @@ public:
         if (q.empty() || !coin(0.3)) return;
         const size_t i = static_cast<size_t>(pick(static_cast<int>(q.size())));
         switch (pick(4)) {
-        case 0: q.erase(q.begin() + static_cast<long>(i)); break;
-        case 1: q.push_back(q[i]); break;
-        case 2: q[i] += q[i].back() == 'b' ? "x" : "1"; break;
-        default: q.push_back(any<std::string>({"sync", "aligned", "b32", "cta_group::1", "cta_group::2", "shared::cta",
-                                               "warpx4", "pack::16b", "unpack::16b", "L2::cache_hint", "b8x16"}));
+        case 0:
+            q.erase(q.begin() + static_cast<long>(i));
+            break;
+        case 1:
+            q.push_back(q[i]);
+            break;
+        case 2:
+            q[i] += q[i].back() == 'b' ? "x" : "1";
+            break;
+        default:
+            q.push_back(
+                any<std::string>({"sync", "aligned", "b32", "cta_group::1", "cta_group::2", "shared::cta",
+                                  "warpx4", "pack::16b", "unpack::16b", "L2::cache_hint", "b8x16"}));
         }
     }
 
@@ -80,8 +93,8 @@ public:
             {"shared::cluster", "global"}, {"shared::cta", "global"}, {"global", "shared::cta"}};
         const auto& d = any(dirs);
         const bool load = d.first != "global";
-        const std::string mode = any<std::string>({"", "tile", "tile::gather4", "tile::scatter4", "im2col", "im2col::w",
-                                                   "im2col::w::128", "im2col_no_offs"});
+        const std::string mode = any<std::string>({"", "tile", "tile::gather4", "tile::scatter4", "im2col",
+                                                   "im2col::w", "im2col::w::128", "im2col_no_offs"});
         const bool mbarC = coin(0.85) ? load : !load;
         const bool mc = coin(0.25), hint = coin(0.3);
         const int cg = coin(0.7) ? 0 : 1 + pick(2);
@@ -95,10 +108,11 @@ public:
         perturb(q);
         // Keep destination before source unless reordering everything.
         std::string quals = coin(0.15) ? join(q, true) : join(q, false);
-        const int coords = (mode == "tile::gather4" || mode == "tile::scatter4") ? 5 : dim + (coin(0.1) ? 1 : 0);
+        const int coords =
+            (mode == "tile::gather4" || mode == "tile::scatter4") ? 5 : dim + (coin(0.1) ? 1 : 0);
         const std::string tensor = "[" + std::string(coin(0.08) ? "%r9" : "%rd0") + ", " + regs(coords) + "]";
-        std::vector<std::string> ops = load ? std::vector<std::string>{"[smem]", tensor}
-                                            : std::vector<std::string>{tensor, "[smem]"};
+        std::vector<std::string> ops =
+            load ? std::vector<std::string>{"[smem]", tensor} : std::vector<std::string>{tensor, "[smem]"};
         const bool im = mode.rfind("im2col", 0) == 0 && mode != "im2col_no_offs";
         const int nIm = mode == "im2col" ? std::max(dim - 2, 1) : 2;
         if (mbarC != coin(0.08)) ops.push_back("[mbar]");
@@ -127,14 +141,17 @@ public:
         const bool imm = (sh.first == "16x32bx2") != coin(0.1);
         const std::string half = coin(0.9) ? std::to_string(pick(64)) : "%r5";
         std::string s = std::string("tcgen05.") + (ld ? "ld" : "st") + join(q, coin(0.2)) + " ";
-        if (ld) s += vec + ", " + taddr + (imm ? ", " + half : "");
-        else s += taddr + (imm ? ", " + half : "") + ", " + vec;
+        if (ld)
+            s += vec + ", " + taddr + (imm ? ", " + half : "");
+        else
+            s += taddr + (imm ? ", " + half : "") + ", " + vec;
         return s + ";";
     }
 
     std::string cp() {
-        std::vector<std::string> q = {"cta_group::" + std::to_string(1 + pick(2)),
-                                      any<std::string>({"128x256b", "4x256b", "128x128b", "64x128b", "32x128b"})};
+        std::vector<std::string> q = {
+            "cta_group::" + std::to_string(1 + pick(2)),
+            any<std::string>({"128x256b", "4x256b", "128x128b", "64x128b", "32x128b"})};
         const std::string mc = any<std::string>({"", "", "warpx2::02_13", "warpx2::01_23", "warpx4"});
         if (!mc.empty()) q.push_back(mc);
         if (coin(0.4)) {
@@ -142,28 +159,34 @@ public:
             q.push_back(coin() ? "b6x16_p32" : "b4x16_p64");
         }
         perturb(q);
-        return "tcgen05.cp" + join(q, coin(0.2)) + " " + any<std::string>({"[%r0]", "[%r0]", "[%r0+16]", "[%rd1]"}) + ", " +
+        return "tcgen05.cp" + join(q, coin(0.2)) + " " +
+               any<std::string>({"[%r0]", "[%r0]", "[%r0+16]", "[%rd1]"}) + ", " +
                any<std::string>({"%rd1", "%rd1", "0", "%r1"}) + ";";
     }
 
     std::string misc() {
         switch (pick(6)) {
         case 0: {
-            std::vector<std::string> q = {"cta_group::" + std::to_string(1 + pick(2)), "sync", "aligned", "shared::cta", "b32"};
+            std::vector<std::string> q = {"cta_group::" + std::to_string(1 + pick(2)), "sync", "aligned",
+                                          "shared::cta", "b32"};
             perturb(q);
-            return "tcgen05.alloc" + join(q, coin(0.2)) + " " + any<std::string>({"[smem]", "[%r1]", "[%rd1]"}) + ", " +
+            return "tcgen05.alloc" + join(q, coin(0.2)) + " " +
+                   any<std::string>({"[smem]", "[%r1]", "[%rd1]"}) + ", " +
                    any<std::string>({"32", "64", "48", "512", "1024", "16", "%r1", "%rd1", "0x80"}) + ";";
         }
         case 1: {
-            std::vector<std::string> q = {"cta_group::" + std::to_string(1 + pick(2)), "sync", "aligned", "b32"};
+            std::vector<std::string> q = {"cta_group::" + std::to_string(1 + pick(2)), "sync", "aligned",
+                                          "b32"};
             perturb(q);
-            return "tcgen05.dealloc" + join(q, coin(0.2)) + " " + any<std::string>({"%r0", "0", "[%r0]", "%rd0"}) + ", " +
+            return "tcgen05.dealloc" + join(q, coin(0.2)) + " " +
+                   any<std::string>({"%r0", "0", "[%r0]", "%rd0"}) + ", " +
                    any<std::string>({"32", "96", "48", "-32", "2048", "%r1"}) + ";";
         }
         case 2: {
             std::vector<std::string> q = {"cta_group::" + std::to_string(1 + pick(2)), "down"};
             perturb(q);
-            return "tcgen05.shift" + join(q, coin(0.5)) + " " + any<std::string>({"[%r0]", "[%r0+32]", "[%rd1]"}) + ";";
+            return "tcgen05.shift" + join(q, coin(0.5)) + " " +
+                   any<std::string>({"[%r0]", "[%r0+32]", "[%rd1]"}) + ";";
         }
         case 3: {
             std::vector<std::string> q = {"cta_group::" + std::to_string(1 + pick(2)), "sync", "aligned"};
@@ -174,7 +197,8 @@ public:
             return ordering();
         }
         default: {
-            std::vector<std::string> q = {"cta_group::" + std::to_string(1 + pick(2)), "mbarrier::arrive::one"};
+            std::vector<std::string> q = {"cta_group::" + std::to_string(1 + pick(2)),
+                                          "mbarrier::arrive::one"};
             if (coin()) q.push_back("shared::cluster");
             const bool mc = coin(0.3);
             if (mc) q.push_back("multicast::cluster");
@@ -237,7 +261,7 @@ public:
         return v;
     }
 
-private:
+  private:
     std::mt19937 m_rng;
 };
 
@@ -256,16 +280,19 @@ std::string wrapper(const Config& c, const std::vector<std::string>& instrs) {
 
 } // namespace
 
-TEST_CASE("validator agrees with ptxas on random variants (skipped when ptxas is absent)", "[ptx][validate][ptxas]") {
+TEST_CASE("validator agrees with ptxas on random variants (skipped when ptxas is absent)",
+          "[ptx][validate][ptxas]") {
     const std::string ptxas = findPtxas();
     if (ptxas.empty()) {
         WARN("SKIPPED: ptxas not found on PATH or at /usr/local/cuda/bin/ptxas; differential check not run");
         return;
     }
-    const int n = std::getenv("LAYOUTSCOPE_PTX_DIFF_N") ? std::atoi(std::getenv("LAYOUTSCOPE_PTX_DIFF_N")) : 200;
-    const uint32_t seed = std::getenv("LAYOUTSCOPE_PTX_DIFF_SEED")
-                              ? static_cast<uint32_t>(std::atoll(std::getenv("LAYOUTSCOPE_PTX_DIFF_SEED")))
-                              : static_cast<uint32_t>(std::chrono::system_clock::now().time_since_epoch().count());
+    const int n =
+        std::getenv("LAYOUTSCOPE_PTX_DIFF_N") ? std::atoi(std::getenv("LAYOUTSCOPE_PTX_DIFF_N")) : 200;
+    const uint32_t seed =
+        std::getenv("LAYOUTSCOPE_PTX_DIFF_SEED")
+            ? static_cast<uint32_t>(std::atoll(std::getenv("LAYOUTSCOPE_PTX_DIFF_SEED")))
+            : static_cast<uint32_t>(std::chrono::system_clock::now().time_since_epoch().count());
     const fs::path dir = fs::temp_directory_path() / ("layoutscope_ptxdiff_" + std::to_string(seed));
     fs::create_directories(dir);
     Gen gen(seed);

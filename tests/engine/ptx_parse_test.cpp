@@ -32,17 +32,21 @@ std::vector<std::string> tokens(const ParsedInstr& p) {
 
 TEST_CASE("opcode splits into dot tokens, qualifiers may hold '::' and start with digits", "[parse][ptx]") {
     SECTION("TMA load") {
-        auto p = ok("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [a], [m, {0, 0}], [b];");
-        CHECK(tokens(p) == std::vector<std::string>{"cp", ".async", ".bulk", ".tensor", ".2d", ".shared::cluster",
-                                                     ".global", ".tile", ".mbarrier::complete_tx::bytes"});
-        CHECK(p.opcodeText() == "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes");
+        auto p = ok("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [a], "
+                    "[m, {0, 0}], [b];");
+        CHECK(tokens(p) == std::vector<std::string>{"cp", ".async", ".bulk", ".tensor", ".2d",
+                                                    ".shared::cluster", ".global", ".tile",
+                                                    ".mbarrier::complete_tx::bytes"});
+        CHECK(p.opcodeText() ==
+              "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes");
         CHECK(p.hasToken(".shared::cluster"));
         CHECK_FALSE(p.hasToken("shared::cluster"));
         CHECK_FALSE(p.hasToken(".shared::cta"));
     }
     SECTION("tcgen05 shapes") {
         auto p = ok("tcgen05.ld.sync.aligned.16x32bx2.x4.b32 {r0, r1, r2, r3}, [taddr], 2;");
-        CHECK(tokens(p) == std::vector<std::string>{"tcgen05", ".ld", ".sync", ".aligned", ".16x32bx2", ".x4", ".b32"});
+        CHECK(tokens(p) ==
+              std::vector<std::string>{"tcgen05", ".ld", ".sync", ".aligned", ".16x32bx2", ".x4", ".b32"});
         auto q = ok("tcgen05.cp.cta_group::1.128x256b.warpx2::02_13.b8x16.b4x16_p64 [taddr], sdesc;");
         CHECK(q.hasToken(".warpx2::02_13"));
         CHECK(q.hasToken(".b4x16_p64"));
@@ -83,7 +87,8 @@ TEST_CASE("every token carries its 1-based line and column", "[parse][ptx]") {
 }
 
 TEST_CASE("operand kinds", "[parse][ptx]") {
-    auto p = ok("x.y %r1, %rd20, -8, 0x10, sym$_1, {a, %r2, 3}, [%rd1+-16], [tmap, {c0, -1}], %tid.x, !p, 0b101, 0f3F800000");
+    auto p = ok("x.y %r1, %rd20, -8, 0x10, sym$_1, {a, %r2, 3}, [%rd1+-16], [tmap, {c0, -1}], %tid.x, !p, "
+                "0b101, 0f3F800000");
     REQUIRE(p.operands.size() == 12);
     CHECK(p.operands[0].kind == OperandKind::Register);
     CHECK(p.operands[0].text == "%r1");

@@ -1,8 +1,8 @@
 // Plain targets as ptxas spells them (sm_90, sm_100, sm_103, sm_110, sm_120; issue 15 item 3). Every
 // row was assembled by hand with CUDA 13.0 ptxas (-arch=<target>, .version 9.0) in the wrapper kernel
 // of golden/ptxas/README.md; tests/cli_ptxas_targets.cmake asks ptxas again where it is installed.
-#include "layoutscope/ptx/validate.hpp"
 #include "layoutscope/core/result.hpp"
+#include "layoutscope/ptx/validate.hpp"
 #include "ptx_test_util.hpp"
 
 #include <catch2/catch.hpp>

@@ -10,7 +10,9 @@
 
 namespace layoutscope::test {
 
-inline PtxTarget tgt(const char* sm, int major = 9, int minor = 0) { return PtxTarget{sm, major, minor}; }
+inline PtxTarget tgt(const char* sm, int major = 9, int minor = 0) {
+    return PtxTarget{sm, major, minor};
+}
 
 inline Status check(const std::string& text, const PtxTarget& t = tgt("sm_100a")) {
     auto p = parseInstruction(text);
@@ -18,7 +20,9 @@ inline Status check(const std::string& text, const PtxTarget& t = tgt("sm_100a")
     return validateInstruction(*p, t, ptxasWrapperEnvironment());
 }
 
-inline bool accepted(const std::string& text, const PtxTarget& t = tgt("sm_100a")) { return check(text, t).ok(); }
+inline bool accepted(const std::string& text, const PtxTarget& t = tgt("sm_100a")) {
+    return check(text, t).ok();
+}
 
 inline std::string firstMessage(const std::string& text, const PtxTarget& t = tgt("sm_100a")) {
     auto s = check(text, t);

@@ -33,9 +33,11 @@ TEST_CASE("tcgen05.cp shape and multicast pairing", "[ptx][validate][tcgen05]") 
 TEST_CASE("tcgen05.cp decompression formats and operands", "[ptx][validate][tcgen05]") {
     runTable({
         // README departure 5: no shape restriction on decompression.
-        {"tcgen05.cp.cta_group::1.32x128b.warpx4.b8x16.b6x16_p32 [%r0], %rd1;", true, "any shape decompresses"},
+        {"tcgen05.cp.cta_group::1.32x128b.warpx4.b8x16.b6x16_p32 [%r0], %rd1;", true,
+         "any shape decompresses"},
         {"tcgen05.cp.cta_group::2.128x256b.b8x16.b4x16_p64 [%r0], %rd1;", true, "b4 source"},
-        {"tcgen05.cp.cta_group::1.b8x16.128x256b.b6x16_p32 [%r0], %rd1;", true, "formats need not be adjacent"},
+        {"tcgen05.cp.cta_group::1.b8x16.128x256b.b6x16_p32 [%r0], %rd1;", true,
+         "formats need not be adjacent"},
         {"tcgen05.cp.cta_group::1.128x256b.b6x16_p32.b8x16 [%r0], %rd1;", false, "destination format first"},
         {"tcgen05.cp.cta_group::1.128x256b.b8x16 [%r0], %rd1;", false, "formats come as a pair"},
         {"tcgen05.cp.cta_group::1.128x256b.b8x16.b8x16 [%r0], %rd1;", false, "duplicate"},
@@ -58,8 +60,10 @@ TEST_CASE("tcgen05.ld/st vector length follows Table 50", "[ptx][validate][tcgen
         {"tcgen05.ld.sync.aligned.16x256b.x1.b32 {%r1, %r2, %r3, %r4}, [%r0];", true, "4 regs per num"},
         {"tcgen05.ld.sync.aligned.16x128b.x2.pack::16b.b32 {%r1, %r2, %r3, %r4}, [%r0];", true,
          "pack does not halve the length (departure 4)"},
-        {"tcgen05.ld.sync.aligned.16x128b.x2.pack::16b.b32 {%r1, %r2}, [%r0];", false, "halved length is wrong"},
-        {"tcgen05.ld.sync.aligned.16x64b.x4.b32 {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, [%r0];", false, "doubled"},
+        {"tcgen05.ld.sync.aligned.16x128b.x2.pack::16b.b32 {%r1, %r2}, [%r0];", false,
+         "halved length is wrong"},
+        {"tcgen05.ld.sync.aligned.16x64b.x4.b32 {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, [%r0];", false,
+         "doubled"},
         {"tcgen05.ld.sync.32x32b.x1.b32 {%r1}, [%r0];", true, ".aligned optional (departure 1)"},
         {"tcgen05.ld.aligned.32x32b.x1.b32 {%r1}, [%r0];", false, ".sync mandatory"},
         {"tcgen05.ld.sync.aligned.32x32b.x1 {%r1}, [%r0];", false, ".b32 mandatory"},
@@ -83,7 +87,8 @@ TEST_CASE("tcgen05.ld/st NA cells and immHalfSplitoff", "[ptx][validate][tcgen05
     for (int i = 1; i <= 128; ++i) r128 += (i > 1 ? ", %r" : "%r") + std::to_string(i);
     r128 += "}";
     runTable({
-        {("tcgen05.ld.sync.aligned.16x64b.x128.b32 " + r128 + ", [%r0];").c_str(), true, "x128 of 16x64b is 128 regs"},
+        {("tcgen05.ld.sync.aligned.16x64b.x128.b32 " + r128 + ", [%r0];").c_str(), true,
+         "x128 of 16x64b is 128 regs"},
         {"tcgen05.ld.sync.aligned.16x256b.x64.b32 {%r1}, [%r0];", false, "NA cell 16x256b.x64"},
         {"tcgen05.ld.sync.aligned.16x128b.x128.b32 {%r1}, [%r0];", false, "NA cell 16x128b.x128"},
         {"tcgen05.ld.sync.aligned.16x32bx2.x1.b32 {%r1}, [%r0], 16;", true, "16x32bx2 with its immediate"},
@@ -92,7 +97,8 @@ TEST_CASE("tcgen05.ld/st NA cells and immHalfSplitoff", "[ptx][validate][tcgen05
         {"tcgen05.ld.sync.aligned.16x32bx2.x1.b32 {%r1}, [%r0];", false, "immediate required"},
         {"tcgen05.ld.sync.aligned.16x32bx2.x1.b32 {%r1}, [%r0], %r2;", false, "must be an immediate"},
         {"tcgen05.ld.sync.aligned.32x32b.x1.b32 {%r1}, [%r0], 16;", false, "other shapes forbid it"},
-        {"tcgen05.st.sync.aligned.16x32bx2.x2.b32 [%r0], 0, {%r1, %r2};", true, "st puts it before the vector"},
+        {"tcgen05.st.sync.aligned.16x32bx2.x2.b32 [%r0], 0, {%r1, %r2};", true,
+         "st puts it before the vector"},
     });
 }
 
@@ -140,68 +146,85 @@ TEST_CASE("tcgen05.shift targets and spelling", "[ptx][validate][tcgen05]") {
 TEST_CASE("cp.async.bulk.tensor forms per direction and mode", "[ptx][validate][tma]") {
     const std::string L = "cp.async.bulk.tensor.";
     runTable({
-        {"cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [smem], [%rd0, {%r1, %r2}], [mbar];",
+        {"cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [smem], [%rd0, "
+         "{%r1, %r2}], [mbar];",
          true, "canonical load"},
-        {"cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [smem], [%rd0, {%r1, %r2}], [mbar];",
+        {"cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [smem], [%rd0, {%r1, "
+         "%r2}], [mbar];",
          true, "tile is the default mode"},
         {"cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%rd0, {%r1, %r2}], [smem];", true, "store"},
-        {"cp.async.bulk.tensor.2d.global.shared::cta.mbarrier::complete_tx::bytes [%rd0, {%r1, %r2}], [smem], [mbar];",
+        {"cp.async.bulk.tensor.2d.global.shared::cta.mbarrier::complete_tx::bytes [%rd0, {%r1, %r2}], "
+         "[smem], [mbar];",
          false, "store completes through bulk_group"},
         {"cp.async.bulk.tensor.2d.shared::cluster.global.bulk_group [smem], [%rd0, {%r1, %r2}];", false,
          "load needs mbarrier"},
-        {"cp.async.bulk.tensor.2d.shared::cluster.global.tile::gather4.mbarrier::complete_tx::bytes [smem], [%rd0, {%r1, "
+        {"cp.async.bulk.tensor.2d.shared::cluster.global.tile::gather4.mbarrier::complete_tx::bytes [smem], "
+         "[%rd0, {%r1, "
          "%r2, %r3, %r4, %r5}], [mbar];",
          true, "gather4: 2d, 5 coordinates"},
-        {"cp.async.bulk.tensor.3d.shared::cluster.global.tile::gather4.mbarrier::complete_tx::bytes [smem], [%rd0, {%r1, "
+        {"cp.async.bulk.tensor.3d.shared::cluster.global.tile::gather4.mbarrier::complete_tx::bytes [smem], "
+         "[%rd0, {%r1, "
          "%r2, %r3, %r4, %r5}], [mbar];",
          false, "gather4 only 2d"},
-        {"cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [smem], [%rd0, {%r1, %r2, "
+        {"cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [smem], [%rd0, "
+         "{%r1, %r2, "
          "%r3}], [mbar], {%h1};",
          true, "im2col: dim-2 offsets"},
-        {"cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [smem], [%rd0, {%r1, %r2, %r3, "
+        {"cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [smem], [%rd0, "
+         "{%r1, %r2, %r3, "
          "%r4}], [mbar], {%h1};",
          false, "4d im2col needs 2 offsets"},
-        {"cp.async.bulk.tensor.5d.shared::cluster.global.im2col::w.mbarrier::complete_tx::bytes [smem], [%rd0, {%r1, %r2, "
+        {"cp.async.bulk.tensor.5d.shared::cluster.global.im2col::w.mbarrier::complete_tx::bytes [smem], "
+         "[%rd0, {%r1, %r2, "
          "%r3, %r4, %r5}], [mbar], {%h1, %h2};",
          true, "im2col::w: always 2 values"},
-        {"cp.async.bulk.tensor.2d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [smem], [%rd0, {%r1, %r2}], "
+        {"cp.async.bulk.tensor.2d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [smem], [%rd0, "
+         "{%r1, %r2}], "
          "[mbar], {%h1};",
          false, "im2col needs 3d or more"},
-        {"cp.async.bulk.tensor.3d.global.shared::cta.im2col_no_offs.bulk_group [%rd0, {%r1, %r2, %r3}], [smem];", true,
-         "store im2col_no_offs"},
-        {"cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [smem], [%rd0, "
+        {"cp.async.bulk.tensor.3d.global.shared::cta.im2col_no_offs.bulk_group [%rd0, {%r1, %r2, %r3}], "
+         "[smem];",
+         true, "store im2col_no_offs"},
+        {"cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes.multicast::cluster "
+         "[smem], [%rd0, "
          "{%r1, %r2}], [mbar], %h1;",
          false, "multicast needs .shared::cluster"},
-        {"cp.async.bulk.tensor.2d.global.shared::cta.bulk_group.cta_group::1 [%rd0, {%r1, %r2}], [smem];", false,
-         "cta_group only on loads"},
-        {"cp.async.bulk.tensor.2d.global.shared::cta.bulk_group.L2::cache_hint [%rd0, {%r1, %r2}], [smem];", false,
-         "cache_hint needs the policy operand"},
+        {"cp.async.bulk.tensor.2d.global.shared::cta.bulk_group.cta_group::1 [%rd0, {%r1, %r2}], [smem];",
+         false, "cta_group only on loads"},
+        {"cp.async.bulk.tensor.2d.global.shared::cta.bulk_group.L2::cache_hint [%rd0, {%r1, %r2}], [smem];",
+         false, "cache_hint needs the policy operand"},
         {"cp.async.bulk.tensor.2d.global.shared::cta.bulk_group.b4x16_p64 [%rd0, {%r1, %r2}], [smem];", true,
          "sub-byte type accepted on stores (departure 8)"},
-        {"cp.async.bulk.tensor.2d.global.shared::cta.bulk_group.b32 [%rd0, {%r1, %r2}], [smem];", false, "no .b32"},
-        {"cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [smem], [tmap, {%r1, %r2}], "
+        {"cp.async.bulk.tensor.2d.global.shared::cta.bulk_group.b32 [%rd0, {%r1, %r2}], [smem];", false,
+         "no .b32"},
+        {"cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [smem], [tmap, "
+         "{%r1, %r2}], "
          "[mbar];",
          false, ".param tensor map symbol"},
-        {"cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [smem], [%r9, {%r1, %r2}], "
+        {"cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [smem], [%r9, "
+         "{%r1, %r2}], "
          "[mbar];",
          true, "32-bit tensor map register"},
     });
 }
 
 TEST_CASE("cp.async.bulk.tensor target and version gates", "[ptx][validate][tma]") {
-    const std::string ctaDst =
-        "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes [smem], [%rd0, {%r1, %r2}], [mbar];";
+    const std::string ctaDst = "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes "
+                               "[smem], [%rd0, {%r1, %r2}], [mbar];";
     CHECK(accepted(ctaDst, tgt("sm_90a", 9, 0)));
     CHECK_FALSE(accepted(ctaDst, tgt("sm_90a", 8, 5))); // .shared::cta destination needs PTX 8.6
-    const std::string w128 = "cp.async.bulk.tensor.3d.shared::cta.global.im2col::w::128.mbarrier::complete_tx::bytes "
-                             "[smem], [%rd0, {%r1, %r2, %r3}], [mbar], {%h1, %h2};";
+    const std::string w128 =
+        "cp.async.bulk.tensor.3d.shared::cta.global.im2col::w::128.mbarrier::complete_tx::bytes "
+        "[smem], [%rd0, {%r1, %r2, %r3}], [mbar], {%h1, %h2};";
     CHECK(accepted(w128, tgt("sm_100a")));
     CHECK_FALSE(accepted(w128, tgt("sm_120a")));
-    const std::string gatherCluster = "cp.async.bulk.tensor.2d.shared::cluster.global.tile::gather4.mbarrier::complete_tx::"
-                                      "bytes [smem], [%rd0, {%r1, %r2, %r3, %r4, %r5}], [mbar];";
+    const std::string gatherCluster =
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile::gather4.mbarrier::complete_tx::"
+        "bytes [smem], [%rd0, {%r1, %r2, %r3, %r4, %r5}], [mbar];";
     CHECK_FALSE(accepted(gatherCluster, tgt("sm_120a"))); // sm_120a: gather4 only to .shared::cta
-    const std::string cg = "cp.async.bulk.tensor.1d.shared::cluster.global.mbarrier::complete_tx::bytes.cta_group::2 "
-                           "[smem], [%rd0, {%r1}], [mbar];";
+    const std::string cg =
+        "cp.async.bulk.tensor.1d.shared::cluster.global.mbarrier::complete_tx::bytes.cta_group::2 "
+        "[smem], [%rd0, {%r1}], [mbar];";
     CHECK(accepted(cg, tgt("sm_100f")));
     CHECK_FALSE(accepted(cg, tgt("sm_120a")));
     CHECK_FALSE(accepted(cg, tgt("sm_90a")));
@@ -213,11 +236,14 @@ TEST_CASE("mbarrier forms", "[ptx][validate][mbarrier]") {
         {"mbarrier.init.b64 [mbar], %r1;", true, "register count"},
         {"mbarrier.init.shared::cluster.b64 [mbar], 1;", false, "init is CTA-local"},
         {"mbarrier.arrive.expect_tx.shared::cta.b64 %rd1, [mbar], 128;", true, "arrive.expect_tx"},
-        {"mbarrier.arrive.expect_tx.release.cluster.shared::cluster.b64 _, [mbar], %r1;", true, "remote arrive"},
-        {"mbarrier.arrive.expect_tx.release.cluster.shared::cluster.b64 %rd1, [mbar], %r1;", false, "needs sink"},
+        {"mbarrier.arrive.expect_tx.release.cluster.shared::cluster.b64 _, [mbar], %r1;", true,
+         "remote arrive"},
+        {"mbarrier.arrive.expect_tx.release.cluster.shared::cluster.b64 %rd1, [mbar], %r1;", false,
+         "needs sink"},
         {"mbarrier.arrive.expect_tx.cta.b64 %rd1, [mbar], 1;", false, "scope without order"},
         {"mbarrier.try_wait.parity.shared::cta.b64 %p1, [mbar], 0;", true, "try_wait.parity"},
-        {"mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 %p1, [mbar], %r1, 1000;", true, "suspend hint"},
+        {"mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 %p1, [mbar], %r1, 1000;", true,
+         "suspend hint"},
         {"mbarrier.try_wait.shared::cta.parity.b64 %p1, [mbar], 0;", false, ".parity right after the name"},
         {"mbarrier.try_wait.b64 %p1, [mbar], %rd1;", true, "state form"},
         {"mbarrier.try_wait.b64 %p1, [mbar], %r1;", false, "state is 64-bit"},
@@ -228,16 +254,19 @@ TEST_CASE("mbarrier forms", "[ptx][validate][mbarrier]") {
 TEST_CASE("kernel-wide .cta_group rule covers tcgen05 but not TMA", "[ptx][validate][kernel]") {
     auto kernel = [](std::vector<std::string> lines) {
         std::vector<ParsedInstr> v;
-        for (size_t i = 0; i < lines.size(); ++i) v.push_back(parseInstruction(lines[i], static_cast<int>(i + 1)).value());
+        for (size_t i = 0; i < lines.size(); ++i)
+            v.push_back(parseInstruction(lines[i], static_cast<int>(i + 1)).value());
         return validateKernel(v, tgt("sm_100a"), ptxasWrapperEnvironment()).ok();
     };
     CHECK(kernel({"tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [smem], 32;",
                   "tcgen05.dealloc.cta_group::2.sync.aligned.b32 %r0, 32;"}));
-    CHECK_FALSE(kernel({"tcgen05.cp.cta_group::2.128x256b [%r0], %rd1;", "tcgen05.shift.cta_group::1.down [%r0];"}));
+    CHECK_FALSE(
+        kernel({"tcgen05.cp.cta_group::2.128x256b [%r0], %rd1;", "tcgen05.shift.cta_group::1.down [%r0];"}));
     CHECK_FALSE(kernel({"tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [smem], 32;",
                         "tcgen05.relinquish_alloc_permit.cta_group::2.sync.aligned;"}));
     CHECK(kernel({"tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [smem], 32;",
-                  "cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2 [smem], "
+                  "cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_"
+                  "group::2 [smem], "
                   "[%rd0, {%r1}], [mbar];"})); // departure 6
     CHECK(kernel({"tcgen05.ld.sync.aligned.32x32b.x1.b32 {%r1}, [%r0];",
                   "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [smem], 32;"}));
@@ -282,7 +311,8 @@ TEST_CASE("diagnostics name the rule, the span, the targets and a fix", "[ptx][v
         CHECK_THAT(s.error().message, Catch::Contains("exactly 8 registers"));
     }
     SECTION("no ptxas wording is echoed") {
-        for (const char* bad : {"tcgen05.cp.cta_group::1.128x256b [%rd1], %rd1;", "tcgen05.cp.cta_group::1.128x256b.sync [%r0], %rd1;",
+        for (const char* bad : {"tcgen05.cp.cta_group::1.128x256b [%rd1], %rd1;",
+                                "tcgen05.cp.cta_group::1.128x256b.sync [%r0], %rd1;",
                                 "tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r0, 32, 1;"}) {
             const std::string m = firstMessage(bad);
             CHECK_FALSE(m.empty());

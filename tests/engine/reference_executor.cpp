@@ -25,17 +25,25 @@ Box boxOf(const TensorMap& m) {
     const uint32_t inner = m.p.boxDim[0] * b.eb;
     // rule 2: swizzled rows start at multiples of the span
     switch (m.p.swizzle) {
-    case TensorSwizzle::NONE: b.pitch = inner; break;
-    case TensorSwizzle::S32B: b.pitch = 32; break;
-    case TensorSwizzle::S64B: b.pitch = 64; break;
-    default: b.pitch = 128; break;
+    case TensorSwizzle::NONE:
+        b.pitch = inner;
+        break;
+    case TensorSwizzle::S32B:
+        b.pitch = 32;
+        break;
+    case TensorSwizzle::S64B:
+        b.pitch = 64;
+        break;
+    default:
+        b.pitch = 128;
+        break;
     }
     return b;
 }
 
 // Tensor coordinates of element number `flat` of the box (dimension 0 fastest) and its row.
-std::vector<int64_t> coordsOf(const TensorMap& m, const Box& b, const std::array<int32_t, 5>& c, uint64_t flat,
-                              uint64_t& row, uint64_t& k0) {
+std::vector<int64_t> coordsOf(const TensorMap& m, const Box& b, const std::array<int32_t, 5>& c,
+                              uint64_t flat, uint64_t& row, uint64_t& k0) {
     std::vector<int64_t> x(b.rank);
     k0 = flat % b.n[0];
     row = flat / b.n[0];
@@ -68,21 +76,29 @@ uint32_t cuteSwizzle(uint32_t bBits, uint32_t mBase, uint32_t sShift, uint32_t a
 
 uint32_t referenceSwizzle(TensorSwizzle s, uint32_t a) {
     switch (s) {
-    case TensorSwizzle::NONE: return a;
-    case TensorSwizzle::S32B: return cuteSwizzle(1, 4, 3, a);
-    case TensorSwizzle::S64B: return cuteSwizzle(2, 4, 3, a);
-    case TensorSwizzle::S128B: return cuteSwizzle(3, 4, 3, a);
-    case TensorSwizzle::S128B_ATOM_32B: return cuteSwizzle(2, 5, 2, a);
+    case TensorSwizzle::NONE:
+        return a;
+    case TensorSwizzle::S32B:
+        return cuteSwizzle(1, 4, 3, a);
+    case TensorSwizzle::S64B:
+        return cuteSwizzle(2, 4, 3, a);
+    case TensorSwizzle::S128B:
+        return cuteSwizzle(3, 4, 3, a);
+    case TensorSwizzle::S128B_ATOM_32B:
+        return cuteSwizzle(2, 5, 2, a);
     case TensorSwizzle::S128B_ATOM_32B_FLIP_8B: // tma.md §4.2 (unverified): then swap 8-B halves on odd lines
         return cuteSwizzle(2, 5, 2, a) ^ ((a & 0x80u) ? 8u : 0u);
-    case TensorSwizzle::S128B_ATOM_64B: return cuteSwizzle(1, 6, 1, a);
-    case TensorSwizzle::PTX_96B: return cuteSwizzle(1, 4, 3, a); // tma.md §4.2: same lines as 32B
+    case TensorSwizzle::S128B_ATOM_64B:
+        return cuteSwizzle(1, 6, 1, a);
+    case TensorSwizzle::PTX_96B:
+        return cuteSwizzle(1, 4, 3, a); // tma.md §4.2: same lines as 32B
     }
     return a;
 }
 
 uint32_t referenceTf32(uint32_t v) {
-    if ((v & 0x7F800000u) == 0x7F800000u && (v & 0x007FFFFFu) != 0) return 0x7FFFE000u; // any NaN (docs/tf32.md)
+    if ((v & 0x7F800000u) == 0x7F800000u && (v & 0x007FFFFFu) != 0)
+        return 0x7FFFE000u; // any NaN (docs/tf32.md)
     const uint32_t dropped = v & 0x1FFFu;
     uint32_t kept = v - dropped;
     const bool keptOdd = (kept & 0x2000u) != 0;
@@ -100,12 +116,14 @@ std::optional<DiagCode> referenceLoad(const TmaTileLoad& op, MachineState& state
     if (op.dstAddr % 128 != 0) return DiagCode::FaultMisalignedAddress;
 
     std::vector<uint32_t> dests;
-    if (!op.multicast) dests.push_back(op.dstCta);
+    if (!op.multicast)
+        dests.push_back(op.dstCta);
     else
         for (uint32_t c = 0; c < state.clusterSize; ++c)
             if (op.ctaMask & (1u << c)) dests.push_back(c);
 
-    const bool tf32 = m.p.dataType == TensorDataType::TFLOAT32 || m.p.dataType == TensorDataType::TFLOAT32_FTZ;
+    const bool tf32 =
+        m.p.dataType == TensorDataType::TFLOAT32 || m.p.dataType == TensorDataType::TFLOAT32_FTZ;
     for (uint64_t flat = 0; flat < b.total; ++flat) {
         uint64_t row = 0, k0 = 0;
         const std::vector<int64_t> x = coordsOf(m, b, op.coords, flat, row, k0);

@@ -16,7 +16,8 @@ namespace layoutscope::reference {
 [[nodiscard]] uint32_t cuteSwizzle(uint32_t bBits, uint32_t mBase, uint32_t sShift, uint32_t addr);
 /// The physical address of `addr` under a CUtensorMapSwizzle mode, via cuteSwizzle (tma.md §4.2).
 [[nodiscard]] uint32_t referenceSwizzle(TensorSwizzle s, uint32_t addr);
-/// FP32 -> TF32 by comparing the 13 dropped bits with one half (ties to even), tma.md §3.2; NaN -> 0x7FFFE000.
+/// FP32 -> TF32 by comparing the 13 dropped bits with one half (ties to even), tma.md §3.2; NaN ->
+/// 0x7FFFE000.
 [[nodiscard]] uint32_t referenceTf32(uint32_t bits);
 
 /// Apply a load to `state` (smem of every destination CTA, mbarrier completedBytes/txCount).

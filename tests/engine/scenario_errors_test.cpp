@@ -14,10 +14,10 @@ using namespace layoutscope;
 namespace {
 
 const char* kHead =
-    "target sm_90a\n"                                                                            // 1
-    "tensormap A tiled FLOAT16 dims=[4096,4096] strides=[8192] box=[64,64] swizzle=128B\n"       // 2
-    "smem sA 16384 align=1024\n"                                                                 // 3
-    "mbarrier bar\n";                                                                            // 4
+    "target sm_90a\n"                                                                      // 1
+    "tensormap A tiled FLOAT16 dims=[4096,4096] strides=[8192] box=[64,64] swizzle=128B\n" // 2
+    "smem sA 16384 align=1024\n"                                                           // 3
+    "mbarrier bar\n";                                                                      // 4
 const char* kLoad = "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes ";
 // column of the first operand in a line starting with kLoad
 constexpr int kOp1 = 78;
@@ -47,9 +47,15 @@ TEST_CASE("the head used below is clean", "[scenario][diag]") {
 }
 
 TEST_CASE("empty and comment-only files have no instruction", "[scenario][diag]") {
-    SECTION("empty") { expectAt(firstError(""), DiagCode::InvalidValue, 1, 1); }
-    SECTION("comments") { expectAt(firstError("# nothing\n// here\n\n"), DiagCode::InvalidValue, 1, 1); }
-    SECTION("declarations only") { expectAt(firstError(kHead), DiagCode::InvalidValue, 1, 1); }
+    SECTION("empty") {
+        expectAt(firstError(""), DiagCode::InvalidValue, 1, 1);
+    }
+    SECTION("comments") {
+        expectAt(firstError("# nothing\n// here\n\n"), DiagCode::InvalidValue, 1, 1);
+    }
+    SECTION("declarations only") {
+        expectAt(firstError(kHead), DiagCode::InvalidValue, 1, 1);
+    }
 }
 
 TEST_CASE("binary junk is a syntax error, not a crash", "[scenario][diag]") {
@@ -58,18 +64,30 @@ TEST_CASE("binary junk is a syntax error, not a crash", "[scenario][diag]") {
 }
 
 TEST_CASE("malformed and huge numbers in directives", "[scenario][diag]") {
-    SECTION("malformed size") { expectAt(firstError("smem sA 12x4\n"), DiagCode::Syntax, 1, 9); }
-    SECTION("huge size") { expectAt(firstError("smem sA 99999999999999999999999\n"), DiagCode::InvalidValue, 1, 9); }
-    SECTION("size over 228 KiB") { expectAt(firstError("smem sA 300000\n"), DiagCode::InvalidValue, 1, 9); }
-    SECTION("alignment not a power of two") { expectAt(firstError("smem sA 64 align=96\n"), DiagCode::InvalidValue, 1, 18); }
+    SECTION("malformed size") {
+        expectAt(firstError("smem sA 12x4\n"), DiagCode::Syntax, 1, 9);
+    }
+    SECTION("huge size") {
+        expectAt(firstError("smem sA 99999999999999999999999\n"), DiagCode::InvalidValue, 1, 9);
+    }
+    SECTION("size over 228 KiB") {
+        expectAt(firstError("smem sA 300000\n"), DiagCode::InvalidValue, 1, 9);
+    }
+    SECTION("alignment not a power of two") {
+        expectAt(firstError("smem sA 64 align=96\n"), DiagCode::InvalidValue, 1, 18);
+    }
     SECTION("negative dim") {
-        expectAt(firstError("tensormap A tiled FLOAT16 dims=[-4,4] box=[4,4]\n"), DiagCode::InvalidValue, 1, 33);
+        expectAt(firstError("tensormap A tiled FLOAT16 dims=[-4,4] box=[4,4]\n"), DiagCode::InvalidValue, 1,
+                 33);
     }
     SECTION("huge box entry") {
         //                   1234567890123456789012345678901234567890123456
-        expectAt(firstError("tensormap A tiled FLOAT16 dims=[64,64] box=[0x100000000,4]\n"), DiagCode::InvalidValue, 1, 45);
+        expectAt(firstError("tensormap A tiled FLOAT16 dims=[64,64] box=[0x100000000,4]\n"),
+                 DiagCode::InvalidValue, 1, 45);
     }
-    SECTION("let with junk") { expectAt(firstError("let x = 0x\n"), DiagCode::Syntax, 1, 9); }
+    SECTION("let with junk") {
+        expectAt(firstError("let x = 0x\n"), DiagCode::Syntax, 1, 9);
+    }
 }
 
 TEST_CASE("unterminated brackets and missing pieces", "[scenario][diag]") {
@@ -77,7 +95,9 @@ TEST_CASE("unterminated brackets and missing pieces", "[scenario][diag]") {
         //                   123456789012345678901234567890123456789
         expectAt(firstError("tensormap A tiled FLOAT16 dims=[64,64 box=[64,64]\n"), DiagCode::Syntax, 1, 39);
     }
-    SECTION("option without '='") { expectAt(firstError("smem sA 64 align 128\n"), DiagCode::Syntax, 1, 18); }
+    SECTION("option without '='") {
+        expectAt(firstError("smem sA 64 align 128\n"), DiagCode::Syntax, 1, 18);
+    }
     SECTION("tensormap without box") {
         expectAt(firstError("tensormap A tiled FLOAT16 dims=[64,64]\n"), DiagCode::Syntax, 1, 39);
     }
@@ -99,16 +119,23 @@ TEST_CASE("unterminated brackets and missing pieces", "[scenario][diag]") {
 
 TEST_CASE("names must be declared, once, with the right kind", "[scenario][diag]") {
     SECTION("unknown tensor map") {
-        expectAt(firstError(std::string(kHead) + kLoad + "[sA], [B, {0, 0}], [bar];\n"), DiagCode::UnknownName, 5, kOp1 + 7);
+        expectAt(firstError(std::string(kHead) + kLoad + "[sA], [B, {0, 0}], [bar];\n"),
+                 DiagCode::UnknownName, 5, kOp1 + 7);
     }
     SECTION("unknown buffer") {
-        expectAt(firstError(std::string(kHead) + kLoad + "[sX], [A, {0, 0}], [bar];\n"), DiagCode::UnknownName, 5, kOp1 + 1);
+        expectAt(firstError(std::string(kHead) + kLoad + "[sX], [A, {0, 0}], [bar];\n"),
+                 DiagCode::UnknownName, 5, kOp1 + 1);
     }
     SECTION("a buffer used as the mbarrier") {
-        expectAt(firstError(std::string(kHead) + kLoad + "[sA], [A, {0, 0}], [sA];\n"), DiagCode::InvalidValue, 5, kOp1 + 20);
+        expectAt(firstError(std::string(kHead) + kLoad + "[sA], [A, {0, 0}], [sA];\n"),
+                 DiagCode::InvalidValue, 5, kOp1 + 20);
     }
-    SECTION("duplicate name") { expectAt(firstError(std::string(kHead) + "smem bar 64\n"), DiagCode::InvalidValue, 5, 6); }
-    SECTION("unknown fill target") { expectAt(firstError("fill Q pattern=zero\n"), DiagCode::UnknownName, 1, 6); }
+    SECTION("duplicate name") {
+        expectAt(firstError(std::string(kHead) + "smem bar 64\n"), DiagCode::InvalidValue, 5, 6);
+    }
+    SECTION("unknown fill target") {
+        expectAt(firstError("fill Q pattern=zero\n"), DiagCode::UnknownName, 1, 6);
+    }
     SECTION("let name as coordinate") {
         auto text = std::string(kHead) + "let x = 64\n" + kLoad + "[sA], [A, {x, y}], [bar];\n";
         expectAt(firstError(text), DiagCode::UnknownName, 6, kOp1 + 14);
@@ -121,7 +148,8 @@ TEST_CASE("operand checks against the tensor map and buffers", "[scenario][diag]
         expectAt(firstError(text), DiagCode::InvalidValue, 6, kOp1);
     }
     SECTION("box does not fit from an offset") {
-        expectAt(firstError(std::string(kHead) + kLoad + "[sA+8208], [A, {0, 0}], [bar];\n"), DiagCode::InvalidValue, 5, kOp1);
+        expectAt(firstError(std::string(kHead) + kLoad + "[sA+8208], [A, {0, 0}], [bar];\n"),
+                 DiagCode::InvalidValue, 5, kOp1);
     }
     SECTION("coordinate beyond s32") {
         auto text = std::string(kHead) + kLoad + "[sA], [A, {0x80000000, 0}], [bar];\n";
@@ -139,7 +167,8 @@ TEST_CASE("operand checks against the tensor map and buffers", "[scenario][diag]
     }
     SECTION("ctaMask beyond 16 bits") {
         auto text = std::string("cluster 2\n") + kHead +
-                    "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster "
+                    "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes."
+                    "multicast::cluster "
                     "[sA], [A, {0, 0}], [bar], 0x10000;\n";
         expectAt(firstError(text), DiagCode::InvalidValue, 6, 101 + 26);
     }
@@ -153,16 +182,29 @@ TEST_CASE("unsupported instructions are named", "[scenario][diag]") {
     // tcgen05 runs in scenarios now (tcgen05_scenario_test.cpp), but not on the sm_90a default target.
     expectAt(firstError(std::string(kHead) + "  tcgen05.ld.sync.aligned.32x32b.x1.b32 {r0}, [taddr];\n"),
              DiagCode::TargetMismatch, 5, 3);
-    expectAt(firstError(std::string(kHead) + "@p " + kLoad + "[sA], [A, {0, 0}], [bar];\n"), DiagCode::Unsupported, 5, 1);
+    expectAt(firstError(std::string(kHead) + "@p " + kLoad + "[sA], [A, {0, 0}], [bar];\n"),
+             DiagCode::Unsupported, 5, 1);
 }
 
 TEST_CASE("header directives", "[scenario][diag]") {
-    SECTION("pre-TMA target") { expectAt(firstError("target sm_80\n"), DiagCode::TargetMismatch, 1, 8); }
-    SECTION("not a target") { expectAt(firstError("target hopper\n"), DiagCode::InvalidValue, 1, 8); }
-    SECTION("cluster too big") { expectAt(firstError("cluster 4x4x2\n"), DiagCode::InvalidValue, 1, 9); }
-    SECTION("cta outside the cluster") { expectAt(firstError("cluster 2\ncta 2\n"), DiagCode::InvalidValue, 2, 5); }
-    SECTION("target twice") { expectAt(firstError("target sm_90a\ntarget sm_100a\n"), DiagCode::InvalidValue, 2, 1); }
-    SECTION("bad ptx version") { expectAt(firstError("ptx 8\n"), DiagCode::Syntax, 1, 5); }
+    SECTION("pre-TMA target") {
+        expectAt(firstError("target sm_80\n"), DiagCode::TargetMismatch, 1, 8);
+    }
+    SECTION("not a target") {
+        expectAt(firstError("target hopper\n"), DiagCode::InvalidValue, 1, 8);
+    }
+    SECTION("cluster too big") {
+        expectAt(firstError("cluster 4x4x2\n"), DiagCode::InvalidValue, 1, 9);
+    }
+    SECTION("cta outside the cluster") {
+        expectAt(firstError("cluster 2\ncta 2\n"), DiagCode::InvalidValue, 2, 5);
+    }
+    SECTION("target twice") {
+        expectAt(firstError("target sm_90a\ntarget sm_100a\n"), DiagCode::InvalidValue, 2, 1);
+    }
+    SECTION("bad ptx version") {
+        expectAt(firstError("ptx 8\n"), DiagCode::Syntax, 1, 5);
+    }
     SECTION("buffer in a CTA outside the cluster") {
         expectAt(firstError("smem sA 64 cta=1\n"), DiagCode::InvalidValue, 1, 16);
     }
@@ -187,8 +229,9 @@ TEST_CASE("a dense default stride the driver rejects is reported at dims=", "[sc
 }
 
 TEST_CASE("a failed declaration is reported once, not again at each use", "[scenario][diag]") {
-    auto r = parseScenario("smem sA 12x4\nmbarrier bar\ntensormap A tiled FLOAT16 dims=[64,64] box=[64,64]\n" +
-                           std::string(kLoad) + "[sA], [A, {0, 0}], [bar];\n");
+    auto r =
+        parseScenario("smem sA 12x4\nmbarrier bar\ntensormap A tiled FLOAT16 dims=[64,64] box=[64,64]\n" +
+                      std::string(kLoad) + "[sA], [A, {0, 0}], [bar];\n");
     REQUIRE_FALSE(r);
     REQUIRE(r.diagnostics().size() == 1);
     expectAt(r.error(), DiagCode::Syntax, 1, 9);
@@ -239,11 +282,18 @@ TEST_CASE("no input crashes the parser", "[scenario][diag][fuzz]") {
             const int edits = 1 + static_cast<int>(rng() % 8);
             for (int e = 0; e < edits; ++e) {
                 const size_t pos = rng() % s.size();
-                const char c = rng() % 4 == 0 ? static_cast<char>(rng() & 0xFF) : alphabet[rng() % alphabet.size()];
+                const char c =
+                    rng() % 4 == 0 ? static_cast<char>(rng() & 0xFF) : alphabet[rng() % alphabet.size()];
                 switch (rng() % 3) {
-                case 0: s[pos] = c; break;
-                case 1: s.insert(pos, 1, c); break;
-                default: s.erase(pos, 1); break;
+                case 0:
+                    s[pos] = c;
+                    break;
+                case 1:
+                    s.insert(pos, 1, c);
+                    break;
+                default:
+                    s.erase(pos, 1);
+                    break;
                 }
             }
             auto r = parseScenario(s);

@@ -55,9 +55,9 @@ uint64_t movedBytes(const Trace& t) {
 } // namespace
 
 TEST_CASE("every bundled scenario parses without diagnostics", "[scenario]") {
-    auto name = GENERATE(as<std::string>{}, "tma_tile_64x64_f16_sw128.scn", "tma_tile_sw32.scn", "tma_tile_sw64.scn",
-                         "tma_tile_noswizzle.scn", "tma_oob_edge_tile.scn", "tma_store_tile.scn",
-                         "tma_multicast_cluster2.scn");
+    auto name = GENERATE(as<std::string>{}, "tma_tile_64x64_f16_sw128.scn", "tma_tile_sw32.scn",
+                         "tma_tile_sw64.scn", "tma_tile_noswizzle.scn", "tma_oob_edge_tile.scn",
+                         "tma_store_tile.scn", "tma_multicast_cluster2.scn");
     INFO(name);
     Scenario s = parsed(name);
     CHECK_FALSE(s.instrs.empty());
@@ -122,7 +122,7 @@ TEST_CASE("default scenario: 64x64 fp16 lands 128B-swizzled", "[scenario][run][t
     }
     SECTION("element (0, 0) and untouched bytes") {
         CHECK(smem16(r, 0, 1024) == 0x0000);
-        CHECK(smem16(r, 0, 1026) == 0x0001); // (1, 0): row 0 is not permuted
+        CHECK(smem16(r, 0, 1026) == 0x0001);   // (1, 0): row 0 is not permuted
         CHECK(smem16(r, 0, 1024 + 8192) == 0); // past the box
     }
     SECTION("mbarrier balance") {
@@ -191,7 +191,7 @@ TEST_CASE("store writes the loaded tile back at another place", "[scenario][run]
     // C(64+x, 128+y) = A(x, y) = y*256 + x
     CHECK(at(64 + 9, 128 + 5) == 5 * 256 + 9);
     CHECK(at(64 + 63, 128 + 63) == 63 * 256 + 63);
-    CHECK(at(64, 128) == 0);          // A(0,0) is 0 as well
+    CHECK(at(64, 128) == 0); // A(0,0) is 0 as well
     CHECK(at(65, 128) == 1);
     CHECK(at(64 + 64, 128 + 5) == 0); // right of the block: untouched zero fill
     CHECK(r.initial.global.readByte(c + 133 * 512 + 73 * 2) == 0);

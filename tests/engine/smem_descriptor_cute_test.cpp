@@ -32,8 +32,10 @@ Tuple parseTuple(const std::string& s, size_t& i) {
         ++i;
         while (true) {
             t.children.push_back(parseTuple(s, i));
-            if (s[i] == ',') ++i;
-            else break;
+            if (s[i] == ',')
+                ++i;
+            else
+                break;
         }
         REQUIRE(s[i] == ')');
         ++i;
@@ -97,7 +99,8 @@ TEST_CASE("descriptor element addresses equal CuTe's smem layouts for every elem
         size_t mismatches = 0;
         for (const auto& d : ex.at("descriptors")) {
             const uint32_t kb = d.at("k_block");
-            const SmemDescriptor desc = decodeSmemDescriptor(std::stoull(d.at("desc_hex").get<std::string>(), nullptr, 16));
+            const SmemDescriptor desc =
+                decodeSmemDescriptor(std::stoull(d.at("desc_hex").get<std::string>(), nullptr, 16));
             for (uint32_t mn = 0; mn < mmaM; ++mn)
                 for (uint32_t k = 0; k < mmaK; ++k) {
                     const int64_t elem = modeOffset(mk.children[0], mkStride.children[0], mn) +
@@ -106,8 +109,8 @@ TEST_CASE("descriptor element addresses equal CuTe's smem layouts for every elem
                     const uint32_t cute = sw.apply(static_cast<uint32_t>(elem * bits / 8));
                     const uint32_t mine = elementAddress(desc, major, bits, mn, k);
                     if (cute != mine && mismatches++ < 3)
-                        FAIL_CHECK("k_block " << kb << " (mn " << mn << ", k " << k << "): CuTe " << cute << ", engine "
-                                              << mine);
+                        FAIL_CHECK("k_block " << kb << " (mn " << mn << ", k " << k << "): CuTe " << cute
+                                              << ", engine " << mine);
                 }
         }
         CHECK(mismatches == 0);

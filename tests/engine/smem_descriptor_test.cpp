@@ -6,8 +6,8 @@
 using namespace layoutscope;
 
 TEST_CASE("descriptor fields decode from a hand-built value", "[descriptor]") {
-    // start 0x1230 B (field 0x123), LBO 256 B (16), SBO 128 B (8), version 1, base offset 3, 128B swizzle (2):
-    // 0x123 | 16<<16 | 8<<32 | 1<<46 | 3<<49 | 2<<61
+    // start 0x1230 B (field 0x123), LBO 256 B (16), SBO 128 B (8), version 1, base offset 3, 128B swizzle
+    // (2): 0x123 | 16<<16 | 8<<32 | 1<<46 | 3<<49 | 2<<61
     const uint64_t v = 0x4006400800100123ull;
     const SmemDescriptor d = decodeSmemDescriptor(v);
     CHECK(d.startAddress == 0x1230);
@@ -28,8 +28,8 @@ TEST_CASE("descriptor encoder keeps only 14-bit fields of 16-byte units", "[desc
     d.lbo = 16;
     d.sbo = 1024;
     d.layoutType = 4;
-    CHECK(encodeSmemDescriptor(d) == ((uint64_t{4} << 61) | (uint64_t{1} << 46) | (uint64_t{64} << 32) |
-                                      (uint64_t{1} << 16) | 0x8));
+    CHECK(encodeSmemDescriptor(d) ==
+          ((uint64_t{4} << 61) | (uint64_t{1} << 46) | (uint64_t{64} << 32) | (uint64_t{1} << 16) | 0x8));
 }
 
 TEST_CASE("invalid descriptors are diagnostics", "[descriptor]") {
@@ -37,7 +37,9 @@ TEST_CASE("invalid descriptors are diagnostics", "[descriptor]") {
         for (uint64_t t : {3u, 5u, 7u})
             CHECK_FALSE(validateSmemDescriptor(decodeSmemDescriptor((t << 61) | (uint64_t{1} << 46))).ok());
     }
-    SECTION("version bits not 0b001") { CHECK_FALSE(validateSmemDescriptor(decodeSmemDescriptor(0)).ok()); }
+    SECTION("version bits not 0b001") {
+        CHECK_FALSE(validateSmemDescriptor(decodeSmemDescriptor(0)).ok());
+    }
     SECTION("reserved bit 15 set") {
         CHECK_FALSE(validateSmemDescriptor(decodeSmemDescriptor((uint64_t{1} << 46) | (1u << 15))).ok());
     }
@@ -57,7 +59,8 @@ TEST_CASE("PTX worked example: K-major no-swizzle tf32 LBO 256 B, SBO 128 B", "[
     d.sbo = 32 * 4; // encoded 8
     CHECK(((encodeSmemDescriptor(d) >> 16) & 0x3FFF) == 16);
     CHECK(((encodeSmemDescriptor(d) >> 32) & 0x3FFF) == 8);
-    // core matrix 8 rows x 16 B: (m 3, k 2) = 3*16 + 2*4; k 4 is the next core matrix along K (+LBO); m 8 (+SBO)
+    // core matrix 8 rows x 16 B: (m 3, k 2) = 3*16 + 2*4; k 4 is the next core matrix along K (+LBO); m 8
+    // (+SBO)
     CHECK(elementAddress(d, MatrixMajor::K, 32, 3, 2) == 56);
     CHECK(elementAddress(d, MatrixMajor::K, 32, 3, 4) == 48 + 256);
     CHECK(elementAddress(d, MatrixMajor::K, 32, 9, 0) == 16 + 128);

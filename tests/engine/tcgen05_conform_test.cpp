@@ -5,8 +5,8 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
-#include <unistd.h>
 #include <fstream>
+#include <unistd.h>
 
 TEST_CASE("conform cute: every golden/cute check passes", "[tcgen05][conform]") {
     auto r = layoutscope::conform::conformCute(std::string(LAYOUTSCOPE_SHARED_DIR) + "/golden/cute");

@@ -45,8 +45,8 @@ TEST_CASE("tcgen05.cp source row -> TMEM lanes", "[tcgen05][cp]") {
 
 TEST_CASE(".b8x16.b4x16_p64 places each nibble in bits [5:2] of its byte", "[tcgen05][cp][decompress]") {
     std::array<uint8_t, 16> src{};
-    src[0] = 0x21; // element 0 = 1 (low nibble), element 1 = 2
-    src[7] = 0xF0; // element 14 = 0, element 15 = 15
+    src[0] = 0x21;                              // element 0 = 1 (low nibble), element 1 = 2
+    src[7] = 0xF0;                              // element 14 = 0, element 15 = 15
     for (int i = 8; i < 16; ++i) src[i] = 0xFF; // padding is ignored
     auto out = decompressChunk(CpDecompress::B8x16_B4x16_p64, src);
     std::array<uint8_t, 16> want{};
@@ -61,9 +61,9 @@ TEST_CASE(".b8x16.b4x16_p64 places each nibble in bits [5:2] of its byte", "[tcg
 
 TEST_CASE(".b8x16.b6x16_p32 places each 6-bit value in bits [5:0] of its byte", "[tcgen05][cp][decompress]") {
     std::array<uint8_t, 16> src{};
-    src[0] = 0x7F;  // element 0 = 0x3F (bits 0-5), element 1 bit 0 = bit 6
-    src[1] = 0x10;  // bit 12 = element 2 bit 0
-    src[11] = 0xFC; // bits 90-95 = element 15 = 0x3F
+    src[0] = 0x7F;                               // element 0 = 0x3F (bits 0-5), element 1 bit 0 = bit 6
+    src[1] = 0x10;                               // bit 12 = element 2 bit 0
+    src[11] = 0xFC;                              // bits 90-95 = element 15 = 0x3F
     for (int i = 12; i < 16; ++i) src[i] = 0xFF; // padding is ignored
     auto out = decompressChunk(CpDecompress::B8x16_B6x16_p32, src);
     std::array<uint8_t, 16> want{};

@@ -14,7 +14,9 @@ WarpRegisters regs(uint32_t n, uint32_t (*value)(uint32_t t, uint32_t j)) {
         for (uint32_t j = 0; j < n; ++j) r[t].push_back(value(t, j));
     return r;
 }
-LdStForm ldst(const char* ptx) { return *parseLdSt(ptx); }
+LdStForm ldst(const char* ptx) {
+    return *parseLdSt(ptx);
+}
 void iota(MachineState& s, uint32_t cta, uint8_t base = 0) {
     auto b = s.smem[cta].bytes();
     for (size_t i = 0; i < 4096; ++i) b[i] = static_cast<uint8_t>(i + base);
@@ -45,7 +47,8 @@ TEST_CASE("tcgen05.st then tcgen05.ld round-trips through TMEM", "[tcgen05][exec
     }
 }
 
-TEST_CASE("tcgen05.st outside the warp's quarter is a diagnostic and moves nothing", "[tcgen05][exec][quarter]") {
+TEST_CASE("tcgen05.st outside the warp's quarter is a diagnostic and moves nothing",
+          "[tcgen05][exec][quarter]") {
     Trace trace;
     MachineState ms(1, 0, 16384);
     TmemState tm;
@@ -56,7 +59,8 @@ TEST_CASE("tcgen05.st outside the warp's quarter is a diagnostic and moves nothi
     CHECK(trace.moves.empty());
 }
 
-TEST_CASE(".unpack::16b writes each half into the low bits of its cell, zero above", "[tcgen05][exec][pack]") {
+TEST_CASE(".unpack::16b writes each half into the low bits of its cell, zero above",
+          "[tcgen05][exec][pack]") {
     Trace trace;
     MachineState ms(1, 0, 16384);
     TmemState tm(1, 0xFFFFFFFF);
@@ -78,9 +82,12 @@ TEST_CASE("tcgen05.cp copies descriptor rows into TMEM lanes", "[tcgen05][exec][
     iota(ms, 1, 0x80);
     TmemState tm(2);
     Tcgen05Executor ex(trace, ms, tm);
-    const uint64_t desc = (uint64_t{1} << 46) | (uint64_t{128 >> 4} << 32) | (uint64_t{16 >> 4} << 16); // SBO 128, LBO 16
+    const uint64_t desc =
+        (uint64_t{1} << 46) | (uint64_t{128 >> 4} << 32) | (uint64_t{16 >> 4} << 16); // SBO 128, LBO 16
     SECTION("128x128b: row 9 is smem bytes 144..159 (16 + 128)") {
-        REQUIRE(ex.cp(*parseCp("tcgen05.cp.cta_group::1.128x128b [t], d;"), 0, tmemAddress(0, 4), desc, {"cp", 1}).ok());
+        REQUIRE(
+            ex.cp(*parseCp("tcgen05.cp.cta_group::1.128x128b [t], d;"), 0, tmemAddress(0, 4), desc, {"cp", 1})
+                .ok());
         CHECK(tm.ctas[0].cell(9, 4) == 0x93929190u);
         CHECK(tm.ctas[0].cell(9, 7) == 0x9F9E9D9Cu);
         CHECK(trace.stepCount == 128);
@@ -88,7 +95,8 @@ TEST_CASE("tcgen05.cp copies descriptor rows into TMEM lanes", "[tcgen05][exec][
     SECTION(".32x128b.warpx4 with b4x16_p64 decompression replicates to 4 quarters") {
         auto b = ms.smem[0].bytes();
         b[0] = 0x21;
-        REQUIRE(ex.cp(*parseCp("tcgen05.cp.cta_group::1.32x128b.warpx4.b8x16.b4x16_p64 [t], d;"), 0, 0, desc, {"cp", 1})
+        REQUIRE(ex.cp(*parseCp("tcgen05.cp.cta_group::1.32x128b.warpx4.b8x16.b4x16_p64 [t], d;"), 0, 0, desc,
+                      {"cp", 1})
                     .ok());
         for (uint32_t lane : {0u, 32u, 64u, 96u}) CHECK((tm.ctas[0].cell(lane, 0) & 0xFFFF) == 0x0804u);
         CHECK(trace.moves[0].transform == Transform::Decompress4to8);

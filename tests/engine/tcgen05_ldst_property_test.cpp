@@ -10,16 +10,22 @@
 
 using namespace layoutscope;
 
-TEST_CASE("every ld/st form maps the warp's register bits one-to-one onto its footprint", "[tcgen05][ldst][property]") {
+TEST_CASE("every ld/st form maps the warp's register bits one-to-one onto its footprint",
+          "[tcgen05][ldst][property]") {
     const char* shape = GENERATE("32x32b", "16x64b", "16x128b", "16x256b", "16x32bx2");
     const uint32_t num = GENERATE(1u, 2u, 4u, 8u, 16u, 32u, 64u, 128u);
     const bool pack = GENERATE(false, true);
     // bits per lane per .x1 repetition, from the shape name; 16x32bx2 is two 16-lane halves of 32 bits
     const std::string s = shape;
     const uint32_t lanes = s == "32x32b" ? 32 : 16;
-    const uint32_t colsPerRep = s == "16x64b" ? 2 : s == "16x128b" ? 4 : s == "16x256b" ? 8 : s == "16x32bx2" ? 2 : 1;
-    auto f = parseLdSt("tcgen05.ld.sync.aligned." + s + ".x" + std::to_string(num) + (pack ? ".pack::16b" : "") +
-                       ".b32 {r}, [taddr]" + (s == "16x32bx2" ? ", " + std::to_string(pack ? 2 * num : num) : "") + ";");
+    const uint32_t colsPerRep = s == "16x64b"     ? 2
+                                : s == "16x128b"  ? 4
+                                : s == "16x256b"  ? 8
+                                : s == "16x32bx2" ? 2
+                                                  : 1;
+    auto f = parseLdSt("tcgen05.ld.sync.aligned." + s + ".x" + std::to_string(num) +
+                       (pack ? ".pack::16b" : "") + ".b32 {r}, [taddr]" +
+                       (s == "16x32bx2" ? ", " + std::to_string(pack ? 2 * num : num) : "") + ";");
     const uint32_t regsPerX1 = s == "16x128b" ? 2 : s == "16x256b" ? 4 : 1; // PTX Table 49
     if (regsPerX1 * num > 128) {
         CHECK_FALSE(f.ok()); // more than 128 registers: not a legal form
@@ -37,7 +43,8 @@ TEST_CASE("every ld/st form maps the warp's register bits one-to-one onto its fo
                 const TmemBit tb = ldStBit(*f, t, j, b);
                 const bool inside = tb.mapped && tb.laneOff >= 0 && tb.laneOff < lanes && tb.colOff >= 0 &&
                                     tb.colOff < static_cast<int64_t>(cols) && tb.bit < (pack ? 16u : 32u);
-                const uint64_t i = inside ? (static_cast<uint64_t>(tb.laneOff) * cols + tb.colOff) * 32 + tb.bit : 0;
+                const uint64_t i =
+                    inside ? (static_cast<uint64_t>(tb.laneOff) * cols + tb.colOff) * 32 + tb.bit : 0;
                 const bool fresh = inside && !seen[i]; // no TMEM bit twice
                 if (fresh) seen[i] = true, ++count;
                 if (!fresh)

@@ -13,7 +13,9 @@ LdStForm form(const char* ptx) {
     REQUIRE(f.ok());
     return *f;
 }
-RegSegment seg(const char* ptx, uint32_t t, uint32_t j, size_t i = 0) { return ldStSegments(form(ptx), t, j).at(i); }
+RegSegment seg(const char* ptx, uint32_t t, uint32_t j, size_t i = 0) {
+    return ldStSegments(form(ptx), t, j).at(i);
+}
 } // namespace
 
 TEST_CASE("tcgen05.ld/st register counts per shape and .num", "[tcgen05][ldst]") {
@@ -74,7 +76,8 @@ TEST_CASE("pack::16b puts the low halves of columns 2k and 2k+1 in one register"
         CHECK(ldStBit(f, 7, 1, 20).bit == 4);
     }
     SECTION("16x32bx2.x2.pack::16b: the half offset is added unscaled") {
-        auto s = ldStSegments(form("tcgen05.ld.sync.aligned.16x32bx2.x2.pack::16b.b32 {r0,r1}, [taddr], 8;"), 17, 1);
+        auto s = ldStSegments(form("tcgen05.ld.sync.aligned.16x32bx2.x2.pack::16b.b32 {r0,r1}, [taddr], 8;"),
+                              17, 1);
         CHECK((s[0] == RegSegment{0, 16, 1, 10, 0}));
         CHECK((s[1] == RegSegment{16, 16, 1, 11, 0}));
     }
@@ -86,7 +89,8 @@ TEST_CASE("ld/st outside the warp's lane quarter is a diagnostic", "[tcgen05][ld
     CHECK_FALSE(checkLdStAccess(f, 1, tmemAddress(56, 0)).ok());
     CHECK_FALSE(checkLdStAccess(form("tcgen05.st.sync.aligned.32x32b.x1.b32"), 2, tmemAddress(32, 0)).ok());
     SECTION("columns past 511 are a diagnostic too") {
-        CHECK_FALSE(checkLdStAccess(form("tcgen05.ld.sync.aligned.32x32b.x8.b32"), 0, tmemAddress(0, 508)).ok());
+        CHECK_FALSE(
+            checkLdStAccess(form("tcgen05.ld.sync.aligned.32x32b.x8.b32"), 0, tmemAddress(0, 508)).ok());
     }
 }
 

@@ -42,7 +42,8 @@ TEST_CASE("encode: agrees with encode_result of every golden copy record", "[tma
             UNSCOPED_INFO(rec.value("case_id", "?") << ": expected " << (expected ? "success" : "rejection")
                                                     << (enc.ok() ? "" : ", engine: " + enc.error().message));
         } else if (enc.ok() && rec.contains("tensormap_hex")) {
-            const std::string diff = conform::compareTensorMapBytes(rec.at("tensormap_hex").get<std::string>(), *enc);
+            const std::string diff =
+                conform::compareTensorMapBytes(rec.at("tensormap_hex").get<std::string>(), *enc);
             if (!diff.empty()) {
                 ++disagree;
                 UNSCOPED_INFO(rec.value("case_id", "?") << ": " << diff);
@@ -54,10 +55,10 @@ TEST_CASE("encode: agrees with encode_result of every golden copy record", "[tma
 
 TEST_CASE("encode: the 128 tensormap bytes of encode_0000 and a corrupted copy", "[tma][encode][golden]") {
     // encode_0000 as recorded on the H100 (FLOAT16 64x32, box 64x8, SWIZZLE_128B).
-    const std::string hex = "0000e06f9d7f0000106300000800000000000000000000000000000000000000" // [0,32)
-                            "3f0000001f0000000000000000000000000000000000003f0700000000000000" // [32,64)
-                            "0004000000000000000400000000000000000000000000000000000000000000" // [64,96)
-                            "0000000000000000000000000000000000000000000000000000000000000000";// [96,128)
+    const std::string hex = "0000e06f9d7f0000106300000800000000000000000000000000000000000000"  // [0,32)
+                            "3f0000001f0000000000000000000000000000000000003f0700000000000000"  // [32,64)
+                            "0004000000000000000400000000000000000000000000000000000000000000"  // [64,96)
+                            "0000000000000000000000000000000000000000000000000000000000000000"; // [96,128)
     TensorMapTiledParams p;
     p.dataType = TensorDataType::FLOAT16;
     p.globalAddress = 0x7f9d6fe00000;
@@ -67,7 +68,9 @@ TEST_CASE("encode: the 128 tensormap bytes of encode_0000 and a corrupted copy",
     p.swizzle = TensorSwizzle::S128B;
     auto m = encodeTiled(p);
     REQUIRE(m.ok());
-    SECTION("matches") { CHECK(conform::compareTensorMapBytes(hex, *m).empty()); }
+    SECTION("matches") {
+        CHECK(conform::compareTensorMapBytes(hex, *m).empty());
+    }
     SECTION("a changed boxDim[1] is reported at byte 56") {
         m->p.boxDim[1] = 16;
         CHECK(conform::compareTensorMapBytes(hex, *m).rfind("tensormap byte 56 ", 0) == 0);

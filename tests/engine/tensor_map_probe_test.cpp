@@ -10,8 +10,8 @@ namespace {
 
 constexpr uint64_t kAddr = 0x7f0000000000;
 
-TensorMapTiledParams tiled(TensorDataType t, uint32_t rank, std::array<uint64_t, 5> gd, std::array<uint64_t, 4> gs,
-                           std::array<uint32_t, 5> box) {
+TensorMapTiledParams tiled(TensorDataType t, uint32_t rank, std::array<uint64_t, 5> gd,
+                           std::array<uint64_t, 4> gs, std::array<uint32_t, 5> box) {
     TensorMapTiledParams p;
     p.dataType = t;
     p.tensorRank = rank;
@@ -22,8 +22,9 @@ TensorMapTiledParams tiled(TensorDataType t, uint32_t rank, std::array<uint64_t,
     return p;
 }
 
-TensorMapIm2colParams im2col(TensorDataType t, uint32_t rank, std::array<uint64_t, 5> gd, std::array<uint64_t, 4> gs,
-                             std::array<int32_t, 3> lo, std::array<int32_t, 3> up, uint32_t cpp, uint32_t ppc) {
+TensorMapIm2colParams im2col(TensorDataType t, uint32_t rank, std::array<uint64_t, 5> gd,
+                             std::array<uint64_t, 4> gs, std::array<int32_t, 3> lo, std::array<int32_t, 3> up,
+                             uint32_t cpp, uint32_t ppc) {
     TensorMapIm2colParams p;
     p.base = tiled(t, rank, gd, gs, {});
     p.pixelBoxLowerCorner = lo;
@@ -55,7 +56,8 @@ TEST_CASE("probe: entries beyond tensorRank are ignored", "[tma][encode][probe]"
 
 TEST_CASE("probe: box-bytes limit of 233472 bytes", "[tma][encode][probe]") {
     SECTION("UINT8 rows of 256 B: 912 rows accepted, 913 rejected") {
-        auto p = tiled(TensorDataType::UINT8, 3, {4096, 4096, 4096}, {32768, uint64_t(32768) * 4096}, {256, 114, 8});
+        auto p = tiled(TensorDataType::UINT8, 3, {4096, 4096, 4096}, {32768, uint64_t(32768) * 4096},
+                       {256, 114, 8});
         CHECK(encodeTiled(p).ok()); // 256 * 114 * 8 = 233472
         p.boxDim = {256, 83, 11};   // 913 rows: 233728
         CHECK_FALSE(encodeTiled(p).ok());
@@ -69,7 +71,8 @@ TEST_CASE("probe: box-bytes limit of 233472 bytes", "[tma][encode][probe]") {
         CHECK_FALSE(encodeTiled(p).ok());
     }
     SECTION("im2col and im2col-wide: 256 FLOAT16 channels x 456 pixels accepted, 457 rejected") {
-        auto p = im2col(TensorDataType::FLOAT16, 4, {256, 16, 16, 2}, {512, 8192, 131072}, {-1, -1}, {-1, -1}, 256, 456);
+        auto p = im2col(TensorDataType::FLOAT16, 4, {256, 16, 16, 2}, {512, 8192, 131072}, {-1, -1}, {-1, -1},
+                        256, 456);
         CHECK(encodeIm2col(p).ok());
         TensorMapIm2colWideParams w;
         w.base = p.base;
@@ -95,14 +98,14 @@ TEST_CASE("probe: im2col extents are computed in 32-bit arithmetic", "[tma][enco
         bool ok;
     };
     const Row rows[] = {
-        {uint64_t(1) << 32, -5, -2, true},    // 0 + 3
-        {uint64_t(1) << 32, 0, -1, false},    // 0 - 1
-        {4294967295u, -1, 1, true},           // -1 + 1 + 1 = 1
-        {4294967295u, 0, 1, false},           // 0
-        {uint64_t(1) << 31, -5, -1, true},    // 2^31 - 1 + 5
-        {uint64_t(1) << 31, -1, 0, false},    // wraps to -2^31
-        {4, 0, -3, true},                     // 1 (golden encode_0407)
-        {4, 0, -4, false},                    // 0 (golden encode_0406)
+        {uint64_t(1) << 32, -5, -2, true}, // 0 + 3
+        {uint64_t(1) << 32, 0, -1, false}, // 0 - 1
+        {4294967295u, -1, 1, true},        // -1 + 1 + 1 = 1
+        {4294967295u, 0, 1, false},        // 0
+        {uint64_t(1) << 31, -5, -1, true}, // 2^31 - 1 + 5
+        {uint64_t(1) << 31, -1, 0, false}, // wraps to -2^31
+        {4, 0, -3, true},                  // 1 (golden encode_0407)
+        {4, 0, -4, false},                 // 0 (golden encode_0406)
     };
     for (const Row& r : rows) {
         p.base.globalDim[1] = r.w;
@@ -123,7 +126,8 @@ TEST_CASE("probe: interleaved im2col pairs corner d with dimension d", "[tma][en
         int32_t lo, up;
         bool ok;
     };
-    const Row rows[] = {{-5, -12, true}, {-5, -13, false}, {0, -7, true}, {0, -8, false}, {5, -2, true}, {5, -3, false}};
+    const Row rows[] = {{-5, -12, true}, {-5, -13, false}, {0, -7, true},
+                        {0, -8, false},  {5, -2, true},    {5, -3, false}};
     for (const Row& r : rows) {
         p.pixelBoxLowerCorner[0] = r.lo;
         p.pixelBoxUpperCorner[0] = r.up;

@@ -38,8 +38,12 @@ TensorMapIm2colParams im2colBase() {
     return p;
 }
 
-bool ok(const TensorMapTiledParams& p, TmaArch a = TmaArch::Sm90) { return encodeTiled(p, a).ok(); }
-bool ok(const TensorMapIm2colParams& p, TmaArch a = TmaArch::Sm90) { return encodeIm2col(p, a).ok(); }
+bool ok(const TensorMapTiledParams& p, TmaArch a = TmaArch::Sm90) {
+    return encodeTiled(p, a).ok();
+}
+bool ok(const TensorMapIm2colParams& p, TmaArch a = TmaArch::Sm90) {
+    return encodeIm2col(p, a).ok();
+}
 
 } // namespace
 
@@ -54,8 +58,14 @@ TEST_CASE("encode: the valid base maps are accepted", "[tma][encode]") {
 
 TEST_CASE("encode: tensorRank is 1..5, interleave needs rank >= 3", "[tma][encode]") {
     auto p = base();
-    SECTION("rank 0 rejected") { p.tensorRank = 0; CHECK_FALSE(ok(p)); }
-    SECTION("rank 1 accepted") { p.tensorRank = 1; CHECK(ok(p)); }
+    SECTION("rank 0 rejected") {
+        p.tensorRank = 0;
+        CHECK_FALSE(ok(p));
+    }
+    SECTION("rank 1 accepted") {
+        p.tensorRank = 1;
+        CHECK(ok(p));
+    }
     SECTION("rank 5 accepted") {
         p.tensorRank = 5;
         p.globalDim = {64, 32, 4, 4, 4};
@@ -63,7 +73,10 @@ TEST_CASE("encode: tensorRank is 1..5, interleave needs rank >= 3", "[tma][encod
         p.boxDim = {64, 8, 2, 2, 2};
         CHECK(ok(p));
     }
-    SECTION("rank 6 rejected") { p.tensorRank = 6; CHECK_FALSE(ok(p)); }
+    SECTION("rank 6 rejected") {
+        p.tensorRank = 6;
+        CHECK_FALSE(ok(p));
+    }
     SECTION("INTERLEAVE_16B at rank 2 rejected, rank 3 accepted") {
         p.interleave = TensorInterleave::I16B;
         p.swizzle = TensorSwizzle::NONE;
@@ -78,22 +91,40 @@ TEST_CASE("encode: tensorRank is 1..5, interleave needs rank >= 3", "[tma][encod
 
 TEST_CASE("encode: enum values outside cuda.h are rejected", "[tma][encode]") {
     auto p = base();
-    SECTION("dataType 16") { p.dataType = TensorDataType(16); CHECK_FALSE(ok(p)); }
-    SECTION("dataType -1") { p.dataType = TensorDataType(0xffffffffu); CHECK_FALSE(ok(p)); }
-    SECTION("interleave 3") { p.interleave = TensorInterleave(3); CHECK_FALSE(ok(p)); }
-    SECTION("swizzle 7") { p.swizzle = TensorSwizzle(7); CHECK_FALSE(ok(p)); }
+    SECTION("dataType 16") {
+        p.dataType = TensorDataType(16);
+        CHECK_FALSE(ok(p));
+    }
+    SECTION("dataType -1") {
+        p.dataType = TensorDataType(0xffffffffu);
+        CHECK_FALSE(ok(p));
+    }
+    SECTION("interleave 3") {
+        p.interleave = TensorInterleave(3);
+        CHECK_FALSE(ok(p));
+    }
+    SECTION("swizzle 7") {
+        p.swizzle = TensorSwizzle(7);
+        CHECK_FALSE(ok(p));
+    }
     SECTION("l2Promotion 3 accepted, 4 rejected") {
         p.l2Promotion = TensorL2Promotion::L2_256B;
         CHECK(ok(p));
         p.l2Promotion = TensorL2Promotion(4);
         CHECK_FALSE(ok(p));
     }
-    SECTION("oobFill 2") { p.oobFill = TensorOobFill(2); CHECK_FALSE(ok(p)); }
+    SECTION("oobFill 2") {
+        p.oobFill = TensorOobFill(2);
+        CHECK_FALSE(ok(p));
+    }
 }
 
 TEST_CASE("encode: globalAddress alignment", "[tma][encode]") {
     auto p = base();
-    SECTION("null address accepted (driver is lenient)") { p.globalAddress = 0; CHECK(ok(p)); }
+    SECTION("null address accepted (driver is lenient)") {
+        p.globalAddress = 0;
+        CHECK(ok(p));
+    }
     SECTION("16-aligned accepted, 8 rejected") {
         p.globalAddress = kAddr + 16;
         CHECK(ok(p));
@@ -114,20 +145,38 @@ TEST_CASE("encode: globalAddress alignment", "[tma][encode]") {
         p.globalAddress = kAddr + 48;
         CHECK_FALSE(ok(p));
     }
-    SECTION("tensorMap pointer only 8-byte aligned is accepted") { p.tensorMapAddress = 0x1008; CHECK(ok(p)); }
+    SECTION("tensorMap pointer only 8-byte aligned is accepted") {
+        p.tensorMapAddress = 0x1008;
+        CHECK(ok(p));
+    }
 }
 
 TEST_CASE("encode: globalDim is in [1, 2^32]", "[tma][encode]") {
     auto p = base();
-    SECTION("0 rejected") { p.globalDim[1] = 0; CHECK_FALSE(ok(p)); }
-    SECTION("2^32 accepted") { p.globalDim[0] = uint64_t(1) << 32; CHECK(ok(p)); }
-    SECTION("2^32 + 1 rejected") { p.globalDim[1] = (uint64_t(1) << 32) + 1; CHECK_FALSE(ok(p)); }
+    SECTION("0 rejected") {
+        p.globalDim[1] = 0;
+        CHECK_FALSE(ok(p));
+    }
+    SECTION("2^32 accepted") {
+        p.globalDim[0] = uint64_t(1) << 32;
+        CHECK(ok(p));
+    }
+    SECTION("2^32 + 1 rejected") {
+        p.globalDim[1] = (uint64_t(1) << 32) + 1;
+        CHECK_FALSE(ok(p));
+    }
 }
 
 TEST_CASE("encode: globalStrides multiple of 16 and below 2^40, not monotonic", "[tma][encode]") {
     auto p = base();
-    SECTION("0 accepted") { p.globalStrides[0] = 0; CHECK(ok(p)); }
-    SECTION("smaller than a row accepted") { p.globalStrides[0] = 64; CHECK(ok(p)); }
+    SECTION("0 accepted") {
+        p.globalStrides[0] = 0;
+        CHECK(ok(p));
+    }
+    SECTION("smaller than a row accepted") {
+        p.globalStrides[0] = 64;
+        CHECK(ok(p));
+    }
     SECTION("120 and 136 rejected, 144 accepted") {
         p.globalStrides[0] = 120;
         CHECK_FALSE(ok(p));
@@ -176,8 +225,14 @@ TEST_CASE("encode: boxDim is in [1, 256] and the inner box is whole 16-byte unit
         CHECK_FALSE(ok(p));
     }
     SECTION("FLOAT16 boxDim[0] 8 (16 B) accepted, 7, 9, 12 rejected, 256 accepted, 257 rejected") {
-        for (uint32_t b : {8u, 16u, 64u, 256u}) { p.boxDim[0] = b; CHECK(ok(p)); }
-        for (uint32_t b : {1u, 7u, 9u, 12u, 63u, 257u}) { p.boxDim[0] = b; CHECK_FALSE(ok(p)); }
+        for (uint32_t b : {8u, 16u, 64u, 256u}) {
+            p.boxDim[0] = b;
+            CHECK(ok(p));
+        }
+        for (uint32_t b : {1u, 7u, 9u, 12u, 63u, 257u}) {
+            p.boxDim[0] = b;
+            CHECK_FALSE(ok(p));
+        }
     }
     SECTION("FLOAT64 rows of 2048 B accepted with SWIZZLE_NONE") {
         p.dataType = TensorDataType::FLOAT64;
@@ -211,14 +266,21 @@ TEST_CASE("encode: boxDim is in [1, 256] and the inner box is whole 16-byte unit
         p.elementStrides = {1, 8, 8}; // 512 * 32 * 32 = 512 KiB
         CHECK_FALSE(ok(p));
     }
-    SECTION("interleaved: inner box whole 16-byte units too (probe: 16, 48 B accepted; 8, 24, 40 B rejected)") {
+    SECTION(
+        "interleaved: inner box whole 16-byte units too (probe: 16, 48 B accepted; 8, 24, 40 B rejected)") {
         p.dataType = TensorDataType::UINT16;
         p.tensorRank = 3;
         p.interleave = TensorInterleave::I16B;
         p.globalDim = {256, 32, 8};
         p.globalStrides = {512, 16384};
-        for (uint32_t b : {8u, 24u, 128u, 256u}) { p.boxDim = {b, 8, 2}; CHECK(ok(p)); }
-        for (uint32_t b : {4u, 12u, 20u}) { p.boxDim = {b, 8, 2}; CHECK_FALSE(ok(p)); }
+        for (uint32_t b : {8u, 24u, 128u, 256u}) {
+            p.boxDim = {b, 8, 2};
+            CHECK(ok(p));
+        }
+        for (uint32_t b : {4u, 12u, 20u}) {
+            p.boxDim = {b, 8, 2};
+            CHECK_FALSE(ok(p));
+        }
     }
 }
 
@@ -250,9 +312,18 @@ TEST_CASE("encode: swizzle limits the inner box to its span", "[tma][encode]") {
         p.boxDim[0] = bytes;
         return ok(p);
     };
-    SECTION("32B: 32 accepted, 48 rejected") { CHECK(inner(TensorSwizzle::S32B, 32)); CHECK_FALSE(inner(TensorSwizzle::S32B, 48)); }
-    SECTION("64B: 64 accepted, 80 rejected") { CHECK(inner(TensorSwizzle::S64B, 64)); CHECK_FALSE(inner(TensorSwizzle::S64B, 80)); }
-    SECTION("128B: 128 accepted, 144 rejected") { CHECK(inner(TensorSwizzle::S128B, 128)); CHECK_FALSE(inner(TensorSwizzle::S128B, 144)); }
+    SECTION("32B: 32 accepted, 48 rejected") {
+        CHECK(inner(TensorSwizzle::S32B, 32));
+        CHECK_FALSE(inner(TensorSwizzle::S32B, 48));
+    }
+    SECTION("64B: 64 accepted, 80 rejected") {
+        CHECK(inner(TensorSwizzle::S64B, 64));
+        CHECK_FALSE(inner(TensorSwizzle::S64B, 80));
+    }
+    SECTION("128B: 128 accepted, 144 rejected") {
+        CHECK(inner(TensorSwizzle::S128B, 128));
+        CHECK_FALSE(inner(TensorSwizzle::S128B, 144));
+    }
     SECTION("FLOAT16 boxDim[0]=128 (256 B) with 128B rejected") {
         p.dataType = TensorDataType::FLOAT16;
         CHECK_FALSE(inner(TensorSwizzle::S128B, 128));
@@ -278,7 +349,8 @@ TEST_CASE("encode: swizzle limits the inner box to its span", "[tma][encode]") {
 TEST_CASE("encode: sm_100 swizzles and sub-byte types", "[tma][encode]") {
     auto p = base();
     SECTION("the 128B atom swizzles are rejected on sm_90, accepted on sm_100") {
-        for (auto s : {TensorSwizzle::S128B_ATOM_32B, TensorSwizzle::S128B_ATOM_32B_FLIP_8B, TensorSwizzle::S128B_ATOM_64B}) {
+        for (auto s : {TensorSwizzle::S128B_ATOM_32B, TensorSwizzle::S128B_ATOM_32B_FLIP_8B,
+                       TensorSwizzle::S128B_ATOM_64B}) {
             p.swizzle = s;
             CHECK_FALSE(ok(p, TmaArch::Sm90));
             CHECK(ok(p, TmaArch::Sm100));
@@ -343,7 +415,10 @@ TEST_CASE("encode: NaN OOB fill only for floating-point types", "[tma][encode]")
     p.swizzle = TensorSwizzle::NONE;
     p.globalDim = {256, 16};
     p.oobFill = TensorOobFill::NAN_REQUEST_ZERO_FMA;
-    SECTION("FLOAT16 accepted") { p.globalStrides = {512}; CHECK(ok(p)); }
+    SECTION("FLOAT16 accepted") {
+        p.globalStrides = {512};
+        CHECK(ok(p));
+    }
     SECTION("UINT8 rejected") {
         p.dataType = TensorDataType::UINT8;
         p.globalStrides = {256};
@@ -501,8 +576,12 @@ TEST_CASE("replaceAddress: 16-byte alignment only", "[tma][encode]") {
         REQUIRE(r.ok());
         CHECK(r->p.globalAddress == kAddr + 16);
     }
-    SECTION("offset 8 rejected") { CHECK_FALSE(replaceAddress(*m, kAddr + 8).ok()); }
-    SECTION("null rejected, although encode accepts it (probe)") { CHECK_FALSE(replaceAddress(*m, 0).ok()); }
+    SECTION("offset 8 rejected") {
+        CHECK_FALSE(replaceAddress(*m, kAddr + 8).ok());
+    }
+    SECTION("null rejected, although encode accepts it (probe)") {
+        CHECK_FALSE(replaceAddress(*m, 0).ok());
+    }
     SECTION("INTERLEAVE_32B map re-pointed at a 16-aligned address is accepted") {
         auto p = base();
         p.tensorRank = 3;

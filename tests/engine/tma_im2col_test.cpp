@@ -459,7 +459,8 @@ TEST_CASE("scenario im2col tensormap and instruction errors", "[tma][im2col][sce
             "cluster 2\n"
             "tensormap X im2col FLOAT16 dims=[8,4,3,2] lower=[-1,-1] upper=[-1,-1] channels=8 pixels=16\n"
             "smem s 256 align=1024 cta=0\nsmem t 256 align=1024 cta=1\nmbarrier bar\n"
-            "cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes.multicast::cluster "
+            "cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes.multicast::"
+            "cluster "
             "[s], [X, {0, -1, -1, 0}], [bar], {1, 1}, 3;\n");
         REQUIRE(sc.ok());
         const auto* ld = std::get_if<TmaIm2colLoad>(&sc->instrs.at(0).op);

@@ -59,9 +59,16 @@ const detail::BoxPiece& pieceAt(const BoxPlan& plan, uint32_t off) {
 
 } // namespace
 
-TEST_CASE("interleaved complete_tx counts G-byte slices, with dimension rank-2 not traversed", "[tma][interleave][tx]") {
+TEST_CASE("interleaved complete_tx counts G-byte slices, with dimension rank-2 not traversed",
+          "[tma][interleave][tx]") {
     // golden/tma README, "Interleaved layouts": measured_tx_bytes of each case.
-    struct Row { const char* id; TensorDataType t; TensorInterleave il; std::vector<uint32_t> box, es; uint64_t tx; };
+    struct Row {
+        const char* id;
+        TensorDataType t;
+        TensorInterleave il;
+        std::vector<uint32_t> box, es;
+        uint64_t tx;
+    };
     const auto I16 = TensorInterleave::I16B;
     const auto I32 = TensorInterleave::I32B;
     auto row = GENERATE_COPY(values<Row>({
@@ -91,7 +98,8 @@ TEST_CASE("interleaved dimension 0 counts slices at x0*G bytes", "[tma][interlea
     SECTION("tile_load_0237: 32B, UINT32, rank 4 — dims 0,1,3 traversed, dim 2 fixed at its coordinate") {
         // smem_hex decoded with src_index: offset 256 holds element 688 = (x1=2, x2=1, x3=1);
         // offset 1024 holds element 1256 = (x1=1, x2=1, x3=2).
-        MapSpec s{TensorDataType::UINT32, TensorInterleave::I32B, {8, 12, 6, 3}, {32, 384, 2304}, {8, 4, 4, 2}, {}};
+        MapSpec s{TensorDataType::UINT32, TensorInterleave::I32B, {8, 12, 6, 3},
+                  {32, 384, 2304},        {8, 4, 4, 2},           {}};
         const BoxPlan plan = interleavedBoxPlan(makeMap(s), at({0, 1, 1, 1}), false);
         CHECK(pieceAt(plan, 0).globalAddr == kBase + 680 * 4);
         CHECK(pieceAt(plan, 16).globalAddr == kBase + 680 * 4 + 16); // second half of slice 0
@@ -123,14 +131,15 @@ TEST_CASE("interleaved dimension 0 counts slices at x0*G bytes", "[tma][interlea
         CHECK(plan.txBytes == 384);
     }
     SECTION("probe E1: elementStrides[0]=2 takes every other slice") {
-        MapSpec s{TensorDataType::UINT16, TensorInterleave::I16B, {8, 24, 10}, {16, 384}, {8, 8, 4}, {2, 1, 1}};
+        MapSpec s{
+            TensorDataType::UINT16, TensorInterleave::I16B, {8, 24, 10}, {16, 384}, {8, 8, 4}, {2, 1, 1}};
         const BoxPlan plan = interleavedBoxPlan(makeMap(s), at({0, 3, 2}), false);
         CHECK(pieceAt(plan, 16).globalAddr == kBase + 848);
         CHECK(pieceAt(plan, 64).globalAddr == kBase + 1200);
     }
     SECTION("probe B3b: rank 5 — dimension 3 (rank-2) fixed, dimension 4 traversed") {
-        MapSpec s{TensorDataType::UINT16, TensorInterleave::I16B, {8, 16, 6, 5, 4}, {16, 256, 1536, 7680},
-                  {8, 2, 3, 4, 3}, {}};
+        MapSpec s{TensorDataType::UINT16, TensorInterleave::I16B, {8, 16, 6, 5, 4},
+                  {16, 256, 1536, 7680},  {8, 2, 3, 4, 3},        {}};
         const BoxPlan plan = interleavedBoxPlan(makeMap(s), at({0, 1, 1, 1, 1}), false);
         CHECK(pieceAt(plan, 128).globalAddr == kBase + 9504);  // x1 = 2
         CHECK(pieceAt(plan, 256).globalAddr == kBase + 9744);  // x2 = 2
@@ -138,7 +147,8 @@ TEST_CASE("interleaved dimension 0 counts slices at x0*G bytes", "[tma][interlea
     }
 }
 
-TEST_CASE("interleaved bounds: whole slices, every dimension including the fixed one", "[tma][interleave][oob]") {
+TEST_CASE("interleaved bounds: whole slices, every dimension including the fixed one",
+          "[tma][interleave][oob]") {
     MapSpec s{TensorDataType::UINT16, TensorInterleave::I16B, {8, 24, 10}, {16, 384}, {8, 8, 4}, {}};
     const TensorMap map = makeMap(s);
     auto inBoundsAt = [&](std::array<int32_t, 5> c) {
@@ -202,8 +212,8 @@ TEST_CASE("interleaved 32B slices split into 16-byte pieces; ranks 3 and 5", "[t
         for (const auto& p : plan.pieces) CHECK(p.length == 16);
     }
     SECTION("probe T12: rank 5, 32B — tx 6144 = 32 B x 16 x 2 x 3 x 2 (boxDim[3] dropped)") {
-        MapSpec s{TensorDataType::UINT16, TensorInterleave::I32B, {16, 6, 5, 4, 3}, {32, 192, 960, 3840},
-                  {16, 2, 3, 2, 2}, {}};
+        MapSpec s{TensorDataType::UINT16, TensorInterleave::I32B, {16, 6, 5, 4, 3},
+                  {32, 192, 960, 3840},   {16, 2, 3, 2, 2},       {}};
         const BoxPlan plan = interleavedBoxPlan(makeMap(s), at({0, 1, 1, 1, 1}), false);
         CHECK(plan.txBytes == 6144);
         CHECK(pieceAt(plan, 0).globalAddr == kBase + 5024);
@@ -211,7 +221,8 @@ TEST_CASE("interleaved 32B slices split into 16-byte pieces; ranks 3 and 5", "[t
         CHECK(pieceAt(plan, 3072).globalAddr == kBase + 8864); // x4 = 2
     }
     SECTION("probe T13: elementStrides[0]=2 from c0=-1 -> slices -1 (fill), 1, 3, 5") {
-        MapSpec s{TensorDataType::UINT16, TensorInterleave::I16B, {8, 24, 10}, {16, 384}, {8, 8, 4}, {2, 1, 1}};
+        MapSpec s{
+            TensorDataType::UINT16, TensorInterleave::I16B, {8, 24, 10}, {16, 384}, {8, 8, 4}, {2, 1, 1}};
         const BoxPlan plan = interleavedBoxPlan(makeMap(s), at({-1, 3, 2}), false);
         CHECK_FALSE(plan.pieces[0].inBounds);
         CHECK(plan.pieces[1].globalAddr == kBase + 832);
@@ -244,7 +255,8 @@ std::vector<conform::Json> interleavedRecords(const char* file) {
 
 TensorMap mapFromRecord(const conform::Json& rec) {
     TensorMap m;
-    m.p = conform::tiledParamsFromJson(rec.at("tensor_map"), conform::parseHexAddress(rec.at("global_address")));
+    m.p = conform::tiledParamsFromJson(rec.at("tensor_map"),
+                                       conform::parseHexAddress(rec.at("global_address")));
     m.elemBits = elementBits(m.p.dataType);
     return m;
 }
@@ -277,8 +289,9 @@ TEST_CASE("interleaved golden loads and stores are reproduced byte for byte", "[
                     for (uint32_t b = 0; b < p.length; ++b) {
                         const uint32_t at = swizzled(base + dst + p.smemOffset + b, map.p.swizzle) - base;
                         REQUIRE(at < smem.size());
-                        smem[at] = p.inBounds ? conform::indexPatternByte(p.globalAddr - map.p.globalAddress + b, e)
-                                              : (nan ? uint8_t(b % 2 ? 0x7f : 0xf7) : uint8_t(0));
+                        smem[at] = p.inBounds
+                                       ? conform::indexPatternByte(p.globalAddr - map.p.globalAddress + b, e)
+                                       : (nan ? uint8_t(b % 2 ? 0x7f : 0xf7) : uint8_t(0));
                     }
             }
             const auto& cta = rec.at("ctas")[0];

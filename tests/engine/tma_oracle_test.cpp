@@ -29,8 +29,8 @@ struct Rng {
 };
 
 constexpr TensorDataType kTypes[] = {
-    TensorDataType::UINT8,   TensorDataType::UINT16, TensorDataType::FLOAT16,  TensorDataType::BFLOAT16,
-    TensorDataType::UINT32,  TensorDataType::INT32,  TensorDataType::FLOAT32,  TensorDataType::TFLOAT32,
+    TensorDataType::UINT8,   TensorDataType::UINT16, TensorDataType::FLOAT16,     TensorDataType::BFLOAT16,
+    TensorDataType::UINT32,  TensorDataType::INT32,  TensorDataType::FLOAT32,     TensorDataType::TFLOAT32,
     TensorDataType::FLOAT64, TensorDataType::UINT64, TensorDataType::FLOAT32_FTZ,
 };
 constexpr TensorSwizzle kSwizzles[] = {TensorSwizzle::NONE, TensorSwizzle::S32B, TensorSwizzle::S64B,
@@ -38,10 +38,14 @@ constexpr TensorSwizzle kSwizzles[] = {TensorSwizzle::NONE, TensorSwizzle::S32B,
 
 uint32_t spanOf(TensorSwizzle s) {
     switch (s) {
-    case TensorSwizzle::S32B: return 32;
-    case TensorSwizzle::S64B: return 64;
-    case TensorSwizzle::S128B: return 128;
-    default: return 256 * 8;
+    case TensorSwizzle::S32B:
+        return 32;
+    case TensorSwizzle::S64B:
+        return 64;
+    case TensorSwizzle::S128B:
+        return 128;
+    default:
+        return 256 * 8;
     }
 }
 
@@ -63,7 +67,8 @@ std::optional<TensorMap> randomMap(Rng& rng, std::string& what) {
             s.box.push_back(1 + rng.below(rank > 3 ? 4 : 24));
         }
         s.elementStrides.push_back(1 + rng.below(8));
-        for (uint32_t i = 1; i < rank; ++i) s.elementStrides.push_back(1 + rng.below(std::min<uint32_t>(8, s.box[i])));
+        for (uint32_t i = 1; i < rank; ++i)
+            s.elementStrides.push_back(1 + rng.below(std::min<uint32_t>(8, s.box[i])));
         const bool floating = s.type != TensorDataType::UINT8 && s.type != TensorDataType::UINT16 &&
                               s.type != TensorDataType::UINT32 && s.type != TensorDataType::INT32 &&
                               s.type != TensorDataType::UINT64;
@@ -71,8 +76,10 @@ std::optional<TensorMap> randomMap(Rng& rng, std::string& what) {
         auto r = encodeTiled(paramsOf(s), TmaArch::Sm90);
         if (!r.ok()) continue;
         std::ostringstream o;
-        o << "type " << int(s.type) << " swizzle " << int(s.swizzle) << " fill " << int(s.fill) << " dims/box/es";
-        for (uint32_t i = 0; i < rank; ++i) o << " " << s.dims[i] << "/" << s.box[i] << "/" << s.elementStrides[i];
+        o << "type " << int(s.type) << " swizzle " << int(s.swizzle) << " fill " << int(s.fill)
+          << " dims/box/es";
+        for (uint32_t i = 0; i < rank; ++i)
+            o << " " << s.dims[i] << "/" << s.box[i] << "/" << s.elementStrides[i];
         what = o.str();
         return r.value();
     }
@@ -106,7 +113,8 @@ MachineState freshState(const TensorMap& m, uint32_t cluster = 1) {
     MachineState st(cluster, 0xA5);
     st.global.addRegion(kGlobal, extentOf(m) + 256, [](uint64_t o) { return globalByte(o); });
     for (uint32_t c = 0; c < cluster; ++c)
-        for (uint32_t a = 0; a < 0x400; ++a) st.smem[c].bytes()[a] = uint8_t(a * 31 + c); // a source for stores
+        for (uint32_t a = 0; a < 0x400; ++a)
+            st.smem[c].bytes()[a] = uint8_t(a * 31 + c); // a source for stores
     for (uint32_t c = 0; c < cluster; ++c)
         for (uint32_t a = 0x400; a < 0x10000; ++a) st.smem[c].bytes()[a] = uint8_t(a * 131 + 7 * c);
     return st;
@@ -131,8 +139,8 @@ TEST_CASE("Tile loads: the executor agrees with the per-byte reference on random
         op.multicast = true;
         op.ctaMask = uint16_t(1 + rng.below(15));
     }
-    INFO("seed " << seed << ": " << what << " dst 0x" << std::hex << op.dstAddr << std::dec << " coords " << op.coords[0]
-                 << "," << op.coords[1] << "," << op.coords[2] << " mask " << op.ctaMask);
+    INFO("seed " << seed << ": " << what << " dst 0x" << std::hex << op.dstAddr << std::dec << " coords "
+                 << op.coords[0] << "," << op.coords[1] << "," << op.coords[2] << " mask " << op.ctaMask);
 
     MachineState fast = freshState(*map, cluster), slow = freshState(*map, cluster);
     Trace trace;
@@ -151,9 +159,13 @@ TEST_CASE("Tile loads: the executor agrees with the per-byte reference on random
         const auto diff = std::mismatch(a.begin(), a.end(), b.begin());
         const size_t at = size_t(diff.first - a.begin()), w = at & ~size_t(3);
         INFO("CTA " << c << " first differing shared byte 0x" << std::hex << at << ": executor word "
-                    << (diff.first == a.end() ? 0u : uint32_t(a[w] | a[w + 1] << 8 | a[w + 2] << 16 | uint32_t(a[w + 3]) << 24))
+                    << (diff.first == a.end()
+                            ? 0u
+                            : uint32_t(a[w] | a[w + 1] << 8 | a[w + 2] << 16 | uint32_t(a[w + 3]) << 24))
                     << ", reference word "
-                    << (diff.first == a.end() ? 0u : uint32_t(b[w] | b[w + 1] << 8 | b[w + 2] << 16 | uint32_t(b[w + 3]) << 24)));
+                    << (diff.first == a.end()
+                            ? 0u
+                            : uint32_t(b[w] | b[w + 1] << 8 | b[w + 2] << 16 | uint32_t(b[w + 3]) << 24)));
         CHECK(diff.first == a.end());
     }
     for (const auto& [key, mb] : slow.mbarriers) {
@@ -174,8 +186,8 @@ TEST_CASE("Tile stores: the executor agrees with the per-byte reference on rando
     op.coords = randomCoords(rng, *map, rng.below(6) == 0);
     op.srcAddr = randomSmemAddr(rng);
     if (!fitsInSmem(*map, op.srcAddr)) return;
-    INFO("seed " << seed << ": " << what << " src 0x" << std::hex << op.srcAddr << std::dec << " coords " << op.coords[0]
-                 << "," << op.coords[1] << "," << op.coords[2]);
+    INFO("seed " << seed << ": " << what << " src 0x" << std::hex << op.srcAddr << std::dec << " coords "
+                 << op.coords[0] << "," << op.coords[1] << "," << op.coords[2]);
 
     MachineState fast = freshState(*map), slow = freshState(*map);
     Trace trace;

@@ -2,8 +2,8 @@
 // "8 byte gaps every 8 byte chunk" / "4 byte gaps every 12 byte chunk", PTX §5.5.1.1) and every
 // restriction of seed 004 as a rejection naming its number. No hardware record exists (sm_100).
 #include "layoutscope/scenario/scenario.hpp"
-#include "layoutscope/tcgen05/smem_descriptor.hpp"
 #include "layoutscope/tcgen05/exec.hpp"
+#include "layoutscope/tcgen05/smem_descriptor.hpp"
 #include "tma_test_util.hpp"
 
 #include <algorithm>

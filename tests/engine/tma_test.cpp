@@ -46,8 +46,8 @@ int64_t txOf(const Run& r, uint32_t cta) {
 constexpr int k128B[8][8] = {{0, 1, 2, 3, 4, 5, 6, 7}, {1, 0, 3, 2, 5, 4, 7, 6}, {2, 3, 0, 1, 6, 7, 4, 5},
                              {3, 2, 1, 0, 7, 6, 5, 4}, {4, 5, 6, 7, 0, 1, 2, 3}, {5, 4, 7, 6, 1, 0, 3, 2},
                              {6, 7, 4, 5, 2, 3, 0, 1}, {7, 6, 5, 4, 3, 2, 1, 0}};
-constexpr int k64B[4][8] = {{0, 1, 2, 3, 4, 5, 6, 7}, {1, 0, 3, 2, 5, 4, 7, 6}, {2, 3, 0, 1, 6, 7, 4, 5},
-                            {3, 2, 1, 0, 7, 6, 5, 4}};
+constexpr int k64B[4][8] = {
+    {0, 1, 2, 3, 4, 5, 6, 7}, {1, 0, 3, 2, 5, 4, 7, 6}, {2, 3, 0, 1, 6, 7, 4, 5}, {3, 2, 1, 0, 7, 6, 5, 4}};
 constexpr int k32B[2][8] = {{0, 1, 2, 3, 4, 5, 6, 7}, {1, 0, 3, 2, 5, 4, 7, 6}};
 
 int tableChunk(TensorSwizzle s, uint32_t line, uint32_t chunk) {
@@ -71,11 +71,15 @@ TEST_CASE("swizzleAddress follows the PTX swizzle tables on absolute addresses",
 }
 
 TEST_CASE("swizzleAddress equals CuTe Swizzle<B,M,S> for every mode", "[tma][swizzle]") {
-    struct Row { TensorSwizzle mode; uint32_t b, m, s; };
+    struct Row {
+        TensorSwizzle mode;
+        uint32_t b, m, s;
+    };
     const Row row = GENERATE(Row{TensorSwizzle::S32B, 1, 4, 3}, Row{TensorSwizzle::S64B, 2, 4, 3},
                              Row{TensorSwizzle::S128B, 3, 4, 3}, Row{TensorSwizzle::S128B_ATOM_32B, 2, 5, 2},
                              Row{TensorSwizzle::S128B_ATOM_64B, 1, 6, 1});
-    for (uint32_t a = 0; a < 4096; ++a) REQUIRE(swizzleAddress(row.mode, a) == reference::cuteSwizzle(row.b, row.m, row.s, a));
+    for (uint32_t a = 0; a < 4096; ++a)
+        REQUIRE(swizzleAddress(row.mode, a) == reference::cuteSwizzle(row.b, row.m, row.s, a));
     SECTION("128B_ATOM_32B_FLIP_8B swaps the 8-byte halves of odd lines (unverified)") {
         for (uint32_t a = 0; a < 4096; ++a)
             REQUIRE(swizzleAddress(TensorSwizzle::S128B_ATOM_32B_FLIP_8B, a) ==
@@ -86,7 +90,8 @@ TEST_CASE("swizzleAddress equals CuTe Swizzle<B,M,S> for every mode", "[tma][swi
     }
 }
 
-TEST_CASE("a swizzled load places chunks by the table phase of the absolute destination", "[tma][swizzle][exec]") {
+TEST_CASE("a swizzled load places chunks by the table phase of the absolute destination",
+          "[tma][swizzle][exec]") {
     // UINT8 128x8 box, SWIZZLE_128B; dst 128 bytes past a 1024 boundary starts at table line 1.
     const TensorMap map = mapOf({TensorDataType::UINT8, {128, 8}, {128, 8}, TensorSwizzle::S128B});
     const uint32_t dst = GENERATE(0x800u, 0x880u, 0xA00u);
@@ -117,12 +122,17 @@ TEST_CASE("swizzled rows are padded to the span and the tail is untouched", "[tm
 
 TEST_CASE("out-of-bounds elements are zero or 0x7FF7 per 16-bit unit, at element granularity", "[tma][oob]") {
     SECTION("FLOAT16 NaN fill past globalDim[0] = 13 inside a granule") {
-        const TensorMap map = mapOf({TensorDataType::FLOAT16, {13, 4}, {16, 2}, TensorSwizzle::NONE,
-                                     TensorOobFill::NAN_REQUEST_ZERO_FMA, {}, {32}});
+        const TensorMap map = mapOf({TensorDataType::FLOAT16,
+                                     {13, 4},
+                                     {16, 2},
+                                     TensorSwizzle::NONE,
+                                     TensorOobFill::NAN_REQUEST_ZERO_FMA,
+                                     {},
+                                     {32}});
         Run r = load(map, at({0, 3}), 0x800);
         REQUIRE(r.status.ok());
         const auto s = r.state.smem[0].bytes().subspan(0x800, 64);
-        for (uint32_t b = 0; b < 26; ++b) CHECK(s[b] == globalByte(3 * 32 + b)); // x 0..12 of row 3
+        for (uint32_t b = 0; b < 26; ++b) CHECK(s[b] == globalByte(3 * 32 + b));      // x 0..12 of row 3
         for (uint32_t b = 26; b < 64; ++b) CHECK(s[b] == (b % 2 == 0 ? 0xF7 : 0x7F)); // x 13..15, row 4 (OOB)
         CHECK(txOf(r, 0) == 64);
         // the second chunk is split where the bound falls: 10 copied bytes, then 6 fill bytes
@@ -142,7 +152,9 @@ TEST_CASE("out-of-bounds elements are zero or 0x7FF7 per 16-bit unit, at element
         const uint8_t nan[4] = {0xF7, 0x7F, 0xF7, 0x7F};
         for (uint32_t b = 0; b < 64; ++b) {
             const bool oob = b < 16 || b >= 32;
-            const uint8_t want = !oob ? globalByte(32 + b - 16) : fill == TensorOobFill::NONE ? 0 : nan[b % 4];
+            const uint8_t want = !oob                          ? globalByte(32 + b - 16)
+                                 : fill == TensorOobFill::NONE ? 0
+                                                               : nan[b % 4];
             CHECK(s[b] == want);
         }
     }
@@ -159,9 +171,10 @@ TEST_CASE("out-of-bounds elements are zero or 0x7FF7 per 16-bit unit, at element
 
 TEST_CASE("TFLOAT32 loads round to nearest even at bit 13 without flushing", "[tma][tf32]") {
     // tma.md §3.2 table, measured on H100.
-    const std::pair<uint32_t, uint32_t> table[] = {
-        {0x3F801000, 0x3F800000}, {0x3F803000, 0x3F804000}, {0x3F801001, 0x3F802000}, {0x3F800FFF, 0x3F800000},
-        {0x3F807FFF, 0x3F808000}, {0x3F80F000, 0x3F810000}, {0x80001000, 0x80000000}, {0x00001234, 0x00002000}};
+    const std::pair<uint32_t, uint32_t> table[] = {{0x3F801000, 0x3F800000}, {0x3F803000, 0x3F804000},
+                                                   {0x3F801001, 0x3F802000}, {0x3F800FFF, 0x3F800000},
+                                                   {0x3F807FFF, 0x3F808000}, {0x3F80F000, 0x3F810000},
+                                                   {0x80001000, 0x80000000}, {0x00001234, 0x00002000}};
     const auto type = GENERATE(TensorDataType::TFLOAT32, TensorDataType::TFLOAT32_FTZ);
     const TensorMap map = mapOf({type, {8}, {8}});
     Run r{MachineState(1, 0xA5), {}, okStatus()};
@@ -186,10 +199,16 @@ TEST_CASE("TFLOAT32 loads round to nearest even at bit 13 without flushing", "[t
 }
 
 TEST_CASE("stores write past globalDim[0] up to the 16-byte granule and skip the rest", "[tma][store]") {
-    struct Case { TensorDataType type; uint64_t dim0, rowBytes; uint32_t box0, writtenBytes; };
+    struct Case {
+        TensorDataType type;
+        uint64_t dim0, rowBytes;
+        uint32_t box0, writtenBytes;
+    };
     // golden store_0060 (FLOAT32, dim 30: elements 30-31 written) and store_0061 (UINT8, dim 40: 40-47)
-    const Case c = GENERATE(Case{TensorDataType::FLOAT32, 30, 128, 32, 128}, Case{TensorDataType::UINT8, 40, 64, 64, 48});
-    const TensorMap map = mapOf({c.type, {c.dim0, 4}, {c.box0, 2}, TensorSwizzle::NONE, TensorOobFill::NONE, {}, {c.rowBytes}});
+    const Case c = GENERATE(Case{TensorDataType::FLOAT32, 30, 128, 32, 128},
+                            Case{TensorDataType::UINT8, 40, 64, 64, 48});
+    const TensorMap map =
+        mapOf({c.type, {c.dim0, 4}, {c.box0, 2}, TensorSwizzle::NONE, TensorOobFill::NONE, {}, {c.rowBytes}});
     MachineState st(1, 0);
     for (uint32_t i = 0; i < 1024; ++i) st.smem[0].bytes()[0x800 + i] = uint8_t(i * 3 + 1);
     st.global.addRegion(kGlobal, c.rowBytes * 4, [](uint64_t) { return uint8_t(0xA5); });
@@ -205,7 +224,8 @@ TEST_CASE("stores write past globalDim[0] up to the 16-byte granule and skip the
         INFO("byte " << b);
         CHECK(got == (written ? uint8_t((b - 3 * c.rowBytes) * 3 + 1) : 0xA5));
     }
-    CHECK(std::any_of(t.moves.begin(), t.moves.end(), [](const ByteMove& m) { return m.rule == RuleId::TmaStoreUpperEdge; }));
+    CHECK(std::any_of(t.moves.begin(), t.moves.end(),
+                      [](const ByteMove& m) { return m.rule == RuleId::TmaStoreUpperEdge; }));
 }
 
 TEST_CASE("hardware faults are reported and write nothing", "[tma][fault]") {
@@ -219,11 +239,15 @@ TEST_CASE("hardware faults are reported and write nothing", "[tma][fault]") {
         const auto s = r.state.smem[0].bytes();
         CHECK(std::all_of(s.begin(), s.end(), [](uint8_t b) { return b == 0xA5; }));
     };
-    SECTION("inner coordinate not 16-byte aligned") { expectFault(load(f16, at({3, 0}), 0x800), DiagCode::FaultIllegalInstruction); }
+    SECTION("inner coordinate not 16-byte aligned") {
+        expectFault(load(f16, at({3, 0}), 0x800), DiagCode::FaultIllegalInstruction);
+    }
     SECTION("inner coordinate not aligned, box fully out of bounds (tile_load_0347)") {
         expectFault(load(u32, at({201, 0}), 0x800), DiagCode::FaultIllegalInstruction);
     }
-    SECTION("negative aligned inner coordinate is fine for loads") { CHECK(load(f16, at({-8, -1}), 0x800).status.ok()); }
+    SECTION("negative aligned inner coordinate is fine for loads") {
+        CHECK(load(f16, at({-8, -1}), 0x800).status.ok());
+    }
     SECTION("shared address 16/32/64 past 128-byte alignment") {
         const uint32_t off = GENERATE(16u, 32u, 64u);
         expectFault(load(f16, at({0, 0}), 0x800 + off), DiagCode::FaultMisalignedAddress);
@@ -277,7 +301,8 @@ TEST_CASE("a 256x256 box executes quickly (benchmark: run with [perf])", "[.][pe
     const TensorMap map = mapOf({TensorDataType::FLOAT16, {512, 512}, {256, 256}});
     const auto t0 = std::chrono::steady_clock::now();
     Run r = load(map, at({128, 64}), 0x800);
-    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     REQUIRE(r.status.ok());
     CHECK(txOf(r, 0) == 256 * 256 * 2);
     WARN("256x256 FLOAT16 box: " << ms << " ms, " << r.trace.moves.size() << " moves");

@@ -15,12 +15,12 @@ inline constexpr uint64_t kGlobal = 0x10000000;
 
 struct MapSpec {
     TensorDataType type = TensorDataType::FLOAT16;
-    std::vector<uint64_t> dims;            ///< globalDim, dim 0 first
-    std::vector<uint32_t> box;             ///< boxDim
+    std::vector<uint64_t> dims; ///< globalDim, dim 0 first
+    std::vector<uint32_t> box;  ///< boxDim
     TensorSwizzle swizzle = TensorSwizzle::NONE;
     TensorOobFill fill = TensorOobFill::NONE;
-    std::vector<uint32_t> elementStrides;  ///< empty: all 1
-    std::vector<uint64_t> strides;         ///< empty: dense rows rounded up to 16 B
+    std::vector<uint32_t> elementStrides; ///< empty: all 1
+    std::vector<uint64_t> strides;        ///< empty: dense rows rounded up to 16 B
 };
 
 inline TensorMapTiledParams paramsOf(const MapSpec& s) {
@@ -58,7 +58,9 @@ inline uint64_t extentOf(const TensorMap& m) {
 }
 
 /// Global byte at offset o: a simple pattern that differs in every byte of a row.
-inline uint8_t globalByte(uint64_t o) { return uint8_t((o * 7 + (o >> 8) * 13 + 1) & 0xFF); }
+inline uint8_t globalByte(uint64_t o) {
+    return uint8_t((o * 7 + (o >> 8) * 13 + 1) & 0xFF);
+}
 
 inline std::array<int32_t, 5> at(std::initializer_list<int32_t> c) {
     std::array<int32_t, 5> a{};

@@ -51,7 +51,9 @@ TEST_CASE("allocated blocks never overlap and dealloc frees them", "[tmem][alloc
     CHECK(a.freeColumns() == 512 - 224);
     REQUIRE(a.dealloc(*y, 64).ok());
     CHECK(a.freeColumns() == 512 - 160);
-    SECTION("dealloc of an address alloc did not return is a diagnostic") { CHECK_FALSE(a.dealloc(*y, 64).ok()); }
+    SECTION("dealloc of an address alloc did not return is a diagnostic") {
+        CHECK_FALSE(a.dealloc(*y, 64).ok());
+    }
     SECTION("exit with live allocations is a diagnostic per leak") {
         auto s = a.checkExit();
         REQUIRE_FALSE(s.ok());

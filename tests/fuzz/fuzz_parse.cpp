@@ -35,7 +35,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     int line = 1;
     while (start <= text.size()) {
         const size_t nl = text.find('\n', start);
-        const std::string_view one = text.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start);
+        const std::string_view one =
+            text.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start);
         if (auto p = parseInstruction(one, line, 1)) kernel.push_back(std::move(p.value()));
         if (nl == std::string_view::npos) break;
         start = nl + 1;

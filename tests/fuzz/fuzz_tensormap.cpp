@@ -17,7 +17,8 @@ namespace {
 void decodeAndPrint(const TensorMapImage& image) {
     auto d = decodeTensorMap(image);
     if (!d) return;
-    if (tensorMapBytes(d->map) != image) std::abort(); // decode accepted bytes that its parameters do not encode
+    if (tensorMapBytes(d->map) != image)
+        std::abort(); // decode accepted bytes that its parameters do not encode
     (void)tensorMapJson(*d);
     (void)parseScenario(tensorMapDirective(*d) + "mbarrier bar\nmbarrier.init.shared::cta.b64 [bar], 1;\n");
 }

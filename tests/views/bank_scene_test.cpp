@@ -61,7 +61,11 @@ TEST_CASE("bank heat texels colour the touched bytes by their bank's load", "[ba
     const auto tex = bankHeatTexels(*h, 0, 64);
     REQUIRE(tex.size() == 64 * 128);
     // Thread t reads bytes t*128, t*128+1 (bank 0, 32 words: the worst -> red).
-    CHECK(tex[5 * 128] == [] { auto c = heatColour(32, 32); c.a = kFlagWritten; return c; }());
+    CHECK(tex[5 * 128] == [] {
+        auto c = heatColour(32, 32);
+        c.a = kFlagWritten;
+        return c;
+    }());
     CHECK(tex[5 * 128 + 2] == kUntouched);
     CHECK(tex[40 * 128] == kUntouched); // only rows 0..31 are read
     CHECK(heatColour(0, 4) == kUntouched);

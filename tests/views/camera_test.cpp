@@ -5,7 +5,9 @@
 
 using namespace layoutscope::views;
 
-static bool near(glm::vec2 a, glm::vec2 b, float eps = 1e-3f) { return glm::all(glm::lessThan(glm::abs(a - b), glm::vec2(eps))); }
+static bool near(glm::vec2 a, glm::vec2 b, float eps = 1e-3f) {
+    return glm::all(glm::lessThan(glm::abs(a - b), glm::vec2(eps)));
+}
 
 TEST_CASE("Camera2D maps world to screen and back", "[views][camera]") {
     Camera2D cam;

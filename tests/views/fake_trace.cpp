@@ -17,14 +17,17 @@ std::unique_ptr<Document> makeFakeSw128Document() {
 
     MachineState state(1);
     state.global.addRegion(kGlobalBase, 64 * kRows * 2, [](uint64_t off) {
-        const uint16_t v = elementBits(static_cast<int32_t>((off % 128) / 2), static_cast<int32_t>(off / 128));
+        const uint16_t v =
+            elementBits(static_cast<int32_t>((off % 128) / 2), static_cast<int32_t>(off / 128));
         return static_cast<uint8_t>(off % 2 ? v >> 8 : v & 0xFF);
     });
     const MachineState initial = state;
 
     Trace trace;
     TraceBuilder b(trace);
-    b.beginInstr("cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes [sA], [A, {0, 48}], [bar];", 7);
+    b.beginInstr("cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes [sA], [A, {0, "
+                 "48}], [bar];",
+                 7);
     for (uint32_t r = 0; r < 64; ++r) {
         for (uint32_t k = 0; k < 8; ++k) {
             const uint32_t logical = kSmemBase + r * 128 + k * 16;

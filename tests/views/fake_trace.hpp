@@ -10,14 +10,18 @@
 namespace layoutscope::views::test {
 
 inline constexpr uint32_t kSmemBase = 0x400;
-inline constexpr int32_t kBoxRow0 = 48;   ///< coords[1] of the box
-inline constexpr uint64_t kRows = 100;    ///< globalDim[1]
+inline constexpr int32_t kBoxRow0 = 48; ///< coords[1] of the box
+inline constexpr uint64_t kRows = 100;  ///< globalDim[1]
 inline constexpr uint64_t kGlobalBase = 0x10000;
 
 /// Physical address of logical shared address `a` under SWIZZLE_128B (tma.md §4.2: Sw<3,4,3>).
-inline uint32_t swizzle128(uint32_t a) { return a ^ (((a >> 7) & 7u) << 4); }
+inline uint32_t swizzle128(uint32_t a) {
+    return a ^ (((a >> 7) & 7u) << 4);
+}
 /// Raw fp16 bit pattern stored at tensor element (c0, c1).
-inline uint16_t elementBits(int32_t c0, int32_t c1) { return static_cast<uint16_t>((c1 << 6) | c0); }
+inline uint16_t elementBits(int32_t c0, int32_t c1) {
+    return static_cast<uint16_t>((c1 << 6) | c0);
+}
 
 std::unique_ptr<Document> makeFakeSw128Document();
 

@@ -1,7 +1,7 @@
 // Frame-time observation (hidden: run with `views_gui_tests "[bench]"`): play the default scenario
 // and report paint times and frame rate. Prints numbers; asserts only that frames were painted.
-#include "window_grab.hpp"
 #include "main_window.hpp"
+#include "window_grab.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -39,8 +39,9 @@ TEST_CASE("Frame times while playing the default scenario", "[.][bench]") {
         }
     }
     const double secs = double(t.elapsed()) / 1000.0;
-    WARN("platform " << (w.smemView()->usesGl() ? "OpenGL" : "raster fallback") << ": " << frames << " SMEM frames in "
-                     << secs << " s (" << frames / secs << " fps), paint mean " << (frames ? sumSmem / frames : 0)
-                     << " ms, max " << maxSmem << " ms, global view mean " << w.globalView()->frameMs() << " ms");
+    WARN("platform " << (w.smemView()->usesGl() ? "OpenGL" : "raster fallback") << ": " << frames
+                     << " SMEM frames in " << secs << " s (" << frames / secs << " fps), paint mean "
+                     << (frames ? sumSmem / frames : 0) << " ms, max " << maxSmem << " ms, global view mean "
+                     << w.globalView()->frameMs() << " ms");
     CHECK(frames > 0);
 }

@@ -1,10 +1,10 @@
 // Qt Test of the scenario editor: typing an invalid qualifier puts a wavy-underlined diagnostic at
 // the column of the bad token (after the debounce), with a gutter marker, a tooltip and a list row
 // in the CLI's `file:line:col: error:` form; fixing it re-runs the scenario and keeps the step.
-#include "window_grab.hpp"
 #include "code_editor.hpp"
 #include "editor_dock.hpp"
 #include "main_window.hpp"
+#include "window_grab.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -18,18 +18,23 @@ void write(const QString& path, const char* text) {
 }
 } // namespace
 
-TEST_CASE("An example's title is its first comment line and its tooltip the rest of the header", "[views][gui][examples]") {
+TEST_CASE("An example's title is its first comment line and its tooltip the rest of the header",
+          "[views][gui][examples]") {
     QTemporaryDir tmp;
     const QString p = tmp.filePath("b_demo.scn");
-    write(p, "# Demo: a 64x64 tile\n#\n# First paragraph\n# continues here.\n#\n# Second one.\n.tensor A;\n# not header\n");
+    write(p, "# Demo: a 64x64 tile\n#\n# First paragraph\n# continues here.\n#\n# Second one.\n.tensor A;\n# "
+             "not header\n");
     const ExampleScenario e = readExampleHeader(p);
     CHECK(e.title == "Demo: a 64x64 tile");
     CHECK(e.description == "First paragraph continues here.\n\nSecond one.");
     SECTION("a title wrapped onto a second line is joined; a long one is cut at a word") {
-        write(tmp.filePath("w.scn"), "# tcgen05.cp .64x128b (PTX ISA 9.2 section 9.7.16.9.1): 64 source rows of 16 B,\n# multicast to lane quarters\n");
+        write(tmp.filePath("w.scn"), "# tcgen05.cp .64x128b (PTX ISA 9.2 section 9.7.16.9.1): 64 source rows "
+                                     "of 16 B,\n# multicast to lane quarters\n");
         const ExampleScenario w = readExampleHeader(tmp.filePath("w.scn"));
-        CHECK(w.title == QString::fromUtf8("tcgen05.cp .64x128b (PTX ISA 9.2 section 9.7.16.9.1): 64 source rows of 16 B, \u2026")); // last word boundary within 80 chars
-        CHECK(w.description == "tcgen05.cp .64x128b (PTX ISA 9.2 section 9.7.16.9.1): 64 source rows of 16 B, multicast to lane quarters");
+        CHECK(w.title == QString::fromUtf8("tcgen05.cp .64x128b (PTX ISA 9.2 section 9.7.16.9.1): 64 source "
+                                           "rows of 16 B, \u2026")); // last word boundary within 80 chars
+        CHECK(w.description == "tcgen05.cp .64x128b (PTX ISA 9.2 section 9.7.16.9.1): 64 source rows of 16 "
+                               "B, multicast to lane quarters");
     }
     SECTION("no header comment: the file name is the title") {
         write(tmp.filePath("a_bare.scn"), ".tensor A;\n");

@@ -33,7 +33,6 @@ void hoverGlobal(MainWindow& w, const std::array<int32_t, 5>& c) {
     REQUIRE(test::hover(w.globalView(), w.globalView()->cellCentre(cell->x, cell->y).toPoint()));
 }
 
-
 } // namespace
 
 TEST_CASE("The global pane's pickers slice a rank-3 tensor and the inspector shows the N-D coordinate",

@@ -101,7 +101,8 @@ TEST_CASE("Hovering a shared-memory cell shows its inspector", "[views][gui][ins
 TEST_CASE("A malformed scenario opens the window with its diagnostics", "[views][gui][diagnostics]") {
     MainWindow w;
     w.resize(1200, 800);
-    w.setDocument(Document::fromText("target sm_90a\ntensormap A tiled FLOAT16 dims=[64 box=[64,64]\n", "bad.scn"));
+    w.setDocument(
+        Document::fromText("target sm_90a\ntensormap A tiled FLOAT16 dims=[64 box=[64,64]\n", "bad.scn"));
     w.show();
     REQUIRE(QTest::qWaitForWindowExposed(&w));
     REQUIRE_FALSE(w.document()->hasTrace());
@@ -127,8 +128,8 @@ TEST_CASE("Canvases pan with a drag and zoom with the wheel around the cursor", 
     SECTION("wheel: the byte under the cursor stays under it, cells get bigger") {
         const float z0 = c->camera().zoom();
         const auto before = c->cellAt(p);
-        QWheelEvent e(QPointF(p), c->mapToGlobal(QPointF(p)), QPoint(), QPoint(0, 240), Qt::NoButton, Qt::NoModifier,
-                      Qt::NoScrollPhase, false);
+        QWheelEvent e(QPointF(p), c->mapToGlobal(QPointF(p)), QPoint(), QPoint(0, 240), Qt::NoButton,
+                      Qt::NoModifier, Qt::NoScrollPhase, false);
         QApplication::sendEvent(c, &e);
         CHECK(c->camera().zoom() == Approx(z0 * 1.44f)); // two notches of 1.2
         CHECK(c->cellAt(p) == before);

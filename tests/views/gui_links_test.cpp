@@ -3,8 +3,8 @@
 // (tma.md §4.2: physical chunk = logical chunk ^ (row % 8) for a 1024-B-aligned box of 128-B rows),
 // the row-major global tensor of the scenario (element (c0, c1) at c1*8192 + c0*2), and the
 // tcgen05 32x32b map (tcgen05.md §4.1: register j of thread t <-> lane t, column j).
-#include "main_window.hpp"
 #include "gui_test_util.hpp"
+#include "main_window.hpp"
 #include "path_overlay.hpp"
 
 #include <catch2/catch.hpp>

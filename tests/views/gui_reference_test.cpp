@@ -24,8 +24,12 @@ constexpr int kChannelTol = 8;
 constexpr double kMaxDiffFraction = 0.002;
 const QSize kSize(960, 540); // the size scripts/update-reference-images renders at
 
-QString referenceDir() { return QStringLiteral(LAYOUTSCOPE_ASSETS_DIR "/../tests/views/reference"); }
-QString scenarioDir() { return QStringLiteral(LAYOUTSCOPE_ASSETS_DIR "/scenarios"); }
+QString referenceDir() {
+    return QStringLiteral(LAYOUTSCOPE_ASSETS_DIR "/../tests/views/reference");
+}
+QString scenarioDir() {
+    return QStringLiteral(LAYOUTSCOPE_ASSETS_DIR "/scenarios");
+}
 
 struct Diff {
     qint64 differing = 0, total = 0;
@@ -43,8 +47,9 @@ Diff compareImages(const QImage& a0, const QImage& b0) {
         const auto* pa = reinterpret_cast<const QRgb*>(a.constScanLine(y));
         const auto* pb = reinterpret_cast<const QRgb*>(b.constScanLine(y));
         for (int x = 0; x < a.width(); ++x) {
-            const int m = std::max({std::abs(qRed(pa[x]) - qRed(pb[x])), std::abs(qGreen(pa[x]) - qGreen(pb[x])),
-                                    std::abs(qBlue(pa[x]) - qBlue(pb[x]))});
+            const int m =
+                std::max({std::abs(qRed(pa[x]) - qRed(pb[x])), std::abs(qGreen(pa[x]) - qGreen(pb[x])),
+                          std::abs(qBlue(pa[x]) - qBlue(pb[x]))});
             d.worst = std::max(d.worst, m);
             if (m > kChannelTol) {
                 ++d.differing;
@@ -57,18 +62,21 @@ Diff compareImages(const QImage& a0, const QImage& b0) {
 
 /// Sets an environment variable for the lifetime of the object.
 class ScopedEnv {
-public:
-    ScopedEnv(const char* name, const char* value) : m_name(name), m_old(qgetenv(name)), m_had(qEnvironmentVariableIsSet(name)) {
+  public:
+    ScopedEnv(const char* name, const char* value)
+        : m_name(name), m_old(qgetenv(name)), m_had(qEnvironmentVariableIsSet(name)) {
         qputenv(name, value);
     }
     ~ScopedEnv() {
-        if (m_had) qputenv(m_name, m_old);
-        else qunsetenv(m_name);
+        if (m_had)
+            qputenv(m_name, m_old);
+        else
+            qunsetenv(m_name);
     }
     ScopedEnv(const ScopedEnv&) = delete;
     ScopedEnv& operator=(const ScopedEnv&) = delete;
 
-private:
+  private:
     const char* m_name;
     QByteArray m_old;
     bool m_had;
@@ -80,7 +88,7 @@ TEST_CASE("The image comparison counts pixels beyond the per-channel tolerance",
     QImage a(10, 10, QImage::Format_RGB32), b(10, 10, QImage::Format_RGB32);
     a.fill(qRgb(100, 100, 100));
     b.fill(qRgb(100 + kChannelTol, 100, 100 - kChannelTol)); // within tolerance everywhere
-    b.setPixel(3, 4, qRgb(100, 100 + kChannelTol + 1, 100));  // one pixel just beyond it
+    b.setPixel(3, 4, qRgb(100, 100 + kChannelTol + 1, 100)); // one pixel just beyond it
     const Diff d = compareImages(a, b);
     CHECK(d.total == 100);
     CHECK(d.differing == 1);
@@ -116,8 +124,9 @@ TEST_CASE("Each bundled scenario renders as its reviewed reference image", "[vie
                 const QString base = QDir::tempPath() + "/layoutscope-reference-" + stem;
                 r.image.save(base + "-got.png");
                 d.mask.save(base + "-diff.png");
-                WARN("wrote " << base.toStdString() << "-got.png and -diff.png; if the change is intended, run "
-                                                       "scripts/update-reference-images and review the images");
+                WARN("wrote " << base.toStdString()
+                              << "-got.png and -diff.png; if the change is intended, run "
+                                 "scripts/update-reference-images and review the images");
             }
             CHECK(frac <= kMaxDiffFraction);
         }

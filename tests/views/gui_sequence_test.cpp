@@ -48,7 +48,8 @@ TEST_CASE("Sequence frames are numbered from frame_0000.png", "[views][gui][sequ
     CHECK(sequenceFrameName(12345) == "frame_12345.png");
 }
 
-TEST_CASE("An exported sequence holds one frame per step, frame i showing step A+i", "[views][gui][sequence]") {
+TEST_CASE("An exported sequence holds one frame per step, frame i showing step A+i",
+          "[views][gui][sequence]") {
     qputenv("LAYOUTSCOPE_EXPORT_CPU", "1");
     auto doc = Document::fromFile(LAYOUTSCOPE_ASSETS_DIR "/scenarios/tma_tile_noswizzle.scn");
     REQUIRE(doc->hasTrace());
@@ -57,12 +58,13 @@ TEST_CASE("An exported sequence holds one frame per step, frame i showing step A
     const QString dir = tmp.filePath("seq/nested"); // created when missing
     const QSize size(320, 180);
     uint32_t calls = 0;
-    const ExportResult r = exportSequence(*doc, dir, StepRange{1, 3}, size, 0, [&](uint32_t done, uint32_t total) {
-        ++calls;
-        CHECK(total == 3);
-        CHECK(done == calls);
-        return true;
-    });
+    const ExportResult r =
+        exportSequence(*doc, dir, StepRange{1, 3}, size, 0, [&](uint32_t done, uint32_t total) {
+            ++calls;
+            CHECK(total == 3);
+            CHECK(done == calls);
+            return true;
+        });
     INFO(r.message.toStdString());
     REQUIRE(r.ok);
     CHECK(calls == 3);

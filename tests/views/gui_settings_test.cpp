@@ -27,7 +27,8 @@ struct Win {
 };
 } // namespace
 
-TEST_CASE("Layout, theme and last file survive a restart; --reset-layout forgets the layout", "[views][gui][settings]") {
+TEST_CASE("Layout, theme and last file survive a restart; --reset-layout forgets the layout",
+          "[views][gui][settings]") {
     QTemporaryDir tmp;
     AppSettings::useSettingsFolder(tmp.path());
     const AppSettings s;
@@ -38,7 +39,7 @@ TEST_CASE("Layout, theme and last file survive a restart; --reset-layout forgets
         CHECK_FALSE(s.restoreWindow(first.w)); // nothing saved yet
         first.w.show();
         first.w.addDockWidget(Qt::LeftDockWidgetArea, first.b); // the user moves dock B to the left
-        first.b->hide();                                         // and closes it
+        first.b->hide();                                        // and closes it
         s.saveWindow(first.w);
         s.setTheme(Theme::Light);
         s.setLastFile("/x/tile.scn");
@@ -88,6 +89,7 @@ TEST_CASE("The light and dark themes give readable, opposite palettes", "[views]
     }
     const QPalette before = QApplication::palette();
     applyTheme(Theme::Light);
-    CHECK(QApplication::palette().color(QPalette::Window) == themePalette(Theme::Light).color(QPalette::Window));
+    CHECK(QApplication::palette().color(QPalette::Window) ==
+          themePalette(Theme::Light).color(QPalette::Window));
     QApplication::setPalette(before);
 }

@@ -1,11 +1,11 @@
 // Qt Test interaction with the swizzle explorer: picking a mode updates the CuTe line, and hovering
 // a logical element shows where it lands (hand-derived from tma.md §4.2: 128B, fp16, element (1, 0)
 // at A = 128 -> chunk 0 ^ 1 -> P = 0x90).
-#include "window_grab.hpp"
 #include "cell_canvas.hpp"
 #include "gui_test_util.hpp"
 #include "swizzle_explorer.hpp"
 #include "swizzle_explorer_dock.hpp"
+#include "window_grab.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -79,7 +79,8 @@ TEST_CASE("Swizzle explorer: every mode renders (screenshots with LAYOUTSCOPE_SC
         CHECK_FALSE(e.bitText().isEmpty());
         if (!dir.isEmpty()) {
             QTest::qWait(100);
-            grabWithCanvases(e).save(dir + "/swizzle_explorer_mode" + QString::number(static_cast<int>(m)) + ".png");
+            grabWithCanvases(e).save(dir + "/swizzle_explorer_mode" + QString::number(static_cast<int>(m)) +
+                                     ".png");
         }
     }
     e.setMode(TensorSwizzle::S128B_ATOM_32B_FLIP_8B);

@@ -1,7 +1,7 @@
 #pragma once
 // Helpers shared by the Qt Test GUI tests: screenshots on request, zooming a canvas around a cell.
-#include "window_grab.hpp"
 #include "cell_canvas.hpp"
+#include "window_grab.hpp"
 
 #include <QCoreApplication>
 #include <QTest>

@@ -1,7 +1,7 @@
 // Qt Test interaction with the Tensor Memory / Registers / Decompression docks on hand-built tcgen05
 // fixtures (tmem_fixture.hpp): hover a TMEM cell -> inspector text; linked selection register <-> cell.
-#include "main_window.hpp"
 #include "gui_test_util.hpp"
+#include "main_window.hpp"
 #include "tmem_fixture.hpp"
 
 #include <catch2/catch.hpp>

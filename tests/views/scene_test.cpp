@@ -71,9 +71,9 @@ TEST_CASE("SMEM scene at a step holds only the moves of earlier steps", "[views]
 
 TEST_CASE("A fading trail mixes recent moves towards white", "[views][scene]") {
     const Rgba8 c{100, 0, 200, kFlagWritten};
-    CHECK(fadeTowardsWhite(c, 0, 8) == c);  // the current step: the shader highlights it
-    CHECK(fadeTowardsWhite(c, 8, 8) == c);  // faded out
-    CHECK(fadeTowardsWhite(c, 3, 0) == c);  // no trail
+    CHECK(fadeTowardsWhite(c, 0, 8) == c); // the current step: the shader highlights it
+    CHECK(fadeTowardsWhite(c, 8, 8) == c); // faded out
+    CHECK(fadeTowardsWhite(c, 3, 0) == c); // no trail
     // age 4 of 8: weight 0.45 * 0.5 = 0.225 towards 255
     CHECK(fadeTowardsWhite(c, 4, 8) == Rgba8{135, 57, 212, kFlagWritten});
 }
@@ -92,10 +92,10 @@ TEST_CASE("Global scene marks the box, out-of-bounds rows and what was read", "[
     auto cell = [&](int c0, int c1) { return texelOf(g, c0, c1); };
     CHECK((cell(0, 48).a & (kFlagInBox | kFlagWritten)) == (kFlagInBox | kFlagWritten));
     CHECK((cell(0, 48).a & kFlagFill) == 0);
-    CHECK((cell(63, 111).a & kFlagFill) != 0);   // row 111 >= globalDim[1] = 100
-    CHECK((cell(-1, 60).a & kFlagInBox) == 0);   // left of the box
-    CHECK((cell(-1, 60).a & kFlagFill) != 0);    // and outside the tensor
-    CHECK((cell(64, 60).a & kFlagInBox) == 0);   // right of the box, outside the tensor (dim 0 = 64)
+    CHECK((cell(63, 111).a & kFlagFill) != 0); // row 111 >= globalDim[1] = 100
+    CHECK((cell(-1, 60).a & kFlagInBox) == 0); // left of the box
+    CHECK((cell(-1, 60).a & kFlagFill) != 0);  // and outside the tensor
+    CHECK((cell(64, 60).a & kFlagInBox) == 0); // right of the box, outside the tensor (dim 0 = 64)
     const GlobalScene g0 = globalSceneAt(*doc, 0, 0, frames, 8);
     CHECK((texelOf(g0, 0, 48).a & kFlagWritten) == 0);
 }
@@ -129,7 +129,8 @@ TEST_CASE("Inspector names address, bank, source, value, rule and provenance", "
         CHECK_THAT(text, Catch::Contains("verified on H100"));
     }
     SECTION("a zero-filled byte of an out-of-bounds row") {
-        // row 60 (coordinate 108): logical 0x400 + 60*128 = 0x2200, chunk 0 -> physical 0x2200 ^ (4<<4) = 0x2240
+        // row 60 (coordinate 108): logical 0x400 + 60*128 = 0x2200, chunk 0 -> physical 0x2200 ^ (4<<4) =
+        // 0x2240
         const std::string text = inspectSmemByte(*doc, s, smem, 0x2240);
         CHECK_THAT(text, Catch::Contains("element (0, 108)"));
         CHECK_THAT(text, Catch::Contains("out of bounds"));

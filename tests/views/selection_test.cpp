@@ -22,7 +22,8 @@ const LinkedLoc* find(const LinkedData& d, DataLoc l) {
 }
 } // namespace
 
-TEST_CASE("Selecting a shared-memory element links its global source through SWIZZLE_128B", "[views][selection]") {
+TEST_CASE("Selecting a shared-memory element links its global source through SWIZZLE_128B",
+          "[views][selection]") {
     auto doc = Document::fromFile(LAYOUTSCOPE_TEST_ASSETS "/scenarios/tma_tile_64x64_f16_sw128.scn");
     REQUIRE(doc->hasTrace());
     const InstrTile* tile = doc->firstTile();
@@ -72,7 +73,8 @@ TEST_CASE("Selecting a register links its Tensor Memory cell and the register it
     auto doc = Document::fromFile(LAYOUTSCOPE_TEST_ASSETS "/scenarios/tcgen05_st_32x32b.scn");
     REQUIRE(doc->hasTrace());
     const uint64_t thread = 5, reg = 1;
-    const LinkedData d = linkData(*doc, {{MemSpace::Register, 0, thread << 16 | reg}}, doc->trace().stepCount);
+    const LinkedData d =
+        linkData(*doc, {{MemSpace::Register, 0, thread << 16 | reg}}, doc->trace().stepCount);
     CHECK(has(d, {MemSpace::Register, 0, thread << 16 | reg}));
     CHECK(has(d, {MemSpace::TensorMemory, 0, thread << 16 | reg}));   // lane 5, column 1
     CHECK(has(d, {MemSpace::Register, 0, thread << 16 | (reg + 4)})); // loaded into r5
@@ -84,7 +86,8 @@ TEST_CASE("Selecting a register links its Tensor Memory cell and the register it
     CHECK(stages[1].fromSpace == MemSpace::TensorMemory);
     CHECK(stages[1].toSpace == MemSpace::Register);
     SECTION("selecting the TMEM cell finds both registers") {
-        const LinkedData e = linkData(*doc, {{MemSpace::TensorMemory, 0, thread << 16 | reg}}, doc->trace().stepCount);
+        const LinkedData e =
+            linkData(*doc, {{MemSpace::TensorMemory, 0, thread << 16 | reg}}, doc->trace().stepCount);
         CHECK(has(e, {MemSpace::Register, 0, thread << 16 | reg}));
         CHECK(has(e, {MemSpace::Register, 0, thread << 16 | (reg + 4)}));
         CHECK(e.locs.size() == 3);

@@ -47,7 +47,8 @@ TEST_CASE("A 64x64 fp16 SWIZZLE_128B box sits in shared memory as (64,64):(64,1)
     }
 }
 
-TEST_CASE("SWIZZLE_128B atoms are 1024-B blocks aligned in the absolute address space", "[views][smem-tiles]") {
+TEST_CASE("SWIZZLE_128B atoms are 1024-B blocks aligned in the absolute address space",
+          "[views][smem-tiles]") {
     auto doc = sw128Doc();
     const auto tiles = smemTiles(*doc);
     REQUIRE(tiles.size() == 1);
@@ -69,7 +70,9 @@ TEST_CASE("SWIZZLE_128B atoms are 1024-B blocks aligned in the absolute address 
         CHECK(atoms[1].lo == base + 1024);
         CHECK(atoms[1].hi == base + 1536);
     }
-    SECTION("another CTA has none") { CHECK(swizzleAtoms(tiles, SmemWindow{1, base, 8192}).empty()); }
+    SECTION("another CTA has none") {
+        CHECK(swizzleAtoms(tiles, SmemWindow{1, base, 8192}).empty());
+    }
     SECTION("caption gives the byte and element forms") {
         CHECK(swizzleAtomCaption(TensorSwizzle::S128B, 2) ==
               "SWIZZLE_128B = Sw<3,4,3> on bytes = Sw<3,3,3> on 2-B elements, atom 1024 B (8 rows x 128 B)");
@@ -105,7 +108,8 @@ TEST_CASE("Bank heat of a warp reading a column of the SWIZZLE_128B tile", "[vie
         const SmemScene before = s;
         applyBankHeat(s, *h);
         const uint32_t base = tiles[0].tile.base;
-        // Thread 3 reads row 3, physical chunk 3: bytes base + 3*128 + 48 .. +49, bank 12 (4 words, worst 4: red).
+        // Thread 3 reads row 3, physical chunk 3: bytes base + 3*128 + 48 .. +49, bank 12 (4 words, worst 4:
+        // red).
         const auto i = s.indexOf(base + 3 * 128 + 48);
         REQUIRE(i);
         CHECK(s.texels[*i].r == heatColour(4, 4).r);

@@ -24,8 +24,12 @@ static std::unique_ptr<Document> stDocument(bool withLoad) {
     return Document::fromTrace(std::move(trace), initial, {}, SmemWindow{0, 0, 128});
 }
 
-std::unique_ptr<Document> makeTmemStDocument() { return stDocument(false); }
-std::unique_ptr<Document> makeTmemStLdDocument() { return stDocument(true); }
+std::unique_ptr<Document> makeTmemStDocument() {
+    return stDocument(false);
+}
+std::unique_ptr<Document> makeTmemStLdDocument() {
+    return stDocument(true);
+}
 
 std::unique_ptr<Document> makeTmemCpDocument(bool decompress, bool ctaPair) {
     Trace trace;

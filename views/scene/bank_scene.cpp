@@ -9,11 +9,16 @@ namespace layoutscope::views {
 
 const char* accessPatternName(AccessPattern p) {
     switch (p) {
-    case AccessPattern::ColumnRead: return "warp reads a column";
-    case AccessPattern::RowRead: return "warp reads a row";
-    case AccessPattern::VectorRow16: return "ld.shared.v4 per thread (row-major chunks)";
-    case AccessPattern::ColumnChunks16: return "warp reads a column of 16-B chunks";
-    case AccessPattern::Ldmatrix8x8x4: return "ldmatrix .x4 (four 8x8 matrices)";
+    case AccessPattern::ColumnRead:
+        return "warp reads a column";
+    case AccessPattern::RowRead:
+        return "warp reads a row";
+    case AccessPattern::VectorRow16:
+        return "ld.shared.v4 per thread (row-major chunks)";
+    case AccessPattern::ColumnChunks16:
+        return "warp reads a column of 16-B chunks";
+    case AccessPattern::Ldmatrix8x8x4:
+        return "ldmatrix .x4 (four 8x8 matrices)";
     }
     return "?";
 }
@@ -30,8 +35,14 @@ Result<BankHeat> bankHeat(const TileInSmem& tile, AccessPattern p, uint32_t row0
     for (uint32_t t = 0; t < kWarpSize; ++t) {
         uint32_t r = 0, c = 0;
         switch (p) {
-        case AccessPattern::ColumnRead: r = row0 + t; c = col; break;
-        case AccessPattern::RowRead: r = row0 + (col + t) / cols; c = (col + t) % cols; break;
+        case AccessPattern::ColumnRead:
+            r = row0 + t;
+            c = col;
+            break;
+        case AccessPattern::RowRead:
+            r = row0 + (col + t) / cols;
+            c = (col + t) % cols;
+            break;
         case AccessPattern::VectorRow16: {
             const uint32_t chunksPerRow = std::max(1u, cols / perChunk);
             r = row0 + t / chunksPerRow;
@@ -59,14 +70,16 @@ Result<BankHeat> bankHeat(const TileInSmem& tile, AccessPattern p, uint32_t row0
     h.report = *rep;
     uint32_t worst = 0;
     for (uint32_t w : h.report.wordsPerBank) worst = std::max(worst, w);
-    h.summary = std::string(accessPatternName(p)) + ": " + std::to_string(h.report.wavefronts) + " wavefronts (ideal " +
-                std::to_string(h.report.ideal) + ", " + std::to_string(h.report.excess) + " excess)";
+    h.summary = std::string(accessPatternName(p)) + ": " + std::to_string(h.report.wavefronts) +
+                " wavefronts (ideal " + std::to_string(h.report.ideal) + ", " +
+                std::to_string(h.report.excess) + " excess)";
     return h;
 }
 
 Rgba8 heatColour(uint32_t words, uint32_t worst) {
     if (words == 0) return kUntouched;
-    const float t = worst <= 1 ? 0.0f : static_cast<float>(words - 1) / static_cast<float>(std::max(1u, worst - 1));
+    const float t =
+        worst <= 1 ? 0.0f : static_cast<float>(words - 1) / static_cast<float>(std::max(1u, worst - 1));
     return hslToRgb(120.0f * (1.0f - std::clamp(t, 0.0f, 1.0f)), 0.75f, 0.45f); // green -> red
 }
 

@@ -19,16 +19,17 @@ enum class AccessPattern {
     RowRead,        ///< thread t reads element (row0, col + t) (wrapping to the next rows)
     VectorRow16,    ///< ld.shared.v4: thread t reads 16-B chunk t of the tile in row-major order
     ColumnChunks16, ///< thread t reads the 16-B chunk holding (row0 + t, col)
-    Ldmatrix8x8x4,  ///< ldmatrix .x4: threads 8m..8m+7 give rows of 8x8 matrix m (m: rows +8*(m%2), cols +8*(m/2))
+    Ldmatrix8x8x4,  ///< ldmatrix .x4: threads 8m..8m+7 give rows of 8x8 matrix m (m: rows +8*(m%2), cols
+                    ///< +8*(m/2))
 };
 
 [[nodiscard]] const char* accessPatternName(AccessPattern p);
 
 struct TileInSmem {
     TensorSwizzle swizzle = TensorSwizzle::NONE;
-    uint32_t base = 0;      ///< absolute shared address of element (0, 0)
+    uint32_t base = 0; ///< absolute shared address of element (0, 0)
     uint32_t rows = 64, cols = 64, elemBytes = 2;
-    uint32_t pitch = 128;   ///< bytes between rows (span when swizzled)
+    uint32_t pitch = 128; ///< bytes between rows (span when swizzled)
     [[nodiscard]] uint32_t addrOf(uint32_t row, uint32_t col) const; ///< physical byte address
 };
 
@@ -40,7 +41,8 @@ struct BankHeat {
 
 /// Thread addresses of a pattern starting at (row0, col), and its wavefronts. Fails on a bad width
 /// or alignment (the engine's diagnostics).
-[[nodiscard]] Result<BankHeat> bankHeat(const TileInSmem& tile, AccessPattern p, uint32_t row0 = 0, uint32_t col = 0);
+[[nodiscard]] Result<BankHeat> bankHeat(const TileInSmem& tile, AccessPattern p, uint32_t row0 = 0,
+                                        uint32_t col = 0);
 
 /// Heat colour of a bank serving `words` distinct words when the worst bank serves `worst`:
 /// green (1 word) through yellow to red (worst >= 8 or max), grey for 0.

@@ -5,12 +5,14 @@
 
 namespace layoutscope::views {
 
-void Camera2D::setViewport(glm::vec2 sizePx) { m_viewport = glm::max(sizePx, glm::vec2(1.0f)); }
+void Camera2D::setViewport(glm::vec2 sizePx) {
+    m_viewport = glm::max(sizePx, glm::vec2(1.0f));
+}
 
 void Camera2D::fit(glm::vec2 lo, glm::vec2 hi, glm::vec4 marginPx, bool alignTop) {
     const glm::vec2 extent = glm::max(hi - lo, glm::vec2(1e-3f));
-    const glm::vec2 avail = glm::max(m_viewport - glm::vec2(marginPx.x + marginPx.z, marginPx.y + marginPx.w),
-                                     glm::vec2(1.0f));
+    const glm::vec2 avail =
+        glm::max(m_viewport - glm::vec2(marginPx.x + marginPx.z, marginPx.y + marginPx.w), glm::vec2(1.0f));
     m_zoom = std::clamp(std::min(avail.x / extent.x, avail.y / extent.y), kMinZoom, kMaxZoom);
     // Centre the rectangle inside the area left free by the margins.
     const glm::vec2 areaCentre = glm::vec2(marginPx.x, marginPx.y) + avail * 0.5f;
@@ -19,11 +21,17 @@ void Camera2D::fit(glm::vec2 lo, glm::vec2 hi, glm::vec4 marginPx, bool alignTop
     if (alignTop) m_origin.y = lo.y - marginPx.y / m_zoom;
 }
 
-glm::vec2 Camera2D::worldToScreen(glm::vec2 world) const { return (world - m_origin) * m_zoom; }
+glm::vec2 Camera2D::worldToScreen(glm::vec2 world) const {
+    return (world - m_origin) * m_zoom;
+}
 
-glm::vec2 Camera2D::screenToWorld(glm::vec2 screen) const { return m_origin + screen / m_zoom; }
+glm::vec2 Camera2D::screenToWorld(glm::vec2 screen) const {
+    return m_origin + screen / m_zoom;
+}
 
-void Camera2D::pan(glm::vec2 deltaPx) { m_origin -= deltaPx / m_zoom; }
+void Camera2D::pan(glm::vec2 deltaPx) {
+    m_origin -= deltaPx / m_zoom;
+}
 
 void Camera2D::zoomAt(glm::vec2 screenPx, float factor) {
     const glm::vec2 anchor = screenToWorld(screenPx);

@@ -7,7 +7,7 @@
 namespace layoutscope::views {
 
 class Camera2D {
-public:
+  public:
     /// Size of the viewport in pixels.
     void setViewport(glm::vec2 sizePx);
     [[nodiscard]] glm::vec2 viewport() const { return m_viewport; }
@@ -36,7 +36,7 @@ public:
     static constexpr float kMinZoom = 0.05f;
     static constexpr float kMaxZoom = 400.0f;
 
-private:
+  private:
     glm::vec2 m_viewport{1.0f, 1.0f};
     glm::vec2 m_origin{0.0f, 0.0f};
     float m_zoom = 1.0f;

@@ -124,7 +124,8 @@ Diagnostic outOfMemory(const std::string& what) {
     return Diagnostic{Severity::Error,
                       DiagCode::Io,
                       {},
-                      "out of memory (std::bad_alloc) while " + what + ": it needs more memory than this machine has",
+                      "out of memory (std::bad_alloc) while " + what +
+                          ": it needs more memory than this machine has",
                       "docs/scenario-format.md (limits)",
                       Provenance::Assumption};
 }

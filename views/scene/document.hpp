@@ -30,12 +30,12 @@ struct Im2colPixelRead {
 
 /// The tile an instruction moves, as the global-tensor view needs it.
 struct InstrTile {
-    bool valid = false;  ///< false for instructions that are not TMA copies
-    bool load = true;    ///< load (global -> smem) or store (smem -> global)
+    bool valid = false; ///< false for instructions that are not TMA copies
+    bool load = true;   ///< load (global -> smem) or store (smem -> global)
     TensorMap map;
     std::array<int32_t, kMaxTensorRank> coords{}; ///< instruction coordinates (gather4: {col, row0, 0..})
-    uint32_t cta = 0;      ///< destination (load) / source (store) CTA
-    uint32_t smemAddr = 0; ///< shared::cta address of the box
+    uint32_t cta = 0;                             ///< destination (load) / source (store) CTA
+    uint32_t smemAddr = 0;                        ///< shared::cta address of the box
     TileKind kind = TileKind::Tile;
     std::array<int32_t, 4> rows{};     ///< gather4/scatter4: the four dim-1 coordinates, operand order
     std::array<uint16_t, 3> offsets{}; ///< .im2col: offsets W, H, D as written (0 for stores)
@@ -54,7 +54,7 @@ struct SmemWindow {
 };
 
 class Document {
-public:
+  public:
     /// Parse and run scenario text. Never throws; failures become diagnostics (out of memory too).
     /// `options.cancel` stops a run that is no longer wanted (the editor's next keystroke).
     static std::unique_ptr<Document> fromText(std::string text, std::string path = {},
@@ -64,8 +64,8 @@ public:
     /// Read a file then fromText; an unreadable file gives a DiagCode::Io diagnostic.
     static std::unique_ptr<Document> fromFile(const std::string& path);
     /// A document around a hand-built trace (tests, fixtures).
-    static std::unique_ptr<Document> fromTrace(Trace trace, MachineState initial, std::vector<InstrTile> tiles,
-                                               SmemWindow window);
+    static std::unique_ptr<Document> fromTrace(Trace trace, MachineState initial,
+                                               std::vector<InstrTile> tiles, SmemWindow window);
 
     [[nodiscard]] bool hasTrace() const { return m_run.has_value(); }
     [[nodiscard]] const Trace& trace() const { return m_run->trace; }
@@ -90,7 +90,7 @@ public:
     /// Bytes per element of instruction `instr` (>= 1).
     [[nodiscard]] uint32_t elemBytesOf(uint32_t instr) const;
 
-private:
+  private:
     std::string m_text, m_path;
     std::vector<Diagnostic> m_diags;
     std::optional<Run> m_run;

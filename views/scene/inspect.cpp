@@ -11,9 +11,12 @@ float halfToFloat(uint16_t h) {
     // binary16: sign bit 15, exponent bits [10,15), mantissa bits [0,10).
     const int sign = (h >> 15) & 1, exp = (h >> 10) & 0x1F, man = h & 0x3FF;
     float v;
-    if (exp == 0) v = std::ldexp(static_cast<float>(man), -24);
-    else if (exp == 31) v = man ? NAN : INFINITY;
-    else v = std::ldexp(static_cast<float>(man | 0x400), exp - 25);
+    if (exp == 0)
+        v = std::ldexp(static_cast<float>(man), -24);
+    else if (exp == 31)
+        v = man ? NAN : INFINITY;
+    else
+        v = std::ldexp(static_cast<float>(man | 0x400), exp - 25);
     return sign ? -v : v;
 }
 
@@ -46,46 +49,66 @@ std::string formatElement(TensorDataType t, std::span<const uint8_t> b) {
         return f;
     };
     switch (t) {
-    case TensorDataType::UINT8: return "u8 " + std::to_string(raw & 0xFF);
-    case TensorDataType::UINT16: return "u16 " + std::to_string(raw & 0xFFFF);
-    case TensorDataType::UINT32: return "u32 " + std::to_string(raw & 0xFFFFFFFFu);
-    case TensorDataType::INT32: return "i32 " + std::to_string(static_cast<int32_t>(raw));
-    case TensorDataType::UINT64: return "u64 " + std::to_string(raw);
-    case TensorDataType::INT64: return "i64 " + std::to_string(static_cast<int64_t>(raw));
-    case TensorDataType::FLOAT16: return "fp16 " + num(halfToFloat(static_cast<uint16_t>(raw)));
-    case TensorDataType::BFLOAT16: return "bf16 " + num(bf16ToFloat(static_cast<uint16_t>(raw)));
+    case TensorDataType::UINT8:
+        return "u8 " + std::to_string(raw & 0xFF);
+    case TensorDataType::UINT16:
+        return "u16 " + std::to_string(raw & 0xFFFF);
+    case TensorDataType::UINT32:
+        return "u32 " + std::to_string(raw & 0xFFFFFFFFu);
+    case TensorDataType::INT32:
+        return "i32 " + std::to_string(static_cast<int32_t>(raw));
+    case TensorDataType::UINT64:
+        return "u64 " + std::to_string(raw);
+    case TensorDataType::INT64:
+        return "i64 " + std::to_string(static_cast<int64_t>(raw));
+    case TensorDataType::FLOAT16:
+        return "fp16 " + num(halfToFloat(static_cast<uint16_t>(raw)));
+    case TensorDataType::BFLOAT16:
+        return "bf16 " + num(bf16ToFloat(static_cast<uint16_t>(raw)));
     case TensorDataType::FLOAT32:
-    case TensorDataType::FLOAT32_FTZ: return "f32 " + num(f32());
+    case TensorDataType::FLOAT32_FTZ:
+        return "f32 " + num(f32());
     case TensorDataType::TFLOAT32:
-    case TensorDataType::TFLOAT32_FTZ: return "tf32 " + num(f32());
+    case TensorDataType::TFLOAT32_FTZ:
+        return "tf32 " + num(f32());
     case TensorDataType::FLOAT64: {
         double d;
         std::memcpy(&d, &raw, 8);
         return "f64 " + num(d);
     }
     case TensorDataType::T16U4_ALIGN8B:
-    case TensorDataType::T16U4_ALIGN16B: return "u4 " + std::to_string(raw & 0xF);
-    case TensorDataType::T16U6_ALIGN16B: return "u6 " + std::to_string(raw & 0x3F);
+    case TensorDataType::T16U4_ALIGN16B:
+        return "u4 " + std::to_string(raw & 0xF);
+    case TensorDataType::T16U6_ALIGN16B:
+        return "u6 " + std::to_string(raw & 0x3F);
     }
     return "raw " + hex(raw, 2 * static_cast<int>(b.size()));
 }
 
 std::string provenanceSentence(Provenance p) {
     switch (p) {
-    case Provenance::HardwareSm90: return "verified on H100 (measured, sm_90a)";
-    case Provenance::Ptxas: return "verified with ptxas (CUDA 13)";
-    case Provenance::CudaDriver: return "verified against the CUDA 13 driver";
-    case Provenance::CudaHeader: return "from cuda.h text, not measured";
-    case Provenance::Cute: return "from CUTLASS/CuTe sources, not measured";
-    case Provenance::PtxText: return "from the PTX ISA text, not measured";
-    case Provenance::Assumption: return "UNVERIFIED ASSUMPTION";
+    case Provenance::HardwareSm90:
+        return "verified on H100 (measured, sm_90a)";
+    case Provenance::Ptxas:
+        return "verified with ptxas (CUDA 13)";
+    case Provenance::CudaDriver:
+        return "verified against the CUDA 13 driver";
+    case Provenance::CudaHeader:
+        return "from cuda.h text, not measured";
+    case Provenance::Cute:
+        return "from CUTLASS/CuTe sources, not measured";
+    case Provenance::PtxText:
+        return "from the PTX ISA text, not measured";
+    case Provenance::Assumption:
+        return "UNVERIFIED ASSUMPTION";
     }
     return "?";
 }
 
 static std::string coordText(const std::array<int32_t, 5>& c, uint32_t rank) {
     std::string s = "(";
-    for (uint32_t d = 0; d < std::max<uint32_t>(rank, 2) && d < 5; ++d) s += (d ? ", " : "") + std::to_string(c[d]);
+    for (uint32_t d = 0; d < std::max<uint32_t>(rank, 2) && d < 5; ++d)
+        s += (d ? ", " : "") + std::to_string(c[d]);
     return s + ")";
 }
 
@@ -111,7 +134,8 @@ static void ruleLines(std::ostringstream& o, const ByteMove& m) {
     o << "status:  " << provenanceSentence(r.provenance) << "\n";
 }
 
-std::string inspectSmemByte(const Document& doc, const SmemScene& s, std::span<const uint8_t> smem, uint32_t addr) {
+std::string inspectSmemByte(const Document& doc, const SmemScene& s, std::span<const uint8_t> smem,
+                            uint32_t addr) {
     const auto idx = s.indexOf(addr);
     if (!idx) return {};
     std::ostringstream o;
@@ -131,27 +155,29 @@ std::string inspectSmemByte(const Document& doc, const SmemScene& s, std::span<c
     const auto c = coordOfByte(m, inMove, eb);
     const InstrTile* tile = doc.tileOf(m.instr);
     const uint32_t rank = tile ? tile->map.p.tensorRank : 2;
-    o << "source:  element " << coordText(c, rank) << "  (dim 0 first), byte " << inMove % eb << " of "
-      << eb << "\n";
-    if (m.src.space == MemSpace::Global) o << "from:    global " << hex(m.src.addr + inMove, 12) << "\n";
-    else if (m.src.space == MemSpace::Fill) o << "from:    out of bounds: " << transformName(m.transform) << "\n";
+    o << "source:  element " << coordText(c, rank) << "  (dim 0 first), byte " << inMove % eb << " of " << eb
+      << "\n";
+    if (m.src.space == MemSpace::Global)
+        o << "from:    global " << hex(m.src.addr + inMove, 12) << "\n";
+    else if (m.src.space == MemSpace::Fill)
+        o << "from:    out of bounds: " << transformName(m.transform) << "\n";
     o << "logical: box offset " << m.logicalOffset + inMove << " B (before swizzle)\n";
     const uint32_t elemStart = addr - inMove % eb;
     if (elemStart + eb <= smem.size()) {
         const auto bytes = smem.subspan(elemStart, eb);
         uint64_t raw = 0;
         for (uint32_t i = 0; i < eb && i < 8; ++i) raw |= uint64_t(bytes[i]) << (8 * i);
-        o << "value:   byte " << hex(smem[addr], 2) << "; element " << hex(raw, 2 * static_cast<int>(eb)) << " = "
-          << formatElement(doc.dataTypeOf(m.instr), bytes) << "\n";
+        o << "value:   byte " << hex(smem[addr], 2) << "; element " << hex(raw, 2 * static_cast<int>(eb))
+          << " = " << formatElement(doc.dataTypeOf(m.instr), bytes) << "\n";
     }
-    o << "moved:   step " << m.step << " of " << doc.trace().stepCount << ", " << transformName(m.transform) << ", "
-      << m.length << " B\n";
+    o << "moved:   step " << m.step << " of " << doc.trace().stepCount << ", " << transformName(m.transform)
+      << ", " << m.length << " B\n";
     ruleLines(o, m);
     return o.str();
 }
 
-std::string inspectGlobalCell(const Document& doc, const GlobalScene& g, const GlobalMemory& global, uint32_t x,
-                              uint32_t y) {
+std::string inspectGlobalCell(const Document& doc, const GlobalScene& g, const GlobalMemory& global,
+                              uint32_t x, uint32_t y) {
     if (!g.tile || x >= g.w || y >= g.h) return {};
     const InstrTile& tile = *g.tile;
     if (g.isGap(x, y)) { // an elided run of coordinates (global_axis.hpp)
@@ -185,7 +211,8 @@ std::string inspectGlobalCell(const Document& doc, const GlobalScene& g, const G
         uint64_t raw = 0;
         for (uint32_t i = 0; i < eb && i < 8; ++i) raw |= uint64_t(bytes[i]) << (8 * i);
         o << "address: global " << hex(a, 12) << "\n";
-        o << "value:   " << hex(raw, 2 * static_cast<int>(eb)) << " = " << formatElement(p.dataType, bytes) << "\n";
+        o << "value:   " << hex(raw, 2 * static_cast<int>(eb)) << " = " << formatElement(p.dataType, bytes)
+          << "\n";
     }
     const int32_t row = k < g.rowOf.size() ? g.rowOf[k] : -1;
     if (t.a & kFlagSkipped) {

@@ -20,11 +20,11 @@ namespace layoutscope::views {
 
 /// Text for shared-memory byte `addr` of the scene (CTA s.window.cta), reading values from `smem`
 /// (that CTA's memory at the scene's step). Empty when addr is outside the window.
-[[nodiscard]] std::string inspectSmemByte(const Document& doc, const SmemScene& s, std::span<const uint8_t> smem,
-                                          uint32_t addr);
+[[nodiscard]] std::string inspectSmemByte(const Document& doc, const SmemScene& s,
+                                          std::span<const uint8_t> smem, uint32_t addr);
 
 /// Text for the global element at cell (x, y) of the scene; `global` reads global memory.
-[[nodiscard]] std::string inspectGlobalCell(const Document& doc, const GlobalScene& g, const GlobalMemory& global,
-                                            uint32_t x, uint32_t y);
+[[nodiscard]] std::string inspectGlobalCell(const Document& doc, const GlobalScene& g,
+                                            const GlobalMemory& global, uint32_t x, uint32_t y);
 
 } // namespace layoutscope::views

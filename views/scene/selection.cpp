@@ -12,8 +12,10 @@ namespace layoutscope::views {
 
 std::optional<DataLoc> locOf(const MemRef& r, uint32_t k) {
     switch (r.space) {
-    case MemSpace::Global: return DataLoc{MemSpace::Global, 0, r.addr + k};
-    case MemSpace::SharedCta: return DataLoc{MemSpace::SharedCta, r.cta, r.addr + k};
+    case MemSpace::Global:
+        return DataLoc{MemSpace::Global, 0, r.addr + k};
+    case MemSpace::SharedCta:
+        return DataLoc{MemSpace::SharedCta, r.cta, r.addr + k};
     case MemSpace::TensorMemory: { // lane<<16 | column; byte k of a move lies in column + k/4
         const uint64_t lane = r.addr >> 16, col = (r.addr & 0xFFFF) + k / 4;
         return DataLoc{MemSpace::TensorMemory, r.cta, lane << 16 | col};
@@ -22,16 +24,21 @@ std::optional<DataLoc> locOf(const MemRef& r, uint32_t k) {
         const uint64_t thread = r.addr >> 16, byte = (r.addr & 0xFFFF) + k;
         return DataLoc{MemSpace::Register, r.cta, thread << 16 | byte / 4};
     }
-    default: return std::nullopt;
+    default:
+        return std::nullopt;
     }
 }
 
 uint32_t srcByteOf(const ByteMove& m, uint32_t k) {
     switch (m.transform) {
-    case Transform::Decompress4to8: return k / 2;
-    case Transform::Decompress6to8: return k * 6 / 8;
-    case Transform::Pack8to6: return k * 8 / 6;
-    default: return k;
+    case Transform::Decompress4to8:
+        return k / 2;
+    case Transform::Decompress6to8:
+        return k * 6 / 8;
+    case Transform::Pack8to6:
+        return k * 8 / 6;
+    default:
+        return k;
     }
 }
 
@@ -105,7 +112,8 @@ LinkedData linkData(const Document& doc, const std::vector<DataLoc>& start, uint
         for (uint32_t k = 0; writes && k < m.length; ++k) { // bytes overwritten by other data
             const auto d = locOf(m.dst, k);
             if (!d) continue;
-            const bool isFed = std::any_of(fed.begin(), fed.end(), [&](const auto& f) { return f.second == *d; });
+            const bool isFed =
+                std::any_of(fed.begin(), fed.end(), [&](const auto& f) { return f.second == *d; });
             const auto it = alive.find(*d);
             if (isFed || it == alive.end()) continue;
             out.locs[it->second].until = m.step + 1;
@@ -113,8 +121,8 @@ LinkedData linkData(const Document& doc, const std::vector<DataLoc>& start, uint
         }
         for (const auto& [k, d] : fed) {
             const DataLoc from = *srcLoc(m, k);
-            if (out.hops.empty() || !(out.hops.back().from == from && out.hops.back().to == d &&
-                                      out.hops.back().step == m.step))
+            if (out.hops.empty() ||
+                !(out.hops.back().from == from && out.hops.back().to == d && out.hops.back().step == m.step))
                 out.hops.push_back({m.step, m.instr, from, d});
             if (alive.count(d)) continue;
             if (out.locs.size() >= maxLocs) {

@@ -61,7 +61,8 @@ std::vector<std::string> smemHeatLines(const SmemHeat& h) {
                   "worst bank: %u words",
                   h.heat.report.wavefronts, h.heat.report.ideal, h.heat.report.excess, worst);
     lines.emplace_back(b);
-    lines.emplace_back("green = 1 word per bank ... red = the worst bank; click a byte to start the pattern there");
+    lines.emplace_back(
+        "green = 1 word per bank ... red = the worst bank; click a byte to start the pattern there");
     return lines;
 }
 
@@ -82,14 +83,16 @@ static void atomLayer(OverlayList& o, const Camera2D& cam, glm::vec2 vp, const S
     }
 }
 
-static void heatLayer(OverlayList& o, const Camera2D& cam, glm::vec2 vp, const SmemWindow& w, const SmemHeat& h) {
+static void heatLayer(OverlayList& o, const Camera2D& cam, glm::vec2 vp, const SmemWindow& w,
+                      const SmemHeat& h) {
     uint32_t worst = 0;
     for (uint32_t n : h.heat.report.wordsPerBank) worst = std::max(worst, n);
     const float z = cam.zoom();
     const float top = std::max(cam.worldToScreen({0, 0}).y, 40.0f);
     for (uint32_t b = 0; b < 32; ++b) { // heat bar just above the grid, one segment per bank
         const glm::vec2 a = cam.worldToScreen({b * 4.0f, 0}), c = cam.worldToScreen({b * 4.0f + 4.0f, 0});
-        o.rects.push_back({{a.x, top - 5}, {c.x, top - 1}, heatColour(h.heat.report.wordsPerBank[b], worst), true});
+        o.rects.push_back(
+            {{a.x, top - 5}, {c.x, top - 1}, heatColour(h.heat.report.wordsPerBank[b], worst), true});
     }
     if (z >= 10.0f) { // thread labels on the first byte each thread reads
         for (uint32_t t = 0; t < 32; ++t) {
@@ -98,7 +101,8 @@ static void heatLayer(OverlayList& o, const Camera2D& cam, glm::vec2 vp, const S
             const uint32_t i = addr - w.base;
             const glm::vec2 p = cam.worldToScreen({float(i % 128), float(i / 128)});
             if (p.x < 0 || p.y < 0 || p.x > vp.x || p.y > vp.y) continue;
-            o.text({p.x + 1, p.y + std::max(0.0f, z * 0.5f - 8.0f)}, "t" + std::to_string(t), Rgba8{0, 0, 0, 255});
+            o.text({p.x + 1, p.y + std::max(0.0f, z * 0.5f - 8.0f)}, "t" + std::to_string(t),
+                   Rgba8{0, 0, 0, 255});
         }
     }
 }
@@ -112,7 +116,8 @@ void appendSmemTileOverlay(OverlayList& o, const Camera2D& cam, glm::vec2 viewpo
     if (!atoms.empty()) {
         for (const SmemTile& t : tiles) {
             if (t.instr != atoms.front().instr) continue;
-            lines.push_back("outlined: swizzle atoms, " + swizzleAtomCaption(t.tile.swizzle, t.tile.elemBytes));
+            lines.push_back("outlined: swizzle atoms, " +
+                            swizzleAtomCaption(t.tile.swizzle, t.tile.elemBytes));
             break;
         }
     }

@@ -107,8 +107,8 @@ std::string swizzleAtomCaption(TensorSwizzle mode, uint32_t elemBytes) {
 
 std::string tileLayoutText(const TileInSmem& t) {
     const uint32_t eb = std::max(1u, t.elemBytes);
-    return "(" + std::to_string(t.rows) + "," + std::to_string(t.cols) + "):(" + std::to_string(t.pitch / eb) +
-           ",1)";
+    return "(" + std::to_string(t.rows) + "," + std::to_string(t.cols) + "):(" +
+           std::to_string(t.pitch / eb) + ",1)";
 }
 
 } // namespace layoutscope::views

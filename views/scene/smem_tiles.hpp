@@ -53,7 +53,8 @@ struct SwizzleAtom {
 
 /// Swizzle atoms of the swizzled tiles of `cta`, clipped to [window.base, window.base + size).
 /// A tile's atoms are listed once even if several instructions reuse its buffer (first wins).
-[[nodiscard]] std::vector<SwizzleAtom> swizzleAtoms(const std::vector<SmemTile>& tiles, const SmemWindow& window);
+[[nodiscard]] std::vector<SwizzleAtom> swizzleAtoms(const std::vector<SmemTile>& tiles,
+                                                    const SmemWindow& window);
 
 /// "SWIZZLE_128B = Sw<3,4,3> on bytes = Sw<3,3,3> on 2-B elements, atom 1024 B (8 rows x 128 B)".
 [[nodiscard]] std::string swizzleAtomCaption(TensorSwizzle mode, uint32_t elemBytes);

@@ -16,10 +16,14 @@ namespace {
 
 uint32_t spanOf(TensorSwizzle m) {
     switch (m) {
-    case TensorSwizzle::NONE: return 0;
-    case TensorSwizzle::S32B: return 32;
-    case TensorSwizzle::S64B: return 64;
-    default: return 128; // 128B and the three 128B atom variants (tma.md §4.2 "Max inner bytes")
+    case TensorSwizzle::NONE:
+        return 0;
+    case TensorSwizzle::S32B:
+        return 32;
+    case TensorSwizzle::S64B:
+        return 64;
+    default:
+        return 128; // 128B and the three 128B atom variants (tma.md §4.2 "Max inner bytes")
     }
 }
 
@@ -39,7 +43,8 @@ SwizzleInfo swizzleInfo(TensorSwizzle mode) {
     SwizzleInfo info;
     info.mode = mode;
     info.name = cudaName(mode);
-    if (const auto p = info.name.rfind("SWIZZLE_"); p != std::string::npos) info.name = info.name.substr(p + 8);
+    if (const auto p = info.name.rfind("SWIZZLE_"); p != std::string::npos)
+        info.name = info.name.substr(p + 8);
     info.spanBytes = spanOf(mode);
     // Probe: set one address bit and see which other bits of the result it flips (XOR is linear).
     int highest = 6;
@@ -130,7 +135,8 @@ std::optional<SwizzleTile> swizzleTile(TensorSwizzle mode, uint32_t rows, uint32
             // Hue from the logical 16-B chunk of the row (8 hues), lightness from the row: a chunk keeps
             // its colour wherever the XOR puts it, so the physical image shows the permutation.
             const uint32_t chunk = (c * elemBytes / 16u) % 8u;
-            const float light = 0.32f + 0.3f * static_cast<float>(r) / static_cast<float>(std::max(1u, rows - 1));
+            const float light =
+                0.32f + 0.3f * static_cast<float>(r) / static_cast<float>(std::max(1u, rows - 1));
             const Rgba8 colour = hslToRgb(45.0f * static_cast<float>(chunk), 0.7f, light);
             t.logical[r * cols + c] = colour;
             const uint32_t slot = (t.physAddr(mode, r, c) - origin) / elemBytes;

@@ -62,11 +62,11 @@ struct ChunkGrid {
 /// A logical row-major tile of rows x cols elements at shared address `base`, and where it lands.
 struct SwizzleTile {
     uint32_t rows = 0, cols = 0, elemBytes = 2, base = 0;
-    uint32_t pitch = 0;                 ///< bytes between logical rows (span, or cols*elemBytes for NONE)
-    uint32_t physLines = 0;             ///< 128-B lines covered by the physical image
-    std::vector<Rgba8> logical;         ///< rows x cols: hue = logical 16-B chunk, lightness = row
-    std::vector<Rgba8> physical;        ///< physLines x (128 / elemBytes) element slots from base & ~127
-    std::vector<int32_t> physElement;   ///< per physical slot: row * cols + col, -1 unused
+    uint32_t pitch = 0;               ///< bytes between logical rows (span, or cols*elemBytes for NONE)
+    uint32_t physLines = 0;           ///< 128-B lines covered by the physical image
+    std::vector<Rgba8> logical;       ///< rows x cols: hue = logical 16-B chunk, lightness = row
+    std::vector<Rgba8> physical;      ///< physLines x (128 / elemBytes) element slots from base & ~127
+    std::vector<int32_t> physElement; ///< per physical slot: row * cols + col, -1 unused
     /// Physical byte address of logical element (row, col).
     [[nodiscard]] uint32_t physAddr(TensorSwizzle mode, uint32_t row, uint32_t col) const;
 };

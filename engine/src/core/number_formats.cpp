@@ -21,23 +21,33 @@ double decodeSem(uint32_t code, uint32_t eBits, uint32_t mBits, bool hasSign, in
 
 const char* narrowFormatName(NarrowFormat f) {
     switch (f) {
-    case NarrowFormat::E2M1: return "e2m1";
-    case NarrowFormat::E2M3: return "e2m3";
-    case NarrowFormat::E3M2: return "e3m2";
-    case NarrowFormat::E4M3: return "e4m3";
-    case NarrowFormat::E5M2: return "e5m2";
-    case NarrowFormat::UE8M0: return "ue8m0";
-    case NarrowFormat::UE4M3: return "ue4m3";
+    case NarrowFormat::E2M1:
+        return "e2m1";
+    case NarrowFormat::E2M3:
+        return "e2m3";
+    case NarrowFormat::E3M2:
+        return "e3m2";
+    case NarrowFormat::E4M3:
+        return "e4m3";
+    case NarrowFormat::E5M2:
+        return "e5m2";
+    case NarrowFormat::UE8M0:
+        return "ue8m0";
+    case NarrowFormat::UE4M3:
+        return "ue4m3";
     }
     return "?";
 }
 
 uint32_t narrowFormatBits(NarrowFormat f) {
     switch (f) {
-    case NarrowFormat::E2M1: return 4;
+    case NarrowFormat::E2M1:
+        return 4;
     case NarrowFormat::E2M3:
-    case NarrowFormat::E3M2: return 6;
-    default: return 8;
+    case NarrowFormat::E3M2:
+        return 6;
+    default:
+        return 8;
     }
 }
 
@@ -45,16 +55,20 @@ double decodeNarrow(NarrowFormat f, uint32_t code) {
     constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
     code &= (1u << narrowFormatBits(f)) - 1;
     switch (f) {
-    case NarrowFormat::E2M1: return decodeSem(code, 2, 1, true, 1);
-    case NarrowFormat::E2M3: return decodeSem(code, 2, 3, true, 1);
-    case NarrowFormat::E3M2: return decodeSem(code, 3, 2, true, 3);
+    case NarrowFormat::E2M1:
+        return decodeSem(code, 2, 1, true, 1);
+    case NarrowFormat::E2M3:
+        return decodeSem(code, 2, 3, true, 1);
+    case NarrowFormat::E3M2:
+        return decodeSem(code, 3, 2, true, 3);
     case NarrowFormat::E4M3:
         if ((code & 0x7F) == 0x7F) return kNaN; // 0x7F, 0xFF
         return decodeSem(code, 4, 3, true, 7);
     case NarrowFormat::E5M2:
         if (((code >> 2) & 0x1F) == 0x1F) {
             if ((code & 3) != 0) return kNaN;
-            return (code & 0x80) ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
+            return (code & 0x80) ? -std::numeric_limits<double>::infinity()
+                                 : std::numeric_limits<double>::infinity();
         }
         return decodeSem(code, 5, 2, true, 15);
     case NarrowFormat::UE8M0:
@@ -76,10 +90,13 @@ uint8_t containerOfCode(NarrowFormat f, uint32_t code) {
 
 uint32_t codeOfContainer(NarrowFormat f, uint8_t c) {
     switch (f) {
-    case NarrowFormat::E2M1: return (c >> 2) & 0xF;
+    case NarrowFormat::E2M1:
+        return (c >> 2) & 0xF;
     case NarrowFormat::E2M3:
-    case NarrowFormat::E3M2: return c & 0x3F;
-    default: return c;
+    case NarrowFormat::E3M2:
+        return c & 0x3F;
+    default:
+        return c;
     }
 }
 

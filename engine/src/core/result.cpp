@@ -4,15 +4,24 @@ namespace layoutscope {
 
 const char* diagCodeName(DiagCode c) {
     switch (c) {
-    case DiagCode::Syntax: return "syntax";
-    case DiagCode::UnknownName: return "unknown-name";
-    case DiagCode::InvalidValue: return "invalid-value";
-    case DiagCode::Unsupported: return "unsupported";
-    case DiagCode::TargetMismatch: return "target";
-    case DiagCode::FaultIllegalInstruction: return "cudaErrorIllegalInstruction";
-    case DiagCode::FaultMisalignedAddress: return "cudaErrorMisalignedAddress";
-    case DiagCode::FaultLaunchFailure: return "cudaErrorLaunchFailure";
-    case DiagCode::Io: return "io";
+    case DiagCode::Syntax:
+        return "syntax";
+    case DiagCode::UnknownName:
+        return "unknown-name";
+    case DiagCode::InvalidValue:
+        return "invalid-value";
+    case DiagCode::Unsupported:
+        return "unsupported";
+    case DiagCode::TargetMismatch:
+        return "target";
+    case DiagCode::FaultIllegalInstruction:
+        return "cudaErrorIllegalInstruction";
+    case DiagCode::FaultMisalignedAddress:
+        return "cudaErrorMisalignedAddress";
+    case DiagCode::FaultLaunchFailure:
+        return "cudaErrorLaunchFailure";
+    case DiagCode::Io:
+        return "io";
     }
     return "?";
 }
@@ -22,7 +31,9 @@ std::string formatDiagnostic(const Diagnostic& d, const std::string& file) {
     if (!file.empty()) out += file + ":";
     if (d.span.valid()) out += std::to_string(d.span.line) + ":" + std::to_string(d.span.column) + ":";
     if (!out.empty()) out += " ";
-    out += d.severity == Severity::Error ? "error: " : d.severity == Severity::Warning ? "warning: " : "note: ";
+    out += d.severity == Severity::Error     ? "error: "
+           : d.severity == Severity::Warning ? "warning: "
+                                             : "note: ";
     out += d.message;
     out += " [";
     out += d.ruleRef.empty() ? diagCodeName(d.code) : d.ruleRef;

@@ -9,12 +9,22 @@
 
 namespace layoutscope::lex {
 
-[[nodiscard]] inline bool isAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-[[nodiscard]] inline bool isDigit(char c) { return c >= '0' && c <= '9'; }
+[[nodiscard]] inline bool isAlpha(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+[[nodiscard]] inline bool isDigit(char c) {
+    return c >= '0' && c <= '9';
+}
 /// PTX identifiers: [a-zA-Z_$][a-zA-Z0-9_$]* (PTX ISA 9.2 §4.4). '%' is handled by the caller.
-[[nodiscard]] inline bool isIdentStart(char c) { return isAlpha(c) || c == '_' || c == '$'; }
-[[nodiscard]] inline bool isIdentChar(char c) { return isIdentStart(c) || isDigit(c); }
-[[nodiscard]] inline bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
+[[nodiscard]] inline bool isIdentStart(char c) {
+    return isAlpha(c) || c == '_' || c == '$';
+}
+[[nodiscard]] inline bool isIdentChar(char c) {
+    return isIdentStart(c) || isDigit(c);
+}
+[[nodiscard]] inline bool isSpace(char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
+}
 
 /// "'x'" for a printable character, "byte 0xNN" otherwise, "end of input" for '\0' at the end.
 [[nodiscard]] std::string describeChar(std::string_view text, size_t pos);
@@ -40,7 +50,7 @@ enum class IntStatus { Ok, Malformed, OutOfRange };
 
 struct IntLiteral {
     IntStatus status = IntStatus::Malformed;
-    int64_t value = 0;  ///< two's complement bit pattern for values above INT64_MAX
+    int64_t value = 0; ///< two's complement bit pattern for values above INT64_MAX
 };
 
 /// Parse a whole integer literal: [+-] (decimal | 0x hex | 0b binary | 0 octal) [U]; PTX ISA 9.2 §4.5.1.

@@ -41,8 +41,8 @@ struct Parser {
 
     bool fail(SourceSpan span, std::string message) {
         if (!error)
-            error = Diagnostic{Severity::Error, DiagCode::Syntax, span, std::move(message), kSyntaxRef,
-                               Provenance::PtxText};
+            error = Diagnostic{Severity::Error,    DiagCode::Syntax, span,
+                               std::move(message), kSyntaxRef,       Provenance::PtxText};
         return false;
     }
     bool failHere(const std::string& expected) {
@@ -123,8 +123,8 @@ struct Parser {
             return fail(span, "malformed integer literal '" + std::string(lit) + "' at column " +
                                   std::to_string(start.column));
         if (v.status == lex::IntStatus::OutOfRange)
-            return fail(span, "integer literal '" + std::string(lit) + "' at column " + std::to_string(start.column) +
-                                  " does not fit in 64 bits");
+            return fail(span, "integer literal '" + std::string(lit) + "' at column " +
+                                  std::to_string(start.column) + " does not fit in 64 bits");
         op.kind = OperandKind::Immediate;
         op.text = std::string(lit);
         op.imm = v.value;

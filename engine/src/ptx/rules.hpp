@@ -28,7 +28,8 @@ constexpr TargetMask kSm110a = 1u << 4;
 constexpr TargetMask kSm120a = 1u << 5;
 /// Targets as ptxas spells them without the a/f suffix: the features every later GPU keeps. ptxas 13.0
 /// accepts TMA tile loads, mbarrier and (with an advisory) .multicast::cluster on them, but rejects
-/// tcgen05.* ("not supported on .target 'sm_100'"): those need sm_100a/sm_100f (tests/cli_ptxas_targets.cmake).
+/// tcgen05.* ("not supported on .target 'sm_100'"): those need sm_100a/sm_100f
+/// (tests/cli_ptxas_targets.cmake).
 constexpr TargetMask kSm90 = 1u << 6;
 constexpr TargetMask kSm100 = 1u << 7;
 constexpr TargetMask kSm103 = 1u << 8;
@@ -46,8 +47,12 @@ struct TargetInfo {
 };
 [[nodiscard]] const TargetInfo* findTarget(std::string_view sm);
 [[nodiscard]] std::string targetList(TargetMask m); ///< "sm_100a, sm_100f, sm_103a, sm_110a"
-[[nodiscard]] inline int ptxValue(const PtxTarget& t) { return t.ptxMajor * 10 + t.ptxMinor; }
-[[nodiscard]] inline std::string ptxText(int v) { return std::to_string(v / 10) + "." + std::to_string(v % 10); }
+[[nodiscard]] inline int ptxValue(const PtxTarget& t) {
+    return t.ptxMajor * 10 + t.ptxMinor;
+}
+[[nodiscard]] inline std::string ptxText(int v) {
+    return std::to_string(v / 10) + "." + std::to_string(v % 10);
+}
 
 // [SECTION] Qualifiers -------------------------------------------------------------------------
 
@@ -60,11 +65,11 @@ struct QualSpec {
 
 /// A set of mutually exclusive qualifiers (".shape", ".num"): at most one of them, unless repeatable.
 struct QualGroup {
-    const char* name;     ///< in words, e.g. "shape", "completion mechanism"
+    const char* name; ///< in words, e.g. "shape", "completion mechanism"
     std::vector<QualSpec> values;
     bool required = false;
     bool repeatable = false;
-    const char* ref = ""; ///< where the group is defined
+    const char* ref = "";        ///< where the group is defined
     bool repeatsIgnored = false; ///< ptxas 13.0 silently accepts `.sync.sync` (but not `.aligned.aligned`)
 };
 
@@ -98,13 +103,13 @@ enum ValueKind : uint32_t {
     kSharedSym = 1u << 5,
     kParamSym = 1u << 6,
     kGlobalSym = 1u << 7,
-    kSink = 1u << 8,       ///< "_"
-    kOpenSym = 1u << 9,    ///< an undeclared scenario symbol (fits any symbol slot)
+    kSink = 1u << 8,    ///< "_"
+    kOpenSym = 1u << 9, ///< an undeclared scenario symbol (fits any symbol slot)
     kUndeclared = 1u << 10,
     kVectorKind = 1u << 11,
     kAddressKind = 1u << 12,
 };
-[[nodiscard]] const char* valueKindWords(uint32_t k); ///< "a 32-bit register", ...
+[[nodiscard]] const char* valueKindWords(uint32_t k);   ///< "a 32-bit register", ...
 [[nodiscard]] std::string acceptedWords(uint32_t mask); ///< "a 32-bit register or an immediate"
 
 // [SECTION] Checker ----------------------------------------------------------------------------
@@ -117,7 +122,7 @@ struct Matched {
 };
 
 class Checker {
-public:
+  public:
     Checker(const ParsedInstr& in, const PtxTarget& target, const PtxEnvironment& env, const InstrSpec& spec);
 
     const ParsedInstr& in;
@@ -142,7 +147,8 @@ public:
     void error(DiagCode code, SourceSpan span, std::string message, std::string ref, Provenance prov);
     void warning(SourceSpan span, std::string message, std::string ref, Provenance prov);
     /// Reports "form F is valid only on …" for a form whose valid targets are `valid`.
-    void targetError(SourceSpan span, const std::string& what, TargetMask valid, std::string ref, Provenance prov);
+    void targetError(SourceSpan span, const std::string& what, TargetMask valid, std::string ref,
+                     Provenance prov);
 
     // Operands
     [[nodiscard]] uint32_t kindOf(const Operand& op) const;
@@ -152,11 +158,11 @@ public:
     bool expectScalar(const Operand& op, const std::string& role, uint32_t accept, const char* ref,
                       Provenance prov = Provenance::Ptxas);
     /// `[base]` or `[base+imm]` with base kind in `accept`.
-    bool expectAddress(const Operand& op, const std::string& role, uint32_t accept, bool offsetOk, const char* ref,
-                       Provenance prov = Provenance::Ptxas);
+    bool expectAddress(const Operand& op, const std::string& role, uint32_t accept, bool offsetOk,
+                       const char* ref, Provenance prov = Provenance::Ptxas);
     /// `{e0, …}` of exactly `len` elements (0: any) whose kinds are in `accept`.
-    bool expectVector(const Operand& op, const std::string& role, size_t len, uint32_t accept, const char* ref,
-                      Provenance prov = Provenance::Ptxas);
+    bool expectVector(const Operand& op, const std::string& role, size_t len, uint32_t accept,
+                      const char* ref, Provenance prov = Provenance::Ptxas);
 
     [[nodiscard]] Status finish();
 };
@@ -172,10 +178,10 @@ struct InstrEntry {
     const InstrSpec* spec;
     InstrCheck check;
 };
-[[nodiscard]] std::vector<InstrEntry> tmaEntries();      ///< ptx_rules_tma.cpp
+[[nodiscard]] std::vector<InstrEntry> tmaEntries();         ///< ptx_rules_tma.cpp
 [[nodiscard]] std::vector<InstrEntry> tcgen05LdStEntries(); ///< ptx_rules_tcgen05_ldst.cpp
 [[nodiscard]] std::vector<InstrEntry> tcgen05MiscEntries(); ///< ptx_rules_tcgen05_misc.cpp
-[[nodiscard]] std::vector<InstrEntry> mbarrierEntries();  ///< ptx_rules_mbarrier.cpp
+[[nodiscard]] std::vector<InstrEntry> mbarrierEntries();    ///< ptx_rules_mbarrier.cpp
 
 /// The .cta_group value of a tcgen05 instruction that the kernel-wide rule covers (1, 2), or 0.
 [[nodiscard]] int kernelCtaGroup(const ParsedInstr& in);

@@ -3,8 +3,9 @@
 //
 //   mbarrier.init{.shared{::cta}}.b64                               [addr], count;
 //   mbarrier.arrive.expect_tx{.sem.scope}{.space}.b64               state, [addr], txCount;
-//   mbarrier.try_wait{.parity}{.sem.scope}{.shared{::cta}}.b64      waitComplete, [addr], state|phaseParity {, suspendTimeHint};
-//   mbarrier.test_wait{.parity}{.sem.scope}{.shared{::cta}}.b64     waitComplete, [addr], state|phaseParity;
+//   mbarrier.try_wait{.parity}{.sem.scope}{.shared{::cta}}.b64      waitComplete, [addr], state|phaseParity
+//   {, suspendTimeHint}; mbarrier.test_wait{.parity}{.sem.scope}{.shared{::cta}}.b64     waitComplete,
+//   [addr], state|phaseParity;
 //
 // Checked with CUDA 13.0 ptxas: `.parity` must follow the instruction name directly; `.sem` and
 // `.scope` come together; `.shared::cluster` arrive needs the sink `_` as state.
@@ -18,33 +19,55 @@ constexpr const char* kInitRef = "PTX ISA §9.7.13.15.9 mbarrier.init";
 constexpr const char* kArriveRef = "PTX ISA §9.7.13.15.13 mbarrier.arrive";
 constexpr const char* kWaitRef = "PTX ISA §9.7.13.15.16 mbarrier.test_wait/try_wait";
 
-QualGroup b64(const char* ref) { return {"type", {{".b64"}}, true, false, ref}; }
-QualGroup scope(const char* ref) { return {"scope", {{".cta"}, {".cluster"}}, false, false, ref}; }
-QualGroup ctaSpace(const char* ref) { return {"state space", {{".shared"}, {".shared::cta"}}, false, false, ref}; }
-const IllegalQual kClusterSpace{".shared::cluster", "the barrier must be in the executing CTA's shared memory: use "
-                                                    "`.shared::cta` (or `.shared`)"};
+QualGroup b64(const char* ref) {
+    return {"type", {{".b64"}}, true, false, ref};
+}
+QualGroup scope(const char* ref) {
+    return {"scope", {{".cta"}, {".cluster"}}, false, false, ref};
+}
+QualGroup ctaSpace(const char* ref) {
+    return {"state space", {{".shared"}, {".shared::cta"}}, false, false, ref};
+}
+const IllegalQual kClusterSpace{".shared::cluster",
+                                "the barrier must be in the executing CTA's shared memory: use "
+                                "`.shared::cta` (or `.shared`)"};
 
-const InstrSpec kInit{"mbarrier.init", {"mbarrier", ".init"}, kAllTargets, 70, kInitRef,
-                      {ctaSpace(kInitRef), b64(kInitRef)}, {kClusterSpace}};
+const InstrSpec kInit{
+    "mbarrier.init", {"mbarrier", ".init"}, kAllTargets, 70, kInitRef, {ctaSpace(kInitRef), b64(kInitRef)},
+    {kClusterSpace}};
 
-const InstrSpec kArrive{"mbarrier.arrive.expect_tx", {"mbarrier", ".arrive", ".expect_tx"}, kAllTargets, 80, kArriveRef,
-                        {{"memory-order semantics", {{".release"}, {".relaxed", kAllTargets, 86}}, false, false, kArriveRef},
-                         scope(kArriveRef),
-                         {"state space", {{".shared"}, {".shared::cta"}, {".shared::cluster"}}, false, false, kArriveRef},
-                         b64(kArriveRef)},
-                        {{".acquire", "an arrive releases: use `.release` (or `.relaxed`)"}}};
+const InstrSpec kArrive{
+    "mbarrier.arrive.expect_tx",
+    {"mbarrier", ".arrive", ".expect_tx"},
+    kAllTargets,
+    80,
+    kArriveRef,
+    {{"memory-order semantics", {{".release"}, {".relaxed", kAllTargets, 86}}, false, false, kArriveRef},
+     scope(kArriveRef),
+     {"state space", {{".shared"}, {".shared::cta"}, {".shared::cluster"}}, false, false, kArriveRef},
+     b64(kArriveRef)},
+    {{".acquire", "an arrive releases: use `.release` (or `.relaxed`)"}}};
 
 InstrSpec waitSpec(const char* name, std::vector<const char*> tokens) {
-    return {name, std::move(tokens), kAllTargets, 78, kWaitRef,
-            {{"memory-order semantics", {{".acquire"}, {".relaxed", kAllTargets, 86}}, false, false, kWaitRef},
-             scope(kWaitRef), ctaSpace(kWaitRef), b64(kWaitRef)},
-            {kClusterSpace, {".release", "a wait acquires: use `.acquire` (or `.relaxed`)"},
-             {".parity", "`.parity` must follow the instruction name directly: `mbarrier.try_wait.parity…`"}}};
+    return {
+        name,
+        std::move(tokens),
+        kAllTargets,
+        78,
+        kWaitRef,
+        {{"memory-order semantics", {{".acquire"}, {".relaxed", kAllTargets, 86}}, false, false, kWaitRef},
+         scope(kWaitRef),
+         ctaSpace(kWaitRef),
+         b64(kWaitRef)},
+        {kClusterSpace,
+         {".release", "a wait acquires: use `.acquire` (or `.relaxed`)"},
+         {".parity", "`.parity` must follow the instruction name directly: `mbarrier.try_wait.parity…`"}}};
 }
 const InstrSpec kTryWait = waitSpec("mbarrier.try_wait", {"mbarrier", ".try_wait"});
 const InstrSpec kTryWaitParity = waitSpec("mbarrier.try_wait.parity", {"mbarrier", ".try_wait", ".parity"});
 const InstrSpec kTestWait = waitSpec("mbarrier.test_wait", {"mbarrier", ".test_wait"});
-const InstrSpec kTestWaitParity = waitSpec("mbarrier.test_wait.parity", {"mbarrier", ".test_wait", ".parity"});
+const InstrSpec kTestWaitParity =
+    waitSpec("mbarrier.test_wait.parity", {"mbarrier", ".test_wait", ".parity"});
 
 constexpr uint32_t kBarAddr = kSharedSym | kR32 | kR64;
 
@@ -53,8 +76,8 @@ void semScope(Checker& c, const char* ref) {
     const Matched* sem = c.find("memory-order semantics");
     const Matched* sc = c.find("scope");
     if (sem && !sc)
-        c.error(DiagCode::InvalidValue, sem->tok->span, "`" + sem->tok->text + "` needs a scope: add `.cta` or `.cluster`",
-                ref, Provenance::Ptxas);
+        c.error(DiagCode::InvalidValue, sem->tok->span,
+                "`" + sem->tok->text + "` needs a scope: add `.cta` or `.cluster`", ref, Provenance::Ptxas);
     if (sc && !sem)
         c.error(DiagCode::InvalidValue, sc->tok->span,
                 "`" + sc->tok->text + "` needs a memory order before it: add `" +
@@ -87,8 +110,8 @@ Status checkArrive(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironme
     return c.finish();
 }
 
-Status checkWait(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironment& env, const InstrSpec& spec, bool parity,
-                 bool tryWait) {
+Status checkWait(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironment& env, const InstrSpec& spec,
+                 bool parity, bool tryWait) {
     Checker c(in, t, env, spec);
     c.matchQualifiers();
     semScope(c, kWaitRef);
@@ -98,7 +121,8 @@ Status checkWait(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironment
     if (tryWait && n == 4 ? true : c.expectCount(3, list, kWaitRef)) {
         c.expectScalar(in.operands[0], "waitComplete", kPred, kWaitRef);
         c.expectAddress(in.operands[1], "the mbarrier address", kBarAddr, true, kWaitRef);
-        c.expectScalar(in.operands[2], parity ? "phaseParity" : "the phase state", parity ? kR32 | kImm : kR64, kWaitRef);
+        c.expectScalar(in.operands[2], parity ? "phaseParity" : "the phase state",
+                       parity ? kR32 | kImm : kR64, kWaitRef);
         if (n == 4) c.expectScalar(in.operands[3], "suspendTimeHint", kR32 | kImm, kWaitRef);
     }
     return c.finish();
@@ -120,8 +144,9 @@ Status checkTestWaitParity(const ParsedInstr& i, const PtxTarget& t, const PtxEn
 } // namespace
 
 std::vector<InstrEntry> mbarrierEntries() {
-    return {{&kInit, &checkInit},           {&kArrive, &checkArrive},       {&kTryWait, &checkTryWait},
-            {&kTryWaitParity, &checkTryWaitParity}, {&kTestWait, &checkTestWait}, {&kTestWaitParity, &checkTestWaitParity}};
+    return {{&kInit, &checkInit},         {&kArrive, &checkArrive},
+            {&kTryWait, &checkTryWait},   {&kTryWaitParity, &checkTryWaitParity},
+            {&kTestWait, &checkTestWait}, {&kTestWaitParity, &checkTestWaitParity}};
 }
 
 } // namespace layoutscope::ptx

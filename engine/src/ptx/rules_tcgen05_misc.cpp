@@ -5,7 +5,8 @@
 //   tcgen05.alloc.cta_group.sync.aligned{.shared::cta}.b32 [dst], nCols;               §9.7.16.7.1
 //   tcgen05.dealloc.cta_group.sync.aligned.b32 taddr, nCols;                           §9.7.16.7.1
 //   tcgen05.relinquish_alloc_permit.cta_group.sync.aligned;                            §9.7.16.7.1
-//   tcgen05.commit.cta_group.mbarrier::arrive::one{.shared::cluster}{.multicast::cluster}.b64 [mbar]{, ctaMask};
+//   tcgen05.commit.cta_group.mbarrier::arrive::one{.shared::cluster}{.multicast::cluster}.b64 [mbar]{,
+//   ctaMask};
 //
 // Verdicts follow CUDA 13.0 ptxas (golden/ptxas README): decompression has no shape restriction (5),
 // dealloc checks only "multiple of 32" (2), shift is not on sm_100f (7), an immediate taddr crashes
@@ -26,9 +27,15 @@ constexpr const char* kWaitRef = "PTX ISA §9.7.16.8.5 tcgen05.wait";
 constexpr const char* kFenceRef = "PTX ISA §9.7.16.11.1 tcgen05.fence";
 constexpr TargetMask kShiftTargets = kSm100a | kSm103a | kSm110a; // README departure 7: not sm_100f
 
-QualGroup ctaGroup(const char* ref) { return {"CTA group", {{".cta_group::1"}, {".cta_group::2"}}, true, false, ref}; }
-QualGroup syncGroup() { return {"synchronization", {{".sync"}}, true, false, kAllocRef, /*repeatsIgnored=*/true}; }
-QualGroup alignedGroup() { return {"alignment", {{".aligned"}}, true, false, kAllocRef}; }
+QualGroup ctaGroup(const char* ref) {
+    return {"CTA group", {{".cta_group::1"}, {".cta_group::2"}}, true, false, ref};
+}
+QualGroup syncGroup() {
+    return {"synchronization", {{".sync"}}, true, false, kAllocRef, /*repeatsIgnored=*/true};
+}
+QualGroup alignedGroup() {
+    return {"alignment", {{".aligned"}}, true, false, kAllocRef};
+}
 
 const std::vector<IllegalQual> kNoSyncNoType = {
     {".sync", "it is issued by a single thread; remove `.sync`"},
@@ -41,13 +48,22 @@ const std::vector<IllegalQual> kNoSyncNoType = {
 
 // [SECTION] tcgen05.cp ---------------------------------------------------------------------------
 
-const InstrSpec kCp{"tcgen05.cp", {"tcgen05", ".cp"}, kTcgen05Targets, 86, kCpRef,
-                    {ctaGroup(kCpRef),
-                     {"shape", {{".128x256b"}, {".4x256b"}, {".128x128b"}, {".64x128b"}, {".32x128b"}}, true, false, kCpRef},
-                     {"multicast", {{".warpx2::02_13"}, {".warpx2::01_23"}, {".warpx4"}}, false, false, kCpRef},
-                     {"destination format", {{".b8x16"}}, false, false, "PTX ISA §9.7.16.9.1 (decompression)"},
-                     {"source format", {{".b6x16_p32"}, {".b4x16_p64"}}, false, false, "PTX ISA §9.7.16.9.1 (decompression)"}},
-                    kNoSyncNoType};
+const InstrSpec kCp{
+    "tcgen05.cp",
+    {"tcgen05", ".cp"},
+    kTcgen05Targets,
+    86,
+    kCpRef,
+    {ctaGroup(kCpRef),
+     {"shape", {{".128x256b"}, {".4x256b"}, {".128x128b"}, {".64x128b"}, {".32x128b"}}, true, false, kCpRef},
+     {"multicast", {{".warpx2::02_13"}, {".warpx2::01_23"}, {".warpx4"}}, false, false, kCpRef},
+     {"destination format", {{".b8x16"}}, false, false, "PTX ISA §9.7.16.9.1 (decompression)"},
+     {"source format",
+      {{".b6x16_p32"}, {".b4x16_p64"}},
+      false,
+      false,
+      "PTX ISA §9.7.16.9.1 (decompression)"}},
+    kNoSyncNoType};
 
 /// Which multicast each shape needs: "" = none allowed; otherwise one of the listed is required.
 struct CpShapeRow {
@@ -55,8 +71,9 @@ struct CpShapeRow {
     std::vector<const char*> multicast;
 };
 const CpShapeRow kCpShapes[] = {
-    {".128x256b", {}}, {".4x256b", {}}, {".128x128b", {}},
-    {".64x128b", {".warpx2::02_13", ".warpx2::01_23"}}, {".32x128b", {".warpx4"}},
+    {".128x256b", {}},         {".4x256b", {}},
+    {".128x128b", {}},         {".64x128b", {".warpx2::02_13", ".warpx2::01_23"}},
+    {".32x128b", {".warpx4"}},
 };
 
 Status checkCp(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironment& env) {
@@ -70,29 +87,33 @@ Status checkCp(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironment& 
             options += std::string(i ? " or `" : "`") + row.multicast[i] + "`";
         if (row.multicast.empty() && !mc.empty())
             c.error(DiagCode::InvalidValue, c.spanOf("multicast"),
-                    "`" + shape + "` copies to all 128 lanes and takes no multicast; remove `" + mc + "`", kCpRef,
-                    Provenance::Ptxas);
+                    "`" + shape + "` copies to all 128 lanes and takes no multicast; remove `" + mc + "`",
+                    kCpRef, Provenance::Ptxas);
         else if (!row.multicast.empty() && mc.empty())
-            c.error(DiagCode::InvalidValue, c.spanOf("shape"), "`" + shape + "` needs " + options, kCpRef, Provenance::Ptxas);
+            c.error(DiagCode::InvalidValue, c.spanOf("shape"), "`" + shape + "` needs " + options, kCpRef,
+                    Provenance::Ptxas);
         else if (!row.multicast.empty() &&
                  std::find(row.multicast.begin(), row.multicast.end(), mc) == row.multicast.end())
             c.error(DiagCode::InvalidValue, c.spanOf("multicast"),
-                    "`" + mc + "` does not go with `" + shape + "`; it needs " + options, kCpRef, Provenance::Ptxas);
+                    "`" + mc + "` does not go with `" + shape + "`; it needs " + options, kCpRef,
+                    Provenance::Ptxas);
     }
     const Matched* dst = c.find("destination format");
     const Matched* src = c.find("source format");
     if (dst && !src)
         c.error(DiagCode::InvalidValue, dst->tok->span,
-                "decompression names both formats, destination then source: add `.b6x16_p32` or `.b4x16_p64` after `.b8x16`",
+                "decompression names both formats, destination then source: add `.b6x16_p32` or `.b4x16_p64` "
+                "after `.b8x16`",
                 "PTX ISA §9.7.16.9.1", Provenance::Ptxas);
     else if (src && !dst)
         c.error(DiagCode::InvalidValue, src->tok->span,
-                "decompression names both formats, destination then source: write `.b8x16" + src->tok->text + "`",
+                "decompression names both formats, destination then source: write `.b8x16" + src->tok->text +
+                    "`",
                 "PTX ISA §9.7.16.9.1", Provenance::Ptxas);
     else if (dst && src && src->position < dst->position)
         c.error(DiagCode::InvalidValue, src->tok->span,
-                "the destination format comes first: write `.b8x16" + src->tok->text + "`", "PTX ISA §9.7.16.9.1; ptxas 13.0",
-                Provenance::Ptxas);
+                "the destination format comes first: write `.b8x16" + src->tok->text + "`",
+                "PTX ISA §9.7.16.9.1; ptxas 13.0", Provenance::Ptxas);
     if (c.expectCount(2, "[taddr], s-desc", kCpRef)) {
         c.expectAddress(in.operands[0], "the tensor-memory address taddr", kR32, true, kCpRef);
         c.expectScalar(in.operands[1], "the shared-memory descriptor s-desc", kR64 | kImm, kCpRef);
@@ -102,10 +123,15 @@ Status checkCp(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironment& 
 
 // [SECTION] tcgen05.shift ------------------------------------------------------------------------
 
-const InstrSpec kShift{"tcgen05.shift", {"tcgen05", ".shift"}, kShiftTargets, 86, kShiftRef,
+const InstrSpec kShift{"tcgen05.shift",
+                       {"tcgen05", ".shift"},
+                       kShiftTargets,
+                       86,
+                       kShiftRef,
                        {ctaGroup(kShiftRef), {"direction", {{".down"}}, true, false, kShiftRef}},
                        {{".up", "only `.down` exists (rows move down by 32 lanes); write `.down`"},
-                        {".sync", "it takes no `.sync`"}, {".aligned", "it takes no `.aligned`"}}};
+                        {".sync", "it takes no `.sync`"},
+                        {".aligned", "it takes no `.aligned`"}}};
 
 Status checkShift(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironment& env) {
     Checker c(in, t, env, kShift);
@@ -118,23 +144,39 @@ Status checkShift(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironmen
 // [SECTION] tcgen05.alloc / dealloc / relinquish_alloc_permit -------------------------------------
 
 const std::vector<IllegalQual> kAllocIllegal = {
-    {".shared::cluster", "the address is written to the CTA's own shared memory: use `.shared::cta` or no state space"},
+    {".shared::cluster",
+     "the address is written to the CTA's own shared memory: use `.shared::cta` or no state space"},
     {".shared", "write `.shared::cta` (or leave the state space out)"},
     {".global", "the address is written to shared memory: use `.shared::cta` or no state space"},
     {".u32", "the only type is `.b32`"},
     {".b64", "the only type is `.b32`"},
 };
 
-const InstrSpec kAlloc{"tcgen05.alloc", {"tcgen05", ".alloc"}, kTcgen05Targets, 86, kAllocRef,
-                       {ctaGroup(kAllocRef), syncGroup(), alignedGroup(),
+const InstrSpec kAlloc{"tcgen05.alloc",
+                       {"tcgen05", ".alloc"},
+                       kTcgen05Targets,
+                       86,
+                       kAllocRef,
+                       {ctaGroup(kAllocRef),
+                        syncGroup(),
+                        alignedGroup(),
                         {"state space", {{".shared::cta"}}, false, false, kAllocRef},
                         {"type", {{".b32"}}, true, false, kAllocRef}},
                        kAllocIllegal};
-const InstrSpec kDealloc{"tcgen05.dealloc", {"tcgen05", ".dealloc"}, kTcgen05Targets, 86, kAllocRef,
-                         {ctaGroup(kAllocRef), syncGroup(), alignedGroup(), {"type", {{".b32"}}, true, false, kAllocRef}},
-                         kAllocIllegal};
-const InstrSpec kRelinquish{"tcgen05.relinquish_alloc_permit", {"tcgen05", ".relinquish_alloc_permit"}, kTcgen05Targets, 86,
-                            kAllocRef, {ctaGroup(kAllocRef), syncGroup(), alignedGroup()},
+const InstrSpec kDealloc{
+    "tcgen05.dealloc",
+    {"tcgen05", ".dealloc"},
+    kTcgen05Targets,
+    86,
+    kAllocRef,
+    {ctaGroup(kAllocRef), syncGroup(), alignedGroup(), {"type", {{".b32"}}, true, false, kAllocRef}},
+    kAllocIllegal};
+const InstrSpec kRelinquish{"tcgen05.relinquish_alloc_permit",
+                            {"tcgen05", ".relinquish_alloc_permit"},
+                            kTcgen05Targets,
+                            86,
+                            kAllocRef,
+                            {ctaGroup(kAllocRef), syncGroup(), alignedGroup()},
                             {{".b32", "it takes no type qualifier"}}};
 
 Status checkAlloc(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironment& env) {
@@ -144,22 +186,25 @@ Status checkAlloc(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironmen
         const Operand& dst = in.operands[0];
         if (dst.kind == OperandKind::Address && !dst.elements.empty() && c.kindOf(dst.elements[0]) == kImm)
             c.error(DiagCode::InvalidValue, dst.span,
-                    "the destination must be a .shared::cta variable or a register holding its address; an immediate "
+                    "the destination must be a .shared::cta variable or a register holding its address; an "
+                    "immediate "
                     "address is not allowed",
                     kAllocRef, Provenance::Ptxas);
         else
-            c.expectAddress(dst, "the destination (where the TMEM address is written)", kSharedSym | kR32 | kR64, true,
-                            kAllocRef);
+            c.expectAddress(dst, "the destination (where the TMEM address is written)",
+                            kSharedSym | kR32 | kR64, true, kAllocRef);
         const Operand& n = in.operands[1];
         if (c.expectScalar(n, "nCols", kImm | kR32, kAllocRef) && n.kind == OperandKind::Immediate) {
             const bool pow2 = n.imm > 0 && (n.imm & (n.imm - 1)) == 0;
             if (n.imm < 32 || n.imm > 512)
                 c.error(DiagCode::InvalidValue, n.span,
-                        "nCols = " + std::to_string(n.imm) + " is outside [32, 512]; allocate 32, 64, 128, 256 or 512 columns",
+                        "nCols = " + std::to_string(n.imm) +
+                            " is outside [32, 512]; allocate 32, 64, 128, 256 or 512 columns",
                         kAllocRef, Provenance::Ptxas);
             else if (!pow2)
                 c.error(DiagCode::InvalidValue, n.span,
-                        "nCols = " + std::to_string(n.imm) + " is not a power of two; allocate 32, 64, 128, 256 or 512 columns",
+                        "nCols = " + std::to_string(n.imm) +
+                            " is not a power of two; allocate 32, 64, 128, 256 or 512 columns",
                         kAllocRef, Provenance::Ptxas);
         }
     }
@@ -174,15 +219,18 @@ Status checkDealloc(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironm
         if (ta.kind == OperandKind::Address)
             c.error(DiagCode::InvalidValue, ta.span,
                     "taddr is a plain value here, not an address: write `" +
-                        (ta.elements.empty() ? std::string("taddr") : ta.elements[0].text) + "` without brackets",
+                        (ta.elements.empty() ? std::string("taddr") : ta.elements[0].text) +
+                        "` without brackets",
                     kAllocRef, Provenance::Ptxas);
         else
             c.expectScalar(ta, "taddr", kR32 | kImm, kAllocRef);
         const Operand& n = in.operands[1];
         // ptxas checks only "multiple of 32" (README departure 2: 0, 1024, -32 assemble).
-        if (c.expectScalar(n, "nCols", kImm | kR32, kAllocRef) && n.kind == OperandKind::Immediate && n.imm % 32 != 0)
+        if (c.expectScalar(n, "nCols", kImm | kR32, kAllocRef) && n.kind == OperandKind::Immediate &&
+            n.imm % 32 != 0)
             c.error(DiagCode::InvalidValue, n.span,
-                    "nCols = " + std::to_string(n.imm) + " is not a multiple of 32; free the column count that was allocated",
+                    "nCols = " + std::to_string(n.imm) +
+                        " is not a multiple of 32; free the column count that was allocated",
                     kAllocRef, Provenance::Ptxas);
     }
     return c.finish();
@@ -197,15 +245,21 @@ Status checkRelinquish(const ParsedInstr& in, const PtxTarget& t, const PtxEnvir
 
 // [SECTION] tcgen05.commit -----------------------------------------------------------------------
 
-const InstrSpec kCommit{"tcgen05.commit", {"tcgen05", ".commit"}, kTcgen05Targets, 86, kCommitRef,
-                        {ctaGroup(kCommitRef),
-                         {"completion mechanism", {{".mbarrier::arrive::one"}}, true, false, kCommitRef},
-                         {"state space", {{".shared::cluster"}}, false, false, kCommitRef},
-                         {"multicast", {{".multicast::cluster"}}, false, false, kCommitRef},
-                         {"type", {{".b64"}}, true, false, kCommitRef}},
-                        {{".shared::cta", "the barrier is addressed in .shared::cluster; write `.shared::cluster` or leave "
-                                          "the state space out"},
-                         {".sync", "it takes no `.sync`"}, {".aligned", "it takes no `.aligned`"}}};
+const InstrSpec kCommit{
+    "tcgen05.commit",
+    {"tcgen05", ".commit"},
+    kTcgen05Targets,
+    86,
+    kCommitRef,
+    {ctaGroup(kCommitRef),
+     {"completion mechanism", {{".mbarrier::arrive::one"}}, true, false, kCommitRef},
+     {"state space", {{".shared::cluster"}}, false, false, kCommitRef},
+     {"multicast", {{".multicast::cluster"}}, false, false, kCommitRef},
+     {"type", {{".b64"}}, true, false, kCommitRef}},
+    {{".shared::cta", "the barrier is addressed in .shared::cluster; write `.shared::cluster` or leave "
+                      "the state space out"},
+     {".sync", "it takes no `.sync`"},
+     {".aligned", "it takes no `.aligned`"}}};
 
 Status checkCommit(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironment& env) {
     Checker c(in, t, env, kCommit);

@@ -1,7 +1,8 @@
 // cp.async.bulk.tensor (PTX ISA §9.7.9.27.1.2, seed 003/004; ref/tma.md §1; golden/ptxas README
 // "cp.async.bulk.tensor"):
 //
-//   load:  cp.async.bulk.tensor.dim.dst.src{.load_mode}.completion{.multicast::cluster}{.cta_group}{.L2::cache_hint}
+//   load:
+//   cp.async.bulk.tensor.dim.dst.src{.load_mode}.completion{.multicast::cluster}{.cta_group}{.L2::cache_hint}
 //              [dstMem], [tensorMap, {coords}], [mbar] {, {im2colInfo}} {, ctaMask} {, policy};
 //   store: cp.async.bulk.tensor.dim.global.shared::cta{.load_mode}.bulk_group{.L2::cache_hint}
 //              [tensorMap, {coords}], [srcMem] {, policy};
@@ -35,19 +36,36 @@ const InstrSpec kTma{
         {"dimension", {{".1d"}, {".2d"}, {".3d"}, {".4d"}, {".5d"}}, true, false, kRef},
         {"state space", {{".shared::cluster"}, {".shared::cta"}, {".global"}}, false, true, kRef},
         {"load mode",
-         {{".tile"}, {".tile::gather4"}, {".tile::scatter4"}, {".im2col"}, {".im2col::w"}, {".im2col::w::128"},
+         {{".tile"},
+          {".tile::gather4"},
+          {".tile::scatter4"},
+          {".im2col"},
+          {".im2col::w"},
+          {".im2col::w::128"},
           {".im2col_no_offs"}},
-         false, false, kModeRef},
+         false,
+         false,
+         kModeRef},
         {"completion mechanism", {{".mbarrier::complete_tx::bytes"}, {".bulk_group"}}, true, false, kRef},
         {"multicast", {{".multicast::cluster"}}, false, false, "PTX ISA §9.7.9.27.1.2 (.multicast::cluster)"},
-        {"CTA group", {{".cta_group::1", kSm100Fam, 86}, {".cta_group::2", kSm100Fam, 86}}, false, false,
+        {"CTA group",
+         {{".cta_group::1", kSm100Fam, 86}, {".cta_group::2", kSm100Fam, 86}},
+         false,
+         false,
          "PTX ISA §9.7.9.27.1.2 (.cta_group); ptxas 13.0"},
         {"cache hint", {{".L2::cache_hint"}}, false, false, kRef},
     },
     {{".shared", "the state space must say which shared memory: `.shared::cta` or `.shared::cluster`"},
      {".multicast::cluster::all", "the multicast qualifier is `.multicast::cluster` with a ctaMask operand"},
-     {".b8", kNoType}, {".b16", kNoType}, {".b32", kNoType}, {".b64", kNoType}, {".f16", kNoType}, {".f32", kNoType},
-     {".u8", kNoType}, {".u16", kNoType}, {".u32", kNoType}},
+     {".b8", kNoType},
+     {".b16", kNoType},
+     {".b32", kNoType},
+     {".b64", kNoType},
+     {".f16", kNoType},
+     {".f32", kNoType},
+     {".u8", kNoType},
+     {".u16", kNoType},
+     {".u32", kNoType}},
 };
 
 enum class Dir { Load, Store };
@@ -75,8 +93,8 @@ struct ModeRow {
     TargetMask loadToCta;     ///< load with .shared::cta destination
     TargetMask store;         ///< store (.global.shared::cta)
     int minDim, maxDim;
-    int coords;               ///< 0: one per dimension
-    int im2col;               ///< -1: no im2colInfo operand; 0: dim-2 values; n: exactly n values
+    int coords; ///< 0: one per dimension
+    int im2col; ///< -1: no im2colInfo operand; 0: dim-2 values; n: exactly n values
 };
 constexpr TargetMask kAll = kAllTargets;
 const ModeRow kModes[] = {
@@ -99,8 +117,9 @@ bool expectSharedAddress(Checker& c, const Operand& op, const std::string& role,
 }
 
 std::string dimsWords(const ModeRow& m) {
-    return m.minDim == m.maxDim ? "`." + std::to_string(m.minDim) + "d`"
-                                : "`." + std::to_string(m.minDim) + "d` to `." + std::to_string(m.maxDim) + "d`";
+    return m.minDim == m.maxDim
+               ? "`." + std::to_string(m.minDim) + "d`"
+               : "`." + std::to_string(m.minDim) + "d` to `." + std::to_string(m.maxDim) + "d`";
 }
 
 Status check(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironment& env) {
@@ -114,7 +133,8 @@ Status check(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironment& en
     const DirRow* dir = nullptr;
     if (spaces.size() != 2) {
         c.error(DiagCode::InvalidValue, spaces.size() > 2 ? spaces[2]->tok->span : c.opcodeSpan(),
-                "cp.async.bulk.tensor names two state spaces, destination then source: `.shared::cluster.global` or "
+                "cp.async.bulk.tensor names two state spaces, destination then source: "
+                "`.shared::cluster.global` or "
                 "`.shared::cta.global` for a load, `.global.shared::cta` for a store; found " +
                     std::to_string(spaces.size()),
                 kRef, Provenance::Ptxas);
@@ -145,15 +165,18 @@ Status check(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironment& en
         const bool load = dir->dir == Dir::Load;
         const bool toCluster = load && std::string_view(dir->dst) == ".shared::cluster";
         const TargetMask where = load ? (toCluster ? mode->loadToCluster : mode->loadToCta) : mode->store;
-        const std::string form = "`" + modeText + "` " + (load ? "loading to `" + std::string(dir->dst) + "`" : "in a store");
+        const std::string form =
+            "`" + modeText + "` " + (load ? "loading to `" + std::string(dir->dst) + "`" : "in a store");
         if (!mode->loadToCluster && !mode->loadToCta && load)
             c.error(DiagCode::InvalidValue, c.spanOf("load mode"),
-                    "`" + modeText + "` is for stores (`.global.shared::cta`), not loads", kModeRef, Provenance::Ptxas);
+                    "`" + modeText + "` is for stores (`.global.shared::cta`), not loads", kModeRef,
+                    Provenance::Ptxas);
         else if (!mode->store && !load)
-            c.error(DiagCode::InvalidValue, c.spanOf("load mode"),
-                    "`" + modeText + "` is for loads, not stores" +
-                        (modeText == ".im2col" ? std::string("; a store uses `.im2col_no_offs`") : std::string()),
-                    kModeRef, Provenance::Ptxas);
+            c.error(
+                DiagCode::InvalidValue, c.spanOf("load mode"),
+                "`" + modeText + "` is for loads, not stores" +
+                    (modeText == ".im2col" ? std::string("; a store uses `.im2col_no_offs`") : std::string()),
+                kModeRef, Provenance::Ptxas);
         else if (!(where & c.bit))
             c.targetError(c.spanOf("load mode"), form, where, kModeRef, Provenance::Ptxas);
         if (dim && (dim < mode->minDim || dim > mode->maxDim))
@@ -163,8 +186,8 @@ Status check(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironment& en
         const std::string comp = c.value("completion mechanism");
         if (!comp.empty() && comp != dir->completion)
             c.error(DiagCode::InvalidValue, c.spanOf("completion mechanism"),
-                    std::string(load ? "a load" : "a store") + " completes through `" + dir->completion + "`, not `" + comp +
-                        "`",
+                    std::string(load ? "a load" : "a store") + " completes through `" + dir->completion +
+                        "`, not `" + comp + "`",
                     kRef, Provenance::Ptxas);
         if (c.find("multicast") && !dir->multicast)
             c.error(DiagCode::InvalidValue, c.spanOf("multicast"),
@@ -172,23 +195,28 @@ Status check(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironment& en
                         (load ? "; write `.shared::cluster.global`" : "; stores cannot multicast"),
                     "PTX ISA §9.7.9.27.1.2 (.multicast::cluster)", Provenance::Ptxas);
         else if (c.find("multicast") && c.bit == kSm120a)
-            c.warning(c.spanOf("multicast"), "`.multicast::cluster` is advisory on sm_120a (no cluster multicast hardware)",
+            c.warning(c.spanOf("multicast"),
+                      "`.multicast::cluster` is advisory on sm_120a (no cluster multicast hardware)",
                       "ptxas 13.0 advisory", Provenance::Ptxas);
         else if (c.find("multicast") && (c.bit & kPlainTargets))
-            c.warning(c.spanOf("multicast"),
-                      "`.multicast::cluster` is advisory on " + c.target.sm +
-                          ": ptxas asks for an arch-specific target (sm_90a, sm_100a, sm_100f, sm_103a, sm_110a); "
-                          "it may be much slower on some future GPUs",
-                      "ptxas 13.0 advisory", Provenance::Ptxas);
+            c.warning(
+                c.spanOf("multicast"),
+                "`.multicast::cluster` is advisory on " + c.target.sm +
+                    ": ptxas asks for an arch-specific target (sm_90a, sm_100a, sm_100f, sm_103a, sm_110a); "
+                    "it may be much slower on some future GPUs",
+                "ptxas 13.0 advisory", Provenance::Ptxas);
         if (c.find("CTA group") && !dir->ctaGroup)
             c.error(DiagCode::InvalidValue, c.spanOf("CTA group"),
-                    "`" + c.value("CTA group") + "` applies to loads (mbarrier completion) only; remove it from the store",
+                    "`" + c.value("CTA group") +
+                        "` applies to loads (mbarrier completion) only; remove it from the store",
                     "PTX ISA §9.7.9.27.1.2 (.cta_group)", Provenance::Ptxas);
 
         // Operand list, built from the qualifiers as written.
-        const size_t coords = mode->coords ? static_cast<size_t>(mode->coords) : static_cast<size_t>(std::max(dim, 1));
+        const size_t coords =
+            mode->coords ? static_cast<size_t>(mode->coords) : static_cast<size_t>(std::max(dim, 1));
         const bool mbar = comp == ".mbarrier::complete_tx::bytes";
-        const int im2col = load && mode->im2col >= 0 ? (mode->im2col ? mode->im2col : std::max(dim - 2, 1)) : -1;
+        const int im2col =
+            load && mode->im2col >= 0 ? (mode->im2col ? mode->im2col : std::max(dim - 2, 1)) : -1;
         const bool mask = c.find("multicast") != nullptr;
         const bool hint = c.find("cache hint") != nullptr;
         std::string list = load ? "[dstMem], [tensorMap, {coords}]" : "[tensorMap, {coords}], [srcMem]";
@@ -209,7 +237,8 @@ Status check(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironment& en
             expectSharedAddress(c, smem, load ? "the destination" : "the source", smemKinds);
             if (tensor.kind != OperandKind::Address || tensor.elements.size() != 2) {
                 c.error(DiagCode::InvalidValue, tensor.span,
-                        "the tensor operand is `[tensorMap, {c0, …}]`: the tensor map's address and a vector of " +
+                        "the tensor operand is `[tensorMap, {c0, …}]`: the tensor map's address and a vector "
+                        "of " +
                             std::to_string(coords) + " coordinates",
                         kRef, Provenance::Ptxas);
             } else {
@@ -219,11 +248,14 @@ Status check(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironment& en
                 if (tensor.imm != 0)
                     c.error(DiagCode::Syntax, tensor.span, "the tensor map address takes no `+offset`", kRef,
                             Provenance::Ptxas);
-                c.expectScalar(tensor.elements[0], "the tensor map (its generic address in a register)", mapKinds, kRef);
-                if (tensor.elements[1].kind == OperandKind::Vector && tensor.elements[1].elements.size() != coords)
+                c.expectScalar(tensor.elements[0], "the tensor map (its generic address in a register)",
+                               mapKinds, kRef);
+                if (tensor.elements[1].kind == OperandKind::Vector &&
+                    tensor.elements[1].elements.size() != coords)
                     c.error(DiagCode::InvalidValue, tensor.elements[1].span,
                             "`" + modeText + "` with `" + dimText + "` takes " + std::to_string(coords) +
-                                " coordinates; this vector has " + std::to_string(tensor.elements[1].elements.size()),
+                                " coordinates; this vector has " +
+                                std::to_string(tensor.elements[1].elements.size()),
                             kModeRef, Provenance::Ptxas);
                 else
                     c.expectVector(tensor.elements[1], "the coordinate vector", coords, kR32 | kImm, kRef);
@@ -235,11 +267,13 @@ Status check(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironment& en
                     c.error(DiagCode::InvalidValue, v.span,
                             "`" + modeText + "` with `" + dimText + "` takes " + std::to_string(im2col) +
                                 " im2col values (.b16)" +
-                                (mode->im2col ? std::string(" (wHalo, wOffset)") : std::string(" (one per spatial dimension)")) +
+                                (mode->im2col ? std::string(" (wHalo, wOffset)")
+                                              : std::string(" (one per spatial dimension)")) +
                                 "; this vector has " + std::to_string(v.elements.size()),
                             kModeRef, Provenance::Ptxas);
                 else
-                    c.expectVector(v, "the im2col offsets", static_cast<size_t>(im2col), kR16 | kImm, kModeRef);
+                    c.expectVector(v, "the im2col offsets", static_cast<size_t>(im2col), kR16 | kImm,
+                                   kModeRef);
             }
             if (mask) c.expectScalar(in.operands[i++], "ctaMask", kR16 | kImm, kRef);
             if (hint) c.expectScalar(in.operands[i++], "the cache policy", kR64 | kImm, kRef);
@@ -250,6 +284,8 @@ Status check(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironment& en
 
 } // namespace
 
-std::vector<InstrEntry> tmaEntries() { return {{&kTma, &check}}; }
+std::vector<InstrEntry> tmaEntries() {
+    return {{&kTma, &check}};
+}
 
 } // namespace layoutscope::ptx

@@ -79,13 +79,18 @@ Status unknownInstruction(const ParsedInstr& in) {
             if (d < bestD) bestD = d, best = f;
         }
         msg += "; did you mean `" + best + "`? (the instruction name comes first, its qualifiers after it)";
-        return Diagnostic{Severity::Error, DiagCode::InvalidValue, span, msg, "PTX ISA §9.7 (instruction names)",
-                          Provenance::Ptxas};
+        return Diagnostic{
+            Severity::Error,  DiagCode::InvalidValue, span, msg, "PTX ISA §9.7 (instruction names)",
+            Provenance::Ptxas};
     }
-    return Diagnostic{Severity::Error, DiagCode::Unsupported, span,
-                      "`" + head.text + "` is outside what this validator models (cp.async.bulk.tensor, tcgen05 data "
-                      "movement, mbarrier init/arrive.expect_tx/try_wait/test_wait)",
-                      "", Provenance::Assumption};
+    return Diagnostic{Severity::Error,
+                      DiagCode::Unsupported,
+                      span,
+                      "`" + head.text +
+                          "` is outside what this validator models (cp.async.bulk.tensor, tcgen05 data "
+                          "movement, mbarrier init/arrive.expect_tx/try_wait/test_wait)",
+                      "",
+                      Provenance::Assumption};
 }
 
 } // namespace
@@ -99,21 +104,31 @@ Status validateTargetVersion(const PtxTarget& target) {
     const TargetInfo* ti = findTarget(target.sm);
     const int v = ptxValue(target);
     if (!ti) {
-        std::string msg = "unknown target `" + target.sm + "`; the modelled targets are " + targetList(kAllTargets);
-        if (target.sm == "sm_101a") msg += " (sm_101a was renamed sm_110a)";
-        else if (auto near = closest(target.sm, knownPtxTargets()); !near.empty()) msg += "; did you mean `" + near + "`?";
+        std::string msg =
+            "unknown target `" + target.sm + "`; the modelled targets are " + targetList(kAllTargets);
+        if (target.sm == "sm_101a")
+            msg += " (sm_101a was renamed sm_110a)";
+        else if (auto near = closest(target.sm, knownPtxTargets()); !near.empty())
+            msg += "; did you mean `" + near + "`?";
         return Diagnostic{Severity::Error, DiagCode::TargetMismatch, {}, msg, kVersionRef, Provenance::Ptxas};
     }
     if (target.ptxMinor < 0 || target.ptxMinor > 9 || v > kHighestPtx)
-        return Diagnostic{Severity::Error, DiagCode::TargetMismatch, {},
-                          ".version " + std::to_string(target.ptxMajor) + "." + std::to_string(target.ptxMinor) +
+        return Diagnostic{Severity::Error,
+                          DiagCode::TargetMismatch,
+                          {},
+                          ".version " + std::to_string(target.ptxMajor) + "." +
+                              std::to_string(target.ptxMinor) +
                               " is newer than CUDA 13.0 supports; the highest is 9.0",
-                          kVersionRef, Provenance::Ptxas};
+                          kVersionRef,
+                          Provenance::Ptxas};
     if (v < ti->minPtx)
-        return Diagnostic{Severity::Error, DiagCode::TargetMismatch, {},
-                          ".target " + target.sm + " needs .version " + ptxText(ti->minPtx) + " or later; the kernel declares " +
-                              ptxText(v),
-                          kVersionRef, Provenance::Ptxas};
+        return Diagnostic{Severity::Error,
+                          DiagCode::TargetMismatch,
+                          {},
+                          ".target " + target.sm + " needs .version " + ptxText(ti->minPtx) +
+                              " or later; the kernel declares " + ptxText(v),
+                          kVersionRef,
+                          Provenance::Ptxas};
     return okStatus();
 }
 
@@ -123,7 +138,8 @@ Status validateInstruction(const ParsedInstr& instr, const PtxTarget& target) {
 
 Status validateInstruction(const ParsedInstr& instr, const PtxTarget& target, const PtxEnvironment& env) {
     if (instr.opcode.empty())
-        return Diagnostic{Severity::Error, DiagCode::Syntax, instr.span, "empty instruction", "", Provenance::PtxText};
+        return Diagnostic{Severity::Error,    DiagCode::Syntax, instr.span, "empty instruction", "",
+                          Provenance::PtxText};
     std::vector<Diagnostic> diags;
     if (auto tv = validateTargetVersion(target); !tv) {
         diags = tv.diagnostics();
@@ -151,8 +167,10 @@ int kernelCtaGroup(const ParsedInstr& in) {
     // ptxas enforces it: alloc, dealloc, relinquish_alloc_permit, cp, shift, commit (and mma).
     // Not cp.async.bulk.tensor (golden/ptxas README departure 6); ld/st carry no .cta_group.
     if (in.opcode.size() < 2 || in.opcode[0].text != "tcgen05") return 0;
-    static const char* kCovered[] = {".alloc", ".dealloc", ".relinquish_alloc_permit", ".cp", ".shift", ".commit", ".mma"};
-    if (std::none_of(std::begin(kCovered), std::end(kCovered), [&](const char* c) { return in.opcode[1].text == c; }))
+    static const char* kCovered[] = {".alloc",  ".dealloc", ".relinquish_alloc_permit", ".cp", ".shift",
+                                     ".commit", ".mma"};
+    if (std::none_of(std::begin(kCovered), std::end(kCovered),
+                     [&](const char* c) { return in.opcode[1].text == c; }))
         return 0;
     for (const auto& t : in.opcode) {
         if (t.text == ".cta_group::1") return 1;
@@ -184,7 +202,8 @@ Status validateKernel(const std::vector<ParsedInstr>& instrs, const PtxTarget& t
     return validateKernel(instrs, target, PtxEnvironment{});
 }
 
-Status validateKernel(const std::vector<ParsedInstr>& instrs, const PtxTarget& target, const PtxEnvironment& env) {
+Status validateKernel(const std::vector<ParsedInstr>& instrs, const PtxTarget& target,
+                      const PtxEnvironment& env) {
     std::vector<Diagnostic> diags;
     for (const auto& in : instrs) {
         Status s = validateInstruction(in, target, env);

@@ -15,9 +15,9 @@ namespace layoutscope::ptx {
 // README "Configurations"; sm_90a 8.0 re-checked: 7.8 is rejected; the plain targets measured the
 // same way: sm_90 7.8, sm_100 8.6, sm_103 8.8, sm_110 9.0, sm_120 8.7).
 static const TargetInfo kTargets[] = {
-    {"sm_90", kSm90, 78},     {"sm_90a", kSm90a, 80},   {"sm_100", kSm100, 86}, {"sm_100a", kSm100a, 86},
-    {"sm_100f", kSm100f, 88}, {"sm_103", kSm103, 88},   {"sm_103a", kSm103a, 88}, {"sm_110", kSm110, 90},
-    {"sm_110a", kSm110a, 90}, {"sm_120", kSm120, 87},   {"sm_120a", kSm120a, 87},
+    {"sm_90", kSm90, 78},     {"sm_90a", kSm90a, 80}, {"sm_100", kSm100, 86},   {"sm_100a", kSm100a, 86},
+    {"sm_100f", kSm100f, 88}, {"sm_103", kSm103, 88}, {"sm_103a", kSm103a, 88}, {"sm_110", kSm110, 90},
+    {"sm_110a", kSm110a, 90}, {"sm_120", kSm120, 87}, {"sm_120a", kSm120a, 87},
 };
 
 const TargetInfo* findTarget(std::string_view sm) {
@@ -40,20 +40,34 @@ std::string targetList(TargetMask m) {
 
 const char* valueKindWords(uint32_t k) {
     switch (k) {
-    case kR16: return "a 16-bit register";
-    case kR32: return "a 32-bit register";
-    case kR64: return "a 64-bit register";
-    case kPred: return "a predicate register";
-    case kImm: return "an immediate";
-    case kSharedSym: return "a .shared variable";
-    case kParamSym: return "a .param variable";
-    case kGlobalSym: return "a .global variable";
-    case kSink: return "the sink `_`";
-    case kOpenSym: return "a symbol";
-    case kUndeclared: return "an undeclared name";
-    case kVectorKind: return "a vector {…}";
-    case kAddressKind: return "an address […]";
-    default: return "an operand";
+    case kR16:
+        return "a 16-bit register";
+    case kR32:
+        return "a 32-bit register";
+    case kR64:
+        return "a 64-bit register";
+    case kPred:
+        return "a predicate register";
+    case kImm:
+        return "an immediate";
+    case kSharedSym:
+        return "a .shared variable";
+    case kParamSym:
+        return "a .param variable";
+    case kGlobalSym:
+        return "a .global variable";
+    case kSink:
+        return "the sink `_`";
+    case kOpenSym:
+        return "a symbol";
+    case kUndeclared:
+        return "an undeclared name";
+    case kVectorKind:
+        return "a vector {…}";
+    case kAddressKind:
+        return "an address […]";
+    default:
+        return "an operand";
     }
 }
 
@@ -159,10 +173,12 @@ void Checker::error(DiagCode code, SourceSpan span, std::string message, std::st
 }
 
 void Checker::warning(SourceSpan span, std::string message, std::string ref, Provenance prov) {
-    diags.push_back(Diagnostic{Severity::Warning, DiagCode::TargetMismatch, span, std::move(message), std::move(ref), prov});
+    diags.push_back(Diagnostic{Severity::Warning, DiagCode::TargetMismatch, span, std::move(message),
+                               std::move(ref), prov});
 }
 
-void Checker::targetError(SourceSpan span, const std::string& what, TargetMask valid, std::string ref, Provenance prov) {
+void Checker::targetError(SourceSpan span, const std::string& what, TargetMask valid, std::string ref,
+                          Provenance prov) {
     std::string msg = what + " is not available on " + target.sm + "; it is valid on " + targetList(valid);
     // A plain target (sm_100) where the arch-specific one (sm_100a / sm_100f) has the feature: say so.
     if (bit & kPlainTargets) {
@@ -182,7 +198,8 @@ bool Checker::matchQualifiers() {
         targetError(opcodeSpan(), instr, spec.targets, spec.ref, Provenance::Ptxas);
     } else if (ptx < spec.minPtx) {
         error(DiagCode::TargetMismatch, opcodeSpan(),
-              instr + " needs PTX ISA " + ptxText(spec.minPtx) + " or later; this kernel declares .version " + ptxText(ptx),
+              instr + " needs PTX ISA " + ptxText(spec.minPtx) + " or later; this kernel declares .version " +
+                  ptxText(ptx),
               spec.ref, Provenance::PtxText);
     }
     const bool instrOk = diags.size() == before;
@@ -199,10 +216,12 @@ bool Checker::matchQualifiers() {
         for (const auto& g : spec.groups)
             for (const auto& v : g.values)
                 if (tok.text == v.text) group = &g, qs = &v;
-        if (!group && std::any_of(std::begin(kFormats), std::end(kFormats), [&](const char* f) { return tok.text == f; })) {
+        if (!group && std::any_of(std::begin(kFormats), std::end(kFormats),
+                                  [&](const char* f) { return tok.text == f; })) {
             if (++ignoredFormats == 3)
                 error(DiagCode::InvalidValue, tok.span,
-                      "at most two format-conversion qualifiers (`.b8x16`, `.b6x16_p32`, `.b4x16_p64`) may be written; " +
+                      "at most two format-conversion qualifiers (`.b8x16`, `.b6x16_p32`, `.b4x16_p64`) may "
+                      "be written; " +
                           instr + " ignores them, so remove them",
                       "ptxas 13.0 (format-conversion qualifier count)", Provenance::Ptxas);
             continue;
@@ -211,8 +230,9 @@ bool Checker::matchQualifiers() {
             auto ill = std::find_if(spec.illegal.begin(), spec.illegal.end(),
                                     [&](const IllegalQual& q) { return tok.text == q.text; });
             if (ill != spec.illegal.end()) {
-                error(DiagCode::InvalidValue, tok.span, "`" + tok.text + "` is not allowed on " + instr + ": " + ill->why,
-                      spec.ref, Provenance::Ptxas);
+                error(DiagCode::InvalidValue, tok.span,
+                      "`" + tok.text + "` is not allowed on " + instr + ": " + ill->why, spec.ref,
+                      Provenance::Ptxas);
                 continue;
             }
             std::vector<std::string> cands;
@@ -230,22 +250,24 @@ bool Checker::matchQualifiers() {
             error(DiagCode::InvalidValue, tok.span, std::move(msg), spec.ref, Provenance::Ptxas);
             continue;
         }
-        auto prev = std::find_if(quals.begin(), quals.end(), [&](const Matched& m) { return m.group == group; });
+        auto prev =
+            std::find_if(quals.begin(), quals.end(), [&](const Matched& m) { return m.group == group; });
         if (prev != quals.end() && group->repeatsIgnored && prev->tok->text == tok.text) continue;
         if (prev != quals.end() && !group->repeatable) {
             if (prev->tok->text == tok.text)
-                error(DiagCode::InvalidValue, tok.span, "`" + tok.text + "` is written twice; remove one", group->ref,
-                      Provenance::Ptxas);
+                error(DiagCode::InvalidValue, tok.span, "`" + tok.text + "` is written twice; remove one",
+                      group->ref, Provenance::Ptxas);
             else
                 error(DiagCode::InvalidValue, tok.span,
-                      "`" + prev->tok->text + "` and `" + tok.text + "` both set the " + group->name + " of " + instr +
-                          "; keep one",
+                      "`" + prev->tok->text + "` and `" + tok.text + "` both set the " + group->name +
+                          " of " + instr + "; keep one",
                       group->ref, Provenance::Ptxas);
             continue;
         }
         quals.push_back(Matched{group, qs, &tok, i});
         if (instrOk && !(qs->targets & bit))
-            targetError(tok.span, "`" + tok.text + "` on " + instr, qs->targets & spec.targets, group->ref, Provenance::Ptxas);
+            targetError(tok.span, "`" + tok.text + "` on " + instr, qs->targets & spec.targets, group->ref,
+                        Provenance::Ptxas);
         else if (instrOk && ptx < qs->minPtx)
             error(DiagCode::TargetMismatch, tok.span,
                   "`" + tok.text + "` on " + instr + " needs PTX ISA " + ptxText(qs->minPtx) +

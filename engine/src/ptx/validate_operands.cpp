@@ -12,9 +12,11 @@ PtxEnvironment ptxasWrapperEnvironment() {
     env.conventionalRegisters = false;
     env.openSymbols = false;
     env.decls = {
-        {"%p", 4, PtxValueKind::PredReg},    {"%h", 8, PtxValueKind::B16Reg},  {"%r", 300, PtxValueKind::B32Reg},
-        {"%rd", 8, PtxValueKind::B64Reg},    {"%tmp", 2, PtxValueKind::B32Reg}, {"smem", 0, PtxValueKind::SharedVar},
-        {"mbar", 0, PtxValueKind::SharedVar}, {"tmap", 0, PtxValueKind::ParamVar}, {"p0", 0, PtxValueKind::ParamVar},
+        {"%p", 4, PtxValueKind::PredReg},     {"%h", 8, PtxValueKind::B16Reg},
+        {"%r", 300, PtxValueKind::B32Reg},    {"%rd", 8, PtxValueKind::B64Reg},
+        {"%tmp", 2, PtxValueKind::B32Reg},    {"smem", 0, PtxValueKind::SharedVar},
+        {"mbar", 0, PtxValueKind::SharedVar}, {"tmap", 0, PtxValueKind::ParamVar},
+        {"p0", 0, PtxValueKind::ParamVar},
     };
     return env;
 }
@@ -27,13 +29,20 @@ namespace {
 
 uint32_t kindBits(PtxValueKind k) {
     switch (k) {
-    case PtxValueKind::B16Reg: return kR16;
-    case PtxValueKind::B32Reg: return kR32;
-    case PtxValueKind::B64Reg: return kR64;
-    case PtxValueKind::PredReg: return kPred;
-    case PtxValueKind::SharedVar: return kSharedSym;
-    case PtxValueKind::ParamVar: return kParamSym;
-    case PtxValueKind::GlobalVar: return kGlobalSym;
+    case PtxValueKind::B16Reg:
+        return kR16;
+    case PtxValueKind::B32Reg:
+        return kR32;
+    case PtxValueKind::B64Reg:
+        return kR64;
+    case PtxValueKind::PredReg:
+        return kPred;
+    case PtxValueKind::SharedVar:
+        return kSharedSym;
+    case PtxValueKind::ParamVar:
+        return kParamSym;
+    case PtxValueKind::GlobalVar:
+        return kGlobalSym;
     }
     return kUndeclared;
 }
@@ -62,11 +71,15 @@ uint32_t conventional(const std::string& name) {
 
 uint32_t Checker::kindOf(const Operand& op) const {
     switch (op.kind) {
-    case OperandKind::Immediate: return kImm;
-    case OperandKind::Vector: return kVectorKind;
-    case OperandKind::Address: return kAddressKind;
+    case OperandKind::Immediate:
+        return kImm;
+    case OperandKind::Vector:
+        return kVectorKind;
+    case OperandKind::Address:
+        return kAddressKind;
     case OperandKind::Register:
-    case OperandKind::Symbol: break;
+    case OperandKind::Symbol:
+        break;
     }
     if (op.text == "_") return kSink;
     for (const auto& d : env.decls) {
@@ -82,14 +95,15 @@ bool Checker::expectCount(size_t n, const std::string& listInWords, const char* 
     if (ops.size() == n) return true;
     if (ops.size() > n) {
         error(DiagCode::InvalidValue, ops[n].span,
-              "too many operands: this form of `" + std::string(spec.name) + "` takes " + std::to_string(n) + " (" +
-                  listInWords + "); remove `" + ops[n].text + "`" + (ops.size() > n + 1 ? " and what follows" : ""),
+              "too many operands: this form of `" + std::string(spec.name) + "` takes " + std::to_string(n) +
+                  " (" + listInWords + "); remove `" + ops[n].text + "`" +
+                  (ops.size() > n + 1 ? " and what follows" : ""),
               ref, Provenance::Ptxas);
     } else {
         SourceSpan at = ops.empty() ? opcodeSpan() : ops.back().span;
         error(DiagCode::InvalidValue, at,
-              "missing operand: this form of `" + std::string(spec.name) + "` takes " + std::to_string(n) + " (" +
-                  listInWords + "), found " + std::to_string(ops.size()),
+              "missing operand: this form of `" + std::string(spec.name) + "` takes " + std::to_string(n) +
+                  " (" + listInWords + "), found " + std::to_string(ops.size()),
               ref, Provenance::Ptxas);
     }
     return false;
@@ -103,45 +117,53 @@ bool fits(uint32_t kind, uint32_t accept) {
 }
 } // namespace
 
-bool Checker::expectScalar(const Operand& op, const std::string& role, uint32_t accept, const char* ref, Provenance prov) {
+bool Checker::expectScalar(const Operand& op, const std::string& role, uint32_t accept, const char* ref,
+                           Provenance prov) {
     const uint32_t k = kindOf(op);
     if (fits(k, accept)) return true;
     if (k == kUndeclared) {
-        error(DiagCode::UnknownName, op.span, "`" + op.text + "` (" + role + ") is not declared in this kernel", ref, prov);
+        error(DiagCode::UnknownName, op.span,
+              "`" + op.text + "` (" + role + ") is not declared in this kernel", ref, prov);
         return false;
     }
     error(DiagCode::InvalidValue, op.span,
-          role + " must be " + acceptedWords(accept) + "; `" + op.text + "` is " + valueKindWords(k), ref, prov);
+          role + " must be " + acceptedWords(accept) + "; `" + op.text + "` is " + valueKindWords(k), ref,
+          prov);
     return false;
 }
 
-bool Checker::expectAddress(const Operand& op, const std::string& role, uint32_t accept, bool offsetOk, const char* ref,
-                            Provenance prov) {
+bool Checker::expectAddress(const Operand& op, const std::string& role, uint32_t accept, bool offsetOk,
+                            const char* ref, Provenance prov) {
     if (op.kind != OperandKind::Address || op.elements.size() != 1) {
-        const std::string shape = op.kind == OperandKind::Address ? "an address with extra parts" : valueKindWords(kindOf(op));
+        const std::string shape =
+            op.kind == OperandKind::Address ? "an address with extra parts" : valueKindWords(kindOf(op));
         error(DiagCode::InvalidValue, op.span,
-              role + " must be an address `[…]` holding " + acceptedWords(accept) + "; `" + op.text + "` is " + shape, ref,
-              prov);
+              role + " must be an address `[…]` holding " + acceptedWords(accept) + "; `" + op.text +
+                  "` is " + shape,
+              ref, prov);
         return false;
     }
     if (!expectScalar(op.elements[0], role + " (inside `[…]`)", accept, ref, prov)) return false;
     if (op.imm < 0) {
-        error(DiagCode::Syntax, op.span, role + ": PTX addresses take only a `+offset`; a negative offset does not assemble",
+        error(DiagCode::Syntax, op.span,
+              role + ": PTX addresses take only a `+offset`; a negative offset does not assemble",
               "PTX ISA §6.4.1 (addresses as operands); ptxas 13.0", Provenance::Ptxas);
         return false;
     }
     if (!offsetOk && op.imm != 0) {
-        error(DiagCode::InvalidValue, op.span, role + " takes no `+offset`; write `[" + op.elements[0].text + "]`", ref, prov);
+        error(DiagCode::InvalidValue, op.span,
+              role + " takes no `+offset`; write `[" + op.elements[0].text + "]`", ref, prov);
         return false;
     }
     return true;
 }
 
-bool Checker::expectVector(const Operand& op, const std::string& role, size_t len, uint32_t accept, const char* ref,
-                           Provenance prov) {
+bool Checker::expectVector(const Operand& op, const std::string& role, size_t len, uint32_t accept,
+                           const char* ref, Provenance prov) {
     if (op.kind != OperandKind::Vector) {
         error(DiagCode::InvalidValue, op.span,
-              role + " must be a vector `{…}`" + (len ? " of " + std::to_string(len) + " elements" : std::string()) +
+              role + " must be a vector `{…}`" +
+                  (len ? " of " + std::to_string(len) + " elements" : std::string()) +
                   ", even for one element; `" + op.text + "` is " + valueKindWords(kindOf(op)),
               ref, prov);
         return false;
@@ -149,7 +171,8 @@ bool Checker::expectVector(const Operand& op, const std::string& role, size_t le
     bool ok = true;
     if (len && op.elements.size() != len) {
         error(DiagCode::InvalidValue, op.span,
-              role + " must have exactly " + std::to_string(len) + " elements; it has " + std::to_string(op.elements.size()),
+              role + " must have exactly " + std::to_string(len) + " elements; it has " +
+                  std::to_string(op.elements.size()),
               ref, prov);
         ok = false;
     }

@@ -1,7 +1,7 @@
 // Scenario directives: target, ptx, cluster, cta, let, smem, mbarrier, fill (tensormap is in
 // scenario_tensormap.cpp). Grammar and defaults: docs/scenario-format.md.
-#include "ptx/lex.hpp"
 #include "scenario/directives.hpp"
+#include "ptx/lex.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -17,8 +17,9 @@ void unknownOption(Context& ctx, const Option& o, const char* directive, const c
 
 bool expectEnd(DirectiveReader& r) {
     if (const Tok* t = r.next()) {
-        r.ctx.error(DiagCode::Syntax, t->span, "unexpected '" + quoted(t->text) + "' at column " +
-                                                    std::to_string(t->span.column) + " after '" + r.toks[0].text + "'");
+        r.ctx.error(DiagCode::Syntax, t->span,
+                    "unexpected '" + quoted(t->text) + "' at column " + std::to_string(t->span.column) +
+                        " after '" + r.toks[0].text + "'");
         return false;
     }
     return true;
@@ -39,7 +40,8 @@ void target(DirectiveReader& r) {
     const bool shape = s.rfind("sm_", 0) == 0 && n > 3 && n <= 6 &&
                        (n == s.size() || (n + 1 == s.size() && (s[n] == 'a' || s[n] == 'f')));
     if (!shape) {
-        ctx.error(DiagCode::InvalidValue, t->span, "expected a target such as sm_90a or sm_100a, found '" + quoted(s) + "'",
+        ctx.error(DiagCode::InvalidValue, t->span,
+                  "expected a target such as sm_90a or sm_100a, found '" + quoted(s) + "'",
                   "PTX ISA 9.2 §11.3 (.target)", Provenance::PtxText);
         return;
     }
@@ -51,7 +53,10 @@ void target(DirectiveReader& r) {
         return;
     }
     ctx.s.target = s;
-    ctx.arch = sm >= 120 ? TmaArch::Sm120 : sm == 103 ? TmaArch::Sm103 : sm >= 100 ? TmaArch::Sm100 : TmaArch::Sm90;
+    ctx.arch = sm >= 120   ? TmaArch::Sm120
+               : sm == 103 ? TmaArch::Sm103
+               : sm >= 100 ? TmaArch::Sm100
+                           : TmaArch::Sm90;
     expectEnd(r);
 }
 
@@ -64,7 +69,8 @@ void ptx(DirectiveReader& r) {
     const bool shape = dot != std::string::npos && dot > 0 && dot <= 2 && dot + 2 == s.size() &&
                        lex::isDigit(s[0]) && (dot == 1 || lex::isDigit(s[1])) && lex::isDigit(s[dot + 1]);
     if (!shape) {
-        ctx.error(DiagCode::Syntax, t ? t->span : r.endSpan(), "expected a PTX ISA version such as 8.7 or 9.0");
+        ctx.error(DiagCode::Syntax, t ? t->span : r.endSpan(),
+                  "expected a PTX ISA version such as 8.7 or 9.0");
         return;
     }
     ctx.s.ptxMajor = std::stoi(s.substr(0, dot));
@@ -96,11 +102,13 @@ void cluster(DirectiveReader& r) {
     }
     while (start != std::string::npos) {
         const size_t x = t->text.find('x', start);
-        const std::string part = t->text.substr(start, x == std::string::npos ? std::string::npos : x - start);
+        const std::string part =
+            t->text.substr(start, x == std::string::npos ? std::string::npos : x - start);
         const lex::IntLiteral v = lex::parseIntLiteral(part);
         if (v.status != lex::IntStatus::Ok || v.value < 1 || v.value > 1024 || ++parts > 3) {
             ctx.error(DiagCode::InvalidValue, t->span,
-                      "expected a cluster size N or AxBxC with positive integers, found '" + quoted(t->text) + "'");
+                      "expected a cluster size N or AxBxC with positive integers, found '" + quoted(t->text) +
+                          "'");
             return;
         }
         product *= static_cast<uint64_t>(v.value);
@@ -108,8 +116,8 @@ void cluster(DirectiveReader& r) {
     }
     if (product > kMaxClusterCtas) {
         ctx.error(DiagCode::InvalidValue, t->span,
-                  "a cluster has at most " + std::to_string(kMaxClusterCtas) + " CTAs (non-portable size); '" +
-                      t->text + "' has " + std::to_string(product),
+                  "a cluster has at most " + std::to_string(kMaxClusterCtas) +
+                      " CTAs (non-portable size); '" + t->text + "' has " + std::to_string(product),
                   "CUDA C++ Programming Guide, Thread Block Clusters (8 portable, 16 non-portable)",
                   Provenance::PtxText);
         return;
@@ -125,7 +133,8 @@ void cta(DirectiveReader& r) {
         r.ctx.error(DiagCode::Syntax, r.endSpan(), "expected a CTA rank after 'cta'");
         return;
     }
-    if (auto v = r.integer(*t, "CTA rank", 0, r.ctx.s.clusterSize - 1)) r.ctx.issuingCta = static_cast<uint32_t>(*v);
+    if (auto v = r.integer(*t, "CTA rank", 0, r.ctx.s.clusterSize - 1))
+        r.ctx.issuingCta = static_cast<uint32_t>(*v);
     expectEnd(r);
 }
 
@@ -163,14 +172,15 @@ std::optional<uint32_t> ctaOption(DirectiveReader& r, const Option& o) {
 bool place(Context& ctx, uint32_t cta, uint64_t size, uint64_t align, SourceSpan span, uint32_t& addr) {
     const uint64_t a = (uint64_t{ctx.smemCursor[cta]} + align - 1) / align * align;
     if (a + size > kSmemBytesPerCta) {
-        ctx.error(DiagCode::InvalidValue, span,
-                  "shared memory of CTA " + std::to_string(cta) + " would end at byte " + std::to_string(a + size) +
-                      ", beyond the " + std::to_string(kSmemBytesPerCta / 1024) + " KiB (" +
-                      std::to_string(kSmemBytesPerCta) + " B) a CTA can use (the first " +
-                      std::to_string(ctx.s.smemBase) + " B are reserved)",
-                  "CUDA C++ Programming Guide, compute capability 9.0/10.0: 228 KB shared memory per SM, 1 KB "
-                  "reserved per block",
-                  Provenance::PtxText);
+        ctx.error(
+            DiagCode::InvalidValue, span,
+            "shared memory of CTA " + std::to_string(cta) + " would end at byte " + std::to_string(a + size) +
+                ", beyond the " + std::to_string(kSmemBytesPerCta / 1024) + " KiB (" +
+                std::to_string(kSmemBytesPerCta) + " B) a CTA can use (the first " +
+                std::to_string(ctx.s.smemBase) + " B are reserved)",
+            "CUDA C++ Programming Guide, compute capability 9.0/10.0: 228 KB shared memory per SM, 1 KB "
+            "reserved per block",
+            Provenance::PtxText);
         return false;
     }
     addr = static_cast<uint32_t>(a);
@@ -186,7 +196,8 @@ void smem(DirectiveReader& r) {
     b.span = r.toks[1].span;
     const Tok* sz = r.next();
     if (!sz || sz->kind != Tok::Word) {
-        ctx.error(DiagCode::Syntax, sz ? sz->span : r.endSpan(), "expected the buffer size in bytes after 'smem " + b.name + "'");
+        ctx.error(DiagCode::Syntax, sz ? sz->span : r.endSpan(),
+                  "expected the buffer size in bytes after 'smem " + b.name + "'");
         return;
     }
     auto size = r.integer(*sz, "buffer size in bytes", 1, kSmemBytesPerCta);
@@ -200,7 +211,8 @@ void smem(DirectiveReader& r) {
             auto a = r.integer(*o.value, "alignment", 1, kSmemBytesPerCta);
             if (!a) return;
             if (!std::has_single_bit(static_cast<uint64_t>(*a))) {
-                ctx.error(DiagCode::InvalidValue, o.value->span, "alignment must be a power of two, not " + o.value->text);
+                ctx.error(DiagCode::InvalidValue, o.value->span,
+                          "alignment must be a power of two, not " + o.value->text);
                 return;
             }
             b.align = static_cast<uint32_t>(*a);
@@ -255,7 +267,8 @@ void fill(DirectiveReader& r) {
         return;
     }
     if (opts.empty()) {
-        ctx.error(DiagCode::Syntax, r.endSpan(), "expected pattern=index|zero|bytes|random after 'fill " + n + "'");
+        ctx.error(DiagCode::Syntax, r.endSpan(),
+                  "expected pattern=index|zero|bytes|random after 'fill " + n + "'");
         return;
     }
     for (const Option& o : opts) {
@@ -290,7 +303,8 @@ void applyDirectiveTo(Context& ctx, const std::vector<Tok>& toks) {
     if (k == "target" || k == ".target") {
         if (ctx.seen["target"].line) {
             ctx.error(DiagCode::InvalidValue, toks[0].span,
-                      "target is given twice (first at line " + std::to_string(ctx.seen["target"].line) + ")");
+                      "target is given twice (first at line " + std::to_string(ctx.seen["target"].line) +
+                          ")");
             return;
         }
         ctx.seen["target"] = toks[0].span;
@@ -306,7 +320,8 @@ void applyDirectiveTo(Context& ctx, const std::vector<Tok>& toks) {
     } else if (k == "cluster") {
         if (ctx.seen["cluster"].line) {
             ctx.error(DiagCode::InvalidValue, toks[0].span,
-                      "cluster is given twice (first at line " + std::to_string(ctx.seen["cluster"].line) + ")");
+                      "cluster is given twice (first at line " + std::to_string(ctx.seen["cluster"].line) +
+                          ")");
             return;
         }
         ctx.seen["cluster"] = toks[0].span;

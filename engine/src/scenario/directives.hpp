@@ -12,9 +12,9 @@ namespace layoutscope::scn {
 /// name=value or name=[v, v, ...]
 struct Option {
     const Tok* key = nullptr;
-    const Tok* value = nullptr;    ///< single value, or nullptr for a list
-    std::vector<const Tok*> list;  ///< list values
-    SourceSpan span;               ///< from the key to the end of the value
+    const Tok* value = nullptr;   ///< single value, or nullptr for a list
+    std::vector<const Tok*> list; ///< list values
+    SourceSpan span;              ///< from the key to the end of the value
     bool isList = false;
 };
 

@@ -5,9 +5,9 @@
 // of the line; it ends at the end of the line) or a PTX instruction (anything else; it ends at ';'
 // and may span lines). target / ptx / cluster are applied before everything else, since tensor
 // map encoding and shared-memory layout depend on them; all other statements apply in order.
+#include "scenario/parse.hpp"
 #include "layoutscope/scenario/scenario.hpp"
 #include "ptx/lex.hpp"
-#include "scenario/parse.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -70,9 +70,9 @@ std::string quoted(std::string_view text) {
 }
 
 bool isDirectiveKeyword(std::string_view w) {
-    static constexpr std::string_view kWords[] = {"target", "ptx", "cluster", "tensormap", "smem", "mbarrier",
-                                                  "fill",   "let", "cta",     ".target",   ".version",
-                                                  "warp",   "regs",    "desc",      "expect"};
+    static constexpr std::string_view kWords[] = {"target",   "ptx",  "cluster", "tensormap", "smem",
+                                                  "mbarrier", "fill", "let",     "cta",       ".target",
+                                                  ".version", "warp", "regs",    "desc",      "expect"};
     return std::find(std::begin(kWords), std::end(kWords), w) != std::end(kWords);
 }
 
@@ -94,7 +94,8 @@ std::vector<Tok> tokenizeDirective(std::string_view text, int line, int column) 
             continue;
         }
         while (!c.atEnd() && !lex::isSpace(c.peek()) && !punct(c.peek())) c.advance();
-        toks.push_back(Tok{Tok::Word, std::string(text.substr(start.pos, c.pos - start.pos)), c.spanFrom(start)});
+        toks.push_back(
+            Tok{Tok::Word, std::string(text.substr(start.pos, c.pos - start.pos)), c.spanFrom(start)});
     }
     return toks;
 }
@@ -129,7 +130,8 @@ struct Statement {
 
 std::string_view leadingWord(std::string_view s) {
     size_t n = 0;
-    while (n < s.size() && !lex::isSpace(s[n]) && s[n] != '=' && s[n] != '[' && s[n] != ']' && s[n] != ',' && s[n] != ';')
+    while (n < s.size() && !lex::isSpace(s[n]) && s[n] != '=' && s[n] != '[' && s[n] != ']' && s[n] != ',' &&
+           s[n] != ';')
         ++n;
     return s.substr(0, n);
 }
@@ -157,8 +159,8 @@ std::vector<Statement> splitStatements(std::string_view clean) {
         const std::string_view rest = clean.substr(c.pos);
         if (startsDirective(rest)) {
             while (!c.atEnd() && c.peek() != '\n') c.advance();
-            out.push_back(Statement{true, clean.substr(start.pos, c.pos - start.pos), start.line, start.column, true,
-                                    std::string(leadingWord(rest))});
+            out.push_back(Statement{true, clean.substr(start.pos, c.pos - start.pos), start.line,
+                                    start.column, true, std::string(leadingWord(rest))});
             continue;
         }
         bool terminated = false;
@@ -202,8 +204,9 @@ Result<Scenario> parseScenario(std::string_view text) {
             applyDirective(ctx, tokenizeDirective(st.text, st.line, st.column));
     if (ctx.diags.empty()) {
         if (Status tv = validateTargetVersion(ctx.ptxTarget()); !tv) {
-            const SourceSpan at = ctx.seen["ptx"].valid() ? ctx.seen["ptx"] : ctx.seen["target"].valid() ? ctx.seen["target"]
-                                                                                                          : SourceSpan{1, 1, 1};
+            const SourceSpan at = ctx.seen["ptx"].valid()      ? ctx.seen["ptx"]
+                                  : ctx.seen["target"].valid() ? ctx.seen["target"]
+                                                               : SourceSpan{1, 1, 1};
             for (Diagnostic d : tv.diagnostics()) {
                 if (!d.span.valid()) d.span = at;
                 ctx.diags.push_back(std::move(d));
@@ -213,7 +216,8 @@ Result<Scenario> parseScenario(std::string_view text) {
     ctx.targetInvalid = !ctx.diags.empty();
     for (const Statement& st : stmts) {
         if (st.directive) {
-            if (!isHeaderDirective(st.keyword)) applyDirective(ctx, tokenizeDirective(st.text, st.line, st.column));
+            if (!isHeaderDirective(st.keyword))
+                applyDirective(ctx, tokenizeDirective(st.text, st.line, st.column));
         } else {
             applyInstruction(ctx, st.text, st.line, st.column, st.terminated);
         }
@@ -221,7 +225,8 @@ Result<Scenario> parseScenario(std::string_view text) {
     if (ctx.diags.empty() && ctx.s.instrs.empty())
         ctx.error(DiagCode::InvalidValue, SourceSpan{1, 1, 1},
                   "the scenario has no instruction to run: add a PTX instruction such as "
-                  "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes [sA], [A, {0, 0}], [bar];");
+                  "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes [sA], [A, "
+                  "{0, 0}], [bar];");
     if (!ctx.diags.empty()) {
         std::stable_sort(ctx.diags.begin(), ctx.diags.end(), [](const Diagnostic& a, const Diagnostic& b) {
             return a.span.line != b.span.line ? a.span.line < b.span.line : a.span.column < b.span.column;

@@ -12,21 +12,22 @@ std::optional<int64_t> DirectiveReader::integer(const Tok& t, const char* what, 
         if (const NameInfo* n = ctx.lookup(t.text); n && n->kind == NameKind::Let) {
             if (n->value < lo || n->value > hi) {
                 ctx.error(DiagCode::InvalidValue, t.span,
-                          std::string(what) + " '" + t.text + "' = " + std::to_string(n->value) + " is outside [" +
-                              std::to_string(lo) + ", " + std::to_string(hi) + "]");
+                          std::string(what) + " '" + t.text + "' = " + std::to_string(n->value) +
+                              " is outside [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
                 return std::nullopt;
             }
             return n->value;
         }
         if (ctx.poisoned.count(t.text)) return std::nullopt; // its declaration was already reported
         ctx.error(DiagCode::Syntax, t.span,
-                  "expected " + std::string(what) + " (an integer) at column " + std::to_string(t.span.column) +
-                      ", found '" + quoted(t.text) + "'");
+                  "expected " + std::string(what) + " (an integer) at column " +
+                      std::to_string(t.span.column) + ", found '" + quoted(t.text) + "'");
         return std::nullopt;
     }
     // Literals above INT64_MAX arrive as negative patterns; a leading '-' tells them apart.
     const bool negLiteral = !t.text.empty() && t.text[0] == '-';
-    if (v.status == lex::IntStatus::OutOfRange || (!negLiteral && v.value < 0) || v.value < lo || v.value > hi) {
+    if (v.status == lex::IntStatus::OutOfRange || (!negLiteral && v.value < 0) || v.value < lo ||
+        v.value > hi) {
         ctx.error(DiagCode::InvalidValue, t.span,
                   std::string(what) + " " + quoted(t.text) + " is outside [" + std::to_string(lo) + ", " +
                       std::to_string(hi) + "]");
@@ -40,8 +41,8 @@ bool DirectiveReader::name(std::string& out, const char* what) {
     if (!t || t->kind != Tok::Word || !lex::isIdentStart(t->text[0]) ||
         !std::all_of(t->text.begin(), t->text.end(), lex::isIdentChar)) {
         ctx.error(DiagCode::Syntax, t ? t->span : endSpan(),
-                  "expected " + std::string(what) + " (a name like sA or tmap_1) after '" + toks[0].text + "'" +
-                      (t ? ", found '" + quoted(t->text) + "'" : std::string()));
+                  "expected " + std::string(what) + " (a name like sA or tmap_1) after '" + toks[0].text +
+                      "'" + (t ? ", found '" + quoted(t->text) + "'" : std::string()));
         return false;
     }
     out = t->text;
@@ -51,7 +52,8 @@ bool DirectiveReader::name(std::string& out, const char* what) {
 bool DirectiveReader::options(std::vector<Option>& out) {
     while (const Tok* key = next()) {
         if (key->kind != Tok::Word) {
-            ctx.error(DiagCode::Syntax, key->span, "expected an option name=value, found '" + key->text + "'");
+            ctx.error(DiagCode::Syntax, key->span,
+                      "expected an option name=value, found '" + key->text + "'");
             return false;
         }
         const Tok* eq = next();
@@ -76,9 +78,10 @@ bool DirectiveReader::options(std::vector<Option>& out) {
                 const Tok* sep = next();
                 if (sep && sep->text == "]") break;
                 if (!sep || sep->text != ",") {
-                    ctx.error(DiagCode::Syntax, sep ? sep->span : endSpan(),
-                              "expected ',' or ']' in the list of '" + key->text + "'" +
-                                  (sep ? ", found '" + quoted(sep->text) + "'" : " before the end of the line"));
+                    ctx.error(
+                        DiagCode::Syntax, sep ? sep->span : endSpan(),
+                        "expected ',' or ']' in the list of '" + key->text + "'" +
+                            (sep ? ", found '" + quoted(sep->text) + "'" : " before the end of the line"));
                     return false;
                 }
             }
@@ -88,7 +91,8 @@ bool DirectiveReader::options(std::vector<Option>& out) {
             o.value = v;
             o.span.length = v->span.column + v->span.length - key->span.column;
         } else {
-            ctx.error(DiagCode::Syntax, v ? v->span : endSpan(), "expected a value after '" + quoted(key->text) + "='");
+            ctx.error(DiagCode::Syntax, v ? v->span : endSpan(),
+                      "expected a value after '" + quoted(key->text) + "='");
             return false;
         }
         out.push_back(o);

@@ -1,8 +1,8 @@
 // tcgen05 in scenarios (PTX ISA 9.2 §9.7.16): the `warp` and `regs` directives, lowering of validated
 // tcgen05 instructions to ScenarioInstr (operand binding only: validity is ptx_validate's), and their
 // execution through Tcgen05Executor. Grammar: docs/scenario-format.md "Tensor Memory (tcgen05)".
-#include "layoutscope/ptx/instruction.hpp"
 #include "layoutscope/core/rules.hpp"
+#include "layoutscope/ptx/instruction.hpp"
 #include "layoutscope/tcgen05/smem_descriptor.hpp"
 #include "scenario/parse.hpp"
 

@@ -52,11 +52,16 @@ SourceSpan spanForEncodeDiag(const Diagnostic& d, const std::vector<Option>& opt
         const char* b;
     };
     static constexpr Key kKeys[] = {
-        {"elementStrides", "elementStrides", "elementStrides"}, {"boxDim", "box", "boxDim"},
-        {"globalStrides", "strides", "globalStrides"},         {"globalDim", "dims", "globalDim"},
-        {"globalAddress", "address", "globalAddress"},         {"interleave", "interleave", "interleave"},
-        {"swizzle", "swizzle", "swizzle"},                     {"l2Promotion", "l2", "l2Promotion"},
-        {"oobFill", "oob", "oobFill"},                         {"tensorMap", "mapAddress", "mapAddress"},
+        {"elementStrides", "elementStrides", "elementStrides"},
+        {"boxDim", "box", "boxDim"},
+        {"globalStrides", "strides", "globalStrides"},
+        {"globalDim", "dims", "globalDim"},
+        {"globalAddress", "address", "globalAddress"},
+        {"interleave", "interleave", "interleave"},
+        {"swizzle", "swizzle", "swizzle"},
+        {"l2Promotion", "l2", "l2Promotion"},
+        {"oobFill", "oob", "oobFill"},
+        {"tensorMap", "mapAddress", "mapAddress"},
         {"tensorRank", "dims", "globalDim"},
     };
     for (const Key& k : kKeys) {
@@ -64,7 +69,8 @@ SourceSpan spanForEncodeDiag(const Diagnostic& d, const std::vector<Option>& opt
         for (const Option& o : opts)
             if (o.key->text == k.a || o.key->text == k.b) return o.span;
     }
-    if (text.find("dataType") != std::string::npos || text.find("DATA_TYPE") != std::string::npos) return typeSpan;
+    if (text.find("dataType") != std::string::npos || text.find("DATA_TYPE") != std::string::npos)
+        return typeSpan;
     return fallback;
 }
 
@@ -85,19 +91,22 @@ void tensormap(DirectiveReader& r) {
     }
     const Tok* type = r.next();
     if (!type || type->kind != Tok::Word) {
-        ctx.error(DiagCode::Syntax, type ? type->span : r.endSpan(), "expected a data type such as FLOAT16 after 'tiled'");
+        ctx.error(DiagCode::Syntax, type ? type->span : r.endSpan(),
+                  "expected a data type such as FLOAT16 after 'tiled'");
         return;
     }
     TensorMapTiledParams p;
     if (auto dt = parseDataType(type->text)) {
         p.dataType = *dt;
     } else {
-        ctx.error(DiagCode::InvalidValue, type->span,
-                  "unknown data type '" + quoted(type->text) +
-                      "' (cuda.h CUtensorMapDataType names: UINT8, UINT16, UINT32, INT32, UINT64, INT64, FLOAT16, "
-                      "FLOAT32, FLOAT64, BFLOAT16, FLOAT32_FTZ, TFLOAT32, TFLOAT32_FTZ, 16U4_ALIGN8B, 16U4_ALIGN16B, "
-                      "16U6_ALIGN16B)",
-                  "cuda.h CUtensorMapDataType", Provenance::CudaHeader);
+        ctx.error(
+            DiagCode::InvalidValue, type->span,
+            "unknown data type '" + quoted(type->text) +
+                "' (cuda.h CUtensorMapDataType names: UINT8, UINT16, UINT32, INT32, UINT64, INT64, FLOAT16, "
+                "FLOAT32, FLOAT64, BFLOAT16, FLOAT32_FTZ, TFLOAT32, TFLOAT32_FTZ, 16U4_ALIGN8B, "
+                "16U4_ALIGN16B, "
+                "16U6_ALIGN16B)",
+            "cuda.h CUtensorMapDataType", Provenance::CudaHeader);
         return;
     }
     std::vector<Option> opts;
@@ -112,16 +121,21 @@ void tensormap(DirectiveReader& r) {
             auto v = o.value ? parse(o.value->text) : std::nullopt;
             if (!v)
                 ctx.error(DiagCode::InvalidValue, o.value ? o.value->span : o.span,
-                          "unknown " + k + " '" + (o.value ? quoted(o.value->text) : std::string("[...]")) + "' (" +
-                              known + ")",
+                          "unknown " + k + " '" + (o.value ? quoted(o.value->text) : std::string("[...]")) +
+                              "' (" + known + ")",
                           "cuda.h CUtensorMap enums", Provenance::CudaHeader);
             return v;
         };
-        if (k == "dims" || k == "globalDim") l.dims = &o;
-        else if (k == "strides" || k == "globalStrides") l.strides = &o;
-        else if (k == "box" || k == "boxDim") l.box = &o;
-        else if (k == "elementStrides") l.elementStrides = &o;
-        else if (k == "swizzle" && o.value && o.value->text == "96B") swizzle96 = &o; // PTX-level, below
+        if (k == "dims" || k == "globalDim")
+            l.dims = &o;
+        else if (k == "strides" || k == "globalStrides")
+            l.strides = &o;
+        else if (k == "box" || k == "boxDim")
+            l.box = &o;
+        else if (k == "elementStrides")
+            l.elementStrides = &o;
+        else if (k == "swizzle" && o.value && o.value->text == "96B")
+            swizzle96 = &o; // PTX-level, below
         else if (k == "interleave") {
             auto v = enumValue(parseInterleave, "NONE, 16B, 32B");
             if (!v) return;
@@ -137,8 +151,10 @@ void tensormap(DirectiveReader& r) {
             if (!v) return;
             p.l2Promotion = *v;
         } else if (k == "oob" || k == "oobFill") {
-            if (o.value && o.value->text == "zero") p.oobFill = TensorOobFill::NONE;
-            else if (o.value && o.value->text == "nan") p.oobFill = TensorOobFill::NAN_REQUEST_ZERO_FMA;
+            if (o.value && o.value->text == "zero")
+                p.oobFill = TensorOobFill::NONE;
+            else if (o.value && o.value->text == "nan")
+                p.oobFill = TensorOobFill::NAN_REQUEST_ZERO_FMA;
             else {
                 auto v = enumValue(parseOobFill, "zero, nan, NONE, NAN_REQUEST_ZERO_FMA");
                 if (!v) return;
@@ -151,8 +167,10 @@ void tensormap(DirectiveReader& r) {
             }
             auto v = r.integer(*o.value, "address", 0, kMaxI);
             if (!v) return;
-            if (k == "mapAddress") p.tensorMapAddress = static_cast<uint64_t>(*v);
-            else p.globalAddress = static_cast<uint64_t>(*v), explicitAddress = true;
+            if (k == "mapAddress")
+                p.tensorMapAddress = static_cast<uint64_t>(*v);
+            else
+                p.globalAddress = static_cast<uint64_t>(*v), explicitAddress = true;
         } else if (k == "fill") {
             auto f = parseFill(ctx, o);
             if (!f) return;
@@ -160,7 +178,8 @@ void tensormap(DirectiveReader& r) {
         } else {
             ctx.error(DiagCode::InvalidValue, o.key->span,
                       "unknown option '" + quoted(k) +
-                          "' for tensormap (dims, strides, box, elementStrides, interleave, swizzle, l2, oob, address, "
+                          "' for tensormap (dims, strides, box, elementStrides, interleave, swizzle, l2, "
+                          "oob, address, "
                           "mapAddress, fill)");
             return;
         }
@@ -173,8 +192,10 @@ void tensormap(DirectiveReader& r) {
     }
     if (!l.dims->isList || l.dims->list.empty() || l.dims->list.size() > kMaxTensorRank) {
         ctx.error(DiagCode::InvalidValue, l.dims->span,
-                  "dims must list 1 to 5 extents (the tensor rank), dimension 0 first", "cuda.h cuTensorMapEncodeTiled: "
-                  "tensorRank 1..5", Provenance::CudaHeader);
+                  "dims must list 1 to 5 extents (the tensor rank), dimension 0 first",
+                  "cuda.h cuTensorMapEncodeTiled: "
+                  "tensorRank 1..5",
+                  Provenance::CudaHeader);
         return;
     }
     const size_t rank = l.dims->list.size();
@@ -231,15 +252,16 @@ void tensormap(DirectiveReader& r) {
     t.extent = *extent;
     if (!explicitAddress) p.globalAddress = ctx.nextGlobal;
     if (p.globalAddress > std::numeric_limits<uint64_t>::max() - t.extent) {
-        ctx.error(DiagCode::InvalidValue, r.toks[1].span, "the tensor runs past the end of the 64-bit address space");
+        ctx.error(DiagCode::InvalidValue, r.toks[1].span,
+                  "the tensor runs past the end of the 64-bit address space");
         return;
     }
     for (const auto& other : ctx.s.tensorMaps) {
         const uint64_t a = other.map.p.globalAddress, b = a + other.extent;
         if (p.globalAddress < b && a < p.globalAddress + t.extent) {
             ctx.error(DiagCode::InvalidValue, r.toks[1].span,
-                      "tensor " + t.name + " overlaps tensor " + other.name + " (line " + std::to_string(other.span.line) +
-                          ") in global memory; give it another address=");
+                      "tensor " + t.name + " overlaps tensor " + other.name + " (line " +
+                          std::to_string(other.span.line) + ") in global memory; give it another address=");
             return;
         }
     }

@@ -9,7 +9,9 @@
 namespace layoutscope {
 namespace {
 
-constexpr uint64_t field(uint64_t v, unsigned lo, unsigned width) { return (v >> lo) & ((uint64_t{1} << width) - 1); }
+constexpr uint64_t field(uint64_t v, unsigned lo, unsigned width) {
+    return (v >> lo) & ((uint64_t{1} << width) - 1);
+}
 
 constexpr uint64_t kReservedMask = (uint64_t{0x3} << 14)     // bits [14,16)
                                    | (uint64_t{0x3} << 30)   // bits [30,32)
@@ -19,12 +21,18 @@ constexpr uint64_t kReservedMask = (uint64_t{0x3} << 14)     // bits [14,16)
 
 const char* smemLayoutTypeName(uint32_t t) {
     switch (t) {
-    case 0: return "SWIZZLE_NONE";
-    case 1: return "SWIZZLE_128B_BASE32B";
-    case 2: return "SWIZZLE_128B";
-    case 4: return "SWIZZLE_64B";
-    case 6: return "SWIZZLE_32B";
-    default: return "invalid";
+    case 0:
+        return "SWIZZLE_NONE";
+    case 1:
+        return "SWIZZLE_128B_BASE32B";
+    case 2:
+        return "SWIZZLE_128B";
+    case 4:
+        return "SWIZZLE_64B";
+    case 6:
+        return "SWIZZLE_32B";
+    default:
+        return "invalid";
     }
 }
 
@@ -55,26 +63,29 @@ SmemDescriptor decodeSmemDescriptor(uint64_t v) {
 
 uint64_t encodeSmemDescriptor(const SmemDescriptor& d) {
     uint64_t v = 0;
-    v |= uint64_t{(d.startAddress & 0x3FFFF) >> 4};       // bits [0,14)
-    v |= uint64_t{(d.lbo & 0x3FFFF) >> 4} << 16;           // bits [16,30)
-    v |= uint64_t{(d.sbo & 0x3FFFF) >> 4} << 32;           // bits [32,46)
-    v |= uint64_t{d.version & 7} << 46;                    // bits [46,49)
-    v |= uint64_t{d.baseOffset & 7} << 49;                 // bits [49,52)
-    v |= uint64_t{d.lboMode & 1} << 52;                    // bits [52,53)
-    v |= uint64_t{d.layoutType & 7} << 61;                 // bits [61,64)
+    v |= uint64_t{(d.startAddress & 0x3FFFF) >> 4}; // bits [0,14)
+    v |= uint64_t{(d.lbo & 0x3FFFF) >> 4} << 16;    // bits [16,30)
+    v |= uint64_t{(d.sbo & 0x3FFFF) >> 4} << 32;    // bits [32,46)
+    v |= uint64_t{d.version & 7} << 46;             // bits [46,49)
+    v |= uint64_t{d.baseOffset & 7} << 49;          // bits [49,52)
+    v |= uint64_t{d.lboMode & 1} << 52;             // bits [52,53)
+    v |= uint64_t{d.layoutType & 7} << 61;          // bits [61,64)
     return v;
 }
 
 Status validateSmemDescriptor(const SmemDescriptor& d) {
     std::vector<Diagnostic> ds;
-    auto bad = [&](RuleId r, std::string m) { ds.push_back(tcgen05Diagnostic(Severity::Error, r, std::move(m))); };
+    auto bad = [&](RuleId r, std::string m) {
+        ds.push_back(tcgen05Diagnostic(Severity::Error, r, std::move(m)));
+    };
     if (std::string(smemLayoutTypeName(d.layoutType)) == "invalid")
         bad(RuleId::SmemDescriptorFields, "layout type " + std::to_string(d.layoutType) +
                                               " is invalid (0 none, 1 128B/32B atom, 2 128B, 4 64B, 6 32B)");
     if (d.version != 1)
-        bad(RuleId::SmemDescriptorFields, "bits [46,49) must hold the fixed constant 0b001, not " +
-                                              std::to_string(d.version));
-    if (d.reservedBits != 0) bad(RuleId::SmemDescriptorFields, "reserved bits [14,16), [30,32) or [53,61) are not 0");
+        bad(RuleId::SmemDescriptorFields,
+            "bits [46,49) must hold the fixed constant 0b001, not " + std::to_string(d.version));
+    if (d.reservedBits != 0)
+        bad(RuleId::SmemDescriptorFields, "reserved bits [14,16), [30,32) or [53,61) are not 0");
     if (d.lboMode == 1 && (d.layoutType != 2 || d.baseOffset != 0))
         bad(RuleId::SmemDescriptorFields,
             "absolute LBO mode (bit 52) needs SWIZZLE_128B and base offset 0 (PTX §9.7.16.3.1.2.1)");
@@ -84,21 +95,30 @@ Status validateSmemDescriptor(const SmemDescriptor& d) {
 
 CuteSwizzle swizzleOfLayoutType(uint32_t t) {
     switch (t) {
-    case 1: return {2, 5, 2};
-    case 2: return {3, 4, 3};
-    case 4: return {2, 4, 3};
-    case 6: return {1, 4, 3};
-    default: return {0, 4, 3};
+    case 1:
+        return {2, 5, 2};
+    case 2:
+        return {3, 4, 3};
+    case 4:
+        return {2, 4, 3};
+    case 6:
+        return {1, 4, 3};
+    default:
+        return {0, 4, 3};
     }
 }
 
 uint32_t swizzleWidthBytes(uint32_t t) {
     switch (t) {
     case 1:
-    case 2: return 128;
-    case 4: return 64;
-    case 6: return 32;
-    default: return 16;
+    case 2:
+        return 128;
+    case 4:
+        return 64;
+    case 6:
+        return 32;
+    default:
+        return 16;
     }
 }
 
@@ -110,11 +130,12 @@ int cuteSwizzleToTensorMapSwizzle(const CuteSwizzle& sw) {
         return static_cast<int>(sw.b); // 32B=1, 64B=2, 128B=3
     }
     if (sw.m == 5) return (sw.b == 2 && sw.s == 2) ? 4 : -1; // 128B_ATOM_32B
-    if (sw.m == 6) return sw.b == 2 ? 6 : -1;                 // 128B_ATOM_64B (CuTe requires B==2)
+    if (sw.m == 6) return sw.b == 2 ? 6 : -1;                // 128B_ATOM_64B (CuTe requires B==2)
     return -1;
 }
 
-uint32_t canonicalOffset(const SmemDescriptor& d, MatrixMajor major, uint32_t elemBits, uint32_t mn, uint32_t k) {
+uint32_t canonicalOffset(const SmemDescriptor& d, MatrixMajor major, uint32_t elemBits, uint32_t mn,
+                         uint32_t k) {
     // unverified: open question 3 — absolute-LBO mode (bit 52, sm_103a) is not modelled: LBO stays relative.
     const uint32_t w = swizzleWidthBytes(d.layoutType);
     const bool swizzled = w != 16;
@@ -129,9 +150,11 @@ uint32_t canonicalOffset(const SmemDescriptor& d, MatrixMajor major, uint32_t el
     return mb % w + (mb / w) * d.lbo + (k % rows) * w + (k / rows) * d.sbo;
 }
 
-uint32_t elementAddress(const SmemDescriptor& d, MatrixMajor major, uint32_t elemBits, uint32_t mn, uint32_t k) {
+uint32_t elementAddress(const SmemDescriptor& d, MatrixMajor major, uint32_t elemBits, uint32_t mn,
+                        uint32_t k) {
     // unverified: open question 22 — absolute-address XOR; baseOffset does not enter.
-    return swizzleOfLayoutType(d.layoutType).apply(d.startAddress + canonicalOffset(d, major, elemBits, mn, k));
+    return swizzleOfLayoutType(d.layoutType)
+        .apply(d.startAddress + canonicalOffset(d, major, elemBits, mn, k));
 }
 
 uint32_t cpSourceAddress(const SmemDescriptor& d, uint32_t row, uint32_t b) {

@@ -6,7 +6,9 @@
 namespace layoutscope {
 namespace {
 
-Diagnostic tmemDiag(Severity sev, RuleId rule, std::string msg) { return tcgen05Diagnostic(sev, rule, std::move(msg)); }
+Diagnostic tmemDiag(Severity sev, RuleId rule, std::string msg) {
+    return tcgen05Diagnostic(sev, rule, std::move(msg));
+}
 
 std::string hex(uint32_t v) {
     static const char* d = "0123456789abcdef";
@@ -70,8 +72,9 @@ Status TmemAllocator::checkRequest(uint32_t nCols) {
                         "tcgen05.alloc after tcgen05.relinquish_alloc_permit is illegal for this CTA");
     if (!isValidTmemAllocSize(nCols))
         return tmemDiag(Severity::Error, RuleId::TmemAlloc,
-                        "nCols = " + std::to_string(nCols) + " must be a power of two in [32, 512] (32, 64, 128, "
-                                                             "256 or 512)");
+                        "nCols = " + std::to_string(nCols) +
+                            " must be a power of two in [32, 512] (32, 64, 128, "
+                            "256 or 512)");
     if (m_lastNCols != 0 && nCols > m_lastNCols)
         m_warnings.push_back(
             tmemDiag(Severity::Warning, RuleId::TmemAllocMonotonic,
@@ -90,7 +93,8 @@ bool TmemAllocator::isFree(uint32_t column, uint32_t nCols) const {
 }
 
 void TmemAllocator::take(uint32_t column, uint32_t nCols) {
-    for (uint32_t g = column / kTmemAllocGranule; g < (column + nCols) / kTmemAllocGranule; ++g) m_used[g] = true;
+    for (uint32_t g = column / kTmemAllocGranule; g < (column + nCols) / kTmemAllocGranule; ++g)
+        m_used[g] = true;
     m_live.push_back({column, nCols});
     m_lastNCols = nCols;
 }

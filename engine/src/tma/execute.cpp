@@ -3,8 +3,8 @@
 // §3–§6, §10, §11). Each 16-byte chunk of the box becomes one trace step; a multicast chunk's copies
 // into every destination CTA share that step. A fault is detected before anything is written.
 #include "layoutscope/tma/tma.hpp"
-#include "tma/tensor_map_detail.hpp"
 #include "tma/plan.hpp"
+#include "tma/tensor_map_detail.hpp"
 
 #include <algorithm>
 #include <cstdio>

@@ -14,7 +14,9 @@ namespace {
 
 constexpr uint32_t kGranule = 16; // bytes: TMA moves 16-byte chunks; pieces never cross one
 
-uint32_t entries(uint32_t box, uint32_t stride) { return (box + (stride == 0 ? 1 : stride) - 1) / (stride == 0 ? 1 : stride); }
+uint32_t entries(uint32_t box, uint32_t stride) {
+    return (box + (stride == 0 ? 1 : stride) - 1) / (stride == 0 ? 1 : stride);
+}
 
 } // namespace
 
@@ -25,7 +27,8 @@ TileGeometry tileGeometry(const TensorMap& map) {
     g.elemBytes = detail::tmaElemBytes(map);
     // Interleaved maps count dimension 0 in elementStrides[0] steps (README box_bytes formula); the
     // exact interleaved footprint is interleavedBoxPlan's (tma_interleave.cpp).
-    g.count[0] = p.interleave == TensorInterleave::NONE ? p.boxDim[0] : entries(p.boxDim[0], p.elementStrides[0]);
+    g.count[0] =
+        p.interleave == TensorInterleave::NONE ? p.boxDim[0] : entries(p.boxDim[0], p.elementStrides[0]);
     g.rows = 1;
     for (uint32_t i = 1; i < rank; ++i) {
         g.count[i] = entries(p.boxDim[i], p.elementStrides[i]);
@@ -33,7 +36,8 @@ TileGeometry tileGeometry(const TensorMap& map) {
     }
     g.innerBytes = isSubByteType(p.dataType) ? detail::subByteRowBytes(map) : g.count[0] * g.elemBytes;
     const uint32_t span = swizzleSpan(p.swizzle);
-    g.rowPitch = span != 0 && p.interleave == TensorInterleave::NONE ? std::max(span, g.innerBytes) : g.innerBytes;
+    g.rowPitch =
+        span != 0 && p.interleave == TensorInterleave::NONE ? std::max(span, g.innerBytes) : g.innerBytes;
     g.boxBytes = uint64_t(g.innerBytes) * g.rows;
     // Sub-byte types (tma.md §7): the transaction counts packed global bytes, not the padded image.
     if (isSubByteType(p.dataType)) g.boxBytes = uint64_t(p.boxDim[0]) * elementBits(p.dataType) / 8 * g.rows;

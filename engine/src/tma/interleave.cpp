@@ -32,7 +32,9 @@ namespace {
 constexpr uint32_t kGranule = 16; // BoxPiece never crosses a 16-byte granule of the smem image
 
 // Slice bytes of an interleaved layout (cuda.h: NC/8HWC8 = 16 B, NC/16HWC16 = 32 B).
-uint32_t sliceBytes(TensorInterleave il) { return il == TensorInterleave::I32B ? 32u : 16u; }
+uint32_t sliceBytes(TensorInterleave il) {
+    return il == TensorInterleave::I32B ? 32u : 16u;
+}
 
 uint32_t positions(uint32_t box, uint32_t stride) {
     const uint32_t s = stride == 0 ? 1 : stride; // encode rejects 0; stay total for direct callers

@@ -42,12 +42,14 @@ namespace layoutscope::detail {
 
 /// Faults and restrictions shared by every tile-family copy (coordinates, sub-byte rules, smem alignment).
 [[nodiscard]] std::optional<Diagnostic> tileFaults(const TensorMap& map, const std::array<int32_t, 5>& coords,
-                                                   uint32_t smemAddr, bool store, TmaArch arch, bool clusterDst);
+                                                   uint32_t smemAddr, bool store, TmaArch arch,
+                                                   bool clusterDst);
 
 /// Writes a planned load into every destination CTA and credits the mbarriers (cta_group aware).
 /// `placeRule` overrides the placement rule of in-bounds bytes (RuleId::None: by map).
-[[nodiscard]] Status deliverLoad(const TmaTileLoad& op, const BoxPlan& plan, const std::vector<uint8_t>& dests,
-                                 MachineState& state, TraceBuilder& trace, RuleId placeRule = RuleId::None);
+[[nodiscard]] Status deliverLoad(const TmaTileLoad& op, const BoxPlan& plan,
+                                 const std::vector<uint8_t>& dests, MachineState& state, TraceBuilder& trace,
+                                 RuleId placeRule = RuleId::None);
 
 /// The row-at-a-time load of tma_fast.cpp: nullopt when the load is not one it takes (multicast,
 /// sub-byte, interleaved, FLIP_8B, TF32, dimension 0 partly out of bounds, a box that does not fit),
@@ -58,19 +60,21 @@ namespace layoutscope::detail {
 void setTileFastPath(bool enabled);
 
 /// Writes a planned store from the source CTA's shared memory to global memory.
-[[nodiscard]] Status deliverStore(const TmaTileStore& op, const BoxPlan& plan, MachineState& state, TraceBuilder& trace,
-                                  RuleId placeRule = RuleId::None);
+[[nodiscard]] Status deliverStore(const TmaTileStore& op, const BoxPlan& plan, MachineState& state,
+                                  TraceBuilder& trace, RuleId placeRule = RuleId::None);
 
 /// Sub-byte box plan (16U4_ALIGN8B, 16U4_ALIGN16B, 16U6_ALIGN16B), tma.md §7. Loads and .b4x16 stores:
 /// one piece per in/out-of-bounds run of a 16-element group, `length` = its packed global bytes, placed
 /// at the group's shared chunk (8 B dense for .b4x16, 16 B with padding for the padded types).
 /// .b6p2x16 stores (16U6_ALIGN16B, forStore): one piece per group, `length` = 16 shared bytes (one per
 /// element), globalAddr = the group's 12 packed bytes.
-[[nodiscard]] BoxPlan subByteBoxPlan(const TensorMap& map, const std::array<int32_t, 5>& coords, bool forStore);
+[[nodiscard]] BoxPlan subByteBoxPlan(const TensorMap& map, const std::array<int32_t, 5>& coords,
+                                     bool forStore);
 
 /// The seed-004 restrictions checked when a sub-byte copy executes (precondition: isSubByteType);
 /// `arch` selects the sm_103a .b6p2x16 store rules and the sm_120a .shared::cluster rule.
-[[nodiscard]] std::optional<Diagnostic> subByteFaults(const TensorMap& map, const std::array<int32_t, 5>& coords, bool store,
+[[nodiscard]] std::optional<Diagnostic> subByteFaults(const TensorMap& map,
+                                                      const std::array<int32_t, 5>& coords, bool store,
                                                       TmaArch arch, bool clusterDst);
 
 /// The seed-004 restrictions fixed by the copy's form alone (direction, target, map type), checkable
@@ -80,7 +84,8 @@ void setTileFastPath(bool enabled);
 
 /// The sm_120a restriction on every type: no .swizzle_atomicity (128B_ATOM_*) with .shared::cluster.global;
 /// and for a PTX-only 96B map, its target (sm_103) and restrictions (swizzle96BFaults).
-[[nodiscard]] std::optional<Diagnostic> targetSwizzleFaults(const TensorMap& map, TmaArch arch, bool clusterDst);
+[[nodiscard]] std::optional<Diagnostic> targetSwizzleFaults(const TensorMap& map, TmaArch arch,
+                                                            bool clusterDst);
 
 /// The 96B swizzle (PTX-only .swizzle_mode 4; tma_swizzle96.cpp): the diagnostic naming its targets
 /// (sm_103a, sm_103f), and seed 004's 96B restrictions 2..5 for a map's type, interleave, inner box
@@ -95,6 +100,7 @@ void setTileFastPath(bool enabled);
 [[nodiscard]] uint32_t subByteRowBytes(const TensorMap& map);
 
 /// .b6p2x16 store: packs bits [5:0] of each shared byte into 6-bit global values (unverified, oq 10).
-[[nodiscard]] Status storeB6p2x16(const TmaTileStore& op, const BoxPlan& plan, MachineState& state, TraceBuilder& trace);
+[[nodiscard]] Status storeB6p2x16(const TmaTileStore& op, const BoxPlan& plan, MachineState& state,
+                                  TraceBuilder& trace);
 
 } // namespace layoutscope::detail

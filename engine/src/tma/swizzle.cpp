@@ -16,21 +16,28 @@ namespace layoutscope {
 
 uint32_t swizzleAddress(TensorSwizzle s, uint32_t a) {
     switch (s) {
-    case TensorSwizzle::NONE: return a;
-    case TensorSwizzle::S32B: return a ^ (((a >> 7) & 1u) << 4);  // HardwareSm90
-    case TensorSwizzle::S64B: return a ^ (((a >> 7) & 3u) << 4);  // HardwareSm90
-    case TensorSwizzle::S128B: return a ^ (((a >> 7) & 7u) << 4); // HardwareSm90
+    case TensorSwizzle::NONE:
+        return a;
+    case TensorSwizzle::S32B:
+        return a ^ (((a >> 7) & 1u) << 4); // HardwareSm90
+    case TensorSwizzle::S64B:
+        return a ^ (((a >> 7) & 3u) << 4); // HardwareSm90
+    case TensorSwizzle::S128B:
+        return a ^ (((a >> 7) & 7u) << 4); // HardwareSm90
     // unverified: the three sm_100 atom variants follow the PTX 9.2 §5.5.7 tables (tma.md §4.2);
     // encode rejects them on sm_90, so no hardware record checks them (Provenance::Assumption).
-    case TensorSwizzle::S128B_ATOM_32B: return a ^ (((a >> 7) & 3u) << 5);
+    case TensorSwizzle::S128B_ATOM_32B:
+        return a ^ (((a >> 7) & 3u) << 5);
     case TensorSwizzle::S128B_ATOM_32B_FLIP_8B: {
         // unverified: which 128-byte lines flip their 8-byte halves (odd lines assumed).
         const uint32_t atom = a ^ (((a >> 7) & 3u) << 5);
         return atom ^ (((a >> 7) & 1u) << 3);
     }
-    case TensorSwizzle::S128B_ATOM_64B: return a ^ (((a >> 7) & 1u) << 6);
+    case TensorSwizzle::S128B_ATOM_64B:
+        return a ^ (((a >> 7) & 1u) << 6);
     // unverified (open question 1): PTX 96B table, 128-byte lines 0..7 then 1 0 3 2 5 4 7 6 (tma.md §4.2).
-    case TensorSwizzle::PTX_96B: return a ^ (((a >> 7) & 1u) << 4);
+    case TensorSwizzle::PTX_96B:
+        return a ^ (((a >> 7) & 1u) << 4);
     }
     return a;
 }
@@ -39,14 +46,22 @@ namespace detail {
 
 RuleId swizzleRule(TensorSwizzle s) {
     switch (s) {
-    case TensorSwizzle::NONE: return RuleId::TmaBoxTraversal;
-    case TensorSwizzle::S32B: return RuleId::TmaSwizzle32B;
-    case TensorSwizzle::S64B: return RuleId::TmaSwizzle64B;
-    case TensorSwizzle::S128B: return RuleId::TmaSwizzle128B;
-    case TensorSwizzle::S128B_ATOM_32B: return RuleId::TmaSwizzle128BAtom32B;
-    case TensorSwizzle::S128B_ATOM_32B_FLIP_8B: return RuleId::TmaSwizzle128BAtom32BFlip8B;
-    case TensorSwizzle::S128B_ATOM_64B: return RuleId::TmaSwizzle128BAtom64B;
-    case TensorSwizzle::PTX_96B: return RuleId::TmaSwizzle96B;
+    case TensorSwizzle::NONE:
+        return RuleId::TmaBoxTraversal;
+    case TensorSwizzle::S32B:
+        return RuleId::TmaSwizzle32B;
+    case TensorSwizzle::S64B:
+        return RuleId::TmaSwizzle64B;
+    case TensorSwizzle::S128B:
+        return RuleId::TmaSwizzle128B;
+    case TensorSwizzle::S128B_ATOM_32B:
+        return RuleId::TmaSwizzle128BAtom32B;
+    case TensorSwizzle::S128B_ATOM_32B_FLIP_8B:
+        return RuleId::TmaSwizzle128BAtom32BFlip8B;
+    case TensorSwizzle::S128B_ATOM_64B:
+        return RuleId::TmaSwizzle128BAtom64B;
+    case TensorSwizzle::PTX_96B:
+        return RuleId::TmaSwizzle96B;
     }
     return RuleId::TmaBoxTraversal;
 }

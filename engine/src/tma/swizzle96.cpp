@@ -7,8 +7,8 @@
 //   targets   sm_103a / sm_103f (open-questions.md 1 names sm_103 as the hardware for the 96B mode)
 //   address   A ^ (((A>>7)&1)<<4) on the absolute shared address (swizzle.cpp)       unverified (oq 1)
 //   row pitch 96 B (swizzleSpan; "96 or 128 unknown" in the reference)               unverified (oq 1)
-#include "tma/tensor_map_detail.hpp"
 #include "tma/plan.hpp"
+#include "tma/tensor_map_detail.hpp"
 
 #include <string>
 

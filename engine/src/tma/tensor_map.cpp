@@ -33,7 +33,9 @@ struct EncodeInput {
     TmaArch arch;
     [[nodiscard]] const TensorMapTiledParams& p() const { return m.p; }
     [[nodiscard]] uint32_t rank() const { return m.p.tensorRank; }
-    [[nodiscard]] uint32_t dims() const { return rank() <= uint32_t(kMaxTensorRank) ? rank() : uint32_t(kMaxTensorRank); }
+    [[nodiscard]] uint32_t dims() const {
+        return rank() <= uint32_t(kMaxTensorRank) ? rank() : uint32_t(kMaxTensorRank);
+    }
     [[nodiscard]] bool tiled() const { return m.mode == Mode::Tiled; }
 };
 
@@ -50,20 +52,36 @@ struct EncodeRule {
     PtxRestriction ptxRestriction = nullptr;
 };
 
-S n(uint64_t v) { return std::to_string(v); }
-S i64(int64_t v) { return std::to_string(v); }
-S idx(const char* name, uint32_t i) { return S(name) + "[" + n(i) + "]"; }
+S n(uint64_t v) {
+    return std::to_string(v);
+}
+S i64(int64_t v) {
+    return std::to_string(v);
+}
+S idx(const char* name, uint32_t i) {
+    return S(name) + "[" + n(i) + "]";
+}
 
-bool typeKnown(TensorDataType t) { return uint32_t(t) <= uint32_t(TensorDataType::T16U6_ALIGN16B); }
+bool typeKnown(TensorDataType t) {
+    return uint32_t(t) <= uint32_t(TensorDataType::T16U6_ALIGN16B);
+}
 using detail::innerBytes;
 using detail::paddedSubByte;
 
-bool interleaveKnown(TensorInterleave v) { return uint32_t(v) <= 2; }
-bool swizzleKnown(TensorSwizzle v) { return uint32_t(v) <= 6; }
+bool interleaveKnown(TensorInterleave v) {
+    return uint32_t(v) <= 2;
+}
+bool swizzleKnown(TensorSwizzle v) {
+    return uint32_t(v) <= 6;
+}
 
 /// The dimension-0 count that plays the role of boxDim[0]: boxDim[0] (tiled) or channelsPerPixel.
-uint64_t innerCount(const EncodeInput& in) { return in.tiled() ? in.p().boxDim[0] : in.m.channelsPerPixel; }
-const char* innerName(const EncodeInput& in) { return in.tiled() ? "boxDim[0]" : "channelsPerPixel"; }
+uint64_t innerCount(const EncodeInput& in) {
+    return in.tiled() ? in.p().boxDim[0] : in.m.channelsPerPixel;
+}
+const char* innerName(const EncodeInput& in) {
+    return in.tiled() ? "boxDim[0]" : "channelsPerPixel";
+}
 
 constexpr uint64_t kMaxDim = uint64_t(1) << 32;
 constexpr uint64_t kMaxStride = uint64_t(1) << 40;
@@ -296,7 +314,9 @@ const std::vector<EncodeRule>& rules() {
 }
 // clang-format on
 
-uint8_t maskOf(Mode m) { return m == Mode::Tiled ? kTiled : m == Mode::Im2col ? kIm2col : kWide; }
+uint8_t maskOf(Mode m) {
+    return m == Mode::Tiled ? kTiled : m == Mode::Im2col ? kIm2col : kWide;
+}
 
 Result<TensorMap> runRules(TensorMap m, TmaArch arch) {
     m.elemBits = elementBits(m.p.dataType);
@@ -356,7 +376,8 @@ Result<TensorMap> replaceAddress(const TensorMap& map, uint64_t globalAddress, T
     // Probed on the H100: a null address is rejected here although encode accepts one.
     if (globalAddress == 0) {
         Diagnostic d;
-        d.message = "globalAddress is null; cuTensorMapReplaceAddress rejects a null address (encode accepts one)";
+        d.message =
+            "globalAddress is null; cuTensorMapReplaceAddress rejects a null address (encode accepts one)";
         d.ruleRef = "H100 probe: cuTensorMapReplaceAddress(map, nullptr) returns CUDA_ERROR_INVALID_VALUE";
         d.provenance = Provenance::CudaDriver;
         return d;
@@ -365,8 +386,10 @@ Result<TensorMap> replaceAddress(const TensorMap& map, uint64_t globalAddress, T
     // map whose encode required 32; an 8-byte aligned one is rejected.
     if (globalAddress % 16 != 0) {
         Diagnostic d;
-        d.message = "globalAddress is " + n(globalAddress % 16) + " bytes past a 16-byte boundary; it must be 16-byte aligned";
-        d.ruleRef = "cuda.h cuTensorMapReplaceAddress: globalAddress follows the encode alignment (16 B; 32 B not re-checked)";
+        d.message = "globalAddress is " + n(globalAddress % 16) +
+                    " bytes past a 16-byte boundary; it must be 16-byte aligned";
+        d.ruleRef = "cuda.h cuTensorMapReplaceAddress: globalAddress follows the encode alignment (16 B; 32 "
+                    "B not re-checked)";
         d.provenance = Provenance::CudaDriver;
         return d;
     }
@@ -374,7 +397,8 @@ Result<TensorMap> replaceAddress(const TensorMap& map, uint64_t globalAddress, T
     if (arch != TmaArch::Sm90 && paddedSubByte(map.p.dataType) && globalAddress % 32 != 0) {
         Diagnostic d;
         d.message = "globalAddress must be 32-byte aligned for " + cudaName(map.p.dataType);
-        d.ruleRef = "cuda.h cuTensorMapReplaceAddress: globalAddress must follow previous alignment requirements";
+        d.ruleRef =
+            "cuda.h cuTensorMapReplaceAddress: globalAddress must follow previous alignment requirements";
         d.provenance = Provenance::Assumption;
         return d;
     }

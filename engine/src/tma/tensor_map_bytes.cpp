@@ -4,7 +4,6 @@
 // little-endian 32-bit word at that offset.
 #include "tma/tensor_map_detail.hpp"
 
-
 namespace layoutscope {
 namespace {
 
@@ -20,12 +19,18 @@ void put64(std::array<uint8_t, 128>& b, size_t off, uint64_t v) {
 /// types are stored as their FP32 base (7 / 8) plus a separate TF32 bit.
 uint32_t descriptorElemType(TensorDataType t) {
     switch (t) {
-    case TensorDataType::FLOAT64: return 9;
-    case TensorDataType::BFLOAT16: return 10;
-    case TensorDataType::FLOAT32_FTZ: return 8;
-    case TensorDataType::TFLOAT32: return 7;
-    case TensorDataType::TFLOAT32_FTZ: return 8;
-    default: return uint32_t(t) & 0xf; // unverified for the sub-byte types (13..15 assumed)
+    case TensorDataType::FLOAT64:
+        return 9;
+    case TensorDataType::BFLOAT16:
+        return 10;
+    case TensorDataType::FLOAT32_FTZ:
+        return 8;
+    case TensorDataType::TFLOAT32:
+        return 7;
+    case TensorDataType::TFLOAT32_FTZ:
+        return 8;
+    default:
+        return uint32_t(t) & 0xf; // unverified for the sub-byte types (13..15 assumed)
     }
 }
 
@@ -40,33 +45,37 @@ std::array<uint8_t, 128> tensorMapBytes(const TensorMap& m) {
 
     put64(b, 0, p.globalAddress); // bytes [0,8): globalAddress
     uint32_t w = 0;
-    w |= im ? 1u : 0u;                                    // bits [0,1): im2col (also im2col-wide; W and W128 identical)
-    w |= ((rank - 1) & 7u) << 4;                          // bits [4,7): tensorRank - 1
-    w |= (descriptorElemType(p.dataType) & 0xfu) << 7;    // bits [7,11): PTX .elemtype
-    w |= (uint32_t(p.interleave) & 3u) << 11;             // bits [11,13): interleave
-    w |= (uint32_t(p.swizzle) & 3u) << 13;                // bits [13,15): swizzle mode (atom variants: unknown)
-    w |= (uint32_t(p.oobFill) & 1u) << 15;                // bits [15,16): NaN OOB fill
-    w |= (tf32 ? 1u : 0u) << 16;                          // bits [16,17): TF32 rounding
-    w |= (uint32_t(p.l2Promotion) & 3u) << 17;            // bits [17,19): L2 promotion
+    w |= im ? 1u : 0u;           // bits [0,1): im2col (also im2col-wide; W and W128 identical)
+    w |= ((rank - 1) & 7u) << 4; // bits [4,7): tensorRank - 1
+    w |= (descriptorElemType(p.dataType) & 0xfu) << 7; // bits [7,11): PTX .elemtype
+    w |= (uint32_t(p.interleave) & 3u) << 11;          // bits [11,13): interleave
+    w |= (uint32_t(p.swizzle) & 3u) << 13;             // bits [13,15): swizzle mode (atom variants: unknown)
+    w |= (uint32_t(p.oobFill) & 1u) << 15;             // bits [15,16): NaN OOB fill
+    w |= (tf32 ? 1u : 0u) << 16;                       // bits [16,17): TF32 rounding
+    w |= (uint32_t(p.l2Promotion) & 3u) << 17;         // bits [17,19): L2 promotion
     put32(b, 8, w);
 
     uint32_t high = 0;
     for (uint32_t i = 0; i + 1 < rank; ++i) {
         const uint64_t s = p.globalStrides[i] >> 4;
-        put32(b, 12 + 4 * i, uint32_t(s));                // bytes [12,28): globalStrides[i] >> 4, bits [0,32)
-        high |= uint32_t((s >> 32) & 0xf) << (4 * i);     // bytes [28,32): bits [4i,4i+4) = stride[i] bits [36,40)
+        put32(b, 12 + 4 * i, uint32_t(s)); // bytes [12,28): globalStrides[i] >> 4, bits [0,32)
+        high |= uint32_t((s >> 32) & 0xf)
+                << (4 * i); // bytes [28,32): bits [4i,4i+4) = stride[i] bits [36,40)
     }
     put32(b, 28, high);
-    for (uint32_t i = 0; i < rank; ++i) put32(b, 32 + 4 * i, uint32_t(p.globalDim[i] - 1)); // bytes [32,52): globalDim - 1
+    for (uint32_t i = 0; i < rank; ++i)
+        put32(b, 32 + 4 * i, uint32_t(p.globalDim[i] - 1)); // bytes [32,52): globalDim - 1
 
     uint32_t es = 0;
-    for (uint32_t i = 0; i < rank; ++i) es |= ((p.elementStrides[i] - 1) & 7u) << (3 * i); // bits [3i,3i+3): elementStrides - 1
+    for (uint32_t i = 0; i < rank; ++i)
+        es |= ((p.elementStrides[i] - 1) & 7u) << (3 * i); // bits [3i,3i+3): elementStrides - 1
     const uint32_t inner = im ? m.channelsPerPixel : p.boxDim[0];
-    es |= ((inner - 1) & 0xffu) << 24;                    // bits [24,32): boxDim[0] - 1 or channelsPerPixel - 1
+    es |= ((inner - 1) & 0xffu) << 24; // bits [24,32): boxDim[0] - 1 or channelsPerPixel - 1
     put32(b, 52, es);
 
     if (!im) {
-        for (uint32_t i = 1; i < rank; ++i) b[55 + i] = uint8_t(p.boxDim[i] - 1); // bytes [56,60): boxDim[1..4] - 1
+        for (uint32_t i = 1; i < rank; ++i)
+            b[55 + i] = uint8_t(p.boxDim[i] - 1); // bytes [56,60): boxDim[1..4] - 1
     } else {
         // bytes [56,60): corners, lower in bits [0,16), upper in [16,32), each half split into
         // rank-2 signed fields of 16 / (rank-2) bits (16, 8, 5), W first. Wide: W only.
@@ -80,12 +89,12 @@ std::array<uint8_t, 128> tensorMapBytes(const TensorMap& m) {
             c |= (uint32_t(m.pixelBoxUpperCorner[d]) & mask) << (16 + width * d);
         }
         put32(b, 56, c);
-        put32(b, 60, m.pixelsPerColumn - 1);              // bytes [60,64): pixelsPerColumn - 1
+        put32(b, 60, m.pixelsPerColumn - 1); // bytes [60,64): pixelsPerColumn - 1
     }
-    put64(b, 64, detail::descriptorBoxBytes(m));          // bytes [64,72): box bytes (truncating, es[0] included)
+    put64(b, 64, detail::descriptorBoxBytes(m)); // bytes [64,72): box bytes (truncating, es[0] included)
     const uint32_t span = swizzleSpan(p.swizzle);
-    put32(b, 72, span == 0 ? 16 : span * 8);              // bytes [72,76): shared-memory alignment (16 / 256 / 512 / 1024)
-    return b;                                             // bytes [76,128): zero
+    put32(b, 72, span == 0 ? 16 : span * 8); // bytes [72,76): shared-memory alignment (16 / 256 / 512 / 1024)
+    return b;                                // bytes [76,128): zero
 }
 
 std::array<uint8_t, 128> tensorMapBytesConfidentMask() {

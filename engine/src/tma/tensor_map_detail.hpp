@@ -27,7 +27,8 @@ namespace layoutscope::detail {
 /// included (truncating, unlike the transfer count); im2col: channelsPerPixel * pixelsPerColumn * elemsize.
 [[nodiscard]] inline uint64_t descriptorBoxBytes(const TensorMap& m) {
     const TensorMapTiledParams& p = m.p;
-    if (m.mode != TensorMap::Mode::Tiled) return innerBytes(p.dataType, uint64_t(m.channelsPerPixel) * m.pixelsPerColumn);
+    if (m.mode != TensorMap::Mode::Tiled)
+        return innerBytes(p.dataType, uint64_t(m.channelsPerPixel) * m.pixelsPerColumn);
     const uint32_t rank = p.tensorRank > uint32_t(kMaxTensorRank) ? uint32_t(kMaxTensorRank) : p.tensorRank;
     if (rank == 0) return 0;
     uint64_t b = innerBytes(p.dataType, p.elementStrides[0] ? p.boxDim[0] / p.elementStrides[0] : 0);

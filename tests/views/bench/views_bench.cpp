@@ -262,16 +262,19 @@ int main(int argc, char** argv) {
 
     const Stats cs = stats(cold);
     std::printf("views_bench: MainWindow 1920x1080, %s, trace of %u steps (%zu moves)\n",
-                gl ? "OpenGL (a QOpenGLWindow per canvas)" : "raster fallback (no GL)", kSteps, size_t(kSteps) * 33);
+                gl ? "OpenGL (a QOpenGLWindow per canvas)" : "raster fallback (no GL)", kSteps,
+                size_t(kSteps) * 33);
     std::printf("  grids: shared memory 128 x %u = %u cells, Tensor Memory 512 x 128 = 65536 cells; document "
                 "built in %.1f ms\n",
                 kSmemBytes / 128, kSmemBytes, docMs);
     std::printf("| measure | median | p95 / max | goal |\n|---|---|---|---|\n");
-    std::printf("| frame interval while playing (%d frames, each painted by both canvases; paints SMEM %d, TMEM "
-                "%d) | %.2f ms | p95 %.2f ms | <= 16 ms |\n",
-                full.frames, full.smemFrames, full.tmemFrames, full.frame.median, full.frame.p95);
-    std::printf("| - of which the next step's scenes and texels (CPU, Playback::seek) | %.2f ms | p95 %.2f ms | |\n",
-                full.seek.median, full.seek.p95);
+    std::printf(
+        "| frame interval while playing (%d frames, each painted by both canvases; paints SMEM %d, TMEM "
+        "%d) | %.2f ms | p95 %.2f ms | <= 16 ms |\n",
+        full.frames, full.smemFrames, full.tmemFrames, full.frame.median, full.frame.p95);
+    std::printf(
+        "| - of which the next step's scenes and texels (CPU, Playback::seek) | %.2f ms | p95 %.2f ms | |\n",
+        full.seek.median, full.seek.p95);
     std::printf("| cold start to first frame (%zu runs) | %.1f ms | max %.1f ms | <= 500 ms |\n", cold.size(),
                 cs.median, cs.max);
     std::printf(

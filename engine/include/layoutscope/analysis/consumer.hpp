@@ -8,9 +8,9 @@
 /// producer move that last wrote those bytes and compares the global element it holds with the one the
 /// consumer should see.
 #include "layoutscope/core/result.hpp"
+#include "layoutscope/core/trace.hpp"
 #include "layoutscope/tcgen05/smem_descriptor.hpp"
 #include "layoutscope/tcgen05/tcgen05.hpp"
-#include "layoutscope/core/trace.hpp"
 
 #include <array>
 #include <cstdint>

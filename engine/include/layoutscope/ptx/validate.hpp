@@ -3,8 +3,8 @@
 /// decides it (see ../shared/golden/ptxas/README.md for where ptxas and the PTX text disagree).
 /// Rules live in one declarative table per instruction; every rejection names its rule, the
 /// offending token's span, the targets where the form is valid, and a likely fix.
-#include "layoutscope/ptx/instruction.hpp"
 #include "layoutscope/core/result.hpp"
+#include "layoutscope/ptx/instruction.hpp"
 
 #include <string>
 #include <vector>

@@ -38,10 +38,10 @@
 ///
 #include "layoutscope/core/memory.hpp"
 #include "layoutscope/core/result.hpp"
+#include "layoutscope/core/trace.hpp"
 #include "layoutscope/tcgen05/exec.hpp"
 #include "layoutscope/tma/tensor_map.hpp"
 #include "layoutscope/tma/tma.hpp"
-#include "layoutscope/core/trace.hpp"
 
 #include <array>
 #include <atomic>
@@ -114,11 +114,11 @@ struct OperandExpectation {
 };
 
 struct WgmmaRead {
-    uint32_t n = 0;          ///< N of m64nNk16
-    uint32_t elemBits = 16;  ///< .f16 / .bf16
+    uint32_t n = 0;         ///< N of m64nNk16
+    uint32_t elemBits = 16; ///< .f16 / .bf16
     uint64_t descA = 0, descB = 0;
-    bool transA = false, transB = false; ///< imm-trans-a/b: 1 = MN-major
-    std::string descAName, descBName;    ///< the operands as written
+    bool transA = false, transB = false;                ///< imm-trans-a/b: 1 = MN-major
+    std::string descAName, descBName;                   ///< the operands as written
     std::optional<OperandExpectation> expectA, expectB; ///< the `expect` statements in force
 };
 
@@ -137,7 +137,7 @@ struct SmemAccess {
 struct UmmaRead {
     uint32_t ctaGroup = 1;
     uint32_t m = 0, n = 0, elemBits = 16; ///< from the instruction descriptor; kind::f16 16, kind::tf32 32
-    bool transA = false, transB = false;   ///< descriptor bits 15 / 16: 1 = MN-major
+    bool transA = false, transB = false;  ///< descriptor bits 15 / 16: 1 = MN-major
     uint64_t descA = 0, descB = 0;
     uint32_t idesc = 0;
     uint32_t dTaddr = 0;

@@ -13,9 +13,9 @@
 ///   MemSpace::Register      addr = threadInCta << 16 | (register * 4 + byte)
 ///   MemSpace::SharedCta     shared::cta byte address (after swizzle)
 #include "layoutscope/core/memory.hpp"
+#include "layoutscope/core/trace.hpp"
 #include "layoutscope/tcgen05/tcgen05.hpp"
 #include "layoutscope/tcgen05/tmem.hpp"
-#include "layoutscope/core/trace.hpp"
 
 #include <array>
 #include <optional>

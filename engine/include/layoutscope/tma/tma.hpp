@@ -6,8 +6,8 @@
 /// ../shared/ref/tma.md §3–§6, and reports hardware faults as the CUDA errors they raise.
 #include "layoutscope/core/memory.hpp"
 #include "layoutscope/core/result.hpp"
-#include "layoutscope/tma/tensor_map.hpp"
 #include "layoutscope/core/trace.hpp"
+#include "layoutscope/tma/tensor_map.hpp"
 
 #include <array>
 #include <cstdint>
