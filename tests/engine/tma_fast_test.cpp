@@ -3,8 +3,8 @@
 // records by `conform tma`): the same moves field by field, the same before/after bytes, steps, final
 // shared memory and mbarrier credit, on random tile loads of every shape the fast path takes and some
 // it declines.
-#include "../../engine/src/tma/plan.hpp"
 #include "layoutscope/scenario/scenario.hpp"
+#include "tma/plan.hpp"
 
 #include <catch2/catch.hpp>
 

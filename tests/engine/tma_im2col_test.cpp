@@ -6,9 +6,9 @@
 // the golden records and of the H100 probes are in tma_im2col_replay_test.cpp.
 #include <catch2/catch.hpp>
 
-#include "../../engine/src/tma/im2col.hpp"
 #include "layoutscope/scenario/scenario.hpp"
 #include "layoutscope/tma/tma.hpp"
+#include "tma/im2col.hpp"
 
 #include <fstream>
 #include <vector>

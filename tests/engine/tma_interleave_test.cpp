@@ -4,9 +4,9 @@
 // scripts/probes/results/run1.jsonl (case ids B*, C*, D*, E* below); see docs/interleave.md.
 #include <catch2/catch.hpp>
 
-#include "../../engine/src/tma/box.hpp"
 #include "conform/golden_reader.hpp"
 #include "conform/tma_records.hpp"
+#include "tma/box.hpp"
 
 #include <vector>
 
