@@ -46,4 +46,6 @@ int printMetricsTable(const std::vector<MetricColumn>& cols, const std::string& 
 int cmdSweep(const Args& args, std::ostream& out, std::ostream& err); ///< cmd_sweep.cpp
 int cmdCompare(const Args& args, std::ostream& out,
                std::ostream& err); ///< cmd_compare.cpp: metrics of several scenarios side by side
+int cmdExportCuda(const Args& args, std::ostream& out,
+                  std::ostream& err); ///< cmd_export_cuda.cpp: a CUDA program that replays a scenario
 } // namespace layoutscope::cli

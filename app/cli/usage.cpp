@@ -53,6 +53,10 @@ const std::map<std::string, std::string>& usages() {
             {"sweep", "usage: layoutscope-cli sweep F.scn --vary NAME=v1,v2,... [--vary MAP.option=v1,v2] "
                       "[--format text|md|csv|json]\n"
                       "  run every combination of the varied values; one table\n"},
+            {"export-cuda",
+             "usage: layoutscope-cli export-cuda F.scn [-o repro.cu]\n"
+             "  a standalone CUDA program (driver-API encode, the scenario as inline PTX, the engine's\n"
+             "  predicted bytes embedded) that prints PASS or the first differing byte\n"},
             {"help", "usage: layoutscope-cli help [COMMAND]\n"},
         };
     }();
@@ -96,6 +100,7 @@ void printUsage(std::ostream& out) {
            "  sweep F.scn --vary NAME=v1,v2 [--vary MAP.option=v1,v2] [--format ...]   every combination, "
            "one "
            "table\n"
+           "  export-cuda F.scn [-o repro.cu]   a CUDA program replaying the scenario against the engine\n"
            "  help [COMMAND]           this text, or a command's usage\n"
            "options: --help, -h (usage), --version (on every command)\n"
            "exit status: 0 ok; 1 diagnostics (the input is wrong, a check or conformance case failed);\n"

@@ -1,0 +1,269 @@
+// The host half of the CUDA repro (export_cuda.hpp): tensors allocated and filled as the scenario says,
+// tensor maps encoded by the driver with the scenario's parameters, the launch, and the comparison with
+// the engine's prediction (final shared-memory buffers of every CTA, global bytes the run changed).
+#include "scenario/export_cuda_detail.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+namespace layoutscope::cudaexport {
+namespace {
+
+constexpr uint64_t kMaxTensorBytes = uint64_t(512) << 20;
+
+Diagnostic unsupported(const SourceSpan& span, const std::string& what) {
+    return Diagnostic{Severity::Error,
+                      DiagCode::Unsupported,
+                      span,
+                      "export-cuda cannot express this yet: " + what,
+                      "docs/export-cuda.md: what a repro covers",
+                      Provenance::PtxText};
+}
+
+template <class A>
+std::string list(const A& a, uint32_t n, const char* suffix = "") {
+    std::string out = "{";
+    for (uint32_t i = 0; i < n; ++i) out += (i ? ", " : "") + std::to_string(a[i]) + suffix;
+    return out + (n ? "}" : "0}");
+}
+
+int fillKind(ScenarioFill f) {
+    switch (f) {
+    case ScenarioFill::Index:
+        return 0;
+    case ScenarioFill::Zero:
+        return 1;
+    case ScenarioFill::Bytes:
+        return 2;
+    case ScenarioFill::Random:
+        return 3;
+    }
+    return 1;
+}
+
+/// The driver call that encodes tensor map k of the scenario (into maps.m[k], over ptr[k]).
+Result<std::string> encodeCall(const ScenarioTensorMap& t, size_t k) {
+    const TensorMapTiledParams& p = t.map.p;
+    const std::string names[] = {cudaName(p.dataType), cudaName(p.interleave), cudaName(p.swizzle),
+                                 cudaName(p.l2Promotion), cudaName(p.oobFill)};
+    for (const std::string& n : names)
+        if (n.rfind("CU_TENSOR_MAP_", 0) != 0)
+            return unsupported(t.span, "tensor map " + t.name + " uses " + n + ", which has no cuda.h value");
+    const uint32_t r = p.tensorRank;
+    std::ostringstream c;
+    c << "    {\n        const cuuint64_t dims[] = " << list(p.globalDim, r, "ull") << ";\n"
+      << "        const cuuint64_t strides[] = " << list(p.globalStrides, r - 1, "ull") << ";\n"
+      << "        const cuuint32_t es[] = " << list(p.elementStrides, r) << ";\n";
+    std::string call;
+    switch (t.map.mode) {
+    case TensorMap::Mode::Tiled:
+        c << "        const cuuint32_t box[] = " << list(p.boxDim, r) << ";\n";
+        call = "cuTensorMapEncodeTiled(&maps.m[" + std::to_string(k) + "], " + names[0] + ", " +
+               std::to_string(r) + ", ptr[" + std::to_string(k) + "], dims, strides, box, es";
+        break;
+    case TensorMap::Mode::Im2col:
+        c << "        const int lower[] = " << list(t.map.pixelBoxLowerCorner, r - 2) << ";\n"
+          << "        const int upper[] = " << list(t.map.pixelBoxUpperCorner, r - 2) << ";\n";
+        call = "cuTensorMapEncodeIm2col(&maps.m[" + std::to_string(k) + "], " + names[0] + ", " +
+               std::to_string(r) + ", ptr[" + std::to_string(k) + "], dims, strides, lower, upper, " +
+               std::to_string(t.map.channelsPerPixel) + ", " + std::to_string(t.map.pixelsPerColumn) + ", es";
+        break;
+    case TensorMap::Mode::Im2colWide:
+        call = "cuTensorMapEncodeIm2colWide(&maps.m[" + std::to_string(k) + "], " + names[0] + ", " +
+               std::to_string(r) + ", ptr[" + std::to_string(k) + "], dims, strides, " +
+               std::to_string(t.map.pixelBoxLowerCorner[0]) + ", " +
+               std::to_string(t.map.pixelBoxUpperCorner[0]) + ", " + std::to_string(t.map.channelsPerPixel) +
+               ", " + std::to_string(t.map.pixelsPerColumn) + ", es, " + names[1] + ", " +
+               (t.map.wideMode ? "CU_TENSOR_MAP_IM2COL_WIDE_MODE_W128" : "CU_TENSOR_MAP_IM2COL_WIDE_MODE_W") +
+               ", " + names[2] + ", " + names[3] + ", " + names[4] + ")";
+        break;
+    }
+    if (t.map.mode != TensorMap::Mode::Im2colWide)
+        call += ", " + names[1] + ", " + names[2] + ", " + names[3] + ", " + names[4] + ")";
+    c << "        const CUresult r = " << call << ";\n"
+      << "        if (r != CUDA_SUCCESS) {\n"
+      << "            std::printf(\"FAIL: the driver rejects tensor map " << t.name
+      << " (CUresult %d); the engine accepted it\\n\", int(r));\n"
+      << "            return 1;\n        }\n    }\n";
+    return c.str();
+}
+
+} // namespace
+
+Result<std::string> hostProgram(const Scenario& s, const Run& run, const SmemLayout& layout) {
+    std::ostringstream h;
+    h << "struct Tensor {\n    const char* name;\n    uint64_t scenarioAddress, extent, elemBytes;\n    int "
+         "fill;\n};\n"
+      << "struct Patch { // global bytes the run changed: tensor, offset, bytes (hex)\n"
+      << "    uint32_t tensor;\n    uint64_t offset, size;\n    const char* hex;\n};\n"
+      << "struct SmemExpect { // a buffer's final bytes in one CTA (hex)\n"
+      << "    uint32_t cta;\n    const char* buffer;\n    uint32_t scenarioAddress, size;\n    const char* "
+         "hex;\n};\n";
+    h << "static const Tensor kTensors[] = {\n";
+    for (const ScenarioTensorMap& t : s.tensorMaps) {
+        if (t.extent > kMaxTensorBytes)
+            return unsupported(t.span, "tensor " + t.name + " spans " + std::to_string(t.extent) +
+                                           " bytes (the repro allocates at most 512 MiB per tensor)");
+        const uint32_t bits = elementBits(t.map.p.dataType);
+        h << "    {\"" << t.name << "\", " << t.map.p.globalAddress << "ull, " << t.extent << "ull, "
+          << (bits >= 8 ? bits / 8 : 1) << ", " << fillKind(t.fill) << "},\n";
+    }
+    h << "    {nullptr, 0, 0, 1, 1}};\n";
+
+    // Global bytes that differ between the initial and the final state, as runs.
+    h << "static const Patch kPatches[] = {\n";
+    std::vector<uint8_t> a(1 << 20), b(1 << 20);
+    for (size_t k = 0; k < s.tensorMaps.size(); ++k) {
+        const ScenarioTensorMap& t = s.tensorMaps[k];
+        for (uint64_t o = 0; o < t.extent; o += a.size()) {
+            const size_t n = static_cast<size_t>(std::min<uint64_t>(a.size(), t.extent - o));
+            run.initial.global.read(t.map.p.globalAddress + o, std::span(a.data(), n));
+            run.final.global.read(t.map.p.globalAddress + o, std::span(b.data(), n));
+            for (size_t i = 0; i < n;) {
+                if (a[i] == b[i]) {
+                    ++i;
+                    continue;
+                }
+                size_t j = i;
+                while (j < n && (a[j] != b[j] || (j + 16 < n && !std::equal(a.begin() + j, a.begin() + j + 16,
+                                                                            b.begin() + j))))
+                    ++j;
+                h << "    {" << k << ", " << o + i << "ull, " << j - i << ",\n"
+                  << hexLiteral(b.data() + i, j - i, "     ") << "},\n";
+                i = j;
+            }
+        }
+    }
+    h << "    {0, 0, 0, nullptr}};\n";
+
+    h << "static const SmemExpect kSmem[] = {\n";
+    for (const ScenarioBuffer& buf : s.buffers) {
+        const auto bytes = run.final.smem.at(buf.cta).bytes();
+        h << "    {" << buf.cta << ", \"" << buf.name << "\", " << buf.addr << ", " << buf.size << ",\n"
+          << hexLiteral(bytes.data() + buf.addr, buf.size, "     ") << "},\n";
+    }
+    h << "    {0, nullptr, 0, 0, nullptr}};\n\n";
+
+    h << R"(static uint8_t fillByte(const Tensor& t, uint64_t o) { // the scenario's fill (scenario.hpp ScenarioFill)
+    switch (t.fill) {
+    case 0: return uint8_t((o / t.elemBytes) >> (8 * (o % t.elemBytes)));  // index
+    case 2: return uint8_t(o & 0xFF);                                      // bytes
+    case 3: {                                                              // random: splitmix64
+        uint64_t z = o + 0x9E3779B97F4A7C15ULL;
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        return uint8_t(z ^ (z >> 31));
+    }
+    default: return 0;                                                     // zero
+    }
+}
+static uint8_t hexByte(const char* h, size_t i) {
+    auto v = [](char c) { return c <= '9' ? c - '0' : c - 'a' + 10; };
+    return uint8_t(v(h[2 * i]) << 4 | v(h[2 * i + 1]));
+}
+#define CHECK_CUDA(x)                                                                             \
+    do {                                                                                          \
+        cudaError_t e_ = (x);                                                                     \
+        if (e_ != cudaSuccess) {                                                                  \
+            std::printf("FAIL: %s: %s (%s)\n", #x, cudaGetErrorName(e_), cudaGetErrorString(e_)); \
+            return 1;                                                                             \
+        }                                                                                         \
+    } while (0)
+
+int main() {
+    if (cuInit(0) != CUDA_SUCCESS) { std::printf("FAIL: cuInit\n"); return 1; }
+    CHECK_CUDA(cudaFree(0));
+    cudaDeviceProp prop;
+    CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
+    std::printf("device: %s (sm_%d%d)\n", prop.name, prop.major, prop.minor);
+    std::vector<uint8_t*> raw(kMaps + 1), ptr(kMaps + 1);
+    std::vector<std::vector<uint8_t>> expected(kMaps + 1);
+    for (uint32_t k = 0; k < kMaps; ++k) {
+        const Tensor& t = kTensors[k];
+        CHECK_CUDA(cudaMalloc(&raw[k], t.extent + 256));
+        ptr[k] = raw[k] + t.scenarioAddress % 256; // the scenario address's alignment, mod 256
+        std::vector<uint8_t>& e = expected[k];
+        e.resize(t.extent);
+        for (uint64_t o = 0; o < t.extent; ++o) e[o] = fillByte(t, o);
+        CHECK_CUDA(cudaMemcpy(ptr[k], e.data(), t.extent, cudaMemcpyHostToDevice));
+    }
+    for (const Patch* p = kPatches; p->hex; ++p)
+        for (uint64_t i = 0; i < p->size; ++i) expected[p->tensor][p->offset + i] = hexByte(p->hex, i);
+    Maps maps;
+    std::memset(&maps, 0, sizeof maps);
+)";
+    for (size_t k = 0; k < s.tensorMaps.size(); ++k) {
+        Result<std::string> call = encodeCall(s.tensorMaps[k], k);
+        if (!call) return call.diagnostics();
+        h << call.value();
+    }
+    h << R"(    uint8_t* dump = nullptr;
+    uint32_t* status = nullptr;
+    CHECK_CUDA(cudaMalloc(&dump, size_t(kCluster) * kRegion + 1));
+    CHECK_CUDA(cudaMalloc(&status, kCluster * sizeof(uint32_t)));
+    CHECK_CUDA(cudaMemset(status, 0, kCluster * sizeof(uint32_t)));
+    const size_t smemBytes = kRegion + 1024;
+    CHECK_CUDA(cudaFuncSetAttribute(layoutscopeRepro, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smemBytes)));
+    if (kCluster > 8) CHECK_CUDA(cudaFuncSetAttribute(layoutscopeRepro, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3(kCluster);
+    cfg.blockDim = dim3(128);
+    cfg.dynamicSmemBytes = smemBytes;
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeClusterDimension;
+    attr[0].val.clusterDim.x = kCluster;
+    attr[0].val.clusterDim.y = 1;
+    attr[0].val.clusterDim.z = 1;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    CHECK_CUDA(cudaLaunchKernelEx(&cfg, layoutscopeRepro, maps, dump, status));
+    CHECK_CUDA(cudaDeviceSynchronize());
+    std::vector<uint32_t> st(kCluster);
+    std::vector<uint8_t> got(size_t(kCluster) * kRegion + 1);
+    CHECK_CUDA(cudaMemcpy(st.data(), status, kCluster * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+    CHECK_CUDA(cudaMemcpy(got.data(), dump, size_t(kCluster) * kRegion, cudaMemcpyDeviceToHost));
+    int failed = 0;
+    for (uint32_t c = 0; c < kCluster; ++c)
+        if (st[c]) std::printf("FAIL: CTA %u: the mbarrier wait of scenario line %u timed out\n", c, st[c]), ++failed;
+    uint64_t smemBytesChecked = 0, globalBytesChecked = 0;
+    for (const SmemExpect* b = kSmem; b->buffer; ++b) {
+        uint64_t diff = 0, first = 0;
+        for (uint32_t i = 0; i < b->size; ++i) {
+            const uint8_t g = got[size_t(b->cta) * kRegion + (b->scenarioAddress - kSmemBase) + i];
+            if (g != hexByte(b->hex, i) && diff++ == 0) first = i;
+        }
+        smemBytesChecked += b->size;
+        if (diff) {
+            const uint8_t g = got[size_t(b->cta) * kRegion + (b->scenarioAddress - kSmemBase) + first];
+            std::printf("FAIL: CTA %u buffer %s byte +%llu (shared::cta 0x%llx): got 0x%02x, engine predicted 0x%02x "
+                        "(%llu bytes differ)\n", b->cta, b->buffer, (unsigned long long)first,
+                        (unsigned long long)(b->scenarioAddress + first), g, hexByte(b->hex, first),
+                        (unsigned long long)diff);
+            ++failed;
+        }
+    }
+    for (uint32_t k = 0; k < kMaps; ++k) {
+        const Tensor& t = kTensors[k];
+        std::vector<uint8_t> g(t.extent);
+        CHECK_CUDA(cudaMemcpy(g.data(), ptr[k], t.extent, cudaMemcpyDeviceToHost));
+        globalBytesChecked += t.extent;
+        for (uint64_t o = 0; o < t.extent; ++o)
+            if (g[o] != expected[k][o]) {
+                std::printf("FAIL: tensor %s byte offset %llu: got 0x%02x, engine predicted 0x%02x\n", t.name,
+                            (unsigned long long)o, g[o], expected[k][o]);
+                ++failed;
+                break;
+            }
+        cudaFree(raw[k]);
+    }
+    if (failed) return 1;
+    std::printf("PASS: %llu shared-memory bytes and %llu global bytes match the engine's prediction\n",
+                (unsigned long long)smemBytesChecked, (unsigned long long)globalBytesChecked);
+    return 0;
+}
+)";
+    std::string out = h.str();
+    return "constexpr uint32_t kSmemBase = " + std::to_string(layout.base) + ";\n" + out;
+}
+
+} // namespace layoutscope::cudaexport
