@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cstdio>
 #include <sstream>
 
 namespace layoutscope::cudaexport {
@@ -61,22 +62,24 @@ SmemLayout smemLayout(const Scenario& s) {
     return l;
 }
 
-std::map<std::string, int64_t, std::less<>> letValues(std::string_view text) {
-    std::map<std::string, int64_t, std::less<>> lets;
+Symbols symbols(std::string_view text) {
+    Symbols sym;
+    auto& lets = sym.lets;
     std::istringstream in{std::string(text)};
     std::string line;
     while (std::getline(in, line)) {
         std::istringstream ls(line);
         std::string kw, name, eq, value;
-        if (!(ls >> kw >> name >> eq >> value) || kw != "let" || eq != "=") continue;
+        if (!(ls >> kw >> name)) continue;
+        if (kw == "desc") sym.descs.insert(name);
+        if (kw != "let" || !(ls >> eq >> value) || eq != "=") continue;
         if (auto v = parseInt(value)) lets[name] = *v;
     }
-    return lets;
+    return sym;
 }
 
-Result<AsmStatement> asmFor(const Scenario& s, const ScenarioInstr& in,
-                            const std::map<std::string, int64_t, std::less<>>& lets, const SmemLayout& layout,
-                            uint32_t spinLimit) {
+Result<AsmStatement> asmFor(const Scenario& s, const ScenarioInstr& in, const Symbols& sym,
+                            const SmemLayout& layout, uint32_t spinLimit) {
     std::string_view text = in.text;
     while (!text.empty() && (std::isspace(static_cast<unsigned char>(text.back())) || text.back() == ';'))
         text.remove_suffix(1);
@@ -84,17 +87,30 @@ Result<AsmStatement> asmFor(const Scenario& s, const ScenarioInstr& in,
     const std::string opcode(text.substr(0, opEnd));
     const std::string_view operands =
         opEnd == std::string_view::npos ? std::string_view{} : text.substr(opEnd);
-    if (opcode.rfind("tcgen05.", 0) == 0 || opcode.rfind("wgmma.", 0) == 0 || in.smemAccess || in.umma)
-        return unsupported(in, "'" + opcode + "' (the repro covers TMA, mbarrier, fences and bulk groups)");
+    const bool tcgen05 = opcode.rfind("tcgen05.", 0) == 0;
+    if (opcode.rfind("tcgen05.mma", 0) == 0 || opcode.rfind("wgmma.", 0) == 0 || in.smemAccess || in.umma)
+        return unsupported(
+            in, "'" + opcode +
+                    "' (the repro covers TMA, mbarrier, fences, bulk groups and tcgen05 data movement)");
+    if (tcgen05 && in.taddrSmem >= 0)
+        return unsupported(in,
+                           "a TMEM address read from shared memory ([buffer] as taddr); use a `let` address");
     const bool isWait = in.kind == ScenarioInstrKind::MbarrierWait;
+    const bool isLoad = opcode.rfind("tcgen05.ld", 0) == 0;
 
-    std::vector<std::string> inputs; // asm input constraints, in operand order
+    // Operands collected with placeholders \x01O<i>\x02 (outputs) / \x01I<i>\x02 (inputs), numbered at the
+    // end.
+    std::vector<std::string> outputs, inputs;
     std::map<std::string, size_t> inputIndex;
-    const size_t firstInput = isWait ? 1 : 0; // %0 is the wait's result
-    auto operandFor = [&](const std::string& name, const std::string& constraint) {
-        auto [it, fresh] = inputIndex.emplace(name, inputs.size());
+    if (isWait) outputs.push_back("\"=r\"(ok)");
+    auto input = [&](const std::string& key, const std::string& constraint) {
+        auto [it, fresh] = inputIndex.emplace(key, inputs.size());
         if (fresh) inputs.push_back(constraint);
-        return "%" + std::to_string(firstInput + it->second);
+        return "\x01I" + std::to_string(it->second) + "\x02";
+    };
+    auto output = [&](const std::string& constraint) {
+        outputs.push_back(constraint);
+        return "\x01O" + std::to_string(outputs.size() - 1) + "\x02";
     };
 
     std::string body = escapeForCxx(opcode);
@@ -104,8 +120,15 @@ Result<AsmStatement> asmFor(const Scenario& s, const ScenarioInstr& in,
         if (c == '%' && i + 1 < operands.size() && identStart(operands[i + 1])) {
             size_t j = i + 1;
             while (j < operands.size() && identChar(operands[j])) ++j;
-            body += "%%" + std::string(operands.substr(i + 1, j - i - 1));
+            const std::string reg(operands.substr(i + 1, j - i - 1));
             i = j;
+            const auto n = reg.size() > 1 && reg[0] == 'r' ? parseInt(reg.substr(1)) : std::nullopt;
+            if (tcgen05 && n && *n >= 0 && *n < 128) { // a register of the warp's r[0..127]
+                const std::string ref = "r[" + std::to_string(*n) + "]";
+                body += isLoad ? output("\"=r\"(" + ref + ")") : input(ref, "\"r\"(" + ref + ")");
+            } else {
+                body += "%%" + reg;
+            }
             continue;
         }
         if (std::isdigit(static_cast<unsigned char>(c))) { // a literal: 64, 0x3, 0b101, 1.5
@@ -131,44 +154,61 @@ Result<AsmStatement> asmFor(const Scenario& s, const ScenarioInstr& in,
         } else if (name == "_") {
             body += "_";
         } else if (const ScenarioBuffer* b = s.findBuffer(name)) {
-            body += operandFor(name, "\"r\"(sb + " + std::to_string(b->addr - layout.base) + "u)");
+            body += input(name, "\"r\"(sb + " + std::to_string(b->addr - layout.base) + "u)");
         } else if (const ScenarioBarrier* m = s.findBarrier(name)) {
-            body += operandFor(name, "\"r\"(sb + " + std::to_string(m->addr - layout.base) + "u)");
+            body += input(name, "\"r\"(sb + " + std::to_string(m->addr - layout.base) + "u)");
         } else if (const ScenarioTensorMap* t = s.findTensorMap(name)) {
             const size_t idx = static_cast<size_t>(t - s.tensorMaps.data());
-            body +=
-                operandFor(name, "\"l\"(reinterpret_cast<uint64_t>(&maps.m[" + std::to_string(idx) + "]))");
-        } else if (auto it = lets.find(name); it != lets.end()) {
-            body += std::to_string(it->second);
+            body += input(name, "\"l\"(reinterpret_cast<uint64_t>(&maps.m[" + std::to_string(idx) + "]))");
+        } else if (sym.descs.count(
+                       name)) { // a shared-memory descriptor: its start address moved with the buffers
+            char v[32];
+            std::snprintf(v, sizeof v, "0x%016llxull", static_cast<unsigned long long>(in.desc));
+            body += input(name, "\"l\"(movedDescriptor(" + std::string(v) + ", sb))");
+        } else if (auto it = sym.lets.find(name); it != sym.lets.end()) {
+            if (tcgen05) // TMEM addresses and column counts: registers
+                body += input(name, "\"r\"(" + std::to_string(static_cast<uint32_t>(it->second)) + "u)");
+            else
+                body += std::to_string(it->second);
         } else {
             return unsupported(in, "the operand '" + name +
-                                       "' is not a buffer, barrier, tensor map or `let` integer");
+                                       "' is not a buffer, barrier, tensor map, descriptor or `let` integer");
         }
     }
-
-    std::string inputList;
-    for (size_t k = 0; k < inputs.size(); ++k) inputList += (k ? ", " : "") + inputs[k];
+    // Number the operands: outputs first, then inputs.
+    std::string numbered;
+    for (size_t k = 0; k < body.size(); ++k) {
+        if (body[k] != '\x01') {
+            numbered += body[k];
+            continue;
+        }
+        const size_t close = body.find('\x02', k);
+        const size_t idx = std::stoul(body.substr(k + 2, close - k - 2));
+        numbered += "%" + std::to_string(body[k + 1] == 'O' ? idx : outputs.size() + idx);
+        k = close;
+    }
+    auto join = [](const std::vector<std::string>& v) {
+        std::string out;
+        for (size_t k = 0; k < v.size(); ++k) out += (k ? ", " : "") + v[k];
+        return out;
+    };
     const std::string where = "line " + std::to_string(in.span.line);
     AsmStatement st;
+    st.warp = in.warp;
+    st.wholeWarp = opcode.find(".sync.aligned") != std::string::npos;
+    st.tcgen05 = tcgen05;
     if (isWait) {
-        st.code = "{ // " + where +
-                  "\n"
-                  "    uint32_t ok = 0;\n"
-                  "    for (uint32_t spin = 0; spin < " +
-                  std::to_string(spinLimit) +
-                  "u && !ok; ++spin)\n"
-                  "        asm volatile(\"{ .reg .pred P1; " +
-                  body +
-                  "; selp.u32 %0, 1, 0, P1; }\"\n"
-                  "                     : \"=r\"(ok)" +
-                  (inputs.empty() ? "" : " : " + inputList) +
-                  " : \"memory\");\n"
-                  "    if (!ok) timeout(status, " +
-                  std::to_string(in.span.line) +
-                  ");\n"
-                  "}";
+        st.code = "{ // " + where + "\n" + "    uint32_t ok = 0;\n" + "    for (uint32_t spin = 0; spin < " +
+                  std::to_string(spinLimit) + "u && !ok; ++spin)\n" +
+                  "        asm volatile(\"{ .reg .pred P1; " + numbered + "; selp.u32 %0, 1, 0, P1; }\"\n" +
+                  "                     : " + join(outputs) + (inputs.empty() ? "" : " : " + join(inputs)) +
+                  " : \"memory\");\n" + "    if (!ok) timeout(status, " + std::to_string(in.span.line) +
+                  ");\n" + "}";
     } else {
-        st.code = "asm volatile(\"" + body + ";\" ::" + (inputs.empty() ? "" : " " + inputList) +
+        // A tcgen05.ld's registers are written asynchronously; the compiler may copy them right after the asm
+        // statement, so the wait::ld goes into the same statement (a later wait::ld is then a no-op).
+        if (isLoad) numbered += "; tcgen05.wait::ld.sync.aligned";
+        st.code = "asm volatile(\"" + numbered + ";\" : " + join(outputs) + " : " + join(inputs) +
                   " : \"memory\"); // " + where;
     }
     return st;

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,21 +22,41 @@ struct SmemLayout {
 
 /// One instruction as an inline-asm statement of thread 0 of its CTA.
 struct AsmStatement {
-    std::string code; ///< C++ statement(s), indented by the caller
+    std::string code;       ///< C++ statement(s), indented by the caller
+    uint32_t warp = 0;      ///< the issuing warp (directive `warp`)
+    bool wholeWarp = false; ///< .sync.aligned: every lane of the warp executes it; else lane 0 alone
+    bool tcgen05 = false;
+    bool everyQuarter = false; ///< warps 0..3 (all 128 lanes of TMEM) execute it
 };
 
-/// `let NAME = INT` values read back from the scenario text (Scenario keeps them resolved only).
-[[nodiscard]] std::map<std::string, int64_t, std::less<>> letValues(std::string_view text);
+/// Names read back from the scenario text (Scenario keeps their values resolved only): `let NAME = INT`
+/// values and `desc NAME ...` names (their values are the instruction's ScenarioInstr::desc).
+struct Symbols {
+    std::map<std::string, int64_t, std::less<>> lets;
+    std::set<std::string, std::less<>> descs;
+};
+[[nodiscard]] Symbols symbols(std::string_view text);
 
 /// The asm statement for a scenario instruction, or Unsupported naming the instruction's line.
-[[nodiscard]] Result<AsmStatement> asmFor(const Scenario& s, const ScenarioInstr& in,
-                                          const std::map<std::string, int64_t, std::less<>>& lets,
+[[nodiscard]] Result<AsmStatement> asmFor(const Scenario& s, const ScenarioInstr& in, const Symbols& sym,
                                           const SmemLayout& layout, uint32_t spinLimit);
+
+/// Tensor Memory read back before a CTA's first tcgen05.dealloc: columns [column, column + count) of all
+/// 128 lanes, compared with the engine's final TMEM.
+struct TmemDump {
+    uint32_t cta = 0, column = 0, count = 0;
+    int line = 0;
+};
+[[nodiscard]] std::vector<TmemDump> tmemDumps(const Scenario& s);
+/// Columns of the widest dump (the dump buffer's row length); 0 without tcgen05.dealloc.
+[[nodiscard]] uint32_t tmemDumpColumns(const std::vector<TmemDump>& d);
 
 /// Hex digits of bytes, split into C++ string-literal lines of 64 bytes each.
 [[nodiscard]] std::string hexLiteral(const uint8_t* p, size_t n, std::string_view indent);
 
 /// The host half of the program: allocation, fills, encodes, launch, dumps and the comparison.
-[[nodiscard]] Result<std::string> hostProgram(const Scenario& s, const Run& run, const SmemLayout& layout);
+/// `blockThreads`: threads per CTA of the kernel.
+[[nodiscard]] Result<std::string> hostProgram(const Scenario& s, const Run& run, const SmemLayout& layout,
+                                              uint32_t blockThreads);
 
 } // namespace layoutscope::cudaexport

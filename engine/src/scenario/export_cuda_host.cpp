@@ -90,7 +90,26 @@ Result<std::string> encodeCall(const ScenarioTensorMap& t, size_t k) {
 
 } // namespace
 
-Result<std::string> hostProgram(const Scenario& s, const Run& run, const SmemLayout& layout) {
+std::vector<TmemDump> tmemDumps(const Scenario& s) {
+    std::vector<TmemDump> out;
+    for (const ScenarioInstr& in : s.instrs) {
+        if (in.text.rfind("tcgen05.dealloc", 0) != 0) continue;
+        if (std::any_of(out.begin(), out.end(), [&](const TmemDump& d) { return d.cta == in.cta; })) continue;
+        out.push_back({in.cta, in.taddr & 0xFFFF, static_cast<uint32_t>(in.value), in.span.line});
+    }
+    return out;
+}
+
+uint32_t tmemDumpColumns(const std::vector<TmemDump>& d) {
+    uint32_t n = 0;
+    for (const TmemDump& x : d) n = std::max(n, x.count);
+    return n;
+}
+
+Result<std::string> hostProgram(const Scenario& s, const Run& run, const SmemLayout& layout,
+                                uint32_t blockThreads) {
+    (void)layout;
+    (void)blockThreads;
     std::ostringstream h;
     h << "struct Tensor {\n    const char* name;\n    uint64_t scenarioAddress, extent, elemBytes;\n    int "
          "fill;\n};\n"
@@ -142,7 +161,41 @@ Result<std::string> hostProgram(const Scenario& s, const Run& run, const SmemLay
         h << "    {" << buf.cta << ", \"" << buf.name << "\", " << buf.addr << ", " << buf.size << ",\n"
           << hexLiteral(bytes.data() + buf.addr, buf.size, "     ") << "},\n";
     }
-    h << "    {0, nullptr, 0, 0, nullptr}};\n\n";
+    h << "    {0, nullptr, 0, 0, nullptr}};\n";
+
+    // Registers of the tcgen05 warps: before (uploaded) and after (compared), 32 lanes x 128 words each.
+    auto words = [](const WarpRegisters& r) {
+        std::vector<uint8_t> b(32 * 128 * 4, 0);
+        for (uint32_t t = 0; t < 32; ++t)
+            for (uint32_t j = 0; j < 128 && j < r[t].size(); ++j)
+                for (uint32_t k = 0; k < 4; ++k)
+                    b[(t * 128 + j) * 4 + k] = static_cast<uint8_t>(r[t][j] >> (8 * k));
+        return b;
+    };
+    h << "struct RegExpect {\n    uint32_t cta, warp;\n    const char* initial;\n    const char* final;\n};\n"
+      << "static const RegExpect kRegs[] = {\n";
+    for (const ScenarioWarp& w : run.warps) {
+        const auto a = words(w.initial), b = words(w.final);
+        h << "    {" << w.cta << ", " << w.warp << ",\n"
+          << hexLiteral(a.data(), a.size(), "     ") << ",\n"
+          << hexLiteral(b.data(), b.size(), "     ") << "},\n";
+    }
+    h << "    {0, 0, nullptr, nullptr}};\n";
+    // Tensor Memory read back before each CTA's first dealloc (the engine's final cells there).
+    h << "struct TmemExpect {\n    uint32_t cta, column, count;\n    const char* cells;\n};\n"
+      << "static const TmemExpect kTmem[] = {\n";
+    for (const TmemDump& d : tmemDumps(s)) {
+        std::vector<uint8_t> b(size_t(128) * d.count * 4);
+        for (uint32_t lane = 0; lane < 128; ++lane)
+            for (uint32_t c = 0; c < d.count; ++c) {
+                const uint32_t v = run.tmemFinal.ctas.at(d.cta).cell(lane, d.column + c);
+                for (uint32_t k = 0; k < 4; ++k)
+                    b[(size_t(lane) * d.count + c) * 4 + k] = static_cast<uint8_t>(v >> (8 * k));
+            }
+        h << "    {" << d.cta << ", " << d.column << ", " << d.count << ",\n"
+          << hexLiteral(b.data(), b.size(), "     ") << "},\n";
+    }
+    h << "    {0, 0, 0, nullptr}};\n\n";
 
     h << R"(static uint8_t fillByte(const Tensor& t, uint64_t o) { // the scenario's fill (scenario.hpp ScenarioFill)
     switch (t.fill) {
@@ -160,6 +213,10 @@ Result<std::string> hostProgram(const Scenario& s, const Run& run, const SmemLay
 static uint8_t hexByte(const char* h, size_t i) {
     auto v = [](char c) { return c <= '9' ? c - '0' : c - 'a' + 10; };
     return uint8_t(v(h[2 * i]) << 4 | v(h[2 * i + 1]));
+}
+static uint32_t hexWord(const char* h, size_t i) { // little-endian word i
+    return uint32_t(hexByte(h, 4 * i)) | uint32_t(hexByte(h, 4 * i + 1)) << 8 | uint32_t(hexByte(h, 4 * i + 2)) << 16 |
+           uint32_t(hexByte(h, 4 * i + 3)) << 24;
 }
 #define CHECK_CUDA(x)                                                                             \
     do {                                                                                          \
@@ -202,12 +259,23 @@ int main() {
     CHECK_CUDA(cudaMalloc(&dump, size_t(kCluster) * kRegion + 1));
     CHECK_CUDA(cudaMalloc(&status, kCluster * sizeof(uint32_t)));
     CHECK_CUDA(cudaMemset(status, 0, kCluster * sizeof(uint32_t)));
+    const size_t regWords = size_t(kRegWarps > 0 ? kRegWarps : 1) * 32 * 128;
+    std::vector<uint32_t> regHost(regWords, 0);
+    for (uint32_t w = 0; w < kRegWarps; ++w)
+        for (size_t i = 0; i < 32 * 128; ++i) regHost[w * 32 * 128 + i] = hexWord(kRegs[w].initial, i);
+    uint32_t *regInit = nullptr, *regDump = nullptr, *tmemDump = nullptr;
+    const size_t tmemWords = size_t(kCluster) * 128 * (kTmemColumns > 0 ? kTmemColumns : 1);
+    CHECK_CUDA(cudaMalloc(&regInit, regWords * 4));
+    CHECK_CUDA(cudaMalloc(&regDump, regWords * 4));
+    CHECK_CUDA(cudaMalloc(&tmemDump, tmemWords * 4));
+    CHECK_CUDA(cudaMemcpy(regInit, regHost.data(), regWords * 4, cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemset(tmemDump, 0, tmemWords * 4));
     const size_t smemBytes = kRegion + 1024;
     CHECK_CUDA(cudaFuncSetAttribute(layoutscopeRepro, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smemBytes)));
     if (kCluster > 8) CHECK_CUDA(cudaFuncSetAttribute(layoutscopeRepro, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
     cudaLaunchConfig_t cfg = {};
     cfg.gridDim = dim3(kCluster);
-    cfg.blockDim = dim3(128);
+    cfg.blockDim = dim3(kThreads);
     cfg.dynamicSmemBytes = smemBytes;
     cudaLaunchAttribute attr[1];
     attr[0].id = cudaLaunchAttributeClusterDimension;
@@ -216,7 +284,7 @@ int main() {
     attr[0].val.clusterDim.z = 1;
     cfg.attrs = attr;
     cfg.numAttrs = 1;
-    CHECK_CUDA(cudaLaunchKernelEx(&cfg, layoutscopeRepro, maps, dump, status));
+    CHECK_CUDA(cudaLaunchKernelEx(&cfg, layoutscopeRepro, maps, dump, status, (const uint32_t*)regInit, regDump, tmemDump));
     CHECK_CUDA(cudaDeviceSynchronize());
     std::vector<uint32_t> st(kCluster);
     std::vector<uint8_t> got(size_t(kCluster) * kRegion + 1);
@@ -242,6 +310,31 @@ int main() {
             ++failed;
         }
     }
+    uint64_t regsChecked = 0, cellsChecked = 0;
+    std::vector<uint32_t> regGot(regWords), tmemGot(tmemWords);
+    CHECK_CUDA(cudaMemcpy(regGot.data(), regDump, regWords * 4, cudaMemcpyDeviceToHost));
+    CHECK_CUDA(cudaMemcpy(tmemGot.data(), tmemDump, tmemWords * 4, cudaMemcpyDeviceToHost));
+    for (uint32_t w = 0; w < kRegWarps; ++w)
+        for (size_t i = 0; i < 32 * 128; ++i, ++regsChecked)
+            if (regGot[w * 32 * 128 + i] != hexWord(kRegs[w].final, i)) {
+                std::printf("FAIL: CTA %u warp %u lane %zu r%zu: got 0x%08x, engine predicted 0x%08x\n", kRegs[w].cta,
+                            kRegs[w].warp, i / 128, i % 128, regGot[w * 32 * 128 + i], hexWord(kRegs[w].final, i));
+                ++failed;
+                break;
+            }
+    for (const TmemExpect* e = kTmem; e->cells; ++e)
+        for (uint32_t lane = 0, bad = 0; lane < 128 && !bad; ++lane)
+            for (uint32_t c = 0; c < e->count; ++c, ++cellsChecked) {
+                const uint32_t g = tmemGot[(size_t(e->cta) * 128 + lane) * kTmemColumns + c];
+                const uint32_t x = hexWord(e->cells, size_t(lane) * e->count + c);
+                if (g != x) {
+                    std::printf("FAIL: CTA %u TMEM lane %u column %u: got 0x%08x, engine predicted 0x%08x\n", e->cta,
+                                lane, e->column + c, g, x);
+                    ++failed;
+                    bad = 1;
+                    break;
+                }
+            }
     for (uint32_t k = 0; k < kMaps; ++k) {
         const Tensor& t = kTensors[k];
         std::vector<uint8_t> g(t.extent);
@@ -257,13 +350,13 @@ int main() {
         cudaFree(raw[k]);
     }
     if (failed) return 1;
-    std::printf("PASS: %llu shared-memory bytes and %llu global bytes match the engine's prediction\n",
-                (unsigned long long)smemBytesChecked, (unsigned long long)globalBytesChecked);
+    std::printf("PASS: %llu shared-memory bytes, %llu global bytes, %llu registers and %llu TMEM cells match the "
+                "engine's prediction\n", (unsigned long long)smemBytesChecked, (unsigned long long)globalBytesChecked,
+                (unsigned long long)regsChecked, (unsigned long long)cellsChecked);
     return 0;
 }
 )";
-    std::string out = h.str();
-    return "constexpr uint32_t kSmemBase = " + std::to_string(layout.base) + ";\n" + out;
+    return h.str();
 }
 
 } // namespace layoutscope::cudaexport

@@ -10,11 +10,11 @@ nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >> "$log.tmp" 2>&1 || true
 for cu in "$dir"/*.cu; do
   name=$(basename "$cu" .cu)
-  arch=$(sed -n 's/.*nvcc -std=c++17 -arch=\(sm_[0-9a-z]*\).*/\1/p' "$cu" | head -1)
-  if ! "$nvcc" -std=c++17 -O1 -arch="$arch" -o "$dir/$name.bin" "$cu" -lcuda 2> "$dir/$name.nvcc.txt"; then
+  arch=$(sed -n 's/.*-gencode=arch=compute_\([0-9a-z]*\),.*/\1/p' "$cu" | head -1)
+  if ! "$nvcc" -std=c++17 -O1 -gencode=arch=compute_$arch,code=sm_$arch -o "$dir/$name.bin" "$cu" -lcuda 2> "$dir/$name.nvcc.txt"; then
     echo "$name: FAIL nvcc -arch=$arch: $(head -3 "$dir/$name.nvcc.txt" | tr '\n' ' ')" >> "$log.tmp"; continue
   fi
-  if [[ $arch != sm_90a ]]; then echo "$name: compiled for $arch (not runnable on this GPU)" >> "$log.tmp"; continue; fi
+  if [[ $arch != 90a ]]; then echo "$name: compiled for $arch (not runnable on this GPU)" >> "$log.tmp"; continue; fi
   out=$(timeout 60 "$dir/$name.bin" 2>&1 | grep -v '^device:' | tr '\n' ' ')
   echo "$name: $out" >> "$log.tmp"
 done

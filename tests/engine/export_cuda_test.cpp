@@ -1,0 +1,120 @@
+// export-cuda (export_cuda.hpp): what the generated program must contain, derived by hand from the
+// scenario text: shared::cta addresses relative to the 1024-aligned base, driver encode arguments in
+// cuda.h names, register operands, descriptors moved with the buffers, and clear errors for what a repro
+// cannot express. Whether the program compiles is checked by nvcc (tests/cli/export_cuda_nvcc.sh); whether
+// its bytes are right, by the H100 (docs/repro-h100.log).
+#include "layoutscope/scenario/export_cuda.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+
+using namespace layoutscope;
+
+namespace {
+
+Result<std::string> exportText(const std::string& text) {
+    auto sc = parseScenario(text);
+    REQUIRE(sc);
+    auto run = runScenario(*sc);
+    REQUIRE(run);
+    return exportCuda(*sc, *run, text);
+}
+
+bool has(const std::string& hay, const std::string& needle) {
+    return hay.find(needle) != std::string::npos;
+}
+
+} // namespace
+
+TEST_CASE("export-cuda: a TMA load becomes inline PTX over addresses relative to the aligned base",
+          "[export_cuda]") {
+    // sA: 16384 B at the first address (1024); bar: the next 8-aligned address, 1024 + 16384 = 17408.
+    const std::string text = "target sm_90a\n"
+                             "tensormap A tiled FLOAT16 dims=[256,256] box=[64,128] swizzle=128B\n"
+                             "smem sA 16384 align=1024\n"
+                             "mbarrier bar\n"
+                             "let y = 64\n"
+                             "mbarrier.init.shared::cta.b64 [bar], 1;\n"
+                             "mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], 16384;\n"
+                             "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes "
+                             "[sA], [A, {0, y}], [bar];\n"
+                             "mbarrier.try_wait.parity.shared::cta.b64 p, [bar], 0;\n";
+    auto cu = exportText(text);
+    REQUIRE(cu);
+    const std::string& s = cu.value();
+    CHECK(has(s, "-gencode=arch=compute_90a,code=sm_90a"));
+    CHECK(has(s, "constexpr uint32_t kSmemBase = 1024;"));
+    CHECK(has(s, "constexpr uint32_t kRegion = 16392;")); // 16384 B of sA + the 8-B barrier
+    // The copy: operands numbered in order of first use, `let y` substituted, the map by its address.
+    CHECK(has(s, "[%0], [%1, {0, 64}], [%2];\" :  : \"r\"(sb + 0u), "
+                 "\"l\"(reinterpret_cast<uint64_t>(&maps.m[0])), \"r\"(sb + 16384u)"));
+    // The wait: a bounded loop over a fresh predicate, not the scenario's name `p`.
+    CHECK(has(
+        s,
+        "{ .reg .pred P1; mbarrier.try_wait.parity.shared::cta.b64 P1, [%1], 0; selp.u32 %0, 1, 0, P1; }"));
+    CHECK(has(s, "timeout(status, 9)"));
+    // The driver call with the scenario's parameters in cuda.h names; strides dense: 256 * 2 B.
+    CHECK(has(s, "const cuuint64_t dims[] = {256ull, 256ull};"));
+    CHECK(has(s, "const cuuint64_t strides[] = {512ull};"));
+    CHECK(has(s, "const cuuint32_t box[] = {64, 128};"));
+    CHECK(has(
+        s,
+        "cuTensorMapEncodeTiled(&maps.m[0], CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, ptr[0], dims, strides, box, "
+        "es, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B"));
+    // The init is hoisted before the first cluster barrier.
+    CHECK(s.find("mbarrier.init.shared::cta.b64 [%0], 1;") < s.find("fence.mbarrier_init.release.cluster"));
+}
+
+TEST_CASE("export-cuda: tcgen05 registers, TMEM addresses and descriptors", "[export_cuda]") {
+    SECTION("st / ld: registers of the warp as asm operands, the ld waited on in the same statement") {
+        const std::string text =
+            "target sm_100a\nptx 8.8\nsmem taddrBuf 16\nlet tmem = 0x200000\nlet col0 = 0\nwarp 1\nregs pattern=index\n"
+            "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [taddrBuf], 32;\n"
+            "tcgen05.st.sync.aligned.32x32b.x2.b32 [tmem], {%r0, %r1};\n"
+            "tcgen05.wait::st.sync.aligned;\n"
+            "tcgen05.ld.sync.aligned.32x32b.x2.b32 {%r4, %r5}, [tmem];\n"
+            "tcgen05.dealloc.cta_group::1.sync.aligned.b32 col0, 32;\n";
+        auto cu = exportText(text);
+        REQUIRE(cu);
+        const std::string& s = cu.value();
+        CHECK(has(s, "-gencode=arch=compute_100a,code=sm_100a"));
+        CHECK(has(s, "if (warp == 1) {")); // .sync.aligned: the whole issuing warp
+        CHECK(has(
+            s, "tcgen05.st.sync.aligned.32x32b.x2.b32 [%0], {%1, %2};\" :  : \"r\"(2097152u), \"r\"(r[0]), "
+               "\"r\"(r[1])"));
+        CHECK(has(s, "{%0, %1}, [%2]; tcgen05.wait::ld.sync.aligned;\" : \"=r\"(r[4]), \"=r\"(r[5]) : "
+                     "\"r\"(2097152u)"));
+        // TMEM read back before the dealloc: columns [0, 32) of all 128 lanes.
+        CHECK(s.find("tmemReadBack(tmemDump") <
+              s.find("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, 32;"));
+        CHECK(has(s, "if (cta == 0 && warp == 1) slot = 0;"));
+    }
+    SECTION("cp: the descriptor's start address follows the buffers to the real base") {
+        // desc start=sA (1024): bits [0,14) = 1024 >> 4 = 0x40; lbo 16 -> 1 at bits [16,30); sbo 128 -> 8 at
+        // bits [32,46); version 1 at bit 46 (sm_100 descriptor).
+        const std::string text = "target sm_100a\nptx 8.8\nsmem sA 512 align=128\nsmem taddrBuf 16\n"
+                                 "desc sd start=sA lbo=16 sbo=128 swizzle=none\nlet tmem = 0\n"
+                                 "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [taddrBuf], 32;\n"
+                                 "tcgen05.cp.cta_group::1.32x128b.warpx4 [tmem], sd;\n"
+                                 "tcgen05.dealloc.cta_group::1.sync.aligned.b32 tmem, 32;\n";
+        auto cu = exportText(text);
+        REQUIRE(cu);
+        CHECK(has(cu.value(), "\"l\"(movedDescriptor(0x0000400800010040ull, sb))"));
+        CHECK(has(cu.value(), "if (warp == 0 && lane == 0) {")); // cp: one thread issues it
+    }
+}
+
+TEST_CASE("export-cuda: what a repro cannot express is an error naming the line", "[export_cuda]") {
+    // A consumer access pattern (issue 14): per-lane addresses, no single thread to issue it.
+    const std::string text = "target sm_90a\nsmem sS 4096\n"
+                             "st.shared.v4.b32 [sS + lane * 128], {%r0, %r1, %r2, %r3};\n";
+    auto sc = parseScenario(text);
+    REQUIRE(sc);
+    auto run = runScenario(*sc);
+    REQUIRE(run);
+    auto cu = exportCuda(*sc, *run, text);
+    REQUIRE_FALSE(cu);
+    CHECK(cu.error().code == DiagCode::Unsupported);
+    CHECK(cu.error().span.line == 3);
+}
