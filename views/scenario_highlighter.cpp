@@ -8,7 +8,7 @@ namespace {
 // Words that start a scenario declaration line (not PTX): the parser's kWords in
 // engine/src/scenario/parse.cpp and docs/scenario-format.md.
 const QRegularExpression kDirective(
-    R"(^\s*(\.?target|\.version|ptx|tensormap|smem|mbarrier|cluster|cta|warp|fill|let|regs|desc|expect)(?=\s|$))");
+    R"(^\s*(\.?target|\.version|ptx|tensormap|smem|mbarrier|cluster|cta|warp|fill|let|regs|desc|expect|observe)(?=\s|$))");
 const QRegularExpression kOpcode(R"(^\s*(?:@!?\w+\s+)?([a-z][a-z0-9_]*)((?:\.[A-Za-z0-9_:]+)*))");
 const QRegularExpression kQualifier(R"(\.[A-Za-z0-9_]+(?:::[A-Za-z0-9_]+)*)");
 const QRegularExpression kRegister(R"((%[A-Za-z_][A-Za-z0-9_.]*)|\b(p\d*|r\d+|rd\d+)\b)");

@@ -48,4 +48,6 @@ int cmdCompare(const Args& args, std::ostream& out,
                std::ostream& err); ///< cmd_compare.cpp: metrics of several scenarios side by side
 int cmdExportCuda(const Args& args, std::ostream& out,
                   std::ostream& err); ///< cmd_export_cuda.cpp: a CUDA program that replays a scenario
+int cmdDiff(const Args& args, std::ostream& out,
+            std::ostream& err); ///< cmd_diff.cpp: dumped bytes vs the engine's prediction
 } // namespace layoutscope::cli

@@ -57,6 +57,11 @@ const std::map<std::string, std::string>& usages() {
              "usage: layoutscope-cli export-cuda F.scn [-o repro.cu]\n"
              "  a standalone CUDA program (driver-API encode, the scenario as inline PTX, the engine's\n"
              "  predicted bytes embedded) that prints PASS or the first differing byte\n"},
+            {"diff", "usage: layoutscope-cli diff F.scn [--cta N] [--smem BUF=FILE] [--global TENSOR=FILE]\n"
+                     "                            [--lanes A:B] [--cols C:D] [--tmem FILE] [--max N]\n"
+                     "  bytes dumped from a real kernel (.bin, .npy, cuda-gdb x/ hex) against the engine's "
+                     "prediction;\n"
+                     "  the scenario's 'observe' directives too. Exit 1 when any byte differs\n"},
             {"help", "usage: layoutscope-cli help [COMMAND]\n"},
         };
     }();
@@ -101,6 +106,7 @@ void printUsage(std::ostream& out) {
            "one "
            "table\n"
            "  export-cuda F.scn [-o repro.cu]   a CUDA program replaying the scenario against the engine\n"
+           "  diff F.scn [--smem BUF=FILE] [--global T=FILE] [--tmem FILE]   dumped bytes vs the engine\n"
            "  help [COMMAND]           this text, or a command's usage\n"
            "options: --help, -h (usage), --version (on every command)\n"
            "exit status: 0 ok; 1 diagnostics (the input is wrong, a check or conformance case failed);\n"

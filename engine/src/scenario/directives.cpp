@@ -338,6 +338,8 @@ void applyDirectiveTo(Context& ctx, const std::vector<Tok>& toks) {
         descDirective(ctx, toks);
     } else if (k == "expect") {
         expectDirective(ctx, toks); // scenario_wgmma.cpp
+    } else if (k == "observe") {
+        observeDirective(ctx, toks); // scenario/observe.cpp
     } else if (k == "smem") {
         smem(r);
     } else if (k == "mbarrier") {

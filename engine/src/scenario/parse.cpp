@@ -70,9 +70,9 @@ std::string quoted(std::string_view text) {
 }
 
 bool isDirectiveKeyword(std::string_view w) {
-    static constexpr std::string_view kWords[] = {"target",   "ptx",  "cluster", "tensormap", "smem",
-                                                  "mbarrier", "fill", "let",     "cta",       ".target",
-                                                  ".version", "warp", "regs",    "desc",      "expect"};
+    static constexpr std::string_view kWords[] = {
+        "target", "ptx",     "cluster",  "tensormap", "smem", "mbarrier", "fill",   "let",
+        "cta",    ".target", ".version", "warp",      "regs", "desc",     "expect", "observe"};
     return std::find(std::begin(kWords), std::end(kWords), w) != std::end(kWords);
 }
 

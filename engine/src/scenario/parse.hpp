@@ -115,6 +115,8 @@ class ProducerIndex;
 void lowerSmemAccess(Context& ctx, std::string_view text, int line, int column);
 /// `expect A|B tensor=NAME m=dimI k=dimJ` (B: n=dimI): what the following wgmmas' operand must see.
 void expectDirective(Context& ctx, const std::vector<Tok>& toks);
+/// `observe smem|global|tmem ... file=PATH` (scenario/observe.cpp).
+void observeDirective(Context& ctx, const std::vector<Tok>& toks);
 [[nodiscard]] bool lowerWgmma(Context& ctx, const ParsedInstr& in, ScenarioInstr& out);
 /// The global element each 16-byte granule of shared memory holds, as the TMA tile loads left it
 /// (scenario_consumer.cpp). One per run, advanced to each consumer: every move is read once, so

@@ -172,6 +172,18 @@ struct ScenarioWarp {
     WarpRegisters final{};   ///< after the run (tcgen05.ld results written back)
 };
 
+/// A scenario's `observe` directive, or the CLI's --smem / --global / --tmem (issue 13 item 4; the
+/// comparison is in analysis/observed.hpp). (appended)
+struct Observation {
+    enum class Space : uint8_t { Smem, Global, Tmem } space = Space::Smem;
+    std::string name;                ///< buffer (smem) or tensor map (global); empty for tmem
+    uint32_t cta = 0;                ///< smem / tmem: %cluster_ctarank
+    uint32_t lane0 = 0, lanes = 128; ///< tmem window: lanes [lane0, lane0 + lanes)
+    uint32_t col0 = 0, cols = 0; ///< tmem window: columns [col0, col0 + cols); 0 = as many as the file holds
+    std::string path;            ///< as written; relative paths are relative to the scenario's folder
+    SourceSpan span;
+};
+
 struct Scenario {
     std::string target = "sm_90a";
     uint32_t clusterSize = 1;
@@ -186,7 +198,8 @@ struct Scenario {
     int ptxMajor = 9; ///< appended: `ptx X.Y` (PTX ISA version given to the validator)
     int ptxMinor = 0;
     [[nodiscard]] const ScenarioBarrier* findBarrier(std::string_view name) const; ///< appended
-    std::vector<ScenarioWarp> warps; ///< appended: warps given registers by `regs` (their `initial`)
+    std::vector<ScenarioWarp> warps;       ///< appended: warps given registers by `regs` (their `initial`)
+    std::vector<Observation> observations; ///< appended: `observe` directives, in order
 };
 
 /// Largest scenario accepted, in bytes (16 MiB): scenarios are hand-written text, and the largest
