@@ -38,7 +38,12 @@ QString RecoveryStore::folder() {
     return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + "/recovery";
 }
 
-QString RecoveryStore::fileFor(const QString& scenarioPath) {
+QString RecoveryStore::keyOf(const QString& scenarioPath) {
+    return scenarioPath.isEmpty() ? QString() : QFileInfo(scenarioPath).absoluteFilePath();
+}
+
+QString RecoveryStore::fileFor(const QString& path) {
+    const QString scenarioPath = keyOf(path);
     const QString name =
         scenarioPath.isEmpty()
             ? QString("untitled")
@@ -50,7 +55,7 @@ QString RecoveryStore::fileFor(const QString& scenarioPath) {
 void RecoveryStore::write(const QString& scenarioPath, const QString& text) {
     const QString file = fileFor(scenarioPath);
     QByteArray data = kMagic;
-    data += QUrl::toPercentEncoding(scenarioPath) + "\n";
+    data += QUrl::toPercentEncoding(keyOf(scenarioPath)) + "\n";
     data += text.toUtf8();
     m_pool.start([file, data = std::move(data)] { // RT_: the store's worker thread
         QDir().mkpath(QFileInfo(file).path());
@@ -94,7 +99,8 @@ bool isPending(const RecoveryEntry& e) {
 
 std::optional<RecoveryEntry> RecoveryStore::pendingFor(const QString& scenarioPath, const QString& fileText) {
     auto e = read(fileFor(scenarioPath));
-    if (!e || e->scenarioPath != scenarioPath || !isPending(*e) || e->text == fileText) return std::nullopt;
+    if (!e || e->scenarioPath != keyOf(scenarioPath) || !isPending(*e) || e->text == fileText)
+        return std::nullopt;
     return e;
 }
 

@@ -32,8 +32,10 @@ class RecoveryStore {
     /// Keep every recovery file under `dir` from now on (tests; empty: back to the default).
     static void useFolder(const QString& dir);
     [[nodiscard]] static QString folder();
-    /// The recovery file of `scenarioPath` (absolute or empty).
+    /// The recovery file of `scenarioPath` (made absolute; empty: untitled).
     [[nodiscard]] static QString fileFor(const QString& scenarioPath);
+    /// The key a path is stored under: its absolute path (empty stays empty).
+    [[nodiscard]] static QString keyOf(const QString& scenarioPath);
 
     /// UI thread: queue writing `text` as the recovery of `scenarioPath`.
     void write(const QString& scenarioPath, const QString& text);

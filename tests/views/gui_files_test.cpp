@@ -49,7 +49,11 @@ void typeAtStart(EditorDock* dock, const QString& text) {
     c.movePosition(QTextCursor::Start);
     dock->editor()->setTextCursor(c);
     dock->editor()->setFocus();
-    QTest::keyClicks(dock->editor(), text);
+    const QStringList lines = text.split('\n');
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        QTest::keyClicks(dock->editor(), lines[i]); // QTest has no key for '\n': Return between lines
+        if (i + 1 < lines.size()) QTest::keyClick(dock->editor(), Qt::Key_Return);
+    }
 }
 /// Set LAYOUTSCOPE_AUTO_ANSWER for one scope.
 struct AutoAnswer {
