@@ -63,7 +63,8 @@ void EditorDock::showDocument(const Document& doc, bool fromDisk) {
     const QString path = QString::fromStdString(doc.path());
     if (!fromDisk && path != m_statePath) { // a document that did not come through loadFile
         QFile f(path);
-        const bool readable = !path.isEmpty() && f.open(QIODevice::ReadOnly);
+        const bool readable =
+            !path.isEmpty() && f.size() <= qint64(kMaxScenarioBytes) && f.open(QIODevice::ReadOnly);
         setFileState(path, readable ? f.readAll() : QByteArray(), readable);
         m_shownText = QString::fromStdString(m_loadedText);
     }
