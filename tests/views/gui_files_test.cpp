@@ -146,6 +146,36 @@ TEST_CASE("Saving keeps the BOM, the CRLF line endings and the bytes of untouche
     }
 }
 
+TEST_CASE("An edit of a line with bytes that are not UTF-8 is not saved silently",
+          "[views][gui][files][bytes]") {
+    QTemporaryDir tmp;
+    const QString path = tmp.filePath("latin1.scn");
+    const QByteArray bytes = "# caf\xE9 au lait\ntarget sm_90a\n"; // 0xE9 at offset 5
+    writeAll(path, bytes);
+    MainWindow w;
+    w.openFile(path);
+    EditorDock* dock = w.editorDock();
+    CHECK(dock->editorText().startsWith(QString("# caf") + QChar(0xFFFD) + " au lait\n"));
+    SECTION("another line edited: the byte is kept") {
+        QTextCursor c(dock->editor()->document());
+        c.movePosition(QTextCursor::End);
+        c.insertText("# end\n");
+        REQUIRE(dock->save());
+        CHECK(readAll(path) == bytes + "# end\n");
+    }
+    SECTION("that line edited: refused unless the user replaces the byte") {
+        typeAtStart(dock, "#");
+        {
+            AutoAnswer answers("not-utf8=cancel");
+            CHECK_FALSE(dock->save());
+            CHECK(readAll(path) == bytes);
+        }
+        AutoAnswer answers("not-utf8=replace and save");
+        CHECK(dock->save());
+        CHECK(readAll(path) == "## caf\xEF\xBF\xBD au lait\ntarget sm_90a\n");
+    }
+}
+
 TEST_CASE("Edits are autosaved and offered back after a crash", "[views][gui][files][recovery]") {
     OwnRecoveryFolder own;
     TempScenario scn;
