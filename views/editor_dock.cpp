@@ -1,14 +1,13 @@
 #include "editor_dock.hpp"
 
+#include "recovery_store.hpp"
 #include "scenario_checker.hpp"
 #include "scenario_highlighter.hpp"
 
 #include <QFile>
-#include <QFileDialog>
+#include <QFrame>
 #include <QLabel>
 #include <QListWidget>
-#include <QMessageBox>
-#include <QSaveFile>
 #include <QVBoxLayout>
 
 namespace layoutscope::views {
@@ -33,6 +32,8 @@ EditorDock::EditorDock(QWidget* parent)
     lay->addWidget(m_editor, 3);
     lay->addWidget(m_state);
     lay->addWidget(m_list, 1);
+    buildFileUi();
+    lay->insertWidget(0, m_bar);
 
     m_timer.setSingleShot(true);
     m_timer.setInterval(250);
@@ -60,6 +61,13 @@ void EditorDock::showDocument(const Document& doc, bool fromDisk) {
     m_timer.stop();
     m_checker->cancel(); // this document replaces whatever a pending check would bring
     const QString path = QString::fromStdString(doc.path());
+    if (!fromDisk && path != m_statePath) { // a document that did not come through loadFile
+        QFile f(path);
+        const bool readable =
+            !path.isEmpty() && f.size() <= qint64(kMaxScenarioBytes) && f.open(QIODevice::ReadOnly);
+        setFileState(path, readable ? f.readAll() : QByteArray(), readable);
+        m_shownText = QString::fromStdString(m_loadedText);
+    }
     if (path != m_path) {
         m_path = path;
         emit pathChanged(m_path);
@@ -70,7 +78,12 @@ void EditorDock::showDocument(const Document& doc, bool fromDisk) {
         m_editor->setPlainText(text);
         m_loading = false;
     }
-    if (fromDisk) m_editor->document()->setModified(false);
+    if (fromDisk) {
+        m_loading = true; // not an undo back to the saved text: keep the file's recovery
+        m_editor->document()->setModified(false);
+        m_loading = false;
+        m_shownText = editorText();
+    }
     m_editor->setDiagnostics(doc.diagnostics());
     fillList(doc.diagnostics(), doc.hasTrace());
 }
@@ -120,43 +133,6 @@ QString EditorDock::diagnosticsText() const {
 
 bool EditorDock::isModified() const {
     return m_editor->document()->isModified();
-}
-
-bool EditorDock::writeTo(const QString& path) {
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly | QIODevice::Text) || f.write(m_editor->toPlainText().toUtf8()) < 0 ||
-        !f.commit()) {
-        QMessageBox::warning(this, "Save failed", QString("Cannot write %1: %2").arg(path, f.errorString()));
-        return false;
-    }
-    m_editor->document()->setModified(false);
-    if (path != m_path) {
-        m_path = path;
-        emit pathChanged(m_path);
-        checkNow(); // diagnostics now name the file
-    }
-    return true;
-}
-
-bool EditorDock::save() {
-    return m_path.isEmpty() || m_path.startsWith(":/") ? saveAs() : writeTo(m_path);
-}
-
-bool EditorDock::saveAs() {
-    const QString p =
-        QFileDialog::getSaveFileName(this, "Save scenario", m_path.startsWith(":/") ? QString() : m_path,
-                                     "Scenarios (*.scn);;All files (*)");
-    return !p.isEmpty() && writeTo(p);
-}
-
-bool EditorDock::maybeSave() {
-    if (!isModified()) return true;
-    const auto b = QMessageBox::warning(this, "Unsaved scenario",
-                                        QString("The scenario %1 has unsaved edits. Save them?")
-                                            .arg(m_path.isEmpty() ? QString("(unsaved)") : m_path),
-                                        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
-    if (b == QMessageBox::Save) return save();
-    return b == QMessageBox::Discard;
 }
 
 void EditorDock::setDark(bool dark) {

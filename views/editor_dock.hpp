@@ -6,7 +6,15 @@
 /// `layoutscope-cli check` (file:line:col: error: ...). A valid edit is handed to the owner (the
 /// views follow); an invalid one only updates the diagnostics, so the views keep the last good run.
 /// Unsaved edits are kept; save / save as / ask before discarding.
+///
+/// Files (issue 15, item 2; editor_file.cpp): the file's bytes are decoded by decodeFile and written
+/// back by encodeFile, so line endings, the BOM and untouched lines keep their bytes. Bundled
+/// examples are read-only (Save is Save As). Edits are autosaved to a RecoveryStore file a few seconds
+/// after typing stops; a clean close or a save removes it. A DiskWatcher notices the file changing on
+/// disk: with no edits the file is reloaded, with edits a bar offers Reload / Keep mine; Save asks
+/// before overwriting a file that changed since it was read.
 #include "code_editor.hpp"
+#include "document_file.hpp"
 #include "scene/document.hpp"
 
 #include <QTimer>
@@ -14,11 +22,15 @@
 #include <functional>
 #include <memory>
 
+class QFrame;
 class QLabel;
 class QListWidget;
+class QPushButton;
 
 namespace layoutscope::views {
 
+class DiskWatcher;
+class RecoveryStore;
 class ScenarioChecker;
 class ScenarioHighlighter;
 
@@ -27,6 +39,7 @@ class EditorDock : public QWidget {
   public:
     using RunFn = std::function<void(std::unique_ptr<Document>)>;
     explicit EditorDock(QWidget* parent = nullptr);
+    ~EditorDock() override;
 
     /// Called with each valid document an edit produces (it has a trace).
     void setRunHandler(RunFn fn) { m_run = std::move(fn); }
@@ -51,12 +64,44 @@ class EditorDock : public QWidget {
     void setDark(bool dark);
     void setDebounceMs(int ms) { m_timer.setInterval(ms); }
 
+    // --- Files (editor_file.cpp) ---
+    /// Read `path` (bounded like readScenarioFile), remember its format and watch it; the document of
+    /// its text (an Io diagnostic when it cannot be read). Show it with showDocument(doc, true).
+    [[nodiscard]] std::unique_ptr<Document> loadFile(const QString& path);
+    /// Whether `path` is a bundled example or review pack (under examplesDir() or its ../reviews).
+    [[nodiscard]] static bool isBundledPath(const QString& path);
+    /// The open file is a bundled example: Save is Save As, and no bundled file is ever written.
+    [[nodiscard]] bool isReadOnly() const { return m_readOnly; }
+    [[nodiscard]] const FileFormat& fileFormat() const { return m_format; }
+    /// The editor's text with '\n' line breaks, exactly (no-break spaces kept, unlike toPlainText).
+    [[nodiscard]] QString editorText() const;
+    /// Offer the pending recovery of the open file (askUser id "recovery"); true when restored.
+    bool offerRecovery();
+    /// Replace the text by `text` as one undoable edit (a restored recovery): the editor is modified.
+    void replaceText(const QString& text);
+    /// A clean close: stop autosaving and remove the recovery file.
+    void closeClean();
+    /// Save As asks this for the path (tests; default: a file dialog). Empty: cancelled.
+    void setSaveAsChooser(std::function<QString(const QString& suggested)> f) { m_chooser = std::move(f); }
+    void setAutosaveMs(int ms) { m_autosave.setInterval(ms); }
+    [[nodiscard]] RecoveryStore& recovery() const { return *m_recovery; }
+    [[nodiscard]] DiskWatcher* diskWatcher() const { return m_disk; }
+    /// The non-modal "changed on disk" bar (hidden unless the file changed under local edits).
+    [[nodiscard]] QFrame* diskBar() const { return m_bar; }
+
   signals:
     void modifiedChanged(bool modified);
     void pathChanged(const QString& path);
+    /// The file changed on disk and should be read again (no local edits, or the user chose Reload).
+    void reloadRequested(const QString& path);
 
   private:
     bool writeTo(const QString& path);
+    void buildFileUi(); ///< editor_file.cpp: autosave timer, disk watcher, the change bar
+    void autosaveNow();
+    void onDiskChanged();
+    void onDiskRemoved();
+    void setFileState(const QString& path, const QByteArray& bytes, bool readable);
     void applyCheck(std::unique_ptr<Document> doc); ///< UI thread: a worker's result
     void fillList(const std::vector<Diagnostic>& diags, bool hasTrace);
     [[nodiscard]] std::string displayName() const;
@@ -70,6 +115,22 @@ class EditorDock : public QWidget {
     RunFn m_run;
     QString m_path;
     bool m_loading = false;
+    // Files (editor_file.cpp)
+    QString m_statePath;      ///< the file m_format and m_baseHash describe
+    FileFormat m_format;      ///< its bytes, line endings and BOM as read
+    std::string m_loadedText; ///< its decoded text
+    QString m_shownText;      ///< editorText() right after showing it (unedited: write m_format's bytes)
+    QByteArray m_baseHash;    ///< SHA-256 of the bytes our text is based on (read or saved)
+    bool m_hasFile = false;   ///< the file existed and was read
+    bool m_readOnly = false;
+    std::unique_ptr<RecoveryStore> m_recovery;
+    QTimer m_autosave;
+    qint64 m_dirtySince = -1; ///< ms since epoch of the first edit not yet autosaved
+    DiskWatcher* m_disk = nullptr;
+    QFrame* m_bar = nullptr;
+    QLabel* m_barText = nullptr;
+    QPushButton* m_reloadBtn = nullptr;
+    std::function<QString(const QString&)> m_chooser;
 };
 
 } // namespace layoutscope::views

@@ -64,6 +64,7 @@ void MainWindow::buildUi() {
     m_editor->setRunHandler([this](std::unique_ptr<Document> d) { setDocument(std::move(d), true); });
     connect(m_editor, &EditorDock::modifiedChanged, this, [this](bool) { updateTitle(); });
     connect(m_editor, &EditorDock::pathChanged, this, [this](const QString&) { updateTitle(); });
+    connect(m_editor, &EditorDock::reloadRequested, this, &MainWindow::reloadFile);
     auto* srcDock =
         new QDockWidget("Scenario and diagnostics", this); // no "&": tab labels read it as a mnemonic
     srcDock->setObjectName("scenarioDock");
@@ -102,7 +103,7 @@ void MainWindow::buildUi() {
             QFileDialog::getOpenFileName(this, "Open scenario", {}, "Scenarios (*.scn);;All files (*)");
         if (!p.isEmpty()) openFile(p);
     });
-    file->addAction("&Save", QKeySequence::Save, m_editor, &EditorDock::save);
+    file->addAction("&Save", QKeySequence::Save, m_editor, &EditorDock::save)->setObjectName("saveAction");
     file->addAction("Save &As...", QKeySequence::SaveAs, m_editor, &EditorDock::saveAs);
     file->addAction("&Reload from disk", QKeySequence(Qt::Key_F5), this, [this] {
         if (m_editor->path().isEmpty() || !m_editor->maybeSave()) return;
@@ -211,6 +212,7 @@ void MainWindow::closeEvent(QCloseEvent* e) {
         e->ignore();
         return;
     }
+    m_editor->closeClean(); // no recovery file after a clean close
     AppSettings().saveWindow(*this);
     finishOpening(); // closed normally: the file did not crash us
     e->accept();
@@ -218,9 +220,12 @@ void MainWindow::closeEvent(QCloseEvent* e) {
 
 void MainWindow::updateTitle() {
     const QString p = m_editor->path();
-    setWindowTitle(QString("Layoutscope - %1%2")
+    const bool ro = m_editor->isReadOnly(); // a bundled example: Save is Save As
+    setWindowTitle(QString("Layoutscope - %1%2%3")
                        .arg(p.isEmpty() ? QString("(unsaved)") : QFileInfo(p).fileName(),
-                            m_editor->isModified() ? " *" : ""));
+                            ro ? " [read-only example]" : "", m_editor->isModified() ? " *" : ""));
+    if (auto* save = findChild<QAction*>("saveAction"))
+        save->setText(ro ? "&Save As... (example is read-only)" : "&Save");
 }
 
 void MainWindow::applyDocument(std::unique_ptr<Document> doc, bool keepStep) {

@@ -46,6 +46,11 @@ class MainWindow : public QMainWindow {
     /// Open a scenario file. It becomes AppSettings' last file only once a frame of it is drawn
     /// (or the window closes normally); until then a sentinel says it is being opened.
     void openFile(const QString& path);
+    /// Read the open file again (it changed on disk); keeps the step when the scenario still has it.
+    void reloadFile(const QString& path);
+    /// Start-up without --scenario: open the newest file with a pending recovery (crash) and offer it;
+    /// an untitled or deleted file's recovery is offered as text. False when there is none.
+    bool openPendingRecovery();
     /// A message in the status bar (e.g. why the last file was not reopened).
     void showNote(const QString& text);
 

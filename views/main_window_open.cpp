@@ -1,9 +1,14 @@
 // MainWindow: opening files with the "last file" crash guard, and out of memory as a diagnostic
 // (issue 11). A file that crashes the GUI is never reopened at the next start (AppSettings).
+// Files (issue 15): the editor reads the bytes (EditorDock::loadFile keeps their format), offers a
+// pending recovery of the file, and reloads it when it changes on disk.
 #include "main_window.hpp"
 
 #include "editor_dock.hpp"
+#include "file_prompts.hpp"
+#include "recovery_store.hpp"
 
+#include <QFile>
 #include <QFileInfo>
 #include <QStatusBar>
 #include <new>
@@ -14,10 +19,42 @@ void MainWindow::openFile(const QString& path) {
     const QString abs = QFileInfo(path).absoluteFilePath();
     finishOpening(); // the previous file drew (or we would not be here)
     AppSettings().beginOpening(abs);
-    auto doc = Document::fromFile(path.toStdString());
+    auto doc = m_editor->loadFile(path);
     m_opening = {abs, doc->hasTrace() || !doc->text().empty()};
     m_editor->showDocument(*doc, true);
     setDocument(std::move(doc));
+    m_editor->offerRecovery(); // edits of this file that a crash left unsaved
+    updateTitle();
+}
+
+void MainWindow::reloadFile(const QString& path) {
+    const uint32_t step = m_playback->step();
+    const bool atEnd = step >= m_playback->stepCount();
+    openFile(path);
+    if (!atEnd && step < m_playback->stepCount()) m_playback->seek(step);
+    showNote(QString("Reloaded %1: it changed on disk.").arg(QFileInfo(path).fileName()));
+}
+
+bool MainWindow::openPendingRecovery() {
+    const std::vector<RecoveryEntry> pending = RecoveryStore::pending();
+    if (pending.empty()) return false;
+    const RecoveryEntry& e = pending.front();
+    if (!e.scenarioPath.isEmpty() && QFileInfo::exists(e.scenarioPath)) {
+        openFile(e.scenarioPath); // offers the recovery
+        return true;
+    }
+    // Untitled, or its file is gone: the text is all there is.
+    const QString name = e.scenarioPath.isEmpty() ? QString("an untitled scenario") : e.scenarioPath;
+    const int a = askUser(this, "recovery", "Recover unsaved edits",
+                          QString("Layoutscope did not close cleanly: unsaved edits to %1 (autosaved %2; "
+                                  "the file no longer exists) were kept in %3.\n\nRestore them?")
+                              .arg(name, e.written.toString("yyyy-MM-dd hh:mm:ss"), e.recoveryFile),
+                          {"&Restore", "&Discard"}, 0, -1);
+    if (a == 1) QFile::remove(e.recoveryFile);
+    if (a != 0) return false;
+    setDocument(Document::fromText(e.text.toStdString(), e.scenarioPath.toStdString()));
+    m_editor->editor()->document()->setModified(true);
+    return true;
 }
 
 void MainWindow::finishOpening() {

@@ -157,9 +157,13 @@ int main(int argc, char** argv) {
     const AppSettings::Startup start =
         AppSettings().startupFile(examplesDir() + "/tma_tile_64x64_f16_sw128.scn");
     if (!start.note.isEmpty()) std::fprintf(stderr, "layoutscope: %s\n", qPrintable(start.note));
+    // --grab is scripted: never stop at a recovery question (the autosave stays for a later run).
+    if (cli.isSet(grabOpt) && qEnvironmentVariableIsEmpty("LAYOUTSCOPE_AUTO_ANSWER"))
+        qputenv("LAYOUTSCOPE_AUTO_ANSWER", "recovery=later");
+    // After a crash, the file with unsaved edits comes first (and its recovery is offered).
     if (cli.isSet(scenarioOpt))
         w.openFile(cli.value(scenarioOpt));
-    else if (QFileInfo::exists(start.path))
+    else if (!w.openPendingRecovery() && QFileInfo::exists(start.path))
         w.openFile(start.path);
     if (!start.note.isEmpty()) w.showNote(start.note);
     if (hasStep) w.playback()->seek(step);

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "app_settings.hpp"
+#include "recovery_store.hpp"
 
 #include <QApplication>
 #include <QSurfaceFormat>
@@ -25,5 +26,8 @@ int main(int argc, char** argv) {
     // them (a saved layout would also move the cells the interaction tests hover).
     QTemporaryDir settingsDir;
     layoutscope::views::AppSettings::useSettingsFolder(settingsDir.path());
+    // Nor the user's autosave (recovery) files: the editor tests type, so they autosave.
+    QTemporaryDir recoveryDir;
+    layoutscope::views::RecoveryStore::useFolder(recoveryDir.path());
     return Catch::Session().run(argc, argv);
 }
