@@ -50,4 +50,6 @@ int cmdExportCuda(const Args& args, std::ostream& out,
                   std::ostream& err); ///< cmd_export_cuda.cpp: a CUDA program that replays a scenario
 int cmdDiff(const Args& args, std::ostream& out,
             std::ostream& err); ///< cmd_diff.cpp: dumped bytes vs the engine's prediction
+int cmdInfer(const Args& args, std::ostream& out,
+             std::ostream& err); ///< cmd_infer.cpp: tile-load parameters that reproduce a dump
 } // namespace layoutscope::cli

@@ -62,6 +62,12 @@ const std::map<std::string, std::string>& usages() {
                      "  bytes dumped from a real kernel (.bin, .npy, cuda-gdb x/ hex) against the engine's "
                      "prediction;\n"
                      "  the scenario's 'observe' directives too. Exit 1 when any byte differs\n"},
+            {"infer",
+             "usage: layoutscope-cli infer F.scn --smem BUF=FILE [--tensor T]\n"
+             "  the TMA tile-load parameters (element size, box, swizzle, coordinates, buffer address mod "
+             "1024)\n"
+             "  that reproduce a dumped tile of an index-filled tensor, or the closest; exit 1 if none is "
+             "exact\n"},
             {"help", "usage: layoutscope-cli help [COMMAND]\n"},
         };
     }();
@@ -107,6 +113,7 @@ void printUsage(std::ostream& out) {
            "table\n"
            "  export-cuda F.scn [-o repro.cu]   a CUDA program replaying the scenario against the engine\n"
            "  diff F.scn [--smem BUF=FILE] [--global T=FILE] [--tmem FILE]   dumped bytes vs the engine\n"
+           "  infer F.scn --smem BUF=FILE [--tensor T]   the tile load that reproduces a dumped tile\n"
            "  help [COMMAND]           this text, or a command's usage\n"
            "options: --help, -h (usage), --version (on every command)\n"
            "exit status: 0 ok; 1 diagnostics (the input is wrong, a check or conformance case failed);\n"

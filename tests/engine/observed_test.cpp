@@ -1,6 +1,7 @@
 // Observed dumps (observed.hpp): the readers against hand-written files and byte strings, and the
 // comparison against tiles built from the swizzle definition (tma.md §6: 16-B chunk j of 128-B row r sits
 // at chunk position j ^ (r % 8) under SWIZZLE_128B), not from the engine.
+#include "layoutscope/analysis/infer.hpp"
 #include "layoutscope/analysis/observed.hpp"
 
 #include <catch2/catch.hpp>
@@ -149,5 +150,68 @@ TEST_CASE("observed vs predicted: a tile loaded without the swizzle the scenario
     SECTION("an unknown buffer is an error") {
         obs.name = "sB";
         CHECK_FALSE(compareObserved(*sc, *run, obs, tile(true)));
+    }
+}
+
+TEST_CASE("infer: the tile load that reproduces a dumped tile", "[observed][infer]") {
+    auto sc = parseScenario(*readScenarioFile(kTile + "f16_sw128_expected.scn"));
+    REQUIRE(sc);
+    const ScenarioTensorMap& a = sc->tensorMaps.at(0);
+    const uint32_t addr = sc->findBuffer("sA")->addr; // 1024: the first 1024-aligned address
+    auto infer = [&](const std::string& file) {
+        auto b = readObservedFile(kTile + file);
+        REQUIRE(b);
+        auto r = inferTileLoad(a, b->bytes, addr, TmaArch::Sm90);
+        REQUIRE(r);
+        return *r;
+    };
+    SECTION("an unswizzled tile: SWIZZLE_NONE, the tensor's own type first") {
+        const InferResult r = infer("f16_64x8_noswizzle_y0.bin");
+        REQUIRE_FALSE(r.exact.empty());
+        const InferCandidate& c = r.exact.front();
+        CHECK(c.map.p.dataType == TensorDataType::FLOAT16);
+        CHECK(c.map.p.swizzle == TensorSwizzle::NONE);
+        CHECK(c.map.p.boxDim[0] == 64);
+        CHECK(c.map.p.boxDim[1] == 8);
+        CHECK(c.coords[0] == 0);
+        CHECK(c.coords[1] == 0);
+        // The same bytes as UINT8 x 128, UINT32 x 32 and UINT64 x 16 boxes: all four are exact.
+        CHECK(r.exact.size() == 4);
+    }
+    SECTION("the right swizzle at the wrong row") {
+        const InferCandidate c = infer("f16_64x8_sw128_y8.bin").exact.at(0);
+        CHECK(c.map.p.swizzle == TensorSwizzle::S128B);
+        CHECK(c.coords[1] == 8);
+        CHECK(c.smemAddr % 1024 == 0);
+    }
+    SECTION("a buffer at another 128-B phase: found by the phase search") {
+        const InferResult r = infer("f16_64x8_sw128_at256.bin");
+        REQUIRE_FALSE(r.exact.empty());
+        CHECK(r.exact.front().map.p.swizzle == TensorSwizzle::S128B);
+        CHECK(r.exact.front().smemAddr % 1024 == 256);
+    }
+    SECTION("three corrupted bytes: none exact, the closest names them") {
+        auto b = readObservedFile(kTile + "f16_64x8_noswizzle_y0.bin");
+        REQUIRE(b);
+        b->bytes[130] ^= 0xFF, b->bytes[500] ^= 0x01, b->bytes[1001] ^= 0x80; // none is the first element
+        auto r = inferTileLoad(a, b->bytes, addr, TmaArch::Sm90);
+        REQUIRE(r);
+        CHECK(r->exact.empty());
+        CHECK(r->closest.differing == 3);
+        CHECK(r->closest.map.p.swizzle == TensorSwizzle::NONE);
+    }
+    SECTION("noise: no origin it names can even be loaded, and the error says why") {
+        std::vector<uint8_t> noise(1024);
+        for (size_t i = 0; i < noise.size(); ++i) noise[i] = static_cast<uint8_t>(i * 37 + 11);
+        auto r = inferTileLoad(a, noise, addr, TmaArch::Sm90);
+        REQUIRE_FALSE(r);
+        CHECK(r.error().message.find("no candidate load of A could run") != std::string::npos);
+    }
+    SECTION("a tensor without the index fill cannot name its elements") {
+        ScenarioTensorMap z = a;
+        z.fill = ScenarioFill::Random;
+        auto r = inferTileLoad(z, std::vector<uint8_t>(1024), addr, TmaArch::Sm90);
+        REQUIRE_FALSE(r);
+        CHECK(r.error().message.find("pattern=index") != std::string::npos);
     }
 }
