@@ -1,4 +1,5 @@
 #include "main_window.hpp"
+#include "import_tensormap_dialog.hpp"
 
 #include "editor_dock.hpp"
 #include "event_list.hpp"
@@ -109,6 +110,13 @@ void MainWindow::buildUi() {
         if (m_editor->path().isEmpty() || !m_editor->maybeSave()) return;
         openFile(m_editor->path());
     });
+    file->addAction("&Import tensor map...", QKeySequence(Qt::CTRL | Qt::Key_I), this,
+                    [this] {
+                        ImportTensorMapDialog dlg(this);
+                        if (dlg.exec() == QDialog::Accepted && !dlg.directive().isEmpty())
+                            m_editor->editor()->textCursor().insertText(dlg.directive());
+                    })
+        ->setObjectName("importTensorMapAction");
     file->addAction("&Export PNG...", QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::exportPngDialog);
     file->addSeparator();
     file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
