@@ -1,4 +1,5 @@
 #include "main_window.hpp"
+#include "compare_window.hpp"
 
 #include "editor_dock.hpp"
 #include "event_list.hpp"
@@ -109,6 +110,7 @@ void MainWindow::buildUi() {
         openFile(m_editor->path());
     });
     file->addAction("&Export PNG...", QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::exportPngDialog);
+    addCompareAction(file, this, [this] { return m_editor->path(); }); // compare_window.hpp
     file->addSeparator();
     file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
     QMenu* view = menuBar()->addMenu("&View");
