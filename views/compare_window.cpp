@@ -93,15 +93,15 @@ void CompareWindow::buildUi(const QStringList& files) {
         auto* col = new QSplitter(Qt::Vertical, columns);
         auto* smem = new CellCanvas(col);
         smem->setObjectName(QString("compareSmem%1").arg(d));
-        smem->setMinimumSize(160, 160);
+        smem->setMinimumSize(300, 240); // the legend needs ~300 px across, ~210 down
         m_smem.push_back(smem);
         CellCanvas* tm = nullptr;
         if (tmem) {
             tm = new CellCanvas(col);
             tm->setObjectName(QString("compareTmem%1").arg(d));
-            tm->setMinimumSize(160, 120);
-            col->setStretchFactor(0, 3);
-            col->setStretchFactor(1, 2);
+            tm->setMinimumSize(300, 200); // ~170 px of labels and legend
+            col->setStretchFactor(0, 1);
+            col->setStretchFactor(1, 1);
         }
         m_tmem.push_back(tm);
         connect(smem, &CellCanvas::cameraChanged, this, [this, smem] { mirrorCamera(smem, false); });
@@ -124,7 +124,8 @@ void CompareWindow::buildUi(const QStringList& files) {
             std::string t = head;
             t += cp.content.keys[i] ? "\n" + describeElement(*cp.content.keys[i]) : "\nnot written";
             if (i < cp.differs.size() && cp.differs[i])
-                t += d == 0 ? "\ndiffers from another pane" : "\ndiffers from pane 1";
+                t += d == 0 ? "\ndiffers from another pane at this address (element or value)"
+                            : "\ndiffers from pane 1 at this address (element or value)";
             return t + "\nclick: select this element in every pane";
         });
         if (tm) connect(tm, &CellCanvas::cameraChanged, this, [this, tm] { mirrorCamera(tm, true); });
@@ -203,8 +204,14 @@ void CompareWindow::buildMetricsDock() {
     }
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     dock->setWidget(m_table);
-    addDockWidget(Qt::RightDockWidgetArea, dock);
-    resizeDocks({dock}, {420}, Qt::Horizontal);
+    // Two scenarios: the table beside them; more: under them, so that each column keeps ~300 px at 1280.
+    if (m_set.docs.size() <= 2) {
+        addDockWidget(Qt::RightDockWidgetArea, dock);
+        resizeDocks({dock}, {420}, Qt::Horizontal);
+    } else {
+        addDockWidget(Qt::BottomDockWidgetArea, dock);
+        resizeDocks({dock}, {150}, Qt::Vertical);
+    }
 }
 
 uint32_t CompareWindow::lastPosition() const {

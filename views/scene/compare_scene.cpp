@@ -150,10 +150,9 @@ ViewPane withHeader(ViewPane p, std::string title, bool diffLegend, size_t diffe
             const float y = vp.y - 106.0f;
             o.rects.push_back({{10, y}, {24, y + 14}, kDiffColour, true});
             o.rects.push_back({{10, y}, {24, y + 14}, Rgba8{0, 0, 0, 255}, false});
+            // Short enough for a 300-px pane; the README and the inspector say what "differs" means.
             const std::string what = reference ? "differs from another pane" : "differs from pane 1";
-            o.text({29, y},
-                   what + " at this address (element or byte): " + std::to_string(differCount) + " B",
-                   Rgba8{220, 220, 225, 255});
+            o.text({29, y}, what + " here: " + std::to_string(differCount) + " B", Rgba8{220, 220, 225, 255});
         }
         return o;
     };
