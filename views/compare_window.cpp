@@ -272,18 +272,27 @@ void CompareWindow::refresh() {
         }
         if (CellCanvas* t = m_tmem[d]) {
             if (cp.tmem) {
+                std::vector<Rgba8> texels = cp.tmem->texels;
+                if (!m_marks)
+                    for (Rgba8& x : texels) x.a &= uint8_t(~kFlagDiffers);
                 t->setMargins(cp.tmem->margins);
                 t->setOverlay(cp.tmem->overlay);
-                t->setCells(cp.tmem->w, cp.tmem->h, cp.tmem->texels, cp.tmem->shade);
+                t->setCells(cp.tmem->w, cp.tmem->h, std::move(texels), cp.tmem->shade);
             } else {
                 t->setCells(0, 0, {}, {});
             }
         }
     }
     m_steps->setText("steps " + steps.join(" | "));
-    size_t differ = 0;
-    for (size_t d = 1; d < m_panes.size(); ++d) differ += m_panes[d].differCount;
-    statusBar()->showMessage(QString("%1 byte(s) differ from scenario 1 at this position").arg(differ));
+    size_t differ = 0, tmemDiffer = 0;
+    for (size_t d = 1; d < m_panes.size(); ++d) {
+        differ += m_panes[d].differCount;
+        tmemDiffer += m_panes[d].tmemDifferCount;
+    }
+    statusBar()->showMessage(
+        QString("%1 shared-memory byte(s) and %2 TMEM cell(s) differ from scenario 1 at this position")
+            .arg(differ)
+            .arg(tmemDiffer));
     showSelection();
 }
 

@@ -199,3 +199,48 @@ TEST_CASE("Compare: one element has one colour in every pane", "[views][compare]
     const Rgba8 want = colourForCoord(70, 40, 128, 64); // hue = row 70 of 128, lightness = column 40 of 64
     CHECK((ca.r == want.r && ca.g == want.g && ca.b == want.b));
 }
+
+TEST_CASE("Compare: Tensor Memory cells differ where another register landed", "[views][compare][tmem]") {
+    // tcgen05.st .32x32b.x4 (PTX ISA 9.2 §9.7.16.8.3): register position j of thread t lands in lane t,
+    // column j. B names %r1 and %r0 in swapped positions, so columns 0 and 1 of lanes 0..31 hold
+    // other registers (and, with regs pattern=index, other values); columns 2 and 3 are the same.
+    auto scenario = [](const char* regs) {
+        return std::string("target sm_100a\nptx 8.7\nsmem taddrBuf 16 align=16\nlet tmem = 0\nwarp 0\n"
+                           "regs pattern=index\n"
+                           "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [taddrBuf], 32;\n"
+                           "tcgen05.st.sync.aligned.32x32b.x4.b32 [tmem], {") +
+               regs + "};\ntcgen05.wait::st.sync.aligned;\n";
+    };
+    auto a = Document::fromText(scenario("%r0, %r1, %r2, %r3"));
+    auto b = Document::fromText(scenario("%r1, %r0, %r2, %r3"));
+    REQUIRE(a->hasTrace());
+    REQUIRE(b->hasTrace());
+    const std::vector<const Document*> docs{a.get(), b.get()};
+    const auto panes = comparePanesAt(docs, {"A", "B"}, compareFrames(docs), CompareSync::Step,
+                                      compareLastPosition(docs, CompareSync::Step));
+    REQUIRE(panes[0].tmem);
+    REQUIRE(panes[1].tmem);
+    CHECK(panes[1].tmemDifferCount == 64);
+    CHECK(panes[0].tmemDifferCount == 64);
+    const TmemContent& cb = panes[1].tmemContent;
+    for (size_t i = 0; i < cb.cells.size(); ++i) {
+        if (!cb.cells[i]) continue;
+        const TmemCellRef c = *cb.cells[i];
+        const bool expected = c.lane < 32 && c.column < 2;
+        CHECK(panes[1].tmemDiffers[i] == expected);
+        if (c.lane < 32 && c.column < 4) { // the register each cell came from, and its value t<<16 | reg
+            const uint32_t reg = c.column == 0 ? 1 : c.column == 1 ? 0 : c.column;
+            REQUIRE(cb.keys[i]);
+            CHECK(cb.keys[i]->space == MemSpace::Register);
+            CHECK(cb.values[i] == (c.lane << 16 | reg));
+        }
+    }
+    SECTION("the same scenario twice: nothing differs") {
+        const std::vector<const Document*> same{a.get(), a.get()};
+        const auto p = comparePanesAt(same, {"A", "A"}, compareFrames(same), CompareSync::Step,
+                                      compareLastPosition(same, CompareSync::Step));
+        CHECK(p[0].tmemDifferCount == 0);
+        CHECK(p[1].tmemDifferCount == 0);
+        CHECK(p[1].differCount == 0);
+    }
+}

@@ -94,6 +94,17 @@ TEST_CASE("The compare window shows one sized, non-empty pane per scenario", "[v
         CHECK(sel[0].first == glm::uvec2((b - baseB) % 128, (b - baseB) / 128));
         CHECK(sel[1].first == glm::uvec2((b + 1 - baseB) % 128, (b + 1 - baseB) / 128));
         CHECK(w.smemCanvas(0)->selection().size() == 2);
+        SECTION("a mouse click on the other pane selects back") {
+            w.smemCanvas(1)->fitView();
+            const QPoint at = w.smemCanvas(1)->cellCentre((b - baseB) % 128, (b - baseB) / 128).toPoint();
+            QTest::mouseClick(w.smemCanvas(1), Qt::LeftButton, Qt::NoModifier, at);
+            REQUIRE(w.selectedElement());
+            CHECK(w.selectedElement()->coord[0] == 40);
+            CHECK(w.selectedElement()->coord[1] == 5);
+            const auto& back = w.smemCanvas(0)->selection();
+            REQUIRE(back.size() == 2);
+            CHECK(back[0].first == glm::uvec2((a - baseA) % 128, (a - baseA) / 128));
+        }
         SECTION("the selection follows the element across positions") {
             w.setPosition(0); // nothing loaded yet
             CHECK(w.smemCanvas(1)->selection().empty());

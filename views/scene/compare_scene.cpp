@@ -1,9 +1,12 @@
 #include "scene/compare_scene.hpp"
 
+#include "layoutscope/tcgen05/exec.hpp"
 #include "scene/selection.hpp"
 
 #include <algorithm>
+#include <map>
 #include <memory>
+#include <tuple>
 
 namespace layoutscope::views {
 
@@ -50,6 +53,63 @@ SmemContent smemContentOf(const Document& doc, const SmemScene& s) {
             c.bytes[i] = bytes[s.window.base + i];
     }
     return c;
+}
+
+TmemContent tmemContentOf(const Document& doc, uint32_t step, const SmemContent& smem) {
+    TmemContent c;
+    if (!doc.hasTrace()) return c;
+    const TmemScene s = tmemSceneAt(doc, step, smem.window.cta);
+    const size_t n = s.moveOf.size();
+    c.cells.assign(n, std::nullopt);
+    c.keys.assign(n, std::nullopt);
+    c.values.assign(n, 0);
+    TmemReplay replay(doc.trace(), doc.run().tmemInitial);
+    replay.seek(std::min(step, doc.trace().stepCount));
+    for (uint32_t y = 0; y < s.height(); ++y)
+        for (uint32_t x = 0; x < s.width(); ++x) {
+            const size_t i = size_t(y) * s.width() + x;
+            const auto cell = s.cellAt(x, y);
+            if (!cell) continue;
+            c.cells[i] = cell;
+            const MemRef at{MemSpace::TensorMemory, uint8_t(cell->cta),
+                            uint64_t(cell->lane) << 16 | cell->column};
+            if (cell->cta < replay.state().ctas.size()) {
+                const auto v = readTmemBytes(replay.state(), at, 4);
+                for (size_t b = 0; b < v.size() && b < 4; ++b) c.values[i] |= uint32_t(v[b]) << (8 * b);
+            }
+            if (s.moveOf[i] < 0) continue;
+            const ByteMove m = doc.trace().moves[size_t(s.moveOf[i])];
+            const uint32_t dstByte = 4 * (cell->column - uint32_t(m.dst.addr & 0xFFFF));
+            ElementKey k = elementKeyOf(doc, m, dstByte);
+            if (m.src.space == MemSpace::SharedCta && m.src.cta == smem.window.cta) {
+                const uint64_t a = m.src.addr + srcByteOf(m, dstByte);
+                if (a >= smem.window.base && a < uint64_t(smem.window.base) + smem.window.size &&
+                    smem.keys[size_t(a - smem.window.base)])
+                    k = *smem.keys[size_t(a - smem.window.base)];
+            }
+            c.keys[i] = k;
+        }
+    return c;
+}
+
+std::vector<bool> differingTmemCells(const TmemContent& ref, const TmemContent& other) {
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, size_t> at; // (cta, lane, column) -> ref grid cell
+    for (size_t i = 0; i < ref.cells.size(); ++i)
+        if (ref.cells[i]) at[{ref.cells[i]->cta, ref.cells[i]->lane, ref.cells[i]->column}] = i;
+    std::vector<bool> out(other.cells.size(), false);
+    for (size_t i = 0; i < other.cells.size(); ++i) {
+        if (!other.cells[i]) continue;
+        const auto j = at.find({other.cells[i]->cta, other.cells[i]->lane, other.cells[i]->column});
+        if (j == at.end()) {
+            out[i] = other.keys[i].has_value();
+            continue;
+        }
+        const auto& a = ref.keys[j->second];
+        const auto& b = other.keys[i];
+        out[i] =
+            a.has_value() != b.has_value() || (a && (*a != *b || ref.values[j->second] != other.values[i]));
+    }
+    return out;
 }
 
 std::vector<uint32_t> cellsOfElement(const SmemContent& c, const ElementKey& k) {
@@ -127,11 +187,14 @@ std::vector<std::vector<BoxFrame>> compareFrames(const std::vector<const Documen
 namespace {
 
 /// `fn`'s overlay drawn below a header band with `title`, plus `extra` items (pane pixels).
-ViewPane withHeader(ViewPane p, std::string title, bool diffLegend, size_t differCount, bool reference) {
+ViewPane withHeader(ViewPane p, std::string title, bool diffLegend, size_t differCount, bool reference,
+                    std::string unit = "B") {
     p.margins.y += kCompareHeader;
     if (diffLegend) p.margins.w += 20.0f;
     auto base = std::move(p.overlay);
-    p.overlay = [base, title, diffLegend, differCount, reference](const Camera2D& cam, glm::vec2 vp) {
+    const float legendY = p.margins.w - 6.0f; // from the bottom: just under the grid
+    p.overlay = [base, title, diffLegend, differCount, reference, unit, legendY](const Camera2D& cam,
+                                                                                 glm::vec2 vp) {
         OverlayList o;
         if (base) {
             Camera2D shifted = cam;
@@ -147,12 +210,13 @@ ViewPane withHeader(ViewPane p, std::string title, bool diffLegend, size_t diffe
         std::rotate(o.rects.begin(), o.rects.end() - 1, o.rects.end()); // the band under everything
         o.text({8, 3}, title, Rgba8{255, 214, 90, 255});
         if (diffLegend) {
-            const float y = vp.y - 106.0f;
+            const float y = vp.y - legendY;
             o.rects.push_back({{10, y}, {24, y + 14}, kDiffColour, true});
             o.rects.push_back({{10, y}, {24, y + 14}, Rgba8{0, 0, 0, 255}, false});
             // Short enough for a 300-px pane; the README and the inspector say what "differs" means.
             const std::string what = reference ? "differs from another pane" : "differs from pane 1";
-            o.text({29, y}, what + " here: " + std::to_string(differCount) + " B", Rgba8{220, 220, 225, 255});
+            o.text({29, y}, what + " here: " + std::to_string(differCount) + " " + unit,
+                   Rgba8{220, 220, 225, 255});
         }
         return o;
     };
@@ -182,8 +246,10 @@ std::vector<ComparePanes> comparePanesAt(const std::vector<const Document*>& doc
         cp.content =
             smemContentOf(doc, smemSceneAt(doc, cp.step, opt.frames ? *opt.frames : boxFrames(doc), 0));
         if (hasTmemMoves(doc))
-            if (ViewPaneResult t = buildViewPane(doc, ExportView::Tmem, cp.step, opt); t.pane)
+            if (ViewPaneResult t = buildViewPane(doc, ExportView::Tmem, cp.step, opt); t.pane) {
                 cp.tmem = std::move(t.pane);
+                cp.tmemContent = tmemContentOf(doc, cp.step, cp.content);
+            }
     }
     // Differences: pane k against pane 1; pane 1's cells that differ from any other pane.
     if (!out.empty() && out[0].smem) {
@@ -194,6 +260,16 @@ std::vector<ComparePanes> comparePanesAt(const std::vector<const Document*>& doc
             const auto back = differingCells(out[d].content, out[0].content);
             for (size_t i = 0; i < back.size(); ++i)
                 if (back[i]) out[0].differs[i] = true;
+        }
+    }
+    if (!out.empty() && out[0].tmem) { // Tensor Memory: the same, cell by cell
+        out[0].tmemDiffers.assign(out[0].tmemContent.cells.size(), false);
+        for (size_t d = 1; d < out.size(); ++d) {
+            if (!out[d].tmem) continue;
+            out[d].tmemDiffers = differingTmemCells(out[0].tmemContent, out[d].tmemContent);
+            const auto back = differingTmemCells(out[d].tmemContent, out[0].tmemContent);
+            for (size_t i = 0; i < back.size(); ++i)
+                if (back[i]) out[0].tmemDiffers[i] = true;
         }
     }
     for (size_t d = 0; d < out.size(); ++d) {
@@ -207,10 +283,17 @@ std::vector<ComparePanes> comparePanesAt(const std::vector<const Document*>& doc
         const bool marks = out.size() > 1 && out[0].smem;
         cp.smem = withHeader(std::move(*cp.smem), std::to_string(d + 1) + ": " + cp.name, marks,
                              cp.differCount, d == 0);
-        if (cp.tmem)
+        if (cp.tmem) {
+            for (size_t i = 0; i < cp.tmemDiffers.size() && i < cp.tmem->texels.size(); ++i)
+                if (cp.tmemDiffers[i]) {
+                    cp.tmem->texels[i].a |= kFlagDiffers;
+                    ++cp.tmemDifferCount;
+                }
+            const bool tmemMarks = out.size() > 1 && out[0].tmem;
             cp.tmem =
                 withHeader(std::move(*cp.tmem), std::to_string(d + 1) + ": " + cp.name + " (Tensor Memory)",
-                           false, 0, false);
+                           tmemMarks, cp.tmemDifferCount, d == 0, "cells");
+        }
     }
     return out;
 }

@@ -13,6 +13,7 @@
 /// the other not, or both are written with another element or another byte value.
 #include "layoutscope/analysis/metrics_table.hpp"
 #include "scene/smem_scene.hpp"
+#include "scene/tmem_scene.hpp"
 #include "scene/view_pane.hpp"
 
 #include <array>
@@ -58,6 +59,20 @@ struct SmemContent {
 /// comment). A cell outside ref's window differs when it is written.
 [[nodiscard]] std::vector<bool> differingCells(const SmemContent& ref, const SmemContent& other);
 
+/// What one pane's Tensor Memory holds at a step: per grid cell of its TMEM view (tmem_scene.hpp), the
+/// TMEM cell shown, the element key of what was written there (nullopt: never written) and the 32-bit
+/// value. The key of a cell copied from shared memory (tcgen05.cp) is the key of its source byte in
+/// `smem` (the element it holds); from registers or TMEM, the source register / cell.
+struct TmemContent {
+    std::vector<std::optional<TmemCellRef>> cells;
+    std::vector<std::optional<ElementKey>> keys;
+    std::vector<uint32_t> values;
+};
+[[nodiscard]] TmemContent tmemContentOf(const Document& doc, uint32_t step, const SmemContent& smem);
+/// Per grid cell of `other`: true when the same TMEM cell (CTA, lane, column) of `ref` holds another
+/// element or value, or is written in one only.
+[[nodiscard]] std::vector<bool> differingTmemCells(const TmemContent& ref, const TmemContent& other);
+
 /// How one timeline position maps to each document's step.
 enum class CompareSync : uint8_t {
     Step,        ///< position i = step i of each document (clamped to its last step)
@@ -83,6 +98,9 @@ struct ComparePanes {
     SmemContent content; ///< of the shared-memory pane
     std::vector<bool> differs;
     size_t differCount = 0;
+    TmemContent tmemContent; ///< of the Tensor Memory pane (empty without one)
+    std::vector<bool> tmemDiffers;
+    size_t tmemDifferCount = 0;
     std::string error;
 };
 
