@@ -4,9 +4,7 @@
 #include "scene/selection.hpp"
 
 #include <algorithm>
-#include <map>
 #include <memory>
-#include <tuple>
 
 namespace layoutscope::views {
 
@@ -60,6 +58,9 @@ TmemContent tmemContentOf(const Document& doc, uint32_t step, const SmemContent&
     if (!doc.hasTrace()) return c;
     const TmemScene s = tmemSceneAt(doc, step, smem.window.cta);
     const size_t n = s.moveOf.size();
+    c.firstCta = s.firstCta;
+    c.ctaCount = s.ctaCount;
+    c.width = s.width();
     c.cells.assign(n, std::nullopt);
     c.keys.assign(n, std::nullopt);
     c.values.assign(n, 0);
@@ -71,12 +72,8 @@ TmemContent tmemContentOf(const Document& doc, uint32_t step, const SmemContent&
             const auto cell = s.cellAt(x, y);
             if (!cell) continue;
             c.cells[i] = cell;
-            const MemRef at{MemSpace::TensorMemory, uint8_t(cell->cta),
-                            uint64_t(cell->lane) << 16 | cell->column};
-            if (cell->cta < replay.state().ctas.size()) {
-                const auto v = readTmemBytes(replay.state(), at, 4);
-                for (size_t b = 0; b < v.size() && b < 4; ++b) c.values[i] |= uint32_t(v[b]) << (8 * b);
-            }
+            if (cell->cta < replay.state().ctas.size())
+                c.values[i] = replay.state().ctas[cell->cta].cell(cell->lane, cell->column);
             if (s.moveOf[i] < 0) continue;
             const ByteMove m = doc.trace().moves[size_t(s.moveOf[i])];
             const uint32_t dstByte = 4 * (cell->column - uint32_t(m.dst.addr & 0xFFFF));
@@ -93,21 +90,21 @@ TmemContent tmemContentOf(const Document& doc, uint32_t step, const SmemContent&
 }
 
 std::vector<bool> differingTmemCells(const TmemContent& ref, const TmemContent& other) {
-    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, size_t> at; // (cta, lane, column) -> ref grid cell
-    for (size_t i = 0; i < ref.cells.size(); ++i)
-        if (ref.cells[i]) at[{ref.cells[i]->cta, ref.cells[i]->lane, ref.cells[i]->column}] = i;
     std::vector<bool> out(other.cells.size(), false);
     for (size_t i = 0; i < other.cells.size(); ++i) {
         if (!other.cells[i]) continue;
-        const auto j = at.find({other.cells[i]->cta, other.cells[i]->lane, other.cells[i]->column});
-        if (j == at.end()) {
+        const TmemCellRef c = *other.cells[i];
+        // The same TMEM cell in ref's grid (tmem_scene.hpp: CTA k of the pair at x = k * (512 + gap)).
+        std::optional<size_t> j;
+        if (c.cta >= ref.firstCta && c.cta < ref.firstCta + ref.ctaCount)
+            j = size_t(c.lane) * ref.width + (c.cta - ref.firstCta) * (512 + kTmemPairGap) + c.column;
+        if (!j || *j >= ref.keys.size()) {
             out[i] = other.keys[i].has_value();
             continue;
         }
-        const auto& a = ref.keys[j->second];
+        const auto& a = ref.keys[*j];
         const auto& b = other.keys[i];
-        out[i] =
-            a.has_value() != b.has_value() || (a && (*a != *b || ref.values[j->second] != other.values[i]));
+        out[i] = a.has_value() != b.has_value() || (a && (*a != *b || ref.values[*j] != other.values[i]));
     }
     return out;
 }

@@ -67,6 +67,7 @@ struct TmemContent {
     std::vector<std::optional<TmemCellRef>> cells;
     std::vector<std::optional<ElementKey>> keys;
     std::vector<uint32_t> values;
+    uint32_t firstCta = 0, ctaCount = 1, width = 0; ///< the grid (TmemScene)
 };
 [[nodiscard]] TmemContent tmemContentOf(const Document& doc, uint32_t step, const SmemContent& smem);
 /// Per grid cell of `other`: true when the same TMEM cell (CTA, lane, column) of `ref` holds another
