@@ -1,12 +1,15 @@
 // Compare mode in the GUI (issue 14 item 5): the compare window on review pack 1, its synchronised
 // views, and the headless export (PNG + SVG + the Markdown table of `layoutscope-cli compare`).
 #include "compare_window.hpp"
+#include "examples_menu.hpp"
 #include "gui_test_util.hpp"
+#include "main_window.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <QFile>
 #include <QImage>
+#include <QMenu>
 #include <QProcess>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -157,4 +160,34 @@ TEST_CASE("Headless compare export writes PNG, SVG and the CLI's Markdown table"
         REQUIRE(one.waitForFinished(60000));
         CHECK(one.exitCode() == 2);
     }
+}
+
+TEST_CASE("Examples > Review packs opens the bundled comparisons", "[views][gui][compare][examples]") {
+    const auto packs = listReviewPacks(QString(LAYOUTSCOPE_ASSETS_DIR) + "/reviews");
+    REQUIRE(packs.size() == 3); // assets/reviews/README.md: three comparisons
+    CHECK(packs[0].files.size() == 2);
+    CHECK(packs[1].files.size() == 2);
+    CHECK(packs[2].files.size() == 4);
+    QMenu menu;
+    QStringList opened;
+    attachExamplesMenu(
+        &menu, QString(LAYOUTSCOPE_ASSETS_DIR) + "/scenarios", [](const QString&) {},
+        [&opened](const QStringList& files) { opened = files; });
+    emit menu.aboutToShow();
+    QMenu* sub = nullptr;
+    for (QAction* a : menu.actions())
+        if (a->menu() && a->text().startsWith("Review packs")) sub = a->menu();
+    REQUIRE(sub);
+    REQUIRE(sub->actions().size() == 3);
+    sub->actions()[0]->trigger();
+    REQUIRE(opened.size() == 2);
+    CHECK(opened[0].endsWith("operand_sw128_one_box.scn"));
+    CHECK(opened[1].endsWith("operand_sw64_two_boxes.scn"));
+}
+
+TEST_CASE("The main window's File menu offers Compare with...", "[views][gui][compare]") {
+    MainWindow w;
+    bool found = false;
+    for (QAction* a : w.findChildren<QAction*>()) found |= a->text() == "&Compare with...";
+    CHECK(found);
 }
