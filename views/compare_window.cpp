@@ -128,7 +128,16 @@ void CompareWindow::buildUi(const QStringList& files) {
                             : "\ndiffers from pane 1 at this address (element or value)";
             return t + "\nclick: select this element in every pane";
         });
-        if (tm) connect(tm, &CellCanvas::cameraChanged, this, [this, tm] { mirrorCamera(tm, true); });
+        if (tm) {
+            connect(tm, &CellCanvas::cameraChanged, this, [this, tm] { mirrorCamera(tm, true); });
+            connect(tm, &CellCanvas::cellClicked, this, [this, d](int x, int y) {
+                if (d >= m_panes.size()) return;
+                const TmemContent& c = m_panes[d].tmemContent;
+                const size_t i = size_t(std::max(y, 0)) * c.width + size_t(std::max(x, 0));
+                m_selected = x >= 0 && y >= 0 && i < c.keys.size() ? c.keys[i] : std::nullopt;
+                showSelection();
+            });
+        }
     }
     v->addWidget(columns, 1);
     setCentralWidget(central);
@@ -313,6 +322,16 @@ void CompareWindow::showSelection() {
                 ranges.push_back({c, c + glm::uvec2(1)});
             }
         m_smem[d]->setSelection(std::move(ranges));
+        if (CellCanvas* t = m_tmem[d]) { // TMEM cells holding the element (copied from shared memory)
+            std::vector<std::pair<glm::uvec2, glm::uvec2>> cells;
+            const TmemContent& c = m_panes[d].tmemContent;
+            for (size_t i = 0; m_selected && c.width && i < c.keys.size(); ++i)
+                if (c.keys[i] && c.keys[i]->sameElement(*m_selected)) {
+                    const glm::uvec2 g(uint32_t(i % c.width), uint32_t(i / c.width));
+                    cells.push_back({g, g + glm::uvec2(1)});
+                }
+            t->setSelection(std::move(cells));
+        }
     }
     if (m_selected)
         statusBar()->showMessage("selected: " + QString::fromStdString(describeElement(*m_selected)));

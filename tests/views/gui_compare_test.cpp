@@ -191,3 +191,31 @@ TEST_CASE("The main window's File menu offers Compare with...", "[views][gui][co
     for (QAction* a : w.findChildren<QAction*>()) found |= a->text() == "&Compare with...";
     CHECK(found);
 }
+
+TEST_CASE("Selecting a shared-memory element outlines the TMEM cells it was copied to",
+          "[views][gui][compare]") {
+    const QString s = QString(LAYOUTSCOPE_ASSETS_DIR) + "/scenarios/";
+    CompareWindow w(
+        {s + "tcgen05_cp_64x128b_warpx2_01_23.scn", s + "tcgen05_cp_64x128b_warpx2_02_13_b6.scn"});
+    w.resize(1400, 860);
+    w.show();
+    QTest::qWait(100);
+    REQUIRE(w.tmemCanvas(0));
+    REQUIRE(w.tmemCanvas(1));
+    // The first byte the TMA load wrote (a tensor element); tcgen05.cp copied it into Tensor Memory.
+    const SmemContent& c = w.panes()[0].content;
+    size_t first = 0;
+    while (first < c.keys.size() && !(c.keys[first] && c.keys[first]->space == MemSpace::Global)) ++first;
+    REQUIRE(first < c.keys.size());
+    w.selectCell(0, uint32_t(first % 128), uint32_t(first / 128));
+    const auto& sel = w.tmemCanvas(0)->selection();
+    REQUIRE(!sel.empty());
+    const TmemContent& t = w.panes()[0].tmemContent;
+    for (const auto& [lo, hi] : sel) {
+        const size_t i = size_t(lo.y) * t.width + lo.x;
+        REQUIRE(t.keys[i]);
+        CHECK(t.keys[i]->sameElement(*c.keys[first]));
+    }
+    // .warpx2::01_23 copies each source row to two lane blocks: the element is in at least two cells.
+    CHECK(sel.size() >= 2);
+}
