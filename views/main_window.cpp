@@ -1,4 +1,5 @@
 #include "main_window.hpp"
+#include "compare_window.hpp"
 #include "import_tensormap_dialog.hpp"
 
 #include "editor_dock.hpp"
@@ -118,6 +119,7 @@ void MainWindow::buildUi() {
                     })
         ->setObjectName("importTensorMapAction");
     file->addAction("&Export PNG...", QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::exportPngDialog);
+    addCompareAction(file, this, [this] { return m_editor->path(); }); // compare_window.hpp
     file->addSeparator();
     file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
     QMenu* view = menuBar()->addMenu("&View");

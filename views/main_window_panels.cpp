@@ -1,5 +1,6 @@
 // MainWindow's secondary panels and menus: Examples, the event list, the swizzle explorer,
 // File > Export Animation and View > Theme (main_window.hpp).
+#include "compare_window.hpp"
 #include "editor_dock.hpp"
 #include "event_list.hpp"
 #include "examples_menu.hpp"
@@ -28,9 +29,12 @@ void MainWindow::buildPanels(QMenu* file, QMenu* view) {
     if (dir.isEmpty()) {
         examples->addAction("(no scenarios folder found: set LAYOUTSCOPE_SCENARIOS_DIR)")->setEnabled(false);
     } else {
-        attachExamplesMenu(examples, dir, [this](const QString& path) {
-            if (m_editor->maybeSave()) openFile(path);
-        });
+        attachExamplesMenu(
+            examples, dir,
+            [this](const QString& path) {
+                if (m_editor->maybeSave()) openFile(path);
+            },
+            [](const QStringList& files) { openCompareWindow(files); });
     }
 
     // Event list: one row per instruction; selecting a row seeks, playback highlights the row.

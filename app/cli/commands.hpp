@@ -1,5 +1,5 @@
 #pragma once
-#include "layoutscope/analysis/metrics.hpp"
+#include "layoutscope/analysis/metrics_table.hpp"
 
 #include <ostream>
 #include <string>
@@ -36,12 +36,8 @@ int cmdDesc(const Args& args, std::ostream& out,
             std::ostream& err); ///< cmd_desc.cpp: smem descriptor encode/decode
 int cmdTensormap(const Args& args, std::ostream& out,
                  std::ostream& err); ///< cmd_tensormap.cpp: 128-byte CUtensorMap -> directive / JSON
-/// One column of a comparison table: a scenario (or a sweep combination) and its figures.
-struct MetricColumn {
-    std::string name;
-    std::vector<MetricValue> values;
-};
-/// The comparison table in `format` (text, md, csv, json), the better value of each row marked.
+/// The comparison table (formatMetricsTable, metrics_table.hpp) in `format` (text, md, csv, json), the better
+/// value of each row marked.
 int printMetricsTable(const std::vector<MetricColumn>& cols, const std::string& format, std::ostream& out);
 int cmdSweep(const Args& args, std::ostream& out, std::ostream& err); ///< cmd_sweep.cpp
 int cmdCompare(const Args& args, std::ostream& out,

@@ -4,7 +4,10 @@
 //   layoutscope --scenario FILE --export-sequence DIR [--steps A:B] [--size WxH] [--cta N]
 //   (DIR/frame_0000.png...) layoutscope --scenario FILE [--step N] --grab window.png [--hover 0xADDR] (show,
 //   screenshot, quit)
+//   layoutscope --compare A.scn B.scn [C.scn...] [--step N] [--export out.png] (compare mode; with
+//   --export: out.png, out.svg and out.md headless)
 #include "app_settings.hpp"
+#include "compare_window.hpp"
 #include "examples_menu.hpp"
 #include "export.hpp"
 #include "export_sequence.hpp"
@@ -72,8 +75,12 @@ int main(int argc, char** argv) {
         "steps", "With --export-sequence: steps A:B, A:, :B or A (default: all, 0..last).", "A:B");
     const QCommandLineOption resetLayoutOpt(
         "reset-layout", "Forget the saved window layout and geometry (theme and last file stay).");
+    const QCommandLineOption compareOpt(
+        "compare", "Compare the scenario FILEs given as arguments side by side (with --export: writes "
+                   "OUT.png, OUT.svg and OUT.md).");
     cli.addOptions({scenarioOpt, stepOpt, exportOpt, viewOpt, sizeOpt, ctaOpt, grabOpt, hoverOpt, seqOpt,
-                    stepsOpt, resetLayoutOpt});
+                    stepsOpt, resetLayoutOpt, compareOpt});
+    cli.addPositionalArgument("files", "With --compare: the scenarios to compare.", "[FILE...]");
     cli.process(app);
 
     bool stepOk = true;
@@ -87,6 +94,18 @@ int main(int argc, char** argv) {
     if (cli.isSet(stepsOpt) && !cli.isSet(seqOpt)) {
         std::fprintf(stderr, "layoutscope: --steps only applies to --export-sequence DIR\n");
         return 2;
+    }
+    if (cli.isSet(compareOpt)) { // compare mode (views/compare_window.hpp)
+        const QStringList wh = cli.value(sizeOpt).split('x');
+        const QSize size = wh.size() == 2 ? QSize(wh[0].toInt(), wh[1].toInt()) : QSize(1600, 900);
+        if (size.width() < 64 || size.height() < 64) {
+            std::fprintf(stderr, "layoutscope: --size wants WxH of at least 64x64\n");
+            return 2;
+        }
+        if (!cli.isSet(exportOpt)) applyTheme(AppSettings().theme());
+        const int rc = runCompareCommand(cli.positionalArguments(), cli.value(exportOpt), size,
+                                         hasStep ? std::optional<uint32_t>(step) : std::nullopt);
+        return rc >= 0 ? rc : app.exec();
     }
     if (cli.isSet(viewOpt) && !cli.isSet(exportOpt)) {
         std::fprintf(stderr, "layoutscope: --view only applies to --export FILE\n");
