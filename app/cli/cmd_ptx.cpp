@@ -93,6 +93,15 @@ int cmdScaffold(const Args& args, std::ostream& out, std::ostream& err) {
         printDiags(err, mod.diagnostics(), file);
         return 1;
     }
+    // A scenario of invalid instructions would not parse: report them as check does, and stop.
+    const std::vector<Diagnostic> problems = checkPtxModule(*mod);
+    printDiags(err, problems, file);
+    for (const Diagnostic& d : problems)
+        if (d.severity == Severity::Error) {
+            err << file
+                << ": error: the module has errors (above); scaffold needs a module that checks clean\n";
+            return 1;
+        }
     const std::string base =
         file.substr(file.find_last_of('/') == std::string::npos ? 0 : file.find_last_of('/') + 1);
     opt.sourceName = base;

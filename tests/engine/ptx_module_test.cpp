@@ -94,7 +94,8 @@ TEST_CASE("module structure: header, entries, params, variables", "[ptx][module]
     CHECK(f.instrs.front().instr.span.line == 42);
     CHECK(f.instrs.back().instr.opcodeText() == "tcgen05.dealloc.cta_group::1.sync.aligned.b32");
     CHECK(f.instrs.back().instr.span.line == 167);
-    for (size_t i = 1; i < f.instrs.size(); ++i) CHECK(f.instrs[i - 1].instr.span.line < f.instrs[i].instr.span.line);
+    for (size_t i = 1; i < f.instrs.size(); ++i)
+        CHECK(f.instrs[i - 1].instr.span.line < f.instrs[i].instr.span.line);
 }
 
 TEST_CASE("register origins follow mov and cvta", "[ptx][module]") {
@@ -118,13 +119,13 @@ TEST_CASE("register origins follow mov and cvta", "[ptx][module]") {
 }
 
 TEST_CASE("declared register types decide operand checks", "[ptx][module]") {
-    const std::string body = std::string(kHeader) +
-                             ".visible .entry k(\n  .param .u64 k_param_0\n)\n{\n"
-                             "  .reg .b32 a<4>;\n  .reg .b16 m;\n  .reg .b64 wide;\n"
-                             "  .shared .align 8 .b64 bar;\n";
+    const std::string body = std::string(kHeader) + ".visible .entry k(\n  .param .u64 k_param_0\n)\n{\n"
+                                                    "  .reg .b32 a<4>;\n  .reg .b16 m;\n  .reg .b64 wide;\n"
+                                                    "  .shared .align 8 .b64 bar;\n";
     SECTION("non-conventional names typed by their .reg") {
-        const std::string t = body + "  mbarrier.init.shared::cta.b64 [bar], a1;\n"
-                                     "  { .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [bar], a2; }\n}\n";
+        const std::string t =
+            body + "  mbarrier.init.shared::cta.b64 [bar], a1;\n"
+                   "  { .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [bar], a2; }\n}\n";
         auto m = readPtxModule(t);
         REQUIRE(m);
         CHECK(checkPtxModule(*m).empty());
@@ -135,7 +136,8 @@ TEST_CASE("declared register types decide operand checks", "[ptx][module]") {
         CHECK(d.message.find("`wide` is a 64-bit register") != std::string::npos);
     }
     SECTION("a scope's declarations end at its '}'") {
-        const Diagnostic d = onlyError(body + "  { .reg .pred P; }\n  mbarrier.try_wait.parity.shared::cta.b64 P, [bar], 0;\n}\n");
+        const Diagnostic d = onlyError(
+            body + "  { .reg .pred P; }\n  mbarrier.try_wait.parity.shared::cta.b64 P, [bar], 0;\n}\n");
         CHECK(d.span.line == 13);
         CHECK(d.span.column == 44);
         CHECK(d.code == DiagCode::UnknownName);
@@ -148,21 +150,22 @@ TEST_CASE("declared register types decide operand checks", "[ptx][module]") {
 }
 
 TEST_CASE("everything else nvcc and hand-written PTX contain is tolerated", "[ptx][module]") {
-    const std::string t = std::string("// comment\n/* block\ncomment */\n") + kHeader +
-                          ".file 1 \"k.cu\"\n"
-                          ".extern .shared .align 16 .b8 dyn[];\n"
-                          ".global .align 4 .b8 g[4] = {1, 2, 3, 4};\n"
-                          ".const .align 8 .u64 c0;\n"
-                          ".func (.param .b32 ret) f(.param .b32 x);\n"
-                          ".visible .func (.param .b32 ret) f(.param .b32 x)\n{\n  .reg .b32 %r<2>;\n"
-                          "  ld.param.b32 %r0, [x];\n  st.param.b32 [ret], %r0;\n  ret;\n}\n"
-                          ".visible .entry k()\n.maxntid 128, 1, 1\n.reqnctapercluster 2, 1, 1\n{\n"
-                          "  .reg .pred %p<2>;\n  .reg .v4 .b32 %v;\n  .local .align 4 .b8 __local_depot0[8];\n"
-                          "  .loc 1 5 3\n  .pragma \"nounroll\";\n"
-                          "$L__BB0_1:\n  @%p1 bra $L__BB0_1;\n  @!%p1 bra.uni $L__BB0_1;\n"
-                          "  { .reg .b32 t; mov.b32 t, 1; }\n"
-                          "  tcgen05.fence::before_thread_sync;\n  ret;\n}\n"
-                          ".section .debug_str\n{\n.b8 0\n}\n";
+    const std::string t =
+        std::string("// comment\n/* block\ncomment */\n") + kHeader +
+        ".file 1 \"k.cu\"\n"
+        ".extern .shared .align 16 .b8 dyn[];\n"
+        ".global .align 4 .b8 g[4] = {1, 2, 3, 4};\n"
+        ".const .align 8 .u64 c0;\n"
+        ".func (.param .b32 ret) f(.param .b32 x);\n"
+        ".visible .func (.param .b32 ret) f(.param .b32 x)\n{\n  .reg .b32 %r<2>;\n"
+        "  ld.param.b32 %r0, [x];\n  st.param.b32 [ret], %r0;\n  ret;\n}\n"
+        ".visible .entry k()\n.maxntid 128, 1, 1\n.reqnctapercluster 2, 1, 1\n{\n"
+        "  .reg .pred %p<2>;\n  .reg .v4 .b32 %v;\n  .local .align 4 .b8 __local_depot0[8];\n"
+        "  .loc 1 5 3\n  .pragma \"nounroll\";\n"
+        "$L__BB0_1:\n  @%p1 bra $L__BB0_1;\n  @!%p1 bra.uni $L__BB0_1;\n"
+        "  { .reg .b32 t; mov.b32 t, 1; }\n"
+        "  tcgen05.fence::before_thread_sync;\n  ret;\n}\n"
+        ".section .debug_str\n{\n.b8 0\n}\n";
     auto m = readPtxModule(t);
     REQUIRE(m);
     CHECK(checkPtxModule(*m).empty());
@@ -229,8 +232,10 @@ TEST_CASE("limits: deep nesting and huge modules", "[ptx][module][badinput]") {
         CHECK(d.message.find("64 MiB") != std::string::npos);
     }
     SECTION("a large module reads in linear time") {
-        std::string t = std::string(kHeader) + ".visible .entry k()\n{\n  .reg .b32 %r<4>;\n  .shared .b64 bar;\n";
-        for (int i = 0; i < 50000; ++i) t += "  mbarrier.init.shared::cta.b64 [bar], %r1;\n  add.s32 %r2, %r2, 1;\n";
+        std::string t =
+            std::string(kHeader) + ".visible .entry k()\n{\n  .reg .b32 %r<4>;\n  .shared .b64 bar;\n";
+        for (int i = 0; i < 50000; ++i)
+            t += "  mbarrier.init.shared::cta.b64 [bar], %r1;\n  add.s32 %r2, %r2, 1;\n";
         t += "}\n";
         auto m = readPtxModule(t);
         REQUIRE(m);

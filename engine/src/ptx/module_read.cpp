@@ -9,8 +9,7 @@
 // end of their line; everything else ends at ';'. Scopes `{ ... }` (inline asm blocks nvcc emits)
 // hide their declarations at their '}'. Instructions whose opcode starts cp / tcgen05 / mbarrier are
 // parsed; the PTX validator's forms are kept with the declarations in scope for checkPtxModule.
-#include "ptx/lex.hpp"
-#include "ptx/module_internal.hpp"
+#include "ptx/module_reader.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -33,11 +32,7 @@ std::vector<const PtxFunction*> PtxModule::entries() const {
     return v;
 }
 
-namespace {
-
-using lex::Cursor;
-
-constexpr size_t kMaxDepth = 256;
+namespace ptxmod {
 
 bool isLineDirective(std::string_view d) {
     static const char* kLine[] = {".version",
@@ -59,6 +54,7 @@ bool isLineDirective(std::string_view d) {
                                   ".abi_preserve_control"};
     return std::any_of(std::begin(kLine), std::end(kLine), [&](const char* k) { return d == k; });
 }
+namespace {
 bool isDeclSpace(std::string_view d) {
     return d == ".reg" || d == ".shared" || d == ".global" || d == ".const" || d == ".local" ||
            d == ".param" || d == ".tex" || d == ".sreg";
@@ -66,473 +62,246 @@ bool isDeclSpace(std::string_view d) {
 bool isLinkage(std::string_view d) {
     return d == ".visible" || d == ".extern" || d == ".weak" || d == ".common";
 }
+} // namespace
 
-struct Reader {
-    Cursor c;
-    PtxModule mod;
-    std::optional<Diagnostic> error;
-    PtxFunction* fn = nullptr;         // the function whose body is open
-    std::vector<PtxDeclaration> decls; // visible names: module, params, open scopes
-    std::vector<size_t> marks;         // decls.size() at each open '{'
-    std::vector<SourceSpan> opens;     // where each open '{' is
-    size_t moduleDecls = 0;
-    bool envDirty = true;
-    bool sawTarget = false;
-    std::map<std::string, PtxRegOrigin> origin; // register -> what the last mov/cvta put in it
+bool Reader::fail(SourceSpan at, std::string msg) {
+    if (!error)
+        error = Diagnostic{Severity::Error, DiagCode::Syntax, at,
+                           std::move(msg),  kModuleRef,       Provenance::PtxText};
+    return false;
+}
 
-    bool fail(SourceSpan at, std::string msg) {
-        if (!error)
-            error = Diagnostic{Severity::Error, DiagCode::Syntax, at,
-                               std::move(msg),  kModuleRef,       Provenance::PtxText};
-        return false;
-    }
-    static std::string where(SourceSpan s) {
-        return "line " + std::to_string(s.line) + ", column " + std::to_string(s.column);
-    }
+std::string Reader::where(SourceSpan s) {
+    return "line " + std::to_string(s.line) + ", column " + std::to_string(s.column);
+}
 
-    // Blanks and comments. An unterminated /* is an error at its start.
-    bool skipBlank() {
-        for (;;) {
-            c.skipSpace();
-            if (c.peek() == '/' && c.peek(1) == '/') {
-                while (!c.atEnd() && c.peek() != '\n') c.advance();
-            } else if (c.peek() == '/' && c.peek(1) == '*') {
-                const Cursor start = c;
-                c.advance(2);
-                while (!c.atEnd() && !(c.peek() == '*' && c.peek(1) == '/')) c.advance();
-                if (c.atEnd())
-                    return fail(start.here(2), "comment '/*' is never closed (the file ends inside it)");
-                c.advance(2);
-            } else {
-                return true;
-            }
-        }
-    }
-
-    std::string word() {
-        const size_t start = c.pos;
-        while (lex::isIdentChar(c.peek())) c.advance();
-        return std::string(c.text.substr(start, c.pos - start));
-    }
-
-    // Up to the end of the line (a line directive), comments skipped.
-    std::string_view restOfLine() {
-        const size_t start = c.pos;
-        while (!c.atEnd() && c.peek() != '\n') {
-            if (c.peek() == '/' && (c.peek(1) == '/' || c.peek(1) == '*')) break;
-            c.advance();
-        }
-        return c.text.substr(start, c.pos - start);
-    }
-
-    // A statement from `start` to its ';' (consumed). Quotes and comments are skipped; a '}' before the
-    // ';' or the end of the file means the ';' is missing. Returns the text without the ';'.
-    std::optional<std::string_view> toSemicolon(const Cursor& start, const char* what) {
-        int depth = 0;
-        while (!c.atEnd()) {
-            const char ch = c.peek();
-            if (ch == ';' && depth == 0) {
-                const auto s = c.text.substr(start.pos, c.pos - start.pos);
-                c.advance();
-                return s;
-            }
-            if (ch == '"') {
-                const Cursor q = c;
-                c.advance();
-                while (!c.atEnd() && c.peek() != '"' && c.peek() != '\n') c.advance();
-                if (c.peek() != '"')
-                    return fail(q.here(), "string starting here is not closed on its line"), std::nullopt;
-            } else if (ch == '/' && (c.peek(1) == '/' || c.peek(1) == '*')) {
-                if (!skipBlank()) return std::nullopt;
-                continue;
-            } else if (ch == '{') {
-                ++depth;
-            } else if (ch == '}') {
-                if (depth == 0)
-                    return fail(c.here(), std::string("missing ';' at the end of the ") + what +
-                                              " that starts at " + where(start.here()) +
-                                              " (found '}' first)"),
-                           std::nullopt;
-                --depth;
-            }
-            c.advance();
-        }
-        fail(start.here(), std::string("the ") + what +
-                               " starting here is cut off by the end of the file "
-                               "(missing ';'" +
-                               (depth ? " and '}'" : "") + ")");
-        return std::nullopt;
-    }
-
-    void declare(const ptxmod::Decl& d, std::vector<PtxVariable>* vars, bool moduleScope) {
-        const auto kind = ptxmod::valueKindOf(d);
-        for (const auto& n : d.names) {
-            if (kind) decls.push_back({n.name, n.count, *kind});
-            if (vars && d.space != ".reg" && d.space != ".param")
-                vars->push_back({d.space, n.name, d.type, d.typeBytes * n.elements, d.align, n.span});
-        }
-        envDirty = true;
-        if (moduleScope) moduleDecls = decls.size();
-    }
-
-    bool declaration(const Cursor& start, std::vector<PtxVariable>* vars) {
-        const auto text = toSemicolon(start, "declaration");
-        if (!text) return false;
-        const std::string clean = ptxmod::blankComments(*text);
-        auto d = ptxmod::parseDecl(clean, start.line, start.column);
-        if (!d) return error = d.error(), false;
-        declare(*d, vars, fn == nullptr);
-        return true;
-    }
-
-    bool versionDirective(const Cursor& start) {
+// Blanks and comments. An unterminated /* is an error at its start.
+bool Reader::skipBlank() {
+    for (;;) {
         c.skipSpace();
-        const Cursor at = c;
-        const std::string_view v = restOfLine();
-        int major = -1, minor = -1;
-        char extra = 0;
-        const std::string s(v.substr(0, v.find_last_not_of(" \t\r") + 1));
-        if (std::sscanf(s.c_str(), "%d.%d%c", &major, &minor, &extra) != 2 || major < 0 || minor < 0 ||
-            minor > 99)
-            return fail(at.here(static_cast<int>(s.size())),
-                        "`.version` takes MAJOR.MINOR (for example `.version 9.0`), found `" + s + "`");
-        mod.target.ptxMajor = major;
-        mod.target.ptxMinor = minor;
-        mod.versionSpan = c.spanFrom(start);
-        return true;
-    }
-
-    bool targetDirective(const Cursor& start) {
-        c.skipSpace();
-        const Cursor at = c;
-        const std::string_view v = restOfLine();
-        std::string first(v.substr(0, v.find(',')));
-        first.erase(first.find_last_not_of(" \t\r") + 1);
-        if (first.rfind("sm_", 0) != 0 && first.rfind("compute_", 0) != 0)
-            return fail(at.here(std::max<int>(1, static_cast<int>(first.size()))),
-                        "`.target` takes an architecture first (for example `.target sm_100a`), found `" +
-                            first + "`");
-        mod.target.sm = first.rfind("compute_", 0) == 0 ? "sm_" + first.substr(8) : first;
-        mod.targetSpan = c.spanFrom(start);
-        sawTarget = true;
-        return true;
-    }
-
-    // `( param, ... )` of an .entry/.func; each parameter is a declaration.
-    bool paramList(PtxFunction* f) {
-        const Cursor open = c;
-        c.advance(); // '('
-        for (;;) {
-            if (!skipBlank()) return false;
-            if (c.peek() == ')') break;
+        if (c.peek() == '/' && c.peek(1) == '/') {
+            while (!c.atEnd() && c.peek() != '\n') c.advance();
+        } else if (c.peek() == '/' && c.peek(1) == '*') {
             const Cursor start = c;
-            int depth = 0;
-            while (!c.atEnd() && !(depth == 0 && (c.peek() == ',' || c.peek() == ')'))) {
-                if (c.peek() == '(') ++depth;
-                if (c.peek() == ')') --depth;
-                if (c.peek() == '{' || c.peek() == '}' || c.peek() == ';')
-                    return fail(c.here(), "expected ',' or ')' in the parameter list opened at " +
-                                              where(open.here()) + ", found " +
-                                              lex::describeChar(c.text, c.pos));
-                c.advance();
-            }
+            c.advance(2);
+            while (!c.atEnd() && !(c.peek() == '*' && c.peek(1) == '/')) c.advance();
             if (c.atEnd())
-                return fail(open.here(), "parameter list '(' is never closed (the file ends first)");
-            const std::string clean = ptxmod::blankComments(c.text.substr(start.pos, c.pos - start.pos));
-            auto d = ptxmod::parseDecl(clean, start.line, start.column);
-            if (!d) return error = d.error(), false;
-            if (f)
-                for (const auto& n : d->names)
-                    f->params.push_back({n.name, d->type, d->typeBytes * std::max<uint64_t>(1, n.elements),
-                                         d->align, n.span});
-            declare(*d, nullptr, false);
-            if (c.peek() == ',') c.advance();
+                return fail(start.here(2), "comment '/*' is never closed (the file ends inside it)");
+            c.advance(2);
+        } else {
+            return true;
         }
-        c.advance(); // ')'
+    }
+}
+
+std::string Reader::word() {
+    const size_t start = c.pos;
+    while (lex::isIdentChar(c.peek())) c.advance();
+    return std::string(c.text.substr(start, c.pos - start));
+}
+
+// Up to the end of the line (a line directive), comments skipped.
+std::string_view Reader::restOfLine() {
+    const size_t start = c.pos;
+    while (!c.atEnd() && c.peek() != '\n') {
+        if (c.peek() == '/' && (c.peek(1) == '/' || c.peek(1) == '*')) break;
+        c.advance();
+    }
+    return c.text.substr(start, c.pos - start);
+}
+
+// A statement from `start` to its ';' (consumed). Quotes and comments are skipped; a '}' before the
+// ';' or the end of the file means the ';' is missing. Returns the text without the ';'.
+std::optional<std::string_view> Reader::toSemicolon(const Cursor& start, const char* what) {
+    int depth = 0;
+    while (!c.atEnd()) {
+        const char ch = c.peek();
+        if (ch == ';' && depth == 0) {
+            const auto s = c.text.substr(start.pos, c.pos - start.pos);
+            c.advance();
+            return s;
+        }
+        if (ch == '"') {
+            const Cursor q = c;
+            c.advance();
+            while (!c.atEnd() && c.peek() != '"' && c.peek() != '\n') c.advance();
+            if (c.peek() != '"')
+                return fail(q.here(), "string starting here is not closed on its line"), std::nullopt;
+        } else if (ch == '/' && (c.peek(1) == '/' || c.peek(1) == '*')) {
+            if (!skipBlank()) return std::nullopt;
+            continue;
+        } else if (ch == '{') {
+            ++depth;
+        } else if (ch == '}') {
+            if (depth == 0)
+                return fail(c.here(), std::string("missing ';' at the end of the ") + what +
+                                          " that starts at " + where(start.here()) + " (found '}' first)"),
+                       std::nullopt;
+            --depth;
+        }
+        c.advance();
+    }
+    fail(start.here(), std::string("the ") + what +
+                           " starting here is cut off by the end of the file "
+                           "(missing ';'" +
+                           (depth ? " and '}'" : "") + ")");
+    return std::nullopt;
+}
+
+bool Reader::versionDirective(const Cursor& start) {
+    c.skipSpace();
+    const Cursor at = c;
+    const std::string_view v = restOfLine();
+    int major = -1, minor = -1;
+    char extra = 0;
+    const std::string s(v.substr(0, v.find_last_not_of(" \t\r") + 1));
+    if (std::sscanf(s.c_str(), "%d.%d%c", &major, &minor, &extra) != 2 || major < 0 || minor < 0 ||
+        minor > 99)
+        return fail(at.here(static_cast<int>(s.size())),
+                    "`.version` takes MAJOR.MINOR (for example `.version 9.0`), found `" + s + "`");
+    mod.target.ptxMajor = major;
+    mod.target.ptxMinor = minor;
+    mod.versionSpan = c.spanFrom(start);
+    return true;
+}
+
+bool Reader::targetDirective(const Cursor& start) {
+    c.skipSpace();
+    const Cursor at = c;
+    const std::string_view v = restOfLine();
+    std::string first(v.substr(0, v.find(',')));
+    first.erase(first.find_last_not_of(" \t\r") + 1);
+    if (first.rfind("sm_", 0) != 0 && first.rfind("compute_", 0) != 0)
+        return fail(at.here(std::max<int>(1, static_cast<int>(first.size()))),
+                    "`.target` takes an architecture first (for example `.target sm_100a`), found `" + first +
+                        "`");
+    mod.target.sm = first.rfind("compute_", 0) == 0 ? "sm_" + first.substr(8) : first;
+    mod.targetSpan = c.spanFrom(start);
+    sawTarget = true;
+    return true;
+}
+
+bool Reader::directive() {
+    const Cursor start = c;
+    std::string name;
+    for (;;) {       // linkage prefixes: .visible .entry, .extern .shared, .weak .func
+        c.advance(); // '.'
+        name = "." + word();
+        if (name == ".") return fail(start.here(), "expected a directive name after '.'");
+        if (!isLinkage(name)) break;
+        if (!skipBlank()) return false;
+        if (c.peek() != '.') return fail(c.here(), "expected a directive after `" + name + "`");
+    }
+    const bool first = mod.functions.empty() && !mod.versionSpan.valid();
+    if (first && name != ".version")
+        return fail(start.here(static_cast<int>(name.size())),
+                    "a PTX module starts with `.version` (found `" + name + "` first)");
+    if (name == ".version") {
+        if (mod.versionSpan.valid()) return fail(start.here(8), "`.version` may appear only once");
+        return versionDirective(start);
+    }
+    if (!sawTarget && name != ".target")
+        return fail(start.here(static_cast<int>(name.size())),
+                    "`.target` must follow `.version` (found `" + name + "` first)");
+    if (name == ".target") {
+        if (sawTarget) return fail(start.here(7), "`.target` may appear only once");
+        return targetDirective(start);
+    }
+    if (name == ".address_size") {
+        c.skipSpace();
+        const Cursor at = c;
+        const std::string v(restOfLine());
+        const std::string t = v.substr(0, v.find_last_not_of(" \t\r") + 1);
+        if (t != "32" && t != "64") return fail(at.here(), "`.address_size` is 32 or 64, found `" + t + "`");
+        mod.addressSize = t == "32" ? 32 : 64;
         return true;
     }
+    if (name == ".entry" || name == ".func") return function(name == ".entry");
+    if (isLineDirective(name)) {
+        restOfLine();
+        return true;
+    }
+    if (name == ".section") return section(start);
+    if (isDeclSpace(name)) {
+        Cursor declStart = start;
+        while (declStart.pos < c.text.size() && c.text.substr(declStart.pos, name.size()) != name)
+            declStart.advance(); // parse from the state space (after the linkage)
+        c = declStart;
+        return declaration(declStart, fn ? &fn->variables : &mod.globals);
+    }
+    return toSemicolon(start, "directive").has_value(); // .pragma, .alias, .callprototype, ...
+}
 
-    bool function(bool isEntry) {
-        if (fn) return fail(c.here(), "a function cannot be defined inside another function's body");
-        if (!skipBlank()) return false;
-        decls.resize(moduleDecls);
-        if (!isEntry && c.peek() == '(' && !paramList(nullptr)) return false; // return parameters
-        if (!skipBlank()) return false;
-        const Cursor nameAt = c;
-        if (!lex::isIdentStart(c.peek()))
-            return fail(c.here(), std::string("expected the ") + (isEntry ? "kernel" : "function") +
-                                      " name, found " + lex::describeChar(c.text, c.pos));
-        PtxFunction f;
-        f.name = word();
-        f.isEntry = isEntry;
-        f.span = c.spanFrom(nameAt);
-        if (!skipBlank()) return false;
-        if (c.peek() == '(' && !paramList(&f)) return false;
-        for (;;) { // performance directives, then ';' (a prototype) or the body
-            if (!skipBlank()) return false;
-            if (c.peek() == '.') {
-                const Cursor d = c;
-                c.advance();
-                const std::string name = "." + word();
-                if (!isLineDirective(name))
-                    return fail(d.here(static_cast<int>(name.size())),
-                                "`" + name + "` cannot follow the header of `" + f.name +
-                                    "` (expected '{' or ';')");
-                restOfLine();
-                continue;
-            }
-            if (c.peek() == ';') {
-                c.advance();
-                decls.resize(moduleDecls);
-                return true;
-            }
-            if (c.peek() == '{') break;
-            if (c.atEnd())
-                return fail(nameAt.here(), "`" + f.name + "` has no body: the file ends after its header");
-            return fail(c.here(), "expected '{' to open the body of `" + f.name + "`, found " +
-                                      lex::describeChar(c.text, c.pos));
+// `.section .debug_xxx { ... }` (nvcc -G): skipped with its braces.
+bool Reader::section(const Cursor& start) {
+    restOfLine();
+    if (!skipBlank()) return false;
+    if (c.peek() != '{') return fail(c.here(), "expected '{' after `.section`");
+    int depth = 0;
+    while (!c.atEnd()) {
+        if (c.peek() == '{') ++depth;
+        if (c.peek() == '}' && --depth == 0) {
+            c.advance();
+            return true;
         }
-        mod.functions.push_back(std::move(f));
-        fn = &mod.functions.back();
-        origin.clear();
+        c.advance();
+    }
+    return fail(start.here(8), "`.section` block is never closed (the file ends first)");
+}
+
+bool Reader::statement() {
+    const Cursor start = c;
+    const char ch = c.peek();
+    if (ch == '{') {
+        if (!fn)
+            return fail(c.here(), "'{' outside a function body (a scope opens only inside .entry/.func)");
         return openScope();
     }
-
-    bool openScope() {
-        if (marks.size() >= kMaxDepth)
-            return fail(c.here(), "scopes nested deeper than " + std::to_string(kMaxDepth) + " levels");
-        marks.push_back(decls.size());
-        opens.push_back(c.here());
-        c.advance();
+    if (ch == '}') {
+        if (marks.empty()) return fail(c.here(), "'}' without a matching '{'");
+        closeScope();
         return true;
     }
-
-    void closeScope() {
-        decls.resize(marks.back());
-        marks.pop_back();
-        opens.pop_back();
-        envDirty = true;
-        c.advance();
-        if (marks.empty()) fn = nullptr, decls.resize(moduleDecls);
-    }
-
-    bool directive() {
-        const Cursor start = c;
-        std::string name;
-        for (;;) {       // linkage prefixes: .visible .entry, .extern .shared, .weak .func
-            c.advance(); // '.'
-            name = "." + word();
-            if (name == ".") return fail(start.here(), "expected a directive name after '.'");
-            if (!isLinkage(name)) break;
-            if (!skipBlank()) return false;
-            if (c.peek() != '.') return fail(c.here(), "expected a directive after `" + name + "`");
-        }
-        const bool first = mod.functions.empty() && !mod.versionSpan.valid();
-        if (first && name != ".version")
-            return fail(start.here(static_cast<int>(name.size())),
-                        "a PTX module starts with `.version` (found `" + name + "` first)");
-        if (name == ".version") {
-            if (mod.versionSpan.valid()) return fail(start.here(8), "`.version` may appear only once");
-            return versionDirective(start);
-        }
-        if (!sawTarget && name != ".target")
-            return fail(start.here(static_cast<int>(name.size())),
-                        "`.target` must follow `.version` (found `" + name + "` first)");
-        if (name == ".target") {
-            if (sawTarget) return fail(start.here(7), "`.target` may appear only once");
-            return targetDirective(start);
-        }
-        if (name == ".address_size") {
-            c.skipSpace();
-            const Cursor at = c;
-            const std::string v(restOfLine());
-            const std::string t = v.substr(0, v.find_last_not_of(" \t\r") + 1);
-            if (t != "32" && t != "64")
-                return fail(at.here(), "`.address_size` is 32 or 64, found `" + t + "`");
-            mod.addressSize = t == "32" ? 32 : 64;
-            return true;
-        }
-        if (name == ".entry" || name == ".func") return function(name == ".entry");
-        if (isLineDirective(name)) {
-            restOfLine();
-            return true;
-        }
-        if (name == ".section") return section(start);
-        if (isDeclSpace(name)) {
-            Cursor declStart = start;
-            while (declStart.pos < c.text.size() && c.text.substr(declStart.pos, name.size()) != name)
-                declStart.advance(); // parse from the state space (after the linkage)
-            c = declStart;
-            return declaration(declStart, fn ? &fn->variables : &mod.globals);
-        }
-        return toSemicolon(start, "directive").has_value(); // .pragma, .alias, .callprototype, ...
-    }
-
-    // `.section .debug_xxx { ... }` (nvcc -G): skipped with its braces.
-    bool section(const Cursor& start) {
-        restOfLine();
-        if (!skipBlank()) return false;
-        if (c.peek() != '{') return fail(c.here(), "expected '{' after `.section`");
-        int depth = 0;
-        while (!c.atEnd()) {
-            if (c.peek() == '{') ++depth;
-            if (c.peek() == '}' && --depth == 0) {
-                c.advance();
-                return true;
-            }
+    if (ch == '.') return directive();
+    if (!mod.versionSpan.valid())
+        return fail(c.here(), "a PTX module starts with `.version` (found " +
+                                  lex::describeChar(c.text, c.pos) + " first)");
+    if (lex::isIdentStart(ch)) { // a label?
+        Cursor l = c;
+        while (lex::isIdentChar(l.peek())) l.advance();
+        if (l.peek() == ':' && l.peek(1) != ':') {
+            if (!fn) return fail(start.here(), "a label outside a function body");
+            c = l;
             c.advance();
-        }
-        return fail(start.here(8), "`.section` block is never closed (the file ends first)");
-    }
-
-    bool instruction(const Cursor& start) {
-        if (!fn) return fail(start.here(), "an instruction outside a function body");
-        Cursor h = c;
-        if (h.peek() == '@') {
-            while (!h.atEnd() && !lex::isSpace(h.peek())) h.advance();
-            h.skipSpace();
-        }
-        Cursor o = h;
-        while (lex::isIdentChar(o.peek())) o.advance();
-        const std::string_view head = c.text.substr(h.pos, o.pos - h.pos);
-        if (head.empty())
-            return fail(h.here(),
-                        "expected an instruction opcode, found " + lex::describeChar(c.text, h.pos));
-        const auto text = toSemicolon(start, "instruction");
-        if (!text) return false;
-        if (head != "cp" && head != "tcgen05" && head != "mbarrier") {
-            ++fn->otherInstructions;
-            track(head, *text, o.pos - start.pos, start.line);
             return true;
         }
-        const std::string clean = ptxmod::blankComments(*text);
-        auto parsed = parseInstruction(clean, start.line, start.column);
-        if (!parsed) {
-            // Report it only for the validator's instructions: read the opcode alone to find out.
-            const auto opEnd = clean.find_first_of(" \t\r\n", h.pos - start.pos);
-            auto op = parseInstruction(std::string_view(clean).substr(0, opEnd), start.line, start.column);
-            if (op && validatorModels(*op))
-                mod.diagnostics.insert(mod.diagnostics.end(), parsed.diagnostics().begin(),
-                                       parsed.diagnostics().end());
-            else
-                ++fn->otherInstructions;
-            return true;
-        }
-        const bool modelled = validatorModels(*parsed);
-        if (!modelled && head != "tcgen05") { // unmodelled tcgen05 still counts for the .cta_group rule
-            ++fn->otherInstructions;
-            return true;
-        }
-        if (envDirty || fn->envs.empty()) {
-            fn->envs.push_back(PtxEnvironment{decls, false, false});
-            envDirty = false;
-        }
-        PtxModuleInstr mi{std::move(parsed).value(), fn->envs.size() - 1, modelled, {}};
-        addOrigins(mi, mi.instr.operands);
-        fn->instrs.push_back(std::move(mi));
-        if (!modelled) ++fn->otherInstructions;
-        return true;
     }
+    if (ch == '@' || lex::isIdentStart(ch)) return instruction(start);
+    return fail(c.here(),
+                "unexpected " + lex::describeChar(c.text, c.pos) +
+                    " at the start of a statement (expected a directive, label, instruction, '{' or '}')");
+}
 
-    // Origins: `mov`/`cvta` of a symbol, an immediate or a register with a known origin; any other
-    // instruction whose first operand is a register forgets that register's origin.
-    void track(std::string_view head, std::string_view text, size_t opcodeEnd, int line) {
-        if (head == "mov" || head == "cvta") {
-            auto p = parseInstruction(ptxmod::blankComments(text), line, 1);
-            if (p && p->predicate.empty() && p->operands.size() == 2 &&
-                p->operands[0].kind == OperandKind::Register) {
-                const Operand& src = p->operands[1];
-                const std::string& dst = p->operands[0].text;
-                if (src.kind == OperandKind::Symbol && src.text != "_") {
-                    origin[dst] = {dst, src.text, 0, line};
-                    return;
-                }
-                if (src.kind == OperandKind::Immediate) {
-                    origin[dst] = {dst, "", src.imm, line};
-                    return;
-                }
-                if (auto it = origin.find(src.text);
-                    src.kind == OperandKind::Register && it != origin.end()) {
-                    PtxRegOrigin o = it->second;
-                    o.reg = dst;
-                    origin[dst] = o;
-                    return;
-                }
-            }
-        }
-        size_t i = opcodeEnd;
-        while (i < text.size() && !lex::isSpace(text[i])) ++i; // the qualifiers
-        while (i < text.size() && lex::isSpace(text[i])) ++i;
-        if (i < text.size() && text[i] == '%') {
-            size_t e = i + 1;
-            while (e < text.size() && lex::isIdentChar(text[e])) ++e;
-            origin.erase(std::string(text.substr(i, e - i)));
-        }
+bool Reader::module() {
+    for (;;) {
+        if (!skipBlank()) return false;
+        if (c.atEnd()) break;
+        if (!statement()) return false;
     }
+    if (!marks.empty())
+        return fail(opens.back(), "'{' opened here is never closed (the file ends inside " +
+                                      std::string(marks.size() > 1 ? "a scope of " : "the body of ") + "`" +
+                                      (fn ? fn->name : std::string("?")) + "`)");
+    if (!mod.versionSpan.valid())
+        return fail(c.here(), "the module has no `.version` directive (empty input)");
+    if (!sawTarget) return fail(c.here(), "the module has no `.target` directive");
+    return true;
+}
+} // namespace ptxmod
 
-    void addOrigins(PtxModuleInstr& mi, const std::vector<Operand>& ops) {
-        for (const Operand& op : ops) {
-            if (op.kind == OperandKind::Register) {
-                if (auto it = origin.find(op.text);
-                    it != origin.end() &&
-                    std::none_of(mi.origins.begin(), mi.origins.end(),
-                                 [&](const PtxRegOrigin& o) { return o.reg == op.text; }))
-                    mi.origins.push_back(it->second);
-            }
-            addOrigins(mi, op.elements);
-        }
-    }
-
-    bool statement() {
-        const Cursor start = c;
-        const char ch = c.peek();
-        if (ch == '{') {
-            if (!fn)
-                return fail(c.here(), "'{' outside a function body (a scope opens only inside .entry/.func)");
-            return openScope();
-        }
-        if (ch == '}') {
-            if (marks.empty()) return fail(c.here(), "'}' without a matching '{'");
-            closeScope();
-            return true;
-        }
-        if (ch == '.') return directive();
-        if (!mod.versionSpan.valid())
-            return fail(c.here(), "a PTX module starts with `.version` (found " +
-                                      lex::describeChar(c.text, c.pos) + " first)");
-        if (lex::isIdentStart(ch)) { // a label?
-            Cursor l = c;
-            while (lex::isIdentChar(l.peek())) l.advance();
-            if (l.peek() == ':' && l.peek(1) != ':') {
-                if (!fn) return fail(start.here(), "a label outside a function body");
-                c = l;
-                c.advance();
-                return true;
-            }
-        }
-        if (ch == '@' || lex::isIdentStart(ch)) return instruction(start);
-        return fail(
-            c.here(),
-            "unexpected " + lex::describeChar(c.text, c.pos) +
-                " at the start of a statement (expected a directive, label, instruction, '{' or '}')");
-    }
-
-    bool module() {
-        for (;;) {
-            if (!skipBlank()) return false;
-            if (c.atEnd()) break;
-            if (!statement()) return false;
-        }
-        if (!marks.empty())
-            return fail(opens.back(), "'{' opened here is never closed (the file ends inside " +
-                                          std::string(marks.size() > 1 ? "a scope of " : "the body of ") +
-                                          "`" + (fn ? fn->name : std::string("?")) + "`)");
-        if (!mod.versionSpan.valid())
-            return fail(c.here(), "the module has no `.version` directive (empty input)");
-        if (!sawTarget) return fail(c.here(), "the module has no `.target` directive");
-        return true;
-    }
-};
+namespace {
+using lex::Cursor;
+using ptxmod::Reader;
 
 // The first byte that cannot be in PTX text (NUL and other control characters).
 std::optional<Diagnostic> binaryByte(std::string_view text) {

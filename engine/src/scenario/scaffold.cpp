@@ -10,6 +10,7 @@
 #include "layoutscope/scenario/scaffold.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <deque>
 #include <map>
 #include <set>
@@ -124,10 +125,17 @@ class Scaffolder {
         return m_syms.back();
     }
 
-    // A scalar value operand: immediates stay, registers and symbols become `let` names.
-    std::string value(const Operand& op, int64_t dflt) {
+    // A scalar value operand: immediates stay, registers and symbols become `let` names. A value the
+    // PTX moved into the register is kept when the scenario accepts it here ([lo, hi], a power of two
+    // if `pow2`), else the default is used and the comment says so.
+    std::string value(const Operand& op, int64_t dflt, int64_t lo = INT32_MIN, int64_t hi = UINT32_MAX,
+                      bool pow2 = false) {
         if (op.kind == OperandKind::Immediate) return op.text;
         Sym& s = sym(Kind::Let, op, "v_");
+        if (s.fromPtx && (s.value < lo || s.value > hi || (pow2 && (s.value & (s.value - 1))))) {
+            s.fromPtx = false;
+            s.comment += "; not usable here, the default is";
+        }
         if (!s.fromPtx) s.value = dflt;
         return s.name;
     }
@@ -242,7 +250,7 @@ class Scaffolder {
                 if (i + 1 < in.operands.size() && (what == ".init" || what == ".arrive")) {
                     const Operand& n = in.operands[++i];
                     if (what == ".init") {
-                        ops.push_back(value(n, 1));
+                        ops.push_back(value(n, 1, 1, (1 << 20) - 1)); // arrival count (PTX ISA §9.7.13.15)
                     } else if (n.kind == OperandKind::Immediate) {
                         ops.push_back(n.text);
                     } else {
@@ -262,9 +270,9 @@ class Scaffolder {
         for (size_t i = 0; i < in.operands.size(); ++i) {
             const Operand& op = in.operands[i];
             if (what == ".alloc") {
-                ops.push_back(i == 0 ? addr(op, Kind::Smem, "smem_", 16) : value(op, 32));
+                ops.push_back(i == 0 ? addr(op, Kind::Smem, "smem_", 16) : value(op, 32, 32, 512, true));
             } else if (what == ".dealloc") {
-                ops.push_back(value(op, i == 0 ? 0 : 32));
+                ops.push_back(i == 0 ? value(op, 0) : value(op, 32, 32, 512, true));
             } else if (what == ".ld" || what == ".st") {
                 ops.push_back(op.kind == OperandKind::Vector    ? regs(op)
                               : op.kind == OperandKind::Address ? addr(op, Kind::Let, "t_")
@@ -398,6 +406,15 @@ Result<std::string> scaffoldScenario(const PtxModule& module, const ScaffoldOpti
                           "docs/ptx-modules.md (scaffold)",
                           Provenance::Assumption};
     }
+    if (std::none_of(fn->instrs.begin(), fn->instrs.end(),
+                     [](const PtxModuleInstr& i) { return i.modelled; }))
+        return Diagnostic{Severity::Error,
+                          DiagCode::InvalidValue,
+                          fn->span,
+                          "kernel `" + fn->name +
+                              "` has no TMA, tcgen05 or mbarrier instruction that a scenario could run",
+                          "docs/ptx-modules.md (scaffold)",
+                          Provenance::Assumption};
     Scaffolder s(module, *fn);
     return s.run(options.sourceName.empty() ? std::string("the PTX module") : options.sourceName);
 }

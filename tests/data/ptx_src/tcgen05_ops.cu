@@ -1,4 +1,5 @@
 // targets: sm_100a
+// variants: sm_100a:-G
 // Tensor Memory on sm_100a: tcgen05.alloc / dealloc / relinquish_alloc_permit, cp, ld, st, shift,
 // commit, wait and fence through the cuda::ptx wrappers, plus a TMA load with .cta_group::1 (inline
 // asm). Compiled by scripts/gen-ptx for sm_100a only (docs/ptx-modules.md).

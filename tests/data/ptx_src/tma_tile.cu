@@ -1,4 +1,5 @@
 // targets: sm_90a sm_100a
+// variants: sm_90a:-lineinfo
 // TMA tile loads 1-5D, a 2D and a 3D store, mbarrier init / expect_tx / try_wait, written with the
 // cuda::ptx wrappers (CCCL). scripts/gen-ptx compiles it for sm_90a and sm_100a; the .ptx files
 // under tests/data/ptx/ are committed and checked by ctest (docs/ptx-modules.md).
