@@ -300,3 +300,13 @@ TEST_CASE("scaffold: choosing the entry", "[ptx][module][scaffold]") {
         CHECK(r.error().code == DiagCode::UnknownName);
     }
 }
+
+TEST_CASE("a module is told from a scenario", "[ptx][module]") {
+    CHECK(looksLikePtxModule("// nvcc\n.version 9.0\n.target sm_90a\n.visible .entry k()\n{\n ret;\n}\n"));
+    CHECK(looksLikePtxModule("/* x */ .version 9.0\n.target sm_90a\n.func f()\n{\n ret;\n}\n"));
+    // `.version` is also the scenario alias of `ptx`: without a function it stays a scenario.
+    CHECK_FALSE(looksLikePtxModule(".version 8.8\n.target sm_100a\nsmem s 128\n"));
+    CHECK_FALSE(looksLikePtxModule("target sm_90a\n# .version 9.0 .entry\n"));
+    CHECK_FALSE(looksLikePtxModule(".versionx 9.0\n.entry k() {}\n"));
+    CHECK_FALSE(looksLikePtxModule(".version 9.0\n.entryway\n"));
+}

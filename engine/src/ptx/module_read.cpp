@@ -344,7 +344,12 @@ Result<PtxModule> readPtxModule(std::string_view text) {
 bool looksLikePtxModule(std::string_view text) {
     Reader r{Cursor{text.substr(0, std::min<size_t>(text.size(), 1 << 16)), 0, 1, 1}, {}, std::nullopt};
     if (!r.skipBlank()) return false;
-    return r.c.text.substr(r.c.pos, 8) == ".version" && !lex::isIdentChar(r.c.peek(8));
+    if (r.c.text.substr(r.c.pos, 8) != ".version" || lex::isIdentChar(r.c.peek(8))) return false;
+    // A scenario may start with `.version` too (an alias of `ptx`), but never defines a function.
+    for (const std::string_view kw : {std::string_view(".entry"), std::string_view(".func")})
+        for (size_t at = text.find(kw); at != std::string_view::npos; at = text.find(kw, at + 1))
+            if (at + kw.size() == text.size() || !lex::isIdentChar(text[at + kw.size()])) return true;
+    return false;
 }
 
 } // namespace layoutscope

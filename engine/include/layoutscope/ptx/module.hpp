@@ -101,7 +101,8 @@ inline constexpr uint64_t kMaxPtxModuleBytes = uint64_t(64) << 20;
 [[nodiscard]] Result<std::string> readPtxModuleFile(const std::string& path);
 
 /// True when `text` reads as a PTX module rather than a scenario: its first directive (after
-/// comments and blank lines) is `.version`.
+/// comments and blank lines) is `.version` and it has an `.entry` or `.func` (a scenario may start
+/// with `.version`, its alias of `ptx`, but defines no function).
 [[nodiscard]] bool looksLikePtxModule(std::string_view text);
 
 // [SECTION] Checking ---------------------------------------------------------------------------
