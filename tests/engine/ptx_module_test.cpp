@@ -310,3 +310,12 @@ TEST_CASE("a module is told from a scenario", "[ptx][module]") {
     CHECK_FALSE(looksLikePtxModule(".versionx 9.0\n.entry k() {}\n"));
     CHECK_FALSE(looksLikePtxModule(".version 9.0\n.entryway\n"));
 }
+
+TEST_CASE("a module given as a scenario gets one clear error", "[ptx][module]") {
+    auto sc = parseScenario(dataFile("tma_tile_sm_90a.ptx"));
+    REQUIRE_FALSE(sc);
+    REQUIRE(sc.diagnostics().size() == 1);
+    CHECK(sc.error().span.line == 1);
+    CHECK(sc.error().message.find("whole PTX module") != std::string::npos);
+    CHECK(sc.error().message.find("scaffold") != std::string::npos);
+}
