@@ -319,3 +319,19 @@ TEST_CASE("a module given as a scenario gets one clear error", "[ptx][module]") 
     CHECK(sc.error().message.find("whole PTX module") != std::string::npos);
     CHECK(sc.error().message.find("scaffold") != std::string::npos);
 }
+
+TEST_CASE("scaffold keeps the kernel's expect_tx when one tiled load fills the barrier",
+          "[ptx][module][scaffold]") {
+    // tcgen05_ops.cu: expect_tx 16384 for one 2D load into tile[16384] -> a 64 x 128 FLOAT16 box.
+    auto m = readPtxModule(dataFile("tcgen05_ops_sm_100a.ptx"));
+    REQUIRE(m);
+    auto scn = scaffoldScenario(*m, {});
+    REQUIRE(scn);
+    CHECK(scn->find("tensormap param_0 tiled FLOAT16 dims=[256,256] box=[64,128]") != std::string::npos);
+    CHECK(scn->find("let tx_r8 = 16384  # line 64 `%r8` = 16384 (mov at line 62)\n") != std::string::npos);
+    auto sc = parseScenario(*scn);
+    REQUIRE(sc);
+    auto run = runScenario(*sc);
+    REQUIRE(run);
+    for (const Diagnostic& d : run->warnings) CHECK(d.severity != Severity::Error);
+}

@@ -86,6 +86,12 @@ class Scaffolder {
     std::set<std::string> m_names;
     std::vector<std::string> m_body;
     std::map<std::string, uint64_t> m_txBytes; // barrier -> bytes the default loads deliver
+    struct Load {
+        std::string map, smem;
+        bool tiled2d; // a tiled load of rank >= 2 (its box rows can be chosen)
+    };
+    std::map<std::string, std::vector<Load>> m_loads; // barrier -> the loads that complete on it
+    std::map<std::string, int> m_mapUses;
 
     const PtxRegOrigin* originOf(const std::string& reg) const {
         for (const auto& o : m_cur->origins)
@@ -209,6 +215,7 @@ class Scaffolder {
                                             : std::vector<int64_t>{box.begin(), box.begin() + r});
                 }
             }
+            ++m_mapUses[s.name];
             return "[" + s.name + ", " + vec(op.elements[1], 0) + "]";
         };
         size_t i = 0;
@@ -217,8 +224,14 @@ class Scaffolder {
             ops.push_back(addr(in.operands[0], Kind::Smem, "smem_", bytes));
             ops.push_back(mapOp(in.operands[1]));
             ops.push_back(bar);
-            if (in.operands.size() > 2 && in.operands[2].elements.size() == 1)
-                m_txBytes[sym(Kind::Bar, in.operands[2].elements[0], "bar_").name] += bytes;
+            if (in.operands.size() > 2 && in.operands[2].elements.size() == 1) {
+                const std::string b = sym(Kind::Bar, in.operands[2].elements[0], "bar_").name;
+                m_txBytes[b] += bytes;
+                if (in.operands[0].elements.size() == 1 && in.operands[1].elements.size() >= 2)
+                    m_loads[b].push_back({sym(Kind::Map, in.operands[1].elements[0], "map_").name,
+                                          sym(Kind::Smem, in.operands[0].elements[0], "smem_").name,
+                                          !im2col && !gather && rank >= 2});
+            }
             i = 3;
             if (im2col && i < in.operands.size()) ops.push_back(vec(in.operands[i++], 0));
             if (multicast && i < in.operands.size()) {
@@ -319,7 +332,32 @@ class Scaffolder {
         m_body.push_back(t);
     }
 
+    Sym* named(const std::string& name) {
+        for (Sym& s : m_syms)
+            if (s.name == name) return &s;
+        return nullptr;
+    }
+
+    // A barrier that one tiled load fills and whose expect_tx count the PTX shows: the map's box gets
+    // as many 128-byte rows (64 FLOAT16) as that count, so that the scenario keeps the kernel's value.
+    void fitBoxesToTx() {
+        for (const Sym& t : m_syms) {
+            if (t.txBarrier.empty() || !t.fromPtx || t.value <= 0 || t.value % 128 || t.value / 128 > 256)
+                continue;
+            const auto& loads = m_loads[t.txBarrier];
+            if (loads.size() != 1 || !loads[0].tiled2d || m_mapUses[loads[0].map] != 1) continue;
+            Sym* map = named(loads[0].map);
+            Sym* buf = named(loads[0].smem);
+            const size_t at = map ? map->mapDecl.find("box=[64,64") : std::string::npos;
+            if (!buf || at == std::string::npos) continue;
+            map->mapDecl.replace(at, 10, "box=[64," + std::to_string(t.value / 128));
+            buf->bytes = std::max(buf->bytes, static_cast<uint64_t>(t.value));
+            m_txBytes[t.txBarrier] = static_cast<uint64_t>(t.value);
+        }
+    }
+
     std::string text(const std::string& source) {
+        fitBoxesToTx();
         for (Sym& s : m_syms)
             if (!s.txBarrier.empty()) {
                 const uint64_t b = m_txBytes.count(s.txBarrier) ? m_txBytes[s.txBarrier] : 0;
