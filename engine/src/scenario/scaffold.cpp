@@ -8,6 +8,7 @@
 // (64x64 for rank 2 and up; im2col 64 channels x 32 pixels), coordinates and TMEM addresses 0, counts
 // 1, allocations 32 columns, expect_tx the bytes the defaults move to that barrier.
 #include "layoutscope/scenario/scaffold.hpp"
+#include "layoutscope/core/memory.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -366,6 +367,19 @@ class Scaffolder {
                         "; the default is the " + std::to_string(b) + " bytes the default maps deliver";
                 s.value = static_cast<int64_t>(b);
             }
+        // The PTX variables' sizes, unless together they exceed a CTA's shared memory (1 KiB reserved,
+        // up to 1 KiB of alignment each): then only what the instructions need.
+        uint64_t total = 1024;
+        for (const Sym& s : m_syms)
+            total += s.kind == Kind::Smem  ? std::max(s.bytes, s.declaredBytes) + 1024
+                     : s.kind == Kind::Bar ? 8
+                                           : 0;
+        const bool useDeclared = total <= kSmemBytesPerCta;
+        if (!useDeclared)
+            for (Sym& s : m_syms)
+                if (s.kind == Kind::Smem && s.declaredBytes > s.bytes)
+                    s.comment += "; the PTX declares " + std::to_string(s.declaredBytes) +
+                                 " bytes, more than a scenario CTA holds with the rest";
         std::string o =
             "# Scaffold of kernel `" + m_fn.name + "` (" + source +
             "), written by layoutscope-cli scaffold.\n"
@@ -388,7 +402,8 @@ class Scaffolder {
                     o += "tensormap " + s.name + " " + s.mapDecl;
                     break;
                 case Kind::Smem:
-                    o += "smem " + s.name + " " + std::to_string(std::max(s.bytes, s.declaredBytes)) +
+                    o += "smem " + s.name + " " +
+                         std::to_string(useDeclared ? std::max(s.bytes, s.declaredBytes) : s.bytes) +
                          " align=1024";
                     break;
                 case Kind::Bar:
