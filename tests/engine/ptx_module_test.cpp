@@ -335,3 +335,36 @@ TEST_CASE("scaffold keeps the kernel's expect_tx when one tiled load fills the b
     REQUIRE(run);
     for (const Diagnostic& d : run->warnings) CHECK(d.severity != Severity::Error);
 }
+
+TEST_CASE("every truncation of an nvcc module reads or fails with a position", "[ptx][module][badinput]") {
+    const std::string text =
+        dataFile(GENERATE(as<std::string>{}, "tcgen05_ops_sm_100a.ptx", "tma_tile_sm_90a.ptx"));
+    size_t failed = 0;
+    for (size_t n = 0; n <= text.size(); n += 7) {
+        auto m = readPtxModule(std::string_view(text).substr(0, n));
+        if (!m) {
+            ++failed;
+            CHECK(m.error().span.valid());
+            continue;
+        }
+        if (!checkPtxModule(*m).empty()) continue;
+        for (const PtxFunction* f : m->entries()) // a clean prefix scaffolds into a scenario that parses
+            if (auto scn = scaffoldScenario(*m, ScaffoldOptions{f->name, "t.ptx"}))
+                CHECK(parseScenario(*scn));
+    }
+    CHECK(failed > 0); // any cut inside a function body is an error
+}
+
+TEST_CASE("scaffold: PTX arrays too large for a scenario CTA fall back to what the instructions need",
+          "[ptx][module][scaffold]") {
+    std::string text = dataFile("tcgen05_ops_sm_100a.ptx");
+    const std::string from = "E4tile[16384]";
+    REQUIRE(text.find(from) != std::string::npos);
+    text.replace(text.find(from), from.size(), "E4tile[409600]");
+    auto m = readPtxModule(text);
+    REQUIRE(m);
+    auto scn = scaffoldScenario(*m, {});
+    REQUIRE(scn);
+    CHECK(scn->find("the PTX declares 409600 bytes") != std::string::npos);
+    CHECK(parseScenario(*scn));
+}
