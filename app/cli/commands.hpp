@@ -30,6 +30,12 @@ int cmdRun(const Args& args, std::ostream& out,
 int cmdDump(const Args& args, std::ostream& out, std::ostream& err); ///< cmd_scenario.cpp: dump the trace
 int cmdCheck(const Args& args, std::ostream& out,
              std::ostream& err); ///< cmd_scenario.cpp: file:line:col diagnostics
+/// cmd_ptx.cpp: PTX modules (docs/ptx-modules.md). A `.ptx` path, or text whose first directive is
+/// `.version`, is checked as a module; scaffold writes a scenario from one of its kernels.
+[[nodiscard]] bool isPtxModulePath(const std::string& path);
+int checkModule(const std::string& file, const std::string& text, std::ostream& out, std::ostream& err);
+int checkModuleFile(const std::string& file, std::ostream& out, std::ostream& err);
+int cmdScaffold(const Args& args, std::ostream& out, std::ostream& err);
 int cmdValidate(const Args& args, std::ostream& out,
                 std::ostream& err); ///< cmd_validate.cpp: one PTX instruction for a target
 int cmdDesc(const Args& args, std::ostream& out,

@@ -21,9 +21,17 @@ const std::map<std::string, std::string>& usages() {
                      "[--regs CTA,WARP]\n"
                      "  print every byte move of a scenario's trace, or the final TMEM cells / a warp's "
                      "registers\n"},
-            {"check", "usage: layoutscope-cli check [--run] FILE...\n"
-                      "  validate scenarios (with --run also execute them); 'FILE: ok' on stdout,\n"
-                      "  diagnostics as file:line:col: error: ... on stderr\n"},
+            {"check",
+             "usage: layoutscope-cli check [--run] FILE...\n"
+             "  validate scenarios (with --run also execute them); 'FILE: ok' on stdout,\n"
+             "  diagnostics as file:line:col: error: ... on stderr\n"
+             "  a PTX module (FILE.ptx, or text starting with .version) from nvcc -ptx: every\n"
+             "  cp.async.bulk.tensor / tcgen05 / mbarrier instruction validated for its .target and\n"
+             "  .version, other instructions tolerated (docs/ptx-modules.md); --run does not apply\n"},
+            {"scaffold",
+             "usage: layoutscope-cli scaffold FILE.ptx [--entry NAME] [-o OUT.scn]\n"
+             "  a scenario with one kernel's data-movement instructions in program order; registers\n"
+             "  become tensormap/smem/mbarrier/desc/let declarations to fill in (docs/ptx-modules.md)\n"},
             {"validate", "usage: layoutscope-cli validate [--target SM] [--ptx MAJOR.MINOR] 'INSTRUCTION;' "
                          "['INSTRUCTION;' ...]\n"
                          "  defaults: --target sm_100a --ptx 9.0; targets: " +
@@ -96,7 +104,9 @@ void printUsage(std::ostream& out) {
            "  dump FILE                print every byte move of a scenario's trace\n"
            "    [--tmem L0:L1,C0:C1 [--tmem-cta N]] [--regs CTA,WARP]   final TMEM cells / a warp's "
            "registers\n"
-           "  check FILE...            validate scenarios; diagnostics as file:line:col: error: ...\n"
+           "  check FILE...            validate scenarios or PTX modules; diagnostics as file:line:col: "
+           "error: ...\n"
+           "  scaffold FILE.ptx [--entry NAME] [-o OUT.scn]   a scenario to fill in from a PTX kernel\n"
            "  validate [--target sm_XX] [--ptx X.Y] 'INSTR'   validate one PTX instruction\n"
            "  conform tma FILE...      replay golden/tma records (.jsonl or .jsonl.gz)\n"
            "  conform ptxas FILE       compare the validator with golden/ptxas records\n"
