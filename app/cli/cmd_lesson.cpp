@@ -15,7 +15,8 @@ void printDiags(std::ostream& out, const std::vector<Diagnostic>& ds, const std:
     for (const Diagnostic& d : ds) out << formatDiagnostic(d, file) << "\n";
 }
 bool hasError(const std::vector<Diagnostic>& ds) {
-    return std::any_of(ds.begin(), ds.end(), [](const Diagnostic& d) { return d.severity == Severity::Error; });
+    return std::any_of(ds.begin(), ds.end(),
+                       [](const Diagnostic& d) { return d.severity == Severity::Error; });
 }
 std::string hex(uint64_t v) {
     char b[24];
@@ -27,12 +28,14 @@ std::string cellText(const CellRange& c) {
     const std::string cta = c.cta ? "cta " + std::to_string(c.cta) + " " : "";
     switch (c.space) {
     case MemSpace::Global:
-        return "global " + hex(c.addr) + ".." + hex(c.addr + c.bytes - 1) + " (" + std::to_string(c.bytes) + " B)";
+        return "global " + hex(c.addr) + ".." + hex(c.addr + c.bytes - 1) + " (" + std::to_string(c.bytes) +
+               " B)";
     case MemSpace::SharedCta:
-        return cta + "smem " + hex(c.addr) + ".." + hex(c.addr + c.bytes - 1) + " (" + std::to_string(c.bytes) + " B)";
+        return cta + "smem " + hex(c.addr) + ".." + hex(c.addr + c.bytes - 1) + " (" +
+               std::to_string(c.bytes) + " B)";
     case MemSpace::TensorMemory:
-        return cta + "tmem lanes " + std::to_string(c.lane) + ".." + std::to_string(c.lane + c.lanes - 1) + " cols " +
-               std::to_string(c.column) + ".." + std::to_string(c.column + c.columns - 1);
+        return cta + "tmem lanes " + std::to_string(c.lane) + ".." + std::to_string(c.lane + c.lanes - 1) +
+               " cols " + std::to_string(c.column) + ".." + std::to_string(c.column + c.columns - 1);
     case MemSpace::Register:
         return cta + "reg t" + std::to_string(c.addr >> 16) + ".r" + std::to_string((c.addr & 0xFFFF) / 4);
     default:
@@ -55,8 +58,8 @@ std::string indent(const std::string& text, const std::string& pad) {
     return out;
 }
 
-// --ref DIR: every `[ref: FILE.md §S]` / `ref: FILE.md §S` names a file of the pack and a heading "S." or "S "
-// in it; "open question N" names entry N of open-questions.md.
+// --ref DIR: every `[ref: FILE.md §S]` / `ref: FILE.md §S` names a file of the pack and a heading "S." or "S
+// " in it; "open question N" names entry N of open-questions.md.
 std::vector<std::string> badCitations(const Lesson& l, const std::string& dir) {
     std::vector<std::string> bad;
     std::string all = l.intro;
@@ -77,7 +80,8 @@ std::vector<std::string> badCitations(const Lesson& l, const std::string& dir) {
     for (auto it = std::sregex_iterator(all.begin(), all.end(), cite); it != std::sregex_iterator(); ++it) {
         const std::string body = (*it)[1];
         bool any = false;
-        for (auto p = std::sregex_iterator(body.begin(), body.end(), part); p != std::sregex_iterator(); ++p) {
+        for (auto p = std::sregex_iterator(body.begin(), body.end(), part); p != std::sregex_iterator();
+             ++p) {
             any = true;
             const std::string file = (*p)[1], secs = (*p)[2];
             const std::string text = fileText(file);
@@ -85,10 +89,13 @@ std::vector<std::string> badCitations(const Lesson& l, const std::string& dir) {
                 bad.push_back("[ref: " + body + "]: no file " + file + " in " + dir);
                 continue;
             }
-            for (auto s = std::sregex_iterator(secs.begin(), secs.end(), sect); s != std::sregex_iterator(); ++s) {
+            for (auto s = std::sregex_iterator(secs.begin(), secs.end(), sect); s != std::sregex_iterator();
+                 ++s) {
                 const std::string sec = (*s)[1];
-                const std::regex head("(^|\n)#+ " + std::regex_replace(sec, std::regex(R"(\.)"), R"(\.)") + "[. ]");
-                if (!std::regex_search(text, head)) bad.push_back("[ref: " + body + "]: " + file + " has no section " + sec);
+                const std::regex head("(^|\n)#+ " + std::regex_replace(sec, std::regex(R"(\.)"), R"(\.)") +
+                                      "[. ]");
+                if (!std::regex_search(text, head))
+                    bad.push_back("[ref: " + body + "]: " + file + " has no section " + sec);
             }
         }
         if (!any) bad.push_back("[ref: " + body + "]: names no FILE.md of the reference pack");
@@ -142,7 +149,8 @@ int walk(const std::string& path, std::ostream& out, std::ostream& err) {
             continue;
         }
         const auto instr = lessonInstr(l, run, i);
-        out << "\n## Step " << i + 1 << "/" << l.steps.size() << ": " << s.title << "   [trace step " << *step;
+        out << "\n## Step " << i + 1 << "/" << l.steps.size() << ": " << s.title << "   [trace step "
+            << *step;
         if (instr) out << ", after instr " << *instr + 1 << ": " << run.trace.instrs[*instr].text;
         out << (s.pause ? ", pause" : "") << "]\n";
         if (!s.caption.empty()) out << indent(s.caption, "  ");
@@ -205,8 +213,8 @@ int checkOne(const std::string& path, const std::string& refDir, std::ostream& o
             Diagnostic d;
             d.code = DiagCode::InvalidValue;
             d.span = q.answerSpan;
-            d.message = "the lesson says '" + *q.answer + "' but the engine computes " + want->display() + " (" +
-                        want->explanation + ")";
+            d.message = "the lesson says '" + *q.answer + "' but the engine computes " + want->display() +
+                        " (" + want->explanation + ")";
             d.ruleRef = "lesson.answer (docs/lessons.md)";
             printDiags(err, {d}, path);
             rc = kExitDiagnostics;
@@ -232,7 +240,8 @@ int cmdLesson(const Args& args, std::ostream& out, std::ostream& err) {
             check = true;
         } else if (args[i] == "--ref") {
             if (i + 1 >= args.size()) {
-                err << "lesson: --ref needs a directory (the reference pack, e.g. ../shared/ref)\n" << usageOf("lesson");
+                err << "lesson: --ref needs a directory (the reference pack, e.g. ../shared/ref)\n"
+                    << usageOf("lesson");
                 return kExitUsage;
             }
             refDir = args[++i];

@@ -68,12 +68,13 @@ const std::map<std::string, std::string>& usages() {
              "1024)\n"
              "  that reproduce a dumped tile of an index-filled tensor, or the closest; exit 1 if none is "
              "exact\n"},
-            {"lesson", "usage: layoutscope-cli lesson FILE.lesson\n"
-                       "       layoutscope-cli lesson --check [--ref DIR] FILE.lesson...\n"
-                       "  the narrated walk of a lesson: each step's caption, highlighted cells and question with the\n"
-                       "  engine's answer; --check validates (scenario runs clean, every selector resolves, every\n"
-                       "  answer computable and equal to the author's); --ref DIR also checks every [ref: ...]\n"
-                       "  citation against the reference pack (docs/lessons.md)\n"},
+            {"lesson",
+             "usage: layoutscope-cli lesson FILE.lesson\n"
+             "       layoutscope-cli lesson --check [--ref DIR] FILE.lesson...\n"
+             "  the narrated walk of a lesson: each step's caption, highlighted cells and question with the\n"
+             "  engine's answer; --check validates (scenario runs clean, every selector resolves, every\n"
+             "  answer computable and equal to the author's); --ref DIR also checks every [ref: ...]\n"
+             "  citation against the reference pack (docs/lessons.md)\n"},
             {"help", "usage: layoutscope-cli help [COMMAND]\n"},
         };
     }();

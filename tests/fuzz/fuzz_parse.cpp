@@ -3,6 +3,8 @@
 //   parseInstruction -> validateInstruction (every modelled target, both operand environments)
 //   each line -> parseInstruction -> validateKernel
 //   parseScenario -> runScenario (1 MiB trace budget: a run may execute untraced past it, never abort)
+//   parseLesson -> (embedded scenario) runScenario -> every step's selectors and expected answer
+#include "layoutscope/lesson/lesson.hpp"
 #include "layoutscope/ptx/validate.hpp"
 #include "layoutscope/scenario/scenario.hpp"
 
@@ -45,5 +47,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     (void)validateKernel(kernel, PtxTarget{"sm_100a", 9, 0}, wrapper);
 
     if (auto sc = parseScenario(text)) (void)runScenario(*sc, RunOptions{uint64_t(1) << 20});
+
+    if (auto l = parseLesson(text); l && l->scenario) {
+        if (auto run = runScenario(*l->scenario, RunOptions{uint64_t(1) << 20})) {
+            for (size_t i = 0; i < l->steps.size(); ++i) {
+                const auto step = lessonTraceStep(*l, *run, i);
+                if (!step) continue;
+                for (const LessonSelector& h : l->steps[i].highlights)
+                    (void)resolveSelector(*l, *run, h, *step);
+                (void)expectedAnswer(*l, *run, i);
+                (void)checkAnswer(*l, *run, i, std::string_view("smem 0x400"));
+            }
+        }
+    }
     return 0;
 }

@@ -46,7 +46,8 @@ Result<LessonAnswer> whereAnswer(const Lesson& l, const Run& run, const LessonQu
             start = e->filled;
             from = "out of bounds: filled " + ruleText(e->fillRule);
             if (start.empty())
-                return diag("lesson.question", q.span, selectorName(s) + " is out of bounds and no load filled it",
+                return diag("lesson.question", q.span,
+                            selectorName(s) + " is out of bounds and no load filled it",
                             DiagCode::InvalidValue);
         }
     } else if (s.kind == LessonSelector::Kind::Reg) {
@@ -77,7 +78,7 @@ Result<LessonAnswer> whereAnswer(const Lesson& l, const Run& run, const LessonQu
     if (a.places.empty())
         return diag("lesson.question", q.span,
                     selectorName(s) + " has not landed " +
-                        (q.in == MemSpace::SharedCta ? "in shared memory "
+                        (q.in == MemSpace::SharedCta      ? "in shared memory "
                          : q.in == MemSpace::TensorMemory ? "in Tensor Memory "
                                                           : "anywhere ") +
                         "by this step",
@@ -96,12 +97,14 @@ Result<LessonAnswer> whereAnswer(const Lesson& l, const Run& run, const LessonQu
     return a;
 }
 
-Result<LessonAnswer> wavefrontAnswer(const Lesson& l, const Run& run, const LessonQuestion& q, uint32_t step) {
+Result<LessonAnswer> wavefrontAnswer(const Lesson& l, const Run& run, const LessonQuestion& q,
+                                     uint32_t step) {
     LessonAnswer a;
     Result<BankReport> r = Diagnostic{};
     if (!q.selector) {
         r = smemAccessWavefronts(*l.scenario->instrs[q.instr - 1].smemAccess);
-        a.explanation = "instr " + std::to_string(q.instr) + " '" + l.scenario->instrs[q.instr - 1].text + "'";
+        a.explanation =
+            "instr " + std::to_string(q.instr) + " '" + l.scenario->instrs[q.instr - 1].text + "'";
     } else {
         const LessonSelector& s = *q.selector;
         const auto elems = selectorElements(s, kWarpSize + 1);
@@ -118,13 +121,16 @@ Result<LessonAnswer> wavefrontAnswer(const Lesson& l, const Run& run, const Less
             const auto smem = std::find_if(f.all.begin(), f.all.end(),
                                            [](const Place& p) { return p.space == MemSpace::SharedCta; });
             if (smem == f.all.end())
-                return diag("lesson.question", q.span, "element " + std::to_string(t) + " of the read is not in shared memory at this step",
+                return diag("lesson.question", q.span,
+                            "element " + std::to_string(t) +
+                                " of the read is not in shared memory at this step",
                             DiagCode::InvalidValue);
             acc.addr[t] = static_cast<uint32_t>(smem->addr);
         }
         r = countBankWavefronts(acc);
-        a.explanation = "a warp whose thread t reads element t of " + s.text + " (" + std::to_string(acc.widthBytes) +
-                        " B each, where it landed: thread 0 at smem " + hex(acc.addr[0]) + ")";
+        a.explanation = "a warp whose thread t reads element t of " + s.text + " (" +
+                        std::to_string(acc.widthBytes) + " B each, where it landed: thread 0 at smem " +
+                        hex(acc.addr[0]) + ")";
     }
     if (!r) return r.diagnostics();
     a.number = r->wavefronts;
@@ -132,8 +138,8 @@ Result<LessonAnswer> wavefrontAnswer(const Lesson& l, const Run& run, const Less
     uint32_t worst = 0;
     for (uint32_t b = 0; b < kSmemBanks; ++b) worst = std::max(worst, r->wordsPerBank[b]);
     a.explanation += ": " + std::to_string(r->wavefronts) + " wavefronts (ideal " + std::to_string(r->ideal) +
-                     ", " + std::to_string(r->excess) + " excess; busiest bank holds " + std::to_string(worst) +
-                     " distinct words) " + ruleText(r->rule);
+                     ", " + std::to_string(r->excess) + " excess; busiest bank holds " +
+                     std::to_string(worst) + " distinct words) " + ruleText(r->rule);
     a.unverified = !isVerified(ruleInfo(r->rule).provenance);
     return a;
 }
@@ -198,13 +204,14 @@ std::string questionPrompt(const LessonQuestion& q) {
     switch (q.kind) {
     case K::Where:
         return "Where does " + sel + " land" +
-               (q.in == MemSpace::SharedCta     ? " in shared memory"
+               (q.in == MemSpace::SharedCta      ? " in shared memory"
                 : q.in == MemSpace::TensorMemory ? " in Tensor Memory"
                                                  : "") +
                "? (click the cell, or type e.g. 'smem 0x0400' or 'tmem lane 0 col 0')";
     case K::Wavefronts:
         return q.selector ? "How many shared-memory wavefronts does a warp need to read " + sel + "?"
-                          : "How many shared-memory wavefronts does instruction " + std::to_string(q.instr) + " need?";
+                          : "How many shared-memory wavefronts does instruction " + std::to_string(q.instr) +
+                                " need?";
     case K::Bytes:
         return "How many bytes does instruction " + std::to_string(q.instr) + " move?";
     case K::Metric:
@@ -212,7 +219,8 @@ std::string questionPrompt(const LessonQuestion& q) {
     case K::Value:
         return "What value does " + sel + " hold now?";
     case K::Lanes:
-        return "Which TMEM lanes may warp " + std::to_string(q.warp) + " reach with tcgen05.ld/st? (type A..B)";
+        return "Which TMEM lanes may warp " + std::to_string(q.warp) +
+               " reach with tcgen05.ld/st? (type A..B)";
     case K::Fact:
         return q.metric + "?";
     }
@@ -250,7 +258,8 @@ Result<LessonAnswer> expectedAnswer(const Lesson& l, const Run& run, size_t step
                 a.explanation = "'" + m.name + "' of the whole run (analysis/metrics.hpp)";
                 return a;
             }
-        return diag("lesson.question", q.span, "no metric '" + q.metric + "' (`layoutscope-cli compare` lists them)",
+        return diag("lesson.question", q.span,
+                    "no metric '" + q.metric + "' (`layoutscope-cli compare` lists them)",
                     DiagCode::UnknownName);
     }
     case K::Value: {
@@ -261,8 +270,8 @@ Result<LessonAnswer> expectedAnswer(const Lesson& l, const Run& run, size_t step
             TmemReplay r(run.trace, run.tmemInitial);
             r.seek(*step);
             a.number = r.state().ctas.at(c.cta).cell(c.lane, c.column);
-            a.explanation = "32-bit cell lane " + std::to_string(c.lane) + " col " + std::to_string(c.column) +
-                            " after trace step " + std::to_string(*step);
+            a.explanation = "32-bit cell lane " + std::to_string(c.lane) + " col " +
+                            std::to_string(c.column) + " after trace step " + std::to_string(*step);
         } else {
             Replay r(run.trace, run.initial);
             r.seek(*step);
@@ -271,8 +280,8 @@ Result<LessonAnswer> expectedAnswer(const Lesson& l, const Run& run, size_t step
             for (uint32_t b = 0; b < q.valueBytes && c.addr + b < bytes.size(); ++b)
                 v |= uint64_t(bytes[c.addr + b]) << (8 * b);
             a.number = static_cast<int64_t>(v);
-            a.explanation = std::to_string(q.valueBytes) + "-byte little-endian value at smem " + hex(c.addr) +
-                            " after trace step " + std::to_string(*step);
+            a.explanation = std::to_string(q.valueBytes) + "-byte little-endian value at smem " +
+                            hex(c.addr) + " after trace step " + std::to_string(*step);
         }
         return a;
     }
@@ -292,7 +301,8 @@ Result<LessonAnswer> expectedAnswer(const Lesson& l, const Run& run, size_t step
         a = *given;
         std::string refs;
         for (const std::string& r : st.refs) refs += (refs.empty() ? "" : "; ") + r;
-        a.explanation = "stated by the lesson from the reference pack [ref: " + refs + "]; not computed by the engine";
+        a.explanation =
+            "stated by the lesson from the reference pack [ref: " + refs + "]; not computed by the engine";
         return a;
     }
     }
@@ -300,7 +310,8 @@ Result<LessonAnswer> expectedAnswer(const Lesson& l, const Run& run, size_t step
 }
 
 namespace {
-Result<LessonVerdict> checkAnswerValue(const Lesson& l, const Run& run, size_t stepIndex, const LessonAnswer& given) {
+Result<LessonVerdict> checkAnswerValue(const Lesson& l, const Run& run, size_t stepIndex,
+                                       const LessonAnswer& given) {
     auto want = expectedAnswer(l, run, stepIndex);
     if (!want) return want.diagnostics();
     LessonVerdict v;
@@ -334,7 +345,8 @@ Result<LessonVerdict> checkAnswerValue(const Lesson& l, const Run& run, size_t s
 }
 } // namespace
 
-Result<LessonVerdict> checkAnswer(const Lesson& l, const Run& run, size_t stepIndex, std::string_view answer) {
+Result<LessonVerdict> checkAnswer(const Lesson& l, const Run& run, size_t stepIndex,
+                                  std::string_view answer) {
     auto given = parseLessonAnswer(answer);
     if (!given) return given.diagnostics();
     return checkAnswerValue(l, run, stepIndex, *given);

@@ -60,7 +60,9 @@ class Cursor {
     std::string word() {
         skipBlanks();
         size_t j = m_i;
-        auto first = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '$'; };
+        auto first = [](char c) {
+            return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '$';
+        };
         auto next = [](char c) {
             return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$';
         };
@@ -89,9 +91,12 @@ class Cursor {
         while (j < m_s.size()) {
             const char c = m_s[j];
             int d = -1;
-            if (c >= '0' && c <= '9') d = c - '0';
-            else if (base == 16 && c >= 'a' && c <= 'f') d = c - 'a' + 10;
-            else if (base == 16 && c >= 'A' && c <= 'F') d = c - 'A' + 10;
+            if (c >= '0' && c <= '9')
+                d = c - '0';
+            else if (base == 16 && c >= 'a' && c <= 'f')
+                d = c - 'a' + 10;
+            else if (base == 16 && c >= 'A' && c <= 'F')
+                d = c - 'A' + 10;
             if (d < 0) break;
             if (v > (int64_t(1) << 58)) return std::nullopt; // too large for any address we model
             v = v * base + d;

@@ -21,7 +21,8 @@ std::vector<Line> splitLines(std::string_view text) {
     size_t start = 0;
     while (start <= text.size()) {
         const size_t nl = text.find('\n', start);
-        std::string_view one = text.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start);
+        std::string_view one =
+            text.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start);
         if (!one.empty() && one.back() == '\r') one.remove_suffix(1);
         out.push_back({one, n++});
         if (nl == std::string_view::npos) break;
@@ -91,8 +92,9 @@ void Reader::headerKey(std::string_view key, std::string_view value, size_t& i, 
         m_l.topic = std::string(value);
     } else if (key == "ref") {
         if (!validRef(value))
-            error(diag("lesson.ref", at(l, valueCol), "ref: names a reference-pack file and section, e.g. "
-                                                      "'tma.md §4.2'"));
+            error(diag("lesson.ref", at(l, valueCol),
+                       "ref: names a reference-pack file and section, e.g. "
+                       "'tma.md §4.2'"));
         m_l.refs.emplace_back(value);
     } else if (key == "scenario") {
         if (m_haveScenario) {
@@ -135,7 +137,8 @@ void Reader::stepKey(LessonStep& s, std::string_view key, std::string_view value
                      size_t valueCol) {
     const SourceSpan v = at(l, valueCol, static_cast<int>(value.size()));
     if (key == "at") {
-        if (s.at.kind != LessonAt::Kind::Inherit) return error(diag("lesson.at", at(l, 0, 2), "a step has one 'at:'"));
+        if (s.at.kind != LessonAt::Kind::Inherit)
+            return error(diag("lesson.at", at(l, 0, 2), "a step has one 'at:'"));
         Cursor c(value, v);
         const std::string w = c.word();
         LessonAt a;
@@ -143,7 +146,9 @@ void Reader::stepKey(LessonStep& s, std::string_view key, std::string_view value
         if (w == "start" || w == "end") {
             a.kind = w == "start" ? LessonAt::Kind::Start : LessonAt::Kind::End;
         } else if (w == "instr" || w == "line" || w == "step") {
-            a.kind = w == "instr" ? LessonAt::Kind::Instr : w == "line" ? LessonAt::Kind::Line : LessonAt::Kind::Step;
+            a.kind = w == "instr"  ? LessonAt::Kind::Instr
+                     : w == "line" ? LessonAt::Kind::Line
+                                   : LessonAt::Kind::Step;
             const auto n = c.integer();
             if (!n || *n < (a.kind == LessonAt::Kind::Step ? 0 : 1) || *n > 100000000)
                 return error(diag("lesson.at", c.span(), "expected a number (instr and line count from 1)"));
@@ -151,7 +156,8 @@ void Reader::stepKey(LessonStep& s, std::string_view key, std::string_view value
         } else {
             return error(diag("lesson.at", v, "at: is 'start', 'end', 'instr N', 'line N' or 'step N'"));
         }
-        if (!c.done()) return error(diag("lesson.at", c.span(), "unexpected '" + std::string(c.rest()) + "'"));
+        if (!c.done())
+            return error(diag("lesson.at", c.span(), "unexpected '" + std::string(c.rest()) + "'"));
         s.at = a;
     } else if (key == "highlight") {
         auto sel = parseLessonSelector(value, v);
@@ -169,7 +175,8 @@ void Reader::stepKey(LessonStep& s, std::string_view key, std::string_view value
     } else if (key == "answer") {
         if (!s.question)
             return error(diag("lesson.answer", at(l, 0, 6), "'answer:' follows the step's 'question:'"));
-        if (s.question->answer) return error(diag("lesson.answer", at(l, 0, 6), "the question has an answer"));
+        if (s.question->answer)
+            return error(diag("lesson.answer", at(l, 0, 6), "the question has an answer"));
         auto a = parseLessonAnswer(value);
         if (!a) {
             Diagnostic d = a.error();
@@ -180,7 +187,8 @@ void Reader::stepKey(LessonStep& s, std::string_view key, std::string_view value
         s.question->answerSpan = v;
     } else if (key == "ref") {
         if (!validRef(value))
-            return error(diag("lesson.ref", v, "ref: names a reference-pack file and section, e.g. 'tma.md §4.2'"));
+            return error(
+                diag("lesson.ref", v, "ref: names a reference-pack file and section, e.g. 'tma.md §4.2'"));
         s.refs.emplace_back(value);
     } else {
         error(diag("lesson.key", at(l, 0, static_cast<int>(key.size())),
@@ -216,7 +224,8 @@ Result<Lesson> Reader::read() {
     m_l.intro = joinCaption(intro);
     if (m_l.title.empty()) error(diag("lesson.title", {1, 1, 1}, "a lesson starts with a '# Title' line"));
     if (!m_haveScenario)
-        error(diag("lesson.scenario", {1, 1, 1}, "a lesson needs 'scenario: PATH' or an embedded ```scn block"));
+        error(diag("lesson.scenario", {1, 1, 1},
+                   "a lesson needs 'scenario: PATH' or an embedded ```scn block"));
     // Steps.
     while (i < m_lines.size()) {
         const Line& head = m_lines[i];
@@ -245,12 +254,14 @@ Result<Lesson> Reader::read() {
         }
         s.caption = joinCaption(caption);
         if (s.caption.empty() && !s.question)
-            error(diag("lesson.caption", s.span, "step '" + s.title + "' has neither a caption nor a question"));
+            error(diag("lesson.caption", s.span,
+                       "step '" + s.title + "' has neither a caption nor a question"));
         if (s.question && s.question->kind == LessonQuestion::Kind::Fact &&
             (!s.question->answer || s.refs.empty()))
-            error(diag("lesson.fact", s.question->span,
-                       "a 'fact' question needs 'answer:' and a 'ref:' to the reference pack (the engine cannot "
-                       "compute it)"));
+            error(diag(
+                "lesson.fact", s.question->span,
+                "a 'fact' question needs 'answer:' and a 'ref:' to the reference pack (the engine cannot "
+                "compute it)"));
         if (s.question) s.pause = true;
         m_l.steps.push_back(std::move(s));
     }
@@ -276,7 +287,8 @@ Result<Lesson> Reader::read() {
 Result<Lesson> parseLesson(std::string_view text) {
     if (text.size() > kMaxLessonBytes)
         return diag("lesson.size", {1, 1, 1},
-                    "the lesson is " + std::to_string(text.size()) + " bytes; at most 1 MiB (kMaxLessonBytes)",
+                    "the lesson is " + std::to_string(text.size()) +
+                        " bytes; at most 1 MiB (kMaxLessonBytes)",
                     DiagCode::InvalidValue);
     if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
     for (size_t i = 0; i < text.size(); ++i) {

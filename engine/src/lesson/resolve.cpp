@@ -99,7 +99,9 @@ Result<ElementStart> elementStart(const Lesson& l, const Run& run, const LessonS
                                   const std::array<int64_t, 5>& x, uint32_t stepLimit) {
     const Scenario& sc = *l.scenario;
     const ScenarioTensorMap* t = sc.findTensorMap(s.tensor);
-    if (!t) return diag("lesson.selector", s.span, "no tensor map '" + s.tensor + "' in the scenario", DiagCode::UnknownName);
+    if (!t)
+        return diag("lesson.selector", s.span, "no tensor map '" + s.tensor + "' in the scenario",
+                    DiagCode::UnknownName);
     const TensorMapTiledParams& p = t->map.p;
     ElementStart e;
     e.elementBits = t->map.elemBits;
@@ -107,8 +109,10 @@ Result<ElementStart> elementStart(const Lesson& l, const Run& run, const LessonS
     uint64_t bit = 0;
     for (uint32_t i = 0; i < p.tensorRank; ++i) {
         if (x[i] < 0 || uint64_t(x[i]) >= p.globalDim[i]) inBounds = false;
-        if (i == 0) bit += uint64_t(std::max<int64_t>(x[0], 0)) * e.elementBits;
-        else bit += uint64_t(std::max<int64_t>(x[i], 0)) * p.globalStrides[i - 1] * 8;
+        if (i == 0)
+            bit += uint64_t(std::max<int64_t>(x[0], 0)) * e.elementBits;
+        else
+            bit += uint64_t(std::max<int64_t>(x[i], 0)) * p.globalStrides[i - 1] * 8;
     }
     if (inBounds) {
         Place g;
@@ -132,7 +136,9 @@ Result<ElementStart> elementStart(const Lesson& l, const Run& run, const LessonS
         for (uint32_t i = 1; i < p.tensorRank; ++i) same = same && m.coord[i] == x[i];
         const int64_t k = x[0] - m.coord[0];
         if (!same || k < 0 || uint64_t(k) * es >= m.length) continue;
-        Place q = fromLinear(m.dst.space, m.dst.cta, (m.dst.space == MemSpace::TensorMemory ? m.dst.addr * 4 : m.dst.addr) + uint64_t(k) * es);
+        Place q = fromLinear(m.dst.space, m.dst.cta,
+                             (m.dst.space == MemSpace::TensorMemory ? m.dst.addr * 4 : m.dst.addr) +
+                                 uint64_t(k) * es);
         if (std::find(e.filled.begin(), e.filled.end(), q) == e.filled.end()) e.filled.push_back(q);
         e.fillRule = m.rule;
     }
@@ -167,7 +173,8 @@ void addRange(std::vector<CellRange>& out, const CellRange& r) {
 
 std::vector<CellRange> merged(std::vector<CellRange> v) {
     std::sort(v.begin(), v.end(), [](const CellRange& a, const CellRange& b) {
-        return std::tie(a.space, a.cta, a.addr, a.lane, a.column) < std::tie(b.space, b.cta, b.addr, b.lane, b.column);
+        return std::tie(a.space, a.cta, a.addr, a.lane, a.column) <
+               std::tie(b.space, b.cta, b.addr, b.lane, b.column);
     });
     std::vector<CellRange> out;
     for (const CellRange& r : v) {
@@ -187,7 +194,8 @@ CellRange cellOf(const Place& p, uint32_t bytes) {
     r.cta = p.cta;
     if (p.space == MemSpace::TensorMemory) {
         const TmemAddr a = decodeTmemAddress(static_cast<uint32_t>(p.addr));
-        r.lane = a.lane, r.lanes = 1, r.column = a.column, r.columns = std::max<uint32_t>(1, (p.byte + bytes + 3) / 4);
+        r.lane = a.lane, r.lanes = 1, r.column = a.column,
+        r.columns = std::max<uint32_t>(1, (p.byte + bytes + 3) / 4);
     } else {
         r.addr = p.addr;
         r.bytes = bytes;
@@ -227,18 +235,21 @@ Result<std::vector<CellRange>> resolveSelector(const Lesson& l, const Run& run, 
         uint32_t cta = 0;
         const auto a = addrOf(s.firstBuf, s.first, cta);
         const auto b = s.wholeBuffer ? a : addrOf(s.lastBuf, s.last, cta);
-        if (!a || !b) return diag("lesson.selector", s.span, "no shared buffer of that name", DiagCode::UnknownName);
+        if (!a || !b)
+            return diag("lesson.selector", s.span, "no shared buffer of that name", DiagCode::UnknownName);
         int64_t last = *b;
         if (s.wholeBuffer) last = *a + int64_t(sc.findBuffer(s.firstBuf)->size) - 1;
         if (*a < 0 || last < *a || uint64_t(last) >= kSmemBytesPerCta)
             return diag("lesson.selector", s.span, "the shared range must be first..last inside 0..228 KiB",
                         DiagCode::InvalidValue);
-        addRange(out, CellRange{MemSpace::SharedCta, s.cta.value_or(cta), uint64_t(*a), uint64_t(last - *a + 1)});
+        addRange(out,
+                 CellRange{MemSpace::SharedCta, s.cta.value_or(cta), uint64_t(*a), uint64_t(last - *a + 1)});
     } else if (s.kind == K::Tmem) {
         CellRange r;
         r.space = MemSpace::TensorMemory;
         r.cta = s.cta.value_or(0);
-        r.lane = s.laneLo, r.lanes = s.laneHi - s.laneLo + 1, r.column = s.colLo, r.columns = s.colHi - s.colLo + 1;
+        r.lane = s.laneLo, r.lanes = s.laneHi - s.laneLo + 1, r.column = s.colLo,
+        r.columns = s.colHi - s.colLo + 1;
         addRange(out, r);
     } else {
         addRange(out, CellRange{MemSpace::Register, s.cta.value_or(0),

@@ -15,9 +15,9 @@ struct Hop {
     RuleId rule = RuleId::None;
 };
 struct Followed {
-    std::vector<Place> all;   ///< the start places, then every place reached, in trace order
-    std::vector<Hop> steps;   ///< every place reached (not the start)
-    std::vector<Place> last;  ///< the places reached at the last step that reached any
+    std::vector<Place> all;    ///< the start places, then every place reached, in trace order
+    std::vector<Hop> steps;    ///< every place reached (not the start)
+    std::vector<Place> last;   ///< the places reached at the last step that reached any
     std::vector<RuleId> rules; ///< rules of the moves on the way, first use first
 };
 /// Every place the bytes at `start` are copied to by moves of steps < stepLimit (copies of copies too).

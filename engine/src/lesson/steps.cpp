@@ -23,7 +23,9 @@ Status checkSelector(const Scenario& sc, const LessonSelector& s) {
     using K = LessonSelector::Kind;
     if (s.kind == K::Global || s.kind == K::Landed) {
         const ScenarioTensorMap* t = sc.findTensorMap(s.tensor);
-        if (!t) return diag("lesson.selector", s.span, "no tensor map '" + s.tensor + "' in the scenario", DiagCode::UnknownName);
+        if (!t)
+            return diag("lesson.selector", s.span, "no tensor map '" + s.tensor + "' in the scenario",
+                        DiagCode::UnknownName);
         if (s.rank != t->map.p.tensorRank)
             return diag("lesson.selector", s.span,
                         "'" + s.tensor + "' has rank " + std::to_string(t->map.p.tensorRank) + ": give " +
@@ -37,7 +39,8 @@ Status checkSelector(const Scenario& sc, const LessonSelector& s) {
                             DiagCode::UnknownName);
     if (s.cta && *s.cta >= sc.clusterSize)
         return diag("lesson.selector", s.span,
-                    "cta=" + std::to_string(*s.cta) + " is outside the cluster of " + std::to_string(sc.clusterSize),
+                    "cta=" + std::to_string(*s.cta) + " is outside the cluster of " +
+                        std::to_string(sc.clusterSize),
                     DiagCode::InvalidValue);
     return okStatus();
 }
@@ -57,7 +60,8 @@ Status checkLessonNames(const Lesson& l) {
                               "the scenario has " + std::to_string(sc.instrs.size()) + " instructions",
                               DiagCode::InvalidValue));
         if (s.at.kind == LessonAt::Kind::Line && !instrOnLine(l, s.at.n))
-            ds.push_back(diag("lesson.at", s.at.span, "no scenario instruction starts on line " + std::to_string(s.at.n),
+            ds.push_back(diag("lesson.at", s.at.span,
+                              "no scenario instruction starts on line " + std::to_string(s.at.n),
                               DiagCode::InvalidValue));
         for (const LessonSelector& h : s.highlights) add(checkSelector(sc, h));
         if (!s.question) continue;
@@ -70,9 +74,10 @@ Status checkLessonNames(const Lesson& l) {
                               "the scenario has " + std::to_string(sc.instrs.size()) + " instructions",
                               DiagCode::InvalidValue));
         else if (numbered && q.kind == LessonQuestion::Kind::Wavefronts && !sc.instrs[q.instr - 1].smemAccess)
-            ds.push_back(diag("lesson.question", q.span,
-                              "instruction " + std::to_string(q.instr) + " is not an ld.shared, st.shared or ldmatrix",
-                              DiagCode::InvalidValue));
+            ds.push_back(
+                diag("lesson.question", q.span,
+                     "instruction " + std::to_string(q.instr) + " is not an ld.shared, st.shared or ldmatrix",
+                     DiagCode::InvalidValue));
     }
     if (!ds.empty()) return ds;
     return okStatus();
@@ -92,7 +97,8 @@ Result<Lesson> loadLesson(const std::string& path) {
     if (!l || l->scenario) return l;
     const size_t slash = path.find_last_of('/');
     const std::string dir = slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
-    const std::string scn = !l->scenarioPath.empty() && l->scenarioPath[0] == '/' ? l->scenarioPath : dir + l->scenarioPath;
+    const std::string scn =
+        !l->scenarioPath.empty() && l->scenarioPath[0] == '/' ? l->scenarioPath : dir + l->scenarioPath;
     auto scnText = readScenarioFile(scn);
     if (!scnText) {
         Diagnostic d = scnText.error();
@@ -102,7 +108,8 @@ Result<Lesson> loadLesson(const std::string& path) {
     auto sc = parseScenario(*scnText);
     if (!sc) {
         std::vector<Diagnostic> ds = sc.diagnostics();
-        for (Diagnostic& d : ds) d.message = l->scenarioPath + ":" + std::to_string(d.span.line) + ": " + d.message;
+        for (Diagnostic& d : ds)
+            d.message = l->scenarioPath + ":" + std::to_string(d.span.line) + ": " + d.message;
         return ds;
     }
     l->scenarioText = std::move(*scnText);
@@ -112,7 +119,8 @@ Result<Lesson> loadLesson(const std::string& path) {
 }
 
 Result<uint32_t> lessonTraceStep(const Lesson& l, const Run& run, size_t stepIndex) {
-    if (stepIndex >= l.steps.size()) return diag("lesson.step", {}, "no step " + std::to_string(stepIndex), DiagCode::InvalidValue);
+    if (stepIndex >= l.steps.size())
+        return diag("lesson.step", {}, "no step " + std::to_string(stepIndex), DiagCode::InvalidValue);
     uint32_t pos = 0;
     for (size_t i = 0; i <= stepIndex; ++i) {
         const LessonAt& a = l.steps[i].at;
@@ -127,7 +135,8 @@ Result<uint32_t> lessonTraceStep(const Lesson& l, const Run& run, size_t stepInd
             break;
         case LessonAt::Kind::Instr:
         case LessonAt::Kind::Line: {
-            const auto idx = a.kind == LessonAt::Kind::Instr ? std::optional<uint32_t>(a.n - 1) : instrOnLine(l, a.n);
+            const auto idx =
+                a.kind == LessonAt::Kind::Instr ? std::optional<uint32_t>(a.n - 1) : instrOnLine(l, a.n);
             if (!idx || *idx >= run.trace.instrs.size())
                 return diag("lesson.at", a.span, "that instruction did not run", DiagCode::InvalidValue);
             pos = run.trace.instrs[*idx].endStep;
@@ -135,7 +144,8 @@ Result<uint32_t> lessonTraceStep(const Lesson& l, const Run& run, size_t stepInd
         }
         case LessonAt::Kind::Step:
             if (a.n > run.trace.stepCount)
-                return diag("lesson.at", a.span, "the trace has " + std::to_string(run.trace.stepCount) + " steps",
+                return diag("lesson.at", a.span,
+                            "the trace has " + std::to_string(run.trace.stepCount) + " steps",
                             DiagCode::InvalidValue);
             pos = a.n;
             break;

@@ -56,7 +56,8 @@ std::optional<Diagnostic> parseIndices(Cursor& c, LessonSelector& s) {
         ++n;
         if (c.eat(",")) continue;
         if (c.eat(cOrder ? ")" : "}")) break;
-        return diag("lesson.selector", c.span(), std::string("expected ',' or '") + (cOrder ? ")" : "}") + "'");
+        return diag("lesson.selector", c.span(),
+                    std::string("expected ',' or '") + (cOrder ? ")" : "}") + "'");
     }
     s.rank = n;
     for (uint32_t i = 0; i < n; ++i) { // store dimension 0 first
@@ -125,7 +126,8 @@ Result<LessonSelector> parseSelector(Cursor& c) {
         if (c.word() != "col" || !parseRange(c, x, y))
             return diag("lesson.selector", c.span(), "expected 'col C' or 'col C0..C1'");
         if (a < 0 || b >= kTmemLanes || a > b)
-            return diag("lesson.selector", s.span, "TMEM lanes are 0..127 (tcgen05.md §2)", DiagCode::InvalidValue);
+            return diag("lesson.selector", s.span, "TMEM lanes are 0..127 (tcgen05.md §2)",
+                        DiagCode::InvalidValue);
         if (x < 0 || y >= kTmemColumns || x > y)
             return diag("lesson.selector", s.span, "TMEM columns are 0..511 (tcgen05.md §2)",
                         DiagCode::InvalidValue);
@@ -133,14 +135,16 @@ Result<LessonSelector> parseSelector(Cursor& c) {
     } else if (kind == "reg") {
         s.kind = K::Reg;
     } else {
-        return diag("lesson.selector", kindAt,
-                    "expected a selector: global NAME (i,j), landed NAME (i,j), smem A..B, tmem lane L col C, "
-                    "or reg t=T r=R" +
-                        (kind.empty() ? std::string() : ", not '" + kind + "'"));
+        return diag(
+            "lesson.selector", kindAt,
+            "expected a selector: global NAME (i,j), landed NAME (i,j), smem A..B, tmem lane L col C, "
+            "or reg t=T r=R" +
+                (kind.empty() ? std::string() : ", not '" + kind + "'"));
     }
     if (auto d = parseOptions(c, s)) return *d;
     if (s.kind == K::Reg && (s.thread >= 32 || s.reg >= 128 || s.warp >= 32))
-        return diag("lesson.selector", s.span, "reg needs t=0..31 r=0..127 (warp=0..31)", DiagCode::InvalidValue);
+        return diag("lesson.selector", s.span, "reg needs t=0..31 r=0..127 (warp=0..31)",
+                    DiagCode::InvalidValue);
     s.span.length = static_cast<int>(c.pos() - start);
     return s;
 }
@@ -165,7 +169,8 @@ Result<LessonQuestion> parseQuestion(std::string_view text, SourceSpan at) {
         if (c.word() != "instr") return diag("lesson.question", c.span(), "expected 'instr N'");
         const auto n = c.integer();
         if (!n || *n < 1 || *n > 1000000)
-            return diag("lesson.question", c.span(), "instructions are numbered from 1, as `run` prints them");
+            return diag("lesson.question", c.span(),
+                        "instructions are numbered from 1, as `run` prints them");
         q.instr = static_cast<uint32_t>(*n);
         return std::nullopt;
     };
@@ -183,7 +188,8 @@ Result<LessonQuestion> parseQuestion(std::string_view text, SourceSpan at) {
         const auto k = q.selector->kind;
         if (k != LessonSelector::Kind::Global && k != LessonSelector::Kind::Reg &&
             k != LessonSelector::Kind::Smem)
-            return diag("lesson.question", at, "where asks about one global element, register or shared byte");
+            return diag("lesson.question", at,
+                        "where asks about one global element, register or shared byte");
         if (c.eat("in")) {
             const std::string sp = c.word();
             if (sp != "smem" && sp != "tmem")
@@ -201,7 +207,8 @@ Result<LessonQuestion> parseQuestion(std::string_view text, SourceSpan at) {
             (void)c.word();
             if (auto d = selector()) return *d;
             if (q.selector->kind != LessonSelector::Kind::Global)
-                return diag("lesson.question", at, "wavefronts read needs global elements: read A (0..31, 5)");
+                return diag("lesson.question", at,
+                            "wavefronts read needs global elements: read A (0..31, 5)");
             if (c.eat("width=")) {
                 const auto w = c.integer();
                 if (!w || (*w != 1 && *w != 2 && *w != 4 && *w != 8 && *w != 16))
@@ -209,7 +216,8 @@ Result<LessonQuestion> parseQuestion(std::string_view text, SourceSpan at) {
                 q.width = static_cast<uint32_t>(*w);
             }
         } else {
-            return diag("lesson.question", c.span(), "expected 'wavefronts instr N' or 'wavefronts read SEL'");
+            return diag("lesson.question", c.span(),
+                        "expected 'wavefronts instr N' or 'wavefronts read SEL'");
         }
     } else if (kind == "bytes") {
         q.kind = K::Bytes;
@@ -217,7 +225,8 @@ Result<LessonQuestion> parseQuestion(std::string_view text, SourceSpan at) {
     } else if (kind == "metric") {
         q.kind = K::Metric;
         q.metric = std::string(c.rest());
-        if (q.metric.empty()) return diag("lesson.question", c.span(), "expected a metric name (docs/lessons.md)");
+        if (q.metric.empty())
+            return diag("lesson.question", c.span(), "expected a metric name (docs/lessons.md)");
         return q;
     } else if (kind == "value") {
         q.kind = K::Value;
@@ -234,7 +243,8 @@ Result<LessonQuestion> parseQuestion(std::string_view text, SourceSpan at) {
     } else if (kind == "lanes") {
         q.kind = K::Lanes;
         const auto n = c.word() == "warp" ? c.integer() : std::nullopt;
-        if (!n || *n < 0 || *n > 31) return diag("lesson.question", c.span(), "expected 'lanes warp W' (W 0..31)");
+        if (!n || *n < 0 || *n > 31)
+            return diag("lesson.question", c.span(), "expected 'lanes warp W' (W 0..31)");
         q.warp = static_cast<uint32_t>(*n);
     } else if (kind == "fact") {
         q.kind = K::Fact;

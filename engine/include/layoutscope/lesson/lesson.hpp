@@ -29,9 +29,9 @@ struct Place {
     /// Global: virtual address. SharedCta: shared::cta byte address. TensorMemory: lane << 16 | column.
     /// Register: threadInCta << 16 | (register * 4 + byte) (tcgen05/exec.hpp conventions).
     uint64_t addr = 0;
-    uint32_t byte = 0;  ///< TensorMemory: byte 0..3 of the 32-bit cell (little-endian)
-    uint32_t bit = 0;   ///< first bit of the element inside that byte (sub-byte elements)
-    uint32_t bits = 8;  ///< bits of the element inside that byte (8 = the whole byte)
+    uint32_t byte = 0; ///< TensorMemory: byte 0..3 of the 32-bit cell (little-endian)
+    uint32_t bit = 0;  ///< first bit of the element inside that byte (sub-byte elements)
+    uint32_t bits = 8; ///< bits of the element inside that byte (8 = the whole byte)
     friend bool operator==(const Place&, const Place&) = default;
 };
 /// "smem 0x0580", "cta 1 smem 0x0580", "tmem lane 3 col 5 byte 2", "global 0x7f0000000010", "reg t5.r1.b0".
@@ -53,24 +53,23 @@ struct CellRange {
 // [SECTION] selectors -------------------------------------------------------------------------------
 
 /// What a `highlight:` names, and what a `where` / `wavefronts read` question starts from.
-///   global A (3,5)            element row 3, column 5 of tensor map A: indices outermost first, as C's A[3][5]
-///   global A {5,3}            the same element in PTX coordinate order (dimension 0 first)
-///   global A (0..31, 5)       inclusive ranges per index
-///   landed A (3,5)            every shared / Tensor Memory byte that element was copied to by then
-///   smem 0x400..0x43f [cta=N] shared::cta bytes, inclusive; `smem sA`, `smem sA+64..sA+127` name a buffer
-///   tmem lane 0..31 col 0..7 [cta=N]   Tensor Memory cells, inclusive
-///   reg t=5 r=1 [warp=W] [cta=N]       register r of thread t of warp W (bytes 0..3)
+///   global A (3,5)            element row 3, column 5 of tensor map A: indices outermost first, as C's
+///   A[3][5] global A {5,3}            the same element in PTX coordinate order (dimension 0 first) global A
+///   (0..31, 5)       inclusive ranges per index landed A (3,5)            every shared / Tensor Memory byte
+///   that element was copied to by then smem 0x400..0x43f [cta=N] shared::cta bytes, inclusive; `smem sA`,
+///   `smem sA+64..sA+127` name a buffer tmem lane 0..31 col 0..7 [cta=N]   Tensor Memory cells, inclusive reg
+///   t=5 r=1 [warp=W] [cta=N]       register r of thread t of warp W (bytes 0..3)
 struct LessonSelector {
     enum class Kind : uint8_t { Global, Landed, Smem, Tmem, Reg };
     Kind kind = Kind::Global;
-    std::string tensor;                                   ///< Global / Landed: tensor map name
-    uint32_t rank = 0;                                    ///< Global / Landed: indices given
-    std::array<int64_t, 5> lo{}, hi{};                    ///< Global / Landed: per dimension, dim 0 first
+    std::string tensor;                ///< Global / Landed: tensor map name
+    uint32_t rank = 0;                 ///< Global / Landed: indices given
+    std::array<int64_t, 5> lo{}, hi{}; ///< Global / Landed: per dimension, dim 0 first
     std::string firstBuf, lastBuf; ///< Smem: the buffer each end is relative to ("" = an absolute address)
     int64_t first = 0, last = 0;   ///< Smem: inclusive byte range (offsets from firstBuf / lastBuf)
     bool wholeBuffer = false;      ///< Smem: `smem sA`, every byte of the buffer
     uint32_t laneLo = 0, laneHi = 0, colLo = 0, colHi = 0; ///< Tmem: inclusive
-    uint32_t thread = 0, reg = 0, warp = 0;               ///< Reg
+    uint32_t thread = 0, reg = 0, warp = 0;                ///< Reg
     std::optional<uint32_t> cta;
     std::string text; ///< as written
     SourceSpan span;
@@ -79,27 +78,27 @@ struct LessonSelector {
 // [SECTION] questions and answers -------------------------------------------------------------------
 
 /// A question of a step. The engine computes every answer but `fact`'s.
-///   where SEL [in smem|tmem]   where a global element / register lands (the last copy, or the last in that space)
-///   wavefronts instr N         bank wavefronts of the scenario's N-th instruction (ld.shared/st.shared/ldmatrix)
-///   wavefronts read SEL [width=B]  a warp whose thread t reads the t-th element of SEL where it landed in smem
-///   bytes instr N              bytes moved by the N-th instruction (1-based, as `run` numbers them)
-///   metric NAME                a row of scenarioMetrics (analysis/metrics.hpp), e.g. `metric OOB-filled bytes`
-///   value smem ADDR [bytes=1|2|4|8] [cta=N]   little-endian value at the step
-///   value tmem lane L col C [cta=N]          32-bit cell at the step
-///   lanes warp W               the TMEM lanes tcgen05.ld/st of warp W may touch ("32..63")
-///   fact TEXT                  a number from the reference pack: needs `answer:` and `ref:`; not computed
+///   where SEL [in smem|tmem]   where a global element / register lands (the last copy, or the last in that
+///   space) wavefronts instr N         bank wavefronts of the scenario's N-th instruction
+///   (ld.shared/st.shared/ldmatrix) wavefronts read SEL [width=B]  a warp whose thread t reads the t-th
+///   element of SEL where it landed in smem bytes instr N              bytes moved by the N-th instruction
+///   (1-based, as `run` numbers them) metric NAME                a row of scenarioMetrics
+///   (analysis/metrics.hpp), e.g. `metric OOB-filled bytes` value smem ADDR [bytes=1|2|4|8] [cta=N]
+///   little-endian value at the step value tmem lane L col C [cta=N]          32-bit cell at the step lanes
+///   warp W               the TMEM lanes tcgen05.ld/st of warp W may touch ("32..63") fact TEXT a number from
+///   the reference pack: needs `answer:` and `ref:`; not computed
 struct LessonQuestion {
     enum class Kind : uint8_t { Where, Wavefronts, Bytes, Metric, Value, Lanes, Fact };
     Kind kind = Kind::Where;
-    std::string text; ///< after `question:`
+    std::string text;                       ///< after `question:`
     std::optional<LessonSelector> selector; ///< Where / Wavefronts read / Value
-    MemSpace in = MemSpace::None;            ///< Where `in smem|tmem`
-    uint32_t instr = 0;                      ///< Wavefronts / Bytes: 1-based instruction number
-    uint32_t width = 0;                      ///< Wavefronts read: bytes per thread (0: the element size)
-    uint32_t valueBytes = 4;                 ///< Value smem
-    uint32_t warp = 0;                       ///< Lanes
-    std::string metric;                      ///< Metric
-    std::optional<std::string> answer;       ///< the author's `answer:` (checked against the engine)
+    MemSpace in = MemSpace::None;           ///< Where `in smem|tmem`
+    uint32_t instr = 0;                     ///< Wavefronts / Bytes: 1-based instruction number
+    uint32_t width = 0;                     ///< Wavefronts read: bytes per thread (0: the element size)
+    uint32_t valueBytes = 4;                ///< Value smem
+    uint32_t warp = 0;                      ///< Lanes
+    std::string metric;                     ///< Metric
+    std::optional<std::string> answer;      ///< the author's `answer:` (checked against the engine)
     SourceSpan span, answerSpan;
 };
 
@@ -108,13 +107,13 @@ struct LessonQuestion {
 struct LessonAnswer {
     enum class Kind : uint8_t { Number, Places, Range, Text };
     Kind kind = Kind::Number;
-    int64_t number = 0;          ///< Number; Range: first
-    int64_t last = 0;            ///< Range: last (inclusive)
-    std::vector<Place> places;   ///< Places: the first byte of the element in each place it landed
-    uint32_t elementBytes = 1;   ///< Places: bytes of the element (a click on any of them is right)
-    std::string text;            ///< Text
-    std::string explanation;     ///< how the engine got it, with each rule's reference and provenance
-    bool unverified = false;     ///< a rule on the way is not verified (provenance Assumption)
+    int64_t number = 0;        ///< Number; Range: first
+    int64_t last = 0;          ///< Range: last (inclusive)
+    std::vector<Place> places; ///< Places: the first byte of the element in each place it landed
+    uint32_t elementBytes = 1; ///< Places: bytes of the element (a click on any of them is right)
+    std::string text;          ///< Text
+    std::string explanation;   ///< how the engine got it, with each rule's reference and provenance
+    bool unverified = false;   ///< a rule on the way is not verified (provenance Assumption)
     [[nodiscard]] std::string display() const; ///< "smem 0x0580", "4", "32..63", the text
 };
 
@@ -153,9 +152,10 @@ struct Lesson {
     std::string topic;
     std::vector<std::string> refs; ///< header `ref:` lines: reference-pack provenance of the whole lesson
     std::string intro;             ///< Markdown text of the header (lines that are not keys)
-    std::string scenarioPath;      ///< `scenario: PATH` as written (relative to the lesson file); empty if embedded
-    std::string scenarioText;      ///< embedded text, or the file's text after loadLesson
-    int scenarioLine = 0;          ///< 1-based lesson line where an embedded scenario starts (its line 1)
+    std::string
+        scenarioPath; ///< `scenario: PATH` as written (relative to the lesson file); empty if embedded
+    std::string scenarioText;         ///< embedded text, or the file's text after loadLesson
+    int scenarioLine = 0;             ///< 1-based lesson line where an embedded scenario starts (its line 1)
     std::optional<Scenario> scenario; ///< parsed by parseLesson (embedded) or loadLesson (path)
     std::vector<LessonStep> steps;
 };
