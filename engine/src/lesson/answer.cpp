@@ -21,8 +21,10 @@ std::string hex(uint64_t v) {
 
 std::string ruleText(RuleId r) {
     const RuleInfo& i = ruleInfo(r);
-    return std::string("[") + i.name + ": " + i.reference + "; " + provenanceTag(i.provenance) +
-           (isVerified(i.provenance) ? "" : ", unverified") + "]";
+    const std::string tag = provenanceTag(i.provenance);
+    const bool says = tag.find("unverified") != std::string::npos || tag.find("assum") != std::string::npos;
+    return std::string("[") + i.name + ": " + i.reference + "; " + tag +
+           (isVerified(i.provenance) || says ? "" : ", unverified") + "]";
 }
 
 std::string selectorName(const LessonSelector& s) {

@@ -84,6 +84,7 @@ class Reader {
     std::vector<Diagnostic> m_diags;
     Lesson m_l;
     bool m_haveScenario = false;
+    bool m_questionSeen = false; ///< the current step has a `question:` line (valid or not)
 };
 
 void Reader::headerKey(std::string_view key, std::string_view value, size_t& i, size_t valueCol) {
@@ -168,11 +169,13 @@ void Reader::stepKey(LessonStep& s, std::string_view key, std::string_view value
         if (b != "yes" && b != "no") return error(diag("lesson.pause", v, "pause: is 'yes' or 'no'"));
         s.pause = b == "yes";
     } else if (key == "question") {
+        m_questionSeen = true;
         if (s.question) return error(diag("lesson.question", at(l, 0, 8), "a step asks one question"));
         auto q = parseQuestion(value, v);
         if (!q) return error(q.error());
         s.question = std::move(*q);
     } else if (key == "answer") {
+        if (m_questionSeen && !s.question) return; // the question's own error is reported
         if (!s.question)
             return error(diag("lesson.answer", at(l, 0, 6), "'answer:' follows the step's 'question:'"));
         if (s.question->answer)
@@ -235,6 +238,7 @@ Result<Lesson> Reader::read() {
         if (s.title.empty()) error(diag("lesson.step", s.span, "a step heading '## ' needs a title"));
         std::vector<std::string_view> caption;
         bool fence = false;
+        m_questionSeen = false;
         for (++i; i < m_lines.size(); ++i) {
             const Line& l = m_lines[i];
             const std::string_view t = l.text;

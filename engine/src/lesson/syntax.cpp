@@ -134,6 +134,10 @@ Result<LessonSelector> parseSelector(Cursor& c) {
         s.laneLo = uint32_t(a), s.laneHi = uint32_t(b), s.colLo = uint32_t(x), s.colHi = uint32_t(y);
     } else if (kind == "reg") {
         s.kind = K::Reg;
+    } else if (!kind.empty() && (c.peek() == '(' || c.peek() == '{')) { // `A (3,5)`: a global element
+        s.kind = K::Global;
+        s.tensor = kind;
+        if (auto d = parseIndices(c, s)) return *d;
     } else {
         return diag(
             "lesson.selector", kindAt,
