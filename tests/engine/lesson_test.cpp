@@ -185,9 +185,10 @@ TEST_CASE("an embedded scenario's errors point at lesson lines; names are checke
     }
     SECTION("unknown tensor") {
         const Diagnostic d =
-            errorOf("# T\nscenario:\n```\ntarget sm_90a\n```\n## S\nhighlight: global Q (0,0)\nText.\n");
+            errorOf("# T\nscenario:\n```\nmbarrier bar\nmbarrier.init.shared::cta.b64 [bar], 1;\n```\n## S\n"
+                    "highlight: global Q (0,0)\nText.\n");
         CHECK(d.ruleRef.rfind("lesson.selector", 0) == 0);
-        CHECK(d.span.line == 7);
+        CHECK(d.span.line == 8);
     }
     SECTION("wrong rank") {
         const Diagnostic d = errorOf(
