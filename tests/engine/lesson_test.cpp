@@ -113,6 +113,16 @@ TEST_CASE("lesson reader: header, steps, captions and keys", "[lesson][parse]") 
     CHECK(two.question->answer == std::string("smem 0x5ba"));
 }
 
+TEST_CASE("a lowercase word and a colon is a key only near a known key", "[lesson][parse]") {
+    auto l = parseLesson(kHead + "colour: red is intro text\n## S\nignored: this is caption text\nat: end\n");
+    REQUIRE(l.ok());
+    CHECK(l->intro == "colour: red is intro text");
+    CHECK(l->steps[0].caption == "ignored: this is caption text");
+    const Diagnostic d = errorOf(kHead + "## S\nqestion: lanes warp 1\n");
+    CHECK(d.ruleRef.rfind("lesson.key", 0) == 0);
+    CHECK(d.message.find("did you mean 'question:'") != std::string::npos);
+}
+
 TEST_CASE("selectors: (row, col) is outermost first, {x, y} is dimension 0 first", "[lesson][parse]") {
     auto a = parseLessonSelector("global A (3, 5..7)");
     REQUIRE(a.ok());
@@ -147,8 +157,8 @@ TEST_CASE("malformed lessons: each error names its rule and position", "[lesson]
         {"# T\nscenario: x.scn\n", "lesson.steps", 3},
         {"# T\nscenario:\nnot a fence\n## S\nText.\n", "lesson.scenario", 2},
         {"# T\nscenario:\n```scn\ntarget sm_90a\n## S\n", "lesson.fence", 3},
-        {"# T\ncolour: red\nscenario: x.scn\n## S\nText.\n", "lesson.key", 2},
-        {kHead + "## S\nhighlite: smem 0\n", "lesson.key", 4},
+        {"# T\ntopc: red\nscenario: x.scn\n## S\nText.\n", "lesson.key", 2},
+        {kHead + "## S\nhightlight: smem 0\n", "lesson.key", 4},
         {kHead + "## S\nat: instr 0\nText.\n", "lesson.at", 4},
         {kHead + "## S\nat: soon\nText.\n", "lesson.at", 4},
         {kHead + "## S\nat: start\nat: end\nText.\n", "lesson.at", 5},

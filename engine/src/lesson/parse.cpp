@@ -3,6 +3,8 @@
 #include "lesson/syntax.hpp"
 
 #include <algorithm>
+#include <array>
+#include <span>
 #include <vector>
 
 namespace layoutscope {
@@ -38,6 +40,40 @@ std::optional<std::string_view> keyOf(std::string_view line) {
     if (i == 0 || i >= line.size() || line[i] != ':') return std::nullopt;
     if (i + 1 < line.size() && line[i + 1] != ' ' && line[i + 1] != '\t') return std::nullopt;
     return line.substr(0, i);
+}
+
+// Edit distance (insert, delete, substitute), for telling a mistyped key from caption text.
+size_t editDistance(std::string_view a, std::string_view b) {
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= b.size(); ++j) {
+            const size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diag = up;
+        }
+    }
+    return row[b.size()];
+}
+
+// A lowercase `word:` that is not a key is caption text, unless it is one or two edits from a key
+// (`hightlight:`, `qestion:`): then it is almost surely a typo, and an error.
+bool looksLikeKey(std::string_view word, std::span<const std::string_view> keys) {
+    for (std::string_view k : keys)
+        if (word == k || editDistance(word, k) <= (k.size() <= 2 ? 0u : k.size() <= 3 ? 1u : 2u)) return true;
+    return false;
+}
+constexpr std::array<std::string_view, 3> kHeaderKeys = {"topic", "ref", "scenario"};
+constexpr std::array<std::string_view, 6> kStepKeys = {"at",       "highlight", "pause",
+                                                       "question", "answer",    "ref"};
+
+std::string nearest(std::string_view word, std::span<const std::string_view> keys) {
+    std::string_view best;
+    for (std::string_view k : keys)
+        if (best.empty() || editDistance(word, k) < editDistance(word, best)) best = k;
+    return std::string(best);
 }
 
 bool isFence(std::string_view line) {
@@ -129,8 +165,8 @@ void Reader::headerKey(std::string_view key, std::string_view value, size_t& i, 
         i = j;
     } else {
         error(diag("lesson.key", at(l, 0, static_cast<int>(key.size())),
-                   "unknown header key '" + std::string(key) +
-                       ":' (header keys: topic, ref, scenario; write text with a capital or in a step)"));
+                   "unknown header key '" + std::string(key) + ":': did you mean '" +
+                       nearest(key, kHeaderKeys) + ":'? (header keys: topic, ref, scenario)"));
     }
 }
 
@@ -195,9 +231,8 @@ void Reader::stepKey(LessonStep& s, std::string_view key, std::string_view value
         s.refs.emplace_back(value);
     } else {
         error(diag("lesson.key", at(l, 0, static_cast<int>(key.size())),
-                   "unknown step key '" + std::string(key) +
-                       ":' (step keys: at, highlight, pause, question, answer, ref; caption text that starts "
-                       "with a word and ':' needs a capital letter)"));
+                   "unknown step key '" + std::string(key) + ":': did you mean '" + nearest(key, kStepKeys) +
+                       ":'? (step keys: at, highlight, pause, question, answer, ref)"));
     }
 }
 
@@ -214,7 +249,7 @@ Result<Lesson> Reader::read() {
             m_l.title = std::string(trim(t.substr(2)));
             continue;
         }
-        if (auto key = keyOf(t)) {
+        if (auto key = keyOf(t); key && looksLikeKey(*key, kHeaderKeys)) {
             const std::string_view rest = t.substr(key->size() + 1);
             const std::string_view value = trim(rest);
             const size_t lead = rest.find_first_not_of(" \t");
@@ -246,7 +281,8 @@ Result<Lesson> Reader::read() {
             if (!fence && t.substr(0, 2) == "# ")
                 error(diag("lesson.title", at(l, 0, 1), "'# ' is the lesson title; a step heading is '## '"));
             if (isFence(t)) fence = !fence;
-            const auto key = fence ? std::nullopt : keyOf(t);
+            auto key = fence ? std::nullopt : keyOf(t);
+            if (key && !looksLikeKey(*key, kStepKeys)) key.reset();
             if (!key) {
                 caption.push_back(t);
                 continue;
