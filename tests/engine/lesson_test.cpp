@@ -288,6 +288,10 @@ TEST_CASE("bytes of an instruction and selectors resolved at a step", "[lesson][
     CHECK((*cells)[0].space == MemSpace::SharedCta);
     CHECK((*cells)[0].addr == 0x5ba);
     CHECK((*cells)[0].bytes == 2);
+    SECTION("all highlights of a step") {
+        auto all = resolveStepHighlights(f.lesson, f.run, 5);
+        CHECK_FALSE(all.ok()); // before the load
+    }
     SECTION("global range of a row: 64 contiguous elements = one 128-byte range") {
         auto row = parseLessonSelector("global A (3, 0..63)");
         REQUIRE(row.ok());

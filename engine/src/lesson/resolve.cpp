@@ -3,6 +3,7 @@
 #include "lesson/resolve.hpp"
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <tuple>
 
@@ -70,20 +71,35 @@ std::optional<Place> through(const ByteMove& m, const Place& p) {
 } // namespace
 
 Followed followPlaces(const Run& run, const std::vector<Place>& start, uint32_t stepLimit) {
+    // Places held so far, ordered by (space, cta, linear address, bit): the places a move reads are one
+    // lower_bound away, so a pass costs O(moves log places), whatever the number of start places.
+    using Key = std::tuple<uint8_t, uint32_t, uint64_t, uint32_t>;
+    auto keyOf = [](const Place& p) {
+        return Key{static_cast<uint8_t>(p.space), p.space == MemSpace::Global ? 0u : p.cta, linear(p), p.bit};
+    };
+    std::map<Key, Place> held;
     Followed f;
-    f.all = start;
+    for (const Place& p : start)
+        if (held.emplace(keyOf(p), p).second) f.all.push_back(p);
     uint32_t lastStep = 0;
     bool any = false;
+    std::vector<Place> found;
     for (auto it = run.trace.moves.begin(); it != run.trace.moves.end(); ++it) {
         const ByteMove m = *it;
         if (m.step >= stepLimit) break;
         if (!followable(m.src.space) || !followable(m.dst.space)) continue;
-        const size_t n = f.all.size();
-        for (size_t i = 0; i < n; ++i) {
-            const auto q = through(m, f.all[i]);
-            if (!q || std::find(f.all.begin(), f.all.end(), *q) != f.all.end()) continue;
-            f.all.push_back(*q);
-            f.steps.push_back({*q, m.step, m.instr, m.rule});
+        const uint32_t srcCta = m.src.space == MemSpace::Global ? 0u : m.src.cta;
+        const uint64_t s0 = m.src.space == MemSpace::TensorMemory ? m.src.addr * 4 : m.src.addr;
+        found.clear();
+        for (auto h = held.lower_bound(Key{static_cast<uint8_t>(m.src.space), srcCta, s0, 0});
+             h != held.end() && std::get<0>(h->first) == static_cast<uint8_t>(m.src.space) &&
+             std::get<1>(h->first) == srcCta && std::get<2>(h->first) < s0 + m.length;
+             ++h)
+            if (const auto q = through(m, h->second)) found.push_back(*q);
+        for (const Place& q : found) {
+            if (!held.emplace(keyOf(q), q).second) continue;
+            f.all.push_back(q);
+            f.steps.push_back({q, m.step, m.instr, m.rule});
             if (std::find(f.rules.begin(), f.rules.end(), m.rule) == f.rules.end()) f.rules.push_back(m.rule);
             lastStep = m.step;
             any = true;
@@ -168,14 +184,15 @@ std::vector<std::array<int64_t, 5>> selectorElements(const LessonSelector& s, si
 namespace {
 
 void addRange(std::vector<CellRange>& out, const CellRange& r) {
-    if (std::find(out.begin(), out.end(), r) == out.end()) out.push_back(r);
+    out.push_back(r); // merged() sorts, drops duplicates and joins adjacent bytes
 }
 
 std::vector<CellRange> merged(std::vector<CellRange> v) {
     std::sort(v.begin(), v.end(), [](const CellRange& a, const CellRange& b) {
-        return std::tie(a.space, a.cta, a.addr, a.lane, a.column) <
-               std::tie(b.space, b.cta, b.addr, b.lane, b.column);
+        return std::tie(a.space, a.cta, a.addr, a.lane, a.column, a.bytes, a.lanes, a.columns) <
+               std::tie(b.space, b.cta, b.addr, b.lane, b.column, b.bytes, b.lanes, b.columns);
     });
+    v.erase(std::unique(v.begin(), v.end()), v.end());
     std::vector<CellRange> out;
     for (const CellRange& r : v) {
         if (!out.empty() && r.space != MemSpace::TensorMemory && out.back().space == r.space &&
@@ -212,18 +229,25 @@ Result<std::vector<CellRange>> resolveSelector(const Lesson& l, const Run& run, 
     const Scenario& sc = *l.scenario;
     std::vector<CellRange> out;
     if (s.kind == K::Global || s.kind == K::Landed) {
-        for (const auto& x : selectorElements(s, size_t(1) << 16)) {
+        // Landed: one pass over the trace for all elements; an out-of-bounds element costs a scan of the
+        // trace's fill moves, so landed selectors stop at kMaxLandedElements.
+        std::vector<Place> starts;
+        uint32_t bytes = 1;
+        for (const auto& x :
+             selectorElements(s, s.kind == K::Global ? kMaxSelectorElements : kMaxLandedElements)) {
             auto e = elementStart(l, run, s, x, traceStep);
             if (!e) return e.diagnostics();
-            const uint32_t bytes = std::max<uint32_t>(1, e->elementBits / 8);
+            bytes = std::max<uint32_t>(1, e->elementBits / 8);
             if (s.kind == K::Global) {
                 if (e->global) addRange(out, cellOf(*e->global, bytes));
                 continue;
             }
-            const Followed f = followPlaces(run, e->places.empty() ? e->filled : e->places, traceStep);
-            for (const Place& p : f.all)
-                if (p.space != MemSpace::Global) addRange(out, cellOf(p, bytes));
+            const auto& from = e->places.empty() ? e->filled : e->places;
+            starts.insert(starts.end(), from.begin(), from.end());
         }
+        if (s.kind == K::Landed)
+            for (const Place& p : followPlaces(run, starts, traceStep).all)
+                if (p.space != MemSpace::Global) addRange(out, cellOf(p, bytes));
     } else if (s.kind == K::Smem) {
         auto addrOf = [&](const std::string& buf, int64_t off, uint32_t& cta) -> std::optional<int64_t> {
             if (buf.empty()) return off;
@@ -263,6 +287,18 @@ Result<std::vector<CellRange>> resolveSelector(const Lesson& l, const Run& run, 
                     "'" + s.text + "' covers no cell at this step (out of bounds, or nothing landed yet)",
                     DiagCode::InvalidValue);
     return merged(std::move(out));
+}
+
+Result<std::vector<CellRange>> resolveStepHighlights(const Lesson& l, const Run& run, size_t stepIndex) {
+    auto step = lessonTraceStep(l, run, stepIndex);
+    if (!step) return step.diagnostics();
+    std::vector<CellRange> all;
+    for (const LessonSelector& h : l.steps[stepIndex].highlights) {
+        auto cells = resolveSelector(l, run, h, *step);
+        if (!cells) return cells.diagnostics();
+        all.insert(all.end(), cells->begin(), cells->end());
+    }
+    return all;
 }
 
 } // namespace layoutscope

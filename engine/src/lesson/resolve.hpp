@@ -7,6 +7,11 @@
 
 namespace layoutscope {
 
+/// Elements a global selector covers at most, and a landed selector (each out-of-bounds element of a landed
+/// selector scans the trace's moves once).
+inline constexpr size_t kMaxSelectorElements = size_t(1) << 16;
+inline constexpr size_t kMaxLandedElements = size_t(1) << 14;
+
 /// One copy found by followPlaces: the place reached, at which trace step, by which instruction and rule.
 struct Hop {
     Place place;

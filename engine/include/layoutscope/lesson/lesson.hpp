@@ -179,6 +179,9 @@ inline constexpr uint64_t kMaxLessonBytes = uint64_t(1) << 20;
 /// The cells a selector covers at trace step `traceStep` (Global: the tensor's bytes, in-bounds only).
 [[nodiscard]] Result<std::vector<CellRange>> resolveSelector(const Lesson& l, const Run& run,
                                                              const LessonSelector& s, uint32_t traceStep);
+/// Every highlight of step `stepIndex` resolved at that step's position, in order (the first error stops it).
+[[nodiscard]] Result<std::vector<CellRange>> resolveStepHighlights(const Lesson& l, const Run& run,
+                                                                   size_t stepIndex);
 /// The engine's answer to step `stepIndex`'s question (error: no question, or not computable).
 [[nodiscard]] Result<LessonAnswer> expectedAnswer(const Lesson& l, const Run& run, size_t stepIndex);
 /// Check a typed answer ("smem 0x580", "0x580", "tmem lane 3 col 5", "4", "32..63").
