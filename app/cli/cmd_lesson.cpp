@@ -24,7 +24,7 @@ std::string hex(uint64_t v) {
     return b;
 }
 
-std::string cellText(const CellRange& c) {
+std::string cellText(const LessonCells& c) {
     const std::string cta = c.cta ? "cta " + std::to_string(c.cta) + " " : "";
     switch (c.space) {
     case MemSpace::Global:
@@ -43,7 +43,7 @@ std::string cellText(const CellRange& c) {
     }
 }
 
-std::string cellsSummary(const std::vector<CellRange>& cs) {
+std::string cellsSummary(const std::vector<LessonCells>& cs) {
     std::string s;
     const size_t show = std::min<size_t>(cs.size(), 4);
     for (size_t i = 0; i < show; ++i) s += (i ? ", " : "") + cellText(cs[i]);

@@ -238,7 +238,7 @@ TEST_CASE("where: element (3,5) of a 64x64 fp16 SW128 tile, derived from the swi
         CHECK_FALSE(checkAnswer(f.lesson, f.run, 0, "smem").ok()); // malformed: a diagnostic, not a verdict
     }
     SECTION("a clicked cell") {
-        Place p;
+        LessonPlace p;
         p.space = MemSpace::SharedCta;
         p.addr = byHand + 1;
         CHECK(checkAnswer(f.lesson, f.run, 0, p)->correct);

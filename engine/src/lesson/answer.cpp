@@ -35,7 +35,7 @@ Result<LessonAnswer> whereAnswer(const Lesson& l, const Run& run, const LessonQu
     const LessonSelector& s = *q.selector;
     LessonAnswer a;
     a.kind = LessonAnswer::Kind::Places;
-    std::vector<Place> start;
+    std::vector<LessonPlace> start;
     std::string from;
     if (s.kind == LessonSelector::Kind::Global) {
         auto e = elementStart(l, run, s, s.lo, step);
@@ -53,7 +53,7 @@ Result<LessonAnswer> whereAnswer(const Lesson& l, const Run& run, const LessonQu
                             DiagCode::InvalidValue);
         }
     } else if (s.kind == LessonSelector::Kind::Reg) {
-        Place p;
+        LessonPlace p;
         p.space = MemSpace::Register;
         p.cta = s.cta.value_or(0);
         p.addr = (uint64_t(s.warp * 32 + s.thread) << 16) | (s.reg * 4);
@@ -63,7 +63,7 @@ Result<LessonAnswer> whereAnswer(const Lesson& l, const Run& run, const LessonQu
     } else {
         auto cells = resolveSelector(l, run, s, step);
         if (!cells) return cells.diagnostics();
-        Place p;
+        LessonPlace p;
         p.space = MemSpace::SharedCta;
         p.cta = cells->front().cta;
         p.addr = cells->front().addr;
@@ -74,7 +74,7 @@ Result<LessonAnswer> whereAnswer(const Lesson& l, const Run& run, const LessonQu
     for (const Hop& h : f.steps)
         if (q.in != MemSpace::None && h.place.space == q.in) a.places.push_back(h.place);
     if (q.in == MemSpace::None) a.places = f.last;
-    if (a.places.empty() && s.kind == LessonSelector::Kind::Global && start != std::vector<Place>{} &&
+    if (a.places.empty() && s.kind == LessonSelector::Kind::Global && start != std::vector<LessonPlace>{} &&
         start.front().space != MemSpace::Global && (q.in == MemSpace::None || q.in == start.front().space))
         a.places = start; // an OOB element that was only filled
     if (a.places.empty())
@@ -120,8 +120,9 @@ Result<LessonAnswer> wavefrontAnswer(const Lesson& l, const Run& run, const Less
             if (!e) return e.diagnostics();
             acc.widthBytes = q.width ? q.width : std::max<uint32_t>(1, e->elementBits / 8);
             const Followed f = followPlaces(run, e->global ? e->places : e->filled, step);
-            const auto smem = std::find_if(f.all.begin(), f.all.end(),
-                                           [](const Place& p) { return p.space == MemSpace::SharedCta; });
+            const auto smem = std::find_if(f.all.begin(), f.all.end(), [](const LessonPlace& p) {
+                return p.space == MemSpace::SharedCta;
+            });
             if (smem == f.all.end())
                 return diag("lesson.question", q.span,
                             "element " + std::to_string(t) +
@@ -146,7 +147,7 @@ Result<LessonAnswer> wavefrontAnswer(const Lesson& l, const Run& run, const Less
     return a;
 }
 
-bool placeMatches(const Place& want, uint32_t bytes, const Place& got) {
+bool placeMatches(const LessonPlace& want, uint32_t bytes, const LessonPlace& got) {
     if (want.space != got.space || (want.space != MemSpace::Global && want.cta != got.cta)) return false;
     if (want.space == MemSpace::TensorMemory) { // a click names a cell: right when the cell holds part of it
         const uint64_t lo = want.addr * 4 + want.byte, hi = lo + bytes - 1;
@@ -157,7 +158,7 @@ bool placeMatches(const Place& want, uint32_t bytes, const Place& got) {
 
 } // namespace
 
-std::string placeText(const Place& p) {
+std::string placeText(const LessonPlace& p) {
     std::string s = p.cta != 0 && p.space != MemSpace::Global ? "cta " + std::to_string(p.cta) + " " : "";
     switch (p.space) {
     case MemSpace::Global:
@@ -193,7 +194,7 @@ std::string LessonAnswer::display() const {
         return text;
     case Kind::Places: {
         std::string s;
-        for (const Place& p : places) s += (s.empty() ? "" : ", ") + placeText(p);
+        for (const LessonPlace& p : places) s += (s.empty() ? "" : ", ") + placeText(p);
         return s;
     }
     }
@@ -267,7 +268,7 @@ Result<LessonAnswer> expectedAnswer(const Lesson& l, const Run& run, size_t step
     case K::Value: {
         auto cells = resolveSelector(l, run, *q.selector, *step);
         if (!cells) return cells.diagnostics();
-        const CellRange& c = cells->front();
+        const LessonCells& c = cells->front();
         if (c.space == MemSpace::TensorMemory) {
             TmemReplay r(run.trace, run.tmemInitial);
             r.seek(*step);
@@ -321,11 +322,11 @@ Result<LessonVerdict> checkAnswerValue(const Lesson& l, const Run& run, size_t s
     using K = LessonAnswer::Kind;
     switch (want->kind) {
     case K::Places:
-        for (const Place& p : want->places) {
+        for (const LessonPlace& p : want->places) {
             if (given.kind == K::Places && !given.places.empty())
                 v.correct = v.correct || placeMatches(p, want->elementBytes, given.places.front());
             if (given.kind == K::Number && given.number >= 0 && p.space != MemSpace::TensorMemory) {
-                Place g = p;
+                LessonPlace g = p;
                 g.addr = static_cast<uint64_t>(given.number);
                 v.correct = v.correct || placeMatches(p, want->elementBytes, g);
             }
@@ -354,7 +355,8 @@ Result<LessonVerdict> checkAnswer(const Lesson& l, const Run& run, size_t stepIn
     return checkAnswerValue(l, run, stepIndex, *given);
 }
 
-Result<LessonVerdict> checkAnswer(const Lesson& l, const Run& run, size_t stepIndex, const Place& clicked) {
+Result<LessonVerdict> checkAnswer(const Lesson& l, const Run& run, size_t stepIndex,
+                                  const LessonPlace& clicked) {
     LessonAnswer given;
     given.kind = LessonAnswer::Kind::Places;
     given.places.push_back(clicked);

@@ -13,11 +13,11 @@ using namespace lesson_detail;
 namespace {
 
 // One linear index per space: TMEM cells hold 4 bytes, so lane << 16 | column becomes (addr * 4 + byte).
-uint64_t linear(const Place& p) {
+uint64_t linear(const LessonPlace& p) {
     return p.space == MemSpace::TensorMemory ? p.addr * 4 + p.byte : p.addr;
 }
-Place fromLinear(MemSpace space, uint32_t cta, uint64_t lin) {
-    Place p;
+LessonPlace fromLinear(MemSpace space, uint32_t cta, uint64_t lin) {
+    LessonPlace p;
     p.space = space;
     p.cta = space == MemSpace::Global ? 0 : cta;
     if (space == MemSpace::TensorMemory) {
@@ -34,7 +34,7 @@ bool followable(MemSpace s) {
 }
 
 // Where the first bit of place `p` goes under move `m`, if `m` reads it.
-std::optional<Place> through(const ByteMove& m, const Place& p) {
+std::optional<LessonPlace> through(const ByteMove& m, const LessonPlace& p) {
     if (p.space != m.src.space || (p.space != MemSpace::Global && p.cta != m.src.cta)) return std::nullopt;
     const MemRef srcRef = m.src;
     const uint64_t s0 = srcRef.space == MemSpace::TensorMemory ? srcRef.addr * 4 : srcRef.addr;
@@ -42,7 +42,7 @@ std::optional<Place> through(const ByteMove& m, const Place& p) {
     const uint64_t at = linear(p);
     if (at < s0) return std::nullopt;
     const uint64_t off = at - s0;
-    Place q;
+    LessonPlace q;
     switch (m.transform) {
     case Transform::Decompress4to8: { // element e in bits [4e+3:4e] -> byte e, bits [5:2] (tcgen05.md §5.3)
         const uint64_t bit = off * 8 + p.bit;
@@ -70,20 +70,20 @@ std::optional<Place> through(const ByteMove& m, const Place& p) {
 
 } // namespace
 
-Followed followPlaces(const Run& run, const std::vector<Place>& start, uint32_t stepLimit) {
+Followed followPlaces(const Run& run, const std::vector<LessonPlace>& start, uint32_t stepLimit) {
     // Places held so far, ordered by (space, cta, linear address, bit): the places a move reads are one
     // lower_bound away, so a pass costs O(moves log places), whatever the number of start places.
     using Key = std::tuple<uint8_t, uint32_t, uint64_t, uint32_t>;
-    auto keyOf = [](const Place& p) {
+    auto keyOf = [](const LessonPlace& p) {
         return Key{static_cast<uint8_t>(p.space), p.space == MemSpace::Global ? 0u : p.cta, linear(p), p.bit};
     };
-    std::map<Key, Place> held;
+    std::map<Key, LessonPlace> held;
     Followed f;
-    for (const Place& p : start)
+    for (const LessonPlace& p : start)
         if (held.emplace(keyOf(p), p).second) f.all.push_back(p);
     uint32_t lastStep = 0;
     bool any = false;
-    std::vector<Place> found;
+    std::vector<LessonPlace> found;
     for (auto it = run.trace.moves.begin(); it != run.trace.moves.end(); ++it) {
         const ByteMove m = *it;
         if (m.step >= stepLimit) break;
@@ -96,7 +96,7 @@ Followed followPlaces(const Run& run, const std::vector<Place>& start, uint32_t 
              std::get<1>(h->first) == srcCta && std::get<2>(h->first) < s0 + m.length;
              ++h)
             if (const auto q = through(m, h->second)) found.push_back(*q);
-        for (const Place& q : found) {
+        for (const LessonPlace& q : found) {
             if (!held.emplace(keyOf(q), q).second) continue;
             f.all.push_back(q);
             f.steps.push_back({q, m.step, m.instr, m.rule});
@@ -131,7 +131,7 @@ Result<ElementStart> elementStart(const Lesson& l, const Run& run, const LessonS
             bit += uint64_t(std::max<int64_t>(x[i], 0)) * p.globalStrides[i - 1] * 8;
     }
     if (inBounds) {
-        Place g;
+        LessonPlace g;
         g.space = MemSpace::Global;
         g.addr = p.globalAddress + bit / 8;
         g.bit = static_cast<uint32_t>(bit % 8);
@@ -152,9 +152,9 @@ Result<ElementStart> elementStart(const Lesson& l, const Run& run, const LessonS
         for (uint32_t i = 1; i < p.tensorRank; ++i) same = same && m.coord[i] == x[i];
         const int64_t k = x[0] - m.coord[0];
         if (!same || k < 0 || uint64_t(k) * es >= m.length) continue;
-        Place q = fromLinear(m.dst.space, m.dst.cta,
-                             (m.dst.space == MemSpace::TensorMemory ? m.dst.addr * 4 : m.dst.addr) +
-                                 uint64_t(k) * es);
+        LessonPlace q = fromLinear(m.dst.space, m.dst.cta,
+                                   (m.dst.space == MemSpace::TensorMemory ? m.dst.addr * 4 : m.dst.addr) +
+                                       uint64_t(k) * es);
         if (std::find(e.filled.begin(), e.filled.end(), q) == e.filled.end()) e.filled.push_back(q);
         e.fillRule = m.rule;
     }
@@ -183,18 +183,18 @@ std::vector<std::array<int64_t, 5>> selectorElements(const LessonSelector& s, si
 
 namespace {
 
-void addRange(std::vector<CellRange>& out, const CellRange& r) {
+void addRange(std::vector<LessonCells>& out, const LessonCells& r) {
     out.push_back(r); // merged() sorts, drops duplicates and joins adjacent bytes
 }
 
-std::vector<CellRange> merged(std::vector<CellRange> v) {
-    std::sort(v.begin(), v.end(), [](const CellRange& a, const CellRange& b) {
+std::vector<LessonCells> merged(std::vector<LessonCells> v) {
+    std::sort(v.begin(), v.end(), [](const LessonCells& a, const LessonCells& b) {
         return std::tie(a.space, a.cta, a.addr, a.lane, a.column, a.bytes, a.lanes, a.columns) <
                std::tie(b.space, b.cta, b.addr, b.lane, b.column, b.bytes, b.lanes, b.columns);
     });
     v.erase(std::unique(v.begin(), v.end()), v.end());
-    std::vector<CellRange> out;
-    for (const CellRange& r : v) {
+    std::vector<LessonCells> out;
+    for (const LessonCells& r : v) {
         if (!out.empty() && r.space != MemSpace::TensorMemory && out.back().space == r.space &&
             out.back().cta == r.cta && out.back().addr + out.back().bytes >= r.addr) {
             out.back().bytes = std::max(out.back().bytes, r.addr + r.bytes - out.back().addr);
@@ -205,8 +205,8 @@ std::vector<CellRange> merged(std::vector<CellRange> v) {
     return out;
 }
 
-CellRange cellOf(const Place& p, uint32_t bytes) {
-    CellRange r;
+LessonCells cellOf(const LessonPlace& p, uint32_t bytes) {
+    LessonCells r;
     r.space = p.space;
     r.cta = p.cta;
     if (p.space == MemSpace::TensorMemory) {
@@ -222,16 +222,16 @@ CellRange cellOf(const Place& p, uint32_t bytes) {
 
 } // namespace
 
-Result<std::vector<CellRange>> resolveSelector(const Lesson& l, const Run& run, const LessonSelector& s,
-                                               uint32_t traceStep) {
+Result<std::vector<LessonCells>> resolveSelector(const Lesson& l, const Run& run, const LessonSelector& s,
+                                                 uint32_t traceStep) {
     using K = LessonSelector::Kind;
     if (!l.scenario) return diag("lesson.scenario", s.span, "the lesson's scenario is not loaded");
     const Scenario& sc = *l.scenario;
-    std::vector<CellRange> out;
+    std::vector<LessonCells> out;
     if (s.kind == K::Global || s.kind == K::Landed) {
         // Landed: one pass over the trace for all elements; an out-of-bounds element costs a scan of the
         // trace's fill moves, so landed selectors stop at kMaxLandedElements.
-        std::vector<Place> starts;
+        std::vector<LessonPlace> starts;
         uint32_t bytes = 1;
         for (const auto& x :
              selectorElements(s, s.kind == K::Global ? kMaxSelectorElements : kMaxLandedElements)) {
@@ -246,7 +246,7 @@ Result<std::vector<CellRange>> resolveSelector(const Lesson& l, const Run& run, 
             starts.insert(starts.end(), from.begin(), from.end());
         }
         if (s.kind == K::Landed)
-            for (const Place& p : followPlaces(run, starts, traceStep).all)
+            for (const LessonPlace& p : followPlaces(run, starts, traceStep).all)
                 if (p.space != MemSpace::Global) addRange(out, cellOf(p, bytes));
     } else if (s.kind == K::Smem) {
         auto addrOf = [&](const std::string& buf, int64_t off, uint32_t& cta) -> std::optional<int64_t> {
@@ -266,18 +266,18 @@ Result<std::vector<CellRange>> resolveSelector(const Lesson& l, const Run& run, 
         if (*a < 0 || last < *a || uint64_t(last) >= kSmemBytesPerCta)
             return diag("lesson.selector", s.span, "the shared range must be first..last inside 0..228 KiB",
                         DiagCode::InvalidValue);
-        addRange(out,
-                 CellRange{MemSpace::SharedCta, s.cta.value_or(cta), uint64_t(*a), uint64_t(last - *a + 1)});
+        addRange(out, LessonCells{MemSpace::SharedCta, s.cta.value_or(cta), uint64_t(*a),
+                                  uint64_t(last - *a + 1)});
     } else if (s.kind == K::Tmem) {
-        CellRange r;
+        LessonCells r;
         r.space = MemSpace::TensorMemory;
         r.cta = s.cta.value_or(0);
         r.lane = s.laneLo, r.lanes = s.laneHi - s.laneLo + 1, r.column = s.colLo,
         r.columns = s.colHi - s.colLo + 1;
         addRange(out, r);
     } else {
-        addRange(out, CellRange{MemSpace::Register, s.cta.value_or(0),
-                                (uint64_t(s.warp * 32 + s.thread) << 16) | (s.reg * 4), 4});
+        addRange(out, LessonCells{MemSpace::Register, s.cta.value_or(0),
+                                  (uint64_t(s.warp * 32 + s.thread) << 16) | (s.reg * 4), 4});
     }
     if (s.cta && *s.cta >= sc.clusterSize)
         return diag("lesson.selector", s.span, "cta=" + std::to_string(*s.cta) + " is outside the cluster",
@@ -289,10 +289,10 @@ Result<std::vector<CellRange>> resolveSelector(const Lesson& l, const Run& run, 
     return merged(std::move(out));
 }
 
-Result<std::vector<CellRange>> resolveStepHighlights(const Lesson& l, const Run& run, size_t stepIndex) {
+Result<std::vector<LessonCells>> resolveStepHighlights(const Lesson& l, const Run& run, size_t stepIndex) {
     auto step = lessonTraceStep(l, run, stepIndex);
     if (!step) return step.diagnostics();
-    std::vector<CellRange> all;
+    std::vector<LessonCells> all;
     for (const LessonSelector& h : l.steps[stepIndex].highlights) {
         auto cells = resolveSelector(l, run, h, *step);
         if (!cells) return cells.diagnostics();

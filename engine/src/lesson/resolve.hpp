@@ -14,27 +14,28 @@ inline constexpr size_t kMaxLandedElements = size_t(1) << 14;
 
 /// One copy found by followPlaces: the place reached, at which trace step, by which instruction and rule.
 struct Hop {
-    Place place;
+    LessonPlace place;
     uint32_t step = 0;
     uint32_t instr = 0;
     RuleId rule = RuleId::None;
 };
 struct Followed {
-    std::vector<Place> all;    ///< the start places, then every place reached, in trace order
-    std::vector<Hop> steps;    ///< every place reached (not the start)
-    std::vector<Place> last;   ///< the places reached at the last step that reached any
-    std::vector<RuleId> rules; ///< rules of the moves on the way, first use first
+    std::vector<LessonPlace> all;  ///< the start places, then every place reached, in trace order
+    std::vector<Hop> steps;        ///< every place reached (not the start)
+    std::vector<LessonPlace> last; ///< the places reached at the last step that reached any
+    std::vector<RuleId> rules;     ///< rules of the moves on the way, first use first
 };
 /// Every place the bytes at `start` are copied to by moves of steps < stepLimit (copies of copies too).
 /// Decompressing tcgen05.cp moves map bits (tcgen05.md §5.3); packing stores are not followed.
-[[nodiscard]] Followed followPlaces(const Run& run, const std::vector<Place>& start, uint32_t stepLimit);
+[[nodiscard]] Followed followPlaces(const Run& run, const std::vector<LessonPlace>& start,
+                                    uint32_t stepLimit);
 
 /// Where element x (dimension 0 first) of a selector's tensor starts: its global byte when in bounds, else
 /// the shared bytes that fill moves of steps < stepLimit wrote for it.
 struct ElementStart {
-    std::optional<Place> global;
-    std::vector<Place> places; ///< {global} when in bounds
-    std::vector<Place> filled; ///< out of bounds: fill destinations
+    std::optional<LessonPlace> global;
+    std::vector<LessonPlace> places; ///< {global} when in bounds
+    std::vector<LessonPlace> filled; ///< out of bounds: fill destinations
     RuleId fillRule = RuleId::None;
     uint32_t elementBits = 8;
 };

@@ -269,7 +269,7 @@ Result<LessonAnswer> parseLessonAnswer(std::string_view text) {
     LessonAnswer a;
     const std::string_view t = trim(text);
     Cursor c(t, {});
-    Place p;
+    LessonPlace p;
     bool place = false;
     if (c.eat("cta")) {
         const auto n = c.integer();

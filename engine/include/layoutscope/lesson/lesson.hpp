@@ -23,7 +23,7 @@ namespace layoutscope {
 // [SECTION] places and cells ------------------------------------------------------------------------
 
 /// One byte (or the bits of a sub-byte element in it) somewhere in the machine.
-struct Place {
+struct LessonPlace {
     MemSpace space = MemSpace::None; ///< Global, SharedCta, TensorMemory or Register
     uint32_t cta = 0;                ///< %cluster_ctarank (not used for Global)
     /// Global: virtual address. SharedCta: shared::cta byte address. TensorMemory: lane << 16 | column.
@@ -32,22 +32,22 @@ struct Place {
     uint32_t byte = 0; ///< TensorMemory: byte 0..3 of the 32-bit cell (little-endian)
     uint32_t bit = 0;  ///< first bit of the element inside that byte (sub-byte elements)
     uint32_t bits = 8; ///< bits of the element inside that byte (8 = the whole byte)
-    friend bool operator==(const Place&, const Place&) = default;
+    friend bool operator==(const LessonPlace&, const LessonPlace&) = default;
 };
 /// "smem 0x0580", "cta 1 smem 0x0580", "tmem lane 3 col 5 byte 2", "global 0x7f0000000010", "reg t5.r1.b0".
-[[nodiscard]] std::string placeText(const Place& p);
+[[nodiscard]] std::string placeText(const LessonPlace& p);
 
 /// Cells a highlight covers. Global / SharedCta: bytes [addr, addr + bytes). TensorMemory: 32-bit cells of
 /// lanes [lane, lane + lanes) x columns [column, column + columns). Register: bytes of one thread's registers
-/// (addr as in Place, `bytes` long).
-struct CellRange {
+/// (addr as in LessonPlace, `bytes` long).
+struct LessonCells {
     MemSpace space = MemSpace::None;
     uint32_t cta = 0;
     uint64_t addr = 0;
     uint64_t bytes = 0;
     uint32_t lane = 0, lanes = 0;
     uint32_t column = 0, columns = 0;
-    friend bool operator==(const CellRange&, const CellRange&) = default;
+    friend bool operator==(const LessonCells&, const LessonCells&) = default;
 };
 
 // [SECTION] selectors -------------------------------------------------------------------------------
@@ -107,13 +107,13 @@ struct LessonQuestion {
 struct LessonAnswer {
     enum class Kind : uint8_t { Number, Places, Range, Text };
     Kind kind = Kind::Number;
-    int64_t number = 0;        ///< Number; Range: first
-    int64_t last = 0;          ///< Range: last (inclusive)
-    std::vector<Place> places; ///< Places: the first byte of the element in each place it landed
-    uint32_t elementBytes = 1; ///< Places: bytes of the element (a click on any of them is right)
-    std::string text;          ///< Text
-    std::string explanation;   ///< how the engine got it, with each rule's reference and provenance
-    bool unverified = false;   ///< a rule on the way is not verified (provenance Assumption)
+    int64_t number = 0;              ///< Number; Range: first
+    int64_t last = 0;                ///< Range: last (inclusive)
+    std::vector<LessonPlace> places; ///< Places: the first byte of the element in each place it landed
+    uint32_t elementBytes = 1;       ///< Places: bytes of the element (a click on any of them is right)
+    std::string text;                ///< Text
+    std::string explanation;         ///< how the engine got it, with each rule's reference and provenance
+    bool unverified = false;         ///< a rule on the way is not verified (provenance Assumption)
     [[nodiscard]] std::string display() const; ///< "smem 0x0580", "4", "32..63", the text
 };
 
@@ -177,11 +177,11 @@ inline constexpr uint64_t kMaxLessonBytes = uint64_t(1) << 20;
 /// The scenario instruction (0-based) a lesson step is about, if it names one (`at: instr` / `at: line`).
 [[nodiscard]] std::optional<uint32_t> lessonInstr(const Lesson& l, const Run& run, size_t stepIndex);
 /// The cells a selector covers at trace step `traceStep` (Global: the tensor's bytes, in-bounds only).
-[[nodiscard]] Result<std::vector<CellRange>> resolveSelector(const Lesson& l, const Run& run,
-                                                             const LessonSelector& s, uint32_t traceStep);
+[[nodiscard]] Result<std::vector<LessonCells>> resolveSelector(const Lesson& l, const Run& run,
+                                                               const LessonSelector& s, uint32_t traceStep);
 /// Every highlight of step `stepIndex` resolved at that step's position, in order (the first error stops it).
-[[nodiscard]] Result<std::vector<CellRange>> resolveStepHighlights(const Lesson& l, const Run& run,
-                                                                   size_t stepIndex);
+[[nodiscard]] Result<std::vector<LessonCells>> resolveStepHighlights(const Lesson& l, const Run& run,
+                                                                     size_t stepIndex);
 /// The engine's answer to step `stepIndex`'s question (error: no question, or not computable).
 [[nodiscard]] Result<LessonAnswer> expectedAnswer(const Lesson& l, const Run& run, size_t stepIndex);
 /// Check a typed answer ("smem 0x580", "0x580", "tmem lane 3 col 5", "4", "32..63").
@@ -189,7 +189,7 @@ inline constexpr uint64_t kMaxLessonBytes = uint64_t(1) << 20;
                                                 std::string_view answer);
 /// Check a clicked cell (the GUI): right when it holds part of the element.
 [[nodiscard]] Result<LessonVerdict> checkAnswer(const Lesson& l, const Run& run, size_t stepIndex,
-                                                const Place& clicked);
+                                                const LessonPlace& clicked);
 /// Parse an answer as typed (the same forms as `answer:`).
 [[nodiscard]] Result<LessonAnswer> parseLessonAnswer(std::string_view text);
 /// Parse one selector (the `highlight:` grammar); names are checked when it is resolved. `at`: the span of
