@@ -60,6 +60,14 @@ Result<LessonAnswer> whereAnswer(const Lesson& l, const Run& run, const LessonQu
         start = {p};
         a.elementBytes = 4;
         from = placeText(p);
+    } else if (s.kind == LessonSelector::Kind::Tmem) {
+        LessonPlace p;
+        p.space = MemSpace::TensorMemory;
+        p.cta = s.cta.value_or(0);
+        p.addr = tmemAddress(s.laneLo, s.colLo);
+        start = {p};
+        a.elementBytes = 4;
+        from = placeText(p);
     } else {
         auto cells = resolveSelector(l, run, s, step);
         if (!cells) return cells.diagnostics();
@@ -153,6 +161,8 @@ bool placeMatches(const LessonPlace& want, uint32_t bytes, const LessonPlace& go
         const uint64_t lo = want.addr * 4 + want.byte, hi = lo + bytes - 1;
         return got.addr >= lo / 4 && got.addr <= hi / 4 && (got.addr >> 16) == (want.addr >> 16);
     }
+    if (want.space == MemSpace::Register) // a register: right when it names the same thread and register
+        return (got.addr >> 2) == (want.addr >> 2);
     return got.addr >= want.addr && got.addr < want.addr + bytes;
 }
 
@@ -173,10 +183,13 @@ std::string placeText(const LessonPlace& p) {
         if (p.byte != 0 || p.bits != 8) s += " byte " + std::to_string(p.byte);
         break;
     }
-    case MemSpace::Register:
-        s += "reg t" + std::to_string(p.addr >> 16) + ".r" + std::to_string((p.addr & 0xFFFF) / 4) + ".b" +
-             std::to_string(p.addr & 3);
+    case MemSpace::Register: {
+        const uint64_t tid = p.addr >> 16; // thread in the CTA
+        s += "reg t=" + std::to_string(tid % 32) + " r=" + std::to_string((p.addr & 0xFFFF) / 4) +
+             (tid >= 32 ? " warp=" + std::to_string(tid / 32) : std::string()) +
+             ((p.addr & 3) ? " byte " + std::to_string(p.addr & 3) : std::string());
         break;
+    }
     default:
         s += "-";
     }
@@ -210,7 +223,7 @@ std::string questionPrompt(const LessonQuestion& q) {
                (q.in == MemSpace::SharedCta      ? " in shared memory"
                 : q.in == MemSpace::TensorMemory ? " in Tensor Memory"
                                                  : "") +
-               "? (click the cell, or type e.g. 'smem 0x0400' or 'tmem lane 0 col 0')";
+               "? (click the cell, or type e.g. 'smem 0x0400', 'tmem lane 0 col 0' or 'reg t=0 r=0')";
     case K::Wavefronts:
         return q.selector ? "How many shared-memory wavefronts does a warp need to read " + sel + "?"
                           : "How many shared-memory wavefronts does instruction " + std::to_string(q.instr) +

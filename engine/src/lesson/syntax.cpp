@@ -190,10 +190,9 @@ Result<LessonQuestion> parseQuestion(std::string_view text, SourceSpan at) {
         q.kind = K::Where;
         if (auto d = selector()) return *d;
         const auto k = q.selector->kind;
-        if (k != LessonSelector::Kind::Global && k != LessonSelector::Kind::Reg &&
-            k != LessonSelector::Kind::Smem)
+        if (k == LessonSelector::Kind::Landed)
             return diag("lesson.question", at,
-                        "where asks about one global element, register or shared byte");
+                        "where asks about one global element, register, shared byte or TMEM cell");
         if (c.eat("in")) {
             const std::string sp = c.word();
             if (sp != "smem" && sp != "tmem")
@@ -283,6 +282,33 @@ Result<LessonAnswer> parseLessonAnswer(std::string_view text) {
         if (!v || *v < 0) return diag("lesson.answer", {}, "expected an address after '" + w + "'");
         p.space = w == "smem" ? MemSpace::SharedCta : MemSpace::Global;
         p.addr = static_cast<uint64_t>(*v);
+        place = true;
+    } else if (w == "reg") {
+        int64_t t = -1, r = -1, warp = 0;
+        for (;;) {
+            Cursor keep = c;
+            const std::string k = c.word();
+            if (k.empty() || !c.eat("=")) {
+                c = keep;
+                break;
+            }
+            const auto v = c.integer();
+            if (!v) return diag("lesson.answer", {}, k + "= needs a number");
+            if (k == "t")
+                t = *v;
+            else if (k == "r")
+                r = *v;
+            else if (k == "warp")
+                warp = *v;
+            else {
+                c = keep;
+                break;
+            }
+        }
+        if (t < 0 || t > 31 || r < 0 || r > 127 || warp < 0 || warp > 31)
+            return diag("lesson.answer", {}, "expected 'reg t=T r=R' (t 0..31, r 0..127, warp=0..31)");
+        p.space = MemSpace::Register;
+        p.addr = (uint64_t(warp * 32 + t) << 16) | uint64_t(r * 4);
         place = true;
     } else if (w == "tmem") {
         const auto lane = c.word() == "lane" ? c.integer() : std::nullopt;
