@@ -340,3 +340,65 @@ question: value tmem lane 9 col 2
     // Cell (9, 2): thread t with (t>>2) + 8(t&1) = 9 and (t>>1)&1 = 0 is t = 5; j = 1: value 5 << 16 | 1.
     CHECK(expectedAnswer(f.lesson, f.run, 1)->number == (5 << 16 | 1));
 }
+
+TEST_CASE("tcgen05.cp .32x128b.warpx4: one source byte, four lanes, any is right", "[lesson][answer]") {
+    // tcgen05.md §5.2: row r -> lanes r + 32w (w = 0..3), byte b -> column b/4, byte b%4. Row 3 of the
+    // dense 16-B rows at sA = 0x400 starts at 0x430; byte 5 is 0x435: lanes 3, 35, 67, 99, column 1, byte 1.
+    Fixture f = load(R"(# Cp
+scenario:
+```scn
+target sm_100a
+ptx 8.8
+tensormap F tiled UINT8 dims=[16,32] box=[16,32]
+smem sA 512 align=128
+smem taddrBuf 16
+mbarrier bar
+desc sd start=sA lbo=16 sbo=128 swizzle=none
+let tmem = 0
+mbarrier.init.shared::cta.b64 [bar], 1;
+mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], 512;
+cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes [sA], [F, {0, 0}], [bar];
+tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [taddrBuf], 32;
+tcgen05.cp.cta_group::1.32x128b.warpx4 [tmem], sd;
+tcgen05.dealloc.cta_group::1.sync.aligned.b32 tmem, 32;
+```
+## Where
+at: instr 5
+question: where smem 0x435
+## From a register back
+question: where F (3,5) in smem
+)");
+    auto a = expectedAnswer(f.lesson, f.run, 0);
+    REQUIRE(a.ok());
+    REQUIRE(a->places.size() == 4);
+    for (uint32_t w = 0; w < 4; ++w) {
+        CHECK(a->places[w].space == MemSpace::TensorMemory);
+        CHECK(a->places[w].addr == tmemAddress(3 + 32 * w, 1));
+        CHECK(a->places[w].byte == 1);
+        CHECK(checkAnswer(f.lesson, f.run, 0, "tmem lane " + std::to_string(3 + 32 * w) + " col 1")->correct);
+    }
+    CHECK_FALSE(checkAnswer(f.lesson, f.run, 0, "tmem lane 4 col 1")->correct);
+    CHECK_FALSE(checkAnswer(f.lesson, f.run, 0, "tmem lane 3 col 0")->correct);
+    auto s = expectedAnswer(f.lesson, f.run, 1);
+    REQUIRE(s.ok());
+    REQUIRE(s->places.size() == 1);
+    CHECK(s->places[0].addr == 0x435);
+}
+
+TEST_CASE("answers as typed", "[lesson][parse]") {
+    auto r = parseLessonAnswer("reg t=5 r=11 warp=2");
+    REQUIRE(r.ok());
+    CHECK(r->kind == LessonAnswer::Kind::Places);
+    CHECK(r->places[0].space == MemSpace::Register);
+    CHECK(r->places[0].addr == ((uint64_t(2 * 32 + 5) << 16) | 44));
+    CHECK(placeText(r->places[0]) == "reg t=5 r=11 warp=2");
+    auto c = parseLessonAnswer("cta 1 smem 0x5ba");
+    REQUIRE(c.ok());
+    CHECK(c->places[0].cta == 1);
+    CHECK(placeText(c->places[0]) == "cta 1 smem 0x05ba");
+    CHECK(parseLessonAnswer("32..63")->kind == LessonAnswer::Kind::Range);
+    CHECK(parseLessonAnswer("0x7ff7")->number == 0x7ff7);
+    CHECK(parseLessonAnswer("Bank 2")->kind == LessonAnswer::Kind::Text);
+    CHECK_FALSE(parseLessonAnswer("tmem lane 3").ok());
+    CHECK_FALSE(parseLessonAnswer("  ").ok());
+}
