@@ -77,6 +77,7 @@ int dispatchCommand(const Args& args, std::ostream& out, std::ostream& err) {
     if (c == "export-cuda") return cmdExportCuda(args, out, err);
     if (c == "diff") return cmdDiff(args, out, err);
     if (c == "infer") return cmdInfer(args, out, err);
+    if (c == "lesson") return cmdLesson(args, out, err);
     return cmdSweep(args, out, err);
 }
 

@@ -54,4 +54,6 @@ int cmdDiff(const Args& args, std::ostream& out,
             std::ostream& err); ///< cmd_diff.cpp: dumped bytes vs the engine's prediction
 int cmdInfer(const Args& args, std::ostream& out,
              std::ostream& err); ///< cmd_infer.cpp: tile-load parameters that reproduce a dump
+int cmdLesson(const Args& args, std::ostream& out,
+              std::ostream& err); ///< cmd_lesson.cpp: a lesson's narrated walk, or --check
 } // namespace layoutscope::cli

@@ -76,6 +76,13 @@ const std::map<std::string, std::string>& usages() {
              "1024)\n"
              "  that reproduce a dumped tile of an index-filled tensor, or the closest; exit 1 if none is "
              "exact\n"},
+            {"lesson",
+             "usage: layoutscope-cli lesson FILE.lesson\n"
+             "       layoutscope-cli lesson --check [--ref DIR] FILE.lesson...\n"
+             "  the narrated walk of a lesson: each step's caption, highlighted cells and question with the\n"
+             "  engine's answer; --check validates (scenario runs clean, every selector resolves, every\n"
+             "  answer computable and equal to the author's); --ref DIR also checks every [ref: ...]\n"
+             "  citation against the reference pack (docs/lessons.md)\n"},
             {"help", "usage: layoutscope-cli help [COMMAND]\n"},
         };
     }();
@@ -124,6 +131,7 @@ void printUsage(std::ostream& out) {
            "  export-cuda F.scn [-o repro.cu]   a CUDA program replaying the scenario against the engine\n"
            "  diff F.scn [--smem BUF=FILE] [--global T=FILE] [--tmem FILE]   dumped bytes vs the engine\n"
            "  infer F.scn --smem BUF=FILE [--tensor T]   the tile load that reproduces a dumped tile\n"
+           "  lesson FILE.lesson       a lesson's narrated walk; --check [--ref DIR] validates lessons\n"
            "  help [COMMAND]           this text, or a command's usage\n"
            "options: --help, -h (usage), --version (on every command)\n"
            "exit status: 0 ok; 1 diagnostics (the input is wrong, a check or conformance case failed);\n"

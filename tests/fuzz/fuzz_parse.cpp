@@ -4,6 +4,8 @@
 //   each line -> parseInstruction -> validateKernel
 //   parseScenario -> runScenario (1 MiB trace budget: a run may execute untraced past it, never abort)
 //   readPtxModule -> checkPtxModule -> scaffoldScenario (each entry) -> parseScenario (docs/ptx-modules.md)
+//   parseLesson -> (embedded scenario) runScenario -> every step's selectors and expected answer
+#include "layoutscope/lesson/lesson.hpp"
 #include "layoutscope/ptx/module.hpp"
 #include "layoutscope/ptx/validate.hpp"
 #include "layoutscope/scenario/scaffold.hpp"
@@ -55,6 +57,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         for (const PtxFunction* f : m->entries())
             if (auto scn = scaffoldScenario(*m, ScaffoldOptions{f->name, "fuzz.ptx"}))
                 (void)parseScenario(*scn);
+    }
+    if (auto l = parseLesson(text); l && l->scenario) {
+        if (auto run = runScenario(*l->scenario, RunOptions{uint64_t(1) << 20})) {
+            for (size_t i = 0; i < l->steps.size(); ++i) {
+                const auto step = lessonTraceStep(*l, *run, i);
+                if (!step) continue;
+                for (const LessonSelector& h : l->steps[i].highlights)
+                    (void)resolveSelector(*l, *run, h, *step);
+                (void)expectedAnswer(*l, *run, i);
+                (void)checkAnswer(*l, *run, i, std::string_view("smem 0x400"));
+            }
+        }
     }
     return 0;
 }
