@@ -4,6 +4,8 @@
 //   layoutscope --scenario FILE --export-sequence DIR [--steps A:B] [--size WxH] [--cta N]
 //   (DIR/frame_0000.png...) layoutscope --scenario FILE [--step N] --grab window.png [--hover 0xADDR] (show,
 //   screenshot, quit)
+//   layoutscope --list-examples   (the Examples folder found, e.g. <prefix>/share/layoutscope/scenarios, and
+//   its files; exit)
 #include "app_settings.hpp"
 #include "examples_menu.hpp"
 #include "export.hpp"
@@ -16,6 +18,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
+#include <QIcon>
 #include <QMouseEvent>
 #include <QSurfaceFormat>
 #include <QTimer>
@@ -31,7 +34,8 @@ int main(int argc, char** argv) {
     bool headless = false;
     for (int i = 1; i < argc; ++i) {
         const std::string_view a = argv[i];
-        headless |= a == "--export" || a.starts_with("--export") || a == "--help" || a == "-h";
+        headless |= a == "--export" || a.starts_with("--export") || a == "--help" || a == "-h" ||
+                    a == "--list-examples";
     }
     if (headless && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") &&
         qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
@@ -44,6 +48,8 @@ int main(int argc, char** argv) {
     QApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
     QApplication app(argc, argv);
     QApplication::setApplicationName("layoutscope");
+    QApplication::setDesktopFileName("layoutscope"); // share/applications/layoutscope.desktop
+    QApplication::setWindowIcon(QIcon(":/icons/layoutscope.png"));
 
     QCommandLineParser cli;
     cli.setApplicationDescription("Layoutscope: watch TMA copies move every byte.");
@@ -72,9 +78,29 @@ int main(int argc, char** argv) {
         "steps", "With --export-sequence: steps A:B, A:, :B or A (default: all, 0..last).", "A:B");
     const QCommandLineOption resetLayoutOpt(
         "reset-layout", "Forget the saved window layout and geometry (theme and last file stay).");
+    const QCommandLineOption listExamplesOpt(
+        "list-examples", "Print the Examples folder in use (installed: <prefix>/share/layoutscope/scenarios) "
+                         "and its scenario files, then exit.");
     cli.addOptions({scenarioOpt, stepOpt, exportOpt, viewOpt, sizeOpt, ctaOpt, grabOpt, hoverOpt, seqOpt,
-                    stepsOpt, resetLayoutOpt});
+                    stepsOpt, resetLayoutOpt, listExamplesOpt});
     cli.process(app);
+
+    if (cli.isSet(listExamplesOpt)) {
+        const QString dir = examplesDir();
+        if (dir.isEmpty()) {
+            std::fprintf(stderr,
+                         "layoutscope: no scenarios folder found (looked for $LAYOUTSCOPE_SCENARIOS_DIR, "
+                         "<bin>/../share/layoutscope/scenarios, assets/scenarios above <bin>)\n");
+            return 1;
+        }
+        std::printf("%s\n", qPrintable(dir));
+        for (const QString& sub :
+             {QString(), QString("broken/")}) // the menu and its "Broken kernels" submenu
+            for (const ExampleScenario& e : listExamples(sub.isEmpty() ? dir : dir + "/" + sub))
+                std::printf("  %s%s  %s\n", qPrintable(sub), qPrintable(QFileInfo(e.path).fileName()),
+                            qPrintable(e.title));
+        return 0;
+    }
 
     bool stepOk = true;
     const bool hasStep = cli.isSet(stepOpt);
