@@ -6,6 +6,9 @@
 #   P/share/applications/layoutscope.desktop, P/share/icons/hicolor/{scalable,256x256}/apps/layoutscope.*
 # `scripts/package` runs CPack's DEB generator on top of it.
 include(GNUInstallDirs)
+# Installing (and CPack) needs only the installed targets, not the test suite: scripts/package builds
+# layoutscope and layoutscope-cli, then packs; `ninja install` no longer builds every test first.
+set(CMAKE_SKIP_INSTALL_ALL_DEPENDENCY ON)
 
 install(TARGETS layoutscope-cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 if(TARGET layoutscope)
@@ -44,15 +47,15 @@ set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT) # layoutscope_0.1.0_amd64.deb
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_STRIP_FILES ON)
-# Debian 12 runtime packages, from `ldd` of the two binaries and `dpkg -S` of each library (scripts/package
-# checks that every library ldd names belongs to one of them), plus what Qt loads at run time: the xcb and
-# offscreen platform plugins (libqt6gui6 ships them in Debian 12), Mesa's GL drivers for the OpenGL views,
-# and a font for labels and legends.
-set(_deps "libc6" "libstdc++6" "libgcc-s1" "zlib1g" "libqt6core6 (>= 6.4)")
+# Debian 12 runtime packages. Linked (readelf -d NEEDED, then dpkg -S; scripts/package checks that every
+# NEEDED library comes from a package named here): the CLI libc6, libstdc++6, libgcc-s1, zlib1g; the GUI
+# adds Qt 6 Core/Gui/Widgets/OpenGL and libstb0 (Debian's imgui is a static library that links stb).
+# Loaded at run time, so no linker sees them: Mesa's GL drivers (llvmpipe when there is no GPU driver)
+# and a font for labels and legends. The xcb and offscreen platform plugins come with libqt6gui6.
+set(_deps "libc6" "libstdc++6" "libgcc-s1" "zlib1g")
 if(TARGET layoutscope)
-  list(APPEND _deps "libqt6gui6 (>= 6.4)" "libqt6widgets6 (>= 6.4)" "libqt6opengl6 (>= 6.4)"
-       "libqt6openglwidgets6 (>= 6.4)" "libgl1" "libopengl0" "libglx0" "libgl1-mesa-dri"
-       "fonts-dejavu-core")
+  list(APPEND _deps "libqt6core6 (>= 6.4)" "libqt6gui6 (>= 6.4)" "libqt6widgets6 (>= 6.4)" "libqt6opengl6 (>= 6.4)"
+       "libstb0" "libgl1-mesa-dri" "fonts-dejavu-core")
 endif()
 string(REPLACE ";" ", " CPACK_DEBIAN_PACKAGE_DEPENDS "${_deps}")
 include(CPack)
