@@ -34,13 +34,12 @@ set(CPACK_PACKAGE_NAME layoutscope)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_VENDOR "Layoutscope")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "visualizer of NVIDIA TMA and tcgen05 data movement")
-set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
+string(CONCAT CPACK_DEBIAN_PACKAGE_DESCRIPTION
     "Layoutscope shows, byte by byte, what NVIDIA's data-movement instructions do. A CPU engine runs\n"
     "the semantics of TMA (cp.async.bulk.tensor with its tensor maps) and of the tcgen05 Tensor Memory\n"
-    "instructions; the Qt GUI animates the global tensor, shared memory (rows, banks, swizzle), Tensor\n"
+    "instructions. The Qt GUI animates the global tensor, shared memory (rows, banks, swizzle), Tensor\n"
     "Memory and the timeline of every byte move. layoutscope-cli runs, checks and compares scenarios\n"
     "and validates single PTX instructions. Example scenarios are in /usr/share/layoutscope.")
-string(REPLACE ";" "" CPACK_DEBIAN_PACKAGE_DESCRIPTION "${CPACK_DEBIAN_PACKAGE_DESCRIPTION}")
 set(CPACK_DEBIAN_PACKAGE_MAINTAINER "${LAYOUTSCOPE_PACKAGE_MAINTAINER}")
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
