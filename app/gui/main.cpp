@@ -6,6 +6,8 @@
 //   screenshot, quit)
 //   layoutscope --compare A.scn B.scn [C.scn...] [--step N] [--export out.png] (compare mode; with
 //   --export: out.png, out.svg and out.md headless)
+//   layoutscope --list-examples   (the Examples folder found, e.g. <prefix>/share/layoutscope/scenarios, and
+//   its files; exit)
 #include "app_settings.hpp"
 #include "compare_window.hpp"
 #include "examples_menu.hpp"
@@ -19,6 +21,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
+#include <QIcon>
 #include <QMouseEvent>
 #include <QSurfaceFormat>
 #include <QTimer>
@@ -34,7 +37,8 @@ int main(int argc, char** argv) {
     bool headless = false;
     for (int i = 1; i < argc; ++i) {
         const std::string_view a = argv[i];
-        headless |= a == "--export" || a.starts_with("--export") || a == "--help" || a == "-h";
+        headless |= a == "--export" || a.starts_with("--export") || a == "--help" || a == "-h" ||
+                    a == "--list-examples";
     }
     if (headless && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") &&
         qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
@@ -47,6 +51,8 @@ int main(int argc, char** argv) {
     QApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
     QApplication app(argc, argv);
     QApplication::setApplicationName("layoutscope");
+    QApplication::setDesktopFileName("layoutscope"); // share/applications/layoutscope.desktop
+    QApplication::setWindowIcon(QIcon(":/icons/layoutscope.png"));
 
     QCommandLineParser cli;
     cli.setApplicationDescription("Layoutscope: watch TMA copies move every byte.");
@@ -78,10 +84,30 @@ int main(int argc, char** argv) {
     const QCommandLineOption compareOpt(
         "compare", "Compare the scenario FILEs given as arguments side by side (with --export: writes "
                    "OUT.png, OUT.svg and OUT.md).");
+    const QCommandLineOption listExamplesOpt(
+        "list-examples", "Print the Examples folder in use (installed: <prefix>/share/layoutscope/scenarios) "
+                         "and its scenario files, then exit.");
     cli.addOptions({scenarioOpt, stepOpt, exportOpt, viewOpt, sizeOpt, ctaOpt, grabOpt, hoverOpt, seqOpt,
-                    stepsOpt, resetLayoutOpt, compareOpt});
+                    stepsOpt, resetLayoutOpt, compareOpt, listExamplesOpt});
     cli.addPositionalArgument("files", "With --compare: the scenarios to compare.", "[FILE...]");
     cli.process(app);
+
+    if (cli.isSet(listExamplesOpt)) {
+        const QString dir = examplesDir();
+        if (dir.isEmpty()) {
+            std::fprintf(stderr,
+                         "layoutscope: no scenarios folder found (looked for $LAYOUTSCOPE_SCENARIOS_DIR, "
+                         "<bin>/../share/layoutscope/scenarios, assets/scenarios above <bin>)\n");
+            return 1;
+        }
+        std::printf("%s\n", qPrintable(dir));
+        for (const QString& sub :
+             {QString(), QString("broken/")}) // the menu and its "Broken kernels" submenu
+            for (const ExampleScenario& e : listExamples(sub.isEmpty() ? dir : dir + "/" + sub))
+                std::printf("  %s%s  %s\n", qPrintable(sub), qPrintable(QFileInfo(e.path).fileName()),
+                            qPrintable(e.title));
+        return 0;
+    }
 
     bool stepOk = true;
     const bool hasStep = cli.isSet(stepOpt);
