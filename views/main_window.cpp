@@ -101,8 +101,9 @@ void MainWindow::buildUi() {
     QMenu* file = menuBar()->addMenu("&File");
     file->addAction("&Open scenario...", QKeySequence::Open, this, [this] {
         if (!m_editor->maybeSave()) return;
-        const QString p =
-            QFileDialog::getOpenFileName(this, "Open scenario", {}, "Scenarios (*.scn);;All files (*)");
+        const QString p = QFileDialog::getOpenFileName(
+            this, "Open scenario", {},
+            "Scenarios and PTX modules (*.scn *.ptx);;Scenarios (*.scn);;PTX modules (*.ptx);;All files (*)");
         if (!p.isEmpty()) openFile(p);
     });
     file->addAction("&Save", QKeySequence::Save, m_editor, &EditorDock::save)->setObjectName("saveAction");
