@@ -28,11 +28,14 @@ TEST_CASE("Opening a .ptx offers the scaffold of its kernel", "[views][gui][ptx]
         REQUIRE(w.document());
         CHECK(w.document()->hasTrace());
     }
-    SECTION("two kernels: picked by their demangled names (here by the automatic answer)") {
-        qputenv("LAYOUTSCOPE_AUTO_ANSWER", "ptx-entry=tmaTileStores(CUtensorMap_st, int, int)");
+    SECTION("two kernels: the one picked from the list opens") {
+        // The choices are the demangled signatures (tmaTileLoads(...), tmaTileStores(...)); they hold commas,
+        // so the automatic answer names the second by its index.
+        const QByteArray saved = qgetenv("LAYOUTSCOPE_AUTO_ANSWER");
+        qputenv("LAYOUTSCOPE_AUTO_ANSWER", saved + (saved.isEmpty() ? "" : ",") + "ptx-entry=#1");
         MainWindow w;
         w.openFile(kPtx + "tma_tile_sm_90a.ptx");
-        qunsetenv("LAYOUTSCOPE_AUTO_ANSWER");
+        qputenv("LAYOUTSCOPE_AUTO_ANSWER", saved);
         const QString text = w.editorDock()->editor()->toPlainText();
         CHECK(text.contains("cp.async.bulk.tensor.2d.global.shared::cta")); // the store kernel's
         CHECK_FALSE(text.contains("mbarrier::complete_tx"));                // not the load kernel's
