@@ -1,6 +1,7 @@
 #include "apng.hpp"
 
 #include <QBuffer>
+#include <algorithm>
 #include <array>
 
 namespace layoutscope::views {
@@ -30,6 +31,19 @@ static uint32_t get32(const QByteArray& a, qsizetype at) {
     uint32_t v = 0;
     for (int i = 0; i < 4; ++i) v = v << 8 | uint8_t(a[at + i]);
     return v;
+}
+
+/// The smallest rectangle holding every pixel that differs (at least 1x1 at the origin).
+static QRect changedRect(const QImage& a, const QImage& b) {
+    int x0 = b.width(), y0 = b.height(), x1 = -1, y1 = -1;
+    for (int y = 0; y < b.height(); ++y) {
+        const auto* pa = reinterpret_cast<const QRgb*>(a.constScanLine(y));
+        const auto* pb = reinterpret_cast<const QRgb*>(b.constScanLine(y));
+        for (int x = 0; x < b.width(); ++x)
+            if (pa[x] != pb[x])
+                x0 = std::min(x0, x), x1 = std::max(x1, x), y0 = std::min(y0, y), y1 = std::max(y1, y);
+    }
+    return x1 < 0 ? QRect(0, 0, 1, 1) : QRect(QPoint(x0, y0), QPoint(x1, y1));
 }
 
 bool ApngWriter::chunk(const char type[4], const QByteArray& data) {
@@ -75,12 +89,18 @@ bool ApngWriter::addFrame(const QImage& frame, QString* err) {
                         .arg(frame.height())
                         .arg(m_size.width())
                         .arg(m_size.height()));
+    // Frame 0 is the whole canvas; a later frame only the rectangle that changed since the previous one
+    // (dispose NONE keeps the canvas, blend SOURCE replaces the rectangle), which keeps an animation of
+    // a few arriving bytes per step small.
+    const QImage img = frame.convertToFormat(QImage::Format_RGB32);
+    QRect r(QPoint(0, 0), m_size);
+    if (m_written > 0) r = changedRect(m_prev, img);
     QByteArray png;
     QBuffer buf(&png);
     buf.open(QIODevice::WriteOnly);
-    if (!frame.convertToFormat(QImage::Format_RGB32).save(&buf, "PNG"))
+    if (!img.copy(r).save(&buf, "PNG"))
         return fail("the PNG encoder failed on frame " + QString::number(m_written));
-    // Walk the encoded PNG's chunks: keep IHDR (frame 0) and the concatenated IDAT data.
+    // Walk the encoded PNG's chunks: keep IHDR and the concatenated IDAT data.
     QByteArray ihdr, idat;
     for (qsizetype at = 8; at + 12 <= png.size();) {
         const uint32_t len = get32(png, at);
@@ -92,18 +112,21 @@ bool ApngWriter::addFrame(const QImage& frame, QString* err) {
     }
     if (ihdr.size() != 13 || idat.isEmpty()) return fail("the PNG encoder wrote no IHDR or IDAT");
     if (m_written == 0) {
+        m_ihdrTail = ihdr.mid(8); // bit depth, colour type, compression, filter, interlace
         static const char sig[] = "\x89PNG\r\n\x1a\n";
         if (m_file.write(sig, 8) != 8 || !chunk("IHDR", ihdr))
             return fail("cannot write " + m_file.fileName());
         QByteArray actl; // acTL: num_frames, num_plays (0 = forever)
         put32(actl, m_frames), put32(actl, 0);
         if (!chunk("acTL", actl)) return fail("cannot write " + m_file.fileName());
+    } else if (ihdr.mid(8) != m_ihdrTail) {
+        return fail("the PNG encoder changed the pixel format at frame " + QString::number(m_written));
     }
     QByteArray fctl; // fcTL: sequence, width, height, x, y, delay num/den, dispose, blend
-    put32(fctl, m_seq++), put32(fctl, uint32_t(m_size.width())), put32(fctl, uint32_t(m_size.height()));
-    put32(fctl, 0), put32(fctl, 0), put16(fctl, m_num), put16(fctl, m_den);
-    fctl.append(char(0)); // APNG_DISPOSE_OP_NONE
-    fctl.append(char(0)); // APNG_BLEND_OP_SOURCE: each frame replaces the whole canvas
+    put32(fctl, m_seq++), put32(fctl, uint32_t(r.width())), put32(fctl, uint32_t(r.height()));
+    put32(fctl, uint32_t(r.x())), put32(fctl, uint32_t(r.y())), put16(fctl, m_num), put16(fctl, m_den);
+    fctl.append(char(0)); // APNG_DISPOSE_OP_NONE: the canvas stays as this frame left it
+    fctl.append(char(0)); // APNG_BLEND_OP_SOURCE: the rectangle replaces the canvas there
     bool ok = chunk("fcTL", fctl);
     if (m_written == 0) {
         ok = ok && chunk("IDAT", idat);
@@ -113,6 +136,7 @@ bool ApngWriter::addFrame(const QImage& frame, QString* err) {
         fdat += idat;
         ok = ok && chunk("fdAT", fdat);
     }
+    m_prev = img;
     if (!ok) return fail("cannot write " + m_file.fileName() + ": " + m_file.errorString());
     ++m_written;
     return true;

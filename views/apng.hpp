@@ -3,7 +3,8 @@
 /// into slides; browsers and most viewers play it, and others show its first frame.
 ///
 /// Each frame is encoded by Qt's PNG encoder (one QImage::save per frame); its IDAT data is copied
-/// into the animation: frame 0 keeps IDAT (it is also the default image), later frames become fdAT.
+/// into the animation: frame 0 keeps IDAT (it is also the default image), later frames become fdAT
+/// holding only the rectangle that changed since the previous frame (dispose NONE, blend SOURCE).
 /// Chunk order: signature, IHDR, acTL, fcTL 0, IDAT..., {fcTL, fdAT}..., IEND; fcTL and fdAT share
 /// one sequence number counter from 0. Frames are streamed to the file, so memory stays one frame.
 #include <QFile>
@@ -33,6 +34,8 @@ class ApngWriter {
     QSize m_size;
     uint32_t m_frames = 0, m_written = 0, m_seq = 0;
     uint16_t m_num = 1, m_den = 25;
+    QImage m_prev;         ///< the previous frame (the canvas so far)
+    QByteArray m_ihdrTail; ///< frame 0's bit depth .. interlace: every frame must match
 };
 
 /// CRC-32 of PNG chunks (ISO 3309, polynomial 0xEDB88320) over `type` then `data`.
