@@ -144,6 +144,7 @@ static void showShortcuts(QMainWindow& w) {
     table->setObjectName("shortcutsTable");
     table->setHorizontalHeaderLabels({"Action", "Keys"});
     table->verticalHeader()->hide();
+    table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 8);
     table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     for (size_t i = 0; i < rows.size(); ++i) {
         table->setItem(int(i), 0, new QTableWidgetItem(rows[i].what));
@@ -153,7 +154,7 @@ static void showShortcuts(QMainWindow& w) {
     table->resizeColumnToContents(1);
     auto* col = new QVBoxLayout(d);
     col->addWidget(table);
-    d->resize(520, 480);
+    d->resize(540, 560);
     finish(d, col);
 }
 

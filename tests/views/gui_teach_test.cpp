@@ -120,6 +120,7 @@ TEST_CASE("Reverse and instruction stepping from the timeline", "[views][gui][te
 TEST_CASE("A cell breakpoint stops playing after the move that writes it, and says why",
           "[views][gui][teach]") {
     MainWindow w;
+    w.resize(1280, 800);
     w.setDocument(test::makeFakeSw128Document());
     w.show();
     auto* panel = w.findChild<BreakpointPanel*>();
@@ -137,6 +138,8 @@ TEST_CASE("A cell breakpoint stops playing after the move that writes it, and sa
     CHECK(pb->step() == 11); // the move of step 10 applied
     CHECK(w.statusBar()->currentMessage().contains("stopped at step 11"));
     CHECK(w.statusBar()->currentMessage().contains("0x4b5"));
+    if (auto* dock = w.findChild<QDockWidget*>("breakpointDock")) dock->raise();
+    test::screenshot(w, "teach_breakpoints.png");
     pb->play(); // never written again: plays to the end
     REQUIRE(QTest::qWaitFor([&] { return !pb->playing(); }, 5000));
     CHECK(pb->step() == 512);
