@@ -95,6 +95,13 @@ void CellCanvas::fitView() {
     repaintView();
 }
 
+void CellCanvas::setView(glm::vec2 origin, float zoom) {
+    m_cam.setViewport({float(width()), float(height())});
+    m_cam.setView(origin, zoom);
+    m_userCamera = true;
+    repaintView();
+}
+
 void CellCanvas::setMarker(std::optional<std::pair<glm::uvec2, glm::uvec2>> cells) {
     if (cells == m_marker) return;
     m_marker = cells;
@@ -226,12 +233,14 @@ void CellCanvas::mouseMoveEvent(QMouseEvent* e) {
         m_lastPos = e->position();
         m_cam.pan({float(d.x()), float(d.y())});
         m_userCamera = true;
+        emit cameraChanged();
     }
     updateHover(e->position());
 }
 
 void CellCanvas::mouseDoubleClickEvent(QMouseEvent*) {
     fitView();
+    emit cameraChanged();
 }
 
 void CellCanvas::wheelEvent(QWheelEvent* e) {
@@ -239,6 +248,7 @@ void CellCanvas::wheelEvent(QWheelEvent* e) {
     if (steps == 0.0f) return;
     m_cam.zoomAt({float(e->position().x()), float(e->position().y())}, std::pow(1.2f, steps));
     m_userCamera = true;
+    emit cameraChanged();
     updateHover(e->position());
     e->accept();
 }

@@ -73,6 +73,10 @@ class CellCanvas : public QWidget {
     /// Widget position of the centre of cell (x, y).
     [[nodiscard]] QPointF cellCentre(uint32_t x, uint32_t y) const;
     [[nodiscard]] const Camera2D& camera() const { return m_cam; }
+    /// Show the world at `origin` with `zoom` (this canvas keeps its viewport), as a user pan/zoom
+    /// would: kept on resize and new cells of the same size. Emits nothing (cameraChanged is for the
+    /// user's own moves), so canvases can mirror each other without loops.
+    void setView(glm::vec2 origin, float zoom);
     /// What the GL window shows, rendered afresh (null on the raster fallback). See window_grab.hpp.
     [[nodiscard]] QImage grabGl();
     /// True when drawing with OpenGL, false on the raster fallback.
@@ -90,6 +94,8 @@ class CellCanvas : public QWidget {
     /// A left click (press and release within 4 px, no drag) on cell (x, y); -1, -1 outside the grid.
     void cellClicked(int x, int y);
     void framePainted(double ms);
+    /// The user panned, zoomed or fitted the view (drag, wheel, double-click).
+    void cameraChanged();
 
   protected:
     void paintEvent(QPaintEvent* e) override;

@@ -72,9 +72,31 @@ QString examplesDir() {
     return {};
 }
 
-void attachExamplesMenu(QMenu* menu, const QString& dir, std::function<void(const QString&)> open) {
+std::vector<ReviewPack> listReviewPacks(const QString& reviewsDir) {
+    // The packs of assets/reviews/README.md, in its order.
+    static const std::vector<ReviewPack> kPacks = {
+        {"128x64 fp16 operand: one SW128 box vs two SW64 boxes",
+         {"operand_sw128_one_box.scn", "operand_sw64_two_boxes.scn"}},
+        {"MMA operand: K-major vs MN-major", {"operand_k_major.scn", "operand_mn_major.scn"}},
+        {"Epilogue: tcgen05.ld 32x32b vs 16x256b, st.shared plain vs swizzled",
+         {"epilogue_32x32b_plain.scn", "epilogue_32x32b_swizzled.scn", "epilogue_16x256b_plain.scn",
+          "epilogue_16x256b_swizzled.scn"}},
+    };
+    std::vector<ReviewPack> out;
+    const QDir d(reviewsDir);
+    for (const ReviewPack& p : kPacks) {
+        ReviewPack r{p.title, {}};
+        for (const QString& f : p.files)
+            if (d.exists(f)) r.files << d.filePath(f);
+        if (r.files.size() == p.files.size()) out.push_back(r);
+    }
+    return out;
+}
+
+void attachExamplesMenu(QMenu* menu, const QString& dir, std::function<void(const QString&)> open,
+                        std::function<void(const QStringList&)> compare) {
     menu->setToolTipsVisible(true);
-    QObject::connect(menu, &QMenu::aboutToShow, menu, [menu, dir, open] {
+    QObject::connect(menu, &QMenu::aboutToShow, menu, [menu, dir, open, compare] {
         menu->clear();
         const auto examples = listExamples(dir);
         if (examples.empty()) {
@@ -99,6 +121,20 @@ void attachExamplesMenu(QMenu* menu, const QString& dir, std::function<void(cons
                 QMenu* sub = menu->addMenu("Broken kernels (diagnosed)");
                 sub->setToolTipsVisible(true);
                 for (const ExampleScenario& e : broken) add(sub, e);
+            }
+        // Bundled comparisons (assets/reviews), opened side by side in a compare window (issue 14).
+        if (compare)
+            if (const auto packs = listReviewPacks(QDir(dir).filePath("../reviews")); !packs.empty()) {
+                QMenu* sub = menu->addMenu("Review packs (compare side by side)");
+                sub->setToolTipsVisible(true);
+                for (const ReviewPack& p : packs) {
+                    QAction* a = sub->addAction(p.title);
+                    QStringList names;
+                    for (const QString& f : p.files) names << QFileInfo(f).fileName();
+                    a->setToolTip(names.join(" | ") + "\n\nassets/reviews/README.md has the write-up.");
+                    const QStringList files = p.files;
+                    QObject::connect(a, &QAction::triggered, sub, [compare, files] { compare(files); });
+                }
             }
     });
 }

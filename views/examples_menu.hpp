@@ -3,6 +3,7 @@
 /// scenarios added while the app runs appear). Title = the first paragraph of the file's header
 /// comment (the leading run of '#' lines; usually its first line), tooltip = the rest of it.
 #include <QString>
+#include <QStringList>
 #include <functional>
 #include <vector>
 
@@ -24,7 +25,16 @@ struct ExampleScenario {
 /// (installed), else the nearest assets/scenarios above the binary (a build inside the source tree).
 /// Empty when none is found.
 [[nodiscard]] QString examplesDir();
+/// A bundled comparison of assets/reviews (README there): its title and files.
+struct ReviewPack {
+    QString title;
+    QStringList files;
+};
+/// The review packs whose files are all in `reviewsDir`.
+[[nodiscard]] std::vector<ReviewPack> listReviewPacks(const QString& reviewsDir);
 /// Make `menu` list the examples of `dir` (re-read each time it opens); choosing one calls `open`.
-void attachExamplesMenu(QMenu* menu, const QString& dir, std::function<void(const QString&)> open);
+/// With `compare`, a "Review packs (compare)" submenu lists the packs of `dir`/../reviews.
+void attachExamplesMenu(QMenu* menu, const QString& dir, std::function<void(const QString&)> open,
+                        std::function<void(const QStringList&)> compare = {});
 
 } // namespace layoutscope::views

@@ -1,4 +1,6 @@
 #include "main_window.hpp"
+#include "compare_window.hpp"
+#include "import_tensormap_dialog.hpp"
 
 #include "editor_dock.hpp"
 #include "event_list.hpp"
@@ -101,8 +103,9 @@ void MainWindow::buildUi() {
     QMenu* file = menuBar()->addMenu("&File");
     file->addAction("&Open scenario...", QKeySequence::Open, this, [this] {
         if (!m_editor->maybeSave()) return;
-        const QString p =
-            QFileDialog::getOpenFileName(this, "Open scenario", {}, "Scenarios (*.scn);;All files (*)");
+        const QString p = QFileDialog::getOpenFileName(
+            this, "Open scenario", {},
+            "Scenarios and PTX modules (*.scn *.ptx);;Scenarios (*.scn);;PTX modules (*.ptx);;All files (*)");
         if (!p.isEmpty()) openFile(p);
     });
     file->addAction("&Save", QKeySequence::Save, m_editor, &EditorDock::save)->setObjectName("saveAction");
@@ -111,7 +114,15 @@ void MainWindow::buildUi() {
         if (m_editor->path().isEmpty() || !m_editor->maybeSave()) return;
         openFile(m_editor->path());
     });
+    file->addAction("&Import tensor map...", QKeySequence(Qt::CTRL | Qt::Key_I), this,
+                    [this] {
+                        ImportTensorMapDialog dlg(this);
+                        if (dlg.exec() == QDialog::Accepted && !dlg.directive().isEmpty())
+                            m_editor->editor()->textCursor().insertText(dlg.directive());
+                    })
+        ->setObjectName("importTensorMapAction");
     file->addAction("&Export PNG...", QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::exportPngDialog);
+    addCompareAction(file, this, [this] { return m_editor->path(); }); // compare_window.hpp
     file->addSeparator();
     file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
     QMenu* view = menuBar()->addMenu("&View");

@@ -46,6 +46,10 @@ class MainWindow : public QMainWindow {
     /// Open a scenario file. It becomes AppSettings' last file only once a frame of it is drawn
     /// (or the window closes normally); until then a sentinel says it is being opened.
     void openFile(const QString& path);
+    /// A PTX module (`nvcc -ptx`): the scaffold of one of its kernels opens as an untitled scenario (the
+    /// kernel picked from a list when there are several; docs/ptx-modules.md). False when `path` is not a
+    /// module that reads cleanly (openFile then shows its diagnostics).
+    bool openPtxScaffold(const QString& path);
     /// Read the open file again (it changed on disk); keeps the step when the scenario still has it.
     void reloadFile(const QString& path);
     /// Start-up without --scenario: open the newest file with a pending recovery (crash) and offer it;

@@ -1,6 +1,7 @@
 // MainWindow's secondary panels and menus: Examples, the event list, the swizzle explorer,
 // File > Export Animation and View > Theme (main_window.hpp).
 #include "breakpoint_dock.hpp"
+#include "compare_window.hpp"
 #include "editor_dock.hpp"
 #include "event_list.hpp"
 #include "examples_menu.hpp"
@@ -29,9 +30,12 @@ void MainWindow::buildPanels(QMenu* file, QMenu* view) {
     if (dir.isEmpty()) {
         examples->addAction("(no scenarios folder found: set LAYOUTSCOPE_SCENARIOS_DIR)")->setEnabled(false);
     } else {
-        attachExamplesMenu(examples, dir, [this](const QString& path) {
-            if (m_editor->maybeSave()) openFile(path);
-        });
+        attachExamplesMenu(
+            examples, dir,
+            [this](const QString& path) {
+                if (m_editor->maybeSave()) openFile(path);
+            },
+            [](const QStringList& files) { openCompareWindow(files); });
     }
 
     // Event list: one row per instruction; selecting a row seeks, playback highlights the row.

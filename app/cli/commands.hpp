@@ -1,5 +1,5 @@
 #pragma once
-#include "layoutscope/analysis/metrics.hpp"
+#include "layoutscope/analysis/metrics_table.hpp"
 
 #include <ostream>
 #include <string>
@@ -30,18 +30,20 @@ int cmdRun(const Args& args, std::ostream& out,
 int cmdDump(const Args& args, std::ostream& out, std::ostream& err); ///< cmd_scenario.cpp: dump the trace
 int cmdCheck(const Args& args, std::ostream& out,
              std::ostream& err); ///< cmd_scenario.cpp: file:line:col diagnostics
+/// cmd_ptx.cpp: PTX modules (docs/ptx-modules.md). A `.ptx` path, or text whose first directive is
+/// `.version`, is checked as a module; scaffold writes a scenario from one of its kernels.
+[[nodiscard]] bool isPtxModulePath(const std::string& path);
+int checkModule(const std::string& file, const std::string& text, std::ostream& out, std::ostream& err);
+int checkModuleFile(const std::string& file, std::ostream& out, std::ostream& err);
+int cmdScaffold(const Args& args, std::ostream& out, std::ostream& err);
 int cmdValidate(const Args& args, std::ostream& out,
                 std::ostream& err); ///< cmd_validate.cpp: one PTX instruction for a target
 int cmdDesc(const Args& args, std::ostream& out,
             std::ostream& err); ///< cmd_desc.cpp: smem descriptor encode/decode
 int cmdTensormap(const Args& args, std::ostream& out,
                  std::ostream& err); ///< cmd_tensormap.cpp: 128-byte CUtensorMap -> directive / JSON
-/// One column of a comparison table: a scenario (or a sweep combination) and its figures.
-struct MetricColumn {
-    std::string name;
-    std::vector<MetricValue> values;
-};
-/// The comparison table in `format` (text, md, csv, json), the better value of each row marked.
+/// The comparison table (formatMetricsTable, metrics_table.hpp) in `format` (text, md, csv, json), the better
+/// value of each row marked.
 int printMetricsTable(const std::vector<MetricColumn>& cols, const std::string& format, std::ostream& out);
 int cmdSweep(const Args& args, std::ostream& out, std::ostream& err); ///< cmd_sweep.cpp
 int cmdCompare(const Args& args, std::ostream& out,
@@ -52,4 +54,6 @@ int cmdDiff(const Args& args, std::ostream& out,
             std::ostream& err); ///< cmd_diff.cpp: dumped bytes vs the engine's prediction
 int cmdInfer(const Args& args, std::ostream& out,
              std::ostream& err); ///< cmd_infer.cpp: tile-load parameters that reproduce a dump
+int cmdLesson(const Args& args, std::ostream& out,
+              std::ostream& err); ///< cmd_lesson.cpp: a lesson's narrated walk, or --check
 } // namespace layoutscope::cli

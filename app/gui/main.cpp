@@ -7,7 +7,12 @@
 //     (one animated PNG)
 //   layoutscope --scenario FILE [--step N] --grab window.png [--hover 0xADDR]
 //     (show, screenshot, quit)
+//   layoutscope --compare A.scn B.scn [C.scn...] [--step N] [--export out.png] (compare mode; with
+//     --export: out.png, out.svg and out.md headless)
+//   layoutscope --list-examples   (the Examples folder found, e.g. <prefix>/share/layoutscope/scenarios,
+//     and its files; exit)
 #include "app_settings.hpp"
+#include "compare_window.hpp"
 #include "examples_menu.hpp"
 #include "export.hpp"
 #include "export_sequence.hpp"
@@ -19,6 +24,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
+#include <QIcon>
 #include <QMouseEvent>
 #include <QSurfaceFormat>
 #include <QTimer>
@@ -34,7 +40,8 @@ int main(int argc, char** argv) {
     bool headless = false;
     for (int i = 1; i < argc; ++i) {
         const std::string_view a = argv[i];
-        headless |= a == "--export" || a.starts_with("--export") || a == "--help" || a == "-h";
+        headless |= a == "--export" || a.starts_with("--export") || a == "--help" || a == "-h" ||
+                    a == "--list-examples";
     }
     if (headless && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") &&
         qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
@@ -47,6 +54,8 @@ int main(int argc, char** argv) {
     QApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
     QApplication app(argc, argv);
     QApplication::setApplicationName("layoutscope");
+    QApplication::setDesktopFileName("layoutscope"); // share/applications/layoutscope.desktop
+    QApplication::setWindowIcon(QIcon(":/icons/layoutscope.png"));
 
     QCommandLineParser cli;
     cli.setApplicationDescription("Layoutscope: watch TMA copies move every byte.");
@@ -79,9 +88,33 @@ int main(int argc, char** argv) {
                                     "N", "25");
     const QCommandLineOption resetLayoutOpt(
         "reset-layout", "Forget the saved window layout and geometry (theme and last file stay).");
+    const QCommandLineOption compareOpt(
+        "compare", "Compare the scenario FILEs given as arguments side by side (with --export: writes "
+                   "OUT.png, OUT.svg and OUT.md).");
+    const QCommandLineOption listExamplesOpt(
+        "list-examples", "Print the Examples folder in use (installed: <prefix>/share/layoutscope/scenarios) "
+                         "and its scenario files, then exit.");
     cli.addOptions({scenarioOpt, stepOpt, exportOpt, viewOpt, sizeOpt, ctaOpt, grabOpt, hoverOpt, seqOpt,
-                    stepsOpt, resetLayoutOpt, animateOpt, fpsOpt});
+                    stepsOpt, resetLayoutOpt, compareOpt, listExamplesOpt, animateOpt, fpsOpt});
+    cli.addPositionalArgument("files", "With --compare: the scenarios to compare.", "[FILE...]");
     cli.process(app);
+
+    if (cli.isSet(listExamplesOpt)) {
+        const QString dir = examplesDir();
+        if (dir.isEmpty()) {
+            std::fprintf(stderr,
+                         "layoutscope: no scenarios folder found (looked for $LAYOUTSCOPE_SCENARIOS_DIR, "
+                         "<bin>/../share/layoutscope/scenarios, assets/scenarios above <bin>)\n");
+            return 1;
+        }
+        std::printf("%s\n", qPrintable(dir));
+        for (const QString& sub :
+             {QString(), QString("broken/")}) // the menu and its "Broken kernels" submenu
+            for (const ExampleScenario& e : listExamples(sub.isEmpty() ? dir : dir + "/" + sub))
+                std::printf("  %s%s  %s\n", qPrintable(sub), qPrintable(QFileInfo(e.path).fileName()),
+                            qPrintable(e.title));
+        return 0;
+    }
 
     bool stepOk = true;
     const bool hasStep = cli.isSet(stepOpt);
@@ -110,6 +143,22 @@ int main(int argc, char** argv) {
             stderr,
             "layoutscope: --animate renders every view over --steps; --view and --step do not apply\n");
         return 2;
+    }
+    if (animate && cli.isSet(compareOpt)) {
+        std::fprintf(stderr, "layoutscope: --animate does not apply to --compare\n");
+        return 2;
+    }
+    if (cli.isSet(compareOpt)) { // compare mode (views/compare_window.hpp)
+        const QStringList wh = cli.value(sizeOpt).split('x');
+        const QSize size = wh.size() == 2 ? QSize(wh[0].toInt(), wh[1].toInt()) : QSize(1600, 900);
+        if (size.width() < 64 || size.height() < 64) {
+            std::fprintf(stderr, "layoutscope: --size wants WxH of at least 64x64\n");
+            return 2;
+        }
+        if (!cli.isSet(exportOpt)) applyTheme(AppSettings().theme());
+        const int rc = runCompareCommand(cli.positionalArguments(), cli.value(exportOpt), size,
+                                         hasStep ? std::optional<uint32_t>(step) : std::nullopt);
+        return rc >= 0 ? rc : app.exec();
     }
     if (cli.isSet(viewOpt) && !cli.isSet(exportOpt)) {
         std::fprintf(stderr, "layoutscope: --view only applies to --export FILE\n");

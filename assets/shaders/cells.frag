@@ -12,7 +12,9 @@ out vec4 fragColor;
 const uint kFlagFill = 2u;
 const uint kFlagCurrent = 4u;
 const uint kFlagRead = 32u;
+const uint kFlagDiffers = 64u;
 const vec3 kReadOutline = vec3(64.0, 230.0, 255.0) / 255.0;
+const vec3 kDiffColour = vec3(255.0, 64.0, 160.0) / 255.0;
 
 void main() {
     ivec2 cell = ivec2(floor(vWorld - uOrigin));
@@ -31,6 +33,14 @@ void main() {
             c = mix(c, kReadOutline, 0.6);
         } else if (f.x < w || f.y < w || f.x > 1.0 - w || f.y > 1.0 - w) {
             fragColor = vec4(kReadOutline, 1.0);
+            return;
+        }
+    }
+    if ((t.a & kFlagDiffers) != 0u) { // compare mode: a tint, and a 2-px inner outline at >= 6 px per cell
+        float w = 2.0 / max(uZoom, 1.0);
+        c = mix(c, kDiffColour, 0.4);
+        if (uZoom >= 6.0 && (f.x < w || f.y < w || f.x > 1.0 - w || f.y > 1.0 - w)) {
+            fragColor = vec4(kDiffColour, 1.0);
             return;
         }
     }

@@ -21,6 +21,11 @@ void Camera2D::fit(glm::vec2 lo, glm::vec2 hi, glm::vec4 marginPx, bool alignTop
     if (alignTop) m_origin.y = lo.y - marginPx.y / m_zoom;
 }
 
+void Camera2D::setView(glm::vec2 origin, float zoom) {
+    m_zoom = std::clamp(zoom, kMinZoom, kMaxZoom);
+    m_origin = origin;
+}
+
 glm::vec2 Camera2D::worldToScreen(glm::vec2 world) const {
     return (world - m_origin) * m_zoom;
 }

@@ -25,6 +25,10 @@ class Camera2D {
     /// Multiply the zoom by `factor` keeping the world point under `screenPx` fixed.
     void zoomAt(glm::vec2 screenPx, float factor);
 
+    /// Show world point `origin` at the top-left pixel with `zoom` pixels per unit (clamped), e.g. to
+    /// mirror another canvas' camera (compare mode).
+    void setView(glm::vec2 origin, float zoom);
+
     /// Pixels per world unit.
     [[nodiscard]] float zoom() const { return m_zoom; }
     /// World point shown at the top-left pixel of the viewport.

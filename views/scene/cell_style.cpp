@@ -63,6 +63,13 @@ Rgba8 shadeCell(Rgba8 texel, glm::vec2 world, glm::vec2 px, const ShadeParams& p
         else if (f.x < w || f.y < w || f.x > 1.0f - w || f.y > 1.0f - w)
             return {kReadOutline.r, kReadOutline.g, kReadOutline.b, 255};
     }
+    if (flags & kFlagDiffers) { // compare mode: a tint, and a 2-px inner outline at >= 6 px per cell
+        const glm::vec2 f = world - glm::floor(world);
+        const float w = 2.0f / std::max(p.zoom, 1.0f);
+        c = glm::mix(c, toVec(kDiffColour), 0.4f);
+        if (p.zoom >= 6.0f && (f.x < w || f.y < w || f.x > 1.0f - w || f.y > 1.0f - w))
+            return {kDiffColour.r, kDiffColour.g, kDiffColour.b, 255};
+    }
     // Cell borders once cells are big enough to see them; stronger every group.
     if (p.zoom >= 6.0f) {
         const glm::vec2 f = world - glm::floor(world);

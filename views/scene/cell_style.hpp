@@ -11,6 +11,8 @@
 ///   bit 4  kFlagSkipped   global: inside the box span but skipped by elementStrides
 ///   bit 5  kFlagRead      SMEM: read (a move's source) by the step just played: drawn as an outline,
 ///                         the byte keeps the colour of the move that wrote it
+///   bit 6  kFlagDiffers   compare mode: the cell differs from the other pane (scene/compare_scene.hpp):
+///                         a tint towards kDiffColour, and a 2-px inner outline once cells are 6 px
 #include <cstdint>
 
 #include <glm/glm.hpp>
@@ -23,6 +25,7 @@ inline constexpr uint8_t kFlagCurrent = 1u << 2;
 inline constexpr uint8_t kFlagInBox = 1u << 3;
 inline constexpr uint8_t kFlagSkipped = 1u << 4;
 inline constexpr uint8_t kFlagRead = 1u << 5;
+inline constexpr uint8_t kFlagDiffers = 1u << 6;
 
 struct Rgba8 {
     uint8_t r = 0, g = 0, b = 0, a = 255;
@@ -39,6 +42,7 @@ struct Rgba8 {
 
 inline constexpr Rgba8 kUntouched{58, 60, 68, 255};        ///< SMEM byte nobody wrote
 inline constexpr Rgba8 kReadOutline{64, 230, 255, 255};    ///< SMEM byte read this step (kFlagRead)
+inline constexpr Rgba8 kDiffColour{255, 64, 160, 255};     ///< compare mode: differs (kFlagDiffers)
 inline constexpr Rgba8 kOutsideBox{44, 46, 52, 255};       ///< global element not in the box
 inline constexpr Rgba8 kOutOfBounds{96, 40, 44, 255};      ///< global element outside the tensor
 inline constexpr Rgba8 kElided{34, 38, 56, 255};           ///< global: a gap cell for coordinates not shown

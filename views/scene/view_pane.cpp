@@ -65,7 +65,7 @@ ViewPane paneOf(ExportView v, uint32_t w, uint32_t h, std::vector<Rgba8> texels,
 }
 
 ViewPaneResult smemPane(const Document& doc, uint32_t step, const ViewOptions& opt) {
-    auto frames = std::make_shared<const std::vector<BoxFrame>>(boxFrames(doc));
+    auto frames = std::make_shared<const std::vector<BoxFrame>>(opt.frames ? *opt.frames : boxFrames(doc));
     auto s = std::make_shared<const SmemScene>(smemSceneOf(doc, step, *frames, opt));
     if (s->height() == 0)
         return fail("this scenario touches no shared memory of CTA " + std::to_string(opt.cta));
@@ -91,7 +91,7 @@ ViewPaneResult globalPane(const Document& doc, uint32_t step) {
 
 /// TmemViews::onStep's TMEM scene: cp-copied cells coloured from the (window-coloured) SMEM scene.
 TmemScene tmemSceneOf(const Document& doc, uint32_t step, const ViewOptions& opt) {
-    const SmemScene smem = smemSceneOf(doc, step, boxFrames(doc), opt);
+    const SmemScene smem = smemSceneOf(doc, step, opt.frames ? *opt.frames : boxFrames(doc), opt);
     return tmemSceneAt(doc, step, opt.cta, smemSourceColours(doc, smem));
 }
 

@@ -38,6 +38,9 @@ struct ViewOptions {
     uint32_t cta = 0; ///< whose shared memory (and Tensor Memory) is shown, %cluster_ctarank
     SmemColourBy colourBy = SmemColourBy::Source;
     bool chunks = false; ///< shared memory at 16-B chunk granularity
+    /// Colour reference of each instruction (boxFrames); null: the document's own. The compare mode
+    /// passes frames shared by all its documents so one element has one colour in every pane.
+    const std::vector<BoxFrame>* frames = nullptr;
 };
 
 struct ViewPane {

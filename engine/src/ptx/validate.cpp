@@ -132,6 +132,11 @@ Status validateTargetVersion(const PtxTarget& target) {
     return okStatus();
 }
 
+bool validatorModels(const ParsedInstr& instr) {
+    return std::any_of(entries().begin(), entries().end(),
+                       [&](const InstrEntry& e) { return nameMatch(instr, *e.spec) != 0; });
+}
+
 Status validateInstruction(const ParsedInstr& instr, const PtxTarget& target) {
     return validateInstruction(instr, target, PtxEnvironment{});
 }

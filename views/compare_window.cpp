@@ -1,0 +1,403 @@
+#include "compare_window.hpp"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QRegularExpression>
+#include <QSlider>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTableWidget>
+#include <QToolButton>
+#include <cstdio>
+
+namespace layoutscope::views {
+
+namespace {
+
+std::vector<std::string> toStd(const QStringList& l) {
+    std::vector<std::string> out;
+    for (const QString& s : l) out.push_back(s.toStdString());
+    return out;
+}
+
+std::string describeElement(const ElementKey& k) {
+    char buf[160];
+    if (k.space == MemSpace::Global) {
+        std::snprintf(buf, sizeof buf, "tensor @0x%llx element (%d, %d, %d, %d, %d), byte %u",
+                      static_cast<unsigned long long>(k.addr), k.coord[0], k.coord[1], k.coord[2], k.coord[3],
+                      k.coord[4], k.byte);
+    } else {
+        std::snprintf(buf, sizeof buf, "from space %d, CTA %u, address 0x%llx", int(k.space), k.cta,
+                      static_cast<unsigned long long>(k.addr));
+    }
+    return buf;
+}
+
+} // namespace
+
+CompareWindow::CompareWindow(const QStringList& files, QWidget* parent) : QMainWindow(parent) {
+    m_set = loadCompareSet(toStd(files));
+    m_frames = compareFrames(m_set.documents());
+    buildUi(files);
+    buildMetricsDock();
+    refresh();
+}
+
+CompareWindow::~CompareWindow() = default;
+
+void CompareWindow::buildUi(const QStringList& files) {
+    setWindowTitle("Layoutscope: compare " +
+                   QStringList(files).replaceInStrings(QRegularExpression(".*/"), "").join(" | "));
+    auto* central = new QWidget(this);
+    auto* v = new QVBoxLayout(central);
+    v->setContentsMargins(4, 4, 4, 4);
+    auto* bar = new QHBoxLayout;
+    m_syncBox = new QComboBox(central);
+    m_syncBox->addItems({"step", "instruction"});
+    m_syncBox->setToolTip("What the position means in every scenario: step i (clamped to its last step), "
+                          "or the state after instruction i");
+    m_slider = new QSlider(Qt::Horizontal, central);
+    m_spin = new QSpinBox(central);
+    m_steps = new QLabel(central);
+    auto* fit = new QToolButton(central);
+    fit->setText("Fit");
+    auto* marks = new QCheckBox("Mark differences", central);
+    marks->setChecked(true);
+    marks->setToolTip("Tint the bytes whose element or value differs from scenario 1 at the same address");
+    connect(marks, &QCheckBox::toggled, this, [this](bool on) {
+        m_marks = on;
+        refresh();
+    });
+    bar->addWidget(new QLabel("Sync by", central));
+    bar->addWidget(m_syncBox);
+    bar->addWidget(m_slider, 1);
+    bar->addWidget(m_spin);
+    bar->addWidget(m_steps);
+    bar->addWidget(marks);
+    bar->addWidget(fit);
+    v->addLayout(bar);
+    auto* columns = new QSplitter(Qt::Horizontal, central);
+    columns->setObjectName("compareColumns");
+    for (size_t d = 0; d < m_set.docs.size(); ++d) {
+        const bool tmem = hasTmemMoves(*m_set.docs[d]);
+        auto* col = new QSplitter(Qt::Vertical, columns);
+        auto* smem = new CellCanvas(col);
+        smem->setObjectName(QString("compareSmem%1").arg(d));
+        smem->setMinimumSize(300, 240); // the legend needs ~300 px across, ~210 down
+        m_smem.push_back(smem);
+        CellCanvas* tm = nullptr;
+        if (tmem) {
+            tm = new CellCanvas(col);
+            tm->setObjectName(QString("compareTmem%1").arg(d));
+            tm->setMinimumSize(300, 200); // ~170 px of labels and legend
+            col->setStretchFactor(0, 1);
+            col->setStretchFactor(1, 1);
+        }
+        m_tmem.push_back(tm);
+        connect(smem, &CellCanvas::cameraChanged, this, [this, smem] { mirrorCamera(smem, false); });
+        connect(smem, &CellCanvas::cellClicked, this, [this, d](int x, int y) {
+            if (x < 0 || y < 0) {
+                m_selected.reset();
+                showSelection();
+                return;
+            }
+            selectCell(d, uint32_t(x), uint32_t(y));
+        });
+        smem->setInspector([this, d](uint32_t x, uint32_t y) -> std::string {
+            if (d >= m_panes.size()) return {};
+            const ComparePanes& cp = m_panes[d];
+            const size_t i = size_t(y) * 128 + x;
+            if (i >= cp.content.keys.size()) return {};
+            char head[96];
+            std::snprintf(head, sizeof head, "shared::cta 0x%04x = 0x%02x (step %u)",
+                          unsigned(cp.content.window.base + i), unsigned(cp.content.bytes[i]), cp.step);
+            std::string t = head;
+            t += cp.content.keys[i] ? "\n" + describeElement(*cp.content.keys[i]) : "\nnot written";
+            if (i < cp.differs.size() && cp.differs[i])
+                t += d == 0 ? "\ndiffers from another pane at this address (element or value)"
+                            : "\ndiffers from pane 1 at this address (element or value)";
+            return t + "\nclick: select this element in every pane";
+        });
+        if (tm) {
+            connect(tm, &CellCanvas::cameraChanged, this, [this, tm] { mirrorCamera(tm, true); });
+            connect(tm, &CellCanvas::cellClicked, this, [this, d](int x, int y) {
+                if (d >= m_panes.size()) return;
+                const TmemContent& c = m_panes[d].tmemContent;
+                const size_t i = size_t(std::max(y, 0)) * c.width + size_t(std::max(x, 0));
+                m_selected = x >= 0 && y >= 0 && i < c.keys.size() ? c.keys[i] : std::nullopt;
+                showSelection();
+            });
+        }
+    }
+    v->addWidget(columns, 1);
+    setCentralWidget(central);
+
+    connect(m_slider, &QSlider::valueChanged, this, [this](int p) { setPosition(uint32_t(p)); });
+    connect(m_spin, qOverload<int>(&QSpinBox::valueChanged), this,
+            [this](int p) { setPosition(uint32_t(p)); });
+    connect(m_syncBox, qOverload<int>(&QComboBox::currentIndexChanged), this,
+            [this](int i) { setSync(i == 1 ? CompareSync::Instruction : CompareSync::Step); });
+    connect(fit, &QToolButton::clicked, this, [this] {
+        for (CellCanvas* c : m_smem) c->fitView();
+        for (CellCanvas* c : m_tmem)
+            if (c) c->fitView();
+    });
+    const uint32_t last = lastPosition();
+    m_slider->setRange(0, int(last));
+    m_spin->setRange(0, int(last));
+    m_pos = last;
+    m_slider->setValue(int(last));
+    m_spin->setValue(int(last));
+
+    QMenu* file = menuBar()->addMenu("&File");
+    file->addAction("&Export comparison...", QKeySequence(Qt::CTRL | Qt::Key_E), this,
+                    &CompareWindow::exportDialog);
+    file->addAction("&Close", QKeySequence::Close, this, &QWidget::close);
+    resize(1400, 860);
+}
+
+void CompareWindow::buildMetricsDock() {
+    auto* dock = new QDockWidget("Metrics (layoutscope-cli compare)", this);
+    dock->setObjectName("compareMetricsDock");
+    m_table = new QTableWidget(dock);
+    m_table->setObjectName("compareMetrics");
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    const auto& cols = m_set.columns;
+    if (cols.empty()) {
+        m_table->setColumnCount(1);
+        m_table->setHorizontalHeaderLabels({"error"});
+        m_table->setRowCount(int(m_set.errors.size()));
+        for (size_t i = 0; i < m_set.errors.size(); ++i)
+            m_table->setItem(int(i), 0, new QTableWidgetItem(QString::fromStdString(m_set.errors[i])));
+    } else {
+        const auto& rows = cols[0].values;
+        m_table->setColumnCount(int(cols.size()));
+        m_table->setRowCount(int(rows.size()));
+        // Columns are numbered like the panes ("1: name" in each pane's header); the name is the tooltip.
+        QStringList labels;
+        for (size_t c = 0; c < cols.size(); ++c) {
+            auto* head = new QTableWidgetItem(QString::number(c + 1));
+            head->setToolTip(QString::fromStdString(cols[c].name));
+            m_table->setHorizontalHeaderItem(int(c), head);
+        }
+        for (const MetricValue& r : rows) labels << QString::fromStdString(r.name);
+        m_table->setVerticalHeaderLabels(labels);
+        const QColor differ = palette().color(QPalette::Highlight).darker(160);
+        for (size_t r = 0; r < rows.size(); ++r) {
+            const auto best = bestOfRow(cols, r);
+            const bool differs = rowDiffers(cols, r);
+            for (size_t c = 0; c < cols.size(); ++c) {
+                auto* item =
+                    new QTableWidgetItem(QString::number(cols[c].values[r].value) + (best[c] ? " *" : ""));
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+                if (differs) item->setBackground(differ);
+                if (best[c]) {
+                    QFont f = item->font();
+                    f.setBold(true);
+                    item->setFont(f);
+                }
+                m_table->setItem(int(r), int(c), item);
+            }
+        }
+        m_table->setToolTip("* = the better value of the row; highlighted rows differ between the scenarios");
+    }
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    dock->setWidget(m_table);
+    // Two scenarios: the table beside them; more: under them, so that each column keeps ~300 px at 1280.
+    if (m_set.docs.size() <= 2) {
+        addDockWidget(Qt::RightDockWidgetArea, dock);
+        resizeDocks({dock}, {420}, Qt::Horizontal);
+    } else {
+        addDockWidget(Qt::BottomDockWidgetArea, dock);
+        resizeDocks({dock}, {150}, Qt::Vertical);
+    }
+}
+
+uint32_t CompareWindow::lastPosition() const {
+    return compareLastPosition(m_set.documents(), m_sync);
+}
+
+void CompareWindow::setSync(CompareSync sync) {
+    if (sync == m_sync) return;
+    // Keep the scenarios where they are as well as the new unit allows: the first scenario's step.
+    const uint32_t step = m_panes.empty() ? 0 : m_panes[0].step;
+    m_sync = sync;
+    uint32_t pos = 0;
+    const uint32_t last = lastPosition();
+    if (sync == CompareSync::Step) {
+        pos = step;
+    } else if (!m_set.docs.empty()) {
+        while (pos < last && compareStepOf(*m_set.docs[0], sync, pos) < step) ++pos;
+    }
+    const QSignalBlocker b1(m_slider), b2(m_spin), b3(m_syncBox);
+    m_syncBox->setCurrentIndex(sync == CompareSync::Instruction ? 1 : 0);
+    m_slider->setRange(0, int(last));
+    m_spin->setRange(0, int(last));
+    m_pos = std::min(pos, last);
+    m_slider->setValue(int(m_pos));
+    m_spin->setValue(int(m_pos));
+    refresh();
+}
+
+void CompareWindow::setPosition(uint32_t pos) {
+    pos = std::min(pos, lastPosition());
+    const QSignalBlocker b1(m_slider), b2(m_spin);
+    m_slider->setValue(int(pos));
+    m_spin->setValue(int(pos));
+    if (pos == m_pos && !m_panes.empty()) return;
+    m_pos = pos;
+    refresh();
+}
+
+void CompareWindow::refresh() {
+    m_panes = comparePanesAt(m_set.documents(), m_set.names, m_frames, m_sync, m_pos);
+    QStringList steps;
+    for (size_t d = 0; d < m_panes.size(); ++d) {
+        const ComparePanes& cp = m_panes[d];
+        const uint32_t total = m_set.docs[d]->hasTrace() ? m_set.docs[d]->trace().stepCount : 0;
+        steps << QString("%1/%2").arg(cp.step).arg(total);
+        CellCanvas* c = m_smem[d];
+        if (cp.smem) {
+            std::vector<Rgba8> texels = cp.smem->texels;
+            if (!m_marks)
+                for (Rgba8& t : texels) t.a &= uint8_t(~kFlagDiffers);
+            c->setMargins(cp.smem->margins);
+            c->setOverlay(cp.smem->overlay);
+            c->setCells(cp.smem->w, cp.smem->h, std::move(texels), cp.smem->shade);
+            c->setMessage({}, {});
+        } else {
+            c->setCells(0, 0, {}, {});
+            c->setMessage(cp.name, cp.error);
+        }
+        if (CellCanvas* t = m_tmem[d]) {
+            if (cp.tmem) {
+                std::vector<Rgba8> texels = cp.tmem->texels;
+                if (!m_marks)
+                    for (Rgba8& x : texels) x.a &= uint8_t(~kFlagDiffers);
+                t->setMargins(cp.tmem->margins);
+                t->setOverlay(cp.tmem->overlay);
+                t->setCells(cp.tmem->w, cp.tmem->h, std::move(texels), cp.tmem->shade);
+            } else {
+                t->setCells(0, 0, {}, {});
+            }
+        }
+    }
+    m_steps->setText("steps " + steps.join(" | "));
+    size_t differ = 0, tmemDiffer = 0;
+    for (size_t d = 1; d < m_panes.size(); ++d) {
+        differ += m_panes[d].differCount;
+        tmemDiffer += m_panes[d].tmemDifferCount;
+    }
+    statusBar()->showMessage(
+        QString("%1 shared-memory byte(s) and %2 TMEM cell(s) differ from scenario 1 at this position")
+            .arg(differ)
+            .arg(tmemDiffer));
+    showSelection();
+}
+
+void CompareWindow::selectCell(size_t pane, uint32_t x, uint32_t y) {
+    if (pane >= m_panes.size()) return;
+    const size_t i = size_t(y) * 128 + x;
+    const auto& keys = m_panes[pane].content.keys;
+    m_selected = i < keys.size() ? keys[i] : std::nullopt;
+    showSelection();
+}
+
+void CompareWindow::showSelection() {
+    for (size_t d = 0; d < m_panes.size(); ++d) {
+        std::vector<std::pair<glm::uvec2, glm::uvec2>> ranges;
+        if (m_selected)
+            for (const uint32_t i : cellsOfElement(m_panes[d].content, *m_selected)) {
+                const glm::uvec2 c(i % 128, i / 128);
+                ranges.push_back({c, c + glm::uvec2(1)});
+            }
+        m_smem[d]->setSelection(std::move(ranges));
+        if (CellCanvas* t = m_tmem[d]) { // TMEM cells holding the element (copied from shared memory)
+            std::vector<std::pair<glm::uvec2, glm::uvec2>> cells;
+            const TmemContent& c = m_panes[d].tmemContent;
+            for (size_t i = 0; m_selected && c.width && i < c.keys.size(); ++i)
+                if (c.keys[i] && c.keys[i]->sameElement(*m_selected)) {
+                    const glm::uvec2 g(uint32_t(i % c.width), uint32_t(i / c.width));
+                    cells.push_back({g, g + glm::uvec2(1)});
+                }
+            t->setSelection(std::move(cells));
+        }
+    }
+    if (m_selected)
+        statusBar()->showMessage("selected: " + QString::fromStdString(describeElement(*m_selected)));
+}
+
+void CompareWindow::mirrorCamera(CellCanvas* from, bool tmem) {
+    for (CellCanvas* c : tmem ? m_tmem : m_smem)
+        if (c && c != from) c->setView(from->camera().origin(), from->camera().zoom());
+}
+
+ExportResult CompareWindow::exportTo(const QString& path, QSize size) const {
+    return exportComparison(m_set, m_sync, m_pos, path, size);
+}
+
+void CompareWindow::exportDialog() {
+    const QString path = QFileDialog::getSaveFileName(this, "Export comparison (writes .png, .svg and .md)",
+                                                      "comparison.png", "PNG + SVG + Markdown (*.png)");
+    if (path.isEmpty()) return;
+    const QWidget* area = centralWidget();
+    const ExportResult r = exportTo(path, QSize(std::max(800, area->width()), std::max(500, area->height())));
+    if (r.ok)
+        statusBar()->showMessage(r.message);
+    else
+        QMessageBox::warning(this, "Export comparison", r.message);
+}
+
+CompareWindow* openCompareWindow(const QStringList& files) {
+    auto* w = new CompareWindow(files);
+    w->setAttribute(Qt::WA_DeleteOnClose);
+    w->show();
+    return w;
+}
+
+void addCompareAction(QMenu* file, QWidget* parent, std::function<QString()> currentPath) {
+    file->addAction("&Compare with...", parent, [parent, currentPath] {
+        const QString cur = currentPath ? currentPath() : QString();
+        QStringList files = QFileDialog::getOpenFileNames(
+            parent, cur.isEmpty() ? "Compare scenarios (pick two or more)" : "Compare " + cur + " with...",
+            {}, "Scenarios (*.scn);;All files (*)");
+        if (files.isEmpty()) return;
+        if (!cur.isEmpty()) files.prepend(cur);
+        if (files.size() < 2) {
+            QMessageBox::information(parent, "Compare", "Pick at least two scenarios to compare.");
+            return;
+        }
+        openCompareWindow(files);
+    });
+}
+
+int runCompareCommand(const QStringList& files, const QString& exportPath, QSize size,
+                      std::optional<uint32_t> pos) {
+    if (files.size() < 2) {
+        std::fprintf(stderr, "layoutscope: --compare wants two or more scenario files\n");
+        return 2;
+    }
+    if (!exportPath.isEmpty()) {
+        const CompareSet set = loadCompareSet(toStd(files));
+        const uint32_t last = compareLastPosition(set.documents(), CompareSync::Step);
+        const ExportResult r =
+            exportComparison(set, CompareSync::Step, std::min(pos.value_or(last), last), exportPath, size);
+        std::fprintf(stderr, "layoutscope: %s\n", qPrintable(r.message));
+        return r.ok ? 0 : 1;
+    }
+    CompareWindow* w = openCompareWindow(files);
+    if (pos) w->setPosition(*pos);
+    return -1;
+}
+
+} // namespace layoutscope::views

@@ -1,0 +1,129 @@
+#pragma once
+/// Compare mode (issue 14 item 5), the pure part: several documents side by side at one timeline
+/// position, their shared-memory cells matched by logical element and their differences marked.
+/// Plain C++ + GLM (no Qt): the compare window (compare_window.*) and the headless export
+/// (compare_export.*) draw what this builds, with the same scene and overlay builders as the window.
+///
+/// Logical element of a shared-memory byte = what the move that last wrote it carried:
+///   * a TMA copy (fills included): the tensor element, i.e. the tensor (its global address), the
+///     coordinate of every dim (coordOfByte) and the byte inside the element;
+///   * any other move: the location it was copied from (space, CTA, byte / cell address).
+/// Two panes "hold the same element" in cells with equal keys, wherever the tiling put them.
+/// A cell of pane k differs from pane 1 when, at the same shared::cta address, one is written and
+/// the other not, or both are written with another element or another byte value.
+#include "layoutscope/analysis/metrics_table.hpp"
+#include "scene/smem_scene.hpp"
+#include "scene/tmem_scene.hpp"
+#include "scene/view_pane.hpp"
+
+#include <array>
+#include <compare>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace layoutscope::views {
+
+struct ElementKey {
+    MemSpace space = MemSpace::None; ///< Global: a tensor element; else where the byte came from
+    uint32_t cta = 0;
+    uint64_t addr = 0;              ///< tensor global address; or the source byte / cell address
+    std::array<int32_t, 5> coord{}; ///< tensor elements: the coordinate, dim 0 first
+    uint32_t byte = 0;              ///< tensor elements: byte inside the element
+    friend auto operator<=>(const ElementKey&, const ElementKey&) = default;
+    /// Same element, whatever the byte inside it.
+    [[nodiscard]] bool sameElement(const ElementKey& o) const {
+        return space == o.space && cta == o.cta && addr == o.addr && coord == o.coord;
+    }
+};
+
+/// What one pane's shared memory holds at a step: per cell of its window, the element key (nullopt:
+/// never written) and the byte value.
+struct SmemContent {
+    SmemWindow window;
+    std::vector<std::optional<ElementKey>> keys;
+    std::vector<uint8_t> bytes;
+};
+
+/// The element a shared-memory byte holds, from its last writer `m` (byte `byteInMove` of it).
+[[nodiscard]] ElementKey elementKeyOf(const Document& doc, const ByteMove& m, uint32_t byteInMove);
+
+/// Keys and byte values of every cell of `s` (a scene of `doc` at s.step).
+[[nodiscard]] SmemContent smemContentOf(const Document& doc, const SmemScene& s);
+
+/// Cells of `c` that hold the same element as `k` (any byte of it), in cell order.
+[[nodiscard]] std::vector<uint32_t> cellsOfElement(const SmemContent& c, const ElementKey& k);
+
+/// Per cell of `other`: true when it differs from the cell at the same address of `ref` (see the file
+/// comment). A cell outside ref's window differs when it is written.
+[[nodiscard]] std::vector<bool> differingCells(const SmemContent& ref, const SmemContent& other);
+
+/// What one pane's Tensor Memory holds at a step: per grid cell of its TMEM view (tmem_scene.hpp), the
+/// TMEM cell shown, the element key of what was written there (nullopt: never written) and the 32-bit
+/// value. The key of a cell copied from shared memory (tcgen05.cp) is the key of its source byte in
+/// `smem` (the element it holds); from registers or TMEM, the source register / cell.
+struct TmemContent {
+    std::vector<std::optional<TmemCellRef>> cells;
+    std::vector<std::optional<ElementKey>> keys;
+    std::vector<uint32_t> values;
+    uint32_t firstCta = 0, ctaCount = 1, width = 0; ///< the grid (TmemScene)
+};
+[[nodiscard]] TmemContent tmemContentOf(const Document& doc, uint32_t step, const SmemContent& smem);
+/// Per grid cell of `other`: true when the same TMEM cell (CTA, lane, column) of `ref` holds another
+/// element or value, or is written in one only.
+[[nodiscard]] std::vector<bool> differingTmemCells(const TmemContent& ref, const TmemContent& other);
+
+/// How one timeline position maps to each document's step.
+enum class CompareSync : uint8_t {
+    Step,        ///< position i = step i of each document (clamped to its last step)
+    Instruction, ///< position i = the state after instruction i of each (0: before the first)
+};
+
+/// The step of `doc` shown at position `pos` (0 without a trace).
+[[nodiscard]] uint32_t compareStepOf(const Document& doc, CompareSync sync, uint32_t pos);
+/// The last position: the largest step count (Step) or instruction count (Instruction).
+[[nodiscard]] uint32_t compareLastPosition(const std::vector<const Document*>& docs, CompareSync sync);
+
+/// Box frames (colour reference) of each document's instructions so that one tensor element gets one
+/// colour in every pane: every TMA copy of every document uses the union of all their boxes (dims 0, 1).
+[[nodiscard]] std::vector<std::vector<BoxFrame>> compareFrames(const std::vector<const Document*>& docs);
+
+/// One document's panes at a position: shared memory (always, unless the document has no trace or no
+/// shared memory: `error`) and Tensor Memory when the document has one. Each pane's overlay starts
+/// with a header band naming the scenario; the shared-memory legend explains the difference mark.
+struct ComparePanes {
+    std::string name;  ///< file name, the pane title
+    uint32_t step = 0; ///< the document's step shown
+    std::optional<ViewPane> smem, tmem;
+    SmemContent content; ///< of the shared-memory pane
+    std::vector<bool> differs;
+    size_t differCount = 0;
+    TmemContent tmemContent; ///< of the Tensor Memory pane (empty without one)
+    std::vector<bool> tmemDiffers;
+    size_t tmemDifferCount = 0;
+    std::string error;
+};
+
+/// Height of the header band each compare pane draws its title in, pixels.
+inline constexpr float kCompareHeader = 24.0f;
+
+/// Every document's panes at position `pos`; differences are marked against docs[0] (and docs[0]'s
+/// cells that differ from any other pane). `frames` = compareFrames(docs).
+[[nodiscard]] std::vector<ComparePanes> comparePanesAt(const std::vector<const Document*>& docs,
+                                                       const std::vector<std::string>& names,
+                                                       const std::vector<std::vector<BoxFrame>>& frames,
+                                                       CompareSync sync, uint32_t pos);
+
+/// The scenarios of a comparison: their documents (a file that fails still has one, with its
+/// diagnostics), pane titles (file names) and the metrics table of `layoutscope-cli compare`.
+struct CompareSet {
+    std::vector<std::unique_ptr<Document>> docs;
+    std::vector<std::string> names;
+    std::vector<MetricColumn> columns; ///< empty when a file does not run (see errors)
+    std::vector<std::string> errors;   ///< `file:line:col: error: ...` of files that do not run
+    [[nodiscard]] std::vector<const Document*> documents() const;
+};
+[[nodiscard]] CompareSet loadCompareSet(const std::vector<std::string>& paths);
+
+} // namespace layoutscope::views
