@@ -88,8 +88,9 @@ BreakpointPanel::BreakpointPanel(Playback* pb, std::function<const Document*()> 
 std::optional<BreakHit> BreakpointPanel::nextStop(uint32_t after) {
     const Document* d = m_doc ? m_doc() : nullptr;
     if (!d || !d->hasTrace() || m_bps.empty()) return std::nullopt;
-    if (d != m_excessDoc) { // the bank model of the scenario's shared accesses, once per document
+    if (d != m_excessDoc || d->text() != m_excessText) { // the bank model, once per document
         m_excessDoc = d;
+        m_excessText = d->text();
         m_excess.clear();
         if (auto sc = parseScenario(d->text())) m_excess = bankExcessPerInstr(d->trace(), *sc);
     }

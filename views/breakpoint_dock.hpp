@@ -38,6 +38,7 @@ class BreakpointPanel : public QWidget {
     std::function<std::vector<DataLoc>()> m_selection;
     std::vector<Breakpoint> m_bps;
     const Document* m_excessDoc = nullptr; ///< the document m_excess was computed for
+    std::string m_excessText;              ///< and its text (a new document may reuse the address)
     std::vector<uint32_t> m_excess;
     QListWidget* m_list;
     QSpinBox* m_n;
