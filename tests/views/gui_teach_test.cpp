@@ -145,6 +145,45 @@ TEST_CASE("A cell breakpoint stops playing after the move that writes it, and sa
     CHECK(pb->step() == 512);
 }
 
+TEST_CASE("A bank-conflict breakpoint stops at the conflicting shared access and names its excess",
+          "[views][gui][teach]") {
+    // A TMA load (512 steps of 16 B), then a warp's 16-B loads at a 128-B pitch: quarter-warp phases of
+    // 8 lanes all on banks 0..3 -> 8 wavefronts per phase, 32 in all, ideal 4: 28 excess (docs/banks.md).
+    // The access moves nothing, so it stands at position 512, after the load.
+    MainWindow w;
+    w.setDocument(Document::fromText(
+        "target sm_90a\ntensormap A tiled FLOAT16 dims=[4096,4096] strides=[8192] box=[64,64] swizzle=128B\n"
+        "smem sA 16384 align=1024\nmbarrier bar\nwarp 1\n"
+        "mbarrier.init.shared::cta.b64 [bar], 1;\n"
+        "mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], 8192;\n"
+        "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes [sA], [A, {0, 0}], "
+        "[bar];\n"
+        "mbarrier.try_wait.parity.shared::cta.b64 p, [bar], 0;\n"
+        "ld.shared.v4.b32 {%r0, %r1, %r2, %r3}, [sA + lane * 128];\n"));
+    INFO(w.diagnosticsText().toStdString());
+    REQUIRE(w.document()->hasTrace());
+    REQUIRE(w.document()->trace().stepCount == 512);
+    w.show();
+    auto* panel = w.findChild<BreakpointPanel*>();
+    REQUIRE(panel);
+    Breakpoint b;
+    b.kind = Breakpoint::Kind::BankExcess;
+    SECTION("N = 27: stops with the reason") {
+        b.maxExcess = 27;
+        panel->addBreakpoint(b);
+        const auto hit = panel->nextStop(0);
+        REQUIRE(hit);
+        CHECK(hit->position == 512);
+        CHECK(hit->why.find("28 excess wavefronts") != std::string::npos);
+        CHECK(hit->why.find("line 10") != std::string::npos); // the ld.shared
+    }
+    SECTION("N = 28: not exceeded") {
+        b.maxExcess = 28;
+        panel->addBreakpoint(b);
+        CHECK_FALSE(panel->nextStop(0));
+    }
+}
+
 TEST_CASE("Help: View lists every dock, the shortcuts dialog every shortcut, About the version",
           "[views][gui][teach][help]") {
     MainWindow w;
