@@ -58,8 +58,9 @@ const std::vector<ViewHelp>& viewHelps() {
          "<p>Colour (toolbar <i>Shared memory colour</i>): <b>source</b> = the tensor coordinate the byte "
          "came from (the legend's box row / box column ramp), <b>instruction</b> = which instruction last "
          "wrote it, <b>value</b> = the byte value 0x00..0xff, <b>bank</b> = (addr / 4) mod 32. Dark grey = "
-         "untouched; hatched orange = out-of-bounds fill; white = arrived in the step just played; an "
-         "outline = read in that step. Light blue frames show swizzle atoms; a bank heat map colours "
+         "untouched; hatched orange = out-of-bounds fill; white = arrived in the step just played; a cyan "
+         "cell outline = read in that step (by a TMA store or a tcgen05.cp). Light blue frames show swizzle "
+         "atoms; a bank heat map colours "
          "banks green (1 word) to red (worst).</p><p>Hover a byte for its address, bank, source and "
          "rule; click it to follow the same data through every view.</p>"},
         {"Banks / swizzle explorer",

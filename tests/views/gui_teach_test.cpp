@@ -249,6 +249,8 @@ TEST_CASE("Help: View lists every dock, the shortcuts dialog every shortcut, Abo
             a->trigger();
             CHECK(w.findChild<QDialog*>(QString("viewHelp_") + v));
         }
+        if (auto* d = w.findChild<QDialog*>("viewHelp_Shared memory"))
+            test::screenshot(*d, "teach_howto_smem.png");
     }
 }
 
