@@ -93,6 +93,8 @@ class MainWindow : public QMainWindow {
     void selectRegisterCell(uint32_t x, uint32_t y);
     void clearSelection();
     [[nodiscard]] const LinkedData& linkedData() const { return m_linked; }
+    /// The locations of the cell last clicked (the start of linkedData()); Breakpoints dock.
+    [[nodiscard]] const std::vector<DataLoc>& selectedLocs() const { return m_selectedLocs; }
     [[nodiscard]] PathOverlay* pathOverlay() const { return m_path; }
     /// Bank-conflict heat map in the centre view for a warp access pattern (nullopt: off). The
     /// pattern starts at the element of the last clicked byte of a tile (else element (0, 0)).
@@ -164,7 +166,8 @@ class MainWindow : public QMainWindow {
     std::optional<uint32_t> m_heatAnchor; ///< shared::cta address the heat pattern starts at
     std::optional<SmemHeat> m_heat;
     LinkedData m_linked;
-    PathOverlay* m_path = nullptr; ///< gui-tmem: smemSceneAt without replaying from step 0 (scrubbing)
+    std::vector<DataLoc> m_selectedLocs; ///< selectLocs' start
+    PathOverlay* m_path = nullptr;       ///< gui-tmem: smemSceneAt without replaying from step 0 (scrubbing)
 };
 
 } // namespace layoutscope::views
