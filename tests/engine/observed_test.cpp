@@ -78,6 +78,11 @@ TEST_CASE("observed dumps: malformed files name the rule they break", "[observed
         fails(npy("<f2", "(4, 4)", "False", 31), "truncated");
         fails(std::string("\x93NUMPY\x01\x00\xff\x00{", 11), "header says 255 bytes");
         fails(std::string("\x93NUMPY", 6), "shorter than its 10-byte preamble");
+        fails(npy("|u1", "(344444444444444444444444444444444444444, 16)", "False", 16),
+              "is too large"); // fuzz find
+        fails(npy("|u1", "(65536, 65536)", "False", 16), "is too large");
+        fails(std::string("\x93NUMPY\x02\x00\x10\x00", 10),
+              "ends inside its header length field"); // fuzz find
     }
     SECTION("hex text") {
         fails("0x00 0x01 02 03", "some words have a 0x prefix");

@@ -45,6 +45,8 @@ Result<ObservedBytes> parseNpy(std::string_view d) {
         return bad(DiagCode::InvalidValue,
                    ".npy format version " + std::to_string(major) + " (1, 2 or 3 expected)", kNpyRef);
     const size_t lenBytes = major == 1 ? 2 : 4;
+    if (d.size() < 8 + lenBytes)
+        return bad(DiagCode::InvalidValue, ".npy file ends inside its header length field", kNpyRef);
     uint64_t hlen = 0;
     for (size_t i = 0; i < lenBytes; ++i) hlen |= uint64_t(static_cast<uint8_t>(d[8 + i])) << (8 * i);
     const size_t start = 8 + lenBytes;
@@ -73,16 +75,21 @@ Result<ObservedBytes> parseNpy(std::string_view d) {
         item = item * 10 + (dt[i] - '0');
     if (item == 0 || item > 16)
         return bad(DiagCode::InvalidValue, ".npy dtype '" + dt + "' has no item size", kNpyRef);
-    uint64_t count = 1;
-    std::string num;
+    // Dimensions multiplied as they are read, each bounded, so no overflow (a shape is untrusted text).
+    uint64_t count = 1, dim = 0;
+    bool inNum = false;
     for (char c : shape + ",") {
         if (std::isdigit(static_cast<unsigned char>(c))) {
-            num += c;
-        } else if (!num.empty()) {
-            count *= std::stoull(num);
-            num.clear();
+            dim = dim * 10 + uint64_t(c - '0'), inNum = true;
+            if (dim > kMaxObservedBytes)
+                return bad(DiagCode::InvalidValue, ".npy shape " + shape.substr(0, 64) + " is too large",
+                           kNpyRef);
+        } else if (inNum) {
+            count *= dim;
+            dim = 0, inNum = false;
             if (count > kMaxObservedBytes)
-                return bad(DiagCode::InvalidValue, ".npy shape " + shape + " is too large", kNpyRef);
+                return bad(DiagCode::InvalidValue, ".npy shape " + shape.substr(0, 64) + " is too large",
+                           kNpyRef);
         }
     }
     const uint64_t bytes = count * item;
