@@ -8,12 +8,14 @@
 //   --export: out.png, out.svg and out.md headless)
 //   layoutscope --list-examples   (the Examples folder found, e.g. <prefix>/share/layoutscope/scenarios, and
 //   its files; exit)
+//   layoutscope --lesson FILE.lesson [--lesson-step K]   (the lesson panel at step K; README "Lessons")
 #include "app_settings.hpp"
 #include "compare_window.hpp"
 #include "examples_menu.hpp"
 #include "export.hpp"
 #include "export_sequence.hpp"
 #include "export_view.hpp"
+#include "lesson_dock.hpp"
 #include "main_window.hpp"
 #include "theme.hpp"
 #include "window_grab.hpp"
@@ -25,6 +27,7 @@
 #include <QMouseEvent>
 #include <QSurfaceFormat>
 #include <QTimer>
+#include <algorithm>
 #include <cstdio>
 #include <new>
 #include <string_view>
@@ -84,11 +87,15 @@ int main(int argc, char** argv) {
     const QCommandLineOption compareOpt(
         "compare", "Compare the scenario FILEs given as arguments side by side (with --export: writes "
                    "OUT.png, OUT.svg and OUT.md).");
+    const QCommandLineOption lessonOpt("lesson",
+                                       "Open a lesson (.lesson; its scenario and the Lesson panel).", "FILE");
+    const QCommandLineOption lessonStepOpt("lesson-step", "With --lesson: show step K (1-based).", "K", "1");
     const QCommandLineOption listExamplesOpt(
         "list-examples", "Print the Examples folder in use (installed: <prefix>/share/layoutscope/scenarios) "
                          "and its scenario files, then exit.");
     cli.addOptions({scenarioOpt, stepOpt, exportOpt, viewOpt, sizeOpt, ctaOpt, grabOpt, hoverOpt, seqOpt,
                     stepsOpt, resetLayoutOpt, compareOpt, listExamplesOpt});
+    cli.addOptions({lessonOpt, lessonStepOpt});
     cli.addPositionalArgument("files", "With --compare: the scenarios to compare.", "[FILE...]");
     cli.process(app);
 
@@ -212,6 +219,9 @@ int main(int argc, char** argv) {
         w.openFile(start.path);
     if (!start.note.isEmpty()) w.showNote(start.note);
     if (hasStep) w.playback()->seek(step);
+    if (cli.isSet(lessonOpt)) // issue 16: the lesson's scenario replaces the one opened above
+        if (auto* lesson = w.findChild<LessonDock*>(); lesson && lesson->openLesson(cli.value(lessonOpt)))
+            lesson->goToStep(std::max(1u, cli.value(lessonStepOpt).toUInt()) - 1);
     w.show();
     if (cli.isSet(grabOpt)) {
         const QString out = cli.value(grabOpt);
