@@ -136,14 +136,28 @@ TEST_CASE("A lesson opens its scenario, walks with Next, follows the timeline an
         CHECK(d->stepIndex() == 0);
         CHECK(w.playback()->step() == 0);
     }
-    SECTION("playing stops at the next step that pauses") {
-        d->goToStep(0);
-        w.playback()->setSpeed(400);
-        w.playback()->play();
-        REQUIRE(QTest::qWaitFor([&] { return !w.playback()->playing(); }, 10000));
-        QTRY_COMPARE(w.playback()->step(), d->positions()[1]);
-        CHECK(d->stepIndex() == 1);
-    }
+}
+
+TEST_CASE("Playing a lesson stops at the next step that pauses", "[views][gui][lesson]") {
+    // Lesson 12: step 1 `at: start`, step 2 (a question: it pauses) after the TMA load, mid-trace.
+    MainWindow w;
+    w.resize(1280, 800);
+    w.show();
+    REQUIRE(QTest::qWaitForWindowExposed(&w));
+    auto* d = w.findChild<LessonDock*>();
+    REQUIRE(d->openLesson(kLessons + "/12_fp4_decompression.lesson"));
+    const Lesson& l = *d->lesson();
+    REQUIRE(l.steps[1].question);
+    const uint32_t stop = d->positions()[1];
+    REQUIRE(stop > 0);
+    REQUIRE(stop < w.playback()->stepCount());
+    CHECK(w.playback()->step() == 0);
+    w.playback()->setSpeed(3000);
+    w.playback()->play();
+    REQUIRE(QTest::qWaitFor([&] { return !w.playback()->playing(); }, 10000));
+    QTRY_COMPARE(d->stepIndex(), size_t(1));
+    CHECK(w.playback()->step() == stop);
+    CHECK(d->promptText().contains("Question"));
 }
 
 TEST_CASE("Every bundled lesson opens and walks to its last step without error", "[views][gui][lesson]") {
