@@ -141,10 +141,22 @@ OverlayList CellCanvas::frameOverlay(glm::vec2 viewport) const {
         if (++lit > kMaxSelectionRects) break;
         o.rects.push_back({a - glm::vec2(1), b + glm::vec2(1), kLessonHighlightColour, false});
     }
-    if (!m_highlights.empty()) { // legend entry, bottom right
-        const glm::vec2 at{viewport.x - 150.0f, viewport.y - 20.0f};
-        o.rects.push_back({at + glm::vec2(0, 2), at + glm::vec2(14, 14), kLessonHighlightColour, false});
-        o.text(at + glm::vec2(20, 0), "lesson highlight", kLessonHighlightColour);
+    if (!m_highlights.empty()) { // legend entry: bottom right, else top right, where no label is
+        const glm::vec2 size{20.0f + approxTextWidth("lesson highlight"), 16.0f};
+        auto free = [&](glm::vec2 at) {
+            for (const OverlayList::Text& t : o.texts) {
+                const glm::vec2 lo = t.pos, hi = t.pos + glm::vec2(approxTextWidth(t.text), 16.0f);
+                if (lo.x < at.x + size.x && hi.x > at.x && lo.y < at.y + size.y && hi.y > at.y) return false;
+            }
+            return true;
+        };
+        for (const glm::vec2 at : {viewport - size - glm::vec2(6, 4), glm::vec2(viewport.x - size.x - 6, 4)})
+            if (free(at)) {
+                o.rects.push_back(
+                    {at + glm::vec2(0, 2), at + glm::vec2(14, 14), kLessonHighlightColour, false});
+                o.text(at + glm::vec2(20, 0), "lesson highlight", kLessonHighlightColour);
+                break;
+            }
     }
     size_t shown = 0;
     for (const auto& [lo, hi] : m_selection) { // culled to the viewport, bounded

@@ -58,7 +58,7 @@ class CellCanvas : public QWidget {
     }
     static constexpr size_t kMaxSelectionRects = 256;
     /// A lesson step's highlighted cells (issue 16): ranges [lo, hi) outlined in kLessonHighlightColour,
-    /// with a "lesson highlight" legend entry while there are any (also at most kMaxSelectionRects drawn).
+    /// with a "lesson highlight" legend entry where the overlay has room (at most kMaxSelectionRects drawn).
     void setHighlights(std::vector<std::pair<glm::uvec2, glm::uvec2>> ranges);
     [[nodiscard]] const std::vector<std::pair<glm::uvec2, glm::uvec2>>& highlights() const {
         return m_highlights;

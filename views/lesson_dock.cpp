@@ -67,6 +67,14 @@ void LessonDock::buildUi() {
     m_provenance->setWordWrap(true);
     m_provenance->setTextInteractionFlags(Qt::TextSelectableByMouse);
     v->addWidget(m_provenance);
+    m_legend =
+        new QLabel(QString("<span style='color:#ff50dc'>\u25ad</span> lesson highlight: the cells this "
+                           "step is about, outlined in the shared-memory, global and Tensor Memory views"),
+                   body);
+    m_legend->setObjectName("lessonLegend");
+    m_legend->setWordWrap(true);
+    m_legend->hide();
+    v->addWidget(m_legend);
 
     auto* nav = new QHBoxLayout;
     m_back = new QPushButton("\u25c0 Back", body);
@@ -206,7 +214,7 @@ void LessonDock::showStep(size_t i) {
 
     QString md;
     if (i == 0 && !m_lesson->intro.empty()) md += q(m_lesson->intro) + "\n\n";
-    md += "### " + q(s.title) + "\n\n" + q(s.caption);
+    md += "### " + q(s.title) + "\n\n" + q(captionForDisplay(s.caption));
     if (!m_error.isEmpty()) md += "\n\n*(" + m_error + ")*";
     m_caption->setMarkdown(md);
 
@@ -218,6 +226,7 @@ void LessonDock::showStep(size_t i) {
     const std::vector<std::string>& refs = s.refs.empty() ? m_lesson->refs : s.refs;
     for (const std::string& r : refs) prov << q(r);
     m_provenance->setText("At " + where + (prov.isEmpty() ? "" : "\nProvenance: " + prov.join("; ")));
+    m_legend->setVisible(!m_cells.empty());
     m_stepLabel->setText(QString("step %1 of %2").arg(i + 1).arg(m_lesson->steps.size()));
     m_back->setEnabled(i > 0);
     m_next->setEnabled(i + 1 < m_lesson->steps.size());

@@ -86,6 +86,7 @@ class LessonDock : public QDockWidget {
     QLabel* m_title = nullptr;
     QTextBrowser* m_caption = nullptr;
     QLabel* m_provenance = nullptr;
+    QLabel* m_legend = nullptr;
     QLabel* m_stepLabel = nullptr;
     QPushButton* m_back = nullptr;
     QPushButton* m_next = nullptr;

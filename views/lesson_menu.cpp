@@ -6,6 +6,7 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QDockWidget>
 #include <QFile>
 #include <QFileInfo>
 #include <QMenu>
@@ -82,6 +83,8 @@ void attachLessonsMenu(QMenu* menu, const QString& dir, std::function<void(const
 LessonDock* installLessons(MainWindow& w, QMenu* view) {
     auto* dock = new LessonDock(w);
     w.addDockWidget(Qt::RightDockWidgetArea, dock);
+    // A tab beside the scenario editor: the caption gets the column's height (the text is one tab away).
+    if (auto* src = w.findChild<QDockWidget*>("scenarioDock")) w.tabifyDockWidget(src, dock);
     dock->hide(); // shown when a lesson opens
     if (view) view->addAction(dock->toggleViewAction());
     QMenu* menu = w.menuBar()->addMenu("&Lessons");

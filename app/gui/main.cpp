@@ -219,10 +219,12 @@ int main(int argc, char** argv) {
         w.openFile(start.path);
     if (!start.note.isEmpty()) w.showNote(start.note);
     if (hasStep) w.playback()->seek(step);
-    if (cli.isSet(lessonOpt)) // issue 16: the lesson's scenario replaces the one opened above
-        if (auto* lesson = w.findChild<LessonDock*>(); lesson && lesson->openLesson(cli.value(lessonOpt)))
-            lesson->goToStep(std::max(1u, cli.value(lessonStepOpt).toUInt()) - 1);
     w.show();
+    if (cli.isSet(lessonOpt)) // issue 16: once the window is laid out, so the lesson's tab is the one shown
+        QTimer::singleShot(0, &w, [&w, file = cli.value(lessonOpt), k = cli.value(lessonStepOpt).toUInt()] {
+            auto* lesson = w.findChild<LessonDock*>();
+            if (lesson && lesson->openLesson(file)) lesson->goToStep(std::max(1u, k) - 1);
+        });
     if (cli.isSet(grabOpt)) {
         const QString out = cli.value(grabOpt);
         const QString hover = cli.value(hoverOpt);

@@ -73,6 +73,7 @@ TEST_CASE("A lesson opens its scenario, walks with Next, follows the timeline an
     REQUIRE(w.document());
     CHECK(QString::fromStdString(w.document()->path()).endsWith("tma_tile_64x64_f16_sw128.scn"));
     CHECK(d->isVisible());
+    QTRY_VERIFY(!d->visibleRegion().isEmpty()); // its tab is the one shown
     CHECK(d->stepText() == "step 1 of 5");
     CHECK(d->captionMarkdown().contains("The box in global memory"));
     CHECK(d->provenanceText().contains("tma.md")); // the lesson's ref: lines

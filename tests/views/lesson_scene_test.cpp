@@ -170,3 +170,9 @@ TEST_CASE("A step's highlights become outlined cells in each view", "[views][les
         CHECK(tmemHighlightCells(tm, {c}).empty());
     }
 }
+
+TEST_CASE("Multiplications in a caption are not Markdown emphasis", "[views][lesson]") {
+    CHECK(captionForDisplay("0x400 + 3*128 + 3*16 + 10") == "0x400 + 3\\*128 + 3\\*16 + 10");
+    CHECK(captionForDisplay("at (0 ^ 3)*16 and 2*(a)") == "at (0 ^ 3)\\*16 and 2\\*(a)");
+    CHECK(captionForDisplay("64 * 64 * 2, *really*, `r*8`") == "64 * 64 * 2, *really*, `r*8`");
+}

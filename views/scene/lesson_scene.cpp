@@ -1,6 +1,7 @@
 #include "scene/lesson_scene.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 namespace layoutscope::views {
 
@@ -34,6 +35,22 @@ std::optional<size_t> pauseStepBetween(const Lesson& l, const std::vector<uint32
             first = i;
     }
     return first;
+}
+
+std::string captionForDisplay(const std::string& caption) {
+    std::string out;
+    out.reserve(caption.size() + 16);
+    bool code = false; // inside a `code span` (fenced blocks have backquotes on their own lines)
+    for (size_t i = 0; i < caption.size(); ++i) {
+        const char c = caption[i];
+        if (c == '`') code = !code;
+        if (c == '*' && !code && i > 0 && i + 1 < caption.size()) {
+            const char a = caption[i - 1], b = caption[i + 1];
+            if ((std::isdigit(uint8_t(a)) || a == ')') && (std::isdigit(uint8_t(b)) || b == '(')) out += '\\';
+        }
+        out += c;
+    }
+    return out;
 }
 
 CellRanges mergeCellRuns(std::vector<glm::uvec2> cells) {

@@ -29,6 +29,10 @@ using CellRanges = std::vector<std::pair<glm::uvec2, glm::uvec2>>;
 [[nodiscard]] std::optional<size_t> pauseStepBetween(const Lesson& l, const std::vector<uint32_t>& positions,
                                                      uint32_t from, uint32_t to);
 
+/// A caption as Markdown for display: a `*` between digits or parentheses (`3*128`, `(0 ^ 3)*16`) is a
+/// multiplication, not emphasis, so it is escaped (outside code spans); everything else is kept.
+[[nodiscard]] std::string captionForDisplay(const std::string& caption);
+
 /// Cells (x, y) as ranges, runs along x merged, duplicates dropped.
 [[nodiscard]] CellRanges mergeCellRuns(std::vector<glm::uvec2> cells);
 
