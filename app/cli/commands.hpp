@@ -23,6 +23,18 @@ int dispatchCommand(const Args& args, std::ostream& out, std::ostream& err); ///
 /// `where: error: out of memory ...` (a diagnostic line without its newline).
 std::string outOfMemory(const std::string& where);
 
+/// `file:line:col: error: ...` lines on `err` (load_scenario.cpp).
+void printDiagnostics(std::ostream& err, const std::vector<Diagnostic>& ds, const std::string& file);
+/// A scenario file read, parsed and (with `run`) run without a trace; on failure its diagnostics are printed
+/// on `err` and nullopt returned (load_scenario.cpp).
+struct LoadedScenario {
+    std::string text;
+    Scenario scenario;
+    std::optional<Run> run;
+};
+std::optional<LoadedScenario> loadScenarioForCommand(const std::string& file, std::ostream& err,
+                                                     bool run = true);
+
 // Subcommands, each in its own file. args[0] is the subcommand name.
 int cmdConform(const Args& args, std::ostream& out, std::ostream& err); ///< cmd_conform.cpp
 int cmdRun(const Args& args, std::ostream& out,

@@ -206,6 +206,34 @@ void Document::compareObservations(const Scenario& sc) {
         }
         for (const Diagnostic& n : rep->notes) m_diags.push_back(n);
         m_diags.push_back(d);
+        if (o.space == Observation::Space::Tmem) { // cells lane-major, 4 bytes each, in the observed window
+            const Observation& ob = rep->observation;
+            uint32_t last = UINT32_MAX;
+            for (uint64_t off : rep->differingOffsets) {
+                const uint32_t cell = uint32_t(off / 4);
+                if (cell == last) continue;
+                last = cell;
+                m_observedTmem.push_back({ob.cta, ob.lane0 + cell / ob.cols, ob.col0 + cell % ob.cols});
+            }
+        }
+        if (o.space == Observation::Space::Global) // each differing element once, by its coordinates
+            if (const ScenarioTensorMap* tm = sc.findTensorMap(o.name)) {
+                const TensorMapTiledParams& p = tm->map.p;
+                const uint64_t es = std::max<uint32_t>(1, elementBits(p.dataType) / 8);
+                uint64_t lastElem = UINT64_MAX;
+                for (uint64_t off : rep->differingOffsets) {
+                    if (off / es == lastElem) continue;
+                    lastElem = off / es;
+                    ObservedElement e{p.globalAddress, {}};
+                    uint64_t rest = lastElem * es;
+                    for (int d = int(p.tensorRank) - 1; d >= 1; --d) {
+                        e.coords[d] = int32_t(rest / p.globalStrides[d - 1]);
+                        rest %= p.globalStrides[d - 1];
+                    }
+                    e.coords[0] = int32_t(rest / es);
+                    m_observedGlobal.push_back(e);
+                }
+            }
         if (o.space != Observation::Space::Smem) continue;
         const ScenarioBuffer* buf = sc.findBuffer(o.name);
         const uint32_t cta = rep->observation.cta;

@@ -291,6 +291,7 @@ OverlayList buildGlobalOverlay(const Camera2D& cam, glm::vec2 viewport, const Gl
         f.item(window, "bounding box + offsets", false, true);
     }
     f.item(orange, "tensor " + cuteShape(g.tile->map) + " (elements)", false, true);
+    if (g.observedMarked) f.item(kDiffColour, "differs from dump (" + std::to_string(g.observedMarked) + ")");
     return o;
 }
 
