@@ -2,6 +2,7 @@
 #   P/bin/layoutscope, P/bin/layoutscope-cli
 #   P/share/layoutscope/scenarios/   the Examples menu (the GUI looks in <bin>/../share/layoutscope/scenarios)
 #   P/share/layoutscope/reviews/     review packs for `layoutscope-cli compare`
+#   P/share/layoutscope/lessons/     the Lessons menu (their `scenario: ../scenarios/...` paths resolve there)
 #   P/share/doc/layoutscope/         README.md and docs/
 #   P/share/applications/layoutscope.desktop, P/share/icons/hicolor/{scalable,256x256}/apps/layoutscope.*
 # `scripts/package` runs CPack's DEB generator on top of it.
@@ -23,6 +24,8 @@ install(DIRECTORY ${CMAKE_SOURCE_DIR}/assets/scenarios/ DESTINATION ${CMAKE_INST
         FILES_MATCHING PATTERN "*.scn" PATTERN "*.md")
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/assets/reviews/ DESTINATION ${CMAKE_INSTALL_DATADIR}/layoutscope/reviews
         FILES_MATCHING PATTERN "*.scn" PATTERN "*.md")
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/assets/lessons/ DESTINATION ${CMAKE_INSTALL_DATADIR}/layoutscope/lessons
+        FILES_MATCHING PATTERN "*.lesson" PATTERN "*.md")
 install(FILES ${CMAKE_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs)
 

@@ -13,7 +13,8 @@ endif()
 set(share "${PREFIX}/share/layoutscope")
 set(example "${share}/scenarios/tma_tile_64x64_f16_sw128.scn")
 set(expected bin/layoutscope-cli share/layoutscope/scenarios/tma_tile_64x64_f16_sw128.scn
-    share/layoutscope/reviews/README.md share/doc/layoutscope/README.md share/doc/layoutscope/docs/scenario-format.md)
+    share/layoutscope/reviews/README.md share/layoutscope/lessons/01_tma_tile_sw128.lesson
+    share/doc/layoutscope/README.md share/doc/layoutscope/docs/scenario-format.md)
 if(GUI)
   list(APPEND expected bin/layoutscope share/applications/layoutscope.desktop
        share/icons/hicolor/scalable/apps/layoutscope.svg share/icons/hicolor/256x256/apps/layoutscope.png)
@@ -40,6 +41,9 @@ endfunction()
 string(REPLACE "." "\\." version_re "${VERSION}")
 expect_run("layoutscope-cli --version" "^layoutscope-cli ${version_re}\n$" "${PREFIX}/bin/layoutscope-cli" --version)
 expect_run("layoutscope-cli run <installed example>" "." "${PREFIX}/bin/layoutscope-cli" run "${example}")
+# An installed lesson finds its scenario at ../scenarios (the Lessons menu reads share/layoutscope/lessons).
+expect_run("layoutscope-cli lesson --check <installed lesson>" "ok \\(5 steps\\)"
+           "${PREFIX}/bin/layoutscope-cli" lesson --check "${share}/lessons/01_tma_tile_sw128.lesson")
 if(GUI)
   file(REAL_PATH "${share}/scenarios" scenarios)
   string(REGEX REPLACE "([][+.*()^$?|\\])" "\\\\\\1" scenarios_re "${scenarios}")

@@ -114,6 +114,12 @@ void CellCanvas::setSelection(std::vector<std::pair<glm::uvec2, glm::uvec2>> ran
     repaintView();
 }
 
+void CellCanvas::setHighlights(std::vector<std::pair<glm::uvec2, glm::uvec2>> ranges) {
+    if (ranges == m_highlights) return;
+    m_highlights = std::move(ranges);
+    repaintView();
+}
+
 void CellCanvas::setPathPieces(std::vector<PathPiece> pieces, glm::vec2 origin, int phase) {
     if (pieces == m_path && (pieces.empty() || (origin == m_pathOrigin && phase == m_pathPhase))) return;
     m_path = std::move(pieces);
@@ -128,6 +134,30 @@ OverlayList CellCanvas::frameOverlay(glm::vec2 viewport) const {
         const glm::vec2 a = m_cam.worldToScreen(glm::vec2(lo)), b = m_cam.worldToScreen(glm::vec2(hi));
         o.rects.push_back({a - glm::vec2(1), b + glm::vec2(1), c, false});
     };
+    size_t lit = 0; // lesson highlight: under the selection, same bound
+    for (const auto& [lo, hi] : m_highlights) {
+        const glm::vec2 a = m_cam.worldToScreen(glm::vec2(lo)), b = m_cam.worldToScreen(glm::vec2(hi));
+        if (b.x < 0 || b.y < 0 || a.x > viewport.x || a.y > viewport.y) continue;
+        if (++lit > kMaxSelectionRects) break;
+        o.rects.push_back({a - glm::vec2(1), b + glm::vec2(1), kLessonHighlightColour, false});
+    }
+    if (!m_highlights.empty()) { // legend entry: bottom right, else top right, where no label is
+        const glm::vec2 size{20.0f + approxTextWidth("lesson highlight"), 16.0f};
+        auto free = [&](glm::vec2 at) {
+            for (const OverlayList::Text& t : o.texts) {
+                const glm::vec2 lo = t.pos, hi = t.pos + glm::vec2(approxTextWidth(t.text), 16.0f);
+                if (lo.x < at.x + size.x && hi.x > at.x && lo.y < at.y + size.y && hi.y > at.y) return false;
+            }
+            return true;
+        };
+        for (const glm::vec2 at : {viewport - size - glm::vec2(6, 4), glm::vec2(viewport.x - size.x - 6, 4)})
+            if (free(at)) {
+                o.rects.push_back(
+                    {at + glm::vec2(0, 2), at + glm::vec2(14, 14), kLessonHighlightColour, false});
+                o.text(at + glm::vec2(20, 0), "lesson highlight", kLessonHighlightColour);
+                break;
+            }
+    }
     size_t shown = 0;
     for (const auto& [lo, hi] : m_selection) { // culled to the viewport, bounded
         const glm::vec2 a = m_cam.worldToScreen(glm::vec2(lo)), b = m_cam.worldToScreen(glm::vec2(hi));

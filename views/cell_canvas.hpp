@@ -57,6 +57,12 @@ class CellCanvas : public QWidget {
         return m_selection;
     }
     static constexpr size_t kMaxSelectionRects = 256;
+    /// A lesson step's highlighted cells (issue 16): ranges [lo, hi) outlined in kLessonHighlightColour,
+    /// with a "lesson highlight" legend entry where the overlay has room (at most kMaxSelectionRects drawn).
+    void setHighlights(std::vector<std::pair<glm::uvec2, glm::uvec2>> ranges);
+    [[nodiscard]] const std::vector<std::pair<glm::uvec2, glm::uvec2>>& highlights() const {
+        return m_highlights;
+    }
     /// The part of the linked selection's path over this canvas (see path_primitives.hpp): pieces in
     /// window coordinates, `origin` = this canvas's top-left there. Repaints only on a change.
     void setPathPieces(std::vector<PathPiece> pieces, glm::vec2 origin, int phase);
@@ -126,6 +132,7 @@ class CellCanvas : public QWidget {
     bool m_dragging = false;
     QPointF m_lastPos, m_hoverPos, m_pressPos;
     std::vector<std::pair<glm::uvec2, glm::uvec2>> m_selection;
+    std::vector<std::pair<glm::uvec2, glm::uvec2>> m_highlights; ///< lesson highlight
     std::optional<glm::uvec2> m_hover;
     std::vector<PathPiece> m_path;
     glm::vec2 m_pathOrigin{0};

@@ -61,6 +61,9 @@ class MainWindow : public QMainWindow {
     [[nodiscard]] const Document* document() const { return m_doc.get(); }
     [[nodiscard]] CellCanvas* smemView() const { return m_smem; }
     [[nodiscard]] CellCanvas* globalView() const { return m_global; }
+    /// The scenes the centre and global views show now (e.g. to map a click to memory: lesson_dock.hpp).
+    [[nodiscard]] const SmemScene& smemScene() const { return m_smemScene; }
+    [[nodiscard]] const GlobalScene& globalScene() const { return m_globalScene; }
     /// The global dock's slice pickers (around globalView()).
     [[nodiscard]] GlobalPane* globalPane() const { return m_globalPane; }
     [[nodiscard]] Playback* playback() const { return m_playback; }

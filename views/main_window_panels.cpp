@@ -6,6 +6,7 @@
 #include "event_list.hpp"
 #include "examples_menu.hpp"
 #include "export_dialogs.hpp"
+#include "lesson_menu.hpp"
 #include "main_window.hpp"
 #include "swizzle_explorer_dock.hpp"
 #include "theme.hpp"
@@ -37,6 +38,9 @@ void MainWindow::buildPanels(QMenu* file, QMenu* view) {
             },
             [](const QStringList& files) { openCompareWindow(files); });
     }
+
+    // Lessons (issue 16): the Lessons menu and the lesson panel (lesson_menu.hpp, lesson_dock.hpp).
+    installLessons(*this, view);
 
     // Event list: one row per instruction; selecting a row seeks, playback highlights the row.
     m_events = new EventList(this);

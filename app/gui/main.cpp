@@ -11,12 +11,14 @@
 //     --export: out.png, out.svg and out.md headless)
 //   layoutscope --list-examples   (the Examples folder found, e.g. <prefix>/share/layoutscope/scenarios,
 //     and its files; exit)
+//   layoutscope --lesson FILE.lesson [--lesson-step K]   (the lesson panel at step K; README "Lessons")
 #include "app_settings.hpp"
 #include "compare_window.hpp"
 #include "examples_menu.hpp"
 #include "export.hpp"
 #include "export_sequence.hpp"
 #include "export_view.hpp"
+#include "lesson_dock.hpp"
 #include "main_window.hpp"
 #include "theme.hpp"
 #include "window_grab.hpp"
@@ -28,6 +30,7 @@
 #include <QMouseEvent>
 #include <QSurfaceFormat>
 #include <QTimer>
+#include <algorithm>
 #include <cstdio>
 #include <new>
 #include <string_view>
@@ -91,11 +94,15 @@ int main(int argc, char** argv) {
     const QCommandLineOption compareOpt(
         "compare", "Compare the scenario FILEs given as arguments side by side (with --export: writes "
                    "OUT.png, OUT.svg and OUT.md).");
+    const QCommandLineOption lessonOpt("lesson",
+                                       "Open a lesson (.lesson; its scenario and the Lesson panel).", "FILE");
+    const QCommandLineOption lessonStepOpt("lesson-step", "With --lesson: show step K (1-based).", "K", "1");
     const QCommandLineOption listExamplesOpt(
         "list-examples", "Print the Examples folder in use (installed: <prefix>/share/layoutscope/scenarios) "
                          "and its scenario files, then exit.");
     cli.addOptions({scenarioOpt, stepOpt, exportOpt, viewOpt, sizeOpt, ctaOpt, grabOpt, hoverOpt, seqOpt,
                     stepsOpt, resetLayoutOpt, compareOpt, listExamplesOpt, animateOpt, fpsOpt});
+    cli.addOptions({lessonOpt, lessonStepOpt});
     cli.addPositionalArgument("files", "With --compare: the scenarios to compare.", "[FILE...]");
     cli.process(app);
 
@@ -258,6 +265,11 @@ int main(int argc, char** argv) {
     if (!start.note.isEmpty()) w.showNote(start.note);
     if (hasStep) w.playback()->seek(step);
     w.show();
+    if (cli.isSet(lessonOpt)) // issue 16: once the window is laid out, so the lesson's tab is the one shown
+        QTimer::singleShot(0, &w, [&w, file = cli.value(lessonOpt), k = cli.value(lessonStepOpt).toUInt()] {
+            auto* lesson = w.findChild<LessonDock*>();
+            if (lesson && lesson->openLesson(file)) lesson->goToStep(std::max(1u, k) - 1);
+        });
     if (cli.isSet(grabOpt)) {
         const QString out = cli.value(grabOpt);
         const QString hover = cli.value(hoverOpt);

@@ -48,6 +48,7 @@ inline constexpr Rgba8 kOutOfBounds{96, 40, 44, 255};      ///< global element o
 inline constexpr Rgba8 kElided{34, 38, 56, 255};           ///< global: a gap cell for coordinates not shown
 inline constexpr Rgba8 kBackground{24, 25, 29, 255};       ///< canvas clear colour
 inline constexpr Rgba8 kSelectionColour{255, 196, 0, 255}; ///< linked selection outline (every view)
+inline constexpr Rgba8 kLessonHighlightColour{255, 80, 220, 255}; ///< a lesson step's highlight (every view)
 
 /// Parameters of the cell shader that do not depend on the texel.
 struct ShadeParams {

@@ -1,0 +1,187 @@
+// Qt Test: the Lessons menu and the lesson panel (issue 16 items 1-2). Independent truths: the lesson
+// files' own lines (titles, `at:`, `question:` and the author's `answer:`), and SWIZZLE_128B (tma.md §4.2:
+// element (3,5) of the 64x64 fp16 box at sA = 0x400 lands at 0x400 + 3*128 + (0 ^ 3)*16 + 10 = 0x5ba;
+// element (3,4) at 0x5b8).
+#include "gui_test_util.hpp"
+#include "lesson_dock.hpp"
+#include "lesson_menu.hpp"
+#include "main_window.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <QApplication>
+#include <QDir>
+#include <QMenu>
+#include <QMenuBar>
+#include <QPushButton>
+#include <QTest>
+
+using namespace layoutscope;
+using namespace layoutscope::views;
+
+namespace {
+
+const QString kLessons = LAYOUTSCOPE_ASSETS_DIR "/lessons";
+
+void press(LessonDock* d, const char* button) {
+    auto* b = d->findChild<QPushButton*>(button);
+    REQUIRE(b);
+    REQUIRE(b->isEnabled());
+    QTest::mouseClick(b, Qt::LeftButton);
+    QCoreApplication::processEvents();
+}
+
+void clickCell(CellCanvas* c, glm::uvec2 cell) {
+    test::zoomAround(c, cell, 12.0f); // so the click hits one cell
+    QTest::mouseClick(c, Qt::LeftButton, Qt::NoModifier, c->cellCentre(cell.x, cell.y).toPoint());
+    QCoreApplication::processEvents();
+}
+
+bool contains(const std::vector<std::pair<glm::uvec2, glm::uvec2>>& r, glm::uvec2 c) {
+    for (const auto& [lo, hi] : r)
+        if (c.x >= lo.x && c.y >= lo.y && c.x < hi.x && c.y < hi.y) return true;
+    return false;
+}
+
+} // namespace
+
+TEST_CASE("The Lessons menu lists every bundled lesson by its title", "[views][gui][lesson]") {
+    const auto lessons = listLessons(kLessons);
+    REQUIRE(lessons.size() == 14);
+    CHECK(lessons[0].title == "A TMA tile load with the 128B swizzle");
+    CHECK(lessons[0].topic == "TMA tile load");
+    MainWindow w;
+    auto* menu = w.menuBar()->findChild<QMenu*>("lessonsMenu");
+    REQUIRE(menu);
+    QMenu m;
+    attachLessonsMenu(&m, kLessons, [](const QString&) {});
+    emit m.aboutToShow();
+    REQUIRE(m.actions().size() == 14);
+    CHECK(m.actions()[0]->text() == "A TMA tile load with the 128B swizzle");
+}
+
+TEST_CASE("A lesson opens its scenario, walks with Next, follows the timeline and checks answers",
+          "[views][gui][lesson]") {
+    MainWindow w;
+    w.resize(1280, 800);
+    w.show();
+    REQUIRE(QTest::qWaitForWindowExposed(&w));
+    auto* d = w.findChild<LessonDock*>();
+    REQUIRE(d);
+    REQUIRE(d->openLesson(kLessons + "/01_tma_tile_sw128.lesson"));
+    QCoreApplication::processEvents();
+    REQUIRE(w.document());
+    CHECK(QString::fromStdString(w.document()->path()).endsWith("tma_tile_64x64_f16_sw128.scn"));
+    CHECK(d->isVisible());
+    QTRY_VERIFY(!d->visibleRegion().isEmpty()); // its tab is the one shown
+    CHECK(d->stepText() == "step 1 of 5");
+    CHECK(d->captionMarkdown().contains("The box in global memory"));
+    CHECK(d->provenanceText().contains("tma.md")); // the lesson's ref: lines
+    CHECK(w.playback()->step() == 0);              // `at: start`
+    CHECK(d->promptText().isEmpty());
+    // `highlight: global A (0..63, 0..63)`: the box's elements in the global view.
+    QTRY_VERIFY(!w.globalView()->highlights().empty());
+    CHECK(contains(w.globalView()->highlights(), *w.globalCellOf(5, 3)));
+
+    // Next until the first question: step 2, `question: where A (0,5)`, answer 0x040a.
+    press(d, "lessonNext");
+    const Lesson& l = *d->lesson();
+    REQUIRE(d->stepIndex() == 1);
+    CHECK(d->stepText() == "step 2 of 5");
+    CHECK(w.playback()->step() == w.document()->trace().instrs[2].endStep); // `at: instr 3`
+    CHECK(d->promptText().contains("A (0,5)"));
+    SECTION("typed: wrong, then the lesson's own answer") {
+        CHECK(d->checkTyped("smem 0x400") == std::optional(false));
+        CHECK(d->verdictText().startsWith("Incorrect."));
+        CHECK(d->verdictText().contains("0x040a")); // the expected answer after a wrong try
+        REQUIRE(l.steps[1].question->answer);
+        CHECK(d->checkTyped(QString::fromStdString(*l.steps[1].question->answer)) == std::optional(true));
+        CHECK(d->verdictText().startsWith("Correct."));
+        CHECK_FALSE(d->checkTyped("smem 0xzz")); // unreadable: the reason, no verdict
+        CHECK(d->verdictText().startsWith("Could not read"));
+    }
+    SECTION("clicked: the next step asks where (3,5) lands; a wrong cell, then 0x5ba") {
+        press(d, "lessonNext");
+        REQUIRE(d->stepIndex() == 2);
+        CHECK(w.playback()->step() == w.document()->trace().instrs[2].endStep); // inherits the position
+        // `highlight: landed A (3, 0..63)`: all of the 128-B line 0x580.
+        QTRY_VERIFY(!w.smemView()->highlights().empty());
+        CHECK(contains(w.smemView()->highlights(), *w.smemCellOf(0x580)));
+        CHECK(contains(w.smemView()->highlights(), *w.smemCellOf(0x5ff)));
+        CHECK_FALSE(contains(w.smemView()->highlights(), *w.smemCellOf(0x600)));
+        press(d, "lessonClick");
+        CHECK(d->awaitingClick());
+        clickCell(w.smemView(), *w.smemCellOf(0x5b8)); // element (3,4)
+        CHECK(d->verdictText().startsWith("Incorrect."));
+        CHECK_FALSE(d->awaitingClick());
+        press(d, "lessonClick");
+        clickCell(w.smemView(), *w.smemCellOf(0x5ba));
+        CHECK(d->verdictText().startsWith("Correct."));
+        test::screenshot(w, "lesson_clicked.png");
+    }
+    SECTION("Show answer reveals the engine's answer") {
+        press(d, "lessonReveal");
+        CHECK(d->verdictText().startsWith("Answer: smem 0x040a"));
+    }
+    SECTION("scrubbing moves the caption; Back returns") {
+        w.playback()->seek(0);
+        QCoreApplication::processEvents();
+        CHECK(d->stepIndex() == 0);
+        w.playback()->seek(w.playback()->stepCount());
+        QCoreApplication::processEvents();
+        CHECK(d->stepIndex() == 1); // the first step at the latest position
+        press(d, "lessonNext");
+        press(d, "lessonBack");
+        CHECK(d->stepIndex() == 1);
+        press(d, "lessonBack");
+        CHECK(d->stepIndex() == 0);
+        CHECK(w.playback()->step() == 0);
+    }
+}
+
+TEST_CASE("Playing a lesson stops at the next step that pauses", "[views][gui][lesson]") {
+    // Lesson 12: step 1 `at: start`, step 2 (a question: it pauses) after the TMA load, mid-trace.
+    MainWindow w;
+    w.resize(1280, 800);
+    w.show();
+    REQUIRE(QTest::qWaitForWindowExposed(&w));
+    auto* d = w.findChild<LessonDock*>();
+    REQUIRE(d->openLesson(kLessons + "/12_fp4_decompression.lesson"));
+    const Lesson& l = *d->lesson();
+    REQUIRE(l.steps[1].question);
+    const uint32_t stop = d->positions()[1];
+    REQUIRE(stop > 0);
+    REQUIRE(stop < w.playback()->stepCount());
+    CHECK(w.playback()->step() == 0);
+    w.playback()->setSpeed(3000);
+    w.playback()->play();
+    REQUIRE(QTest::qWaitFor([&] { return !w.playback()->playing(); }, 10000));
+    QTRY_COMPARE(d->stepIndex(), size_t(1));
+    CHECK(w.playback()->step() == stop);
+    CHECK(d->promptText().contains("Question"));
+}
+
+TEST_CASE("Every bundled lesson opens and walks to its last step without error", "[views][gui][lesson]") {
+    MainWindow w;
+    w.resize(1280, 800);
+    w.show();
+    REQUIRE(QTest::qWaitForWindowExposed(&w));
+    auto* d = w.findChild<LessonDock*>();
+    REQUIRE(d);
+    for (const LessonEntry& e : listLessons(kLessons)) {
+        INFO(e.path.toStdString());
+        REQUIRE(d->openLesson(e.path));
+        QCoreApplication::processEvents();
+        CHECK(d->errorText().isEmpty());
+        const size_t n = d->stepCount();
+        REQUIRE(n > 0);
+        for (size_t i = 1; i < n; ++i) {
+            press(d, "lessonNext");
+            CHECK(d->stepIndex() == i);
+            CHECK(d->errorText().isEmpty());
+            CHECK(w.playback()->step() == d->positions()[i]);
+        }
+        CHECK(d->stepText() == QString("step %1 of %1").arg(n));
+        CHECK_FALSE(d->findChild<QPushButton*>("lessonNext")->isEnabled());
+    }
+}
