@@ -45,8 +45,11 @@ class CellCanvas : public QWidget {
     void setMargins(glm::vec4 marginsPx) { m_margins = marginsPx; }
     /// A message shown in the middle of the canvas (e.g. scenario errors); empty text hides it.
     void setMessage(std::string title, std::string text);
-    /// Fit the whole grid in the view (also on double-click).
+    /// Fit the whole grid in the view (also on double-click), or the fit region when one is set.
     void fitView();
+    /// What fitView shows: cells [lo, hi) (e.g. Tensor Memory's allocated columns), nullopt: the whole
+    /// grid. Refits unless the user moved the camera.
+    void setFitRegion(std::optional<std::pair<glm::vec2, glm::vec2>> region);
     /// Outline cells [lo, hi) (e.g. the element or bytes linked to what the other view hovers).
     void setMarker(std::optional<std::pair<glm::uvec2, glm::uvec2>> cells);
     [[nodiscard]] const std::optional<std::pair<glm::uvec2, glm::uvec2>>& marker() const { return m_marker; }
@@ -121,6 +124,7 @@ class CellCanvas : public QWidget {
     uint32_t m_w = 0, m_h = 0;
     ShadeParams m_params;
     glm::vec4 m_margins{40, 40, 10, 10};
+    std::optional<std::pair<glm::vec2, glm::vec2>> m_fitRegion;
     bool m_dirty = false;      ///< texels changed since the last upload
     bool m_userCamera = false; ///< the user panned/zoomed: keep the camera on resize
     bool m_dragging = false;

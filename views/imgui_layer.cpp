@@ -143,15 +143,20 @@ void ImGuiLayer::inspectorWindow(glm::vec2 cursor, glm::vec2 viewport, const std
     if (text.empty()) return;
     const ImVec2 size = ImGui::CalcTextSize(text.c_str());
     ImVec2 pos(cursor.x + 18, cursor.y + 18);
-    const float w = size.x + 20, h = size.y + 40;
+    // The window's size from this frame's text: an auto-resized window takes a frame to grow, and
+    // that frame showed the text cut mid-line (issue 15).
+    const ImGuiStyle& st = ImGui::GetStyle();
+    const float w = std::max(size.x, ImGui::CalcTextSize("Inspector").x) + 2 * st.WindowPadding.x + 2,
+                h = size.y + ImGui::GetTextLineHeight() + 3 * st.ItemSpacing.y + 2 * st.WindowPadding.y + 4;
     if (pos.x + w > viewport.x) pos.x = std::max(0.0f, cursor.x - w - 10);
     if (pos.y + h > viewport.y) pos.y = std::max(0.0f, cursor.y - h - 10);
     ImGui::SetNextWindowPos(pos);
+    ImGui::SetNextWindowSize(ImVec2(w, h));
     ImGui::SetNextWindowBgAlpha(0.92f);
     ImGui::Begin("Inspector", nullptr,
-                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
-                     ImGuiWindowFlags_NoInputs | ImGuiWindowFlags_NoSavedSettings |
-                     ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav);
+                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs |
+                     ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                     ImGuiWindowFlags_NoNav);
     ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.4f, 1.0f), "Inspector");
     ImGui::Separator();
     ImGui::TextUnformatted(text.c_str());

@@ -59,7 +59,7 @@ TEST_CASE("Swizzle explorer dock: one call adds it to a main window", "[views][g
     QDockWidget* dock = addSwizzleExplorerDock(w);
     REQUIRE(dock);
     CHECK(dock->objectName() == "swizzleExplorerDock");
-    auto* e = dock->findChild<SwizzleExplorer*>(); // inside a scroll area
+    auto* e = dock->findChild<SwizzleExplorer*>();
     REQUIRE(e);
     CHECK(e->cuteText().contains("Sw<3,4,3>")); // opens on 128B, the common mode
 }
