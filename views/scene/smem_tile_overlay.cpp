@@ -129,7 +129,13 @@ std::vector<std::string> smemBannerLines(const std::vector<SwizzleAtom>& atoms,
             const size_t limit = static_cast<size_t>(avail / 8.4f);
             size_t cut = l.rfind(", ", limit);
             if (cut == std::string::npos || cut < 8) cut = l.rfind("; ", limit);
-            if (cut == std::string::npos || cut < 8) break;
+            if (cut == std::string::npos || cut < 8) { // else at a word: never cut at the pane's edge
+                cut = l.rfind(' ', limit);
+                if (cut == std::string::npos || cut < 8) break;
+                wrapped.push_back(l.substr(0, cut));
+                l = "  " + l.substr(cut + 1);
+                continue;
+            }
             wrapped.push_back(l.substr(0, cut + 1));
             l = "  " + l.substr(cut + 2);
         }
