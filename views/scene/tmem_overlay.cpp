@@ -267,7 +267,7 @@ OverlayList buildTmaFanOverlay(const Camera2D& cam, glm::vec2 viewport, const Tm
     const float pitch =
         (cam.worldToScreen({float(TmaFan::ctaX(1)), 0}).x - cam.worldToScreen({float(TmaFan::ctaX(0)), 0}).x);
     for (size_t k = 0; k < f.ctas.size(); ++k) {
-        const Rgba8 c = kCtaColours[k % 4];
+        const Rgba8 c = kCtaColours[f.ctas[k] % 4]; // by %cluster_ctarank: the same CTA, the same colour
         const glm::vec2 p = cam.worldToScreen({float(TmaFan::ctaX(k)), 0}),
                         q = cam.worldToScreen({float(TmaFan::ctaX(k) + 8), float(f.rows)});
         o.rects.push_back({p - glm::vec2(2), q + glm::vec2(2), c, false});
