@@ -90,6 +90,7 @@ void CellCanvas::setMessage(std::string title, std::string text) {
 
 void CellCanvas::fitView() {
     m_cam.setViewport({float(width()), float(height())});
+    if (m_marginsFn) m_margins = m_marginsFn({float(width()), float(height())});
     if (m_w && m_h) {
         if (m_fitRegion)
             m_cam.fit(m_fitRegion->first, m_fitRegion->second, m_margins, true);

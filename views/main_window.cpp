@@ -349,10 +349,13 @@ void MainWindow::drawStep(uint32_t step) {
     }
     if (m_chunks) chunkSmem(m_smemScene);
     applySmemLayers(step); // bank heat texels, swizzle atoms (main_window_links.cpp)
-    // The banner (swizzle atoms, bank heat) takes a header strip above the grid, never cells.
-    const float banner = smemBannerHeight(
-        smemBannerLines(m_atoms, m_smemTiles, m_heat ? &*m_heat : nullptr, float(m_smem->width())).size());
-    m_smem->setMargins(kSmemMargins + glm::vec4(0.0f, banner, 0.0f, 0.0f));
+    // The banner (swizzle atoms, bank heat) takes a header strip above the grid, never cells; its
+    // height depends on the pane's width (wrapping), so it is asked at each fit (resizes too).
+    m_smem->setMarginsFn([this](glm::vec2 vp) {
+        const float banner =
+            smemBannerHeight(smemBannerLines(m_atoms, m_smemTiles, m_heat ? &*m_heat : nullptr, vp.x).size());
+        return kSmemMargins + glm::vec4(0.0f, banner, 0.0f, 0.0f);
+    });
     // Bank lines every 4 bytes; at chunk granularity a line every 16 bytes.
     m_smem->setCells(m_smemScene.width(), m_smemScene.height(), m_smemScene.texels,
                      ShadeParams{1, m_chunks ? 16 : 4, 0});

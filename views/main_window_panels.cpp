@@ -124,6 +124,7 @@ void MainWindow::setTheme(Theme t) {
     AppSettings().setTheme(t);
     m_editor->setDark(t == Theme::Dark);
     for (QAction* a : findChildren<QAction*>("theme_" + themeName(t))) a->setChecked(true);
+    for (CellCanvas* c : findChildren<CellCanvas*>()) c->refreshView(); // canvases follow (canvasTheme)
 }
 
 } // namespace layoutscope::views

@@ -4,6 +4,7 @@
 #include "app_settings.hpp"
 #include "gui_test_util.hpp"
 #include "main_window.hpp"
+#include "theme.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -154,4 +155,25 @@ TEST_CASE("Editing a tcgen05 scenario keeps the scenario editor's tab raised", "
     }
     CHECK_FALSE(scenario->visibleRegion().isEmpty());
     CHECK(regs->visibleRegion().isEmpty());
+}
+
+TEST_CASE("The light theme applies to the canvases: light background, dark labels", "[views][gui][layout]") {
+    AppSettings().resetLayout();
+    MainWindow w;
+    w.resize(1280, 800);
+    w.show();
+    REQUIRE(QTest::qWaitForWindowExposed(&w));
+    w.openFile(QString(LAYOUTSCOPE_ASSETS_DIR) + "/scenarios/tma_tile_sw64.scn");
+    settle();
+    w.setTheme(Theme::Light);
+    CHECK(canvasTheme() == Theme::Light);
+    settle();
+    const QImage img = w.smemView()->grabGl();
+    if (!img.isNull()) { // GL canvases (under xvfb-run); the raster fallback keeps the export look
+        // The bottom-right corner is background (no cell, no legend); themeColours: (246, 246, 244).
+        const QColor bg = img.pixelColor(img.width() - 3, img.height() - 3);
+        CHECK(bg.lightness() > 200);
+    }
+    w.setTheme(Theme::Dark);
+    CHECK(canvasTheme() == Theme::Dark);
 }
