@@ -191,12 +191,12 @@ void SwizzleExplorer::rebuild() {
         t.rows = 64;
         const auto heat = bankHeat(t, static_cast<AccessPattern>(m_patternBox->currentData().toInt()));
         const RuleInfo& br = ruleInfo(RuleId::SmemBankWavefronts);
-        m_bank->setText(heat ? QString::fromStdString(": " + std::to_string(heat->report.wavefronts) +
+        m_bank->setText(heat ? QString::fromStdString("= " + std::to_string(heat->report.wavefronts) +
                                                       " wavefronts (ideal " +
                                                       std::to_string(heat->report.ideal) + ", " +
                                                       std::to_string(heat->report.excess) + " excess)  [" +
                                                       provenanceTag(br.provenance) + "]")
-                             : QString::fromStdString(": " + heat.error().message));
+                             : QString::fromStdString("= " + heat.error().message));
     }
     // Tile: one period of rows, as many columns as a swizzled row holds.
     const uint32_t span = m_info.spanBytes != 0 ? m_info.spanBytes : 128u;

@@ -177,3 +177,27 @@ TEST_CASE("The light theme applies to the canvases: light background, dark label
     w.setTheme(Theme::Dark);
     CHECK(canvasTheme() == Theme::Dark);
 }
+
+TEST_CASE("No canvas reaches outside its dock (the swizzle explorer raised at 1280x800)",
+          "[views][gui][layout]") {
+    AppSettings().resetLayout();
+    MainWindow w;
+    w.resize(1280, 800);
+    w.show();
+    REQUIRE(QTest::qWaitForWindowExposed(&w));
+    w.openFile(QString(LAYOUTSCOPE_ASSETS_DIR) + "/scenarios/tcgen05_cp_128x256b.scn");
+    settle();
+    w.swizzleDock()->raise();
+    settle();
+    test::screenshot(w, "layout_swizzle_explorer_1280x800.png");
+    for (CellCanvas* c : w.findChildren<CellCanvas*>()) {
+        if (!onScreen(c)) continue;
+        const QDockWidget* dock = nullptr;
+        for (QObject* p = c->parent(); p && !dock; p = p->parent()) dock = qobject_cast<QDockWidget*>(p);
+        if (!dock) continue;
+        INFO(dock->objectName().toStdString());
+        const QRect canvas(c->mapTo(&w, QPoint(0, 0)), c->size()),
+            box(dock->mapTo(&w, QPoint(0, 0)), dock->size());
+        CHECK(box.contains(canvas));
+    }
+}
