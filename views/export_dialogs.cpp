@@ -17,8 +17,18 @@ ExportResult exportAnimationDialog(QWidget* parent, const Document& doc, uint32_
         none.message = "no trace";
         return none;
     }
+    // One animated file (APNG, for slides) or a folder of frames.
+    const QString kApng = "Animated PNG (one .png file that plays in browsers and slides)";
+    const QString kSeq = "Image sequence (a folder of frame_0000.png...)";
+    bool chose = false;
+    const QString kind =
+        QInputDialog::getItem(parent, "Export animation", "Format:", {kApng, kSeq}, 0, false, &chose);
+    if (!chose) return none;
+    const bool apng = kind == kApng;
     const QString dir =
-        QFileDialog::getExistingDirectory(parent, "Export animation: folder for frame_0000.png...");
+        apng ? QFileDialog::getSaveFileName(parent, "Export animated PNG", "layoutscope.png",
+                                            "Animated PNG (*.png *.apng)")
+             : QFileDialog::getExistingDirectory(parent, "Export animation: folder for frame_0000.png...");
     if (dir.isEmpty()) return none;
     const uint32_t n = doc.trace().stepCount;
     std::optional<StepRange> range;
@@ -38,11 +48,13 @@ ExportResult exportAnimationDialog(QWidget* parent, const Document& doc, uint32_
                              int(range->count()), parent);
     progress.setWindowModality(Qt::WindowModal);
     progress.setMinimumDuration(300);
-    const ExportResult r = exportSequence(doc, dir, *range, size, cta, [&](uint32_t done, uint32_t) {
+    const auto tick = [&](uint32_t done, uint32_t) {
         progress.setValue(int(done));
         QApplication::processEvents();
         return !progress.wasCanceled();
-    });
+    };
+    const ExportResult r = apng ? exportAnimatedPng(doc, dir, *range, size, cta, 25, tick)
+                                : exportSequence(doc, dir, *range, size, cta, tick);
     if (!r.ok && !progress.wasCanceled()) QMessageBox::warning(parent, "Export animation failed", r.message);
     return r;
 }

@@ -1,5 +1,6 @@
 #pragma once
-/// File > Export Animation...: ask for a folder and a step range, then write the sequence
+/// File > Export Animation...: ask for a format (animated PNG or a folder of frames), a file or folder
+/// and a step range, then write the animation or sequence
 /// (exportSequence) behind a cancellable progress dialog. MainWindow adds it to its File menu with
 /// one call: exportAnimationDialog(this, *document(), currentCta).
 #include "export_sequence.hpp"

@@ -1,5 +1,7 @@
 #include "export_sequence.hpp"
 
+#include "apng.hpp"
+
 #include <QDir>
 
 namespace layoutscope::views {
@@ -65,6 +67,60 @@ ExportResult exportSequence(const Document& doc, const QString& dir, StepRange r
                       .arg(dir)
                       .arg(0, 4, 10, QChar('0'))
                       .arg(total - 1, 4, 10, QChar('0'))
+                      .arg(gl ? "OpenGL" : "CPU");
+    return res;
+}
+
+ExportResult exportAnimatedPng(const Document& doc, const QString& path, StepRange range, QSize size,
+                               uint32_t cta, uint32_t fps,
+                               const std::function<bool(uint32_t, uint32_t)>& progress) {
+    ExportResult res;
+    if (!doc.hasTrace()) {
+        res.message = "the scenario has no trace to export (see its diagnostics)";
+        return res;
+    }
+    if (fps == 0 || fps > 1000) {
+        res.message = QString("--fps %1: want 1..1000 frames per second").arg(fps);
+        return res;
+    }
+    ApngWriter w;
+    QString err;
+    const uint32_t total = range.count();
+    if (!w.open(path, size, total, 1, uint16_t(fps), &err)) {
+        res.message = err;
+        return res;
+    }
+    bool gl = true;
+    for (uint32_t i = 0; i < total; ++i) {
+        ExportResult f = renderDocument(doc, range.first + i, size, cta);
+        if (!f.ok || !w.addFrame(f.image, &err)) {
+            w.abort();
+            res.message =
+                QString("frame %1 (step %2): %3").arg(i).arg(range.first + i).arg(f.ok ? err : f.message);
+            return res;
+        }
+        gl = gl && f.usedGl;
+        if (i == 0) res.image = f.image;
+        if (progress && !progress(i + 1, total)) {
+            w.abort();
+            res.message = QString("cancelled after %1 of %2 frames").arg(i + 1).arg(total);
+            return res;
+        }
+    }
+    if (!w.finish(&err)) {
+        res.message = err;
+        return res;
+    }
+    res.ok = true;
+    res.usedGl = gl;
+    res.message = QString("wrote an animated PNG of %1 frames (steps %2..%3, %4 fps, %5x%6) to %7, %8")
+                      .arg(total)
+                      .arg(range.first)
+                      .arg(range.last)
+                      .arg(fps)
+                      .arg(size.width())
+                      .arg(size.height())
+                      .arg(path)
                       .arg(gl ? "OpenGL" : "CPU");
     return res;
 }

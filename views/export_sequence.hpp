@@ -1,7 +1,8 @@
 #pragma once
-/// Export of the whole animation as an image sequence: DIR/frame_0000.png, frame_0001.png, ...
-/// one frame per timeline step of a range (steps 0..stepCount; step 0 = before the first move,
-/// stepCount = the finished copy), each rendered as renderDocument does for a single export.
+/// Export of the whole animation as an image sequence or one animated PNG (exportAnimatedPng):
+/// DIR/frame_0000.png, frame_0001.png, ... one frame per timeline step of a range (steps 0..stepCount; step 0
+/// = before the first move, stepCount = the finished copy), each rendered as renderDocument does for a single
+/// export.
 #include "export.hpp"
 
 #include <QSize>
@@ -29,5 +30,12 @@ struct StepRange {
 [[nodiscard]] ExportResult exportSequence(const Document& doc, const QString& dir, StepRange range,
                                           QSize size = QSize(1600, 900), uint32_t cta = 0,
                                           const std::function<bool(uint32_t, uint32_t)>& progress = {});
+
+/// The same frames as exportSequence, as one animated PNG file (apng.hpp) that plays at `fps` frames
+/// per second and loops. `progress` as for exportSequence; a cancelled export leaves no file.
+[[nodiscard]] ExportResult exportAnimatedPng(const Document& doc, const QString& path, StepRange range,
+                                             QSize size = QSize(1600, 900), uint32_t cta = 0,
+                                             uint32_t fps = 25,
+                                             const std::function<bool(uint32_t, uint32_t)>& progress = {});
 
 } // namespace layoutscope::views

@@ -25,7 +25,9 @@ int askUser(QWidget* parent, const QString& id, const QString& title, const QStr
     if (const QString a = autoAnswer(id); !a.isEmpty()) {
         for (int i = 0; i < choices.size(); ++i)
             if (bare(choices[i]) == bare(a)) return i;
-        return -1;
+        bool isIndex = false; // `#N`: the N-th choice (for labels with commas, e.g. C++ signatures)
+        const int n = a.startsWith('#') ? a.mid(1).toInt(&isIndex) : -1;
+        return isIndex && n >= 0 && n < choices.size() ? n : -1;
     }
     QMessageBox box(QMessageBox::Warning, title, text, QMessageBox::NoButton, parent);
     box.setObjectName(QString("ask-%1").arg(id));

@@ -16,7 +16,8 @@ namespace layoutscope::views {
 int askUser(QWidget* parent, const QString& id, const QString& title, const QString& text,
             const QStringList& choices, int defaultChoice, int escape);
 
-/// The automatic answer to question `id` from LAYOUTSCOPE_AUTO_ANSWER, or empty.
+/// The automatic answer to question `id` from LAYOUTSCOPE_AUTO_ANSWER (`id=choice,...`; a choice by its
+/// label, or `#N` for the N-th), or empty.
 [[nodiscard]] QString autoAnswer(const QString& id);
 
 } // namespace layoutscope::views

@@ -7,6 +7,8 @@
 #include "export.hpp"
 #include "export_view.hpp"
 #include "global_pane.hpp"
+#include "help_menu.hpp"
+#include "playback_keys.hpp"
 #include "scene/inspect.hpp"
 
 #include <QAction>
@@ -103,8 +105,9 @@ void MainWindow::buildUi() {
     QMenu* file = menuBar()->addMenu("&File");
     file->addAction("&Open scenario...", QKeySequence::Open, this, [this] {
         if (!m_editor->maybeSave()) return;
-        const QString p =
-            QFileDialog::getOpenFileName(this, "Open scenario", {}, "Scenarios (*.scn);;All files (*)");
+        const QString p = QFileDialog::getOpenFileName(
+            this, "Open scenario", {},
+            "Scenarios and PTX modules (*.scn *.ptx);;Scenarios (*.scn);;PTX modules (*.ptx);;All files (*)");
         if (!p.isEmpty()) openFile(p);
     });
     file->addAction("&Save", QKeySequence::Save, m_editor, &EditorDock::save)->setObjectName("saveAction");
@@ -140,6 +143,8 @@ void MainWindow::buildUi() {
     // the diagnostics list).
     auto* run = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), this);
     connect(run, &QShortcut::activated, m_editor, &EditorDock::checkNow);
+    run->setWhatsThis("Check and run the scenario now");
+    addHelpMenu(*this, view); // last menu; View lists every dock (help_menu.hpp)
 
     connect(m_playback, &Playback::stepChanged, this, &MainWindow::onStep);
     connect(m_playback, &Playback::playingChanged, this, [this](bool) { onStep(m_playback->step()); });
@@ -221,31 +226,13 @@ void MainWindow::switchLayoutKind(const QByteArray& before) {
 }
 
 void MainWindow::keyPressEvent(QKeyEvent* e) {
-    if (e->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier)) {
-        QMainWindow::keyPressEvent(e);
+    // The timeline's keys (playback_keys.hpp: one table for these keys, tooltips and Help).
+    if (!(e->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier)) &&
+        handlePlaybackKey(*m_playback, *e)) {
+        e->accept();
         return;
     }
-    switch (e->key()) {
-    case Qt::Key_Space:
-        m_playback->togglePlay();
-        break;
-    case Qt::Key_Right:
-        m_playback->stepForward();
-        break;
-    case Qt::Key_Left:
-        m_playback->stepBack();
-        break;
-    case Qt::Key_Home:
-        m_playback->toStart();
-        break;
-    case Qt::Key_End:
-        m_playback->toEnd();
-        break;
-    default:
-        QMainWindow::keyPressEvent(e);
-        return;
-    }
-    e->accept();
+    QMainWindow::keyPressEvent(e);
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {

@@ -46,6 +46,10 @@ class MainWindow : public QMainWindow {
     /// Open a scenario file. It becomes AppSettings' last file only once a frame of it is drawn
     /// (or the window closes normally); until then a sentinel says it is being opened.
     void openFile(const QString& path);
+    /// A PTX module (`nvcc -ptx`): the scaffold of one of its kernels opens as an untitled scenario (the
+    /// kernel picked from a list when there are several; docs/ptx-modules.md). False when `path` is not a
+    /// module that reads cleanly (openFile then shows its diagnostics).
+    bool openPtxScaffold(const QString& path);
     /// Read the open file again (it changed on disk); keeps the step when the scenario still has it.
     void reloadFile(const QString& path);
     /// Start-up without --scenario: open the newest file with a pending recovery (crash) and offer it;
@@ -89,6 +93,8 @@ class MainWindow : public QMainWindow {
     void selectRegisterCell(uint32_t x, uint32_t y);
     void clearSelection();
     [[nodiscard]] const LinkedData& linkedData() const { return m_linked; }
+    /// The locations of the cell last clicked (the start of linkedData()); Breakpoints dock.
+    [[nodiscard]] const std::vector<DataLoc>& selectedLocs() const { return m_selectedLocs; }
     [[nodiscard]] PathOverlay* pathOverlay() const { return m_path; }
     /// Bank-conflict heat map in the centre view for a warp access pattern (nullopt: off). The
     /// pattern starts at the element of the last clicked byte of a tile (else element (0, 0)).
@@ -166,7 +172,8 @@ class MainWindow : public QMainWindow {
     std::optional<uint32_t> m_heatAnchor; ///< shared::cta address the heat pattern starts at
     std::optional<SmemHeat> m_heat;
     LinkedData m_linked;
-    PathOverlay* m_path = nullptr; ///< gui-tmem: smemSceneAt without replaying from step 0 (scrubbing)
+    std::vector<DataLoc> m_selectedLocs; ///< selectLocs' start
+    PathOverlay* m_path = nullptr;       ///< gui-tmem: smemSceneAt without replaying from step 0 (scrubbing)
 };
 
 } // namespace layoutscope::views

@@ -118,6 +118,7 @@ void MainWindow::buildLinks() {
 
 void MainWindow::resetLinks() {
     m_linked = {};
+    m_selectedLocs.clear();
     m_heatAnchor.reset();
     m_smemTiles = m_doc ? smemTiles(*m_doc) : std::vector<SmemTile>{};
     if (m_path) m_path->refresh();
@@ -165,12 +166,14 @@ void MainWindow::applySmemLayers(uint32_t step) {
 
 void MainWindow::clearSelection() {
     m_linked = {};
+    m_selectedLocs.clear();
     showSelection(m_playback->step());
 }
 
 void MainWindow::selectLocs(std::vector<DataLoc> start) {
     if (!m_doc || !m_doc->hasTrace() || start.empty()) return clearSelection();
     bool truncated = false;
+    m_selectedLocs = start;
     m_linked = linkData(*m_doc, start, m_playback->step(), 4096, &truncated);
     std::map<MemSpace, size_t> n;
     for (const LinkedLoc& l : m_linked.locs) ++n[l.loc.space];

@@ -4,6 +4,9 @@
 // pending recovery of the file, and reloads it when it changes on disk.
 #include "main_window.hpp"
 
+#include "layoutscope/ptx/module.hpp"
+#include "layoutscope/scenario/scaffold.hpp"
+
 #include "editor_dock.hpp"
 #include "file_prompts.hpp"
 #include "recovery_store.hpp"
@@ -11,11 +14,14 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QStatusBar>
+#include <cstdlib>
+#include <cxxabi.h>
 #include <new>
 
 namespace layoutscope::views {
 
 void MainWindow::openFile(const QString& path) {
+    if (path.endsWith(".ptx", Qt::CaseInsensitive) && openPtxScaffold(path)) return;
     const QString abs = QFileInfo(path).absoluteFilePath();
     finishOpening(); // the previous file drew (or we would not be here)
     AppSettings().beginOpening(abs);
@@ -25,6 +31,46 @@ void MainWindow::openFile(const QString& path) {
     setDocument(std::move(doc));
     m_editor->offerRecovery(); // edits of this file that a crash left unsaved
     updateTitle();
+}
+
+bool MainWindow::openPtxScaffold(const QString& path) {
+    const auto text = readPtxModuleFile(path.toStdString());
+    if (!text) return false;
+    const auto module = readPtxModule(*text);
+    if (!module || module->entries().empty()) return false;
+    QStringList names, labels; // labels: demangled C++ names where nvcc mangled them
+    for (const PtxFunction* f : module->entries()) {
+        names << QString::fromStdString(f->name);
+        int status = 0;
+        char* d = abi::__cxa_demangle(f->name.c_str(), nullptr, nullptr, &status);
+        labels << (status == 0 && d ? QString::fromUtf8(d) : names.back());
+        std::free(d);
+    }
+    int pick = 0;
+    if (names.size() > 1) {
+        QStringList choices = labels;
+        choices << "&Cancel";
+        pick = askUser(this, "ptx-entry", "Scaffold a kernel",
+                       QString("%1 has %2 kernels. Which one becomes a scenario?")
+                           .arg(QFileInfo(path).fileName())
+                           .arg(names.size()),
+                       choices, 0, int(names.size()));
+        if (pick < 0 || pick >= names.size()) return true; // cancelled: nothing opens
+    }
+    const auto scn = scaffoldScenario(
+        *module, ScaffoldOptions{names[pick].toStdString(), QFileInfo(path).fileName().toStdString()});
+    if (!scn) return false;
+    if (!m_editor->maybeSave()) return true;
+    finishOpening();
+    auto doc = Document::fromText(*scn, {});
+    m_editor->showDocument(*doc, false);
+    setDocument(std::move(doc));
+    m_editor->editor()->document()->setModified(true);
+    updateTitle();
+    showNote(QString("Scaffold of kernel %1 from %2: fill in the declarations (each comment names its PTX "
+                     "line), then Save As.")
+                 .arg(labels[pick], QFileInfo(path).fileName()));
+    return true;
 }
 
 void MainWindow::reloadFile(const QString& path) {

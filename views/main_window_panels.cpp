@@ -1,5 +1,6 @@
 // MainWindow's secondary panels and menus: Examples, the event list, the swizzle explorer,
 // File > Export Animation and View > Theme (main_window.hpp).
+#include "breakpoint_dock.hpp"
 #include "compare_window.hpp"
 #include "editor_dock.hpp"
 #include "event_list.hpp"
@@ -109,6 +110,10 @@ void MainWindow::buildPanels(QMenu* file, QMenu* view) {
     };
     installViewExportMenu(m_smem, ExportView::Smem, exportContext);
     installViewExportMenu(m_global, ExportView::Global, exportContext);
+
+    // Issue 16: breakpoints (a dock tabbed with Events) and instruction stepping.
+    addBreakpointDock(*this);
+    installInstructionStepping(*this);
 }
 
 void MainWindow::setSmemColouring(SmemColourBy by, bool chunks) {

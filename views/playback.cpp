@@ -13,6 +13,7 @@ Playback::Playback(QObject* parent) : QObject(parent) {
 
 void Playback::setStepCount(uint32_t count) {
     m_count = count;
+    m_breakValid = false; // a new trace: look the next stop up again
     if (m_step > m_count) seek(m_count);
 }
 
@@ -42,12 +43,41 @@ void Playback::setSpeed(double stepsPerSecond) {
     m_speed = std::max(0.01, stepsPerSecond);
 }
 
+void Playback::setBreakFinder(BreakFinder f) {
+    m_breaks = std::move(f);
+    m_breakValid = false;
+}
+
+void Playback::instrBack() {
+    pause();
+    if (m_instrStepper) seek(m_instrStepper(m_step, false));
+}
+
+void Playback::instrForward() {
+    pause();
+    if (m_instrStepper) seek(m_instrStepper(m_step, true));
+}
+
 void Playback::tick() {
     m_carry += m_speed * double(m_clock.restart()) / 1000.0;
     const double whole = std::floor(m_carry);
     if (whole < 1.0) return;
     m_carry -= whole;
     const uint64_t next = std::min<uint64_t>(uint64_t(m_step) + uint64_t(whole), m_count);
+    if (m_breaks) { // the next stop after the current position, cached while playing towards it
+        if (!m_breakValid || m_step < m_breakFrom || (m_breakAt && m_step >= m_breakAt->first)) {
+            m_breakAt = m_breaks(m_step);
+            m_breakFrom = m_step;
+            m_breakValid = true;
+        }
+        if (m_breakAt && m_breakAt->first <= next) {
+            const auto hit = *m_breakAt;
+            seek(hit.first);
+            pause();
+            emit breakHit(hit.first, hit.second);
+            return;
+        }
+    }
     seek(static_cast<uint32_t>(next));
     if (m_step >= m_count) pause();
 }

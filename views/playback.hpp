@@ -5,6 +5,8 @@
 #include <QObject>
 #include <QTimer>
 #include <cstdint>
+#include <functional>
+#include <optional>
 
 namespace layoutscope::views {
 
@@ -38,13 +40,27 @@ class Playback : public QObject {
         pause();
         seek(m_count);
     }
+    /// Instruction stepping (Shift+Left / Shift+Right): to the previous / next instruction boundary.
+    void instrBack();
+    void instrForward();
     void play();
     void pause();
     void togglePlay() { playing() ? pause() : play(); }
     /// Steps per second (> 0).
     void setSpeed(double stepsPerSecond);
 
+  public:
+    /// Where playing stops: the first position > `after` with a breakpoint, and why (nullopt: none).
+    using BreakFinder = std::function<std::optional<std::pair<uint32_t, QString>>(uint32_t after)>;
+    void setBreakFinder(BreakFinder f);
+    /// Call when the breakpoints or the trace changed (the next stop is looked up again).
+    void invalidateBreaks() { m_breakValid = false; }
+    /// Instruction boundaries: (position, forward) -> the next (forward) or previous boundary.
+    void setInstrStepper(std::function<uint32_t(uint32_t, bool)> f) { m_instrStepper = std::move(f); }
+
   signals:
+    /// Playing stopped at a breakpoint at `step`; `why` names it (shown in the status bar).
+    void breakHit(uint32_t step, const QString& why);
     void stepChanged(uint32_t step);
     void playingChanged(bool playing);
 
@@ -54,6 +70,11 @@ class Playback : public QObject {
     QElapsedTimer m_clock;
     uint32_t m_step = 0, m_count = 0;
     double m_speed = 64.0, m_carry = 0.0;
+    BreakFinder m_breaks;
+    std::function<uint32_t(uint32_t, bool)> m_instrStepper;
+    bool m_breakValid = false; ///< m_breakAt is the first stop after any position in
+    uint32_t m_breakFrom = 0;  ///< [m_breakFrom, m_breakAt->first)
+    std::optional<std::pair<uint32_t, QString>> m_breakAt;
 };
 
 } // namespace layoutscope::views

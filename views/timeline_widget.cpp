@@ -1,5 +1,7 @@
 #include "timeline_widget.hpp"
 
+#include "playback_keys.hpp"
+
 #include <QComboBox>
 #include <QEvent>
 #include <QHBoxLayout>
@@ -60,7 +62,7 @@ class InstrStrip : public QWidget {
     uint32_t m_count = 0, m_step = 0;
 };
 
-enum class Media { Start, Back, Play, Pause, Forward, End };
+enum class Media { Start, InstrBack, Back, Play, Pause, Forward, InstrForward, End };
 
 /// Transport icons drawn in the palette's text colour (the style's media icons are dark grey, lost on
 /// the dark theme).
@@ -78,6 +80,9 @@ static QIcon mediaIcon(Media m, const QColor& c) {
     case Media::Start:
         p.drawRect(QRectF(6, 7, 3, 18)), tri(25, 10);
         break;
+    case Media::InstrBack: // a bar and a double arrow: back to the instruction boundary
+        p.drawRect(QRectF(3, 7, 3, 18)), tri(17, 7), tri(29, 19);
+        break;
     case Media::Back:
         tri(16, 5), tri(27, 16);
         break;
@@ -89,6 +94,9 @@ static QIcon mediaIcon(Media m, const QColor& c) {
         break;
     case Media::Forward:
         tri(5, 16), tri(16, 27);
+        break;
+    case Media::InstrForward:
+        tri(3, 15), tri(15, 25), p.drawRect(QRectF(26, 7, 3, 18));
         break;
     case Media::End:
         tri(7, 22), p.drawRect(QRectF(23, 7, 3, 18));
@@ -106,11 +114,19 @@ static QToolButton* button(QWidget* parent, Media icon, const QString& tip) {
 }
 
 TimelineWidget::TimelineWidget(Playback* pb, QWidget* parent) : QWidget(parent), m_pb(pb) {
-    auto* start = button(this, Media::Start, "To the first step (Home)");
-    auto* back = button(this, Media::Back, "Step back (Left)");
-    m_play = button(this, Media::Play, "Play / pause (Space)");
-    auto* fwd = button(this, Media::Forward, "Step forward (Right)");
-    auto* end = button(this, Media::End, "To the last step (End)");
+    // Tooltips name the keys from playback_keys.hpp (the table MainWindow's keys use).
+    auto* start = button(this, Media::Start, playbackTip("To the first step", &Playback::toStart));
+    auto* instrBack =
+        button(this, Media::InstrBack, playbackTip("Step back one instruction", &Playback::instrBack));
+    auto* back = button(this, Media::Back, playbackTip("Step back one byte move", &Playback::stepBack));
+    m_play = button(this, Media::Play, playbackTip("Play / pause", &Playback::togglePlay));
+    auto* fwd =
+        button(this, Media::Forward, playbackTip("Step forward one byte move", &Playback::stepForward));
+    auto* instrFwd = button(this, Media::InstrForward,
+                            playbackTip("Step forward one instruction", &Playback::instrForward));
+    auto* end = button(this, Media::End, playbackTip("To the last step", &Playback::toEnd));
+    start->setObjectName("tlStart"), instrBack->setObjectName("tlInstrBack"), back->setObjectName("tlBack");
+    fwd->setObjectName("tlForward"), instrFwd->setObjectName("tlInstrForward"), end->setObjectName("tlEnd");
     m_slider = new QSlider(Qt::Horizontal, this);
     m_slider->setToolTip("Scrub: step N shows memory after every move of steps 0..N-1");
     m_slider->setFocusPolicy(Qt::NoFocus);
@@ -123,11 +139,11 @@ TimelineWidget::TimelineWidget(Playback* pb, QWidget* parent) : QWidget(parent),
     for (int s : {1, 4, 16, 64, 256, 1024, 4096}) m_speed->addItem(QString("%1 steps/s").arg(s), s);
     m_speed->setCurrentIndex(3);
     m_speed->setFocusPolicy(Qt::NoFocus);
-    m_transport = {start, back, m_play, fwd, end};
+    m_transport = {start, instrBack, back, m_play, fwd, instrFwd, end};
     for (QToolButton* b : m_transport) b->setFocusPolicy(Qt::NoFocus);
 
     auto* row = new QHBoxLayout;
-    for (QWidget* w : std::initializer_list<QWidget*>{start, back, m_play, fwd, end}) row->addWidget(w);
+    for (QWidget* w : m_transport) row->addWidget(w);
     row->addWidget(m_slider, 1);
     row->addWidget(m_stepLabel);
     row->addWidget(m_speed);
@@ -140,6 +156,8 @@ TimelineWidget::TimelineWidget(Playback* pb, QWidget* parent) : QWidget(parent),
 
     connect(start, &QToolButton::clicked, pb, &Playback::toStart);
     connect(back, &QToolButton::clicked, pb, &Playback::stepBack);
+    connect(instrBack, &QToolButton::clicked, pb, &Playback::instrBack);
+    connect(instrFwd, &QToolButton::clicked, pb, &Playback::instrForward);
     connect(m_play, &QToolButton::clicked, pb, &Playback::togglePlay);
     connect(fwd, &QToolButton::clicked, pb, &Playback::stepForward);
     connect(end, &QToolButton::clicked, pb, &Playback::toEnd);
@@ -177,8 +195,9 @@ void TimelineWidget::onStep(uint32_t step) {
 
 void TimelineWidget::updateIcons() {
     const QColor c = palette().color(QPalette::ButtonText);
-    const Media kinds[] = {Media::Start, Media::Back, m_pb->playing() ? Media::Pause : Media::Play,
-                           Media::Forward, Media::End};
+    const Media kinds[] = {
+        Media::Start,   Media::InstrBack,    Media::Back, m_pb->playing() ? Media::Pause : Media::Play,
+        Media::Forward, Media::InstrForward, Media::End};
     for (size_t i = 0; i < m_transport.size(); ++i) m_transport[i]->setIcon(mediaIcon(kinds[i], c));
 }
 

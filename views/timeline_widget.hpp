@@ -1,6 +1,6 @@
 #pragma once
-/// TimelineWidget: play/pause, step, step back, start/end, a scrub slider over [0, stepCount],
-/// the speed, and which instruction the current step belongs to.
+/// TimelineWidget: play/pause, step and instruction forward/back, start/end, a scrub slider over [0,
+/// stepCount], the speed, and which instruction the current step belongs to.
 #include "playback.hpp"
 
 #include <QWidget>
@@ -36,7 +36,7 @@ class TimelineWidget : public QWidget {
     QLabel* m_stepLabel;
     QLabel* m_instrLabel;
     QToolButton* m_play;
-    std::vector<QToolButton*> m_transport; ///< start, back, play, forward, end
+    std::vector<QToolButton*> m_transport; ///< start, instr back, back, play, forward, instr forward, end
     QComboBox* m_speed;
     class InstrStrip* m_strip = nullptr;
     std::vector<Span> m_spans;

@@ -11,8 +11,7 @@ int cmdConform(const Args& args, std::ostream& out, std::ostream& err) {
         return kExitUsage;
     }
     Args files(args.begin() + 2, args.end());
-    if (files.empty())
-        files.push_back(LAYOUTSCOPE_SHARED_DIR_DEFAULT "/golden/banks"); // conform banks [FILE]
+    if (files.empty()) files.push_back(LAYOUTSCOPE_GOLDEN_DIR_DEFAULT "/banks"); // conform banks [FILE]
     std::vector<conform::CaseOutcome> all;
     for (const auto& file : files) {
         auto r = args[1] == "tma"     ? conform::conformTma(file)

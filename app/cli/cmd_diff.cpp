@@ -95,17 +95,13 @@ int cmdDiff(const Args& args, std::ostream& out, std::ostream& err) {
         }
     }
     if (file.empty()) return usage("no scenario given");
-    auto text = readScenarioFile(file);
+    auto l = loadScenarioForCommand(file, err);
+    if (!l) return kExitDiagnostics;
+    const Scenario* sc = &l->scenario;
+    const Run* run = &*l->run;
     auto print = [&](const std::vector<Diagnostic>& ds, const std::string& f) {
-        for (const Diagnostic& d : ds) err << formatDiagnostic(d, f) << "\n";
+        printDiagnostics(err, ds, f);
     };
-    if (!text) return print(text.diagnostics(), file), kExitDiagnostics;
-    auto sc = parseScenario(*text);
-    if (!sc) return print(sc.diagnostics(), file), kExitDiagnostics;
-    RunOptions opts;
-    opts.traceBudgetBytes = 0;
-    auto run = runScenario(*sc, opts);
-    if (!run) return print(run.diagnostics(), file), kExitDiagnostics;
     const size_t slash = file.find_last_of('/');
     const std::string dir = slash == std::string::npos ? "" : file.substr(0, slash + 1);
     std::vector<Observation> all = sc->observations;

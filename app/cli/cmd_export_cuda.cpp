@@ -7,13 +7,6 @@
 #include <fstream>
 
 namespace layoutscope::cli {
-namespace {
-
-void printAll(std::ostream& err, const std::vector<Diagnostic>& ds, const std::string& file) {
-    for (const Diagnostic& d : ds) err << formatDiagnostic(d, file) << "\n";
-}
-
-} // namespace
 
 int cmdExportCuda(const Args& args, std::ostream& out, std::ostream& err) {
     std::string file, output;
@@ -35,18 +28,12 @@ int cmdExportCuda(const Args& args, std::ostream& out, std::ostream& err) {
         err << usageOf("export-cuda");
         return kExitUsage;
     }
-    auto text = readScenarioFile(file);
-    if (!text) return printAll(err, text.diagnostics(), file), kExitDiagnostics;
-    auto sc = parseScenario(*text);
-    if (!sc) return printAll(err, sc.diagnostics(), file), kExitDiagnostics;
-    RunOptions opts;
-    opts.traceBudgetBytes = 0; // only the final state is needed
-    auto run = runScenario(*sc, opts);
-    if (!run) return printAll(err, run.diagnostics(), file), kExitDiagnostics;
+    auto l = loadScenarioForCommand(file, err);
+    if (!l) return kExitDiagnostics;
     ExportCudaOptions eo;
     eo.sourceName = file.substr(file.find_last_of('/') + 1);
-    auto cu = exportCuda(*sc, *run, *text, eo);
-    if (!cu) return printAll(err, cu.diagnostics(), file), kExitDiagnostics;
+    auto cu = exportCuda(l->scenario, *l->run, l->text, eo);
+    if (!cu) return printDiagnostics(err, cu.diagnostics(), file), kExitDiagnostics;
     if (output.empty() || output == "-") {
         out << *cu;
         return kExitOk;

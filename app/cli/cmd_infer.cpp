@@ -66,12 +66,11 @@ int cmdInfer(const Args& args, std::ostream& out, std::ostream& err) {
     }
     if (file.empty() || dump.empty()) return usage("give a scenario and --smem BUF=FILE");
     auto print = [&](const std::vector<Diagnostic>& ds, const std::string& f) {
-        for (const Diagnostic& d : ds) err << formatDiagnostic(d, f) << "\n";
+        printDiagnostics(err, ds, f);
     };
-    auto text = readScenarioFile(file);
-    if (!text) return print(text.diagnostics(), file), kExitDiagnostics;
-    auto sc = parseScenario(*text);
-    if (!sc) return print(sc.diagnostics(), file), kExitDiagnostics;
+    auto l = loadScenarioForCommand(file, err, false);
+    if (!l) return kExitDiagnostics;
+    const Scenario* sc = &l->scenario;
     const ScenarioBuffer* buf = sc->findBuffer(buffer);
     if (!buf) return err << file << ": error: no shared-memory buffer '" << buffer << "'\n", kExitDiagnostics;
     const TmaTileLoad* load = lastLoadInto(*sc, *buf);

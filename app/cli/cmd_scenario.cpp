@@ -1,6 +1,7 @@
 // run / dump / check: the scenario front end without a GUI (docs/scenario-format.md).
 #include "cli/commands.hpp"
 #include "layoutscope/engine.hpp"
+#include "layoutscope/ptx/module.hpp"
 
 #include <algorithm>
 #include <array>
@@ -76,11 +77,13 @@ std::optional<Loaded> loadAndRun(const std::string& path, std::ostream& err) {
 // check of one file: 0 if it parses (and with `execute` runs), else 1 after printing its diagnostics
 // on `err`; "FILE: ok" goes to `out`.
 int checkOne(const std::string& f, bool execute, std::ostream& out, std::ostream& err) {
+    if (isPtxModulePath(f)) return checkModuleFile(f, out, err); // docs/ptx-modules.md
     auto text = readScenarioFile(f);
     if (!text) {
         printDiags(err, text.diagnostics(), f);
         return 1;
     }
+    if (looksLikePtxModule(*text)) return checkModule(f, *text, out, err);
     auto sc = parseScenario(*text);
     if (!sc) {
         printDiags(err, sc.diagnostics(), f);

@@ -69,6 +69,7 @@ int dispatchCommand(const Args& args, std::ostream& out, std::ostream& err) {
     if (c == "run") return cmdRun(args, out, err);
     if (c == "dump") return cmdDump(args, out, err);
     if (c == "check") return cmdCheck(args, out, err);
+    if (c == "scaffold") return cmdScaffold(args, out, err);
     if (c == "validate") return cmdValidate(args, out, err);
     if (c == "desc") return cmdDesc(args, out, err);
     if (c == "tensormap") return cmdTensormap(args, out, err);
@@ -76,6 +77,7 @@ int dispatchCommand(const Args& args, std::ostream& out, std::ostream& err) {
     if (c == "export-cuda") return cmdExportCuda(args, out, err);
     if (c == "diff") return cmdDiff(args, out, err);
     if (c == "infer") return cmdInfer(args, out, err);
+    if (c == "lesson") return cmdLesson(args, out, err);
     return cmdSweep(args, out, err);
 }
 

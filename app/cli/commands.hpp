@@ -23,6 +23,18 @@ int dispatchCommand(const Args& args, std::ostream& out, std::ostream& err); ///
 /// `where: error: out of memory ...` (a diagnostic line without its newline).
 std::string outOfMemory(const std::string& where);
 
+/// `file:line:col: error: ...` lines on `err` (load_scenario.cpp).
+void printDiagnostics(std::ostream& err, const std::vector<Diagnostic>& ds, const std::string& file);
+/// A scenario file read, parsed and (with `run`) run without a trace; on failure its diagnostics are printed
+/// on `err` and nullopt returned (load_scenario.cpp).
+struct LoadedScenario {
+    std::string text;
+    Scenario scenario;
+    std::optional<Run> run;
+};
+std::optional<LoadedScenario> loadScenarioForCommand(const std::string& file, std::ostream& err,
+                                                     bool run = true);
+
 // Subcommands, each in its own file. args[0] is the subcommand name.
 int cmdConform(const Args& args, std::ostream& out, std::ostream& err); ///< cmd_conform.cpp
 int cmdRun(const Args& args, std::ostream& out,
@@ -30,6 +42,12 @@ int cmdRun(const Args& args, std::ostream& out,
 int cmdDump(const Args& args, std::ostream& out, std::ostream& err); ///< cmd_scenario.cpp: dump the trace
 int cmdCheck(const Args& args, std::ostream& out,
              std::ostream& err); ///< cmd_scenario.cpp: file:line:col diagnostics
+/// cmd_ptx.cpp: PTX modules (docs/ptx-modules.md). A `.ptx` path, or text whose first directive is
+/// `.version`, is checked as a module; scaffold writes a scenario from one of its kernels.
+[[nodiscard]] bool isPtxModulePath(const std::string& path);
+int checkModule(const std::string& file, const std::string& text, std::ostream& out, std::ostream& err);
+int checkModuleFile(const std::string& file, std::ostream& out, std::ostream& err);
+int cmdScaffold(const Args& args, std::ostream& out, std::ostream& err);
 int cmdValidate(const Args& args, std::ostream& out,
                 std::ostream& err); ///< cmd_validate.cpp: one PTX instruction for a target
 int cmdDesc(const Args& args, std::ostream& out,
@@ -48,4 +66,6 @@ int cmdDiff(const Args& args, std::ostream& out,
             std::ostream& err); ///< cmd_diff.cpp: dumped bytes vs the engine's prediction
 int cmdInfer(const Args& args, std::ostream& out,
              std::ostream& err); ///< cmd_infer.cpp: tile-load parameters that reproduce a dump
+int cmdLesson(const Args& args, std::ostream& out,
+              std::ostream& err); ///< cmd_lesson.cpp: a lesson's narrated walk, or --check
 } // namespace layoutscope::cli

@@ -21,9 +21,17 @@ const std::map<std::string, std::string>& usages() {
                      "[--regs CTA,WARP]\n"
                      "  print every byte move of a scenario's trace, or the final TMEM cells / a warp's "
                      "registers\n"},
-            {"check", "usage: layoutscope-cli check [--run] FILE...\n"
-                      "  validate scenarios (with --run also execute them); 'FILE: ok' on stdout,\n"
-                      "  diagnostics as file:line:col: error: ... on stderr\n"},
+            {"check",
+             "usage: layoutscope-cli check [--run] FILE...\n"
+             "  validate scenarios (with --run also execute them); 'FILE: ok' on stdout,\n"
+             "  diagnostics as file:line:col: error: ... on stderr\n"
+             "  a PTX module (FILE.ptx, or text starting with .version) from nvcc -ptx: every\n"
+             "  cp.async.bulk.tensor / tcgen05 / mbarrier instruction validated for its .target and\n"
+             "  .version, other instructions tolerated (docs/ptx-modules.md); --run does not apply\n"},
+            {"scaffold",
+             "usage: layoutscope-cli scaffold FILE.ptx [--entry NAME] [-o OUT.scn]\n"
+             "  a scenario with one kernel's data-movement instructions in program order; registers\n"
+             "  become tensormap/smem/mbarrier/desc/let declarations to fill in (docs/ptx-modules.md)\n"},
             {"validate", "usage: layoutscope-cli validate [--target SM] [--ptx MAJOR.MINOR] 'INSTRUCTION;' "
                          "['INSTRUCTION;' ...]\n"
                          "  defaults: --target sm_100a --ptx 9.0; targets: " +
@@ -68,6 +76,13 @@ const std::map<std::string, std::string>& usages() {
              "1024)\n"
              "  that reproduce a dumped tile of an index-filled tensor, or the closest; exit 1 if none is "
              "exact\n"},
+            {"lesson",
+             "usage: layoutscope-cli lesson FILE.lesson\n"
+             "       layoutscope-cli lesson --check [--ref DIR] FILE.lesson...\n"
+             "  the narrated walk of a lesson: each step's caption, highlighted cells and question with the\n"
+             "  engine's answer; --check validates (scenario runs clean, every selector resolves, every\n"
+             "  answer computable and equal to the author's); --ref DIR also checks every [ref: ...]\n"
+             "  citation against the reference pack (docs/lessons.md)\n"},
             {"help", "usage: layoutscope-cli help [COMMAND]\n"},
         };
     }();
@@ -96,7 +111,9 @@ void printUsage(std::ostream& out) {
            "  dump FILE                print every byte move of a scenario's trace\n"
            "    [--tmem L0:L1,C0:C1 [--tmem-cta N]] [--regs CTA,WARP]   final TMEM cells / a warp's "
            "registers\n"
-           "  check FILE...            validate scenarios; diagnostics as file:line:col: error: ...\n"
+           "  check FILE...            validate scenarios or PTX modules; diagnostics as file:line:col: "
+           "error: ...\n"
+           "  scaffold FILE.ptx [--entry NAME] [-o OUT.scn]   a scenario to fill in from a PTX kernel\n"
            "  validate [--target sm_XX] [--ptx X.Y] 'INSTR'   validate one PTX instruction\n"
            "  conform tma FILE...      replay golden/tma records (.jsonl or .jsonl.gz)\n"
            "  conform ptxas FILE       compare the validator with golden/ptxas records\n"
@@ -114,6 +131,7 @@ void printUsage(std::ostream& out) {
            "  export-cuda F.scn [-o repro.cu]   a CUDA program replaying the scenario against the engine\n"
            "  diff F.scn [--smem BUF=FILE] [--global T=FILE] [--tmem FILE]   dumped bytes vs the engine\n"
            "  infer F.scn --smem BUF=FILE [--tensor T]   the tile load that reproduces a dumped tile\n"
+           "  lesson FILE.lesson       a lesson's narrated walk; --check [--ref DIR] validates lessons\n"
            "  help [COMMAND]           this text, or a command's usage\n"
            "options: --help, -h (usage), --version (on every command)\n"
            "exit status: 0 ok; 1 diagnostics (the input is wrong, a check or conformance case failed);\n"

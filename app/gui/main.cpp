@@ -1,11 +1,16 @@
 // layoutscope: the GUI. Also renders headless:
 //   layoutscope --scenario FILE [--step N] --export out.png|out.svg [--view V] [--size WxH] [--cta N]
-//   (V: all|smem|global|tmem|registers|decompression|multicast; default all for PNG, smem for SVG)
+//     (V: all|smem|global|tmem|registers|decompression|multicast; default all for PNG, smem for SVG)
 //   layoutscope --scenario FILE --export-sequence DIR [--steps A:B] [--size WxH] [--cta N]
-//   (DIR/frame_0000.png...) layoutscope --scenario FILE [--step N] --grab window.png [--hover 0xADDR] (show,
-//   screenshot, quit)
+//     (DIR/frame_0000.png...)
+//   layoutscope --scenario FILE --export out.png --animate [--steps A:B] [--fps N] [--size WxH]
+//     (one animated PNG)
+//   layoutscope --scenario FILE [--step N] --grab window.png [--hover 0xADDR]
+//     (show, screenshot, quit)
 //   layoutscope --compare A.scn B.scn [C.scn...] [--step N] [--export out.png] (compare mode; with
-//   --export: out.png, out.svg and out.md headless)
+//     --export: out.png, out.svg and out.md headless)
+//   layoutscope --list-examples   (the Examples folder found, e.g. <prefix>/share/layoutscope/scenarios,
+//     and its files; exit)
 #include "app_settings.hpp"
 #include "compare_window.hpp"
 #include "examples_menu.hpp"
@@ -19,6 +24,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
+#include <QIcon>
 #include <QMouseEvent>
 #include <QSurfaceFormat>
 #include <QTimer>
@@ -34,7 +40,8 @@ int main(int argc, char** argv) {
     bool headless = false;
     for (int i = 1; i < argc; ++i) {
         const std::string_view a = argv[i];
-        headless |= a == "--export" || a.starts_with("--export") || a == "--help" || a == "-h";
+        headless |= a == "--export" || a.starts_with("--export") || a == "--help" || a == "-h" ||
+                    a == "--list-examples";
     }
     if (headless && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") &&
         qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
@@ -47,6 +54,8 @@ int main(int argc, char** argv) {
     QApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
     QApplication app(argc, argv);
     QApplication::setApplicationName("layoutscope");
+    QApplication::setDesktopFileName("layoutscope"); // share/applications/layoutscope.desktop
+    QApplication::setWindowIcon(QIcon(":/icons/layoutscope.png"));
 
     QCommandLineParser cli;
     cli.setApplicationDescription("Layoutscope: watch TMA copies move every byte.");
@@ -73,15 +82,39 @@ int main(int argc, char** argv) {
         "DIR");
     const QCommandLineOption stepsOpt(
         "steps", "With --export-sequence: steps A:B, A:, :B or A (default: all, 0..last).", "A:B");
+    const QCommandLineOption animateOpt(
+        "animate", "With --export FILE.png (or .apng): one animated PNG of every step (or --steps A:B).");
+    const QCommandLineOption fpsOpt("fps", "With --animate: frames (steps) per second, 1..1000 (default 25).",
+                                    "N", "25");
     const QCommandLineOption resetLayoutOpt(
         "reset-layout", "Forget the saved window layout and geometry (theme and last file stay).");
     const QCommandLineOption compareOpt(
         "compare", "Compare the scenario FILEs given as arguments side by side (with --export: writes "
                    "OUT.png, OUT.svg and OUT.md).");
+    const QCommandLineOption listExamplesOpt(
+        "list-examples", "Print the Examples folder in use (installed: <prefix>/share/layoutscope/scenarios) "
+                         "and its scenario files, then exit.");
     cli.addOptions({scenarioOpt, stepOpt, exportOpt, viewOpt, sizeOpt, ctaOpt, grabOpt, hoverOpt, seqOpt,
-                    stepsOpt, resetLayoutOpt, compareOpt});
+                    stepsOpt, resetLayoutOpt, compareOpt, listExamplesOpt, animateOpt, fpsOpt});
     cli.addPositionalArgument("files", "With --compare: the scenarios to compare.", "[FILE...]");
     cli.process(app);
+
+    if (cli.isSet(listExamplesOpt)) {
+        const QString dir = examplesDir();
+        if (dir.isEmpty()) {
+            std::fprintf(stderr,
+                         "layoutscope: no scenarios folder found (looked for $LAYOUTSCOPE_SCENARIOS_DIR, "
+                         "<bin>/../share/layoutscope/scenarios, assets/scenarios above <bin>)\n");
+            return 1;
+        }
+        std::printf("%s\n", qPrintable(dir));
+        for (const QString& sub :
+             {QString(), QString("broken/")}) // the menu and its "Broken kernels" submenu
+            for (const ExampleScenario& e : listExamples(sub.isEmpty() ? dir : dir + "/" + sub))
+                std::printf("  %s%s  %s\n", qPrintable(sub), qPrintable(QFileInfo(e.path).fileName()),
+                            qPrintable(e.title));
+        return 0;
+    }
 
     bool stepOk = true;
     const bool hasStep = cli.isSet(stepOpt);
@@ -91,8 +124,28 @@ int main(int argc, char** argv) {
         return 2;
     }
 
-    if (cli.isSet(stepsOpt) && !cli.isSet(seqOpt)) {
-        std::fprintf(stderr, "layoutscope: --steps only applies to --export-sequence DIR\n");
+    const bool animate = cli.isSet(animateOpt);
+    if (cli.isSet(stepsOpt) && !cli.isSet(seqOpt) && !animate) {
+        std::fprintf(stderr,
+                     "layoutscope: --steps only applies to --export-sequence DIR or --export F --animate\n");
+        return 2;
+    }
+    if (animate && !cli.isSet(exportOpt)) {
+        std::fprintf(stderr, "layoutscope: --animate needs --export FILE.png (or .apng)\n");
+        return 2;
+    }
+    if (cli.isSet(fpsOpt) && !animate) {
+        std::fprintf(stderr, "layoutscope: --fps only applies to --export F --animate\n");
+        return 2;
+    }
+    if (animate && (cli.isSet(viewOpt) || cli.isSet(stepOpt))) {
+        std::fprintf(
+            stderr,
+            "layoutscope: --animate renders every view over --steps; --view and --step do not apply\n");
+        return 2;
+    }
+    if (animate && cli.isSet(compareOpt)) {
+        std::fprintf(stderr, "layoutscope: --animate does not apply to --compare\n");
         return 2;
     }
     if (cli.isSet(compareOpt)) { // compare mode (views/compare_window.hpp)
@@ -140,7 +193,7 @@ int main(int argc, char** argv) {
                 std::fprintf(stderr, "layoutscope: --cta wants a non-negative integer\n");
                 return 2;
             }
-            if (cli.isSet(seqOpt)) {
+            if (cli.isSet(seqOpt) || animate) {
                 if (!doc->hasTrace()) {
                     for (const auto& d : doc->diagnostics())
                         std::fprintf(stderr, "%s\n", formatDiagnostic(d, doc->path()).c_str());
@@ -152,6 +205,24 @@ int main(int argc, char** argv) {
                 if (!range) {
                     std::fprintf(stderr, "layoutscope: %s\n", qPrintable(err));
                     return 2;
+                }
+                if (animate) {
+                    const QString out = cli.value(exportOpt);
+                    if (!out.endsWith(".png", Qt::CaseInsensitive) &&
+                        !out.endsWith(".apng", Qt::CaseInsensitive)) {
+                        std::fprintf(
+                            stderr, "layoutscope: --animate writes an animated PNG: name it .png or .apng\n");
+                        return 2;
+                    }
+                    bool fpsOk = true;
+                    const uint32_t fps = cli.value(fpsOpt).toUInt(&fpsOk);
+                    if (!fpsOk || fps == 0 || fps > 1000) {
+                        std::fprintf(stderr, "layoutscope: --fps wants an integer 1..1000\n");
+                        return 2;
+                    }
+                    const ExportResult r = exportAnimatedPng(*doc, out, *range, size, cta, fps);
+                    std::fprintf(stderr, "layoutscope: %s\n", qPrintable(r.message));
+                    return r.ok ? 0 : 1;
                 }
                 const ExportResult r = exportSequence(*doc, cli.value(seqOpt), *range, size, cta);
                 std::fprintf(stderr, "layoutscope: %s\n", qPrintable(r.message));

@@ -3,7 +3,9 @@ import gzip
 import json
 import os
 
-GOLDEN = os.environ.get("LAYOUTSCOPE_GOLDEN", "/work/shared/golden/tma")
+GOLDEN = os.environ.get(
+    "LAYOUTSCOPE_GOLDEN",
+    os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "data", "golden", "tma"))
 
 
 def mix32(x):

@@ -17,7 +17,7 @@ namespace fs = std::filesystem;
 using Json = nlohmann::json;
 
 Json goldenLdSt() {
-    std::ifstream in(std::string(LAYOUTSCOPE_SHARED_DIR) + "/golden/cute/tmem_ld_st.json");
+    std::ifstream in(std::string(LAYOUTSCOPE_GOLDEN_DIR) + "/cute/tmem_ld_st.json");
     REQUIRE(in);
     return Json::parse(in);
 }

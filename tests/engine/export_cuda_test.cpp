@@ -68,13 +68,13 @@ TEST_CASE("export-cuda: a TMA load becomes inline PTX over addresses relative to
 
 TEST_CASE("export-cuda: tcgen05 registers, TMEM addresses and descriptors", "[export_cuda]") {
     SECTION("st / ld: registers of the warp as asm operands, the ld waited on in the same statement") {
-        const std::string text =
-            "target sm_100a\nptx 8.8\nsmem taddrBuf 16\nlet tmem = 0x200000\nlet col0 = 0\nwarp 1\nregs pattern=index\n"
-            "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [taddrBuf], 32;\n"
-            "tcgen05.st.sync.aligned.32x32b.x2.b32 [tmem], {%r0, %r1};\n"
-            "tcgen05.wait::st.sync.aligned;\n"
-            "tcgen05.ld.sync.aligned.32x32b.x2.b32 {%r4, %r5}, [tmem];\n"
-            "tcgen05.dealloc.cta_group::1.sync.aligned.b32 col0, 32;\n";
+        const std::string text = "target sm_100a\nptx 8.8\nsmem taddrBuf 16\nlet tmem = 0x200000\nlet col0 = "
+                                 "0\nwarp 1\nregs pattern=index\n"
+                                 "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [taddrBuf], 32;\n"
+                                 "tcgen05.st.sync.aligned.32x32b.x2.b32 [tmem], {%r0, %r1};\n"
+                                 "tcgen05.wait::st.sync.aligned;\n"
+                                 "tcgen05.ld.sync.aligned.32x32b.x2.b32 {%r4, %r5}, [tmem];\n"
+                                 "tcgen05.dealloc.cta_group::1.sync.aligned.b32 col0, 32;\n";
         auto cu = exportText(text);
         REQUIRE(cu);
         const std::string& s = cu.value();

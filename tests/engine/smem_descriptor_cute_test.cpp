@@ -71,7 +71,7 @@ int64_t modeOffset(const Tuple& shape, const Tuple& stride, int64_t x) {
 } // namespace
 
 TEST_CASE("descriptor element addresses equal CuTe's smem layouts for every element", "[descriptor][cute]") {
-    std::ifstream in(std::string(LAYOUTSCOPE_SHARED_DIR) + "/golden/cute/umma_smem_desc.json");
+    std::ifstream in(std::string(LAYOUTSCOPE_GOLDEN_DIR) + "/cute/umma_smem_desc.json");
     REQUIRE(in);
     const nlohmann::json doc = nlohmann::json::parse(in);
     for (const auto& ex : doc.at("examples")) {

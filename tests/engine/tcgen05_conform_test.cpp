@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 TEST_CASE("conform cute: every golden/cute check passes", "[tcgen05][conform]") {
-    auto r = layoutscope::conform::conformCute(std::string(LAYOUTSCOPE_SHARED_DIR) + "/golden/cute");
+    auto r = layoutscope::conform::conformCute(std::string(LAYOUTSCOPE_GOLDEN_DIR) + "/cute");
     REQUIRE(r.ok());
     REQUIRE(r->size() > 100);
     for (const auto& o : *r) {
@@ -20,7 +20,7 @@ TEST_CASE("conform cute: every golden/cute check passes", "[tcgen05][conform]") 
 
 TEST_CASE("conform cute reports the first difference of an altered golden entry", "[tcgen05][conform]") {
     namespace fs = std::filesystem;
-    std::ifstream in(std::string(LAYOUTSCOPE_SHARED_DIR) + "/golden/cute/tmem_ld_st.json");
+    std::ifstream in(std::string(LAYOUTSCOPE_GOLDEN_DIR) + "/cute/tmem_ld_st.json");
     REQUIRE(in);
     nlohmann::json doc = nlohmann::json::parse(in);
     auto& seg = doc["atoms"][0]["map"][5][2][0];

@@ -14,7 +14,7 @@ using conform::Json;
 
 namespace {
 
-const std::string kGolden = std::string(LAYOUTSCOPE_SHARED_DIR) + "/golden/tma/";
+const std::string kGolden = std::string(LAYOUTSCOPE_GOLDEN_DIR) + "/tma/";
 const std::string kRandom = std::string(LAYOUTSCOPE_TEST_DATA_DIR) + "/tma_random/";
 
 TensorMapImage imageOf(const std::string& hex) {

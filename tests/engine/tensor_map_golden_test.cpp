@@ -9,7 +9,7 @@
 using namespace layoutscope;
 
 namespace {
-const std::string kGolden = std::string(LAYOUTSCOPE_SHARED_DIR) + "/golden/tma/";
+const std::string kGolden = std::string(LAYOUTSCOPE_GOLDEN_DIR) + "/tma/";
 }
 
 TEST_CASE("encode: the whole golden encode sweep passes the conformance runner", "[tma][encode][golden]") {

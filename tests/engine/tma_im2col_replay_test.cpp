@@ -31,7 +31,7 @@ int64_t txOf(const MachineState& st, uint32_t cta = 0) {
 TEST_CASE("im2col golden loads are reproduced byte for byte", "[tma][im2col][golden]") {
     size_t n = 0;
     for (const char* file : {"tma_im2col.jsonl.gz", "tma_multicast.jsonl.gz"}) {
-        auto lines = conform::readJsonLines(std::string(LAYOUTSCOPE_SHARED_DIR) + "/golden/tma/" + file);
+        auto lines = conform::readJsonLines(std::string(LAYOUTSCOPE_GOLDEN_DIR) + "/tma/" + file);
         REQUIRE(lines);
         for (const auto& l : *lines) {
             const auto rec = conform::Json::parse(l);

@@ -242,7 +242,7 @@ uint32_t swizzled(uint32_t a, TensorSwizzle sw) { // golden README semantics 3 (
 
 std::vector<conform::Json> interleavedRecords(const char* file) {
     std::vector<conform::Json> out;
-    auto lines = conform::readJsonLines(std::string(LAYOUTSCOPE_SHARED_DIR) + "/golden/tma/" + file);
+    auto lines = conform::readJsonLines(std::string(LAYOUTSCOPE_GOLDEN_DIR) + "/tma/" + file);
     REQUIRE(lines);
     for (const auto& l : *lines) {
         auto rec = conform::Json::parse(l);

@@ -3,7 +3,12 @@
 //   parseInstruction -> validateInstruction (every modelled target, both operand environments)
 //   each line -> parseInstruction -> validateKernel
 //   parseScenario -> runScenario (1 MiB trace budget: a run may execute untraced past it, never abort)
+//   readPtxModule -> checkPtxModule -> scaffoldScenario (each entry) -> parseScenario (docs/ptx-modules.md)
+//   parseLesson -> (embedded scenario) runScenario -> every step's selectors and expected answer
+#include "layoutscope/lesson/lesson.hpp"
+#include "layoutscope/ptx/module.hpp"
 #include "layoutscope/ptx/validate.hpp"
+#include "layoutscope/scenario/scaffold.hpp"
 #include "layoutscope/scenario/scenario.hpp"
 
 #include <cstddef>
@@ -45,5 +50,25 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     (void)validateKernel(kernel, PtxTarget{"sm_100a", 9, 0}, wrapper);
 
     if (auto sc = parseScenario(text)) (void)runScenario(*sc, RunOptions{uint64_t(1) << 20});
+
+    (void)looksLikePtxModule(text);
+    if (auto m = readPtxModule(text)) {
+        (void)checkPtxModule(*m);
+        for (const PtxFunction* f : m->entries())
+            if (auto scn = scaffoldScenario(*m, ScaffoldOptions{f->name, "fuzz.ptx"}))
+                (void)parseScenario(*scn);
+    }
+    if (auto l = parseLesson(text); l && l->scenario) {
+        if (auto run = runScenario(*l->scenario, RunOptions{uint64_t(1) << 20})) {
+            for (size_t i = 0; i < l->steps.size(); ++i) {
+                const auto step = lessonTraceStep(*l, *run, i);
+                if (!step) continue;
+                for (const LessonSelector& h : l->steps[i].highlights)
+                    (void)resolveSelector(*l, *run, h, *step);
+                (void)expectedAnswer(*l, *run, i);
+                (void)checkAnswer(*l, *run, i, std::string_view("smem 0x400"));
+            }
+        }
+    }
     return 0;
 }

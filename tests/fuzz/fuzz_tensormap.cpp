@@ -2,7 +2,8 @@
 // crash, hang or trip a sanitizer, and whatever decodes must re-encode to the very same bytes.
 //   text -> parseTensorMapText -> decodeTensorMap -> tensorMapDirective -> parseScenario, tensorMapJson
 //   bytes -> tensorMapFromBinary; the first 128 bytes -> decodeTensorMap (raw blobs, like --file)
-//   bytes -> parseObservedBytes (the dump reader of `diff` / `observe`: .npy, cuda-gdb hex, raw; issue 13 item 4)
+//   bytes -> parseObservedBytes (the dump reader of `diff` / `observe`: .npy, cuda-gdb hex, raw; issue 13
+//   item 4)
 #include "layoutscope/analysis/observed.hpp"
 #include "layoutscope/scenario/scenario.hpp"
 #include "layoutscope/tma/tensor_map_decode.hpp"

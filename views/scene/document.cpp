@@ -1,6 +1,8 @@
 #include "scene/document.hpp"
+#include "layoutscope/analysis/observed.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <new>
 
 namespace layoutscope::views {
@@ -108,6 +110,7 @@ std::unique_ptr<Document> Document::fromText(std::string text, std::string path,
         im2colPixelsFromTrace(d->m_tiles, d->m_run->trace);
         for (uint32_t cta = 0; cta < d->m_run->initial.smem.size(); ++cta)
             d->m_windows.push_back(smemWindowOf(d->m_run->trace, cta, &*sc));
+        d->compareObservations(*sc);
     };
     try {
         load();
@@ -157,6 +160,87 @@ std::unique_ptr<Document> Document::fromTrace(Trace trace, MachineState initial,
     im2colPixelsFromTrace(d->m_tiles, d->m_run->trace);
     d->m_windows = {window};
     return d;
+}
+
+const std::vector<uint32_t>& Document::observedDiffers(uint32_t cta) const {
+    static const std::vector<uint32_t> none;
+    return cta < m_observedSmem.size() ? m_observedSmem[cta] : none;
+}
+
+// Each `observe` directive: its dump (relative to the scenario's folder) against the run's final state; the
+// summary a diagnostic at the directive (warning when bytes differ or the dump cannot be read, else a note),
+// the differing shared-memory bytes kept for the views' marks.
+void Document::compareObservations(const Scenario& sc) {
+    if (sc.observations.empty()) return;
+    m_observedSmem.assign(m_run->final.smem.size(), {});
+    const size_t slash = m_path.find_last_of('/');
+    const std::string dir = slash == std::string::npos ? "" : m_path.substr(0, slash + 1);
+    for (const Observation& o : sc.observations) {
+        const std::string path = !o.path.empty() && o.path[0] == '/' ? o.path : dir + o.path;
+        Diagnostic d{Severity::Warning, DiagCode::Io, o.span, "", "docs/observed.md", Provenance::Assumption};
+        auto bytes = readObservedFile(path);
+        auto rep =
+            bytes ? compareObserved(sc, *m_run, o, *bytes, 1) : Result<ObservedReport>(bytes.diagnostics());
+        if (!rep) {
+            d.message = "observe: " + rep.error().message;
+            m_diags.push_back(d);
+            continue;
+        }
+        const std::string what = o.space == Observation::Space::Smem     ? "smem " + o.name
+                                 : o.space == Observation::Space::Global ? "global " + o.name
+                                                                         : std::string("tmem");
+        d.code = DiagCode::InvalidValue;
+        if (rep->differing == 0) {
+            d.severity = Severity::Note;
+            d.message = "observe " + what + ": the dump matches the engine (" +
+                        std::to_string(rep->compared) + " bytes, " + rep->format + ")";
+        } else {
+            const ByteDiff& f = rep->first.front();
+            char b[96];
+            std::snprintf(b, sizeof b, "; first at +%llu (%s): observed 0x%02x, predicted 0x%02x",
+                          static_cast<unsigned long long>(f.offset), f.where.c_str(), f.observed,
+                          f.predicted);
+            d.message = "observe " + what + ": " + std::to_string(rep->differing) + " of " +
+                        std::to_string(rep->compared) + " bytes differ from the dump (marked)" + b +
+                        (f.hint.empty() ? "" : "; " + f.hint);
+        }
+        for (const Diagnostic& n : rep->notes) m_diags.push_back(n);
+        m_diags.push_back(d);
+        if (o.space == Observation::Space::Tmem) { // cells lane-major, 4 bytes each, in the observed window
+            const Observation& ob = rep->observation;
+            uint32_t last = UINT32_MAX;
+            for (uint64_t off : rep->differingOffsets) {
+                const uint32_t cell = uint32_t(off / 4);
+                if (cell == last) continue;
+                last = cell;
+                m_observedTmem.push_back({ob.cta, ob.lane0 + cell / ob.cols, ob.col0 + cell % ob.cols});
+            }
+        }
+        if (o.space == Observation::Space::Global) // each differing element once, by its coordinates
+            if (const ScenarioTensorMap* tm = sc.findTensorMap(o.name)) {
+                const TensorMapTiledParams& p = tm->map.p;
+                const uint64_t es = std::max<uint32_t>(1, elementBits(p.dataType) / 8);
+                uint64_t lastElem = UINT64_MAX;
+                for (uint64_t off : rep->differingOffsets) {
+                    if (off / es == lastElem) continue;
+                    lastElem = off / es;
+                    ObservedElement e{p.globalAddress, {}};
+                    uint64_t rest = lastElem * es;
+                    for (int d = int(p.tensorRank) - 1; d >= 1; --d) {
+                        e.coords[d] = int32_t(rest / p.globalStrides[d - 1]);
+                        rest %= p.globalStrides[d - 1];
+                    }
+                    e.coords[0] = int32_t(rest / es);
+                    m_observedGlobal.push_back(e);
+                }
+            }
+        if (o.space != Observation::Space::Smem) continue;
+        const ScenarioBuffer* buf = sc.findBuffer(o.name);
+        const uint32_t cta = rep->observation.cta;
+        if (!buf || cta >= m_observedSmem.size()) continue;
+        for (uint64_t off : rep->differingOffsets) m_observedSmem[cta].push_back(buf->addr + uint32_t(off));
+        std::sort(m_observedSmem[cta].begin(), m_observedSmem[cta].end());
+    }
 }
 
 const InstrTile* Document::tileOf(uint32_t instr) const {

@@ -85,12 +85,33 @@ class Document {
     [[nodiscard]] const std::vector<Diagnostic>& diagnostics() const { return m_diags; }
     [[nodiscard]] const std::string& text() const { return m_text; }
     [[nodiscard]] const std::string& path() const { return m_path; }
+    /// Shared-memory addresses of `cta` whose bytes differ from the scenario's `observe smem` dumps (sorted;
+    /// issue 13 item 4). The views mark them with kFlagDiffers; each observation is also a diagnostic.
+    [[nodiscard]] const std::vector<uint32_t>& observedDiffers(uint32_t cta) const;
+    /// Tensor Memory cells (cta, lane, column) that differ from the scenario's `observe tmem` dumps.
+    struct ObservedCell {
+        uint32_t cta = 0, lane = 0, column = 0;
+    };
+    [[nodiscard]] const std::vector<ObservedCell>& observedTmemDiffers() const { return m_observedTmem; }
+    /// Global elements (tensor by its global address, coordinates dim 0 first) whose bytes differ from the
+    /// scenario's `observe global` dumps.
+    struct ObservedElement {
+        uint64_t tensorAddress = 0;
+        std::array<int32_t, kMaxTensorRank> coords{};
+    };
+    [[nodiscard]] const std::vector<ObservedElement>& observedGlobalDiffers() const {
+        return m_observedGlobal;
+    }
     /// Element type of instruction `instr` (FLOAT16 when unknown).
     [[nodiscard]] TensorDataType dataTypeOf(uint32_t instr) const;
     /// Bytes per element of instruction `instr` (>= 1).
     [[nodiscard]] uint32_t elemBytesOf(uint32_t instr) const;
 
   private:
+    void compareObservations(const Scenario& sc);
+    std::vector<std::vector<uint32_t>> m_observedSmem; ///< per CTA
+    std::vector<ObservedCell> m_observedTmem;
+    std::vector<ObservedElement> m_observedGlobal;
     std::string m_text, m_path;
     std::vector<Diagnostic> m_diags;
     std::optional<Run> m_run;

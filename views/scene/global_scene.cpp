@@ -398,6 +398,12 @@ GlobalScene globalSceneAt(const Document& doc, uint32_t instr, uint32_t step,
         }
     }
     g.rowOf = std::move(rowOf);
+    for (const Document::ObservedElement& e : doc.observedGlobalDiffers()) // `observe global` dumps
+        if (e.tensorAddress == g.tile->map.p.globalAddress)
+            if (const auto cell = g.cellOf(e.coords)) {
+                g.texels[size_t((*cell)[1]) * g.w + (*cell)[0]].a |= kFlagDiffers;
+                ++g.observedMarked;
+            }
     return g;
 }
 

@@ -72,6 +72,8 @@ struct GlobalScene {
     /// Per cell: box row (dim 1 fastest) / gather4 row / im2col pixel row, -1 outside the footprint.
     std::vector<int32_t> rowOf;
     std::vector<Rgba8> texels;
+    size_t observedMarked =
+        0; ///< cells marked kFlagDiffers: their bytes differ from an `observe global` dump
     [[nodiscard]] uint32_t rank() const;
     /// Full tensor coordinate of cell (x, y); for a gap cell the first coordinate it elides.
     [[nodiscard]] std::array<int32_t, kMaxTensorRank> coordAt(uint32_t x, uint32_t y) const;

@@ -147,6 +147,8 @@ OverlayList buildSmemOverlay(const Camera2D& cam, glm::vec2 viewport, const Smem
     // line out of the pane at 1280x800); the unit line says what "arrived" and "read" refer to.
     f.item(Rgba8{235, 235, 235, 255}, "arrived");
     f.item(kReadOutline, "read", false, true);
+    if (s.observedMarked)
+        f.item(kDiffColour, "differs from dump (" + std::to_string(s.observedMarked) + " B)");
     const std::string unit = chunks ? "1 colour = 16-B chunk (its first byte)" : "1 cell = 1 byte";
     // The long line only where it fits (it was cut at the right edge of 760-830 px panes).
     const std::string full =
@@ -293,6 +295,7 @@ OverlayList buildGlobalOverlay(const Camera2D& cam, glm::vec2 viewport, const Gl
         f.item(window, "bounding box + offsets", false, true);
     }
     f.item(orange, "tensor " + cuteShape(g.tile->map) + " (elements)", false, true);
+    if (g.observedMarked) f.item(kDiffColour, "differs from dump (" + std::to_string(g.observedMarked) + ")");
     o.regions.push_back({"legend", {10, ly}, {viewport.x - 8, f.y + 16}});
     return o;
 }

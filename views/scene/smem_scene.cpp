@@ -91,7 +91,17 @@ SmemScene smemSceneAt(const Document& doc, uint32_t step, const std::vector<BoxF
         s.texels[k] = fadeTowardsWhite(col, step - 1 - m.step, fadeSteps);
     }
     markReads(t, step, s.window, s.texels);
+    markObserved(doc.observedDiffers(cta), s);
     return s;
+}
+
+void markObserved(const std::vector<uint32_t>& addrs, SmemScene& s) {
+    s.observedMarked = 0;
+    for (uint32_t a : addrs)
+        if (a >= s.window.base && a - s.window.base < s.texels.size()) {
+            s.texels[a - s.window.base].a |= kFlagDiffers;
+            ++s.observedMarked;
+        }
 }
 
 void markReads(const Trace& t, uint32_t step, const SmemWindow& w, std::vector<Rgba8>& texels) {

@@ -45,6 +45,7 @@ struct SmemScene {
     uint32_t step = 0;
     std::vector<int32_t> moveOf; ///< per byte: index into trace.moves of the last move that wrote it, -1 none
     std::vector<Rgba8> texels;   ///< per byte, row-major, 128 per row
+    size_t observedMarked = 0;   ///< bytes marked kFlagDiffers because they differ from an `observe`d dump
     [[nodiscard]] uint32_t width() const { return 128; }
     [[nodiscard]] uint32_t height() const { return window.rows(); }
     /// Cell of a byte address, or nullopt outside the window.
@@ -60,6 +61,10 @@ struct SmemScene {
 /// Sets kFlagRead on the bytes of `w` that the moves of step `step - 1` read (their source): a read is
 /// an outline over the producer's colour, never a recolouring (issue 12).
 void markReads(const Trace& t, uint32_t step, const SmemWindow& w, std::vector<Rgba8>& texels);
+
+/// Sets kFlagDiffers on the bytes at `addrs` (Document::observedDiffers: they differ from an `observe`d
+/// dump).
+void markObserved(const std::vector<uint32_t>& addrs, SmemScene& s);
 
 /// `c` mixed towards white for a move `age` steps before the current one (age 0 = current step is
 /// left to the shader's highlight): weight 0.45 * (1 - age / fadeSteps).

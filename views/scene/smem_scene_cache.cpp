@@ -110,6 +110,7 @@ const SmemScene& SmemSceneCache::sceneAt(const Document& doc, uint32_t step,
         }
     }
     markReads(t, target, m_window, m_out.texels);
+    markObserved(doc.observedDiffers(m_window.cta), m_out);
     return m_out;
 }
 

@@ -154,6 +154,10 @@ OverlayList buildTmemOverlay(const Camera2D& cam, glm::vec2 viewport, const Tmem
     swatch(o, p, Rgba8{235, 235, 235, 255}, "moved this step");
     o.rects.push_back({p, p + glm::vec2(14, 14), kAlloc, false});
     o.text(p + glm::vec2(19, 0), "allocation");
+    if (s.observedMarked) {
+        p.x += 19 + approxTextWidth("allocation") + 16;
+        swatch(o, p, kDiffColour, "differs from dump (" + std::to_string(s.observedMarked) + " cells)");
+    }
     o.text({8, viewport.y - 24},
            "colour = provenance: from registers hue = thread, lightness = register; from smem = the byte's "
            "colour in the "

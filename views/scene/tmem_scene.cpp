@@ -176,7 +176,17 @@ TmemScene tmemSceneAt(const Document& doc, uint32_t step, uint32_t cta, const Sm
             }
         }
     }
+    markObservedTmem(doc, s);
     return s;
+}
+
+void markObservedTmem(const Document& doc, TmemScene& s) {
+    s.observedMarked = 0;
+    for (const Document::ObservedCell& c : doc.observedTmemDiffers())
+        if (const auto g = s.gridOf(TmemCellRef{c.cta, c.lane, c.column})) {
+            const size_t i = size_t(g->y) * s.width() + g->x;
+            if (i < s.texels.size()) s.texels[i].a |= kFlagDiffers, ++s.observedMarked;
+        }
 }
 
 } // namespace layoutscope::views

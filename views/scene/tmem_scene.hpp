@@ -51,6 +51,7 @@ struct TmemScene {
     std::vector<int32_t> moveOf; ///< per cell: last move that wrote it, -1 none
     std::vector<Rgba8> texels;   ///< row-major, width() per row
     std::vector<TmemAllocBox> allocs;
+    size_t observedMarked = 0; ///< cells marked kFlagDiffers: they differ from an `observe tmem` dump
     [[nodiscard]] uint32_t width() const { return ctaCount * 512 + (ctaCount - 1) * kTmemPairGap; }
     [[nodiscard]] uint32_t height() const { return 128; }
     /// The TMEM cell under grid cell (x, y); nullopt in the gap or outside.
@@ -60,6 +61,9 @@ struct TmemScene {
     /// x of column 0 of `cta` (cta must be shown).
     [[nodiscard]] uint32_t originOf(uint32_t cta) const { return (cta - firstCta) * (512 + kTmemPairGap); }
 };
+
+/// Sets kFlagDiffers on the shown cells that differ from the document's `observe tmem` dumps.
+void markObservedTmem(const Document& doc, TmemScene& s);
 
 /// CTAs the TMEM view shows for `cta`: the pair (cta & ~1, 2) when the trace has TMEM moves in both
 /// CTAs of the pair, else (cta, 1).

@@ -150,6 +150,7 @@ const TmemScene& TmemSceneCache::seek(uint32_t step, const SmemColourFn& smemCol
                         m_out.texels[size_t(lane) * w + m_out.originOf(c) + col].a |= kFlagFill;
         }
     }
+    markObservedTmem(m_doc, m_out);
     return m_out;
 }
 

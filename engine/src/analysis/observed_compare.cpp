@@ -120,6 +120,7 @@ Result<ObservedReport> compareObserved(const Scenario& s, const Run& run, const 
     rep.compared = n;
     for (uint64_t i = 0; i < n; ++i) {
         if (bytes.bytes[i] == predicted[i]) continue;
+        if (rep.differingOffsets.size() < kMaxMarkedOffsets) rep.differingOffsets.push_back(i);
         if (rep.differing++ >= maxDiffs) continue;
         ByteDiff d{i, bytes.bytes[i], predicted[i], "", ""};
         if (o.space == Observation::Space::Smem)

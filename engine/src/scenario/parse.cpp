@@ -6,6 +6,7 @@
 // and may span lines). target / ptx / cluster are applied before everything else, since tensor
 // map encoding and shared-memory layout depend on them; all other statements apply in order.
 #include "scenario/parse.hpp"
+#include "layoutscope/ptx/module.hpp"
 #include "layoutscope/scenario/scenario.hpp"
 #include "ptx/lex.hpp"
 
@@ -193,6 +194,16 @@ Result<Scenario> parseScenario(std::string_view text) {
         return Diagnostic{Severity::Error,     DiagCode::InvalidValue,
                           SourceSpan{1, 1, 1}, scenarioTooLargeMessage(text.size()),
                           kSizeLimitRef,       Provenance::Assumption};
+    if (looksLikePtxModule(
+            text)) // a whole .ptx (File > Open of nvcc output): one clear error, not one per line
+        return Diagnostic{Severity::Error,
+                          DiagCode::Unsupported,
+                          SourceSpan{1, 1, 1},
+                          "this is a whole PTX module (`.version` ... `.entry`), not a scenario: "
+                          "`layoutscope-cli check FILE` validates its TMA/tcgen05/mbarrier instructions and "
+                          "`layoutscope-cli scaffold FILE` writes a scenario from one of its kernels",
+                          "docs/ptx-modules.md",
+                          Provenance::Assumption};
     Context ctx;
     ctx.smemCursor.fill(ctx.s.smemBase);
     const std::string clean = stripComments(text);

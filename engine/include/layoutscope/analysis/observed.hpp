@@ -47,9 +47,13 @@ struct ObservedReport {
     Observation observation;
     std::string format;
     uint64_t compared = 0, differing = 0;
-    std::vector<ByteDiff> first;   ///< the first differing bytes, at most maxDiffs
-    std::vector<Diagnostic> notes; ///< e.g. the file is shorter or longer than the region (Warning)
+    std::vector<ByteDiff> first;            ///< the first differing bytes, at most maxDiffs
+    std::vector<uint64_t> differingOffsets; ///< every differing offset (at most kMaxMarkedOffsets): the marks
+    std::vector<Diagnostic> notes;          ///< e.g. the file is shorter or longer than the region (Warning)
 };
+
+/// differingOffsets holds at most this many offsets (a whole 228 KiB shared memory, and TMEM, fit).
+inline constexpr size_t kMaxMarkedOffsets = size_t(1) << 20;
 
 /// Compare observed bytes with the engine's final state of the run. Errors: an unknown buffer or tensor,
 /// a CTA outside the cluster, a TMEM window outside 128 x 512.

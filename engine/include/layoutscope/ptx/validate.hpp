@@ -61,6 +61,11 @@ struct PtxEnvironment {
 /// per target: sm_90a 8.0, sm_100a 8.6, sm_120a 8.7, sm_100f/sm_103a 8.8, sm_110a 9.0).
 [[nodiscard]] Status validateTargetVersion(const PtxTarget& target);
 
+/// True when `instr`'s name is one this validator has a rule table for (cp.async.bulk.tensor, the
+/// tcgen05 data-movement forms, mbarrier init/arrive.expect_tx/try_wait/test_wait); the PTX module
+/// reader validates those and tolerates every other instruction.
+[[nodiscard]] bool validatorModels(const ParsedInstr& instr);
+
 /// Targets this validator knows, in table order ("sm_90a", "sm_100a", ...).
 [[nodiscard]] std::vector<std::string> knownPtxTargets();
 

@@ -1,0 +1,221 @@
+// The PTX module reader, part 2 (part 1: module_read.cpp): .entry/.func headers and their .param
+// lists, declarations and the names they put in scope, `{ ... }` scopes, instructions (those the
+// validator models are parsed and kept) and register origins (`mov`/`cvta` chains, for scaffold).
+#include "ptx/module_reader.hpp"
+
+#include <algorithm>
+
+namespace layoutscope::ptxmod {
+
+void Reader::declare(const ptxmod::Decl& d, std::vector<PtxVariable>* vars, bool moduleScope) {
+    const auto kind = ptxmod::valueKindOf(d);
+    for (const auto& n : d.names) {
+        if (kind) decls.push_back({n.name, n.count, *kind});
+        if (vars && d.space != ".reg" && d.space != ".param")
+            vars->push_back({d.space, n.name, d.type, d.typeBytes * n.elements, d.align, n.span});
+    }
+    envDirty = true;
+    if (moduleScope) moduleDecls = decls.size();
+}
+
+bool Reader::declaration(const Cursor& start, std::vector<PtxVariable>* vars) {
+    const auto text = toSemicolon(start, "declaration");
+    if (!text) return false;
+    const std::string clean = ptxmod::blankComments(*text);
+    auto d = ptxmod::parseDecl(clean, start.line, start.column);
+    if (!d) return error = d.error(), false;
+    declare(*d, vars, fn == nullptr);
+    return true;
+}
+
+// `( param, ... )` of an .entry/.func; each parameter is a declaration.
+bool Reader::paramList(PtxFunction* f) {
+    const Cursor open = c;
+    c.advance(); // '('
+    for (;;) {
+        if (!skipBlank()) return false;
+        if (c.peek() == ')') break;
+        const Cursor start = c;
+        int depth = 0;
+        while (!c.atEnd() && !(depth == 0 && (c.peek() == ',' || c.peek() == ')'))) {
+            if (c.peek() == '(') ++depth;
+            if (c.peek() == ')') --depth;
+            if (c.peek() == '{' || c.peek() == '}' || c.peek() == ';')
+                return fail(c.here(), "expected ',' or ')' in the parameter list opened at " +
+                                          where(open.here()) + ", found " + lex::describeChar(c.text, c.pos));
+            c.advance();
+        }
+        if (c.atEnd()) return fail(open.here(), "parameter list '(' is never closed (the file ends first)");
+        const std::string clean = ptxmod::blankComments(c.text.substr(start.pos, c.pos - start.pos));
+        auto d = ptxmod::parseDecl(clean, start.line, start.column);
+        if (!d) return error = d.error(), false;
+        if (f)
+            for (const auto& n : d->names)
+                f->params.push_back(
+                    {n.name, d->type, d->typeBytes * std::max<uint64_t>(1, n.elements), d->align, n.span});
+        declare(*d, nullptr, false);
+        if (c.peek() == ',') c.advance();
+    }
+    c.advance(); // ')'
+    return true;
+}
+
+bool Reader::function(bool isEntry) {
+    if (fn) return fail(c.here(), "a function cannot be defined inside another function's body");
+    if (!skipBlank()) return false;
+    decls.resize(moduleDecls);
+    if (!isEntry && c.peek() == '(' && !paramList(nullptr)) return false; // return parameters
+    if (!skipBlank()) return false;
+    const Cursor nameAt = c;
+    if (!lex::isIdentStart(c.peek()))
+        return fail(c.here(), std::string("expected the ") + (isEntry ? "kernel" : "function") +
+                                  " name, found " + lex::describeChar(c.text, c.pos));
+    PtxFunction f;
+    f.name = word();
+    f.isEntry = isEntry;
+    f.span = c.spanFrom(nameAt);
+    if (!skipBlank()) return false;
+    if (c.peek() == '(' && !paramList(&f)) return false;
+    for (;;) { // performance directives, then ';' (a prototype) or the body
+        if (!skipBlank()) return false;
+        if (c.peek() == '.') {
+            const Cursor d = c;
+            c.advance();
+            const std::string name = "." + word();
+            if (!isLineDirective(name))
+                return fail(d.here(static_cast<int>(name.size())), "`" + name +
+                                                                       "` cannot follow the header of `" +
+                                                                       f.name + "` (expected '{' or ';')");
+            restOfLine();
+            continue;
+        }
+        if (c.peek() == ';') {
+            c.advance();
+            decls.resize(moduleDecls);
+            return true;
+        }
+        if (c.peek() == '{') break;
+        if (c.atEnd())
+            return fail(nameAt.here(), "`" + f.name + "` has no body: the file ends after its header");
+        return fail(c.here(), "expected '{' to open the body of `" + f.name + "`, found " +
+                                  lex::describeChar(c.text, c.pos));
+    }
+    mod.functions.push_back(std::move(f));
+    fn = &mod.functions.back();
+    origin.clear();
+    return openScope();
+}
+
+bool Reader::openScope() {
+    if (marks.size() >= kMaxDepth)
+        return fail(c.here(), "scopes nested deeper than " + std::to_string(kMaxDepth) + " levels");
+    marks.push_back(decls.size());
+    opens.push_back(c.here());
+    c.advance();
+    return true;
+}
+
+void Reader::closeScope() {
+    decls.resize(marks.back());
+    marks.pop_back();
+    opens.pop_back();
+    envDirty = true;
+    c.advance();
+    if (marks.empty()) fn = nullptr, decls.resize(moduleDecls);
+}
+
+bool Reader::instruction(const Cursor& start) {
+    if (!fn) return fail(start.here(), "an instruction outside a function body");
+    Cursor h = c;
+    if (h.peek() == '@') {
+        while (!h.atEnd() && !lex::isSpace(h.peek())) h.advance();
+        h.skipSpace();
+    }
+    Cursor o = h;
+    while (lex::isIdentChar(o.peek())) o.advance();
+    const std::string_view head = c.text.substr(h.pos, o.pos - h.pos);
+    if (head.empty())
+        return fail(h.here(), "expected an instruction opcode, found " + lex::describeChar(c.text, h.pos));
+    const auto text = toSemicolon(start, "instruction");
+    if (!text) return false;
+    if (head != "cp" && head != "tcgen05" && head != "mbarrier") {
+        ++fn->otherInstructions;
+        track(head, *text, o.pos - start.pos, start.line);
+        return true;
+    }
+    const std::string clean = ptxmod::blankComments(*text);
+    auto parsed = parseInstruction(clean, start.line, start.column);
+    if (!parsed) {
+        // Report it only for the validator's instructions: read the opcode alone to find out.
+        const auto opEnd = clean.find_first_of(" \t\r\n", h.pos - start.pos);
+        auto op = parseInstruction(std::string_view(clean).substr(0, opEnd), start.line, start.column);
+        if (op && validatorModels(*op))
+            mod.diagnostics.insert(mod.diagnostics.end(), parsed.diagnostics().begin(),
+                                   parsed.diagnostics().end());
+        else
+            ++fn->otherInstructions;
+        return true;
+    }
+    const bool modelled = validatorModels(*parsed);
+    if (!modelled && head != "tcgen05") { // unmodelled tcgen05 still counts for the .cta_group rule
+        ++fn->otherInstructions;
+        return true;
+    }
+    if (envDirty || fn->envs.empty()) {
+        fn->envs.push_back(PtxEnvironment{decls, false, false});
+        envDirty = false;
+    }
+    PtxModuleInstr mi{std::move(parsed).value(), fn->envs.size() - 1, modelled, {}};
+    addOrigins(mi, mi.instr.operands);
+    fn->instrs.push_back(std::move(mi));
+    if (!modelled) ++fn->otherInstructions;
+    return true;
+}
+
+// Origins: `mov`/`cvta` of a symbol, an immediate or a register with a known origin; any other
+// instruction whose first operand is a register forgets that register's origin.
+void Reader::track(std::string_view head, std::string_view text, size_t opcodeEnd, int line) {
+    if (head == "mov" || head == "cvta") {
+        auto p = parseInstruction(ptxmod::blankComments(text), line, 1);
+        if (p && p->predicate.empty() && p->operands.size() == 2 &&
+            p->operands[0].kind == OperandKind::Register) {
+            const Operand& src = p->operands[1];
+            const std::string& dst = p->operands[0].text;
+            if (src.kind == OperandKind::Symbol && src.text != "_") {
+                origin[dst] = {dst, src.text, 0, line};
+                return;
+            }
+            if (src.kind == OperandKind::Immediate) {
+                origin[dst] = {dst, "", src.imm, line};
+                return;
+            }
+            if (auto it = origin.find(src.text); src.kind == OperandKind::Register && it != origin.end()) {
+                PtxRegOrigin o = it->second;
+                o.reg = dst;
+                origin[dst] = o;
+                return;
+            }
+        }
+    }
+    size_t i = opcodeEnd;
+    while (i < text.size() && !lex::isSpace(text[i])) ++i; // the qualifiers
+    while (i < text.size() && lex::isSpace(text[i])) ++i;
+    if (i < text.size() && text[i] == '%') {
+        size_t e = i + 1;
+        while (e < text.size() && lex::isIdentChar(text[e])) ++e;
+        origin.erase(std::string(text.substr(i, e - i)));
+    }
+}
+
+void Reader::addOrigins(PtxModuleInstr& mi, const std::vector<Operand>& ops) {
+    for (const Operand& op : ops) {
+        if (op.kind == OperandKind::Register) {
+            if (auto it = origin.find(op.text);
+                it != origin.end() && std::none_of(mi.origins.begin(), mi.origins.end(),
+                                                   [&](const PtxRegOrigin& o) { return o.reg == op.text; }))
+                mi.origins.push_back(it->second);
+        }
+        addOrigins(mi, op.elements);
+    }
+}
+} // namespace layoutscope::ptxmod

@@ -1,0 +1,45 @@
+// Opening a PTX module in the GUI (issue 13 item 2): the scaffold of its kernel opens as an untitled,
+// modified scenario that runs (docs/ptx-modules.md). tests/data/ptx holds nvcc 13 output
+// (scripts/gen-ptx); tcgen05_ops_sm_100a.ptx has one .entry, tma_tile_sm_90a.ptx two.
+#include "code_editor.hpp"
+#include "editor_dock.hpp"
+#include "main_window.hpp"
+#include "scene/document.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <QTextDocument>
+
+using namespace layoutscope::views;
+
+namespace {
+const QString kPtx = QStringLiteral(LAYOUTSCOPE_TEST_DATA_DIR) + "/ptx/";
+}
+
+TEST_CASE("Opening a .ptx offers the scaffold of its kernel", "[views][gui][ptx]") {
+    SECTION("one kernel: its scaffold opens untitled, modified, and runs") {
+        MainWindow w;
+        w.openFile(kPtx + "tcgen05_ops_sm_100a.ptx");
+        const QString text = w.editorDock()->editor()->toPlainText();
+        CHECK(text.contains("tcgen05_ops_sm_100a.ptx"));
+        CHECK(text.contains("tcgen05.alloc"));
+        CHECK(w.editorDock()->path().isEmpty());
+        CHECK(w.editorDock()->isModified());
+        REQUIRE(w.document());
+        CHECK(w.document()->hasTrace());
+    }
+    SECTION("two kernels: the one picked from the list opens") {
+        // The choices are the demangled signatures (tmaTileLoads(...), tmaTileStores(...)); they hold commas,
+        // so the automatic answer names the second by its index.
+        const QByteArray saved = qgetenv("LAYOUTSCOPE_AUTO_ANSWER");
+        qputenv("LAYOUTSCOPE_AUTO_ANSWER", saved + (saved.isEmpty() ? "" : ",") + "ptx-entry=#1");
+        MainWindow w;
+        w.openFile(kPtx + "tma_tile_sm_90a.ptx");
+        qputenv("LAYOUTSCOPE_AUTO_ANSWER", saved);
+        const QString text = w.editorDock()->editor()->toPlainText();
+        CHECK(text.contains("cp.async.bulk.tensor.2d.global.shared::cta")); // the store kernel's
+        CHECK_FALSE(text.contains("mbarrier::complete_tx"));                // not the load kernel's
+        REQUIRE(w.document());
+        CHECK(w.document()->hasTrace());
+    }
+}
