@@ -89,10 +89,18 @@ AppSettings::Startup AppSettings::startupFile(const QString& fallback) const {
     return r;
 }
 
+void AppSettings::saveKindLayout(const QString& kind, const QByteArray& state) const {
+    if (!kind.isEmpty()) settings().setValue("window/layout_" + kind, state);
+}
+QByteArray AppSettings::kindLayout(const QString& kind) const {
+    return kind.isEmpty() ? QByteArray() : settings().value("window/layout_" + kind).toByteArray();
+}
+
 void AppSettings::resetLayout() const {
     QSettings s = settings();
     s.remove("window/geometry");
     s.remove("window/state");
+    for (const char* k : {"tma", "tcgen05", "mixed"}) s.remove(QString("window/layout_") + k);
 }
 
 } // namespace layoutscope::views

@@ -3,6 +3,7 @@
 /// (saveState/restoreState), geometry, theme and the last file. `--reset-layout` calls reset().
 /// Tests point QSettings at a temporary folder with useSettingsFolder() so they never touch the
 /// user's settings.
+#include <QByteArray>
 #include <QString>
 
 class QMainWindow;
@@ -42,6 +43,11 @@ class AppSettings {
         QString path, note;
     };
     [[nodiscard]] Startup startupFile(const QString& fallback) const;
+    /// The dock layout (saveState) kept per scenario kind ("tma", "tcgen05", "mixed"): what a user
+    /// gives the TMEM docks for tcgen05 comes back to the other views for TMA (issue 15).
+    void saveKindLayout(const QString& kind, const QByteArray& state) const;
+    /// The layout saved for `kind`, or empty.
+    [[nodiscard]] QByteArray kindLayout(const QString& kind) const;
     /// Forget the layout and geometry (the theme and last file stay).
     void resetLayout() const;
 };

@@ -126,6 +126,8 @@ BreakpointPanel* addBreakpointDock(MainWindow& w) {
         w.playback(), [&w] { return w.document(); }, [&w] { return w.selectedLocs(); }, &w);
     auto* dock = new QDockWidget("Breakpoints", &w);
     dock->setObjectName("breakpointDock");
+    panel->setMinimumHeight(
+        56); // a tab of Events: the views above keep their minimums at 1280x800 (issue 15)
     dock->setWidget(panel);
     w.addDockWidget(Qt::LeftDockWidgetArea, dock);
     if (auto* events = w.findChild<QDockWidget*>("eventDock")) w.tabifyDockWidget(events, dock);

@@ -90,9 +90,21 @@ void CellCanvas::setMessage(std::string title, std::string text) {
 
 void CellCanvas::fitView() {
     m_cam.setViewport({float(width()), float(height())});
-    if (m_w && m_h) m_cam.fit({0, 0}, {float(m_w), float(m_h)}, m_margins, true);
+    if (m_marginsFn) m_margins = m_marginsFn({float(width()), float(height())});
+    if (m_w && m_h) {
+        if (m_fitRegion)
+            m_cam.fit(m_fitRegion->first, m_fitRegion->second, m_margins, true);
+        else
+            m_cam.fit({0, 0}, {float(m_w), float(m_h)}, m_margins, true);
+    }
     m_userCamera = false;
     repaintView();
+}
+
+void CellCanvas::setFitRegion(std::optional<std::pair<glm::vec2, glm::vec2>> region) {
+    if (region == m_fitRegion) return;
+    m_fitRegion = region;
+    if (!m_userCamera) fitView();
 }
 
 void CellCanvas::setView(glm::vec2 origin, float zoom) {
@@ -168,7 +180,11 @@ OverlayList CellCanvas::frameOverlay(glm::vec2 viewport) const {
     }
     if (m_marker) outline(m_marker->first, m_marker->second, Rgba8{0, 230, 255, 255});
     if (m_hover) outline(*m_hover, *m_hover + glm::uvec2(1), Rgba8{255, 255, 255, 255});
-    appendPathPrimitives(o, m_path, m_pathOrigin, m_pathPhase);
+    // This canvas draws the labels that start over it; the others and the window overlay skip them.
+    appendPathPrimitives(o, m_path, m_pathOrigin, m_pathPhase, [this, viewport](glm::vec2 p) {
+        const glm::vec2 l = p - m_pathOrigin;
+        return l.x >= 0 && l.y >= 0 && l.x < viewport.x && l.y < viewport.y;
+    });
     return o;
 }
 

@@ -43,10 +43,16 @@ class CellCanvas : public QWidget {
     void setOverlay(OverlayFn fn) { m_overlayFn = std::move(fn); }
     void setInspector(InspectFn fn) { m_inspectFn = std::move(fn); }
     void setMargins(glm::vec4 marginsPx) { m_margins = marginsPx; }
+    /// Margins that depend on the canvas size (e.g. a banner that wraps to more lines when narrow):
+    /// asked again at each fit, so a resize keeps text off the cells. Overrides setMargins.
+    void setMarginsFn(std::function<glm::vec4(glm::vec2 viewport)> fn) { m_marginsFn = std::move(fn); }
     /// A message shown in the middle of the canvas (e.g. scenario errors); empty text hides it.
     void setMessage(std::string title, std::string text);
-    /// Fit the whole grid in the view (also on double-click).
+    /// Fit the whole grid in the view (also on double-click), or the fit region when one is set.
     void fitView();
+    /// What fitView shows: cells [lo, hi) (e.g. Tensor Memory's allocated columns), nullopt: the whole
+    /// grid. Refits unless the user moved the camera.
+    void setFitRegion(std::optional<std::pair<glm::vec2, glm::vec2>> region);
     /// Outline cells [lo, hi) (e.g. the element or bytes linked to what the other view hovers).
     void setMarker(std::optional<std::pair<glm::uvec2, glm::uvec2>> cells);
     [[nodiscard]] const std::optional<std::pair<glm::uvec2, glm::uvec2>>& marker() const { return m_marker; }
@@ -94,6 +100,8 @@ class CellCanvas : public QWidget {
     [[nodiscard]] int drawCallsLastFrame() const { return m_drawCalls; }
     /// Re-run the inspector for the hovered cell (after the cells changed).
     void refreshInspector();
+    /// Draw again (e.g. after View > Theme changed the canvas colours).
+    void refreshView() { repaintView(); }
 
   signals:
     void hoveredCell(int x, int y); ///< -1, -1 when the cursor leaves the grid
@@ -127,6 +135,8 @@ class CellCanvas : public QWidget {
     uint32_t m_w = 0, m_h = 0;
     ShadeParams m_params;
     glm::vec4 m_margins{40, 40, 10, 10};
+    std::optional<std::pair<glm::vec2, glm::vec2>> m_fitRegion;
+    std::function<glm::vec4(glm::vec2)> m_marginsFn;
     bool m_dirty = false;      ///< texels changed since the last upload
     bool m_userCamera = false; ///< the user panned/zoomed: keep the camera on resize
     bool m_dragging = false;

@@ -9,6 +9,33 @@
 
 namespace layoutscope::views {
 
+/// The first sentence of `para` (a ". " outside parentheses ends it), its parenthesised spec
+/// references ("(PTX ISA ...)", "(... §...)") left out.
+static QString exampleTitleOf(const QString& para) {
+    QString out;
+    int depth = 0;
+    qsizetype open = -1;
+    for (qsizetype i = 0; i < para.size(); ++i) {
+        const QChar c = para[i];
+        if (c == '(' && depth++ == 0) open = out.size();
+        out += c;
+        if (c == ')' && depth > 0 && --depth == 0) {
+            const QString group = out.mid(open);
+            if (group.contains(QChar(0x00a7)) || group.contains("PTX ISA")) {
+                out.truncate(open);
+                while (out.endsWith(' ')) out.chop(1);
+            }
+        }
+        if (depth == 0 && c == '.' && (i + 1 == para.size() || para[i + 1] == ' ') && i > 0 &&
+            !para[i - 1].isDigit() && i + 1 < para.size())
+            break; // end of the first sentence
+    }
+    out = out.trimmed();
+    if (out.endsWith('.') && !para.trimmed().endsWith(out)) out.chop(1);
+    out.replace(" :", ":").replace(" ,", ",").replace(" ;", ";");
+    return out.isEmpty() ? para : out;
+}
+
 ExampleScenario readExampleHeader(const QString& path) {
     ExampleScenario e{path, QFileInfo(path).completeBaseName(), {}};
     QFile f(path);
@@ -33,19 +60,34 @@ ExampleScenario readExampleHeader(const QString& path) {
         }
     }
     if (paras.back().isEmpty()) paras.removeLast();
-    // Title: the first paragraph (a first line may wrap onto the next), cut at a word when long;
-    // the tooltip then repeats it whole.
+    // Title: the first sentence of the first paragraph (a first line may wrap onto the next), whole
+    // (a menu item is as wide as its text), without the spec references in parentheses; the tooltip
+    // then repeats the paragraph whole.
     const QString first = paras.takeFirst();
-    constexpr int kMaxTitle = 80;
-    if (first.size() <= kMaxTitle) {
-        e.title = first;
-    } else {
-        const qsizetype cut = first.lastIndexOf(' ', kMaxTitle);
-        e.title = first.left(cut > 20 ? cut : kMaxTitle) + QString::fromUtf8(" \u2026");
-        paras.prepend(first);
-    }
+    e.title = exampleTitleOf(first);
+    if (e.title != first) paras.prepend(first);
     e.description = paras.join("\n\n");
     return e;
+}
+
+QStringList exampleTopics() {
+    return {"TMA tiles && swizzle", "OOB && strides", "im2col",       "Multicast", "gather4",
+            "tcgen05 ld / st",      "tcgen05 cp",     "Decompression"};
+}
+
+QString exampleTopic(const ExampleScenario& e) {
+    const QString name = QFileInfo(e.path).completeBaseName();
+    const QStringList t = exampleTopics();
+    if (e.title.contains(".b8x16") || e.title.contains("decompression", Qt::CaseInsensitive)) return t[7];
+    if (name.startsWith("tma_im2col")) return t[2];
+    if (name.startsWith("tma_multicast")) return t[3];
+    if (name.startsWith("tma_gather4")) return t[4];
+    if (name.startsWith("tma_oob") || name.contains("stride")) return t[1];
+    if (name.startsWith("tma_")) return t[0];
+    if (name.startsWith("tcgen05_ld") || name.startsWith("tcgen05_st") || name.startsWith("tcgen05_shift"))
+        return t[5];
+    if (name.startsWith("tcgen05_cp") || name.startsWith("nvfp4")) return t[6];
+    return {};
 }
 
 std::vector<ExampleScenario> listExamples(const QString& dir) {
@@ -113,7 +155,20 @@ void attachExamplesMenu(QMenu* menu, const QString& dir, std::function<void(cons
             const QString p = e.path;
             QObject::connect(a, &QAction::triggered, m, [open, p] { open(p); });
         };
-        for (const ExampleScenario& e : examples) add(menu, e);
+        // Grouped by topic (exampleTopic), each group a submenu; what fits no topic stays on top.
+        for (const QString& topic : exampleTopics()) {
+            QMenu* sub = nullptr;
+            for (const ExampleScenario& e : examples)
+                if (exampleTopic(e) == topic) {
+                    if (!sub) {
+                        sub = menu->addMenu(topic);
+                        sub->setToolTipsVisible(true);
+                    }
+                    add(sub, e);
+                }
+        }
+        for (const ExampleScenario& e : examples)
+            if (exampleTopic(e).isEmpty()) add(menu, e);
         // Planted layout bugs with their diagnoses, and their fixed twins (issue 12).
         const QString brokenDir = QDir(dir).filePath("broken");
         if (QDir(brokenDir).exists())

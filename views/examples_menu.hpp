@@ -13,9 +13,19 @@ namespace layoutscope::views {
 
 struct ExampleScenario {
     QString path;
-    QString title; ///< first header-comment paragraph, cut at ~80 chars (the file name when there is none)
+    /// The first sentence of the first header-comment paragraph, whole, without its parenthesised spec
+    /// references ("(PTX ISA 9.2 §...)"); the file name when there is none.
+    QString title;
     QString description; ///< the rest of the header comment, paragraphs kept
 };
+
+/// The Examples submenu an example goes in, by topic (issue 15): "TMA tiles && swizzle",
+/// "OOB && strides", "im2col", "Multicast", "gather4", "tcgen05 ld / st", "tcgen05 cp",
+/// "Decompression"; empty (top level) for a file that fits none. Decided by the file name, and
+/// by the title for decompression (".b8x16" or "decompression" in it).
+[[nodiscard]] QString exampleTopic(const ExampleScenario& e);
+/// The topics in menu order.
+[[nodiscard]] QStringList exampleTopics();
 
 /// The header comment of one scenario file.
 [[nodiscard]] ExampleScenario readExampleHeader(const QString& path);

@@ -1,6 +1,7 @@
 #include "gl_surface.hpp"
 
 #include "cell_canvas.hpp"
+#include "theme.hpp"
 
 #include <QContextMenuEvent>
 #include <QCoreApplication>
@@ -10,6 +11,7 @@
 #include <QOpenGLContext>
 #include <QPainter>
 #include <QWheelEvent>
+#include <imgui.h>
 
 namespace layoutscope::views {
 
@@ -62,7 +64,9 @@ void GlSurface::paintGL() {
     const float dpr = float(devicePixelRatio());
     const glm::vec2 size{float(width()), float(height())};
     glViewport(0, 0, GLsizei(size.x * dpr), GLsizei(size.y * dpr));
-    glClearColor(kBackground.r / 255.0f, kBackground.g / 255.0f, kBackground.b / 255.0f, 1.0f);
+    const QColor bg = canvasTheme() == Theme::Light ? themeColours(Theme::Light).background
+                                                    : QColor(kBackground.r, kBackground.g, kBackground.b);
+    glClearColor(float(bg.redF()), float(bg.greenF()), float(bg.blueF()), 1.0f); // View > Theme
     glClear(GL_COLOR_BUFFER_BIT);
     if (!m_error.empty()) {
         QPainter p(this);
@@ -79,7 +83,9 @@ void GlSurface::paintGL() {
     m_renderer.draw(c.m_cam, size.y * dpr, dpr, sp);
 
     m_imgui.newFrame(size, dpr, float(m_clock.restart()) / 1000.0f);
-    if (c.m_w && c.m_h) ImGuiLayer::drawOverlay(c.frameOverlay(size));
+    const bool light = canvasTheme() == Theme::Light;
+    light ? ImGui::StyleColorsLight() : ImGui::StyleColorsDark(); // inspector and message windows
+    if (c.m_w && c.m_h) ImGuiLayer::drawOverlay(c.frameOverlay(size), {0, 0}, light);
     if (!c.m_msgText.empty()) ImGuiLayer::messageWindow(size, c.m_msgTitle, c.m_msgText);
     if (c.m_hover && !c.m_dragging)
         m_imgui.inspectorWindow({float(c.m_hoverPos.x()), float(c.m_hoverPos.y())}, size, c.m_inspectorText);

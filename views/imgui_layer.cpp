@@ -4,6 +4,7 @@
 #include <imgui.h>
 
 #include <QFileInfo>
+#include <algorithm>
 
 namespace layoutscope::views {
 
@@ -110,7 +111,14 @@ void ImGuiLayer::render() {
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 }
 
-void ImGuiLayer::drawOverlay(const OverlayList& o, glm::vec2 origin) {
+/// Light canvas theme: greys inverted, coloured text darkened for contrast on a light background.
+static Rgba8 lightText(Rgba8 c) {
+    const int mx = std::max({c.r, c.g, c.b}), mn = std::min({c.r, c.g, c.b});
+    if (mx - mn < 40) return Rgba8{uint8_t(255 - c.r), uint8_t(255 - c.g), uint8_t(255 - c.b), c.a};
+    return Rgba8{uint8_t(c.r * 11 / 20), uint8_t(c.g * 11 / 20), uint8_t(c.b * 11 / 20), c.a};
+}
+
+void ImGuiLayer::drawOverlay(const OverlayList& o, glm::vec2 origin, bool light) {
     ImDrawList* dl = ImGui::GetBackgroundDrawList();
     const ImVec2 off(origin.x, origin.y);
     for (const OverlayList::Rect& r : o.rects) {
@@ -119,7 +127,10 @@ void ImGuiLayer::drawOverlay(const OverlayList& o, glm::vec2 origin) {
             dl->AddRect(a, b, col(r.colour), 0.0f, 0, 2.0f);
             continue;
         }
-        dl->AddRectFilled(a, b, col(r.colour));
+        // Header strips and banners are near-black fills: light in the light theme. Swatches keep
+        // their colours (they must match the cells).
+        const bool backdrop = std::max({r.colour.r, r.colour.g, r.colour.b}) < 32 && !r.hatched;
+        dl->AddRectFilled(a, b, col(light && backdrop ? lightText(r.colour) : r.colour));
         if (r.hatched) { // dark diagonal stripes, like the cell shader's hatch
             dl->PushClipRect(a, b, true);
             for (float x = a.x - (b.y - a.y); x < b.x; x += 6.0f)
@@ -136,22 +147,28 @@ void ImGuiLayer::drawOverlay(const OverlayList& o, glm::vec2 origin) {
             dl->AddLine(a, b, col(l.colour), l.width);
     }
     for (const OverlayList::Text& t : o.texts)
-        dl->AddText(ImVec2(t.pos.x + off.x, t.pos.y + off.y), col(t.colour), t.text.c_str());
+        dl->AddText(ImVec2(t.pos.x + off.x, t.pos.y + off.y), col(light ? lightText(t.colour) : t.colour),
+                    t.text.c_str());
 }
 
 void ImGuiLayer::inspectorWindow(glm::vec2 cursor, glm::vec2 viewport, const std::string& text) {
     if (text.empty()) return;
     const ImVec2 size = ImGui::CalcTextSize(text.c_str());
     ImVec2 pos(cursor.x + 18, cursor.y + 18);
-    const float w = size.x + 20, h = size.y + 40;
+    // The window's size from this frame's text: an auto-resized window takes a frame to grow, and
+    // that frame showed the text cut mid-line (issue 15).
+    const ImGuiStyle& st = ImGui::GetStyle();
+    const float w = std::max(size.x, ImGui::CalcTextSize("Inspector").x) + 2 * st.WindowPadding.x + 2,
+                h = size.y + ImGui::GetTextLineHeight() + 3 * st.ItemSpacing.y + 2 * st.WindowPadding.y + 4;
     if (pos.x + w > viewport.x) pos.x = std::max(0.0f, cursor.x - w - 10);
     if (pos.y + h > viewport.y) pos.y = std::max(0.0f, cursor.y - h - 10);
     ImGui::SetNextWindowPos(pos);
+    ImGui::SetNextWindowSize(ImVec2(w, h));
     ImGui::SetNextWindowBgAlpha(0.92f);
     ImGui::Begin("Inspector", nullptr,
-                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
-                     ImGuiWindowFlags_NoInputs | ImGuiWindowFlags_NoSavedSettings |
-                     ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav);
+                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs |
+                     ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                     ImGuiWindowFlags_NoNav);
     ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.4f, 1.0f), "Inspector");
     ImGui::Separator();
     ImGui::TextUnformatted(text.c_str());

@@ -40,7 +40,9 @@ class ImGuiLayer {
     [[nodiscard]] int lastDrawCmds() const { return m_lastDrawCmds; }
 
     /// Draw overlay primitives (offset by `origin` pixels) into the background draw list.
-    static void drawOverlay(const OverlayList& o, glm::vec2 origin = {0, 0});
+    /// `light`: the light canvas theme (grey text inverted, coloured text darkened, the dark header and
+    /// banner fills made light; legend swatches keep the cells' colours).
+    static void drawOverlay(const OverlayList& o, glm::vec2 origin = {0, 0}, bool light = false);
     /// An inspector window next to `cursor` showing `text` (monospace).
     void inspectorWindow(glm::vec2 cursor, glm::vec2 viewport, const std::string& text);
     /// A message box centred in the view (errors, "no trace").

@@ -45,10 +45,12 @@ void MainWindow::buildUi() {
 
     m_smem = new CellCanvas(this);
     m_smem->setMargins(kSmemMargins);
+    m_smem->setMinimumSize(int(kSmemMinSize.x), int(kSmemMinSize.y)); // never collapsed (issue 15)
     setCentralWidget(m_smem);
 
     m_global = new CellCanvas(this);
     m_global->setMargins(kGlobalMargins);
+    m_global->setMinimumSize(int(kGlobalMinSize.x), int(kGlobalMinSize.y));
     m_globalPane = new GlobalPane(m_global, this);
     auto* globalDock = new QDockWidget("Global tensor", this);
     globalDock->setObjectName("globalDock");
@@ -187,11 +189,40 @@ void MainWindow::showEvent(QShowEvent* e) {
     if (m_sized) return;
     m_sized = true;
     m_smem->setFocus(); // so Space and the arrows drive the timeline, not the scenario editor
-    if (AppSettings().restoreWindow(*this)) return;
+    m_layoutKind = layoutKind();
+    if (AppSettings().restoreWindow(*this)) {
+        const QByteArray kind = AppSettings().kindLayout(m_layoutKind);
+        if (!kind.isEmpty()) restoreState(kind, AppSettings::kStateVersion);
+        m_tmemViews->applyVisibility(); // the saved layout may be another document's
+        m_firstState = saveState(AppSettings::kStateVersion);
+        return;
+    }
     // Shared memory (the centre) gets most of the width: global tensor ~26%, scenario editor ~27%.
     resizeDocks({m_globalDock, m_srcDock}, {width() * 26 / 100, width() * 27 / 100}, Qt::Horizontal);
     // The global tensor over the event list, about 60:40.
     resizeDocks({m_globalDock, m_eventDock}, {height() * 36 / 100, height() * 24 / 100}, Qt::Vertical);
+    m_firstState = saveState(AppSettings::kStateVersion);
+}
+
+QString MainWindow::layoutKind() const {
+    if (!m_doc || !m_doc->hasTrace()) return {};
+    bool tile = false;
+    for (uint32_t i = 0; i < m_doc->trace().instrs.size() && !tile; ++i) tile = m_doc->tileOf(i) != nullptr;
+    const bool tmem = m_tmemViews->hasTmem();
+    return tmem ? (tile ? "mixed" : "tcgen05") : "tma";
+}
+
+void MainWindow::switchLayoutKind(const QByteArray& before) {
+    const QString kind = layoutKind();
+    if (!m_sized || kind.isEmpty() || kind == m_layoutKind) return;
+    if (!m_layoutKind.isEmpty() && !before.isEmpty()) AppSettings().saveKindLayout(m_layoutKind, before);
+    m_layoutKind = kind;
+    // A kind seen before gets its layout back; TMA seen first gets the first layout (the TMEM docks'
+    // space returns to the other views); tcgen05 / mixed seen first keep TmemViews' default sizes.
+    QByteArray saved = AppSettings().kindLayout(kind);
+    if (saved.isEmpty() && kind == "tma") saved = m_firstState;
+    if (!saved.isEmpty()) restoreState(saved, AppSettings::kStateVersion);
+    m_tmemViews->applyVisibility(); // the docks this document needs, in the kind's sizes
 }
 
 void MainWindow::keyPressEvent(QKeyEvent* e) {
@@ -211,6 +242,7 @@ void MainWindow::closeEvent(QCloseEvent* e) {
     }
     m_editor->closeClean(); // no recovery file after a clean close
     AppSettings().saveWindow(*this);
+    AppSettings().saveKindLayout(m_layoutKind, saveState(AppSettings::kStateVersion));
     finishOpening(); // closed normally: the file did not crash us
     e->accept();
 }
@@ -227,6 +259,8 @@ void MainWindow::updateTitle() {
 
 void MainWindow::applyDocument(std::unique_ptr<Document> doc, bool keepStep) {
     const uint32_t oldStep = m_playback->step(), oldCta = m_cta;
+    const QByteArray layoutBefore =
+        m_sized && !keepStep ? saveState(AppSettings::kStateVersion) : QByteArray();
     const bool wasAtEnd = oldStep >= m_playback->stepCount();
     m_playback->pause();
     m_replay.reset();
@@ -272,6 +306,7 @@ void MainWindow::applyDocument(std::unique_ptr<Document> doc, bool keepStep) {
     if (m_doc->hasTrace() && !m_globalScene.tile) // tcgen05-only scenarios: say why the pane is empty
         m_global->setMessage("No TMA tile copy", "This scenario reads no global tensor.");
     if (!keepStep) {
+        switchLayoutKind(layoutBefore); // TMA / tcgen05 / mixed: each kind keeps its own layout
         m_smem->fitView();
         m_global->fitView();
     }
@@ -301,6 +336,13 @@ void MainWindow::drawStep(uint32_t step) {
     }
     if (m_chunks) chunkSmem(m_smemScene);
     applySmemLayers(step); // bank heat texels, swizzle atoms (main_window_links.cpp)
+    // The banner (swizzle atoms, bank heat) takes a header strip above the grid, never cells; its
+    // height depends on the pane's width (wrapping), so it is asked at each fit (resizes too).
+    m_smem->setMarginsFn([this](glm::vec2 vp) {
+        const float banner =
+            smemBannerHeight(smemBannerLines(m_atoms, m_smemTiles, m_heat ? &*m_heat : nullptr, vp.x).size());
+        return kSmemMargins + glm::vec4(0.0f, banner, 0.0f, 0.0f);
+    });
     // Bank lines every 4 bytes; at chunk granularity a line every 16 bytes.
     m_smem->setCells(m_smemScene.width(), m_smemScene.height(), m_smemScene.texels,
                      ShadeParams{1, m_chunks ? 16 : 4, 0});

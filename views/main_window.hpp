@@ -127,6 +127,12 @@ class MainWindow : public QMainWindow {
         bool remember = false; ///< it read and parsed (becomes the last file)
     } m_opening;
     void updateTitle();
+    /// "tma", "tcgen05" or "mixed" for the document shown (empty: no trace). Layouts are kept per kind.
+    [[nodiscard]] QString layoutKind() const;
+    /// After a document of another kind: keep `before` as the old kind's layout, restore the new one's.
+    void switchLayoutKind(const QByteArray& before);
+    QString m_layoutKind;    ///< kind of the layout shown (saved under it when the kind changes)
+    QByteArray m_firstState; ///< the layout at the first show: a kind without a saved layout starts from it
     void exportPngDialog();
     void updateStatus();
 

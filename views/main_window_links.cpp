@@ -104,10 +104,12 @@ void MainWindow::buildLinks() {
     connect(atoms, &QCheckBox::toggled, this, &MainWindow::setShowSwizzleAtoms);
 
     m_smem->setOverlay([this](const Camera2D& cam, glm::vec2 vp) {
-        const BoxFrame* f = m_frames.empty()
+        // No TMA tile copy (tcgen05 only): no box, so no coordinate legend (it read "0..0").
+        const BoxFrame* f = m_frames.empty() || !m_globalScene.tile
                                 ? nullptr
                                 : &m_frames[std::min<size_t>(m_globalScene.instr, m_frames.size() - 1)];
-        OverlayList o = buildSmemOverlay(cam, vp, m_smemScene, f, m_colourBy, m_chunks);
+        const bool im2col = m_globalScene.tile && m_globalScene.tile->kind == TileKind::Im2col;
+        OverlayList o = buildSmemOverlay(cam, vp, m_smemScene, f, m_colourBy, m_chunks, im2col);
         appendSmemTileOverlay(o, cam, vp, m_smemScene.window, m_atoms, m_smemTiles,
                               m_heat ? &*m_heat : nullptr);
         return o;

@@ -44,7 +44,16 @@ void PathOverlay::refresh() {
 
 void PathOverlay::paintEvent(QPaintEvent*) {
     OverlayList o;
-    appendPathPrimitives(o, m_segments, {0, 0}, m_phase);
+    // Labels that start over a GL canvas are that canvas's (it draws them above this widget).
+    std::vector<QRect> gl;
+    for (CellCanvas* c : parentWidget()->findChildren<CellCanvas*>())
+        if (c->usesGl() && c->isVisible() && c->window() == parentWidget()->window())
+            gl.push_back(QRect(c->mapTo(parentWidget(), QPoint(0, 0)), c->size()));
+    appendPathPrimitives(o, m_segments, {0, 0}, m_phase, [&gl](glm::vec2 p) {
+        for (const QRect& r : gl)
+            if (r.contains(QPoint(int(p.x), int(p.y)))) return false;
+        return true;
+    });
     QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing);
     paintOverlay(p, o);

@@ -10,6 +10,7 @@
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QScrollArea>
 #include <QVBoxLayout>
 
 #include <cstdio>
@@ -75,11 +76,23 @@ SwizzleExplorer::SwizzleExplorer(QWidget* parent) : QWidget(parent) {
     m_bits->setObjectName("swizzleBits");
     m_chunks = new QLabel(this);
     m_chunks->setObjectName("swizzleChunks");
+    // The texts (CuTe form, bit diagram, chunk table) scroll in their own area: they neither widen nor
+    // lengthen the dock (its minimum height counted for the scenario dock it is a tab of). The canvas
+    // stays outside any scroll area: a native GL window is not clipped by one (issue 15).
+    auto* texts = new QWidget(this);
+    auto* textCol = new QVBoxLayout(texts);
+    textCol->setContentsMargins(0, 0, 0, 0);
     for (QLabel* l : {m_cute, m_bits, m_chunks}) {
         l->setFont(mono);
         l->setTextInteractionFlags(Qt::TextSelectableByMouse);
-        col->addWidget(l);
+        textCol->addWidget(l);
     }
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(texts);
+    scroll->setMinimumHeight(60);
+    col->addWidget(scroll, 1);
     auto* bankRow = new QHBoxLayout;
     m_patternBox = new QComboBox(this);
     m_patternBox->setObjectName("bankPattern");
@@ -91,13 +104,17 @@ SwizzleExplorer::SwizzleExplorer(QWidget* parent) : QWidget(parent) {
     m_bank->setFont(mono);
     bankRow->addWidget(new QLabel("Bank conflicts of", this));
     bankRow->addWidget(m_patternBox);
-    bankRow->addWidget(m_bank, 1);
+    bankRow->addStretch(1);
     col->addLayout(bankRow);
+    // The headline (wavefronts) on a line of its own, wrapped: never clipped at the dock's edge.
+    m_bank->setWordWrap(true);
+    m_bank->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    col->addWidget(m_bank);
     m_canvas = new CellCanvas(this);
-    m_canvas->setMinimumSize(360, 220);
+    m_canvas->setMinimumSize(240, 140);
     m_canvas->setMargins({40, 44, 10, 24});
     m_canvas->setInspector([this](uint32_t x, uint32_t y) { return inspect(x, y); });
-    col->addWidget(m_canvas, 1);
+    col->addWidget(m_canvas, 2);
     m_modeBox->setCurrentIndex(3); // 128B, the mode most kernels use
     m_elemBox->setCurrentIndex(1); // 2-B (fp16/bf16)
     connect(m_modeBox, &QComboBox::currentIndexChanged, this, [this] { rebuild(); });
@@ -174,12 +191,12 @@ void SwizzleExplorer::rebuild() {
         t.rows = 64;
         const auto heat = bankHeat(t, static_cast<AccessPattern>(m_patternBox->currentData().toInt()));
         const RuleInfo& br = ruleInfo(RuleId::SmemBankWavefronts);
-        m_bank->setText(heat ? QString::fromStdString(": " + std::to_string(heat->report.wavefronts) +
+        m_bank->setText(heat ? QString::fromStdString("= " + std::to_string(heat->report.wavefronts) +
                                                       " wavefronts (ideal " +
                                                       std::to_string(heat->report.ideal) + ", " +
                                                       std::to_string(heat->report.excess) + " excess)  [" +
                                                       provenanceTag(br.provenance) + "]")
-                             : QString::fromStdString(": " + heat.error().message));
+                             : QString::fromStdString("= " + heat.error().message));
     }
     // Tile: one period of rows, as many columns as a swizzled row holds.
     const uint32_t span = m_info.spanBytes != 0 ? m_info.spanBytes : 128u;

@@ -5,20 +5,16 @@
 
 #include <QDockWidget>
 #include <QMainWindow>
-#include <QScrollArea>
 
 namespace layoutscope::views {
 
 QDockWidget* addSwizzleExplorerDock(QMainWindow& window, QDockWidget* tabifyWith) {
     auto* dock = new QDockWidget("Swizzle explorer", &window);
     dock->setObjectName("swizzleExplorerDock");
-    // In a scroll area: the explorer's tables must not widen the dock area it shares with the
-    // scenario editor (that took the centre view's width away).
-    auto* scroll = new QScrollArea(dock);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setWidget(new SwizzleExplorer(scroll));
-    dock->setWidget(scroll);
+    // No scroll area: the explorer's canvas is a native GL window, which a scroll area does not clip
+    // (it painted over the Timeline, issue 15). The explorer's texts shrink instead of widening the
+    // dock area it shares with the scenario editor.
+    dock->setWidget(new SwizzleExplorer(dock));
     window.addDockWidget(Qt::RightDockWidgetArea, dock);
     if (tabifyWith != nullptr) {
         window.tabifyDockWidget(tabifyWith, dock);

@@ -39,7 +39,16 @@ QPalette themePalette(Theme t) {
     return p;
 }
 
+namespace {
+Theme s_canvasTheme = Theme::Dark;
+}
+
+Theme canvasTheme() {
+    return s_canvasTheme;
+}
+
 void applyTheme(Theme t) {
+    s_canvasTheme = t;
     if (QStyle* s = QStyleFactory::create("Fusion")) QApplication::setStyle(s);
     QApplication::setPalette(themePalette(t));
 }

@@ -18,6 +18,9 @@ struct ThemeColours {
 
 [[nodiscard]] QPalette themePalette(Theme t);
 [[nodiscard]] ThemeColours themeColours(Theme t);
+/// The theme the live canvases draw in (clear colour, overlay text, ImGui windows); set by applyTheme.
+/// Exports keep the dark look of the reference images.
+[[nodiscard]] Theme canvasTheme();
 /// Set the application's style (Fusion) and palette; widgets repaint.
 void applyTheme(Theme t);
 

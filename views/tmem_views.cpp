@@ -8,6 +8,7 @@
 #include <QDockWidget>
 #include <QMainWindow>
 #include <QTimer>
+#include <QToolBar>
 #include <cstdio>
 
 namespace layoutscope::views {
@@ -43,6 +44,11 @@ TmemViews::TmemViews(QMainWindow* window) : QObject(window), m_window(window) {
     m_tmemDock = dock(window, "Tensor Memory", "tmemDock", m_tmem);
     m_regDock = dock(window, "Registers (tcgen05.ld/st)", "registerDock", m_regs);
     m_decompDock = dock(window, "Decompression (tcgen05.cp)", "decompDock", m_decomp);
+    // Usable minimums: a dock never squeezes its grid to nothing (issue 15).
+    // Margins (labels, legend) plus at least 40 px of cells (all of it fits a 1280x800 window).
+    m_tmem->setMinimumSize(260, int(kTmemMargins.y + kTmemMargins.w) + 28);
+    m_regs->setMinimumSize(200, int(kRegMargins.y + kRegMargins.w) + 40);
+    m_decomp->setMinimumSize(260, int(kDecompMargins.y + kDecompMargins.w) + 40);
     // TMEM is 4:1 wide: a full-width band under the timeline. Registers and decompression share the
     // right-hand area with the scenario editor (tabs), raised when a document has tcgen05 moves.
     window->addDockWidget(Qt::BottomDockWidgetArea, m_tmemDock, Qt::Vertical);
@@ -53,6 +59,7 @@ TmemViews::TmemViews(QMainWindow* window) : QObject(window), m_window(window) {
     }
     window->tabifyDockWidget(m_tmemDock, m_decompDock); // 128 bits across: it needs the full width too
     m_tmaFanView = canvas(window, kTmaFanMargins);
+    m_tmaFanView->setMinimumSize(260, int(kTmaFanMargins.y + kTmaFanMargins.w) + 40);
     m_tmaFanDock = dock(window, "Multicast (TMA)", "tmaMulticastDock", m_tmaFanView);
     window->tabifyDockWidget(m_tmemDock, m_tmaFanDock);
     m_tmaFanView->setOverlay([this](const Camera2D& cam, glm::vec2 vp) {
@@ -74,6 +81,17 @@ TmemViews::TmemViews(QMainWindow* window) : QObject(window), m_window(window) {
             }
         return {};
     });
+
+    // Tensor Memory toolbar: fit the view to the allocated columns (default) or to all 512.
+    m_toolBar = window->addToolBar("Tensor Memory");
+    m_toolBar->setObjectName("tmemToolBar");
+    QAction* fit = m_toolBar->addAction("Fit TMEM to allocation");
+    fit->setObjectName("tmemFitToAllocation");
+    fit->setCheckable(true);
+    fit->setChecked(true);
+    fit->setToolTip("Tensor Memory view: show the allocated columns (tcgen05.alloc), not all 512");
+    connect(fit, &QAction::toggled, this, &TmemViews::setFitToAllocation);
+    m_toolBar->hide();
 
     // Right-click: export the whole view at the current step (view_export_menu.hpp).
     const auto context = [this] { return ViewExportContext{m_doc, m_step, ViewOptions{m_cta}}; };
@@ -169,6 +187,7 @@ void TmemViews::resetDocument(const Document* doc) {
     m_tmemReplay.reset();
     m_smemReplay.reset();
     m_hasTmem = false;
+    m_allocEnd = 0;
     uint32_t ctas = 1;
     if (doc && doc->hasTrace()) {
         // tcgen05 instructions move to or from TMEM / registers, every move of theirs; TMA ones none:
@@ -187,6 +206,9 @@ void TmemViews::resetDocument(const Document* doc) {
                     if (tmemSide(*r)) {
                         m_hasTmem = true;
                         ctas = std::max<uint32_t>(ctas, r->cta + 1u);
+                        if (r->space == MemSpace::TensorMemory) // also columns written without an alloc
+                            m_allocEnd = std::max(
+                                m_allocEnd, decodeTmemAddress(static_cast<uint32_t>(r->addr)).column + 1);
                     }
             }
         }
@@ -202,25 +224,61 @@ void TmemViews::resetDocument(const Document* doc) {
     m_hasTmaFan =
         doc && doc->hasTrace() && tmaFanAt(*doc, 0, std::vector<BoxFrame>(doc->trace().instrs.size())).valid;
     if (m_hasTmaFan) m_frames = boxFrames(*doc);
-    m_tmaFanDock->setVisible(m_hasTmaFan);
-    if (m_hasTmaFan && !m_hasTmem)
-        m_window->resizeDocks({m_tmaFanDock}, {m_window->height() * 30 / 100}, Qt::Vertical);
     if (m_hasDecomp) m_smemReplay = std::make_unique<Replay>(doc->trace(), doc->initial());
     // The Registers dock only for tcgen05.ld/st: a cp-only scenario keeps the scenario editor raised.
     m_regInstrs = m_hasTmem ? registerInstrs(*doc) : std::vector<uint32_t>{};
     const bool hasRegs = !m_regInstrs.empty();
-    m_tmemDock->setVisible(m_hasTmem);
-    m_regDock->setVisible(hasRegs);
-    m_decompDock->setVisible(m_hasDecomp);
+    m_hasRegs = hasRegs;
+    // Every allocation the trace makes and every column it touches (the view does not move while playing).
+    if (m_hasTmem)
+        for (const TmemAllocBox& a : tmemAllocationsAt(*doc, doc->trace().stepCount + 1))
+            m_allocEnd = std::max(m_allocEnd, a.column + a.nCols);
+    applyVisibility();
+    // Raise and size the docks only for another file or when they appear: an edit of the same file
+    // (each keystroke makes a new document) keeps the tab the user is typing in.
+    const std::string path = doc ? doc->path() : std::string();
+    const bool fresh = path != m_raisedPath || m_hasTmem != m_raisedTmem || hasRegs != m_raisedRegs;
+    m_raisedPath = path;
+    m_raisedTmem = m_hasTmem;
+    m_raisedRegs = hasRegs;
+    if (!fresh) return;
+    if (m_hasTmaFan && !m_hasTmem)
+        m_window->resizeDocks({m_tmaFanDock}, {m_window->height() * 30 / 100}, Qt::Vertical);
     if (m_hasTmem) // after the docks are shown
         QTimer::singleShot(0, this, [this, hasRegs] {
             if (hasRegs) m_regDock->raise();
             m_tmemDock->raise();
         });
     if (m_hasTmem) {
-        m_window->resizeDocks({m_tmemDock}, {m_window->height() * 45 / 100}, Qt::Vertical);
+        // A third of the height: the docks above keep room beyond their minimums (no collapsed view).
+        m_window->resizeDocks({m_tmemDock}, {m_window->height() * 33 / 100}, Qt::Vertical);
         m_tmem->fitView();
     }
+}
+
+void TmemViews::setFitToAllocation(bool on) {
+    m_fitAlloc = on;
+    if (auto* a = m_toolBar->findChild<QAction*>("tmemFitToAllocation")) a->setChecked(on);
+    updateFitRegion();
+    m_tmem->fitView();
+}
+
+void TmemViews::updateFitRegion() {
+    // One CTA with allocations: its columns [0, end of the last allocation), at least 32 across.
+    if (!m_fitAlloc || m_allocEnd == 0 || m_tmemScene.ctaCount != 1) {
+        m_tmem->setFitRegion(std::nullopt);
+        return;
+    }
+    const float end = float(std::clamp<uint32_t>((m_allocEnd + 31) / 32 * 32, 32, 512));
+    m_tmem->setFitRegion(std::pair{glm::vec2(0, 0), glm::vec2(end, 128)});
+}
+
+void TmemViews::applyVisibility() {
+    m_toolBar->setVisible(m_hasTmem);
+    m_tmaFanDock->setVisible(m_hasTmaFan);
+    m_tmemDock->setVisible(m_hasTmem);
+    m_regDock->setVisible(m_hasRegs);
+    m_decompDock->setVisible(m_hasDecomp);
 }
 
 void TmemViews::updateDecomp(uint32_t step) {
@@ -247,6 +305,7 @@ void TmemViews::onStep(const Document* doc, uint32_t step, const SmemScene& smem
         m_cacheCta = smem.window.cta;
     }
     m_tmemScene = m_cache->seek(step, colour);
+    updateFitRegion();
     const auto ri = regInstrAt(doc->trace(), m_regInstrs, step);
     m_regScene = ri ? regSceneAt(*doc, *ri, step, m_tmemScene) : RegScene{};
     m_fans = m_hasFans ? multicastFansAt(*doc, step) : MulticastFans{};

@@ -20,6 +20,7 @@
 
 class QDockWidget;
 class QMainWindow;
+class QToolBar;
 
 namespace layoutscope::views {
 
@@ -45,6 +46,14 @@ class TmemViews : public QObject {
     [[nodiscard]] std::optional<glm::uvec2> tmemCellOf(uint32_t cta, uint32_t lane, uint32_t column) const {
         return m_tmemScene.gridOf({cta, lane, column});
     }
+
+    /// True when the document shown moves data to or from Tensor Memory or registers.
+    [[nodiscard]] bool hasTmem() const { return m_hasTmem; }
+    /// Show exactly the docks the document needs (after MainWindow restores a saved layout).
+    void applyVisibility();
+    /// Tensor Memory toolbar toggle (default on): the TMEM view fits the allocated columns, not all 512.
+    void setFitToAllocation(bool on);
+    [[nodiscard]] bool fitToAllocation() const { return m_fitAlloc; }
 
   signals:
     /// The TMEM cell under the cursor (cta -1 when none).
@@ -90,6 +99,15 @@ class TmemViews : public QObject {
     uint32_t m_cacheCta = 0;
     uint32_t m_step = 0; ///< last onStep's step and CTA (what a right-click export shows)
     uint32_t m_cta = 0;
+    bool m_hasRegs = false;
+    bool m_fitAlloc = true;
+    uint32_t m_allocEnd = 0;       ///< first column after every allocation of the document (0: none)
+    QToolBar* m_toolBar = nullptr; ///< "Fit to allocation", shown with the TMEM dock
+    void updateFitRegion();
+    /// What the docks were last raised and sized for: an edit of the same file (typing) must not
+    /// raise the Registers tab over the scenario editor again (issue 15).
+    std::string m_raisedPath;
+    bool m_raisedTmem = false, m_raisedRegs = false;
 };
 
 } // namespace layoutscope::views

@@ -59,7 +59,7 @@ TEST_CASE("Swizzle explorer dock: one call adds it to a main window", "[views][g
     QDockWidget* dock = addSwizzleExplorerDock(w);
     REQUIRE(dock);
     CHECK(dock->objectName() == "swizzleExplorerDock");
-    auto* e = dock->findChild<SwizzleExplorer*>(); // inside a scroll area
+    auto* e = dock->findChild<SwizzleExplorer*>();
     REQUIRE(e);
     CHECK(e->cuteText().contains("Sw<3,4,3>")); // opens on 128B, the common mode
 }
@@ -97,7 +97,7 @@ TEST_CASE("Swizzle explorer: bank conflicts of a 16-B column read, unswizzled vs
     REQUIRE(pattern);
     pattern->setCurrentIndex(3); // column of 16-B chunks
     e.setMode(TensorSwizzle::NONE);
-    CHECK(e.bankText().contains(": 32 wavefronts (ideal 4, 28 excess)"));
+    CHECK(e.bankText().contains("= 32 wavefronts (ideal 4, 28 excess)"));
     e.setMode(TensorSwizzle::S128B);
-    CHECK(e.bankText().contains(": 4 wavefronts (ideal 4, 0 excess)"));
+    CHECK(e.bankText().contains("= 4 wavefronts (ideal 4, 0 excess)"));
 }

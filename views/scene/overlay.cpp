@@ -78,7 +78,7 @@ static void strip(OverlayList& o, glm::vec2 p, int n, F colour, const std::strin
 }
 
 OverlayList buildSmemOverlay(const Camera2D& cam, glm::vec2 viewport, const SmemScene& s,
-                             const BoxFrame* frame, SmemColourBy by, bool chunks) {
+                             const BoxFrame* frame, SmemColourBy by, bool chunks, bool im2col) {
     OverlayList o;
     const float z = cam.zoom();
     const uint32_t rows = s.window.rows();
@@ -119,7 +119,10 @@ OverlayList buildSmemOverlay(const Camera2D& cam, glm::vec2 viewport, const Smem
     switch (by) {
     case SmemColourBy::Source:
         if (frame)
-            coordLegend(o, {10, ly}, frame->rows(), frame->cols(), "box row (dim 1)", "box column (dim 0)");
+            coordLegend(o, {10, ly}, frame->rows(), frame->cols(), im2col ? "W offset" : "box row (dim 1)",
+                        im2col ? "channel" : "box column (dim 0)");
+        else
+            o.text({10, ly}, "no TMA box copy: no source coordinates to colour by", kDim);
         break;
     case SmemColourBy::Instruction:
         strip(
@@ -152,6 +155,7 @@ OverlayList buildSmemOverlay(const Camera2D& cam, glm::vec2 viewport, const Smem
         unit + "; arrived / read: in the step just played. Hover: details. Drag: pan. Wheel: zoom.";
     o.text({10, f.y + 20},
            10 + approxTextWidth(full) <= viewport.x ? full : unit + "; arrived / read: this step", kDim);
+    o.regions.push_back({"legend", {10, ly}, {viewport.x - 8, f.y + 36}});
     return o;
 }
 
@@ -292,6 +296,7 @@ OverlayList buildGlobalOverlay(const Camera2D& cam, glm::vec2 viewport, const Gl
     }
     f.item(orange, "tensor " + cuteShape(g.tile->map) + " (elements)", false, true);
     if (g.observedMarked) f.item(kDiffColour, "differs from dump (" + std::to_string(g.observedMarked) + ")");
+    o.regions.push_back({"legend", {10, ly}, {viewport.x - 8, f.y + 16}});
     return o;
 }
 

@@ -37,6 +37,13 @@ struct OverlayList {
     std::vector<Rect> rects; ///< drawn first
     std::vector<Line> lines; ///< drawn after the rects
     std::vector<Text> texts;
+    /// Where the text blocks that must not cover cells went (legend, banner), in pixels: tests check
+    /// them against the cell grid's rectangle. Nothing is drawn from these.
+    struct Region {
+        std::string name; ///< "legend", "banner"
+        glm::vec2 lo, hi;
+    };
+    std::vector<Region> regions;
     void text(glm::vec2 p, std::string s, Rgba8 c = {220, 220, 225, 255}) {
         texts.push_back({p, std::move(s), c});
     }
@@ -45,6 +52,10 @@ struct OverlayList {
 /// Space kept free around the cell grids for labels and legends (left, top, right, bottom), px.
 inline constexpr glm::vec4 kSmemMargins{74.0f, 76.0f, 16.0f, 92.0f};
 inline constexpr glm::vec4 kGlobalMargins{58.0f, 76.0f, 16.0f, 136.0f};
+/// Smallest canvas sizes that still leave a usable cell grid inside those margins (the docks and the
+/// centre view never shrink below them, so no view collapses to 0 px; issue 15).
+inline constexpr glm::vec2 kSmemMinSize{300.0f, 76.0f + 92.0f + 40.0f};
+inline constexpr glm::vec2 kGlobalMinSize{260.0f, 76.0f + 136.0f + 32.0f};
 
 /// Approximate text width of the overlay font (DejaVu Sans Mono 14 px: 8.4 px per character), used for label
 /// spacing.
@@ -55,9 +66,11 @@ inline float approxTextWidth(const std::string& s) {
 /// Bank numbers (top), row byte addresses (left), axis titles and the colour legend of the
 /// shared-memory view. `viewport` is the pane size in pixels.
 /// `by` / `chunks`: the colour mode and granularity of the cells (the legend follows them).
+/// `im2col`: the frame is an im2col load's (the legend names W offset / channel, as the global view).
+/// No `frame` (no TMA box copy): no coordinate legend, which would read "0..0".
 [[nodiscard]] OverlayList buildSmemOverlay(const Camera2D& cam, glm::vec2 viewport, const SmemScene& s,
                                            const BoxFrame* frame, SmemColourBy by = SmemColourBy::Source,
-                                           bool chunks = false);
+                                           bool chunks = false, bool im2col = false);
 
 /// Coordinates along the slice's dims (named: "dim 2", or C/W/H/D/N for im2col), the box /
 /// gather4 rows / im2col pixels and window, tensor-bound outlines, and the legend (with the

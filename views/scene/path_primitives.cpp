@@ -45,7 +45,12 @@ void strokes(OverlayList& o, const std::vector<glm::vec2>& pts, glm::vec2 origin
 
 } // namespace
 
-void appendPathPrimitives(OverlayList& o, const std::vector<PathPiece>& pieces, glm::vec2 origin, int phase) {
+glm::vec2 pathLabelPos(const PathPiece& p, size_t i) {
+    return pathPoint(p, i % 2 ? 0.7f : 0.4f) + glm::vec2(6.0f, -20.0f);
+}
+
+void appendPathPrimitives(OverlayList& o, const std::vector<PathPiece>& pieces, glm::vec2 origin, int phase,
+                          const LabelOwnerFn& ownsLabel) {
     for (size_t i = 0; i < pieces.size(); ++i) {
         const PathPiece& p = pieces[i];
         const bool ahead = p.state == PathPiece::State::Ahead, playing = p.state == PathPiece::State::Playing;
@@ -62,8 +67,8 @@ void appendPathPrimitives(OverlayList& o, const std::vector<PathPiece>& pieces, 
             o.lines.push_back({tip, tip - u * 11.0f + n * 5.0f, c, 2.5f});
             o.lines.push_back({tip, tip - u * 11.0f - n * 5.0f, c, 2.5f});
         }
-        if (!p.label.empty()) {
-            const glm::vec2 at = pathPoint(p, i % 2 ? 0.7f : 0.4f) + glm::vec2(6.0f, -20.0f) - origin;
+        if (!p.label.empty() && (!ownsLabel || ownsLabel(pathLabelPos(p, i)))) {
+            const glm::vec2 at = pathLabelPos(p, i) - origin;
             o.rects.push_back({at - glm::vec2(3, 1), at + glm::vec2(approxTextWidth(p.label) + 3, 17),
                                Rgba8{18, 19, 24, 220}, true});
             o.text(at, p.label, c);

@@ -6,6 +6,7 @@
 /// Pure C++ + GLM: the geometry is tested without a GPU.
 #include "scene/overlay.hpp"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,13 @@ inline constexpr Rgba8 kPathAhead{200, 200, 210, 170};
 /// under each curve; Done pieces solid, Playing ones thick and dashed (dashes 4 px on, 3 px off,
 /// shifted by `phase` px), Ahead ones thin, grey and dashed; an arrow head at b; the label on a
 /// dark box at 40% / 70% of the curve (alternating, so pieces that share an end keep labels apart).
-void appendPathPrimitives(OverlayList& o, const std::vector<PathPiece>& pieces, glm::vec2 origin, int phase);
+/// `ownsLabel(p)` (window coordinates of a label's top-left): whether this drawer draws that label.
+/// Each label must be drawn by one drawer only (the canvas it starts in, else the window's overlay):
+/// two renderers with different fonts side by side read as a label written twice (issue 15).
+using LabelOwnerFn = std::function<bool(glm::vec2 windowPos)>;
+void appendPathPrimitives(OverlayList& o, const std::vector<PathPiece>& pieces, glm::vec2 origin, int phase,
+                          const LabelOwnerFn& ownsLabel = {});
+/// Where piece `i`'s label starts, window coordinates.
+[[nodiscard]] glm::vec2 pathLabelPos(const PathPiece& p, size_t i);
 
 } // namespace layoutscope::views

@@ -107,11 +107,9 @@ static void heatLayer(OverlayList& o, const Camera2D& cam, glm::vec2 vp, const S
     }
 }
 
-void appendSmemTileOverlay(OverlayList& o, const Camera2D& cam, glm::vec2 viewport, const SmemWindow& w,
-                           const std::vector<SwizzleAtom>& atoms, const std::vector<SmemTile>& tiles,
-                           const SmemHeat* heat) {
-    atomLayer(o, cam, viewport, w, atoms);
-    if (heat) heatLayer(o, cam, viewport, w, *heat);
+std::vector<std::string> smemBannerLines(const std::vector<SwizzleAtom>& atoms,
+                                         const std::vector<SmemTile>& tiles, const SmemHeat* heat,
+                                         float viewportWidth) {
     std::vector<std::string> lines;
     if (!atoms.empty()) {
         for (const SmemTile& t : tiles) {
@@ -123,30 +121,46 @@ void appendSmemTileOverlay(OverlayList& o, const Camera2D& cam, glm::vec2 viewpo
     }
     if (heat)
         for (std::string& l : smemHeatLines(*heat)) lines.push_back(std::move(l));
-    if (lines.empty()) return;
     // Wrap at ", " / "; " so the banner fits the pane (approxTextWidth: monospace overlay font).
-    const float avail = std::max(160.0f, viewport.x - 40.0f);
+    const float avail = std::max(160.0f, viewportWidth - 40.0f);
     std::vector<std::string> wrapped;
     for (std::string l : lines) {
         while (approxTextWidth(l) > avail) {
             const size_t limit = static_cast<size_t>(avail / 8.4f);
             size_t cut = l.rfind(", ", limit);
             if (cut == std::string::npos || cut < 8) cut = l.rfind("; ", limit);
-            if (cut == std::string::npos || cut < 8) break;
+            if (cut == std::string::npos || cut < 8) { // else at a word: never cut at the pane's edge
+                cut = l.rfind(' ', limit);
+                if (cut == std::string::npos || cut < 8) break;
+                wrapped.push_back(l.substr(0, cut));
+                l = "  " + l.substr(cut + 1);
+                continue;
+            }
             wrapped.push_back(l.substr(0, cut + 1));
             l = "  " + l.substr(cut + 2);
         }
         wrapped.push_back(l);
     }
-    lines.swap(wrapped);
-    // Banner at the bottom right of the grid area, above the legend.
+    return wrapped;
+}
+
+void appendSmemTileOverlay(OverlayList& o, const Camera2D& cam, glm::vec2 viewport, const SmemWindow& w,
+                           const std::vector<SwizzleAtom>& atoms, const std::vector<SmemTile>& tiles,
+                           const SmemHeat* heat) {
+    atomLayer(o, cam, viewport, w, atoms);
+    if (heat) heatLayer(o, cam, viewport, w, *heat);
+    const std::vector<std::string> lines = smemBannerLines(atoms, tiles, heat, viewport.x);
+    if (lines.empty()) return;
+    // Banner in a header strip under the title lines, above the bank labels: the view's top margin
+    // grows by smemBannerHeight (MainWindow), so it never covers cells.
     float width = 0;
     for (const std::string& l : lines) width = std::max(width, approxTextWidth(l));
-    const float x1 = viewport.x - 8, x0 = std::max(8.0f, x1 - width - 12);
-    const float y1 = viewport.y - 96, y0 = y1 - 16.0f * float(lines.size()) - 8;
+    const float x0 = 8, x1 = std::min(viewport.x - 8, x0 + width + 12);
+    const float y0 = kSmemBannerTop, y1 = y0 + smemBannerHeight(lines.size()) - 4;
     o.rects.push_back({{x0, y0}, {x1, y1}, kBanner, true});
     o.rects.push_back({{x0, y0}, {x1, y1}, heat ? Rgba8{240, 190, 60, 255} : kAtom, false});
     for (size_t i = 0; i < lines.size(); ++i) o.text({x0 + 6, y0 + 4 + 16.0f * float(i)}, lines[i], kText);
+    o.regions.push_back({"banner", {x0, y0}, {x1, y1}});
 }
 
 } // namespace layoutscope::views

@@ -35,6 +35,19 @@ void appendSmemTileOverlay(OverlayList& o, const Camera2D& cam, glm::vec2 viewpo
                            const std::vector<SwizzleAtom>& atoms, const std::vector<SmemTile>& tiles,
                            const SmemHeat* heat);
 
+/// The banner's lines for a pane `viewportWidth` px wide (swizzle-atom caption, heat lines), wrapped
+/// to fit; empty when there is no banner.
+[[nodiscard]] std::vector<std::string> smemBannerLines(const std::vector<SwizzleAtom>& atoms,
+                                                       const std::vector<SmemTile>& tiles,
+                                                       const SmemHeat* heat, float viewportWidth);
+/// Height of the header strip the banner takes above the grid (0 without a banner): the view's top
+/// margin grows by it, so the banner never covers cells (issue 15).
+[[nodiscard]] inline float smemBannerHeight(size_t lines) {
+    return lines == 0 ? 0.0f : 16.0f * static_cast<float>(lines) + 12.0f;
+}
+/// Top of the banner strip (under the view's two title lines).
+inline constexpr float kSmemBannerTop = 38.0f;
+
 /// The banner's lines (also shown in the status bar and used by tests): e.g.
 /// "bank heat: warp reads a column of the tile of instruction 2, (64,64):(64,1) from (0, 0)",
 /// "8 wavefronts (ideal 1, 7 excess = Nsight Compute bank conflicts), worst bank 8 words".

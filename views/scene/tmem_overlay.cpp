@@ -260,12 +260,27 @@ OverlayList buildTmaFanOverlay(const Camera2D& cam, glm::vec2 viewport, const Tm
     const glm::vec2 lo = cam.worldToScreen({0, 0});
     const float top = std::max(lo.y, kTmaFanMargins.y);
     o.text({8, 4}, ".multicast::cluster: " + instrText, kAxis);
-    o.text({lo.x, top - 22}, "box rows", kAxis);
+    // Each CTA its own colour: an outline round its strip, a tag above it (the number alone where the
+    // strips are narrow) and "CTA n @ address" in that colour on the legend line (2x2 clusters: the
+    // labels overlapped and the strips looked alike, issue 15).
+    static constexpr Rgba8 kCtaColours[4] = {
+        {255, 170, 60, 255}, {90, 200, 255, 255}, {240, 110, 220, 255}, {150, 230, 90, 255}};
+    float lx = 8;
+    o.text({lx, 22}, "box rows (left strip);", kAxis);
+    lx += approxTextWidth("box rows (left strip);") + 10;
+    const float pitch =
+        (cam.worldToScreen({float(TmaFan::ctaX(1)), 0}).x - cam.worldToScreen({float(TmaFan::ctaX(0)), 0}).x);
     for (size_t k = 0; k < f.ctas.size(); ++k) {
-        const glm::vec2 p = cam.worldToScreen({float(TmaFan::ctaX(k)), 0});
+        const Rgba8 c = kCtaColours[f.ctas[k] % 4]; // by %cluster_ctarank: the same CTA, the same colour
+        const glm::vec2 p = cam.worldToScreen({float(TmaFan::ctaX(k)), 0}),
+                        q = cam.worldToScreen({float(TmaFan::ctaX(k) + 8), float(f.rows)});
+        o.rects.push_back({p - glm::vec2(2), q + glm::vec2(2), c, false});
+        const std::string tag = "CTA " + std::to_string(f.ctas[k]);
+        o.text({p.x, top - 22}, approxTextWidth(tag) + 6 <= pitch ? tag : std::to_string(f.ctas[k]), c);
         char t[64];
         std::snprintf(t, sizeof t, "CTA %u @ 0x%04x", f.ctas[k], f.smemAddr[k]);
-        o.text({p.x, top - (k % 2 ? 40.0f : 22.0f)}, t, kAxis);
+        o.text({lx, 22}, t, c);
+        lx += approxTextWidth(t) + 14;
     }
     const int ky = thin(cam.zoom(), 16.0f);
     for (uint32_t r = 0; r < f.rows; r += uint32_t(ky)) {
