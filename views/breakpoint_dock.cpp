@@ -127,7 +127,7 @@ BreakpointPanel* addBreakpointDock(MainWindow& w) {
     auto* dock = new QDockWidget("Breakpoints", &w);
     dock->setObjectName("breakpointDock");
     panel->setMinimumHeight(
-        56); // a tab of Events: the views above keep their minimums at 1280x800 (issue 15)
+        40); // a tab of Events: the views above keep their minimums at 1280x800 (issue 15)
     dock->setWidget(panel);
     w.addDockWidget(Qt::LeftDockWidgetArea, dock);
     if (auto* events = w.findChild<QDockWidget*>("eventDock")) w.tabifyDockWidget(events, dock);

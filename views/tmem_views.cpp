@@ -48,7 +48,7 @@ TmemViews::TmemViews(QMainWindow* window) : QObject(window), m_window(window) {
     // Margins (labels, legend) plus at least 40 px of cells (all of it fits a 1280x800 window).
     m_tmem->setMinimumSize(260, int(kTmemMargins.y + kTmemMargins.w) + 28);
     m_regs->setMinimumSize(200, int(kRegMargins.y + kRegMargins.w) + 40);
-    m_decomp->setMinimumSize(260, int(kDecompMargins.y + kDecompMargins.w) + 40);
+    m_decomp->setMinimumSize(260, int(kDecompMargins.y + kDecompMargins.w) + 28);
     // TMEM is 4:1 wide: a full-width band under the timeline. Registers and decompression share the
     // right-hand area with the scenario editor (tabs), raised when a document has tcgen05 moves.
     window->addDockWidget(Qt::BottomDockWidgetArea, m_tmemDock, Qt::Vertical);

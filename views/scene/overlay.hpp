@@ -55,7 +55,7 @@ inline constexpr glm::vec4 kGlobalMargins{58.0f, 76.0f, 16.0f, 136.0f};
 /// Smallest canvas sizes that still leave a usable cell grid inside those margins (the docks and the
 /// centre view never shrink below them, so no view collapses to 0 px; issue 15).
 inline constexpr glm::vec2 kSmemMinSize{300.0f, 76.0f + 92.0f + 40.0f};
-inline constexpr glm::vec2 kGlobalMinSize{260.0f, 76.0f + 136.0f + 32.0f};
+inline constexpr glm::vec2 kGlobalMinSize{260.0f, 76.0f + 136.0f + 44.0f};
 
 /// Approximate text width of the overlay font (DejaVu Sans Mono 14 px: 8.4 px per character), used for label
 /// spacing.
