@@ -177,6 +177,10 @@ bool LessonDock::openLesson(const QString& path) {
         m_w.setDocument(std::move(doc));
         m_w.editorDock()->editor()->document()->setModified(false);
     }
+    // Opening the scenario may switch the window to another kind's saved layout (restoreState), which
+    // can hide this dock: show and raise it again afterwards.
+    show();
+    raise();
     m_title->setText(q(m_lesson->title));
     m_title->setToolTip(QFileInfo(path).fileName() +
                         (m_lesson->topic.empty() ? "" : "\ntopic: " + q(m_lesson->topic)));
