@@ -147,14 +147,21 @@ OverlayList buildSmemOverlay(const Camera2D& cam, glm::vec2 viewport, const Smem
     // line out of the pane at 1280x800); the unit line says what "arrived" and "read" refer to.
     f.item(Rgba8{235, 235, 235, 255}, "arrived");
     f.item(kReadOutline, "read", false, true);
+    // An `observe`d dump's marks lead the unit line (an item of their own wrapped the unit line out of
+    // the pane at 1280x800).
+    LegendFlow u{o, 10, 10, f.y + 20, viewport.x - 8};
     if (s.observedMarked)
-        f.item(kDiffColour, "differs from dump (" + std::to_string(s.observedMarked) + " B)");
+        u.item(kDiffColour, "differs from dump (" + std::to_string(s.observedMarked) + " B)");
     const std::string unit = chunks ? "1 colour = 16-B chunk (its first byte)" : "1 cell = 1 byte";
     // The long line only where it fits (it was cut at the right edge of 760-830 px panes).
     const std::string full =
         unit + "; arrived / read: in the step just played. Hover: details. Drag: pan. Wheel: zoom.";
-    o.text({10, f.y + 20},
-           10 + approxTextWidth(full) <= viewport.x ? full : unit + "; arrived / read: this step", kDim);
+    const std::string shortLine = unit + "; arrived / read: this step";
+    o.text({u.x, f.y + 20},
+           u.x + approxTextWidth(full) <= viewport.x        ? full
+           : u.x + approxTextWidth(shortLine) <= viewport.x ? shortLine
+                                                            : unit,
+           kDim);
     o.regions.push_back({"legend", {10, ly}, {viewport.x - 8, f.y + 36}});
     return o;
 }
