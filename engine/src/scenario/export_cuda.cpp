@@ -236,7 +236,7 @@ Result<std::string> exportCuda(const Scenario& s, const Run& run, std::string_vi
          "base[i];\n"
       << "}\n\n";
 
-    Result<std::string> host = hostProgram(s, run, layout, blockThreads);
+    Result<std::string> host = hostProgram(s, run);
     if (!host) return host.diagnostics();
     return k.str() + host.value();
 }

@@ -54,9 +54,8 @@ struct TmemDump {
 /// Hex digits of bytes, split into C++ string-literal lines of 64 bytes each.
 [[nodiscard]] std::string hexLiteral(const uint8_t* p, size_t n, std::string_view indent);
 
-/// The host half of the program: allocation, fills, encodes, launch, dumps and the comparison.
-/// `blockThreads`: threads per CTA of the kernel.
-[[nodiscard]] Result<std::string> hostProgram(const Scenario& s, const Run& run, const SmemLayout& layout,
-                                              uint32_t blockThreads);
+/// The host half of the program: allocation, fills, encodes, launch, dumps and the comparison (the kernel
+/// half defines kCluster, kThreads, kRegion and kSmemBase, which it uses).
+[[nodiscard]] Result<std::string> hostProgram(const Scenario& s, const Run& run);
 
 } // namespace layoutscope::cudaexport

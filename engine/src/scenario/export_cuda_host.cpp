@@ -106,10 +106,7 @@ uint32_t tmemDumpColumns(const std::vector<TmemDump>& d) {
     return n;
 }
 
-Result<std::string> hostProgram(const Scenario& s, const Run& run, const SmemLayout& layout,
-                                uint32_t blockThreads) {
-    (void)layout;
-    (void)blockThreads;
+Result<std::string> hostProgram(const Scenario& s, const Run& run) {
     std::ostringstream h;
     h << "struct Tensor {\n    const char* name;\n    uint64_t scenarioAddress, extent, elemBytes;\n    int "
          "fill;\n};\n"
