@@ -264,6 +264,9 @@ void MainWindow::applyDocument(std::unique_ptr<Document> doc, bool keepStep) {
     const bool wasAtEnd = oldStep >= m_playback->stepCount();
     m_playback->pause();
     m_replay.reset();
+    // The old document lives until the end of this function: the views still point into it until
+    // each is given the new one below, and signals emitted on the way may reach them (ASan, CI stop 18).
+    const std::unique_ptr<Document> previous = std::move(m_doc);
     m_doc = std::move(doc);
     resetLinks(); // a new trace: old selections and tiles mean nothing in it
     if (!keepStep) m_editor->showDocument(*m_doc, false);
@@ -294,10 +297,11 @@ void MainWindow::applyDocument(std::unique_ptr<Document> doc, bool keepStep) {
     for (uint32_t c = 0; c < m_doc->ctaCount(); ++c) m_ctaBox->addItem(QString("CTA %1").arg(c));
     m_ctaBox->setCurrentIndex(int(m_cta));
     m_ctaBox->setEnabled(m_doc->ctaCount() > 1);
-    m_playback->setStepCount(m_doc->hasTrace() ? m_doc->trace().stepCount : 0);
+    // Views first, then the step count: setStepCount emits stepChanged, which they answer.
     m_timeline->setSpans(std::move(spans));
     m_globalPane->setDocument(m_doc.get());
     m_events->setTrace(m_doc->hasTrace() ? &m_doc->trace() : nullptr);
+    m_playback->setStepCount(m_doc->hasTrace() ? m_doc->trace().stepCount : 0);
     // A new file opens on the finished copy (Space replays it from step 0); an edit keeps the step.
     const uint32_t step =
         keepStep && !wasAtEnd ? std::min(oldStep, m_playback->stepCount()) : m_playback->stepCount();
