@@ -20,8 +20,11 @@ if(TARGET layoutscope)
   install(FILES ${CMAKE_SOURCE_DIR}/assets/icons/layoutscope.png
           DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor/256x256/apps)
 endif()
+# dumps/: the files the `observe` examples read (tma_observed_dump.scn).
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/assets/scenarios/ DESTINATION ${CMAKE_INSTALL_DATADIR}/layoutscope/scenarios
-        FILES_MATCHING PATTERN "*.scn" PATTERN "*.md")
+        FILES_MATCHING PATTERN "*.scn" PATTERN "*.md" PATTERN "*.bin" PATTERN "*.npy")
+# The H100 bank-conflict records, for `layoutscope-cli conform banks` with no FILE.
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/tests/data/golden/banks/ DESTINATION ${CMAKE_INSTALL_DATADIR}/layoutscope/golden/banks)
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/assets/reviews/ DESTINATION ${CMAKE_INSTALL_DATADIR}/layoutscope/reviews
         FILES_MATCHING PATTERN "*.scn" PATTERN "*.md")
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/assets/lessons/ DESTINATION ${CMAKE_INSTALL_DATADIR}/layoutscope/lessons

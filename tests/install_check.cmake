@@ -44,6 +44,12 @@ expect_run("layoutscope-cli run <installed example>" "." "${PREFIX}/bin/layoutsc
 # An installed lesson finds its scenario at ../scenarios (the Lessons menu reads share/layoutscope/lessons).
 expect_run("layoutscope-cli lesson --check <installed lesson>" "ok \\(5 steps\\)"
            "${PREFIX}/bin/layoutscope-cli" lesson --check "${share}/lessons/01_tma_tile_sw128.lesson")
+# The observe example's dump is installed beside it; `conform banks` finds the installed H100 records.
+if(NOT EXISTS "${share}/scenarios/dumps/sA_64x8_from_kernel.bin")
+  message(FATAL_ERROR "not installed: the dump tma_observed_dump.scn reads")
+endif()
+expect_run("layoutscope-cli conform banks (installed records)" "1004 passed, 0 failed" "${PREFIX}/bin/layoutscope-cli"
+           conform banks)
 if(GUI)
   file(REAL_PATH "${share}/scenarios" scenarios)
   string(REGEX REPLACE "([][+.*()^$?|\\])" "\\\\\\1" scenarios_re "${scenarios}")

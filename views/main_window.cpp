@@ -27,6 +27,7 @@
 #include <QShortcut>
 #include <QStatusBar>
 #include <QTextBlock>
+#include <QThreadPool>
 #include <QVBoxLayout>
 
 namespace layoutscope::views {
@@ -266,8 +267,11 @@ void MainWindow::applyDocument(std::unique_ptr<Document> doc, bool keepStep) {
     m_replay.reset();
     // The old document lives until the end of this function: the views still point into it until
     // each is given the new one below, and signals emitted on the way may reach them (ASan, CI stop 18).
-    const std::unique_ptr<Document> previous = std::move(m_doc);
+    std::unique_ptr<Document> previous = std::move(m_doc);
     m_doc = std::move(doc);
+    // The incremental SMEM scene knows its document by address: a later document allocated where a
+    // freed one was (after one without a trace, which never reaches the cache) must not look cached.
+    m_smemCache = SmemSceneCache();
     resetLinks(); // a new trace: old selections and tiles mean nothing in it
     if (!keepStep) m_editor->showDocument(*m_doc, false);
     updateTitle();
@@ -314,6 +318,9 @@ void MainWindow::applyDocument(std::unique_ptr<Document> doc, bool keepStep) {
         m_smem->fitView();
         m_global->fitView();
     }
+    // Nothing points into the old document any more. Freeing a 10,000-instruction trace takes tens of
+    // milliseconds: a pool thread does it, not the event loop (the editor's re-check, issue 11 item 4).
+    if (previous) QThreadPool::globalInstance()->start([p = previous.release()] { delete p; });
 }
 
 void MainWindow::drawStep(uint32_t step) {

@@ -27,25 +27,6 @@ constexpr TensorSwizzle kModes[] = {
 constexpr uint32_t kElemSizes[] = {1, 2, 4, 8, 16};
 constexpr uint32_t kGap = 6; // empty cells between the logical and the physical image
 
-RuleId swizzleRuleOf(TensorSwizzle s) {
-    switch (s) {
-    case TensorSwizzle::S32B:
-        return RuleId::TmaSwizzle32B;
-    case TensorSwizzle::S64B:
-        return RuleId::TmaSwizzle64B;
-    case TensorSwizzle::S128B:
-        return RuleId::TmaSwizzle128B;
-    case TensorSwizzle::S128B_ATOM_32B:
-        return RuleId::TmaSwizzle128BAtom32B;
-    case TensorSwizzle::S128B_ATOM_32B_FLIP_8B:
-        return RuleId::TmaSwizzle128BAtom32BFlip8B;
-    case TensorSwizzle::S128B_ATOM_64B:
-        return RuleId::TmaSwizzle128BAtom64B;
-    default:
-        return RuleId::TmaBoxTraversal;
-    }
-}
-
 std::string hex(uint32_t v) {
     char b[16];
     std::snprintf(b, sizeof b, "0x%x", v);
@@ -148,7 +129,7 @@ QString SwizzleExplorer::bankText() const {
 void SwizzleExplorer::rebuild() {
     m_info = swizzleInfo(mode());
     const uint32_t eb = elemBytes();
-    const Provenance prov = ruleInfo(swizzleRuleOf(m_info.mode)).provenance;
+    const Provenance prov = ruleInfo(swizzleModeRule(m_info.mode)).provenance;
     const std::string unverified =
         prov == Provenance::Assumption ? "   [unverified: sm_100 atom variant (open question 1)]" : "";
     std::string cute = "CuTe  ";
@@ -262,7 +243,7 @@ std::string SwizzleExplorer::inspect(uint32_t x, uint32_t y) const {
                    c = static_cast<uint32_t>(elem) % m_tile->cols;
     const uint32_t a = m_tile->base + r * m_tile->pitch + c * eb;
     const uint32_t p = m_tile->physAddr(m_info.mode, r, c);
-    const RuleInfo& rule = ruleInfo(swizzleRuleOf(m_info.mode));
+    const RuleInfo& rule = ruleInfo(swizzleModeRule(m_info.mode));
     std::string s = "element (row " + std::to_string(r) + ", col " + std::to_string(c) + ")\n";
     s += "logical A = " + hex(a) + "  (line " + std::to_string(a / 128) + ", chunk " +
          std::to_string((a % 128) / 16) + ")\n";

@@ -1,7 +1,25 @@
 #include "cli/commands.hpp"
 #include "conform/conform.hpp"
 
+#include <filesystem>
+
 namespace layoutscope::cli {
+namespace {
+
+/// `conform banks` with no FILE: the golden set installed beside the program (PREFIX/bin/.. ->
+/// PREFIX/share/layoutscope/golden/banks), else the source tree's (a program run from its build folder).
+std::string defaultBanksGolden() {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+        const fs::path installed = exe.parent_path().parent_path() / "share/layoutscope/golden/banks";
+        if (fs::exists(installed / "banks_public.jsonl.gz", ec)) return installed.string();
+    }
+    return LAYOUTSCOPE_GOLDEN_DIR_DEFAULT "/banks";
+}
+
+} // namespace
 
 int cmdConform(const Args& args, std::ostream& out, std::ostream& err) {
     const bool known = args.size() >= 2 &&
@@ -11,7 +29,7 @@ int cmdConform(const Args& args, std::ostream& out, std::ostream& err) {
         return kExitUsage;
     }
     Args files(args.begin() + 2, args.end());
-    if (files.empty()) files.push_back(LAYOUTSCOPE_GOLDEN_DIR_DEFAULT "/banks"); // conform banks [FILE]
+    if (files.empty()) files.push_back(defaultBanksGolden()); // conform banks [FILE]
     std::vector<conform::CaseOutcome> all;
     for (const auto& file : files) {
         auto r = args[1] == "tma"     ? conform::conformTma(file)

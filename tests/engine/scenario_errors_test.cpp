@@ -302,3 +302,21 @@ TEST_CASE("no input crashes the parser", "[scenario][diag][fuzz]") {
         }
     }
 }
+
+TEST_CASE("A rule of Layoutscope's own formats is tagged as such, not as an unverified assumption",
+          "[scenario][errors][provenance]") {
+    SECTION("a scenario directive") {
+        const Diagnostic d = firstError("target sm_90a\nsmem sA\n");
+        CHECK(d.provenance == Provenance::ToolFormat);
+        CHECK(formatDiagnostic(d, "a.scn").find("; Layoutscope format]") != std::string::npos);
+    }
+    SECTION("a PTX rule keeps its own provenance") {
+        const Diagnostic d = firstError(std::string(kHead) + kLoad + "[sA], [A, {0, 0}];\n");
+        CHECK(d.provenance != Provenance::ToolFormat);
+    }
+    SECTION("a lesson") {
+        auto l = parseLesson("lesson\n");
+        REQUIRE(!l);
+        CHECK(l.error().provenance == Provenance::ToolFormat);
+    }
+}

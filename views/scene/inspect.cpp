@@ -101,6 +101,8 @@ std::string provenanceSentence(Provenance p) {
         return "from the PTX ISA text, not measured";
     case Provenance::Assumption:
         return "UNVERIFIED ASSUMPTION";
+    case Provenance::ToolFormat:
+        return "a rule of Layoutscope's file format";
     }
     return "?";
 }

@@ -18,6 +18,8 @@ const char* provenanceTag(Provenance p) {
         return "PTX ISA text";
     case Provenance::Assumption:
         return "unverified assumption";
+    case Provenance::ToolFormat:
+        return "Layoutscope format";
     }
     return "?";
 }

@@ -17,6 +17,7 @@ namespace layoutscope::lesson_detail {
     d.span = span;
     d.message = std::move(message);
     d.ruleRef = std::string(rule) + " (docs/lessons.md)";
+    d.provenance = Provenance::ToolFormat; // a rule of the .lesson format, not of the hardware
     return d;
 }
 

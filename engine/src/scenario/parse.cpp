@@ -193,7 +193,7 @@ Result<Scenario> parseScenario(std::string_view text) {
     if (text.size() > kMaxScenarioBytes)
         return Diagnostic{Severity::Error,     DiagCode::InvalidValue,
                           SourceSpan{1, 1, 1}, scenarioTooLargeMessage(text.size()),
-                          kSizeLimitRef,       Provenance::Assumption};
+                          kSizeLimitRef,       Provenance::ToolFormat};
     if (looksLikePtxModule(
             text)) // a whole .ptx (File > Open of nvcc output): one clear error, not one per line
         return Diagnostic{Severity::Error,
@@ -203,7 +203,7 @@ Result<Scenario> parseScenario(std::string_view text) {
                           "`layoutscope-cli check FILE` validates its TMA/tcgen05/mbarrier instructions and "
                           "`layoutscope-cli scaffold FILE` writes a scenario from one of its kernels",
                           "docs/ptx-modules.md",
-                          Provenance::Assumption};
+                          Provenance::ToolFormat};
     Context ctx;
     ctx.smemCursor.fill(ctx.s.smemBase);
     const std::string clean = stripComments(text);

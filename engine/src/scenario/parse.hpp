@@ -52,6 +52,8 @@ struct Context {
 
     void error(DiagCode code, SourceSpan span, std::string message, std::string ruleRef = kFormatRef,
                Provenance prov = Provenance::Assumption) {
+        // A rule of the scenario format itself (the default reference) is no hardware assumption.
+        if (prov == Provenance::Assumption && ruleRef == kFormatRef) prov = Provenance::ToolFormat;
         diags.push_back(
             Diagnostic{Severity::Error, code, span, std::move(message), std::move(ruleRef), prov});
     }

@@ -446,7 +446,7 @@ Result<std::string> scaffoldScenario(const PtxModule& module, const ScaffoldOpti
                 "no .entry named `" + options.entry + "` in the module" +
                     (entries.empty() ? std::string(" (it has none)") : "; its entries: " + names()),
                 "docs/ptx-modules.md (scaffold)",
-                Provenance::Assumption};
+                Provenance::ToolFormat};
     } else if (entries.size() == 1) {
         fn = entries.front();
     } else {
@@ -457,7 +457,7 @@ Result<std::string> scaffoldScenario(const PtxModule& module, const ScaffoldOpti
                                           : "the module has " + std::to_string(entries.size()) +
                                                 " entries; choose one with --entry NAME: " + names(),
                           "docs/ptx-modules.md (scaffold)",
-                          Provenance::Assumption};
+                          Provenance::ToolFormat};
     }
     if (std::none_of(fn->instrs.begin(), fn->instrs.end(),
                      [](const PtxModuleInstr& i) { return i.modelled; }))
@@ -467,7 +467,7 @@ Result<std::string> scaffoldScenario(const PtxModule& module, const ScaffoldOpti
                           "kernel `" + fn->name +
                               "` has no TMA, tcgen05 or mbarrier instruction that a scenario could run",
                           "docs/ptx-modules.md (scaffold)",
-                          Provenance::Assumption};
+                          Provenance::ToolFormat};
     Scaffolder s(module, *fn);
     return s.run(options.sourceName.empty() ? std::string("the PTX module") : options.sourceName);
 }

@@ -76,4 +76,9 @@ uint32_t roundToTf32(uint32_t bits) {
 }
 
 } // namespace detail
+
+RuleId swizzleModeRule(TensorSwizzle s) {
+    return detail::swizzleRule(s);
+}
+
 } // namespace layoutscope

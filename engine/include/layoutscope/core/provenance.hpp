@@ -11,6 +11,7 @@ enum class Provenance {
     Cute,         ///< CUTLASS / CuTe sources
     PtxText,      ///< PTX ISA text (9.2 unless stated)
     Assumption,   ///< working assumption, unverified (see ../shared/ref/open-questions.md)
+    ToolFormat,   ///< a rule of Layoutscope's own file formats (docs/*.md): nothing about hardware to verify
 };
 
 /// Short tag for tables: "HW sm_90", "ptxas", "driver", "cuda.h", "CuTe", "PTX", "assumed".

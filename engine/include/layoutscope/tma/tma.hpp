@@ -70,6 +70,9 @@ struct TileGeometry {
 
 /// Physical shared address for an absolute logical address under a swizzle mode (tma.md §4.2).
 [[nodiscard]] uint32_t swizzleAddress(TensorSwizzle s, uint32_t addr);
+/// The rule (and so the provenance) behind swizzle mode `s`: TmaSwizzle32B ... TmaSwizzle96B, and
+/// TmaBoxTraversal for NONE.
+[[nodiscard]] RuleId swizzleModeRule(TensorSwizzle s);
 
 /// Execute a tile load: writes every destination CTA's shared memory and credits its mbarrier.
 /// Fails (nothing written) with a Fault* diagnostic when the hardware would raise an error.
