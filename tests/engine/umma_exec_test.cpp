@@ -241,3 +241,20 @@ TEST_CASE("tcgen05.mma instruction descriptors by kind", "[umma][idesc]") {
         CHECK(ummaK(decoded(UmmaKind::F8f6f4, 1, idesc(128, 16, 1, 0, 0))) == 32);
     }
 }
+
+TEST_CASE("tcgen05.mma .cta_group::2 M=128 folds the second half of N into lanes 64-127",
+          "[umma][exec][pair]") {
+    // M=128, N=32: A rows 0-63 in CTA 0, 64-127 in CTA 1 (one-hot 1.0 at k = m % 16); B rows 0-15 in CTA 0,
+    // 16-31 in CTA 1, B[n][k] = n % 16 as f16 at k = 0 only. D[m][n] = n % 16 where m % 16 == 0, else 0.
+    // Layout B: D[m][n] at CTA m / 64, lane m % 64 + 64 * (n / 16), column n % 16.
+    Rig r(2);
+    for (uint32_t m = 0; m < 128; ++m) put(r.state, m / 64, kA, m % 64, m % 16, 2, 0x3C00);
+    const uint32_t f16n[] = {0x0000, 0x3C00, 0x4000, 0x4200, 0x4400, 0x4500, 0x4600, 0x4700,
+                             0x4800, 0x4880, 0x4900, 0x4980, 0x4A00, 0x4A80, 0x4B00, 0x4B80}; // 0..15
+    for (uint32_t n = 0; n < 32; ++n) put(r.state, n / 16, kB, n % 16, 0, 2, f16n[n % 16]);
+    REQUIRE(r.run(decoded(UmmaKind::F16, 2, idesc(128, 32, 1, 0, 0))));
+    CHECK(r.tmem.ctas[0].cell(0, 5) == f32(5));        // D[0][5]
+    CHECK(r.tmem.ctas[0].cell(64 + 16, 3) == f32(3));  // D[16][19]: B row 19 = CTA 1 row 3 -> 3.0
+    CHECK(r.tmem.ctas[1].cell(0 + 64, 15) == f32(15)); // D[64][31]: CTA 1 row 15 -> 15.0
+    CHECK(r.tmem.ctas[1].cell(1, 1) == 0);             // D[65][1]: k = 1, B is 0 there
+}
