@@ -38,6 +38,15 @@ bool lowerTcgen05Mma(Context& ctx, const ParsedInstr& in, ScenarioInstr& out) {
                     "targets " +
                         sm + ")",
                     DiagCode::TargetMismatch);
+    for (const auto& q : in.opcode)
+        if (q.text == ".block_scale")
+            return fail(
+                q.span,
+                "block-scaled tcgen05.mma is not modelled yet: the scale-factor operands [scale-A-tmem] "
+                "and [scale-B-tmem] (which TMEM columns and bytes each 16/32-element K block of A and B "
+                "uses for each .scale_vec) and the mxf8f6f4/mxf4/mxf4nvf4 element types are missing; "
+                "kind::f16, tf32, f8f6f4 (e4m3/e5m2) and i8 run",
+                DiagCode::Unsupported);
     // tcgen05.mma.cta_group::N.kind::K, qualifiers in this order (the dense, non-block-scaled form).
     if (in.opcode.size() != 4 ||
         (in.opcode[2].text != ".cta_group::1" && in.opcode[2].text != ".cta_group::2"))
