@@ -70,3 +70,28 @@ TEST_CASE("packed sub-byte elements: element 0 in the lowest bits", "[formats][p
     CHECK(packedElement(b, 6, 0) == 0x21);
     CHECK(packedElement(b, 6, 3) == 0x31); // bits 18-23: 0xC5 >> 2
 }
+
+TEST_CASE("binary16 / bfloat16 / tf32 for MMA operands and accumulators", "[formats][umma]") {
+    // IEEE 754 binary16 by hand: 0x3C00 = 1, 0x7BFF = 65504 (largest), 0x0001 = 2^-24 (smallest subnormal).
+    CHECK(decodeF16(0x3C00) == 1.0);
+    CHECK(decodeF16(0x7BFF) == 65504.0);
+    CHECK(decodeF16(0x0001) == std::ldexp(1.0, -24));
+    CHECK(decodeF16(0xC000) == -2.0);
+    CHECK(std::isinf(decodeF16(0x7C00)));
+    CHECK(std::isnan(decodeF16(0x7E00)));
+    CHECK(decodeBf16(0x4020) == 2.5);
+    CHECK(decodeTf32(0x3F800008u) == 1.0); // 1 + 2^-20: below TF32's 10 mantissa bits
+    SECTION("round to nearest even") {
+        CHECK(encodeF16(1.0) == 0x3C00);
+        CHECK(encodeF16(1.0 + std::ldexp(1.0, -11)) == 0x3C00);     // halfway: to even
+        CHECK(encodeF16(1.0 + 3 * std::ldexp(1.0, -11)) == 0x3C02); // halfway: to even (up)
+        CHECK(encodeF16(65504.0) == 0x7BFF);
+        CHECK(encodeF16(65519.0) == 0x7BFF);
+        CHECK(encodeF16(65520.0) == 0x7C00); // rounds past the largest finite value
+        CHECK(encodeF16(-std::ldexp(1.0, -24)) == 0x8001);
+        CHECK(encodeF16(std::ldexp(1.0, -25)) == 0x0000); // halfway to the smallest subnormal: to even (0)
+        CHECK(encodeF16(std::ldexp(3.0, -25)) == 0x0002);
+        CHECK(encodeF16(std::ldexp(1023.5, -24)) == 0x0400); // rounds up into the smallest normal
+        CHECK(encodeF32(0.1) == 0x3DCCCCCDu);
+    }
+}

@@ -1,7 +1,9 @@
 // Narrow float decoding and TMEM containers (ref/formats.md; PTX ISA 9.2 §5.2.3; cuda_fp4/6/8.h).
 #include "layoutscope/core/number_formats.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 namespace layoutscope {
@@ -107,6 +109,54 @@ uint32_t packedElement(const uint8_t* bytes, uint32_t bits, uint32_t e) {
         v |= static_cast<uint32_t>((bytes[s / 8] >> (s % 8)) & 1) << k;
     }
     return v;
+}
+
+double decodeF16(uint16_t h) {
+    const int sign = (h >> 15) ? -1 : 1;
+    const uint32_t e = (h >> 10) & 0x1F, m = h & 0x3FF;
+    if (e == 0x1F) return m ? std::numeric_limits<double>::quiet_NaN() : sign * HUGE_VAL;
+    if (e == 0) return sign * std::ldexp(double(m), -24); // subnormal: m * 2^-24
+    return sign * std::ldexp(double(0x400 | m), int(e) - 25);
+}
+
+double decodeF32(uint32_t bits) {
+    float f;
+    std::memcpy(&f, &bits, 4);
+    return double(f);
+}
+
+double decodeBf16(uint16_t bits) {
+    return decodeF32(uint32_t(bits) << 16);
+}
+
+double decodeTf32(uint32_t bits) {
+    return decodeF32(bits & ~0x1FFFu);
+}
+
+uint16_t encodeF16(double v) {
+    if (std::isnan(v)) return 0x7E00;
+    const uint16_t sign = std::signbit(v) ? 0x8000 : 0;
+    const double a = std::fabs(v);
+    if (a == 0) return sign;
+    if (std::isinf(a)) return sign | 0x7C00;
+    int e = 0;
+    std::frexp(a, &e);                                           // a in [2^(e-1), 2^e)
+    const int quantumExp = std::max(e - 1, -14) - 10;            // 10 mantissa bits; subnormals share 2^-24
+    const double r = std::nearbyint(std::ldexp(a, -quantumExp)); // exact scaling, then nearest even
+    const double q = std::ldexp(r, quantumExp);
+    if (q > 65504.0) return sign | 0x7C00;
+    if (q < std::ldexp(1.0, -14)) return sign | uint16_t(std::ldexp(q, 24)); // subnormal (or 2^-14 exactly)
+    int e2 = 0;
+    const double f = std::frexp(q, &e2); // q = f * 2^e2, f in [0.5, 1)
+    const uint32_t mant = uint32_t(std::ldexp(f * 2 - 1, 10));
+    return uint16_t(sign | uint32_t(e2 - 1 + 15) << 10 | mant);
+}
+
+uint32_t encodeF32(double v) {
+    const float f = static_cast<float>(v); // IEEE conversion: round to nearest even
+    uint32_t bits;
+    std::memcpy(&bits, &f, 4);
+    return bits;
 }
 
 } // namespace layoutscope

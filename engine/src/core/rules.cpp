@@ -268,6 +268,30 @@ constexpr std::array<RuleInfo, static_cast<std::size_t>(RuleId::kCount)> kRules{
      "and "
      "l1tex__data_bank_conflicts_pipe_lsu_mem_shared); docs/banks.md; banks.hpp",
      P::HardwareSm90},
+    {RuleId::Tcgen05MmaDLayout, "tcgen05.mma accumulator layout",
+     "D[m][n] of tcgen05.mma lands at d-tmem + (lane, column): M=128 ::1 lane m, column n (Layout D); M=64 "
+     "::1 "
+     "lane m%16 + 32*(m/16) (Layout F); M=256 ::2 CTA m/128, lane m%128 (Layout A); M=128 ::2 CTA m/64, lane "
+     "m%64 + 64*(n/(N/2)), column n%(N/2) (Layout B). f32/s32/f16 elements take one 32-bit column each (f16 "
+     "in bits [0,16), unverified).",
+     "PTX ISA 9.2 §9.7.16.10.5 (data path layout organization); CuTe UMMA::tmem_frg (mma_traits_sm100.hpp)",
+     P::PtxText},
+    {RuleId::Tcgen05MmaValues, "tcgen05.mma values",
+     "unverified: D = A x B (+ D with enable-input-d) with the products summed in binary64 and rounded once "
+     "to "
+     "the D type (f32, f16 round to nearest even; s32 wraps, or clamps with .satfinite); tf32 inputs use the "
+     "top 19 bits. The hardware's accumulation order and intermediate rounding are not modelled.",
+     "PTX ISA 9.2 §9.7.16.10.9 (tcgen05.mma); CuTe UMMA::InstrDescriptor; not measured", P::Assumption},
+    {RuleId::Tcgen05MmaATmem, "tcgen05.mma A from Tensor Memory",
+     "unverified: with [a-tmem], A[m][k] is read from the lane that holds row m of D in the same data path "
+     "layout, column k*bits/32 from a-tmem's column, elements packed little-endian in each 32-bit column.",
+     "PTX ISA 9.2 §9.7.16.10.5; CuTe UMMA::tmem_frg (A fragments share D's datapath lanes)", P::Assumption},
+    {RuleId::Tcgen05MmaCtaPair, "tcgen05.mma .cta_group::2 split",
+     "unverified: a pair MMA reads A rows [0, M/2) and B rows [0, N/2) from the even CTA's shared memory and "
+     "the other halves from the odd CTA's, through the same descriptors; D rows are split as the layout "
+     "says.",
+     "PTX ISA 9.2 §9.7.16.10.5 Layouts A, B; CuTe SM100_MMA_*_2x1SM_SS; tilus tcgen05.mma docs",
+     P::Assumption},
 }};
 
 } // namespace

@@ -222,11 +222,12 @@ struct MmaShape {
     bool trans[2] = {false, false};
     std::string transName[2];
     std::optional<OperandExpectation> expect[2];
+    bool aFromTmem = false; ///< tcgen05.mma [a-tmem]: only B is read through a descriptor
 };
 
 void checkMmaOperands(const Scenario& s, size_t instrIndex, const MmaShape& m, const Trace& t,
                       ProducerIndex& index, std::vector<Diagnostic>& findings) {
-    for (int o = 0; o < 2; ++o) {
+    for (int o = m.aFromTmem ? 1 : 0; o < 2; ++o) {
         OperandSpec op;
         op.what = m.name + " operand " + (o ? "B" : "A");
         op.tensorIx = o ? "n" : "m";
@@ -259,7 +260,8 @@ void checkWgmmaConsumer(const Scenario& s, size_t instrIndex, const Trace& t, Pr
                               {w.descAName, w.descBName},
                               {w.transA, w.transB},
                               {"imm-trans-a", "imm-trans-b"},
-                              {w.expectA, w.expectB}},
+                              {w.expectA, w.expectB},
+                              false},
                      t, index, findings);
 }
 
@@ -277,7 +279,8 @@ void checkUmmaConsumer(const Scenario& s, size_t instrIndex, const Trace& t, Pro
                               {u.descAName, u.descBName},
                               {u.transA, u.transB},
                               {"idesc bit 15 (A major)", "idesc bit 16 (B major)"},
-                              {u.expectA, u.expectB}},
+                              {u.expectA, u.expectB},
+                              u.op.aFromTmem},
                      t, index, findings);
 }
 

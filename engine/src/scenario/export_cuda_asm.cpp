@@ -85,10 +85,12 @@ Result<AsmStatement> asmFor(const Scenario& s, const ScenarioInstr& in, const Sy
         text.remove_suffix(1);
     const size_t opEnd = text.find_first_of(" \t\n");
     const std::string opcode(text.substr(0, opEnd));
-    const std::string_view operands =
-        opEnd == std::string_view::npos ? std::string_view{} : text.substr(opEnd);
+    std::string_view operands = opEnd == std::string_view::npos ? std::string_view{} : text.substr(opEnd);
+    // tcgen05.mma: enable-input-d is a predicate in PTX; the scenario's 0/1/let value becomes one
+    // (setp in the same asm statement), so the last operand is dropped from the text here.
+    if (in.umma) operands = operands.substr(0, operands.rfind(','));
     const bool tcgen05 = opcode.rfind("tcgen05.", 0) == 0;
-    if (opcode.rfind("tcgen05.mma", 0) == 0 || opcode.rfind("wgmma.", 0) == 0 || in.smemAccess || in.umma)
+    if ((opcode.rfind("tcgen05.mma", 0) == 0 && !in.umma) || opcode.rfind("wgmma.", 0) == 0 || in.smemAccess)
         return unsupported(
             in, "'" + opcode +
                     "' (the repro covers TMA, mbarrier, fences, bulk groups and tcgen05 data movement)");
@@ -114,6 +116,10 @@ Result<AsmStatement> asmFor(const Scenario& s, const ScenarioInstr& in, const Sy
     };
 
     std::string body = escapeForCxx(opcode);
+    if (in.umma) // { .reg .pred P2; setp.ne.b32 P2, enable, 0; tcgen05.mma ..., P2; }
+        body = "{ .reg .pred P2; setp.ne.b32 P2, " +
+               input("\x03enable", std::string("\"r\"(") + (in.umma->op.enableInputD ? "1u" : "0u") + ")") +
+               ", 0; " + body;
     bool predicateDone = !isWait;
     for (size_t i = 0; i < operands.size();) {
         const char c = operands[i];
@@ -163,7 +169,10 @@ Result<AsmStatement> asmFor(const Scenario& s, const ScenarioInstr& in, const Sy
         } else if (sym.descs.count(
                        name)) { // a shared-memory descriptor: its start address moved with the buffers
             char v[32];
-            std::snprintf(v, sizeof v, "0x%016llxull", static_cast<unsigned long long>(in.desc));
+            const uint64_t value = !in.umma                     ? in.desc
+                                   : name == in.umma->descAName ? in.umma->descA
+                                                                : in.umma->descB; // tcgen05.mma: A or B
+            std::snprintf(v, sizeof v, "0x%016llxull", static_cast<unsigned long long>(value));
             body += input(name, "\"l\"(movedDescriptor(" + std::string(v) + ", sb))");
         } else if (auto it = sym.lets.find(name); it != sym.lets.end()) {
             if (tcgen05) // TMEM addresses and column counts: registers
@@ -208,8 +217,8 @@ Result<AsmStatement> asmFor(const Scenario& s, const ScenarioInstr& in, const Sy
         // A tcgen05.ld's registers are written asynchronously; the compiler may copy them right after the asm
         // statement, so the wait::ld goes into the same statement (a later wait::ld is then a no-op).
         if (isLoad) numbered += "; tcgen05.wait::ld.sync.aligned";
-        st.code = "asm volatile(\"" + numbered + ";\" : " + join(outputs) + " : " + join(inputs) +
-                  " : \"memory\"); // " + where;
+        st.code = "asm volatile(\"" + numbered + (in.umma ? ", P2; }" : ";") + "\" : " + join(outputs) +
+                  " : " + join(inputs) + " : \"memory\"); // " + where;
     }
     return st;
 }

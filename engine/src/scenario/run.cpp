@@ -211,6 +211,39 @@ Result<Run> runScenario(const Scenario& s, const RunOptions& options) {
             }
             continue;
         }
+        if (in.umma) { // tcgen05.mma: executed by Tcgen05Executor::mma, which records its own trace
+                       // instruction
+            const UmmaRead& u = *in.umma;
+            std::vector<Diagnostic> findings;
+            // Tensor Memory must be allocated before use: D's columns (and A's, from TMEM) in every CTA it
+            // touches.
+            const UmmaDShape shape = ummaDShape(u.op);
+            const std::array<uint32_t, 2> pair{u.ctaGroup == 2 ? in.cta & ~1u : in.cta, in.cta | 1u};
+            for (uint32_t i = 0; i < u.ctaGroup; ++i) {
+                const int64_t dCol = u.dTaddr & 0xFFFF;
+                if (auto d = tcgen.checkAllocated(pair[i], dCol, dCol + ummaDColumns(shape), "tcgen05.mma"))
+                    findings.push_back(*d);
+                if (u.op.aFromTmem) {
+                    const int64_t aCol = u.op.aTaddr & 0xFFFF;
+                    if (auto d = tcgen.checkAllocated(
+                            pair[i], aCol, aCol + ummaK(u.op) * ummaTypeBits(u.op.a) / 32, "tcgen05.mma A"))
+                        findings.push_back(*d);
+                }
+            }
+            Status st = tcgen.mma(u.op, in.cta, InstrSource{in.text, in.span.line});
+            if (!st) {
+                std::vector<Diagnostic> ds;
+                for (const Diagnostic& d : st.diagnostics()) ds.push_back(atInstr(d, in));
+                return ds;
+            }
+            const uint32_t idx = static_cast<uint32_t>(run.trace.instrs.size() - 1);
+            if (!u.enableInputDKnown)
+                run.trace.instrs[idx].summary +=
+                    "; enable-input-d '" + u.enableInputD + "' has no let value: taken as false (D = A*B)";
+            scn::checkUmmaConsumer(s, idx, run.trace, producers, findings);
+            for (const Diagnostic& d : findings) run.warnings.push_back(atInstr(d, in));
+            continue;
+        }
         tb.beginInstr(in.text, in.span.line);
         const uint32_t idx = static_cast<uint32_t>(run.trace.instrs.size() - 1);
         std::string summary;
@@ -293,21 +326,6 @@ Result<Run> runScenario(const Scenario& s, const RunOptions& options) {
                           " threads: " + std::to_string(rep->wavefronts) + " shared wavefronts (ideal " +
                           std::to_string(rep->ideal) + ", " + std::to_string(rep->excess) +
                           " excess = bank conflicts)";
-            }
-            if (in.umma) { // tcgen05.mma: A/B fetch checked against the TMA tiles, D against the allocation
-                const UmmaRead& u = *in.umma;
-                summary = "tcgen05.mma M=" + std::to_string(u.m) + " N=" + std::to_string(u.n) +
-                          ": reads A and B from shared memory, accumulates into TMEM columns " +
-                          std::to_string(u.dTaddr & 0xFFFF) + ".." +
-                          std::to_string((u.dTaddr & 0xFFFF) + u.n - 1) +
-                          "; the accumulator values are not computed";
-                std::vector<Diagnostic> findings;
-                // unverified: D of an F32 accumulator takes N columns (M = 128: lane m holds row m).
-                if (auto d = tcgen.checkAllocated(in.cta, u.dTaddr & 0xFFFF,
-                                                  (u.dTaddr & 0xFFFF) + int64_t(u.n), "tcgen05.mma"))
-                    findings.push_back(*d);
-                scn::checkUmmaConsumer(s, idx, run.trace, producers, findings);
-                for (const Diagnostic& d : findings) run.warnings.push_back(atInstr(d, in));
             }
             if (in.wgmma) { // reads A and B through their descriptors: checked against the TMA tiles
                 summary = "wgmma.mma_async m64n" + std::to_string(in.wgmma->n) + "k16: reads A (64x16, " +

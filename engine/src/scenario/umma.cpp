@@ -1,12 +1,15 @@
-// tcgen05.mma in scenarios (PTX ISA 9.2 §9.7.16.10.9): the dense form with A and B from shared-memory
-// descriptors, `tcgen05.mma.cta_group::N.kind::{f16,tf32} [d-tmem], a-desc, b-desc, idesc, enable-input-d;`.
-// The instruction descriptor (32 bits; CuTe UMMA::InstrDescriptor, cute/arch/mma_sm100_desc.hpp):
+// tcgen05.mma in scenarios (PTX ISA 9.2 §9.7.16.10.9): the dense form, A from a shared-memory descriptor or
+// from Tensor Memory, B from a descriptor,
+// `tcgen05.mma.cta_group::N.kind::{f16,tf32,f8f6f4,i8} [d-tmem], a-desc|[a-tmem], b-desc, idesc,
+// enable-input-d;`. The instruction descriptor (32 bits; CuTe UMMA::InstrDescriptor,
+// cute/arch/mma_sm100_desc.hpp):
 //   bits [0,2) sparse id2, [2,3) sparse flag, [3,4) saturate, [4,6) D format (0 F16, 1 F32, 2 S32),
 //   [7,10) A format, [10,13) B format (kind::f16: 0 F16, 1 BF16; kind::tf32: 2 TF32), [13,14) negate A,
 //   [14,15) negate B, [15,16) A major (0 K, 1 MN), [16,17) B major, [17,23) N >> 3, [24,29) M >> 4,
 //   [30,32) max shift (.ws only).
-// The accumulator is not computed (unverified: the K-step accumulation order); the operand fetch is
-// checked against the TMA tiles (scenario_consumer.cpp) and D's columns against the allocation.
+// The idesc is decoded by decodeUmmaIdesc (tcgen05/umma.cpp). The run executes the MMA (Tcgen05Executor::mma:
+// D written into TMEM; unverified: the accumulation order), checks the operand fetch against the TMA tiles
+// (consumer_checks.cpp) and D's columns against the allocation.
 #include "scenario/parse.hpp"
 
 #include <string>
@@ -15,10 +18,6 @@ namespace layoutscope::scn {
 namespace {
 
 constexpr const char* kMmaRef = "PTX ISA 9.2 §9.7.16.10.9 (tcgen05.mma), instruction descriptor §9.7.16.4.2";
-
-uint32_t bits(uint32_t v, int lo, int n) {
-    return (v >> lo) & ((1u << n) - 1);
-}
 
 } // namespace
 
@@ -39,76 +38,101 @@ bool lowerTcgen05Mma(Context& ctx, const ParsedInstr& in, ScenarioInstr& out) {
                     "targets " +
                         sm + ")",
                     DiagCode::TargetMismatch);
+    for (const auto& q : in.opcode)
+        if (q.text == ".block_scale")
+            return fail(
+                q.span,
+                "block-scaled tcgen05.mma is not modelled yet: the scale-factor operands [scale-A-tmem] "
+                "and [scale-B-tmem] (which TMEM columns and bytes each 16/32-element K block of A and B "
+                "uses for each .scale_vec) and the mxf8f6f4/mxf4/mxf4nvf4 element types are missing; "
+                "kind::f16, tf32, f8f6f4 (e4m3/e5m2) and i8 run",
+                DiagCode::Unsupported);
     // tcgen05.mma.cta_group::N.kind::K, qualifiers in this order (the dense, non-block-scaled form).
     if (in.opcode.size() != 4 ||
         (in.opcode[2].text != ".cta_group::1" && in.opcode[2].text != ".cta_group::2"))
-        return fail(in.span,
-                    "the scenario models tcgen05.mma.cta_group::1|2.kind::f16|tf32 (dense, A and B from "
-                    "descriptors); other forms (.ws, .sp, block scale, kind::f8f6f4/i8, collector usage) are "
-                    "not modelled yet",
-                    DiagCode::Unsupported);
+        return fail(
+            in.span,
+            "the scenario models tcgen05.mma.cta_group::1|2.kind::f16|tf32|f8f6f4|i8 (dense); other "
+            "forms (.ws, .sp, block scale, collector usage, disable-output-lane) are not modelled yet",
+            DiagCode::Unsupported);
     const std::string& kind = in.opcode[3].text;
-    if (kind != ".kind::f16" && kind != ".kind::tf32")
-        return fail(in.opcode[3].span, kind + " is not modelled (kind::f16 and kind::tf32 are)",
+    UmmaKind k = UmmaKind::F16;
+    if (kind == ".kind::tf32")
+        k = UmmaKind::Tf32;
+    else if (kind == ".kind::f8f6f4")
+        k = UmmaKind::F8f6f4;
+    else if (kind == ".kind::i8")
+        k = UmmaKind::I8;
+    else if (kind != ".kind::f16")
+        return fail(in.opcode[3].span,
+                    kind + " is not modelled (kind::f16, kind::tf32, kind::f8f6f4 and kind::i8 are; the "
+                           "block-scaled kinds need scale factors in Tensor Memory)",
                     DiagCode::Unsupported);
     if (in.operands.size() != 5)
-        return fail(in.span, "expected [d-tmem], a-desc, b-desc, idesc, enable-input-d (got " +
+        return fail(in.span, "expected [d-tmem], a-desc or [a-tmem], b-desc, idesc, enable-input-d (got " +
                                  std::to_string(in.operands.size()) + " operands)");
-    if (in.operands[1].kind == OperandKind::Address)
-        return fail(in.operands[1].span, "A from Tensor Memory ([a-tmem]) is not modelled: give a-desc",
-                    DiagCode::Unsupported);
     auto scalar = [&](const Operand& op, const char* role) { return letOrImmediate(ctx, op, role, kMmaRef); };
+    auto tmemOperand = [&](const Operand& op, const char* role) -> std::optional<int64_t> {
+        if (op.kind != OperandKind::Address || op.elements.empty()) {
+            fail(op.span, std::string("expected [") + role +
+                              "]: a let name holding a TMEM address (lane << 16 | column)");
+            return std::nullopt;
+        }
+        const auto v = scalar(op.elements[0], role);
+        return v ? std::optional<int64_t>(*v + op.imm) : std::nullopt;
+    };
     const Operand& d = in.operands[0];
-    if (d.kind != OperandKind::Address || d.elements.empty())
-        return fail(d.span, "expected [d-tmem]: a let name holding a TMEM address (lane << 16 | column)");
-    const auto dt = scalar(d.elements[0], "d-tmem");
-    const auto da = dt ? scalar(in.operands[1], "a-desc") : std::nullopt;
+    const bool aTmem = in.operands[1].kind == OperandKind::Address;
+    const auto dt = tmemOperand(d, "d-tmem");
+    const auto da = !dt     ? std::nullopt
+                    : aTmem ? tmemOperand(in.operands[1], "a-tmem")
+                            : scalar(in.operands[1], "a-desc");
     const auto db = da ? scalar(in.operands[2], "b-desc") : std::nullopt;
     const auto id = db ? scalar(in.operands[3], "idesc") : std::nullopt;
     if (!id) return false;
     if (*id < 0 || *id > 0xFFFFFFFFll) return fail(in.operands[3].span, "idesc is a 32-bit value");
+    const uint32_t group = in.opcode[2].text == ".cta_group::2" ? 2 : 1;
+    Result<UmmaOp> op = decodeUmmaIdesc(k, group, uint32_t(*id));
+    if (!op) {
+        const Diagnostic& e = op.diagnostics()[0];
+        ctx.error(e.code, in.operands[3].span, e.message, e.ruleRef, e.provenance);
+        return false;
+    }
     UmmaRead u;
-    u.ctaGroup = in.opcode[2].text == ".cta_group::2" ? 2 : 1;
+    u.ctaGroup = group;
     u.idesc = uint32_t(*id);
-    u.dTaddr = uint32_t(*dt + d.imm);
-    u.descA = uint64_t(*da);
+    u.dTaddr = uint32_t(*dt);
+    u.descA = aTmem ? 0 : uint64_t(*da);
     u.descB = uint64_t(*db);
     u.descAName = in.operands[1].text;
     u.descBName = in.operands[2].text;
-    const SourceSpan is = in.operands[3].span;
-    const uint32_t v = u.idesc;
-    // The fields a kind::f16 / kind::tf32 dense MMA allows (anything else names its bits).
-    if (bits(v, 0, 3) != 0) return fail(is, "idesc bits [0,3) (sparsity) must be 0 for a dense tcgen05.mma");
-    if (bits(v, 3, 1) != 0) return fail(is, "idesc bit 3 (saturate) is for integer kinds only");
-    const uint32_t dfmt = bits(v, 4, 2), afmt = bits(v, 7, 3), bfmt = bits(v, 10, 3);
-    if (bits(v, 6, 1) || bits(v, 23, 1) || bits(v, 29, 1) || bits(v, 30, 2))
-        return fail(is, "idesc reserved bits 6, 23, 29 or max shift [30,32) (.ws only) are set");
-    const bool tf32 = kind == ".kind::tf32";
-    if (tf32 ? (afmt != 2 || bfmt != 2) : (afmt > 1 || bfmt > 1 || afmt != bfmt))
-        return fail(is, std::string("idesc A/B formats (bits [7,10) = ") + std::to_string(afmt) +
-                            ", [10,13) = " + std::to_string(bfmt) + ") for " + kind + ": " +
-                            (tf32 ? "both 2 (TF32)" : "both 0 (F16) or both 1 (BF16)"));
-    if (dfmt != 1 && !(dfmt == 0 && !tf32 && afmt == 0))
-        return fail(is, "idesc D format (bits [4,6) = " + std::to_string(dfmt) +
-                            "): 1 (F32), or 0 (F16) with F16 inputs");
-    u.m = bits(v, 24, 5) << 4;
-    u.n = bits(v, 17, 6) << 3;
-    const bool mOk = u.ctaGroup == 1 ? (u.m == 64 || u.m == 128) : (u.m == 128 || u.m == 256);
-    if (!mOk)
-        return fail(is,
-                    "idesc M (bits [24,29) << 4) = " + std::to_string(u.m) + ": " +
-                        (u.ctaGroup == 1 ? "64 or 128 with .cta_group::1" : "128 or 256 with .cta_group::2"));
-    const uint32_t nStep = u.m == 64 ? 8 : 16;
-    if (u.n < nStep || u.n > 256 || u.n % nStep != 0)
-        return fail(is, "idesc N (bits [17,23) << 3) = " + std::to_string(u.n) + ": a multiple of " +
-                            std::to_string(nStep) + " in " + std::to_string(nStep) +
-                            "..256 for M = " + std::to_string(u.m));
-    u.elemBits = tf32 ? 32 : 16;
-    u.transA = bits(v, 15, 1);
-    u.transB = bits(v, 16, 1);
+    u.m = op->m;
+    u.n = op->n;
+    u.elemBits = ummaTypeBits(op->a);
+    u.transA = op->transA;
+    u.transB = op->transB;
+    u.op = *op;
+    u.op.descA = u.descA;
+    u.op.descB = u.descB;
+    u.op.aFromTmem = aTmem;
+    u.op.aTaddr = aTmem ? uint32_t(*da) : 0;
+    u.op.dTaddr = u.dTaddr;
+    // enable-input-d: an immediate or a let name; a predicate register name (PTX's form) has no value in a
+    // scenario and is taken as false (D = A*B), which the run's summary says.
+    const Operand& en = in.operands[4];
+    u.enableInputD = en.text;
+    if (en.kind == OperandKind::Immediate) {
+        u.op.enableInputD = en.imm != 0;
+    } else if (const NameInfo* ni = ctx.lookup(en.text); ni && ni->kind == NameKind::Let) {
+        u.op.enableInputD = ni->value != 0;
+    } else if (ni) {
+        return fail(en.span, "enable-input-d '" + en.text + "' must be 0, 1, a let name or a predicate name");
+    } else {
+        u.enableInputDKnown = false;
+    }
     u.expectA = ctx.expectA;
     u.expectB = ctx.expectB;
-    out.kind = ScenarioInstrKind::NoOp;
+    out.kind = ScenarioInstrKind::NoOp; // executed by the run through Tcgen05Executor::mma
     out.umma = std::move(u);
     return true;
 }

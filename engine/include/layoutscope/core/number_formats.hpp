@@ -34,4 +34,16 @@ enum class NarrowFormat : uint8_t { E2M1, E2M3, E3M2, E4M3, E5M2, UE8M0, UE4M3 }
 /// bits of byte 0; unverified: open questions 10, 31).
 [[nodiscard]] uint32_t packedElement(const uint8_t* bytes, uint32_t bits, uint32_t e);
 
+/// Wide MMA input and accumulator formats (IEEE 754 binary16; bfloat16 = the top 16 bits of a binary32;
+/// TF32 = a binary32 whose low 13 mantissa bits the tensor core ignores, PTX ISA 9.2 §5.2.2):
+/// the exact value of a code as a double (NaN and +-Inf where the code has them).
+[[nodiscard]] double decodeF16(uint16_t bits);
+[[nodiscard]] double decodeBf16(uint16_t bits);
+[[nodiscard]] double decodeF32(uint32_t bits);
+/// TF32: decodeF32 of the bits with bits [0,13) cleared (unverified: truncation, RuleId::Tcgen05MmaValues).
+[[nodiscard]] double decodeTf32(uint32_t bits);
+/// `v` rounded to binary16 / binary32, round to nearest even (overflow to +-Inf; NaN -> 0x7E00 / 0x7FC00000).
+[[nodiscard]] uint16_t encodeF16(double v);
+[[nodiscard]] uint32_t encodeF32(double v);
+
 } // namespace layoutscope

@@ -87,6 +87,14 @@ enum class RuleId : uint16_t {
     // --- shared-memory bank conflicts (banks.hpp; CUDA C Programming Guide, Nsight Compute) ---
     SmemBankWavefronts, ///< bank=(addr/4)%32, same word broadcast; unverified: 8/16-B half/quarter-warp
                         ///< phases
+    // --- tcgen05.mma (umma_layout.hpp, umma.hpp) ---
+    Tcgen05MmaDLayout, ///< D[m][n] -> TMEM (lane, column): PTX data path Layouts A, B, D, F; f16 in bits
+                       ///< [0,16)
+    Tcgen05MmaValues,  ///< unverified: D = A*B (+D) summed in binary64, rounded once; accumulation order
+                       ///< unknown
+    Tcgen05MmaATmem,   ///< unverified: A[m][k] from TMEM at row m's lane of the D layout, packed 32 bits a
+                       ///< column
+    Tcgen05MmaCtaPair, ///< unverified: .cta_group::2: A rows and B rows (N) split in halves between the pair
     kCount
 };
 

@@ -40,6 +40,7 @@
 #include "layoutscope/core/result.hpp"
 #include "layoutscope/core/trace.hpp"
 #include "layoutscope/tcgen05/exec.hpp"
+#include "layoutscope/tcgen05/umma.hpp"
 #include "layoutscope/tma/tensor_map.hpp"
 #include "layoutscope/tma/tma.hpp"
 
@@ -141,9 +142,10 @@ struct SmemAccess {
     uint32_t widthBytes = 4; ///< bytes per thread (ldmatrix: a 16-byte row per address-giving thread)
 };
 
-/// tcgen05.mma with A and B from shared-memory descriptors (PTX ISA 9.2 §9.7.16.10.9): the operand fetch
-/// checked against the TMA tiles, and the D columns it writes (checked against the allocation). The
-/// instruction descriptor's fields are those of CuTe UMMA::InstrDescriptor (bits in umma.hpp). (appended)
+/// tcgen05.mma (PTX ISA 9.2 §9.7.16.10.9), A from a shared-memory descriptor or Tensor Memory, B from a
+/// descriptor: the operand fetch checked against the TMA tiles, D's columns checked against the allocation,
+/// and `op` executed by the run (Tcgen05Executor::mma: D written into TMEM). The instruction descriptor is
+/// decoded by decodeUmmaIdesc (umma.hpp). (appended)
 struct UmmaRead {
     uint32_t ctaGroup = 1;
     uint32_t m = 0, n = 0, elemBits = 16; ///< from the instruction descriptor; kind::f16 16, kind::tf32 32
@@ -153,6 +155,9 @@ struct UmmaRead {
     uint32_t dTaddr = 0;
     std::string descAName, descBName;
     std::optional<OperandExpectation> expectA, expectB;
+    UmmaOp op;                     ///< appended: the validated MMA the run executes (umma.hpp)
+    std::string enableInputD;      ///< appended: the enable-input-d operand as written
+    bool enableInputDKnown = true; ///< appended: false: a predicate name with no `let` value, taken as false
 };
 
 struct ScenarioInstr {

@@ -25,6 +25,8 @@
 
 namespace layoutscope {
 
+struct UmmaOp; // umma.hpp
+
 /// Tensor Memory and allocator of every CTA of a cluster (index = %cluster_ctarank).
 struct TmemState {
     explicit TmemState(uint32_t clusterSize = 1, uint32_t fill = 0)
@@ -67,6 +69,11 @@ class Tcgen05Executor {
     /// .cta_group::2 also copies in the peer CTA from the peer's own shared memory (open question 21).
     [[nodiscard]] Status cp(const CpForm& f, uint32_t cta, uint32_t taddr, uint64_t desc,
                             const InstrSource& src);
+    /// tcgen05.mma (umma.hpp) issued by CTA `cta`: reads A (shared memory through op.descA, or TMEM) and B,
+    /// computes D = A x B (+ D) and writes D into Tensor Memory at the data path layout (umma_layout.hpp),
+    /// one step per accumulator row. .cta_group::2 reads each CTA's half of A and B from its own shared
+    /// memory and writes each CTA's half of D into its own TMEM. Checks every address before writing.
+    [[nodiscard]] Status mma(const UmmaOp& op, uint32_t cta, const InstrSource& src);
     /// tcgen05.shift.cta_group::N.down [taddr]: taddr lane must be a multiple of 32 (open question 2).
     [[nodiscard]] Status shiftDown(uint32_t ctaGroup, uint32_t cta, uint32_t taddr, const InstrSource& src);
     /// Warning diagnostics of the last successful alloc (RuleId::TmemAllocMonotonic, "CTA n: ..."), else

@@ -1,0 +1,215 @@
+// tcgen05.mma instruction descriptor, element types and operand homes (umma.hpp; PTX ISA 9.2
+// §9.7.16.10.9, instruction descriptor §9.7.16.4.2; CuTe UMMA::InstrDescriptor).
+#include "layoutscope/tcgen05/umma.hpp"
+
+#include "layoutscope/core/number_formats.hpp"
+
+#include <string>
+
+namespace layoutscope {
+namespace {
+
+constexpr const char* kIdescRef =
+    "PTX ISA 9.2 §9.7.16.4.2 (instruction descriptor); CuTe UMMA::InstrDescriptor";
+
+uint32_t bits(uint32_t v, int lo, int n) {
+    return (v >> lo) & ((1u << n) - 1);
+}
+
+Diagnostic idescError(std::string msg, DiagCode code = DiagCode::InvalidValue) {
+    return Diagnostic{Severity::Error, code, {}, std::move(msg), kIdescRef, Provenance::PtxText};
+}
+
+} // namespace
+
+const char* ummaKindName(UmmaKind k) {
+    switch (k) {
+    case UmmaKind::F16:
+        return "kind::f16";
+    case UmmaKind::Tf32:
+        return "kind::tf32";
+    case UmmaKind::F8f6f4:
+        return "kind::f8f6f4";
+    case UmmaKind::I8:
+        return "kind::i8";
+    }
+    return "?";
+}
+
+const char* ummaTypeName(UmmaType t) {
+    switch (t) {
+    case UmmaType::F16:
+        return "f16";
+    case UmmaType::Bf16:
+        return "bf16";
+    case UmmaType::Tf32:
+        return "tf32";
+    case UmmaType::E4m3:
+        return "e4m3";
+    case UmmaType::E5m2:
+        return "e5m2";
+    case UmmaType::U8:
+        return "u8";
+    case UmmaType::S8:
+        return "s8";
+    case UmmaType::F32:
+        return "f32";
+    case UmmaType::S32:
+        return "s32";
+    }
+    return "?";
+}
+
+uint32_t ummaTypeBits(UmmaType t) {
+    switch (t) {
+    case UmmaType::F16:
+    case UmmaType::Bf16:
+        return 16;
+    case UmmaType::Tf32:
+    case UmmaType::F32:
+    case UmmaType::S32:
+        return 32;
+    case UmmaType::E4m3:
+    case UmmaType::E5m2:
+    case UmmaType::U8:
+    case UmmaType::S8:
+        return 8;
+    }
+    return 32;
+}
+
+double ummaInputValue(UmmaType t, uint32_t raw) {
+    switch (t) {
+    case UmmaType::F16:
+        return decodeF16(uint16_t(raw));
+    case UmmaType::Bf16:
+        return decodeBf16(uint16_t(raw));
+    case UmmaType::Tf32:
+        return decodeTf32(raw);
+    case UmmaType::E4m3:
+        return decodeNarrow(NarrowFormat::E4M3, raw & 0xFF);
+    case UmmaType::E5m2:
+        return decodeNarrow(NarrowFormat::E5M2, raw & 0xFF);
+    case UmmaType::U8:
+        return double(raw & 0xFF);
+    case UmmaType::S8:
+        return double(int8_t(raw & 0xFF));
+    case UmmaType::F32:
+        return decodeF32(raw);
+    case UmmaType::S32:
+        return double(int32_t(raw));
+    }
+    return 0;
+}
+
+uint32_t ummaK(const UmmaOp& op) {
+    return 256 / ummaTypeBits(op.a);
+}
+
+UmmaDShape ummaDShape(const UmmaOp& op) {
+    return UmmaDShape{op.m, op.n, op.ctaGroup, ummaTypeBits(op.d)};
+}
+
+Result<UmmaOp> decodeUmmaIdesc(UmmaKind kind, uint32_t ctaGroup, uint32_t v) {
+    UmmaOp op;
+    op.kind = kind;
+    op.ctaGroup = ctaGroup;
+    op.idesc = v;
+    const std::string k = ummaKindName(kind);
+    if (bits(v, 0, 3) != 0)
+        return idescError("idesc bits [0,3) (sparsity) must be 0 for a dense tcgen05.mma");
+    if (bits(v, 3, 1) != 0 && kind != UmmaKind::I8)
+        return idescError("idesc bit 3 (saturate) is for integer kinds only");
+    if (bits(v, 6, 1) || bits(v, 23, 1) || bits(v, 29, 1) || bits(v, 30, 2))
+        return idescError("idesc reserved bits 6, 23, 29 or max shift [30,32) (.ws only) are set");
+    const uint32_t dfmt = bits(v, 4, 2), afmt = bits(v, 7, 3), bfmt = bits(v, 10, 3);
+    const std::string fmts = "idesc A/B formats (bits [7,10) = " + std::to_string(afmt) +
+                             ", [10,13) = " + std::to_string(bfmt) + ") for " + k + ": ";
+    switch (kind) {
+    case UmmaKind::F16:
+        if (afmt > 1 || bfmt > 1 || afmt != bfmt) return idescError(fmts + "both 0 (F16) or both 1 (BF16)");
+        op.a = op.b = afmt == 0 ? UmmaType::F16 : UmmaType::Bf16;
+        break;
+    case UmmaKind::Tf32:
+        if (afmt != 2 || bfmt != 2) return idescError(fmts + "both 2 (TF32)");
+        op.a = op.b = UmmaType::Tf32;
+        break;
+    case UmmaKind::F8f6f4: {
+        auto f8 = [](uint32_t f) { return f == 0 ? UmmaType::E4m3 : UmmaType::E5m2; };
+        for (uint32_t f : {afmt, bfmt}) {
+            if (f == 3 || f == 4 || f == 5)
+                return idescError(fmts +
+                                      std::string(f == 5   ? "E2M1 (5)"
+                                                  : f == 3 ? "E2M3 (3)"
+                                                           : "E3M2 (4)") +
+                                      " operands (f6/f4 in 8-bit shared-memory containers) are not modelled; "
+                                      "E4M3 (0) and E5M2 (1) are",
+                                  DiagCode::Unsupported);
+            if (f > 1) return idescError(fmts + "0 (E4M3), 1 (E5M2), 3 (E2M3), 4 (E3M2) or 5 (E2M1)");
+        }
+        op.a = f8(afmt);
+        op.b = f8(bfmt);
+        break;
+    }
+    case UmmaKind::I8:
+        if (afmt > 1 || bfmt > 1) return idescError(fmts + "0 (U8) or 1 (S8)");
+        op.a = afmt ? UmmaType::S8 : UmmaType::U8;
+        op.b = bfmt ? UmmaType::S8 : UmmaType::U8;
+        op.saturate = bits(v, 3, 1);
+        break;
+    }
+    if (kind == UmmaKind::I8) {
+        if (dfmt != 2)
+            return idescError("idesc D format (bits [4,6) = " + std::to_string(dfmt) +
+                              "): 2 (S32) for kind::i8");
+        if (bits(v, 13, 2)) return idescError("idesc negate bits 13/14 must be 0 for kind::i8");
+        op.d = UmmaType::S32;
+    } else if (kind == UmmaKind::F16 || kind == UmmaKind::Tf32) {
+        if (dfmt != 1 && !(dfmt == 0 && kind == UmmaKind::F16 && afmt == 0))
+            return idescError("idesc D format (bits [4,6) = " + std::to_string(dfmt) +
+                              "): 1 (F32), or 0 (F16) with F16 inputs");
+        op.d = dfmt == 1 ? UmmaType::F32 : UmmaType::F16;
+    } else {
+        if (dfmt > 1)
+            return idescError("idesc D format (bits [4,6) = " + std::to_string(dfmt) +
+                              "): 1 (F32) or 0 (F16)");
+        op.d = dfmt == 1 ? UmmaType::F32 : UmmaType::F16;
+    }
+    op.negA = bits(v, 13, 1);
+    op.negB = bits(v, 14, 1);
+    op.transA = bits(v, 15, 1);
+    op.transB = bits(v, 16, 1);
+    op.m = bits(v, 24, 5) << 4;
+    op.n = bits(v, 17, 6) << 3;
+    const bool mOk = ctaGroup == 1 ? (op.m == 64 || op.m == 128) : (op.m == 128 || op.m == 256);
+    if (!mOk)
+        return idescError("idesc M (bits [24,29) << 4) = " + std::to_string(op.m) + ": " +
+                          (ctaGroup == 1 ? "64 or 128 with .cta_group::1" : "128 or 256 with .cta_group::2"));
+    const uint32_t nStep = op.m == 64 ? 8 : 16;
+    if (op.n < nStep || op.n > 256 || op.n % nStep != 0)
+        return idescError("idesc N (bits [17,23) << 3) = " + std::to_string(op.n) + ": a multiple of " +
+                          std::to_string(nStep) + " in " + std::to_string(nStep) +
+                          "..256 for M = " + std::to_string(op.m));
+    return op;
+}
+
+UmmaDCell ummaATmemCell(const UmmaOp& op, uint32_t m, uint32_t k) {
+    const UmmaDShape s = ummaDShape(op);
+    UmmaDCell c = ummaDCell(s, m, 0); // the lane of row m (Layout B: lanes 0-63 for column 0)
+    const uint32_t bitsA = ummaTypeBits(op.a);
+    c.column = k * bitsA / 32;
+    c.byte = (k * bitsA / 8) % 4;
+    return c;
+}
+
+UmmaRowHome ummaARow(const UmmaOp& op, uint32_t m) {
+    if (op.ctaGroup == 1) return {0, m};
+    return {m / (op.m / 2), m % (op.m / 2)};
+}
+
+UmmaRowHome ummaBRow(const UmmaOp& op, uint32_t n) {
+    if (op.ctaGroup == 1) return {0, n};
+    return {n / (op.n / 2), n % (op.n / 2)};
+}
+
+} // namespace layoutscope

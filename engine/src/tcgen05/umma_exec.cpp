@@ -1,0 +1,165 @@
+// Executing tcgen05.mma into Tensor Memory (umma.hpp, exec.hpp; PTX ISA 9.2 §9.7.16.10.9). A and B are read
+// element by element exactly where the consumer model says (elementAddress, the addresses the operand check
+// compares with the TMA tiles); D lands at the data path layout of umma_layout.hpp.
+#include "layoutscope/core/number_formats.hpp"
+#include "layoutscope/tcgen05/exec.hpp"
+#include "layoutscope/tcgen05/smem_descriptor.hpp"
+#include "layoutscope/tcgen05/umma.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace layoutscope {
+namespace {
+
+Diagnostic mmaError(RuleId rule, std::string msg) {
+    return tcgen05Diagnostic(Severity::Error, rule, std::move(msg));
+}
+
+// The accumulator's new bits from the exact-ish sum (binary64) and the old cell (enable-input-d).
+uint32_t accumulate(const UmmaOp& op, double sum, uint32_t oldCell) {
+    switch (op.d) {
+    case UmmaType::S32: {
+        const int64_t v = int64_t(std::llround(sum)) + (op.enableInputD ? int64_t(int32_t(oldCell)) : 0);
+        if (op.saturate) {
+            const int64_t lo = std::numeric_limits<int32_t>::min(), hi = std::numeric_limits<int32_t>::max();
+            return uint32_t(int32_t(v < lo ? lo : v > hi ? hi : v));
+        }
+        return uint32_t(uint64_t(v)); // wraps modulo 2^32
+    }
+    case UmmaType::F16:
+        return encodeF16(sum + (op.enableInputD ? decodeF16(uint16_t(oldCell)) : 0.0)); // bits [16,32) zero
+    default:
+        return encodeF32(sum + (op.enableInputD ? decodeF32(oldCell) : 0.0));
+    }
+}
+
+uint32_t readRaw(std::span<const uint8_t> smem, uint32_t addr, uint32_t bytes) {
+    uint32_t v = 0;
+    for (uint32_t b = 0; b < bytes; ++b) v |= uint32_t(smem[addr + b]) << (8 * b);
+    return v;
+}
+
+} // namespace
+
+Status Tcgen05Executor::mma(const UmmaOp& op, uint32_t cta, const InstrSource& src) {
+    const UmmaDShape shape = ummaDShape(op);
+    if (Status s = checkUmmaDShape(shape); !s) return s;
+    std::array<uint32_t, 2> ctas{cta, cta};
+    if (op.ctaGroup == 2) {
+        if (peerCta(cta) >= m_tmem.ctas.size() || peerCta(cta) >= m_state.smem.size())
+            return mmaError(RuleId::Tcgen05MmaCtaPair, ".cta_group::2 needs the peer CTA " +
+                                                           std::to_string(peerCta(cta)) + " in the cluster");
+        ctas = {cta & ~1u, cta | 1u};
+    }
+    if (cta >= m_tmem.ctas.size() || cta >= m_state.smem.size())
+        return mmaError(RuleId::Tcgen05MmaDLayout, "CTA " + std::to_string(cta) + " is outside the cluster");
+    const uint32_t K = ummaK(op), aBits = ummaTypeBits(op.a);
+    const TmemAddr d0 = decodeTmemAddress(op.dTaddr);
+    const uint32_t cols = ummaDColumns(shape);
+    if (d0.lane + ummaDLaneSpan(shape) > kTmemLanes || d0.column + cols > kTmemColumns)
+        return mmaError(RuleId::Tcgen05MmaDLayout,
+                        "D (" + std::string(ummaDLayoutName(ummaDLayout(shape))) +
+                            ", N = " + std::to_string(op.n) + ") at lane " + std::to_string(d0.lane) +
+                            ", column " + std::to_string(d0.column) + " needs lanes up to " +
+                            std::to_string(d0.lane + ummaDLaneSpan(shape) - 1) + " and columns up to " +
+                            std::to_string(d0.column + cols - 1) + ": outside 128 lanes x 512 columns");
+    // Operand values, sign applied: a[m*K + k], b[n*K + k].
+    std::vector<double> a(size_t(op.m) * K), b(size_t(op.n) * K);
+    auto fromSmem = [&](uint64_t descValue, bool mnMajor, UmmaType t, uint32_t rows, bool isA,
+                        std::vector<double>& out) -> Status {
+        const SmemDescriptor desc = decodeSmemDescriptor(descValue);
+        if (Status s = validateSmemDescriptor(desc); !s) return s;
+        const uint32_t eb = ummaTypeBits(t) / 8;
+        for (uint32_t r = 0; r < rows; ++r) {
+            const UmmaRowHome h = isA ? ummaARow(op, r) : ummaBRow(op, r);
+            const auto smem = m_state.smem[ctas[h.cta]].bytes();
+            for (uint32_t k = 0; k < K; ++k) {
+                const uint32_t addr = elementAddress(desc, mnMajor ? MatrixMajor::MN : MatrixMajor::K,
+                                                     ummaTypeBits(t), h.row, k);
+                if (uint64_t(addr) + eb > smem.size())
+                    return mmaError(RuleId::SmemDescriptorFields,
+                                    std::string(isA ? "A[" : "B[") + std::to_string(r) + "][" +
+                                        std::to_string(k) + "] is read at shared address " +
+                                        std::to_string(addr) + ", past the end of shared memory");
+                out[size_t(r) * K + k] = ummaInputValue(t, readRaw(smem, addr, eb));
+            }
+        }
+        return okStatus();
+    };
+    if (op.aFromTmem) {
+        const TmemAddr a0 = decodeTmemAddress(op.aTaddr);
+        for (uint32_t m = 0; m < op.m; ++m)
+            for (uint32_t k = 0; k < K; ++k) {
+                const UmmaDCell c = ummaATmemCell(op, m, k);
+                if (!TensorMemory::inRange(a0.lane + c.lane, a0.column + c.column))
+                    return mmaError(RuleId::Tcgen05MmaATmem,
+                                    "A[" + std::to_string(m) + "][" + std::to_string(k) +
+                                        "] would be read at lane " + std::to_string(a0.lane + c.lane) +
+                                        ", column " + std::to_string(a0.column + c.column) +
+                                        ": outside 128 lanes x 512 columns");
+                const uint32_t cell = m_tmem.ctas[ctas[c.cta]].cell(a0.lane + c.lane, a0.column + c.column);
+                const uint32_t raw = aBits == 32 ? cell : (cell >> (8 * c.byte)) & ((1u << aBits) - 1);
+                a[size_t(m) * K + k] = ummaInputValue(op.a, raw);
+            }
+    } else if (Status s = fromSmem(op.descA, op.transA, op.a, op.m, true, a); !s) {
+        return s;
+    }
+    if (Status s = fromSmem(op.descB, op.transB, op.b, op.n, false, b); !s) return s;
+    const double signA = op.negA ? -1.0 : 1.0, signB = op.negB ? -1.0 : 1.0;
+    // D per CTA of the pair: cells[cta][lane * cols + column], and which lanes it writes.
+    std::array<std::vector<uint32_t>, 2> cells{std::vector<uint32_t>(size_t(kTmemLanes) * cols),
+                                               std::vector<uint32_t>(size_t(kTmemLanes) * cols)};
+    std::array<std::vector<bool>, 2> used{std::vector<bool>(kTmemLanes), std::vector<bool>(kTmemLanes)};
+    for (uint32_t m = 0; m < op.m; ++m)
+        for (uint32_t n = 0; n < op.n; ++n) {
+            double sum = 0;
+            for (uint32_t k = 0; k < K; ++k) sum += a[size_t(m) * K + k] * b[size_t(n) * K + k];
+            sum *= signA * signB;
+            const UmmaDCell c = ummaDCell(shape, m, n);
+            const uint32_t old = m_tmem.ctas[ctas[c.cta]].cell(d0.lane + c.lane, d0.column + c.column);
+            cells[c.cta][size_t(c.lane) * cols + c.column] = accumulate(op, sum, old);
+            used[c.cta][c.lane] = true;
+        }
+    TraceBuilder tb(m_trace);
+    tb.beginInstr(src.text, src.line);
+    std::vector<ByteMove> ms;
+    std::vector<uint8_t> buf;
+    for (uint32_t lane = 0; lane < kTmemLanes;
+         ++lane) { // one step per accumulator lane (both CTAs of a pair)
+        ms.clear();
+        buf.clear();
+        for (uint32_t c = 0; c < op.ctaGroup; ++c) {
+            if (!used[c][lane]) continue;
+            ByteMove mv;
+            mv.src = MemRef{MemSpace::None, static_cast<uint8_t>(ctas[c]), 0};
+            mv.dst = MemRef{MemSpace::TensorMemory, static_cast<uint8_t>(ctas[c]),
+                            tmemAddress(d0.lane + lane, d0.column)};
+            mv.length = 4 * cols;
+            mv.rule = RuleId::Tcgen05MmaValues;
+            mv.coord = {static_cast<int32_t>(lane), static_cast<int32_t>(c), 0, 0, 0};
+            ms.push_back(mv);
+            for (uint32_t col = 0; col < cols; ++col) {
+                const uint32_t v = cells[c][size_t(lane) * cols + col];
+                for (int byte = 0; byte < 4; ++byte) buf.push_back(static_cast<uint8_t>(v >> (8 * byte)));
+            }
+        }
+        if (!ms.empty()) recordBatch(tb, ms, buf, true);
+    }
+    std::vector<RuleId> uses{RuleId::Tcgen05MmaDLayout, RuleId::Tcgen05MmaValues};
+    if (op.aFromTmem) uses.push_back(RuleId::Tcgen05MmaATmem);
+    if (op.ctaGroup == 2) uses.push_back(RuleId::Tcgen05MmaCtaPair);
+    endInstr(tb,
+             "tcgen05.mma." + std::string(ummaKindName(op.kind)) + " M=" + std::to_string(op.m) +
+                 " N=" + std::to_string(op.n) + " K=" + std::to_string(K) + " (" + ummaTypeName(op.a) +
+                 " x " + ummaTypeName(op.b) + " -> " + ummaTypeName(op.d) + "): D = A*B" +
+                 (op.enableInputD ? " + D" : "") + " into TMEM lane " + std::to_string(d0.lane) +
+                 ", columns " + std::to_string(d0.column) + ".." + std::to_string(d0.column + cols - 1) +
+                 " (" + ummaDLayoutName(ummaDLayout(shape)) +
+                 (op.ctaGroup == 2 ? ", both CTAs of the pair" : "") + "); accumulation order unverified",
+             uses);
+    return okStatus();
+}
+
+} // namespace layoutscope
