@@ -24,11 +24,11 @@ static void swatch(OverlayList& o, glm::vec2& p, Rgba8 c, const std::string& lab
 OverlayList buildTmemOverlay(const Camera2D& cam, glm::vec2 viewport, const TmemScene& s,
                              const MulticastFans* fans, const TmemValueFn& cellValue) {
     OverlayList o;
-    const float z = cam.zoom();
+    const float z = cam.zoomXY().x, zy = cam.zoomXY().y; // a fit to the allocation stretches cells
     const glm::vec2 lo = cam.worldToScreen({0, 0});
     const float top = std::max(lo.y, kTmemMargins.y);
     const float left = std::max(lo.x, kTmemMargins.x); // labels stay in the margin when panned
-    if (cellValue && z >= 72.0f) {                     // cell values, only the visible cells
+    if (cellValue && z >= 72.0f && zy >= 16.0f) {      // cell values, only the visible cells
         const glm::vec2 w0 = cam.screenToWorld({left, top}),
                         w1 = cam.screenToWorld({viewport.x, viewport.y - kTmemMargins.w});
         const uint32_t x0 = uint32_t(std::max(0.0f, w0.x)), y0 = uint32_t(std::max(0.0f, w0.y));
@@ -75,7 +75,7 @@ OverlayList buildTmemOverlay(const Camera2D& cam, glm::vec2 viewport, const Tmem
     o.text({8, top - 20}, "column", kDim);
     o.text({left - 40, top - 20}, "lane", kDim);
     // Lane numbers and lane quarters (warp id % 4) on the left.
-    const int kl = thin(z, 16.0f);
+    const int kl = thin(zy, 16.0f);
     for (int l = 0; l < 128; l += std::max(kl, 1)) {
         const glm::vec2 p = cam.worldToScreen({0, float(l) + 0.5f});
         if (p.y < top || p.y > viewport.y - kTmemMargins.w) continue;
@@ -170,7 +170,7 @@ OverlayList buildRegOverlay(const Camera2D& cam, glm::vec2 viewport, const RegSc
                             const std::string& instrText) {
     OverlayList o;
     if (!r.valid) return o;
-    const float z = cam.zoom();
+    const float z = cam.zoomXY().x, zy = cam.zoomXY().y;
     const glm::vec2 lo0 = cam.worldToScreen({0, 0});
     const float top = std::max(lo0.y, kRegMargins.y);
     const glm::vec2 lo{std::max(lo0.x, kRegMargins.x), lo0.y}; // labels stay in the margin when panned
@@ -186,7 +186,7 @@ OverlayList buildRegOverlay(const Camera2D& cam, glm::vec2 viewport, const RegSc
         o.text({p.x - approxTextWidth(t) * 0.5f, top - 20}, t, kDim);
     }
     o.text({8, top - 20}, "register", kDim);
-    const int ky = thin(z, 16.0f);
+    const int ky = thin(zy, 16.0f);
     for (uint32_t y = 0; y < r.height(); y += uint32_t(ky)) {
         const glm::vec2 p = cam.worldToScreen({0, float(y) + 0.5f});
         if (p.y < top || p.y > viewport.y - kRegMargins.w) continue;
