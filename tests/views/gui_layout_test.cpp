@@ -1,7 +1,9 @@
 // Window layout of every bundled example at 1280x800 and 1920x1080 (issue 15 item 1): no view
 // collapses, banners and legends never cover the cell grid, and the space the Tensor Memory docks take
-// for a tcgen05 scenario comes back when a TMA one opens.
+// for a tcgen05 scenario comes back when a TMA one opens; no legend line is cut at a canvas's edge
+// (the main window's and the compare window's with 4 columns).
 #include "app_settings.hpp"
+#include "compare_window.hpp"
 #include "gui_test_util.hpp"
 #include "main_window.hpp"
 #include "theme.hpp"
@@ -92,6 +94,8 @@ TEST_CASE("Every example at 1280x800 and 1920x1080: no collapsed view, no text o
                 const QRectF box(QPointF(r.lo.x, r.lo.y), QPointF(r.hi.x, r.hi.y));
                 CHECK_FALSE(box.intersects(grid));
             }
+            // No legend line is cut at the canvas's right or bottom edge (issue 15).
+            for (const std::string& cut : test::cutLegendLines(c)) FAIL_CHECK("legend line cut: " << cut);
         }
     }
 }
@@ -199,5 +203,26 @@ TEST_CASE("No canvas reaches outside its dock (the swizzle explorer raised at 12
         const QRect canvas(c->mapTo(&w, QPoint(0, 0)), c->size()),
             box(dock->mapTo(&w, QPoint(0, 0)), dock->size());
         CHECK(box.contains(canvas));
+    }
+}
+
+TEST_CASE("The compare window with 4 columns at 1280x800 cuts no legend line",
+          "[views][gui][layout][compare]") {
+    const QString r = QString(LAYOUTSCOPE_ASSETS_DIR) + "/reviews/";
+    CompareWindow w({r + "operand_sw128_one_box.scn", r + "operand_sw64_two_boxes.scn",
+                     QString(LAYOUTSCOPE_ASSETS_DIR) + "/scenarios/tma_tile_sw64.scn",
+                     QString(LAYOUTSCOPE_ASSETS_DIR) + "/scenarios/tma_oob_edge_tile.scn"});
+    w.resize(1280, 800);
+    w.show();
+    REQUIRE(QTest::qWaitForWindowExposed(&w));
+    settle(300);
+    REQUIRE(w.paneCount() == 4);
+    test::screenshot(w, "compare_4_columns_1280x800.png");
+    for (size_t i = 0; i < 4; ++i) {
+        CellCanvas* c = w.smemCanvas(i);
+        INFO("pane " << i << ": " << c->width() << " x " << c->height());
+        REQUIRE(c->cellCount().x > 0);
+        // Every text below the grid (the legend) ends inside the pane.
+        for (const std::string& cut : test::cutLegendLines(c)) FAIL_CHECK("legend line cut: " << cut);
     }
 }

@@ -188,10 +188,19 @@ ViewPane withHeader(ViewPane p, std::string title, bool diffLegend, size_t diffe
                     std::string unit = "B") {
     p.margins.y += kCompareHeader;
     if (diffLegend) p.margins.w += 20.0f;
+    if (p.marginsFn) // the base pane's margins at its size (under the header), then the header and the line
+        p.marginsFn = [fn = p.marginsFn, diffLegend](glm::vec2 vp) {
+            glm::vec4 m = fn({vp.x, vp.y - kCompareHeader});
+            m.y += kCompareHeader;
+            if (diffLegend) m.w += 20.0f;
+            return m;
+        };
     auto base = std::move(p.overlay);
-    const float legendY = p.margins.w - 6.0f; // from the bottom: just under the grid
-    p.overlay = [base, title, diffLegend, differCount, reference, unit, legendY](const Camera2D& cam,
-                                                                                 glm::vec2 vp) {
+    const auto marginsFn = p.marginsFn;
+    const float fixedLegendY = p.margins.w - 6.0f; // from the bottom: just under the grid
+    p.overlay = [base, title, diffLegend, differCount, reference, unit, fixedLegendY,
+                 marginsFn](const Camera2D& cam, glm::vec2 vp) {
+        const float legendY = marginsFn ? marginsFn(vp).w - 6.0f : fixedLegendY;
         OverlayList o;
         if (base) {
             Camera2D shifted = cam;
