@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string>
+#include <vector>
 
 namespace layoutscope::views {
 
@@ -144,25 +146,45 @@ OverlayList buildTmemOverlay(const Camera2D& cam, glm::vec2 viewport, const Tmem
                 o.lines.push_back({from, to, Rgba8{c.r, c.g, c.b, 220}, 3.0f, true, from - glm::vec2(dx, 0),
                                    to + glm::vec2(dx, 0)});
             }
-            o.text({8, viewport.y - 66}, fans->label, kAxis);
+            o.text({8, viewport.y - 66}, fitLabel({fans->label}, viewport.x - 12), kAxis);
         }
     }
-    // Legend.
+    // Legend: the long labels where they fit on one line, else the short ones; nothing past the edge.
+    struct Item {
+        Rgba8 c;
+        std::string label, shortLabel;
+        bool hatched = false, outline = false;
+    };
+    std::vector<Item> items{{kUntouched, "never written", "unwritten"},
+                            {Rgba8{90, 90, 96, 255}, "not allocated", "no alloc", true},
+                            {Rgba8{235, 235, 235, 255}, "moved this step", "moved"},
+                            {kAlloc, "allocation", "alloc", false, true}};
+    if (s.observedMarked)
+        items.push_back({kDiffColour, "differs from dump (" + std::to_string(s.observedMarked) + " cells)",
+                         "differs (" + std::to_string(s.observedMarked) + ")"});
+    float longW = 8;
+    for (const Item& it : items) longW += 19 + approxTextWidth(it.label) + 16;
+    const bool useLong = longW - 16 <= viewport.x - 4;
     glm::vec2 p{8, viewport.y - 46};
-    swatch(o, p, kUntouched, "never written");
-    swatch(o, p, Rgba8{90, 90, 96, 255}, "not allocated", true);
-    swatch(o, p, Rgba8{235, 235, 235, 255}, "moved this step");
-    o.rects.push_back({p, p + glm::vec2(14, 14), kAlloc, false});
-    o.text(p + glm::vec2(19, 0), "allocation");
-    if (s.observedMarked) {
-        p.x += 19 + approxTextWidth("allocation") + 16;
-        swatch(o, p, kDiffColour, "differs from dump (" + std::to_string(s.observedMarked) + " cells)");
+    for (const Item& it : items) {
+        const std::string label = fitLabel({useLong ? it.label : it.shortLabel}, viewport.x - 4 - p.x - 19);
+        if (label.size() < 3) break; // no room left on the line
+        if (it.outline) {
+            o.rects.push_back({p, p + glm::vec2(14, 14), it.c, false});
+            o.text(p + glm::vec2(19, 0), label);
+            p.x += 19 + approxTextWidth(label) + 16;
+        } else {
+            swatch(o, p, it.c, label, it.hatched);
+        }
     }
-    o.text({8, viewport.y - 24},
-           "colour = provenance: from registers hue = thread, lightness = register; from smem = the byte's "
-           "colour in the "
-           "SMEM view (else hue = source row)",
-           kDim);
+    o.text(
+        {8, viewport.y - 24},
+        fitLabel({"colour = provenance: from registers hue = thread, lightness = register; from smem = the "
+                  "byte's colour in the SMEM view (else hue = source row)",
+                  "colour: from registers hue = thread, light = register; from smem its SMEM colour",
+                  "colour = where the bytes came from (hover a cell)", "colour = provenance"},
+                 viewport.x - 12),
+        kDim);
     return o;
 }
 
@@ -194,9 +216,16 @@ OverlayList buildRegOverlay(const Camera2D& cam, glm::vec2 viewport, const RegSc
             (y % 32 == 0 ? "w" + std::to_string(r.warps[y / 32]) + " t" : "t") + std::to_string(y % 32);
         o.text({lo.x - approxTextWidth(t) - 6, p.y - 7}, t, y % 32 == 0 ? kAxis : kDim);
     }
-    o.text({8, viewport.y - 42}, "rows = %laneid of each warp, columns = register index", kDim);
+    o.text({8, viewport.y - 42},
+           fitLabel({"rows = %laneid of each warp, columns = register index", "rows = %laneid, columns = reg",
+                     "rows lane, cols reg"},
+                    viewport.x - 12),
+           kDim);
     o.text({8, viewport.y - 24},
-           "colour = the TMEM cell it maps to; dim = not moved yet; hover links the TMEM cell", kDim);
+           fitLabel({"colour = the TMEM cell it maps to; dim = not moved yet; hover links the TMEM cell",
+                     "colour = its TMEM cell; dim = not moved yet", "colour = its TMEM cell"},
+                    viewport.x - 12),
+           kDim);
     return o;
 }
 
@@ -245,11 +274,19 @@ OverlayList buildDecompOverlay(const Camera2D& cam, glm::vec2 viewport, const De
     }
     o.text({a7.x, a7.y + 40},
            d.kind == CpDecompress::B8x16_B6x16_p32
-               ? "containers: value in bits [5:0], bits [7:6] zero (top: e2m3 value; e3m2 in the inspector)"
-               : "containers: e2m1 value in bits [5:2], bits [7:6] and [1:0] zero",
+               ? fitLabel({"containers: value in bits [5:0], bits [7:6] zero (top: e2m3 value; e3m2 in the "
+                           "inspector)",
+                           "containers: value in bits [5:0], bits [7:6] zero"},
+                          viewport.x - a7.x - 4)
+               : fitLabel({"containers: e2m1 value in bits [5:2], bits [7:6] and [1:0] zero",
+                           "containers: e2m1 in bits [5:2]"},
+                          viewport.x - a7.x - 4),
            kDim);
     o.text({8, viewport.y - 20},
-           "bit 0 of byte 0 on the left (little-endian); unverified: open questions 3, 28", kDim);
+           fitLabel({"bit 0 of byte 0 on the left (little-endian); unverified: open questions 3, 28",
+                     "unverified: open questions 3, 28"},
+                    viewport.x - 12),
+           kDim);
     return o;
 }
 
