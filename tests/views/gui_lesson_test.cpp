@@ -170,6 +170,7 @@ TEST_CASE("Playing a lesson stops at the next step that pauses", "[views][gui][l
     CHECK(hits.first().at(2).toString() == "lesson");
     CHECK(hits.first().at(1).toString().contains("lesson step 2"));
     SECTION("a breakpoint before the lesson's pause stops first; playing on reaches the pause") {
+        QTest::qWait(50); // the panel's queued move to the step that paused
         w.playback()->seek(0);
         QCoreApplication::processEvents();
         const uint32_t early = stop / 2;

@@ -176,8 +176,14 @@ OverlayList buildSmemOverlay(const Camera2D& cam, glm::vec2 viewport, const Smem
     char title[128];
     std::snprintf(title, sizeof title, "shared::cta of CTA %u: [0x%04x, 0x%04x), %u B", s.window.cta,
                   s.window.base, s.window.base + s.window.size, s.window.size);
-    o.text({8, 4}, title, kAxis);
-    o.text({8, 20}, "rows of 128 B = 32 banks x 4 B; bank = (addr / 4) mod 32", kDim);
+    char shortTitle[64];
+    std::snprintf(shortTitle, sizeof shortTitle, "CTA %u smem [0x%04x, 0x%04x)", s.window.cta, s.window.base,
+                  s.window.base + s.window.size);
+    o.text({8, 4}, fitLabel({title, shortTitle}, viewport.x - 12), kAxis); // never past the pane's edge
+    o.text({8, 20},
+           fitLabel({"rows of 128 B = 32 banks x 4 B; bank = (addr / 4) mod 32", "bank = (addr / 4) mod 32"},
+                    viewport.x - 12),
+           kDim);
     o.text({8, top - 34}, "bank", kDim);
     // Bank numbers at bank centres, thinned to stay readable.
     const int kb = thin(4.0f * z, 20.0f);
