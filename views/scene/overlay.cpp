@@ -98,7 +98,7 @@ static void coordLegend(OverlayList& o, glm::vec2 p, int rows, int cols, const s
         const std::string r =
             " " + std::to_string(*gatherLo) + ".." + std::to_string(*gatherLo + std::max(rows - 1, 0));
         o.text(p + glm::vec2(w * n + 6, 0),
-               fitLabel({"hue = tensor row (dim 1)" + r + " of the 4 gathered rows",
+               fitLabel({"hue = tensor row (dim 1)" + r + " (4 rows gathered)",
                          "hue = tensor row (dim 1)" + r, "hue = tensor row" + r, "row" + r},
                         room));
     } else
