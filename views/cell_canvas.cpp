@@ -93,7 +93,7 @@ void CellCanvas::fitView() {
     if (m_marginsFn) m_margins = m_marginsFn({float(width()), float(height())});
     if (m_w && m_h) {
         if (m_fitRegion)
-            m_cam.fit(m_fitRegion->first, m_fitRegion->second, m_margins, true);
+            m_cam.fit(m_fitRegion->first, m_fitRegion->second, m_margins, true, m_fitMode);
         else
             m_cam.fit({0, 0}, {float(m_w), float(m_h)}, m_margins, true);
     }
@@ -101,9 +101,11 @@ void CellCanvas::fitView() {
     repaintView();
 }
 
-void CellCanvas::setFitRegion(std::optional<std::pair<glm::vec2, glm::vec2>> region) {
-    if (region == m_fitRegion) return;
+void CellCanvas::setFitRegion(std::optional<std::pair<glm::vec2, glm::vec2>> region, Camera2D::FitMode mode) {
+    if (!region) mode = Camera2D::FitMode::Square;
+    if (region == m_fitRegion && mode == m_fitMode) return;
     m_fitRegion = region;
+    m_fitMode = mode;
     if (!m_userCamera) fitView();
 }
 
@@ -241,7 +243,8 @@ void CellCanvas::paintEvent(QPaintEvent*) {
     QImage img(size(), QImage::Format_RGB32);
     img.fill(qRgb(kBackground.r, kBackground.g, kBackground.b));
     ShadeParams sp = m_params;
-    sp.zoom = m_cam.zoom();
+    sp.zoom = m_cam.zoomXY().x;
+    sp.zoomY = m_cam.zoomXY().y;
     paintCellsCpu(img, img.rect(), m_cam, m_w, m_h, m_texels, sp);
     QPainter p(this);
     p.drawImage(0, 0, img);

@@ -51,8 +51,10 @@ class CellCanvas : public QWidget {
     /// Fit the whole grid in the view (also on double-click), or the fit region when one is set.
     void fitView();
     /// What fitView shows: cells [lo, hi) (e.g. Tensor Memory's allocated columns), nullopt: the whole
-    /// grid. Refits unless the user moved the camera.
-    void setFitRegion(std::optional<std::pair<glm::vec2, glm::vec2>> region);
+    /// grid; `mode` Fill stretches the cells so the region fills the pane (x and y zoom apart; picking
+    /// and hover follow). Refits unless the user moved the camera.
+    void setFitRegion(std::optional<std::pair<glm::vec2, glm::vec2>> region,
+                      Camera2D::FitMode mode = Camera2D::FitMode::Square);
     /// Outline cells [lo, hi) (e.g. the element or bytes linked to what the other view hovers).
     void setMarker(std::optional<std::pair<glm::uvec2, glm::uvec2>> cells);
     [[nodiscard]] const std::optional<std::pair<glm::uvec2, glm::uvec2>>& marker() const { return m_marker; }
@@ -136,6 +138,7 @@ class CellCanvas : public QWidget {
     ShadeParams m_params;
     glm::vec4 m_margins{40, 40, 10, 10};
     std::optional<std::pair<glm::vec2, glm::vec2>> m_fitRegion;
+    Camera2D::FitMode m_fitMode = Camera2D::FitMode::Square; ///< of m_fitRegion
     std::function<glm::vec4(glm::vec2)> m_marginsFn;
     bool m_dirty = false;      ///< texels changed since the last upload
     bool m_userCamera = false; ///< the user panned/zoomed: keep the camera on resize

@@ -109,7 +109,7 @@ void CellRenderer::draw(const Camera2D& cam, float fbHeightPx, float dpr, ShadeP
     gl->glUniformMatrix4fv(gl->glGetUniformLocation(m_program, "uViewProj"), 1, GL_FALSE, glm::value_ptr(vp));
     gl->glUniform4f(gl->glGetUniformLocation(m_program, "uRect"), 0, 0, float(m_w), float(m_h));
     gl->glUniform2f(gl->glGetUniformLocation(m_program, "uOrigin"), 0, 0);
-    gl->glUniform1f(gl->glGetUniformLocation(m_program, "uZoom"), cam.zoom() * dpr);
+    gl->glUniform2f(gl->glGetUniformLocation(m_program, "uZoom"), cam.zoomXY().x * dpr, cam.zoomXY().y * dpr);
     gl->glUniform2i(gl->glGetUniformLocation(m_program, "uGroup"), params.groupX, params.groupY);
     gl->glUniform1f(gl->glGetUniformLocation(m_program, "uViewportH"), fbHeightPx);
     gl->glUniform1i(gl->glGetUniformLocation(m_program, "uCells"), 0);

@@ -272,6 +272,7 @@ void CompareWindow::refresh() {
             if (!m_marks)
                 for (Rgba8& t : texels) t.a &= uint8_t(~kFlagDiffers);
             c->setMargins(cp.smem->margins);
+            if (cp.smem->marginsFn) c->setMarginsFn(cp.smem->marginsFn); // legend lines wrap when narrow
             c->setOverlay(cp.smem->overlay);
             c->setCells(cp.smem->w, cp.smem->h, std::move(texels), cp.smem->shade);
             c->setMessage({}, {});

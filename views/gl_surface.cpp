@@ -79,7 +79,8 @@ void GlSurface::paintGL() {
         c.m_dirty = false;
     }
     ShadeParams sp = c.m_params;
-    sp.zoom = c.m_cam.zoom();
+    sp.zoom = c.m_cam.zoomXY().x;
+    sp.zoomY = c.m_cam.zoomXY().y;
     m_renderer.draw(c.m_cam, size.y * dpr, dpr, sp);
 
     m_imgui.newFrame(size, dpr, float(m_clock.restart()) / 1000.0f);

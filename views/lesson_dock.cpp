@@ -17,6 +17,7 @@
 #include <QTextBrowser>
 #include <QTextDocument>
 #include <QVBoxLayout>
+#include <cstdint>
 
 namespace layoutscope::views {
 
@@ -38,10 +39,34 @@ LessonDock::LessonDock(MainWindow& w) : QDockWidget("Lesson", &w), m_w(w) {
     setObjectName("lessonDock");
     buildUi();
     connect(w.playback(), &Playback::stepChanged, this, &LessonDock::onTraceStep);
+    // Lesson pauses stop playing through Playback's breakpoint hook, as the Breakpoints dock's do:
+    // the next step that pauses (`pause: yes` or a question) after the position, while the window
+    // shows the lesson's scenario.
+    w.playback()->setBreakFinder(
+        QStringLiteral("lesson"), [this](uint32_t after) -> std::optional<std::pair<uint32_t, QString>> {
+            if (!m_lesson || !showsLessonScenario()) return std::nullopt;
+            const auto i = pauseStepBetween(*m_lesson, m_positions, after, UINT32_MAX);
+            if (!i) return std::nullopt;
+            return std::pair{m_positions[*i], QString("lesson step %1 of %2 pauses: %3")
+                                                  .arg(*i + 1)
+                                                  .arg(m_lesson->steps.size())
+                                                  .arg(q(m_lesson->steps[*i].title))};
+        });
+    connect(w.playback(), &Playback::breakHit, this,
+            [this](uint32_t t, const QString&, const QString& source) {
+                if (source != "lesson" || !m_lesson || t == 0) return;
+                // The step that pauses there; shown once the views have drawn this step (not inside its
+                // emit).
+                if (const auto i = pauseStepBetween(*m_lesson, m_positions, t - 1, t))
+                    QMetaObject::invokeMethod(
+                        this, [this, i = *i] { goToStep(i); }, Qt::QueuedConnection);
+            });
     connect(w.smemView(), &CellCanvas::cellClicked, this, [this](int x, int y) { onCellClicked(0, x, y); });
     connect(w.globalView(), &CellCanvas::cellClicked, this, [this](int x, int y) { onCellClicked(1, x, y); });
     connect(w.tmemViews()->tmemView(), &CellCanvas::cellClicked, this,
             [this](int x, int y) { onCellClicked(2, x, y); });
+    connect(w.tmemViews()->registerView(), &CellCanvas::cellClicked, this,
+            [this](int x, int y) { onCellClicked(3, x, y); });
 }
 
 LessonDock::~LessonDock() = default;
@@ -67,10 +92,10 @@ void LessonDock::buildUi() {
     m_provenance->setWordWrap(true);
     m_provenance->setTextInteractionFlags(Qt::TextSelectableByMouse);
     v->addWidget(m_provenance);
-    m_legend =
-        new QLabel(QString("<span style='color:#ff50dc'>\u25ad</span> lesson highlight: the cells this "
-                           "step is about, outlined in the shared-memory, global and Tensor Memory views"),
-                   body);
+    m_legend = new QLabel(
+        QString("<span style='color:#ff50dc'>\u25ad</span> lesson highlight: the cells this "
+                "step is about, outlined in the shared-memory, global, Tensor Memory and Registers views"),
+        body);
     m_legend->setObjectName("lessonLegend");
     m_legend->setWordWrap(true);
     m_legend->hide();
@@ -113,7 +138,8 @@ void LessonDock::buildUi() {
     m_click = new QPushButton("Click a cell", m_question);
     m_click->setObjectName("lessonClick");
     m_click->setCheckable(true);
-    m_click->setToolTip("Answer by clicking the cell in the shared-memory, global or Tensor Memory view");
+    m_click->setToolTip(
+        "Answer by clicking the cell in the shared-memory, global, Tensor Memory or Registers view");
     m_reveal = new QPushButton("Show answer", m_question);
     m_reveal->setObjectName("lessonReveal");
     row2->addWidget(m_click);
@@ -142,6 +168,7 @@ bool LessonDock::openLesson(const QString& path) {
     m_positions.clear();
     m_cells.clear();
     m_error.clear();
+    m_w.playback()->invalidateBreaks();
     applyHighlights();
     show();
     raise();
@@ -167,6 +194,7 @@ bool LessonDock::openLesson(const QString& path) {
     m_lesson = std::move(*l);
     m_run = std::move(*run);
     m_positions = std::move(*pos);
+    m_w.playback()->invalidateBreaks(); // the pauses of this lesson
 
     // The scenario into the window, as opening a scenario does (an embedded one: its text, untitled).
     if (!m_lesson->scenarioPath.empty()) {
@@ -258,17 +286,7 @@ bool LessonDock::showsLessonScenario() const {
 
 void LessonDock::onTraceStep(uint32_t t) {
     if (!m_lesson || m_seeking) return;
-    Playback* p = m_w.playback();
-    if (p->playing() && t > m_lastTrace)
-        if (const auto stop = pauseStepBetween(*m_lesson, m_positions, m_lastTrace, t)) {
-            // Stop at the step: pause now, seek once the views have drawn this step (not inside its emit).
-            p->pause();
-            m_lastTrace = m_positions[*stop];
-            const size_t i = *stop;
-            QMetaObject::invokeMethod(
-                this, [this, i] { goToStep(i); }, Qt::QueuedConnection);
-            return;
-        }
+    // Playing stops at a step that pauses through Playback's breakpoint hook (the constructor).
     m_lastTrace = t;
     if (const size_t i = lessonStepAt(m_positions, t, m_index); i != m_index) showStep(i);
     if (!m_refreshQueued) { // after the window has rebuilt its scenes for step t
@@ -290,6 +308,8 @@ void LessonDock::applyHighlights() {
     m_w.globalView()->setHighlights(on ? globalHighlightCells(m_w.globalScene(), m_cells) : CellRanges{});
     m_w.tmemViews()->tmemView()->setHighlights(on ? tmemHighlightCells(m_w.tmemViews()->tmemScene(), m_cells)
                                                   : CellRanges{});
+    m_w.tmemViews()->registerView()->setHighlights(
+        on ? regHighlightCells(m_w.tmemViews()->regScene(), m_cells) : CellRanges{});
 }
 
 void LessonDock::showVerdict(const Result<LessonVerdict>& v) {
@@ -340,6 +360,7 @@ void LessonDock::onCellClicked(int view, int x, int y) {
     if (view == 0) p = smemPlaceAt(m_w.smemScene(), uint32_t(x), uint32_t(y));
     if (view == 1) p = globalPlaceAt(m_w.globalScene(), uint32_t(x), uint32_t(y));
     if (view == 2) p = tmemPlaceAt(m_w.tmemViews()->tmemScene(), uint32_t(x), uint32_t(y));
+    if (view == 3) p = regPlaceAt(m_w.tmemViews()->regScene(), uint32_t(x), uint32_t(y));
     if (!p) return;
     setAwaitingClick(false);
     checkPlace(*p);

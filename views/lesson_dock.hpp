@@ -2,8 +2,9 @@
 /// The lesson panel (issue 16 items 1-2): a lesson's title, the current step's Markdown caption and
 /// provenance, Back / Next ("step k of n") and the step's question. Opening a lesson opens its scenario in
 /// the main window; Back / Next seek the timeline to the step's position, the caption follows the timeline
-/// when the user scrubs (scene/lesson_scene.hpp: lessonStepAt), playing stops at a step that pauses, and
-/// the step's highlighted cells are outlined in the SMEM, global and TMEM views.
+/// when the user scrubs (scene/lesson_scene.hpp: lessonStepAt), playing stops at a step that pauses (a
+/// Playback break finder, source "lesson": the hook the Breakpoints dock uses), and the step's highlighted
+/// cells are outlined in the SMEM, global, TMEM and Registers views (a click in any of them answers).
 /// The panel runs the lesson's scenario itself, so every answer comes from the lesson's own trace.
 #include "layoutscope/lesson/lesson.hpp"
 

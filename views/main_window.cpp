@@ -51,6 +51,8 @@ void MainWindow::buildUi() {
 
     m_global = new CellCanvas(this);
     m_global->setMargins(kGlobalMargins);
+    // The legend grows a line where its items wrap (a narrow dock): the grid ends above it.
+    m_global->setMarginsFn([this](glm::vec2 vp) { return globalMargins(vp.x, m_globalScene); });
     m_global->setMinimumSize(int(kGlobalMinSize.x), int(kGlobalMinSize.y));
     m_globalPane = new GlobalPane(m_global, this);
     auto* globalDock = new QDockWidget("Global tensor", this);
@@ -352,7 +354,7 @@ void MainWindow::drawStep(uint32_t step) {
     m_smem->setMarginsFn([this](glm::vec2 vp) {
         const float banner =
             smemBannerHeight(smemBannerLines(m_atoms, m_smemTiles, m_heat ? &*m_heat : nullptr, vp.x).size());
-        return kSmemMargins + glm::vec4(0.0f, banner, 0.0f, 0.0f);
+        return smemMargins(vp.x, m_smemScene.observedMarked) + glm::vec4(0.0f, banner, 0.0f, 0.0f);
     });
     // Bank lines every 4 bytes; at chunk granularity a line every 16 bytes.
     m_smem->setCells(m_smemScene.width(), m_smemScene.height(), m_smemScene.texels,

@@ -43,8 +43,11 @@ void Playback::setSpeed(double stepsPerSecond) {
     m_speed = std::max(0.01, stepsPerSecond);
 }
 
-void Playback::setBreakFinder(BreakFinder f) {
-    m_breaks = std::move(f);
+void Playback::setBreakFinder(const QString& source, BreakFinder f) {
+    if (f)
+        m_breaks[source] = std::move(f);
+    else
+        m_breaks.erase(source);
     m_breakValid = false;
 }
 
@@ -64,17 +67,23 @@ void Playback::tick() {
     if (whole < 1.0) return;
     m_carry -= whole;
     const uint64_t next = std::min<uint64_t>(uint64_t(m_step) + uint64_t(whole), m_count);
-    if (m_breaks) { // the next stop after the current position, cached while playing towards it
+    if (!m_breaks.empty()) { // the next stop after the current position, cached while playing towards it
         if (!m_breakValid || m_step < m_breakFrom || (m_breakAt && m_step >= m_breakAt->first)) {
-            m_breakAt = m_breaks(m_step);
+            m_breakAt.reset();
+            for (const auto& [source, find] : m_breaks) // the earliest stop of any source
+                if (auto at = find(m_step); at && (!m_breakAt || at->first < m_breakAt->first)) {
+                    m_breakAt = std::move(at);
+                    m_breakSource = source;
+                }
             m_breakFrom = m_step;
             m_breakValid = true;
         }
         if (m_breakAt && m_breakAt->first <= next) {
             const auto hit = *m_breakAt;
+            const QString source = m_breakSource;
             seek(hit.first);
             pause();
-            emit breakHit(hit.first, hit.second);
+            emit breakHit(hit.first, hit.second, source);
             return;
         }
     }

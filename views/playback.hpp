@@ -3,9 +3,11 @@
 /// Views pull: they listen to stepChanged and rebuild their scene (STYLE.md §3.5).
 #include <QElapsedTimer>
 #include <QObject>
+#include <QString>
 #include <QTimer>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 
 namespace layoutscope::views {
@@ -52,15 +54,22 @@ class Playback : public QObject {
   public:
     /// Where playing stops: the first position > `after` with a breakpoint, and why (nullopt: none).
     using BreakFinder = std::function<std::optional<std::pair<uint32_t, QString>>(uint32_t after)>;
-    void setBreakFinder(BreakFinder f);
+    /// The one hook every stop goes through: each source (the Breakpoints dock, "breakpoints"; a
+    /// lesson's pauses, "lesson") sets its finder under its name (an empty one removes it), and
+    /// playing stops at the earliest position any of them reports (on a tie, the source named first
+    /// in alphabetical order), emitting breakHit with that source.
+    void setBreakFinder(const QString& source, BreakFinder f);
+    /// The Breakpoints dock's finder (source "breakpoints").
+    void setBreakFinder(BreakFinder f) { setBreakFinder(QStringLiteral("breakpoints"), std::move(f)); }
     /// Call when the breakpoints or the trace changed (the next stop is looked up again).
     void invalidateBreaks() { m_breakValid = false; }
     /// Instruction boundaries: (position, forward) -> the next (forward) or previous boundary.
     void setInstrStepper(std::function<uint32_t(uint32_t, bool)> f) { m_instrStepper = std::move(f); }
 
   signals:
-    /// Playing stopped at a breakpoint at `step`; `why` names it (shown in the status bar).
-    void breakHit(uint32_t step, const QString& why);
+    /// Playing stopped at a breakpoint at `step`; `why` names it (shown in the status bar); `source`:
+    /// whose finder reported it (setBreakFinder).
+    void breakHit(uint32_t step, const QString& why, const QString& source);
     void stepChanged(uint32_t step);
     void playingChanged(bool playing);
 
@@ -70,11 +79,12 @@ class Playback : public QObject {
     QElapsedTimer m_clock;
     uint32_t m_step = 0, m_count = 0;
     double m_speed = 64.0, m_carry = 0.0;
-    BreakFinder m_breaks;
+    std::map<QString, BreakFinder> m_breaks; ///< by source
     std::function<uint32_t(uint32_t, bool)> m_instrStepper;
     bool m_breakValid = false; ///< m_breakAt is the first stop after any position in
     uint32_t m_breakFrom = 0;  ///< [m_breakFrom, m_breakAt->first)
     std::optional<std::pair<uint32_t, QString>> m_breakAt;
+    QString m_breakSource; ///< whose finder reported m_breakAt
 };
 
 } // namespace layoutscope::views

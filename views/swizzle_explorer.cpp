@@ -13,6 +13,7 @@
 #include <QScrollArea>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace layoutscope::views {
@@ -203,13 +204,22 @@ void SwizzleExplorer::rebuild() {
     m_canvas->setCells(w, h, std::move(tex), p);
     const uint32_t cols = m_tile->cols, x0 = m_physX0;
     const std::string modeName = m_info.name;
-    m_canvas->setOverlay([cols, x0, modeName](const Camera2D& cam, glm::vec2) {
+    m_canvas->setOverlay([x0, modeName](const Camera2D& cam, glm::vec2 viewport) {
+        // Two captions, each on two lines in the top margin, shortened to the room up to the next
+        // caption or the canvas edge: in a narrow dock they overlapped (issue 15).
         OverlayList o;
         const glm::vec2 a = cam.worldToScreen({0.0f, 0.0f});
         const glm::vec2 b = cam.worldToScreen({static_cast<float>(x0), 0.0f});
-        o.text({a.x, a.y - 38}, "logical tile (row-major; hue = 16-B chunk, light = row)");
-        o.text({b.x, b.y - 38}, "physical smem, " + modeName + " (128-B lines)");
-        (void)cols;
+        const float left = std::max(a.x, 2.0f), right = std::max(b.x, left + 4.0f);
+        const float roomA = right - left - 10.0f, roomB = viewport.x - right - 4.0f;
+        o.text({left, a.y - 38}, fitLabel({"logical tile (row-major)", "logical tile", "logical"}, roomA));
+        o.text({left, a.y - 20},
+               fitLabel({"hue = 16-B chunk, light = row", "hue = chunk, light = row", "hue chunk, light row"},
+                        roomA),
+               Rgba8{150, 152, 160, 255});
+        o.text({right, b.y - 38},
+               fitLabel({"physical smem, " + modeName, "physical, " + modeName, "physical"}, roomB));
+        o.text({right, b.y - 20}, fitLabel({"128-B lines", "128 B"}, roomB), Rgba8{150, 152, 160, 255});
         return o;
     });
     m_canvas->fitView();

@@ -270,7 +270,8 @@ void TmemViews::updateFitRegion() {
         return;
     }
     const float end = float(std::clamp<uint32_t>((m_allocEnd + 31) / 32 * 32, 32, 512));
-    m_tmem->setFitRegion(std::pair{glm::vec2(0, 0), glm::vec2(end, 128)});
+    // Exactly those columns x 128 lanes filling the pane: cells stretch (x and y zoom apart).
+    m_tmem->setFitRegion(std::pair{glm::vec2(0, 0), glm::vec2(end, 128)}, Camera2D::FitMode::Fill);
 }
 
 void TmemViews::applyVisibility() {

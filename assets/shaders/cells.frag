@@ -4,7 +4,7 @@
 in vec2 vWorld;
 uniform usampler2D uCells;   // GL_RGBA8UI: integer texels, fetched without filtering
 uniform vec2 uOrigin;        // world position of texel (0, 0)
-uniform float uZoom;         // pixels per cell
+uniform vec2 uZoom;          // pixels per cell along x and y (not equal when a fit stretched the cells)
 uniform ivec2 uGroup;        // stronger line every uGroup cells (0 = none)
 uniform float uViewportH;    // framebuffer height in pixels (to flip gl_FragCoord to y-down)
 out vec4 fragColor;
@@ -27,29 +27,30 @@ void main() {
     }
     if ((t.a & kFlagCurrent) != 0u) c = mix(c, vec3(1.0), 0.55);
     vec2 f = vWorld - floor(vWorld);
+    float zMin = min(uZoom.x, uZoom.y); // size thresholds on the smaller side
     if ((t.a & kFlagRead) != 0u) { // an outline 2 px wide once cells are 6 px, else a tint
-        float w = 2.0 / max(uZoom, 1.0);
-        if (uZoom < 6.0) {
+        vec2 w = 2.0 / max(uZoom, vec2(1.0));
+        if (zMin < 6.0) {
             c = mix(c, kReadOutline, 0.6);
-        } else if (f.x < w || f.y < w || f.x > 1.0 - w || f.y > 1.0 - w) {
+        } else if (f.x < w.x || f.y < w.y || f.x > 1.0 - w.x || f.y > 1.0 - w.y) {
             fragColor = vec4(kReadOutline, 1.0);
             return;
         }
     }
     if ((t.a & kFlagDiffers) != 0u) { // compare mode: a tint, and a 2-px inner outline at >= 6 px per cell
-        float w = 2.0 / max(uZoom, 1.0);
+        vec2 w = 2.0 / max(uZoom, vec2(1.0));
         c = mix(c, kDiffColour, 0.4);
-        if (uZoom >= 6.0 && (f.x < w || f.y < w || f.x > 1.0 - w || f.y > 1.0 - w)) {
+        if (zMin >= 6.0 && (f.x < w.x || f.y < w.y || f.x > 1.0 - w.x || f.y > 1.0 - w.y)) {
             fragColor = vec4(kDiffColour, 1.0);
             return;
         }
     }
-    float edge = 1.0 / uZoom;
-    if (uZoom >= 6.0 && (f.x < edge || f.y < edge)) c *= 0.55;
-    if (uZoom >= 2.0) {
+    vec2 edge = 1.0 / uZoom;
+    if (zMin >= 6.0 && (f.x < edge.x || f.y < edge.y)) c *= 0.55;
+    if (zMin >= 2.0) {
         ivec2 cw = ivec2(floor(vWorld));
-        bool gx = uGroup.x > 0 && (cw.x % uGroup.x) == 0 && f.x < edge;
-        bool gy = uGroup.y > 0 && (cw.y % uGroup.y) == 0 && f.y < edge;
+        bool gx = uGroup.x > 0 && (cw.x % uGroup.x) == 0 && f.x < edge.x;
+        bool gy = uGroup.y > 0 && (cw.y % uGroup.y) == 0 && f.y < edge.y;
         if (gx || gy) c = vec3(0.08);
     }
     fragColor = vec4(c, 1.0);

@@ -68,3 +68,45 @@ TEST_CASE("Camera2D projection puts the viewport corners at clip -1/+1 with y do
     CHECK(b.x == Approx(1.0f));
     CHECK(b.y == Approx(-1.0f));
 }
+
+TEST_CASE("Camera2D Fill fit stretches cells so the region fills the free area", "[views][camera]") {
+    // Tensor Memory "fit to allocation": 32 columns x 128 lanes in a 900 x 300 pane with margins
+    // left 100, top 60, right 0, bottom 40 -> 800 x 200 px free: 25 px per column, 1.5625 px per lane.
+    Camera2D cam;
+    cam.setViewport({900, 300});
+    cam.fit({0, 0}, {32, 128}, {100, 60, 0, 40}, true, Camera2D::FitMode::Fill);
+    CHECK(cam.zoomXY().x == Approx(25.0f));
+    CHECK(cam.zoomXY().y == Approx(1.5625f));
+    CHECK(cam.zoom() == Approx(1.5625f)); // the smaller side
+    CHECK(near(cam.worldToScreen({0, 0}), {100, 60}));
+    CHECK(near(cam.worldToScreen({32, 128}), {900, 260}));
+    SECTION("picking at non-square zoom: each pixel maps to the cell drawn under it") {
+        // Column c spans x in [100 + 25c, 125 + 25c); lane l spans y in [60 + 1.5625 l, ...).
+        CHECK(near(cam.screenToWorld({112.5f, 60.78125f}), {0.5f, 0.5f}));
+        const glm::vec2 w = cam.screenToWorld({100 + 25 * 7 + 24, 60 + 1.5625f * 100 + 1});
+        CHECK(int(w.x) == 7);
+        CHECK(int(w.y) == 100);
+        const glm::vec2 w2 = cam.screenToWorld({100 + 25 * 8 + 1, 60 + 1.5625f * 100 + 0.2f});
+        CHECK(int(w2.x) == 8);
+        CHECK(int(w2.y) == 100);
+    }
+    SECTION("zoomAt keeps the ratio and the point under the cursor") {
+        const glm::vec2 cursor{400, 150};
+        const glm::vec2 before = cam.screenToWorld(cursor);
+        cam.zoomAt(cursor, 2.0f);
+        CHECK(cam.zoomXY().x == Approx(50.0f));
+        CHECK(cam.zoomXY().y == Approx(3.125f));
+        CHECK(near(cam.screenToWorld(cursor), before));
+        cam.zoomAt(cursor, 1e9f); // clamped where the larger side reaches kMaxZoom, ratio kept
+        CHECK(cam.zoomXY().x == Approx(Camera2D::kMaxZoom));
+        CHECK(cam.zoomXY().y == Approx(Camera2D::kMaxZoom / 16.0f));
+    }
+    SECTION("the projection puts the region's corners at the free area's corners in clip space") {
+        const glm::mat4 vp = cam.viewProjection();
+        const glm::vec4 a = vp * glm::vec4(0, 0, 0, 1), b = vp * glm::vec4(32, 128, 0, 1);
+        CHECK(a.x == Approx(-1.0f + 2.0f * 100 / 900)); // x = 100 px
+        CHECK(a.y == Approx(1.0f - 2.0f * 60 / 300));   // y = 60 px from the top
+        CHECK(b.x == Approx(1.0f));
+        CHECK(b.y == Approx(1.0f - 2.0f * 260 / 300));
+    }
+}

@@ -1,7 +1,9 @@
 // Window layout of every bundled example at 1280x800 and 1920x1080 (issue 15 item 1): no view
 // collapses, banners and legends never cover the cell grid, and the space the Tensor Memory docks take
-// for a tcgen05 scenario comes back when a TMA one opens.
+// for a tcgen05 scenario comes back when a TMA one opens; no legend line is cut at a canvas's edge
+// (the main window's and the compare window's with 4 columns).
 #include "app_settings.hpp"
+#include "compare_window.hpp"
 #include "gui_test_util.hpp"
 #include "main_window.hpp"
 #include "theme.hpp"
@@ -92,6 +94,8 @@ TEST_CASE("Every example at 1280x800 and 1920x1080: no collapsed view, no text o
                 const QRectF box(QPointF(r.lo.x, r.lo.y), QPointF(r.hi.x, r.hi.y));
                 CHECK_FALSE(box.intersects(grid));
             }
+            // No legend line is cut at the canvas's right or bottom edge (issue 15).
+            for (const std::string& cut : test::cutLegendLines(c)) FAIL_CHECK("legend line cut: " << cut);
         }
     }
 }
@@ -200,4 +204,54 @@ TEST_CASE("No canvas reaches outside its dock (the swizzle explorer raised at 12
             box(dock->mapTo(&w, QPoint(0, 0)), dock->size());
         CHECK(box.contains(canvas));
     }
+}
+
+TEST_CASE("The compare window with 4 columns at 1280x800 cuts no legend line",
+          "[views][gui][layout][compare]") {
+    const QString r = QString(LAYOUTSCOPE_ASSETS_DIR) + "/reviews/";
+    CompareWindow w({r + "operand_sw128_one_box.scn", r + "operand_sw64_two_boxes.scn",
+                     QString(LAYOUTSCOPE_ASSETS_DIR) + "/scenarios/tma_tile_sw64.scn",
+                     QString(LAYOUTSCOPE_ASSETS_DIR) + "/scenarios/tma_oob_edge_tile.scn"});
+    w.resize(1280, 800);
+    w.show();
+    REQUIRE(QTest::qWaitForWindowExposed(&w));
+    settle(300);
+    REQUIRE(w.paneCount() == 4);
+    test::screenshot(w, "compare_4_columns_1280x800.png");
+    for (size_t i = 0; i < 4; ++i) {
+        CellCanvas* c = w.smemCanvas(i);
+        INFO("pane " << i << ": " << c->width() << " x " << c->height());
+        REQUIRE(c->cellCount().x > 0);
+        // Every text below the grid (the legend) ends inside the pane.
+        for (const std::string& cut : test::cutLegendLines(c)) FAIL_CHECK("legend line cut: " << cut);
+    }
+}
+
+TEST_CASE("A narrow global dock wraps or shortens its legend: no line cut, none over the cells",
+          "[views][gui][layout]") {
+    AppSettings().resetLayout();
+    MainWindow w;
+    w.resize(1280, 800);
+    w.show();
+    REQUIRE(QTest::qWaitForWindowExposed(&w));
+    auto* dock = w.findChild<QDockWidget*>("globalDock");
+    REQUIRE(dock);
+    for (const char* name : {"tma_tile_64x64_f16_sw128.scn", "tma_gather4_rows.scn", "tma_im2col_conv.scn",
+                             "tma_oob_edge_tile.scn", "tma_tile_sw32.scn"}) {
+        w.openFile(QString(LAYOUTSCOPE_ASSETS_DIR) + "/scenarios/" + name);
+        settle();
+        w.resizeDocks({dock}, {1}, Qt::Horizontal); // as narrow as its minimum allows
+        settle();
+        CellCanvas* c = w.globalView();
+        INFO(name << ": global canvas " << c->width() << " x " << c->height());
+        CHECK(c->width() <=
+              360); // narrow indeed (the default is ~415 px; the slice controls keep im2col at 360)
+        for (const std::string& cut : test::cutLegendLines(c)) FAIL_CHECK("legend line cut: " << cut);
+        const QRectF grid = gridRect(c);
+        const OverlayList o = c->frameOverlay({float(c->width()), float(c->height())});
+        for (const OverlayList::Region& r : o.regions)
+            CHECK_FALSE(QRectF(QPointF(r.lo.x, r.lo.y), QPointF(r.hi.x, r.hi.y)).intersects(grid));
+        test::screenshot(w, (std::string("layout_narrow_global_") + name + ".png").c_str());
+    }
+    AppSettings().resetLayout();
 }

@@ -11,9 +11,13 @@
 
 #include <QApplication>
 #include <QDir>
+#include <QDockWidget>
+#include <QFile>
 #include <QMenu>
 #include <QMenuBar>
 #include <QPushButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace layoutscope;
@@ -153,12 +157,95 @@ TEST_CASE("Playing a lesson stops at the next step that pauses", "[views][gui][l
     REQUIRE(stop > 0);
     REQUIRE(stop < w.playback()->stepCount());
     CHECK(w.playback()->step() == 0);
+    QSignalSpy hits(w.playback(), &Playback::breakHit);
     w.playback()->setSpeed(3000);
     w.playback()->play();
     REQUIRE(QTest::qWaitFor([&] { return !w.playback()->playing(); }, 10000));
     QTRY_COMPARE(d->stepIndex(), size_t(1));
     CHECK(w.playback()->step() == stop);
     CHECK(d->promptText().contains("Question"));
+    // The stop went through Playback's breakpoint hook, the one the Breakpoints dock uses.
+    REQUIRE(hits.count() == 1);
+    CHECK(hits.first().at(0).toUInt() == stop);
+    CHECK(hits.first().at(2).toString() == "lesson");
+    CHECK(hits.first().at(1).toString().contains("lesson step 2"));
+    SECTION("a breakpoint before the lesson's pause stops first; playing on reaches the pause") {
+        QTest::qWait(50); // the panel's queued move to the step that paused
+        w.playback()->seek(0);
+        QCoreApplication::processEvents();
+        const uint32_t early = stop / 2;
+        REQUIRE(early > 0);
+        w.playback()->setBreakFinder([early](uint32_t after) -> std::optional<std::pair<uint32_t, QString>> {
+            if (after < early) return std::pair{early, QString("test breakpoint")};
+            return std::nullopt;
+        });
+        w.playback()->play();
+        REQUIRE(QTest::qWaitFor([&] { return !w.playback()->playing(); }, 10000));
+        CHECK(w.playback()->step() == early);
+        CHECK(hits.last().at(2).toString() == "breakpoints");
+        w.playback()->play();
+        REQUIRE(QTest::qWaitFor([&] { return !w.playback()->playing(); }, 10000));
+        CHECK(w.playback()->step() == stop);
+        CHECK(hits.last().at(2).toString() == "lesson");
+        w.playback()->setBreakFinder({});
+    }
+}
+
+TEST_CASE("The Registers view shows a lesson's register highlights and answers a click",
+          "[views][gui][lesson][tmem]") {
+    // Lesson 09's scenario (warp 0 loads lane 0.. col 0.. back into {%r10, %r11} with .16x64b): after the
+    // tcgen05.ld (instruction 5), TMEM cell (lane 9, column 2) is in register 11 of thread 5
+    // (tcgen05.md §4.1: lane L0 + (t>>2) + 8*(t&1), column C0 + 2*j + ((t>>1)&1): t = 5, j = 1 -> lane 9,
+    // column 2; the second register of {%r10, %r11} is %r11).
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    QFile src(kLessons + "/09_tcgen05_ldst_shapes.lesson");
+    REQUIRE(src.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(src.readAll());
+    const int scnEnd = text.indexOf("```\n", text.indexOf("```scn")) + 4; // the header and the scenario
+    REQUIRE(scnEnd > 4);
+    QFile out(dir.filePath("regs.lesson"));
+    REQUIRE(out.open(QIODevice::WriteOnly));
+    out.write((text.left(scnEnd) + "\n## The load's registers\n"
+                                   "at: instr 5\n"
+                                   "highlight: reg t=5 r=11\n"
+                                   "question: where tmem lane 9 col 2\n"
+                                   "answer: reg t=5 r=11\n"
+                                   "Register 11 of thread 5.\n")
+                  .toUtf8());
+    out.close();
+
+    MainWindow w;
+    w.resize(1600, 1000);
+    w.show();
+    REQUIRE(QTest::qWaitForWindowExposed(&w));
+    auto* d = w.findChild<LessonDock*>();
+    REQUIRE(d);
+    REQUIRE(d->openLesson(out.fileName()));
+    QCoreApplication::processEvents();
+    INFO(d->errorText().toStdString());
+    REQUIRE(d->errorText().isEmpty());
+    REQUIRE(d->promptText().contains("Question"));
+    auto* regDock = w.findChild<QDockWidget*>("registerDock");
+    REQUIRE(regDock);
+    regDock->raise();
+    QTest::qWait(200);
+    CellCanvas* regs = w.tmemViews()->registerView();
+    REQUIRE(regs->isVisible());
+    // Thread 5 of warp 0 is row 5; register 11 is column 11.
+    QTRY_VERIFY(!regs->highlights().empty());
+    CHECK(contains(regs->highlights(), {11, 5}));
+    CHECK_FALSE(contains(regs->highlights(), {10, 5}));
+    CHECK_FALSE(contains(regs->highlights(), {11, 4}));
+    test::screenshot(w, "lesson_registers.png");
+    SECTION("a click on a wrong register, then on the right one") {
+        press(d, "lessonClick");
+        clickCell(regs, {10, 5});
+        CHECK(d->verdictText().startsWith("Incorrect."));
+        press(d, "lessonClick");
+        clickCell(regs, {11, 5});
+        CHECK(d->verdictText().startsWith("Correct."));
+    }
 }
 
 TEST_CASE("Every bundled lesson opens and walks to its last step without error", "[views][gui][lesson]") {

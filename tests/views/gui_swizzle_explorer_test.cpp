@@ -101,3 +101,32 @@ TEST_CASE("Swizzle explorer: bank conflicts of a 16-B column read, unswizzled vs
     e.setMode(TensorSwizzle::S128B);
     CHECK(e.bankText().contains("= 4 wavefronts (ideal 4, 0 excess)"));
 }
+
+TEST_CASE("Swizzle explorer: the captions over the two images never overlap, at any dock width",
+          "[views][gui][swizzle-explorer][layout]") {
+    SwizzleExplorer e;
+    e.show();
+    REQUIRE(QTest::qWaitForWindowExposed(&e));
+    const auto width = GENERATE(260, 320, 420, 900);
+    const auto mode =
+        GENERATE(TensorSwizzle::NONE, TensorSwizzle::S128B, TensorSwizzle::S128B_ATOM_32B_FLIP_8B);
+    e.setMode(mode);
+    e.setElemBytes(mode == TensorSwizzle::NONE ? 16 : 2);
+    e.resize(width, 600);
+    QTest::qWait(50);
+    CellCanvas* c = e.canvas();
+    const glm::vec2 vp(float(c->width()), float(c->height()));
+    INFO("canvas " << vp.x << " x " << vp.y);
+    const OverlayList o = c->frameOverlay(vp);
+    REQUIRE(o.texts.size() >= 4);
+    auto box = [](const OverlayList::Text& t) {
+        return QRectF(t.pos.x, t.pos.y, approxTextWidth(t.text), 16.0);
+    };
+    for (size_t i = 0; i < o.texts.size(); ++i) {
+        INFO("'" << o.texts[i].text << "' at " << o.texts[i].pos.x << "," << o.texts[i].pos.y);
+        CHECK(box(o.texts[i]).right() <= vp.x + 0.5); // inside the canvas
+        for (size_t j = i + 1; j < o.texts.size(); ++j)
+            if (!o.texts[i].text.empty() && !o.texts[j].text.empty())
+                CHECK_FALSE(box(o.texts[i]).intersects(box(o.texts[j])));
+    }
+}

@@ -6,6 +6,8 @@
 #include <QCoreApplication>
 #include <QTest>
 #include <QWheelEvent>
+#include <string>
+#include <vector>
 
 namespace layoutscope::views::test {
 
@@ -34,6 +36,23 @@ inline void zoomAround(CellCanvas* c, glm::uvec2 cell, float minZoom) {
                       Qt::NoScrollPhase, false);
         QCoreApplication::sendEvent(c, &e);
     }
+}
+
+/// Overlay text lines of `c` below its cell grid (legends) that the canvas cuts: past the right or the
+/// bottom edge (approxTextWidth is the overlay font's advance). "text @x,y" for each, empty when none.
+inline std::vector<std::string> cutLegendLines(const CellCanvas* c) {
+    std::vector<std::string> cut;
+    const glm::uvec2 n = c->cellCount();
+    if (n.x == 0 || n.y == 0) return cut;
+    const glm::vec2 vp(float(c->width()), float(c->height()));
+    const float gridBottom = c->camera().worldToScreen(glm::vec2(n)).y;
+    for (const OverlayList::Text& t : c->frameOverlay(vp).texts) {
+        if (t.pos.y < gridBottom) continue; // axis labels, titles, cell values
+        if (t.pos.x + approxTextWidth(t.text) > vp.x + 0.5f || t.pos.y + 16.0f > vp.y + 0.5f)
+            cut.push_back(t.text + " @" + std::to_string(int(t.pos.x)) + "," + std::to_string(int(t.pos.y)) +
+                          " in " + std::to_string(int(vp.x)) + "x" + std::to_string(int(vp.y)));
+    }
+    return cut;
 }
 
 } // namespace layoutscope::views::test

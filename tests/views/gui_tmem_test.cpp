@@ -2,6 +2,7 @@
 // fixtures (tmem_fixture.hpp): hover a TMEM cell -> inspector text; linked selection register <-> cell.
 #include "gui_test_util.hpp"
 #include "main_window.hpp"
+#include "scene/tmem_overlay.hpp"
 #include "tmem_fixture.hpp"
 
 #include <catch2/catch.hpp>
@@ -11,6 +12,7 @@
 #include <QSignalSpy>
 #include <QTest>
 #include <QWheelEvent>
+#include <cmath>
 
 using namespace layoutscope;
 using namespace layoutscope::views;
@@ -69,6 +71,64 @@ TEST_CASE("Hovering a TMEM cell shows lane, column, address, value, source regis
         }
         hover(v->tmemView(), *v->tmemCellOf(0, 39, 2));
         test::screenshot(w, "tmem_st_values.png");
+    }
+}
+
+TEST_CASE("Fit to allocation fills the TMEM pane with the allocated columns x 128 lanes; picking follows "
+          "the stretched cells",
+          "[views][gui][tmem][camera]") {
+    MainWindow w;
+    w.resize(1800, 1100);
+    w.setDocument(test::makeTmemStDocument()); // one tcgen05.alloc of 128 columns at column 0
+    w.show();
+    REQUIRE(QTest::qWaitForWindowExposed(&w));
+    QCoreApplication::processEvents();
+    TmemViews* v = w.tmemViews();
+    REQUIRE(v->fitToAllocation());
+    CellCanvas* c = v->tmemView();
+    c->fitView();
+    // Columns 0..127 and lanes 0..127 exactly cover the canvas less its margins (left, top, right, bottom).
+    const glm::vec2 size(float(c->width()), float(c->height()));
+    const glm::vec2 a = c->camera().worldToScreen({0, 0}), b = c->camera().worldToScreen({128, 128});
+    CHECK(a.x == Approx(kTmemMargins.x).margin(0.01));
+    CHECK(a.y == Approx(kTmemMargins.y).margin(0.01));
+    CHECK(b.x == Approx(size.x - kTmemMargins.z).margin(0.01));
+    CHECK(b.y == Approx(size.y - kTmemMargins.w).margin(0.01));
+    const glm::vec2 z = c->camera().zoomXY();
+    INFO("zoom " << z.x << " x " << z.y << " px per cell, canvas " << size.x << " x " << size.y);
+    REQUIRE(std::abs(z.x - z.y) > 1.0f); // the cells are not square here
+    SECTION("each pixel picks the cell drawn under it, hover and click report it") {
+        // Pixels a little inside each corner of a cell (whole pixels, as the mouse gives them).
+        for (const glm::uvec2 cell :
+             {glm::uvec2(0, 0), glm::uvec2(2, 39), glm::uvec2(127, 127), glm::uvec2(64, 100)}) {
+            const glm::vec2 lo = c->camera().worldToScreen(glm::vec2(cell)),
+                            hi = c->camera().worldToScreen(glm::vec2(cell) + 1.0f);
+            const QPointF inLo(std::ceil(lo.x + 0.01f), std::ceil(lo.y + 0.01f)),
+                inHi(std::floor(hi.x - 0.01f), std::floor(hi.y - 0.01f));
+            INFO("cell " << cell.x << "," << cell.y);
+            if (inLo.x() <= inHi.x() && inLo.y() <= inHi.y()) { // the cell owns at least one pixel
+                CHECK(c->cellAt(inLo) == cell);
+                CHECK(c->cellAt(inHi) == cell);
+            }
+            CHECK(c->cellAt(c->cellCentre(cell.x, cell.y)) == cell);
+        }
+        // A column boundary: one pixel left and right of it are neighbouring columns, the same lane.
+        const glm::vec2 edge = c->camera().worldToScreen({10, 64.5f});
+        CHECK(c->cellAt(QPointF(edge.x - 1, edge.y)) == glm::uvec2(9, 64));
+        CHECK(c->cellAt(QPointF(edge.x + 1, edge.y)) == glm::uvec2(10, 64));
+        const QPoint p = c->cellCentre(2, 39).toPoint();
+        REQUIRE(test::hover(c, p));
+        CHECK(c->hovered() == glm::uvec2(2, 39));
+        CHECK(c->inspectorText().contains("lane 39, column 2"));
+        QSignalSpy clicks(c, &CellCanvas::cellClicked);
+        QTest::mouseClick(c, Qt::LeftButton, Qt::NoModifier, p);
+        REQUIRE(clicks.count() == 1);
+        CHECK(clicks.first().at(0).toInt() == 2);
+        CHECK(clicks.first().at(1).toInt() == 39);
+    }
+    SECTION("Fit TMEM to allocation off: all 512 columns, square cells") {
+        v->setFitToAllocation(false);
+        CHECK(c->camera().zoomXY().x == Approx(c->camera().zoomXY().y));
     }
 }
 

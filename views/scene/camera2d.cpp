@@ -9,20 +9,27 @@ void Camera2D::setViewport(glm::vec2 sizePx) {
     m_viewport = glm::max(sizePx, glm::vec2(1.0f));
 }
 
-void Camera2D::fit(glm::vec2 lo, glm::vec2 hi, glm::vec4 marginPx, bool alignTop) {
+void Camera2D::fit(glm::vec2 lo, glm::vec2 hi, glm::vec4 marginPx, bool alignTop, FitMode mode) {
     const glm::vec2 extent = glm::max(hi - lo, glm::vec2(1e-3f));
     const glm::vec2 avail =
         glm::max(m_viewport - glm::vec2(marginPx.x + marginPx.z, marginPx.y + marginPx.w), glm::vec2(1.0f));
-    m_zoom = std::clamp(std::min(avail.x / extent.x, avail.y / extent.y), kMinZoom, kMaxZoom);
+    if (mode == FitMode::Fill)
+        m_zoom = glm::clamp(avail / extent, glm::vec2(kMinZoom), glm::vec2(kMaxZoom));
+    else
+        m_zoom = glm::vec2(std::clamp(std::min(avail.x / extent.x, avail.y / extent.y), kMinZoom, kMaxZoom));
     // Centre the rectangle inside the area left free by the margins.
     const glm::vec2 areaCentre = glm::vec2(marginPx.x, marginPx.y) + avail * 0.5f;
     const glm::vec2 worldCentre = (lo + hi) * 0.5f;
     m_origin = worldCentre - areaCentre / m_zoom;
-    if (alignTop) m_origin.y = lo.y - marginPx.y / m_zoom;
+    if (alignTop) m_origin.y = lo.y - marginPx.y / m_zoom.y;
 }
 
 void Camera2D::setView(glm::vec2 origin, float zoom) {
-    m_zoom = std::clamp(zoom, kMinZoom, kMaxZoom);
+    setView(origin, glm::vec2(zoom));
+}
+
+void Camera2D::setView(glm::vec2 origin, glm::vec2 zoom) {
+    m_zoom = glm::clamp(zoom, glm::vec2(kMinZoom), glm::vec2(kMaxZoom));
     m_origin = origin;
 }
 
@@ -40,7 +47,9 @@ void Camera2D::pan(glm::vec2 deltaPx) {
 
 void Camera2D::zoomAt(glm::vec2 screenPx, float factor) {
     const glm::vec2 anchor = screenToWorld(screenPx);
-    m_zoom = std::clamp(m_zoom * factor, kMinZoom, kMaxZoom);
+    // Both axes by the same factor (their ratio kept), stopped where either reaches a bound.
+    const float lo = kMinZoom / std::min(m_zoom.x, m_zoom.y), hi = kMaxZoom / std::max(m_zoom.x, m_zoom.y);
+    m_zoom *= std::clamp(factor, std::min(lo, 1.0f), std::max(hi, 1.0f));
     m_origin = anchor - screenPx / m_zoom;
 }
 

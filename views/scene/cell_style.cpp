@@ -54,36 +54,36 @@ Rgba8 shadeCell(Rgba8 texel, glm::vec2 world, glm::vec2 px, const ShadeParams& p
         if (k < 3) c *= 0.35f;
     }
     if (flags & kFlagCurrent) c = glm::mix(c, glm::vec3(1.0f), 0.55f);
+    // Per axis: a Fill camera stretches cells, so one pixel is 1/zoom.x cell across, 1/zoom.y down;
+    // the size thresholds (outline at 6 px, grid at 2 px) use the smaller side.
+    const glm::vec2 z{p.zoom, p.zoomY > 0.0f ? p.zoomY : p.zoom};
+    const float zMin = std::min(z.x, z.y);
+    const glm::vec2 f = world - glm::floor(world);
     if (flags & kFlagRead) { // an outline 2 px wide once cells are 6 px, else a tint
-        const glm::vec2 f = world - glm::floor(world);
-        const float w = 2.0f / std::max(p.zoom, 1.0f);
+        const glm::vec2 w = 2.0f / glm::max(z, glm::vec2(1.0f));
         const glm::vec3 o = toVec(kReadOutline);
-        if (p.zoom < 6.0f)
+        if (zMin < 6.0f)
             c = glm::mix(c, o, 0.6f);
-        else if (f.x < w || f.y < w || f.x > 1.0f - w || f.y > 1.0f - w)
+        else if (f.x < w.x || f.y < w.y || f.x > 1.0f - w.x || f.y > 1.0f - w.y)
             return {kReadOutline.r, kReadOutline.g, kReadOutline.b, 255};
     }
     if (flags & kFlagDiffers) { // compare mode: a tint, and a 2-px inner outline at >= 6 px per cell
-        const glm::vec2 f = world - glm::floor(world);
-        const float w = 2.0f / std::max(p.zoom, 1.0f);
+        const glm::vec2 w = 2.0f / glm::max(z, glm::vec2(1.0f));
         c = glm::mix(c, toVec(kDiffColour), 0.4f);
-        if (p.zoom >= 6.0f && (f.x < w || f.y < w || f.x > 1.0f - w || f.y > 1.0f - w))
+        if (zMin >= 6.0f && (f.x < w.x || f.y < w.y || f.x > 1.0f - w.x || f.y > 1.0f - w.y))
             return {kDiffColour.r, kDiffColour.g, kDiffColour.b, 255};
     }
     // Cell borders once cells are big enough to see them; stronger every group.
-    if (p.zoom >= 6.0f) {
-        const glm::vec2 f = world - glm::floor(world);
-        const float edge = 1.0f / p.zoom; // one pixel, in cells
-        const bool onEdge = f.x < edge || f.y < edge;
+    const glm::vec2 edge = 1.0f / z; // one pixel, in cells
+    if (zMin >= 6.0f) {
+        const bool onEdge = f.x < edge.x || f.y < edge.y;
         if (onEdge) c *= 0.55f;
     }
-    if (p.zoom >= 2.0f) {
-        const glm::vec2 f = world - glm::floor(world);
-        const float edge = 1.0f / p.zoom;
+    if (zMin >= 2.0f) {
         const int cx = static_cast<int>(std::floor(world.x));
         const int cy = static_cast<int>(std::floor(world.y));
-        const bool gx = p.groupX > 0 && (cx % p.groupX) == 0 && f.x < edge;
-        const bool gy = p.groupY > 0 && (cy % p.groupY) == 0 && f.y < edge;
+        const bool gx = p.groupX > 0 && (cx % p.groupX) == 0 && f.x < edge.x;
+        const bool gy = p.groupY > 0 && (cy % p.groupY) == 0 && f.y < edge.y;
         if (gx || gy) c = glm::vec3(0.08f);
     }
     auto to8 = [](float v) { return static_cast<uint8_t>(std::clamp(std::lround(v * 255.0f), 0L, 255L)); };

@@ -52,9 +52,10 @@ inline constexpr Rgba8 kLessonHighlightColour{255, 80, 220, 255}; ///< a lesson 
 
 /// Parameters of the cell shader that do not depend on the texel.
 struct ShadeParams {
-    float zoom = 1.0f; ///< pixels per cell
-    int groupX = 0;    ///< draw a stronger line every groupX cells in x (4 = SMEM banks), 0 = none
-    int groupY = 0;    ///< same in y
+    float zoom = 1.0f;  ///< pixels per cell (along x when zoomY is set)
+    int groupX = 0;     ///< draw a stronger line every groupX cells in x (4 = SMEM banks), 0 = none
+    int groupY = 0;     ///< same in y
+    float zoomY = 0.0f; ///< pixels per cell along y when cells are not square (Camera2D Fill), 0 = zoom
 };
 
 /// Colour of the pixel at screen `px` (pixels), world `world` (cells) whose cell has `texel`.

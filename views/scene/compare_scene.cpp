@@ -188,10 +188,19 @@ ViewPane withHeader(ViewPane p, std::string title, bool diffLegend, size_t diffe
                     std::string unit = "B") {
     p.margins.y += kCompareHeader;
     if (diffLegend) p.margins.w += 20.0f;
+    if (p.marginsFn) // the base pane's margins at its size (under the header), then the header and the line
+        p.marginsFn = [fn = p.marginsFn, diffLegend](glm::vec2 vp) {
+            glm::vec4 m = fn({vp.x, vp.y - kCompareHeader});
+            m.y += kCompareHeader;
+            if (diffLegend) m.w += 20.0f;
+            return m;
+        };
     auto base = std::move(p.overlay);
-    const float legendY = p.margins.w - 6.0f; // from the bottom: just under the grid
-    p.overlay = [base, title, diffLegend, differCount, reference, unit, legendY](const Camera2D& cam,
-                                                                                 glm::vec2 vp) {
+    const auto marginsFn = p.marginsFn;
+    const float fixedLegendY = p.margins.w - 6.0f; // from the bottom: just under the grid
+    p.overlay = [base, title, diffLegend, differCount, reference, unit, fixedLegendY,
+                 marginsFn](const Camera2D& cam, glm::vec2 vp) {
+        const float legendY = marginsFn ? marginsFn(vp).w - 6.0f : fixedLegendY;
         OverlayList o;
         if (base) {
             Camera2D shifted = cam;
@@ -210,9 +219,11 @@ ViewPane withHeader(ViewPane p, std::string title, bool diffLegend, size_t diffe
             const float y = vp.y - legendY;
             o.rects.push_back({{10, y}, {24, y + 14}, kDiffColour, true});
             o.rects.push_back({{10, y}, {24, y + 14}, Rgba8{0, 0, 0, 255}, false});
-            // Short enough for a 300-px pane; the README and the inspector say what "differs" means.
+            // Shortened to the pane (4 columns at 1280x800 cut "differs from another pane here: 16384 B");
+            // the README and the inspector say what "differs" means.
             const std::string what = reference ? "differs from another pane" : "differs from pane 1";
-            o.text({29, y}, what + " here: " + std::to_string(differCount) + " " + unit,
+            const std::string n = std::to_string(differCount) + " " + unit;
+            o.text({29, y}, fitLabel({what + " here: " + n, what + ": " + n, "differs: " + n}, vp.x - 33),
                    Rgba8{220, 220, 225, 255});
         }
         return o;

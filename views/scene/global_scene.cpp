@@ -381,6 +381,8 @@ GlobalScene globalSceneAt(const Document& doc, uint32_t instr, uint32_t step,
         instr < frames.size() ? frames[instr] : BoxFrame{{span[0][0], span[1][0]}, {span[0][1], span[1][1]}};
     g.colourRows = std::max(1, frame.rows());
     g.colourCols = std::max(1, frame.cols());
+    g.colourGathered = frame.gathered;
+    g.colourRowLo = frame.lo[1];
     std::vector<std::optional<int64_t>> xs(g.w), ys(g.h); // coordinate per column / row, nullopt: gap
     for (uint32_t x = 0; x < g.w; ++x) xs[x] = g.axes[0].coordOf(x);
     for (uint32_t y = 0; y < g.h; ++y) ys[y] = g.axes[1].coordOf(y);

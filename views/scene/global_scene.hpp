@@ -68,6 +68,9 @@ struct GlobalScene {
     /// Colour frame (the SMEM view's): hue = dim-1 offset of colourRows, lightness = dim-0 offset of
     /// colourCols.
     int32_t colourRows = 1, colourCols = 1;
+    /// gather4/scatter4 (BoxFrame::gathered): the hue is the tensor row colourRowLo + offset.
+    bool colourGathered = false;
+    int64_t colourRowLo = 0;
     std::vector<int32_t> moveOf; ///< per cell: move that read/wrote it so far, -1 none
     /// Per cell: box row (dim 1 fastest) / gather4 row / im2col pixel row, -1 outside the footprint.
     std::vector<int32_t> rowOf;

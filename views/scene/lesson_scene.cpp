@@ -130,6 +130,31 @@ CellRanges tmemHighlightCells(const TmemScene& t, const std::vector<LessonCells>
     return mergeCellRuns(std::move(out));
 }
 
+CellRanges regHighlightCells(const RegScene& r, const std::vector<LessonCells>& cells) {
+    std::vector<glm::uvec2> out;
+    if (!r.valid) return {};
+    for (const LessonCells& c : cells) {
+        if (c.space != MemSpace::Register || c.cta != r.cta) continue;
+        const uint32_t thread = uint32_t(c.addr >> 16);
+        const auto row = std::find(r.warps.begin(), r.warps.end(), thread / 32);
+        if (row == r.warps.end()) continue; // a warp this instruction does not use
+        const uint32_t y = 32 * uint32_t(row - r.warps.begin()) + thread % 32;
+        const uint64_t first = c.addr & 0xFFFF;
+        for (uint64_t b = first; b < first + c.bytes; b += 4 - (b % 4)) // one cell per 32-bit register
+            if (b / 4 < r.width()) out.push_back({uint32_t(b / 4), y});
+    }
+    return mergeCellRuns(std::move(out));
+}
+
+std::optional<LessonPlace> regPlaceAt(const RegScene& r, uint32_t x, uint32_t y) {
+    if (!r.valid || x >= r.width() || y >= r.height()) return std::nullopt;
+    LessonPlace p;
+    p.space = MemSpace::Register;
+    p.cta = r.cta;
+    p.addr = uint64_t(r.warps[y / 32] * 32 + y % 32) << 16 | uint64_t(x) * 4;
+    return p;
+}
+
 std::optional<LessonPlace> smemPlaceAt(const SmemScene& s, uint32_t x, uint32_t y) {
     if (x >= 128 || y >= s.window.rows()) return std::nullopt;
     LessonPlace p;

@@ -4,6 +4,7 @@
 /// Plain C++ + GLM (no Qt), so the mapping is testable without a window.
 #include "layoutscope/lesson/lesson.hpp"
 #include "scene/global_scene.hpp"
+#include "scene/reg_scene.hpp"
 #include "scene/smem_scene.hpp"
 #include "scene/tmem_scene.hpp"
 
@@ -43,6 +44,10 @@ using CellRanges = std::vector<std::pair<glm::uvec2, glm::uvec2>>;
 /// Highlighted Tensor Memory cells of the CTAs the TMEM view shows.
 [[nodiscard]] CellRanges tmemHighlightCells(const TmemScene& t, const std::vector<LessonCells>& cells);
 
+/// Highlighted registers of the Registers view (its CTA and warps; register j of thread t is cell
+/// (j, 32 * row of t's warp + t % 32), as RegScene lays them out).
+[[nodiscard]] CellRanges regHighlightCells(const RegScene& r, const std::vector<LessonCells>& cells);
+
 /// The byte a click on shared-memory cell (x, y) names (nullopt outside the window).
 [[nodiscard]] std::optional<LessonPlace> smemPlaceAt(const SmemScene& s, uint32_t x, uint32_t y);
 /// The first byte (first bits, sub-byte types) of the element at global-view cell (x, y): its virtual
@@ -51,5 +56,9 @@ using CellRanges = std::vector<std::pair<glm::uvec2, glm::uvec2>>;
 [[nodiscard]] std::optional<LessonPlace> globalPlaceAt(const GlobalScene& g, uint32_t x, uint32_t y);
 /// The 32-bit cell (lane, column) at TMEM-view grid cell (x, y) (nullopt in the gap between CTAs).
 [[nodiscard]] std::optional<LessonPlace> tmemPlaceAt(const TmemScene& t, uint32_t x, uint32_t y);
+
+/// The register at Registers-view cell (x, y): thread (warp of row y / 32) * 32 + y % 32, register x, in
+/// LessonPlace's register form (thread << 16 | register * 4); nullopt outside the grid or with no scene.
+[[nodiscard]] std::optional<LessonPlace> regPlaceAt(const RegScene& r, uint32_t x, uint32_t y);
 
 } // namespace layoutscope::views

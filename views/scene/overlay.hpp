@@ -8,6 +8,7 @@
 #include "scene/smem_colour.hpp"
 #include "scene/smem_scene.hpp"
 
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,21 @@ inline constexpr glm::vec2 kGlobalMinSize{260.0f, 76.0f + 136.0f + 44.0f};
 inline float approxTextWidth(const std::string& s) {
     return 8.4f * static_cast<float>(s.size());
 }
+
+/// The first of `candidates` (longest first) whose approxTextWidth fits `widthPx`; when none does,
+/// the last one cut to fit with a trailing "..". Legend lines use it so no line is cut at the pane's
+/// edge (issue 15: the global view's lightness line in a narrow dock).
+[[nodiscard]] std::string fitLabel(std::initializer_list<std::string> candidates, float widthPx);
+
+/// Height of the shared-memory legend (from its top to the pane's bottom) in a pane `width` px wide:
+/// 84 px, more where its items wrap to another line (4 columns of the compare window at 1280x800).
+[[nodiscard]] float smemLegendHeight(float width, uint32_t observedMarked = 0);
+/// kSmemMargins with the bottom grown by what smemLegendHeight needs beyond 84 px at `width`.
+[[nodiscard]] glm::vec4 smemMargins(float width, uint32_t observedMarked = 0);
+
+/// The same for the global view's legend: 128 px, more where its items wrap past 5 lines.
+[[nodiscard]] float globalLegendHeight(float width, const GlobalScene& g);
+[[nodiscard]] glm::vec4 globalMargins(float width, const GlobalScene& g);
 
 /// Bank numbers (top), row byte addresses (left), axis titles and the colour legend of the
 /// shared-memory view. `viewport` is the pane size in pixels.

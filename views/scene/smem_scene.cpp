@@ -29,6 +29,7 @@ std::vector<BoxFrame> boxFrames(const Document& doc) {
             f.hi = hi;
             seen[m.instr] = true;
         }
+        f.gathered |= m.rule == RuleId::TmaGather4;
         for (size_t d = 0; d < 2; ++d) {
             f.lo[d] = std::min(f.lo[d], lo[d]);
             f.hi[d] = std::max(f.hi[d], hi[d]);

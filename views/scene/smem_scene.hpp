@@ -23,6 +23,9 @@ namespace layoutscope::views {
 struct BoxFrame {
     std::array<int64_t, 2> lo{0, 0};
     std::array<int64_t, 2> hi{1, 1};
+    /// The rows are .tile::gather4/scatter4 rows (four separate boxDim[0] x 1 boxes): hue spans the
+    /// tensor rows lo[1]..hi[1]-1, not the rows of one box (the legend says so).
+    bool gathered = false;
     [[nodiscard]] int cols() const { return saturate(hi[0] - lo[0]); } ///< saturated at INT_MAX
     [[nodiscard]] int rows() const { return saturate(hi[1] - lo[1]); }
     /// colourForCoord of the element at (c0, c1) relative to the box.

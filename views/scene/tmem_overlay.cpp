@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string>
+#include <vector>
 
 namespace layoutscope::views {
 
@@ -24,11 +26,11 @@ static void swatch(OverlayList& o, glm::vec2& p, Rgba8 c, const std::string& lab
 OverlayList buildTmemOverlay(const Camera2D& cam, glm::vec2 viewport, const TmemScene& s,
                              const MulticastFans* fans, const TmemValueFn& cellValue) {
     OverlayList o;
-    const float z = cam.zoom();
+    const float z = cam.zoomXY().x, zy = cam.zoomXY().y; // a fit to the allocation stretches cells
     const glm::vec2 lo = cam.worldToScreen({0, 0});
     const float top = std::max(lo.y, kTmemMargins.y);
     const float left = std::max(lo.x, kTmemMargins.x); // labels stay in the margin when panned
-    if (cellValue && z >= 72.0f) {                     // cell values, only the visible cells
+    if (cellValue && z >= 72.0f && zy >= 16.0f) {      // cell values, only the visible cells
         const glm::vec2 w0 = cam.screenToWorld({left, top}),
                         w1 = cam.screenToWorld({viewport.x, viewport.y - kTmemMargins.w});
         const uint32_t x0 = uint32_t(std::max(0.0f, w0.x)), y0 = uint32_t(std::max(0.0f, w0.y));
@@ -75,7 +77,7 @@ OverlayList buildTmemOverlay(const Camera2D& cam, glm::vec2 viewport, const Tmem
     o.text({8, top - 20}, "column", kDim);
     o.text({left - 40, top - 20}, "lane", kDim);
     // Lane numbers and lane quarters (warp id % 4) on the left.
-    const int kl = thin(z, 16.0f);
+    const int kl = thin(zy, 16.0f);
     for (int l = 0; l < 128; l += std::max(kl, 1)) {
         const glm::vec2 p = cam.worldToScreen({0, float(l) + 0.5f});
         if (p.y < top || p.y > viewport.y - kTmemMargins.w) continue;
@@ -144,25 +146,45 @@ OverlayList buildTmemOverlay(const Camera2D& cam, glm::vec2 viewport, const Tmem
                 o.lines.push_back({from, to, Rgba8{c.r, c.g, c.b, 220}, 3.0f, true, from - glm::vec2(dx, 0),
                                    to + glm::vec2(dx, 0)});
             }
-            o.text({8, viewport.y - 66}, fans->label, kAxis);
+            o.text({8, viewport.y - 66}, fitLabel({fans->label}, viewport.x - 12), kAxis);
         }
     }
-    // Legend.
+    // Legend: the long labels where they fit on one line, else the short ones; nothing past the edge.
+    struct Item {
+        Rgba8 c;
+        std::string label, shortLabel;
+        bool hatched = false, outline = false;
+    };
+    std::vector<Item> items{{kUntouched, "never written", "unwritten"},
+                            {Rgba8{90, 90, 96, 255}, "not allocated", "no alloc", true},
+                            {Rgba8{235, 235, 235, 255}, "moved this step", "moved"},
+                            {kAlloc, "allocation", "alloc", false, true}};
+    if (s.observedMarked)
+        items.push_back({kDiffColour, "differs from dump (" + std::to_string(s.observedMarked) + " cells)",
+                         "differs (" + std::to_string(s.observedMarked) + ")"});
+    float longW = 8;
+    for (const Item& it : items) longW += 19 + approxTextWidth(it.label) + 16;
+    const bool useLong = longW - 16 <= viewport.x - 4;
     glm::vec2 p{8, viewport.y - 46};
-    swatch(o, p, kUntouched, "never written");
-    swatch(o, p, Rgba8{90, 90, 96, 255}, "not allocated", true);
-    swatch(o, p, Rgba8{235, 235, 235, 255}, "moved this step");
-    o.rects.push_back({p, p + glm::vec2(14, 14), kAlloc, false});
-    o.text(p + glm::vec2(19, 0), "allocation");
-    if (s.observedMarked) {
-        p.x += 19 + approxTextWidth("allocation") + 16;
-        swatch(o, p, kDiffColour, "differs from dump (" + std::to_string(s.observedMarked) + " cells)");
+    for (const Item& it : items) {
+        const std::string label = fitLabel({useLong ? it.label : it.shortLabel}, viewport.x - 4 - p.x - 19);
+        if (label.size() < 3) break; // no room left on the line
+        if (it.outline) {
+            o.rects.push_back({p, p + glm::vec2(14, 14), it.c, false});
+            o.text(p + glm::vec2(19, 0), label);
+            p.x += 19 + approxTextWidth(label) + 16;
+        } else {
+            swatch(o, p, it.c, label, it.hatched);
+        }
     }
-    o.text({8, viewport.y - 24},
-           "colour = provenance: from registers hue = thread, lightness = register; from smem = the byte's "
-           "colour in the "
-           "SMEM view (else hue = source row)",
-           kDim);
+    o.text(
+        {8, viewport.y - 24},
+        fitLabel({"colour = provenance: from registers hue = thread, lightness = register; from smem = the "
+                  "byte's colour in the SMEM view (else hue = source row)",
+                  "colour: from registers hue = thread, light = register; from smem its SMEM colour",
+                  "colour = where the bytes came from (hover a cell)", "colour = provenance"},
+                 viewport.x - 12),
+        kDim);
     return o;
 }
 
@@ -170,7 +192,7 @@ OverlayList buildRegOverlay(const Camera2D& cam, glm::vec2 viewport, const RegSc
                             const std::string& instrText) {
     OverlayList o;
     if (!r.valid) return o;
-    const float z = cam.zoom();
+    const float z = cam.zoomXY().x, zy = cam.zoomXY().y;
     const glm::vec2 lo0 = cam.worldToScreen({0, 0});
     const float top = std::max(lo0.y, kRegMargins.y);
     const glm::vec2 lo{std::max(lo0.x, kRegMargins.x), lo0.y}; // labels stay in the margin when panned
@@ -186,7 +208,7 @@ OverlayList buildRegOverlay(const Camera2D& cam, glm::vec2 viewport, const RegSc
         o.text({p.x - approxTextWidth(t) * 0.5f, top - 20}, t, kDim);
     }
     o.text({8, top - 20}, "register", kDim);
-    const int ky = thin(z, 16.0f);
+    const int ky = thin(zy, 16.0f);
     for (uint32_t y = 0; y < r.height(); y += uint32_t(ky)) {
         const glm::vec2 p = cam.worldToScreen({0, float(y) + 0.5f});
         if (p.y < top || p.y > viewport.y - kRegMargins.w) continue;
@@ -194,9 +216,16 @@ OverlayList buildRegOverlay(const Camera2D& cam, glm::vec2 viewport, const RegSc
             (y % 32 == 0 ? "w" + std::to_string(r.warps[y / 32]) + " t" : "t") + std::to_string(y % 32);
         o.text({lo.x - approxTextWidth(t) - 6, p.y - 7}, t, y % 32 == 0 ? kAxis : kDim);
     }
-    o.text({8, viewport.y - 42}, "rows = %laneid of each warp, columns = register index", kDim);
+    o.text({8, viewport.y - 42},
+           fitLabel({"rows = %laneid of each warp, columns = register index", "rows = %laneid, columns = reg",
+                     "rows lane, cols reg"},
+                    viewport.x - 12),
+           kDim);
     o.text({8, viewport.y - 24},
-           "colour = the TMEM cell it maps to; dim = not moved yet; hover links the TMEM cell", kDim);
+           fitLabel({"colour = the TMEM cell it maps to; dim = not moved yet; hover links the TMEM cell",
+                     "colour = its TMEM cell; dim = not moved yet", "colour = its TMEM cell"},
+                    viewport.x - 12),
+           kDim);
     return o;
 }
 
@@ -245,11 +274,19 @@ OverlayList buildDecompOverlay(const Camera2D& cam, glm::vec2 viewport, const De
     }
     o.text({a7.x, a7.y + 40},
            d.kind == CpDecompress::B8x16_B6x16_p32
-               ? "containers: value in bits [5:0], bits [7:6] zero (top: e2m3 value; e3m2 in the inspector)"
-               : "containers: e2m1 value in bits [5:2], bits [7:6] and [1:0] zero",
+               ? fitLabel({"containers: value in bits [5:0], bits [7:6] zero (top: e2m3 value; e3m2 in the "
+                           "inspector)",
+                           "containers: value in bits [5:0], bits [7:6] zero"},
+                          viewport.x - a7.x - 4)
+               : fitLabel({"containers: e2m1 value in bits [5:2], bits [7:6] and [1:0] zero",
+                           "containers: e2m1 in bits [5:2]"},
+                          viewport.x - a7.x - 4),
            kDim);
     o.text({8, viewport.y - 20},
-           "bit 0 of byte 0 on the left (little-endian); unverified: open questions 3, 28", kDim);
+           fitLabel({"bit 0 of byte 0 on the left (little-endian); unverified: open questions 3, 28",
+                     "unverified: open questions 3, 28"},
+                    viewport.x - 12),
+           kDim);
     return o;
 }
 

@@ -76,6 +76,7 @@ ViewPaneResult smemPane(const Document& doc, uint32_t step, const ViewOptions& o
         return buildSmemOverlay(cam, vp, *s, frames->empty() ? nullptr : &(*frames)[frame], opt.colourBy,
                                 opt.chunks);
     };
+    p.marginsFn = [obs = s->observedMarked](glm::vec2 vp) { return smemMargins(vp.x, obs); };
     return {std::move(p), {}};
 }
 
@@ -259,7 +260,7 @@ ViewPaneResult buildViewPane(const Document& doc, ExportView v, uint32_t step, c
 Camera2D fitPaneCamera(const ViewPane& p, glm::vec2 viewport) {
     Camera2D cam;
     cam.setViewport(viewport);
-    cam.fit({0, 0}, {float(std::max(1u, p.w)), float(std::max(1u, p.h))}, p.margins, true);
+    cam.fit({0, 0}, {float(std::max(1u, p.w)), float(std::max(1u, p.h))}, p.marginsAt(viewport), true);
     return cam;
 }
 

@@ -50,6 +50,12 @@ struct ViewPane {
     ShadeParams shade;         ///< zoom is the camera's
     glm::vec4 margins{0.0f};   ///< as CellCanvas::setMargins
     std::function<OverlayList(const Camera2D&, glm::vec2 viewport)> overlay;
+    /// Margins that depend on the pane's size (a legend that wraps to more lines when narrow), as
+    /// CellCanvas::setMarginsFn; empty: `margins`.
+    std::function<glm::vec4(glm::vec2 viewport)> marginsFn;
+    [[nodiscard]] glm::vec4 marginsAt(glm::vec2 viewport) const {
+        return marginsFn ? marginsFn(viewport) : margins;
+    }
 };
 
 /// A pane, or why the scenario has no such view (e.g. "this scenario writes no Tensor Memory").
