@@ -71,8 +71,8 @@ ExampleScenario readExampleHeader(const QString& path) {
 }
 
 QStringList exampleTopics() {
-    return {"TMA tiles && swizzle", "OOB && strides", "im2col",       "Multicast", "gather4",
-            "tcgen05 ld / st",      "tcgen05 cp",     "Decompression"};
+    return {"TMA tiles && swizzle", "OOB && strides", "im2col",        "Multicast",  "gather4",
+            "tcgen05 ld / st",      "tcgen05 cp",     "Decompression", "tcgen05 mma"};
 }
 
 QString exampleTopic(const ExampleScenario& e) {
@@ -87,6 +87,7 @@ QString exampleTopic(const ExampleScenario& e) {
     if (name.startsWith("tcgen05_ld") || name.startsWith("tcgen05_st") || name.startsWith("tcgen05_shift"))
         return t[5];
     if (name.startsWith("tcgen05_cp") || name.startsWith("nvfp4")) return t[6];
+    if (name.startsWith("tcgen05_mma")) return t[8];
     return {};
 }
 
