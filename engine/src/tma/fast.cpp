@@ -56,12 +56,13 @@ std::optional<Status> fastTileLoad(const TmaTileLoad& op, const std::vector<uint
         bool in = true;
     };
     thread_local std::vector<Row> rows; // reused: no allocation per load
-    rows.assign(g.rows, Row{});
+    if (rows.size() < g.rows) rows.resize(g.rows);
     std::array<uint32_t, kMaxTensorRank> k{};
     bool uniform = true;
     for (uint32_t r = 0; r < g.rows; ++r) {
-        Row& row = rows[r];
-        row.coord[0] = int32_t(c0);
+        Row& row = rows[r]; // every field set here
+        row.coord = {int32_t(c0), 0, 0, 0, 0};
+        row.in = true;
         row.addr = p.globalAddress + uint64_t(c0 * g.elemBytes);
         for (uint32_t i = 1; i < rank; ++i) {
             const uint32_t e = p.elementStrides[i] == 0 ? 1 : p.elementStrides[i];
