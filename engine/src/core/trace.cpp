@@ -69,7 +69,7 @@ void TraceBuilder::endInstr(std::string summary) {
 
 uint64_t TraceBuilder::appendData(uint64_t n, bool zeroBefore) {
     const uint64_t at = m_t.before.append(n, zeroBefore);
-    const uint64_t at2 = m_t.after.append(n, false);
+    [[maybe_unused]] const uint64_t at2 = m_t.after.append(n, false);
     LAYOUTSCOPE_ASSERT(at == at2); // the two stores take the same appends
     return at;
 }
