@@ -190,3 +190,63 @@ TEST_CASE("A trace over its memory budget is summarised, not aborted", "[trace][
         CHECK(none->trace.stepCount == 0);
     }
 }
+
+TEST_CASE("appendGrid stores the same moves as push_back of each", "[trace][movetable]") {
+    // Random grids (some with a swizzle-derived destination, some with levels of one move or levels that
+    // continue the one below) after random other runs: the same moves as the plain vector; a grid that
+    // starts a run (a new instruction) gives the same runs as the greedy push_back too.
+    std::mt19937 rng(17);
+    for (int trial = 0; trial < 300; ++trial) {
+        std::vector<ByteMove> want;
+        MoveTable grid, greedy;
+        uint64_t data = 0;
+        uint32_t step = 0;
+        const int pieces = 1 + int(rng() % 4);
+        const bool distinct = rng() % 2; // every grid its own instruction, else all one (grids may join runs)
+        for (int piece = 0; piece < pieces; ++piece) {
+            ByteMove first = blank();
+            first.instr = distinct ? uint32_t(piece) : 0;
+            first.step = step;
+            first.length = 4 * (1 + rng() % 4);
+            first.src.addr = rng() % 100000;
+            first.logicalOffset = 16 * (rng() % 64);
+            first.coord = {int32_t(rng() % 9), int32_t(rng() % 9), 0, 0, 0};
+            first.dataOffset = data;
+            const bool derived = rng() % 3 == 0;
+            const AddrDerivation d =
+                derived ? AddrDerivation{AddrDerivation::Side::Dst, uint32_t(TensorSwizzle::S128B), 1024}
+                        : AddrDerivation{};
+            first.dst.addr =
+                derived ? swizzleAddress(TensorSwizzle::S128B, 1024 + first.logicalOffset) : rng() % 100000;
+            std::array<uint32_t, 3> n{1 + uint32_t(rng() % 5), 1 + uint32_t(rng() % 4),
+                                      1 + uint32_t(rng() % 3)};
+            std::array<MoveTable::Strides, 3> s{};
+            s[0] = {int64_t(rng() % 2), 0, int64_t(rng() % 3) * 16, 0, 16, 16, 1, 0, 0, 0, 0};
+            for (size_t l = 1; l < 3; ++l) {
+                const int64_t below = int64_t(n[l - 1]);
+                if (rng() % 3 == 0) { // continues the level below: a longer row
+                    for (size_t f = 0; f < MoveTable::kFields; ++f) s[l][f] = below * s[l - 1][f];
+                } else {
+                    s[l] = s[l - 1];
+                    s[l][0] = below * s[l - 1][0] + int64_t(rng() % 2);
+                    s[l][2] = int64_t(rng() % 5) * 1000;
+                    s[l][5] = below * s[l - 1][5] + 16 * int64_t(rng() % 3);
+                    s[l][6 + l] = 1;
+                }
+                if (derived) s[l][4] = 0;
+            }
+            const uint64_t count = uint64_t(n[0]) * n[1] * n[2];
+            for (uint64_t k = 0; k < count; ++k) {
+                const ByteMove m = MoveTable::gridMove(first, n, s, k, d);
+                want.push_back(m);
+                greedy.push_back(m, d);
+            }
+            grid.appendGrid(first, n, s, d);
+            const ByteMove last = want.back();
+            data = last.dataOffset + last.length;
+            step = last.step + uint32_t(rng() % 2);
+        }
+        checkSame(want, grid);
+        if (distinct) CHECK(grid.runCount() == greedy.runCount());
+    }
+}

@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <random>
+
 using namespace layoutscope;
 
 namespace {
@@ -74,4 +76,21 @@ TEST_CASE(".b8x16.b6x16_p32 places each 6-bit value in bits [5:0] of its byte", 
     CHECK(out == want);
     CHECK(decompressSourceBit(CpDecompress::B8x16_B6x16_p32, 15, 5) == 95);
     CHECK(decompressSourceBit(CpDecompress::B8x16_B6x16_p32, 0, 6) == -1);
+}
+
+TEST_CASE("decompressChunk is the bit walk of decompressSourceBit", "[tcgen05][cp][decompress]") {
+    // The closed form of decompressChunk against the per-bit definition, on random chunks.
+    std::mt19937 rng(5);
+    for (CpDecompress d : {CpDecompress::None, CpDecompress::B8x16_B4x16_p64, CpDecompress::B8x16_B6x16_p32})
+        for (int trial = 0; trial < 200; ++trial) {
+            std::array<uint8_t, 16> src{};
+            for (uint8_t& b : src) b = static_cast<uint8_t>(rng());
+            std::array<uint8_t, 16> want{};
+            for (uint32_t e = 0; e < 16; ++e)
+                for (uint32_t k = 0; k < 8; ++k) {
+                    const int s = decompressSourceBit(d, e, k);
+                    if (s >= 0 && (src[size_t(s / 8)] >> (s % 8) & 1)) want[e] |= uint8_t(1u << k);
+                }
+            REQUIRE(decompressChunk(d, src) == want);
+        }
 }

@@ -65,6 +65,35 @@ void GlobalMemory::read(uint64_t addr, std::span<uint8_t> out) const {
     }
 }
 
+void GlobalMemory::readRows(uint64_t addr, uint64_t stride, uint64_t rowBytes, uint64_t count,
+                            uint8_t* out) const {
+    if (count == 0 || rowBytes == 0) return;
+    const uint64_t last = addr + (count - 1) * stride; // no wrap-around: callers pass mapped boxes
+    const Region* r = m_pages.empty() && last >= addr ? regionOf(addr) : nullptr;
+    const uint64_t end = last + rowBytes;
+    bool alone = r && end > last && end - r->base <= r->size;
+    for (const Region& o : m_regions) { // an earlier region over part of the rows would win there
+        if (!alone || &o == r) break;
+        alone = o.base + o.size <= addr || o.base >= end;
+    }
+    if (!alone) {
+        for (uint64_t i = 0; i < count; ++i)
+            read(addr + i * stride, std::span<uint8_t>(out + i * rowBytes, rowBytes));
+        return;
+    }
+    // Nothing written and every row in region r: its initial bytes, one generator call per row.
+    for (uint64_t i = 0; i < count; ++i) {
+        const std::span<uint8_t> row(out + i * rowBytes, rowBytes);
+        const uint64_t off = addr + i * stride - r->base;
+        if (!r->gen)
+            std::fill(row.begin(), row.end(), uint8_t(0));
+        else if (r->bulk)
+            r->bulk(off, row);
+        else
+            for (uint64_t j = 0; j < rowBytes; ++j) row[j] = r->gen(off + j);
+    }
+}
+
 void GlobalMemory::write(uint64_t addr, std::span<const uint8_t> in) {
     size_t i = 0;
     while (i < in.size()) {

@@ -276,4 +276,84 @@ void MoveTable::appendBatch(std::span<const ByteMove> ms, const AddrDerivation& 
     for (const ByteMove& m : ms) push_back(m, derive);
 }
 
+ByteMove MoveTable::gridMove(const ByteMove& first, const std::array<uint32_t, 3>& n,
+                             const std::array<Strides, 3>& s, uint64_t k, const AddrDerivation& derive) {
+    const uint64_t i0 = k % n[0], i1 = k / n[0] % n[1], i2 = k / n[0] / n[1];
+    Strides v = fieldsOf(first);
+    for (size_t f = 0; f < kFields; ++f)
+        v[f] += int64_t(i0) * s[0][f] + int64_t(i1) * s[1][f] + int64_t(i2) * s[2][f];
+    ByteMove m = first;
+    setFields(m, v);
+    m.dataOffset = first.dataOffset + k * first.length;
+    if (derive.side == AddrDerivation::Side::Dst) m.dst.addr = derivedAddr(derive, v[kLogical]);
+    if (derive.side == AddrDerivation::Side::Src) m.src.addr = derivedAddr(derive, v[kLogical]);
+    return m;
+}
+
+void MoveTable::appendGrid(const ByteMove& first, const std::array<uint32_t, 3>& n,
+                           const std::array<Strides, 3>& s, const AddrDerivation& derive) {
+    const uint64_t total = uint64_t(n[0]) * n[1] * n[2];
+    if (total == 0) return;
+    const size_t skip = derive.side == AddrDerivation::Side::Dst   ? kDstAddr
+                        : derive.side == AddrDerivation::Side::Src ? kSrcAddr
+                                                                   : kFields;
+    // The levels the greedy extension (tryExtend) would find: a level of one move is none, and a level
+    // whose stride continues the one below (s[l] == n[l-1] * s[l-1]) merges into it.
+    std::array<uint64_t, 3> ln{};
+    std::array<Strides, 3> ls{};
+    size_t levels = 0;
+    for (size_t l = 0; l < 3; ++l) {
+        if (n[l] == 1) continue;
+        Strides st = s[l];
+        if (skip != kFields) st[skip] = 0;
+        if (levels > 0) {
+            bool continues = true;
+            for (size_t f = 0; f < kFields && continues; ++f)
+                continues = st[f] == int64_t(ln[levels - 1]) * ls[levels - 1][f];
+            if (continues) {
+                ln[levels - 1] *= n[l];
+                continue;
+            }
+        }
+        ln[levels] = n[l];
+        ls[levels] = st;
+        ++levels;
+    }
+    bool fresh = m_runs.empty() || !sameConstants(m_runs.back().first, first) ||
+                 !sameDerivation(m_open.derive, derive);
+    // The greedy closes levels by move counts held in 32 bits.
+    fresh = fresh && total <= UINT32_MAX && (levels < 2 || ln[0] <= UINT32_MAX) &&
+            (levels < 3 || ln[1] <= UINT32_MAX);
+    if (!fresh) {
+        Strides s0 = s[0];
+        const uint64_t rows = uint64_t(n[1]) * n[2];
+        for (uint64_t row = 0; row < rows; ++row)
+            appendRow(gridMove(first, n, s, row * n[0], derive), n[0], s0, derive);
+        return;
+    }
+    LAYOUTSCOPE_ASSERT(m_size == 0 || first.step >= m_lastStep);
+    if (derive.side == AddrDerivation::Side::Dst)
+        LAYOUTSCOPE_ASSERT(first.dst.addr == derivedAddr(derive, first.logicalOffset));
+    if (derive.side == AddrDerivation::Side::Src)
+        LAYOUTSCOPE_ASSERT(first.src.addr == derivedAddr(derive, first.logicalOffset));
+    int64_t lastStep = first.step;
+    for (size_t l = 0; l < levels; ++l) {
+        LAYOUTSCOPE_ASSERT(ls[l][0] >= (l == 0 ? 0 : int64_t(ln[l - 1] - 1) * ls[l - 1][0]));
+        lastStep += int64_t(ln[l] - 1) * ls[l][0];
+    }
+    if (!m_runs.empty()) m_runs.back().shape = internShape(m_open);
+    m_open = Shape{};
+    m_open.derive = derive;
+    for (size_t l = 0; l < levels; ++l) m_open.s[l] = ls[l];
+    Run r;
+    r.first = first;
+    r.index = m_size;
+    r.count = uint32_t(total);
+    r.n0 = levels >= 2 ? uint32_t(ln[0]) : 0;
+    r.n1 = levels >= 3 ? uint32_t(ln[1]) : 0;
+    m_runs.push_back(r);
+    m_size += total;
+    m_lastStep = uint32_t(lastStep);
+}
+
 } // namespace layoutscope

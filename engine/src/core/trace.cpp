@@ -49,7 +49,7 @@ void TraceBuilder::beginInstr(std::string text, int sourceLine) {
     m_open = true;
     m_instr = static_cast<uint32_t>(m_t.instrs.size());
     // Over budget: this and every later instruction execute untraced (summarised).
-    const uint64_t used = m_t.moves.memoryBytes() + m_t.before.size() + m_t.after.size();
+    const uint64_t used = m_t.moves.memoryBytes() + m_t.before.usedBytes() + m_t.after.usedBytes();
     m_tracing = m_tracing && used < m_t.budgetBytes; // budget 0: nothing traced
     TraceInstr in{std::move(text), sourceLine, m_t.stepCount, m_t.stepCount, {}, {}};
     in.firstMove = in.endMove = m_t.moves.size();
@@ -67,7 +67,19 @@ void TraceBuilder::endInstr(std::string summary) {
     if (!in.traced) in.summary += " [not traced: the trace reached its memory budget]";
 }
 
+uint64_t TraceBuilder::appendData(uint64_t n, bool zeroBefore) {
+    const uint64_t at = m_t.before.append(n, zeroBefore);
+    [[maybe_unused]] const uint64_t at2 = m_t.after.append(n, false);
+    LAYOUTSCOPE_ASSERT(at == at2); // the two stores take the same appends
+    return at;
+}
+
 namespace {
+
+// Destinations whose `before` bytes the executors copy from memory (the others keep zeros: registers).
+bool copiedBefore(MemSpace s) {
+    return s == MemSpace::SharedCta || s == MemSpace::Global || s == MemSpace::TensorMemory;
+}
 
 void writeDestination(MachineState& s, const MemRef& r, std::span<const uint8_t> bytes) {
     if (r.space == MemSpace::SharedCta) {
@@ -91,17 +103,20 @@ bool TraceBuilder::move(MachineState& state, ByteMove m, std::span<const uint8_t
     if (newStep || m_t.stepCount == m_t.instrs[m_instr].firstStep) ++m_t.stepCount;
     m.step = m_t.stepCount - 1;
     m.instr = m_instr;
-    m.dataOffset = m_t.after.size();
-    const size_t at = m_t.before.size();
-    m_t.before.resize(at + m.length); // zeros for registers and Tensor Memory (their executors fill them)
-    if (m.dst.space == MemSpace::SharedCta) {
+    // Zeros for registers and Tensor Memory (the tcgen05 executor fills the latter).
+    const uint64_t at =
+        appendData(m.length, m.dst.space != MemSpace::SharedCta && m.dst.space != MemSpace::Global);
+    m.dataOffset = at;
+    if (m.length == 0) {
+        // nothing to keep
+    } else if (m.dst.space == MemSpace::SharedCta) {
         LAYOUTSCOPE_ASSERT(m.dst.cta < state.smem.size() &&
                            m.dst.addr + m.length <= state.smem[m.dst.cta].size());
-        std::memcpy(m_t.before.data() + at, state.smem[m.dst.cta].bytes().data() + m.dst.addr, m.length);
+        std::memcpy(m_t.before.data(at), state.smem[m.dst.cta].bytes().data() + m.dst.addr, m.length);
     } else if (m.dst.space == MemSpace::Global) {
-        state.global.read(m.dst.addr, std::span<uint8_t>(m_t.before.data() + at, m.length));
+        state.global.read(m.dst.addr, std::span<uint8_t>(m_t.before.data(at), m.length));
     }
-    m_t.after.insert(m_t.after.end(), bytes.begin(), bytes.end());
+    if (m.length != 0) std::memcpy(m_t.after.data(at), bytes.data(), m.length);
     writeDestination(state, m.dst, bytes);
     m_t.moves.push_back(m, derive);
     return true;
@@ -131,13 +146,14 @@ bool TraceBuilder::moveRow(MachineState& state, ByteMove first, uint32_t count, 
     first.step = m_t.stepCount;
     m_t.stepCount += count;
     first.instr = m_instr;
-    first.dataOffset = m_t.after.size();
-    const size_t at = m_t.before.size();
-    m_t.before.resize(at + bytes.size()); // zeros for registers and Tensor Memory (their executors fill them)
-    m_t.after.insert(m_t.after.end(), bytes.begin(), bytes.end());
-    for (uint32_t k = 0; k < count; ++k) {
+    // Zeros for registers and Tensor Memory (their executors fill them).
+    const uint64_t at = appendData(bytes.size(), first.dst.space != MemSpace::SharedCta &&
+                                                     first.dst.space != MemSpace::Global);
+    first.dataOffset = at;
+    if (!bytes.empty()) std::memcpy(m_t.after.data(at), bytes.data(), bytes.size());
+    for (uint32_t k = 0; k < count && len != 0; ++k) {
         const MemRef d = dstOf(k);
-        uint8_t* before = m_t.before.data() + at + size_t(k) * len;
+        uint8_t* before = m_t.before.data(at) + size_t(k) * len;
         if (d.space == MemSpace::SharedCta) {
             LAYOUTSCOPE_ASSERT(d.cta < state.smem.size() && d.addr + len <= state.smem[d.cta].size());
             std::memcpy(before, state.smem[d.cta].bytes().data() + d.addr, len);
@@ -165,15 +181,19 @@ bool TraceBuilder::moveBatch(MachineState& state, std::span<ByteMove> ms, std::s
     }
     if (ms.empty()) return true;
     if (newStep || m_t.stepCount == m_t.instrs[m_instr].firstStep) ++m_t.stepCount;
-    const size_t at = m_t.before.size();
-    m_t.before.resize(at + bytes.size()); // zeros for registers and Tensor Memory (their executors fill them)
+    bool zero = false; // zeros for registers and Tensor Memory (their executors fill them)
+    for (const ByteMove& m : ms)
+        zero = zero || (m.dst.space != MemSpace::SharedCta && m.dst.space != MemSpace::Global);
+    const uint64_t at = appendData(bytes.size(), zero);
     size_t off = 0;
     for (ByteMove& m : ms) {
         m.step = m_t.stepCount - 1;
         m.instr = m_instr;
-        m.dataOffset = m_t.after.size() + off;
-        uint8_t* before = m_t.before.data() + at + off;
-        if (m.dst.space == MemSpace::SharedCta) {
+        m.dataOffset = at + off;
+        uint8_t* before = m_t.before.data(at) + off;
+        if (m.length == 0) {
+            // nothing to keep
+        } else if (m.dst.space == MemSpace::SharedCta) {
             LAYOUTSCOPE_ASSERT(m.dst.cta < state.smem.size() &&
                                m.dst.addr + m.length <= state.smem[m.dst.cta].size());
             std::memcpy(before, state.smem[m.dst.cta].bytes().data() + m.dst.addr, m.length);
@@ -184,9 +204,26 @@ bool TraceBuilder::moveBatch(MachineState& state, std::span<ByteMove> ms, std::s
         off += m.length;
     }
     LAYOUTSCOPE_ASSERT(off == bytes.size());
-    m_t.after.insert(m_t.after.end(), bytes.begin(), bytes.end());
+    if (!bytes.empty()) std::memcpy(m_t.after.data(at), bytes.data(), bytes.size());
     m_t.moves.appendBatch(ms);
     return true;
+}
+
+TraceBuilder::GridBytes TraceBuilder::moveGrid(ByteMove first, const std::array<uint32_t, 3>& n,
+                                               const std::array<MoveTable::Strides, 3>& s,
+                                               const AddrDerivation& derive) {
+    LAYOUTSCOPE_ASSERT(m_open);
+    const uint64_t count = uint64_t(n[0]) * n[1] * n[2], bytes = count * first.length;
+    m_t.instrs[m_instr].bytesMoved += bytes;
+    if (!m_tracing || count == 0) return {};
+    first.step = m_t.stepCount; // a new step, like move(newStep = true)
+    int64_t last = first.step;
+    for (size_t l = 0; l < 3; ++l) last += int64_t(n[l] - 1) * s[l][0];
+    m_t.stepCount = uint32_t(last + 1);
+    first.instr = m_instr;
+    first.dataOffset = appendData(bytes, !copiedBefore(first.dst.space));
+    m_t.moves.appendGrid(first, n, s, derive);
+    return {m_t.before.data(first.dataOffset), m_t.after.data(first.dataOffset)};
 }
 
 void TraceBuilder::tx(MachineState& state, uint8_t cta, uint32_t mbarAddr, int64_t bytes) {

@@ -3,6 +3,7 @@
 #include "ptx/rules.hpp"
 
 #include <cctype>
+#include <string_view>
 
 namespace layoutscope {
 
@@ -48,14 +49,18 @@ uint32_t kindBits(PtxValueKind k) {
 }
 
 // "%r12" against range "%r" of count n: the rest must be a decimal index below n.
-bool inRange(const std::string& name, const std::string& prefix, int count) {
-    if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) return false;
-    const std::string rest = name.substr(prefix.size());
+// (string_view and a hand-rolled decimal: called for every register operand, without an allocation.)
+bool inRange(std::string_view name, std::string_view prefix, int count) {
+    if (name.size() <= prefix.size() || name.substr(0, prefix.size()) != prefix) return false;
+    const std::string_view rest = name.substr(prefix.size());
     if (rest.size() > 6) return false;
-    for (char ch : rest)
+    int value = 0;
+    for (char ch : rest) {
         if (!std::isdigit(static_cast<unsigned char>(ch))) return false;
+        value = value * 10 + (ch - '0');
+    }
     if (rest.size() > 1 && rest[0] == '0') return false;
-    return std::stoi(rest) < count;
+    return value < count;
 }
 
 // nvcc's register naming: %rd<N> 64-bit, %r<N> 32-bit, %rs<N>/%h<N> 16-bit, %p<N> predicate.

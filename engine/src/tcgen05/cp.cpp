@@ -112,21 +112,34 @@ uint32_t cpRowBytes(CpShape s) {
     return s == CpShape::k128x256b || s == CpShape::k4x256b ? 32 : 16;
 }
 
-std::vector<uint32_t> cpRowLanes(const CpForm& f, uint32_t r) {
+uint32_t cpRowLanesInto(const CpForm& f, uint32_t r, std::array<uint32_t, 4>& out) {
     switch (f.shape) {
     case CpShape::k128x256b:
     case CpShape::k128x128b:
-        return {r};
+        out[0] = r;
+        return 1;
     case CpShape::k4x256b:
-        return {32 * r}; // unverified: open question 2 (CuTe layout, not its comment)
+        out[0] = 32 * r; // unverified: open question 2 (CuTe layout, not its comment)
+        return 1;
     case CpShape::k32x128b:
-        return {r, r + 32, r + 64, r + 96};
+        out = {r, r + 32, r + 64, r + 96};
+        return 4;
     case CpShape::k64x128b:
         // unverified: open question 20 — CuTe: both warps of a pair receive the same 32-row half.
-        if (f.multicast == CpMulticast::Warpx2_02_13) return {r, r + 64};
-        return {64 * (r / 32) + r % 32, 64 * (r / 32) + r % 32 + 32};
+        if (f.multicast == CpMulticast::Warpx2_02_13) {
+            out[0] = r, out[1] = r + 64;
+        } else {
+            out[0] = 64 * (r / 32) + r % 32, out[1] = 64 * (r / 32) + r % 32 + 32;
+        }
+        return 2;
     }
-    return {};
+    return 0;
+}
+
+std::vector<uint32_t> cpRowLanes(const CpForm& f, uint32_t r) {
+    std::array<uint32_t, 4> lanes{};
+    const uint32_t n = cpRowLanesInto(f, r, lanes);
+    return std::vector<uint32_t>(lanes.begin(), lanes.begin() + n);
 }
 
 int decompressSourceBit(CpDecompress d, uint32_t e, uint32_t k) {
@@ -142,14 +155,23 @@ int decompressSourceBit(CpDecompress d, uint32_t e, uint32_t k) {
 }
 
 std::array<uint8_t, 16> decompressChunk(CpDecompress d, const std::array<uint8_t, 16>& src) {
-    if (d == CpDecompress::None) return src; // decompressSourceBit(None, e, k) = 8e + k: the identity
+    // The bit walk of decompressSourceBit in closed form (tcgen05_cp_test.cpp checks the two agree):
+    // element e of the packed source starts at bit w*e (w = 4 or 6), little-endian across bytes.
     std::array<uint8_t, 16> out{};
-    for (uint32_t e = 0; e < 16; ++e)
-        for (uint32_t k = 0; k < 8; ++k) {
-            const int s = decompressSourceBit(d, e, k);
-            if (s >= 0 && (src[static_cast<size_t>(s / 8)] >> (s % 8) & 1))
-                out[e] |= static_cast<uint8_t>(1u << k);
+    switch (d) {
+    case CpDecompress::None:
+        return src; // decompressSourceBit(None, e, k) = 8e + k: the identity
+    case CpDecompress::B8x16_B4x16_p64:
+        for (uint32_t e = 0; e < 16; ++e)
+            out[e] = static_cast<uint8_t>(((src[e / 2] >> (4 * (e % 2))) & 0xF) << 2);
+        return out;
+    case CpDecompress::B8x16_B6x16_p32:
+        for (uint32_t e = 0; e < 16; ++e) {
+            const uint32_t bit = 6 * e, lo = src[bit / 8], hi = bit / 8 + 1 < 16 ? src[bit / 8 + 1] : 0;
+            out[e] = static_cast<uint8_t>(((lo | hi << 8) >> (bit % 8)) & 0x3F);
         }
+        return out;
+    }
     return out;
 }
 

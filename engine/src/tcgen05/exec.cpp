@@ -1,6 +1,7 @@
 // Executing tcgen05.st / ld / cp / shift into a Trace (PTX ISA 9.2 §9.7.16.8-9; tcgen05.md §4-6).
 #include "layoutscope/tcgen05/exec.hpp"
 #include "layoutscope/tcgen05/smem_descriptor.hpp"
+#include "tcgen05/exec_detail.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -8,9 +9,7 @@
 namespace layoutscope {
 namespace {
 
-MemRef tmemRef(uint32_t cta, uint32_t lane, uint32_t col) {
-    return MemRef{MemSpace::TensorMemory, static_cast<uint8_t>(cta), tmemAddress(lane, col)};
-}
+using detail::tmemRef;
 std::array<uint8_t, 4> le32(uint32_t v) {
     return {static_cast<uint8_t>(v), static_cast<uint8_t>(v >> 8), static_cast<uint8_t>(v >> 16),
             static_cast<uint8_t>(v >> 24)};
@@ -24,10 +23,7 @@ std::vector<RuleId> ldStRules(const LdStForm& f) {
     return r;
 }
 Status checkCta(const TmemState& s, uint32_t cta) {
-    if (cta < s.ctas.size()) return okStatus();
-    return tcgen05Diagnostic(Severity::Error, RuleId::TmemLdStMap,
-                             "CTA " + std::to_string(cta) + " is outside the cluster (" +
-                                 std::to_string(s.ctas.size()) + " CTAs)");
+    return detail::checkTmemCta(s, cta);
 }
 
 } // namespace
@@ -81,26 +77,30 @@ void Tcgen05Executor::endInstr(TraceBuilder& tb, std::string summary, const std:
 }
 
 void Tcgen05Executor::record(TraceBuilder& tb, ByteMove m, std::span<const uint8_t> bytes, bool newStep) {
-    const uint64_t at = m_trace.before.size();
     const bool traced = tb.move(m_state, m, bytes, newStep);
     if (m.dst.space == MemSpace::TensorMemory) {
-        // TraceBuilder wrote zeros as the `before` bytes of a TMEM destination: put the cells' bytes there.
-        if (traced) readTmemInto(m_tmem, m.dst, std::span<uint8_t>(m_trace.before.data() + at, bytes.size()));
+        // TraceBuilder wrote zeros as the `before` bytes of a TMEM destination: put the cells' bytes there
+        // (the move's bytes are the last appended).
+        if (traced && !bytes.empty())
+            readTmemInto(
+                m_tmem, m.dst,
+                std::span<uint8_t>(m_trace.before.data(m_trace.before.size() - bytes.size()), bytes.size()));
         writeTmemBytes(m_tmem, m.dst, bytes);
     }
 }
 
 void Tcgen05Executor::recordBatch(TraceBuilder& tb, std::span<ByteMove> ms, std::span<const uint8_t> bytes,
                                   bool newStep) {
-    const uint64_t at = m_trace.before.size();
-    const bool traced = tb.moveBatch(m_state, ms, bytes, newStep);
+    const bool traced = tb.moveBatch(m_state, ms, bytes, newStep) && !bytes.empty();
+    const uint64_t at =
+        traced ? m_trace.before.size() - bytes.size() : 0; // the batch's bytes: the last appended
     size_t off = 0;
     for (const ByteMove& m : ms) {
         if (m.dst.space == MemSpace::TensorMemory) {
             // TraceBuilder wrote zeros as the `before` bytes of a TMEM destination: put the cells' bytes
             // there (before this move writes them: later moves of the batch may hit the same cells).
             if (traced)
-                readTmemInto(m_tmem, m.dst, std::span<uint8_t>(m_trace.before.data() + at + off, m.length));
+                readTmemInto(m_tmem, m.dst, std::span<uint8_t>(m_trace.before.data(at) + off, m.length));
             writeTmemBytes(m_tmem, m.dst, bytes.subspan(off, m.length));
         }
         off += m.length;
@@ -231,7 +231,8 @@ Status Tcgen05Executor::st(const LdStForm& f, uint32_t cta, uint32_t warp, uint3
     // One batch (one step) per register j: 32 threads x up to 2 segments.
     std::array<ByteMove, 64> ms;
     std::array<uint8_t, 64 * 4> buf;
-    for (uint32_t j = 0; j < n; ++j) {
+    const uint32_t nSlow = ldStBulk(tb, f, cta, warp, a, &regs, nullptr) ? 0 : n;
+    for (uint32_t j = 0; j < nSlow; ++j) {
         size_t nm = 0;
         for (uint32_t t = 0; t < 32; ++t) {
             std::array<RegSegment, 2> segs;
@@ -278,7 +279,8 @@ Result<WarpRegisters> Tcgen05Executor::ld(const LdStForm& f, uint32_t cta, uint3
     // One batch (one step) per register j: 32 threads x up to 2 segments.
     std::array<ByteMove, 64> ms;
     std::array<uint8_t, 64 * 4> buf;
-    for (uint32_t j = 0; j < n; ++j) {
+    const uint32_t nSlow = ldStBulk(tb, f, cta, warp, a, nullptr, &out) ? 0 : n;
+    for (uint32_t j = 0; j < nSlow; ++j) {
         size_t nm = 0, nb = 0;
         for (uint32_t t = 0; t < 32; ++t) {
             std::array<RegSegment, 2> segs;
@@ -311,93 +313,6 @@ Result<WarpRegisters> Tcgen05Executor::ld(const LdStForm& f, uint32_t cta, uint3
                  std::to_string(32 * n) + " registers from TMEM",
              ldStRules(f));
     return out;
-}
-
-Status Tcgen05Executor::cp(const CpForm& f, uint32_t cta, uint32_t taddr, uint64_t descValue,
-                           const InstrSource& src) {
-    if (Status s = checkCta(m_tmem, cta); !s) return s;
-    const SmemDescriptor d = decodeSmemDescriptor(descValue);
-    if (Status s = validateSmemDescriptor(d); !s) return s;
-    const TmemAddr a = decodeTmemAddress(taddr);
-    const uint32_t rows = cpSourceRows(f.shape), rowBytes = cpRowBytes(f.shape);
-    std::vector<uint32_t> targets{cta};
-    if (f.ctaGroup == 2) {
-        if (peerCta(cta) >= m_tmem.ctas.size() || peerCta(cta) >= m_state.smem.size())
-            return tcgen05Diagnostic(Severity::Error, RuleId::Tcgen05CpCtaPair,
-                                     ".cta_group::2 needs the peer CTA " + std::to_string(peerCta(cta)) +
-                                         " in the cluster");
-        targets = {cta & ~1u, cta | 1u};
-    }
-    // Check every destination and source before moving anything.
-    for (uint32_t r = 0; r < rows; ++r) {
-        for (uint32_t lane : cpRowLanes(f, r))
-            if (!TensorMemory::inRange(a.lane + lane, a.column + rowBytes / 4 - 1))
-                return tcgen05Diagnostic(Severity::Error, RuleId::Tcgen05CpRowMap,
-                                         "row " + std::to_string(r) + " lands on lane " +
-                                             std::to_string(a.lane + lane) + ", columns up to " +
-                                             std::to_string(a.column + rowBytes / 4 - 1) +
-                                             ": outside 128 lanes x 512 columns");
-        for (uint32_t q = 0; q < rowBytes / 16; ++q)
-            for (uint32_t c : targets)
-                if (cpSourceAddress(d, r, 16 * q) + 16 > m_state.smem[c].size())
-                    return tcgen05Diagnostic(Severity::Error, RuleId::Tcgen05CpSourceWalk,
-                                             "source row " + std::to_string(r) + " reads past shared memory");
-    }
-    const RuleId laneRule = f.shape == CpShape::k4x256b    ? RuleId::Tcgen05Cp4x256b
-                            : f.shape == CpShape::k64x128b ? RuleId::Tcgen05CpWarpx2
-                                                           : RuleId::Tcgen05CpRowMap;
-    const Transform tr = f.decompress == CpDecompress::B8x16_B4x16_p64   ? Transform::Decompress4to8
-                         : f.decompress == CpDecompress::B8x16_B6x16_p32 ? Transform::Decompress6to8
-                                                                         : Transform::Copy;
-    const RuleId decRule = tr == Transform::Decompress4to8   ? RuleId::Tcgen05Decompress4to8
-                           : tr == Transform::Decompress6to8 ? RuleId::Tcgen05Decompress6to8
-                                                             : laneRule;
-    TraceBuilder tb(m_trace);
-    tb.beginInstr(src.text, src.line);
-    // One batch (one step) per source row: its 16-byte chunks into every lane it lands on, in every target.
-    std::vector<ByteMove> ms;
-    std::vector<uint8_t> buf;
-    for (uint32_t r = 0; r < rows; ++r) {
-        const std::vector<uint32_t> lanes = cpRowLanes(f, r);
-        ms.clear();
-        buf.clear();
-        for (uint32_t c : targets) {
-            for (uint32_t q = 0; q < rowBytes / 16; ++q) {
-                const uint32_t saddr = cpSourceAddress(d, r, 16 * q);
-                std::array<uint8_t, 16> chunk{};
-                std::memcpy(chunk.data(), m_state.smem[c].bytes().data() + saddr, 16);
-                const std::array<uint8_t, 16> bytes = decompressChunk(f.decompress, chunk);
-                for (size_t rep = 0; rep < lanes.size(); ++rep) {
-                    ByteMove m;
-                    m.src = MemRef{MemSpace::SharedCta, static_cast<uint8_t>(c), saddr};
-                    m.dst = tmemRef(c, a.lane + lanes[rep], a.column + 4 * q);
-                    m.length = 16;
-                    m.transform = tr;
-                    m.rule = f.ctaGroup == 2 && c != cta ? RuleId::Tcgen05CpCtaPair : decRule;
-                    m.logicalOffset = r * rowBytes + 16 * q;
-                    m.coord = {static_cast<int32_t>(r), static_cast<int32_t>(q), static_cast<int32_t>(rep), 0,
-                               0};
-                    ms.push_back(m);
-                    buf.insert(buf.end(), bytes.begin(), bytes.end());
-                }
-            }
-        }
-        recordBatch(tb, ms, buf, true);
-    }
-    // A move names one rule; the instruction also depends on the row map, the decompression, the source walk
-    // and (swizzled or with a base offset) on the descriptor's swizzle and base-offset assumption (oq 3, 20,
-    // 22).
-    std::vector<RuleId> uses{laneRule, RuleId::Tcgen05CpRowMap, decRule, RuleId::Tcgen05CpSourceWalk};
-    if (d.layoutType != static_cast<uint32_t>(SmemLayoutType::SwizzleNone))
-        uses.push_back(RuleId::SmemDescriptorSwizzle);
-    if (d.layoutType != static_cast<uint32_t>(SmemLayoutType::SwizzleNone) || d.baseOffset != 0)
-        uses.push_back(RuleId::SmemDescriptorBaseOffset);
-    endInstr(tb,
-             std::string("tcgen05.cp .") + cpShapeName(f.shape) + ": " + std::to_string(rows) + " rows x " +
-                 std::to_string(rowBytes) + " B to TMEM" +
-                 (f.ctaGroup == 2 ? " of both CTAs of the pair" : ""),
-             uses);
-    return okStatus();
 }
 
 Status Tcgen05Executor::shiftDown(uint32_t ctaGroup, uint32_t cta, uint32_t taddr, const InstrSource& src) {

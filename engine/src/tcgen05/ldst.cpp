@@ -237,8 +237,13 @@ LdStFootprint ldStFootprint(const LdStForm& f) {
     for (uint32_t t = 0; t < 32; ++t) {
         if (f.shape != LdStShape::k16x32bx2 && t >= 4) break; // threads 0..3 reach every column
         if (f.shape == LdStShape::k16x32bx2 && t != 0 && t != 16) continue;
-        for (uint32_t j = 0; j < regs; ++j)
-            for (const RegSegment& s : ldStSegments(f, t, j)) maxCol = std::max(maxCol, s.colOff);
+        // Column offsets grow with j / P for P = 1, 2 or 4 registers per group (regs is a multiple of P),
+        // whatever the rest: the last four registers hold the largest.
+        for (uint32_t j = regs > 4 ? regs - 4 : 0; j < regs; ++j) {
+            std::array<RegSegment, 2> segs;
+            const uint32_t n = ldStSegmentsInto(f, t, j, segs); // no allocation: called per instruction
+            for (uint32_t i = 0; i < n; ++i) maxCol = std::max(maxCol, segs[i].colOff);
+        }
     }
     return LdStFootprint{lanesTouched(f), maxCol + 1};
 }

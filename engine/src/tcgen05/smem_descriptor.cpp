@@ -2,7 +2,9 @@
 // (PTX ISA 9.2 §9.7.16.4.1 Table 40, §9.7.16.3.3; tcgen05.md §7; golden/cute umma_smem_desc.json).
 #include "layoutscope/tcgen05/smem_descriptor.hpp"
 #include "layoutscope/tcgen05/tmem.hpp"
+#include "tcgen05/exec_detail.hpp"
 
+#include <bit>
 #include <string>
 #include <utility>
 
@@ -142,7 +144,9 @@ uint32_t canonicalOffset(const SmemDescriptor& d, MatrixMajor major, uint32_t el
     if (major == MatrixMajor::K) {
         const uint32_t kb = k * elemBits / 8;
         if (!swizzled) return (mn % 8) * 16 + (mn / 8) * d.sbo + kb % 16 + (kb / 16) * d.lbo;
-        return (mn % 8) * w + (mn / 8) * d.sbo + kb % w + (kb / w) * d.lbo;
+        // w is 32, 64 or 128: kb % w and kb / w as a mask and a shift (no division per element).
+        const int shift = std::countr_zero(w);
+        return (mn % 8) * w + (mn / 8) * d.sbo + (kb & (w - 1)) + (kb >> shift) * d.lbo;
     }
     const uint32_t mb = mn * elemBits / 8;
     if (!swizzled) return mb % 16 + (mb / 16) * d.sbo + (k % 8) * 16 + (k / 8) * d.lbo;
@@ -161,5 +165,16 @@ uint32_t cpSourceAddress(const SmemDescriptor& d, uint32_t row, uint32_t b) {
     // unverified: open question 3 — K-major canonical walk: row = M index, row bytes along K (8-bit view).
     return elementAddress(d, MatrixMajor::K, 8, row, b);
 }
+
+namespace detail {
+void cpSourceAddresses(const SmemDescriptor& d, uint32_t rows, uint32_t chunks, uint32_t* out) {
+    // cpSourceAddress = elementAddress(d, K, 8, r, b), with the swizzle looked up once.
+    const CuteSwizzle swz = swizzleOfLayoutType(d.layoutType);
+    for (uint32_t r = 0; r < rows; ++r)
+        for (uint32_t q = 0; q < chunks; ++q)
+            out[r * chunks + q] =
+                swz.apply(d.startAddress + canonicalOffset(d, MatrixMajor::K, 8, r, 16 * q));
+}
+} // namespace detail
 
 } // namespace layoutscope

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 
 namespace layoutscope::detail {
 namespace {
@@ -48,46 +49,122 @@ std::optional<Status> fastTileLoad(const TmaTileLoad& op, const std::vector<uint
     const AddrDerivation derive{AddrDerivation::Side::Dst, uint32_t(p.swizzle), op.dstAddr};
     const uint32_t chunks = g.innerBytes / kChunk;
     const int32_t elemsPerChunk = int32_t(kChunk / g.elemBytes);
-    // Strides of one row's chunks: step, src.cta, src.addr, dst.cta, dst.addr (derived), logicalOffset,
-    // coord[0..4].
-    MoveTable::Strides inStride{1, 0, kChunk, 0, 0, kChunk, elemsPerChunk, 0, 0, 0, 0};
-    MoveTable::Strides fillStride{1, 0, 0, 0, 0, kChunk, elemsPerChunk, 0, 0, 0, 0};
-    std::vector<uint8_t> fill(g.innerBytes);
-    for (uint32_t j = 0; j < g.innerBytes; ++j) fill[j] = nanFill ? ((j & 1u) ? 0x7F : 0xF7) : 0;
-    std::vector<uint8_t> row(g.innerBytes);
-
-    std::array<uint32_t, kMaxTensorRank> k{}; // odometer over dimensions 1..rank-1, as tileBoxPlan
+    // Rows in odometer order (dimension 1 fastest, as tileBoxPlan): global address, coordinates, bounds.
+    struct Row {
+        uint64_t addr = 0;
+        std::array<int32_t, 5> coord{};
+        bool in = true;
+    };
+    thread_local std::vector<Row> rows; // reused: no allocation per load
+    if (rows.size() < g.rows) rows.resize(g.rows);
+    std::array<uint32_t, kMaxTensorRank> k{};
+    bool uniform = true;
     for (uint32_t r = 0; r < g.rows; ++r) {
-        ByteMove m;
-        m.coord[0] = int32_t(c0);
-        bool rowIn = true;
-        uint64_t rowAddr = p.globalAddress + uint64_t(c0 * g.elemBytes);
+        Row& row = rows[r]; // every field set here
+        row.coord = {int32_t(c0), 0, 0, 0, 0};
+        row.in = true;
+        row.addr = p.globalAddress + uint64_t(c0 * g.elemBytes);
         for (uint32_t i = 1; i < rank; ++i) {
             const uint32_t e = p.elementStrides[i] == 0 ? 1 : p.elementStrides[i];
             const int64_t x = int64_t(op.coords[i]) + int64_t(k[i]) * e;
-            if (x < 0 || uint64_t(x) >= p.globalDim[i]) rowIn = false;
-            rowAddr += uint64_t(x) * p.globalStrides[i - 1];
-            m.coord[i] = int32_t(x);
+            if (x < 0 || uint64_t(x) >= p.globalDim[i]) row.in = false;
+            row.addr += uint64_t(x) * p.globalStrides[i - 1];
+            row.coord[i] = int32_t(x);
         }
-        m.logicalOffset = uint32_t(uint64_t(r) * g.rowPitch);
-        m.dst = MemRef{MemSpace::SharedCta, cta, swizzleAddress(p.swizzle, op.dstAddr + m.logicalOffset)};
-        m.length = kChunk;
-        if (rowIn) {
-            state.global.read(rowAddr, std::span<uint8_t>(row));
-            m.src = MemRef{MemSpace::Global, 0, rowAddr};
-            m.transform = Transform::Copy;
-            m.rule = inRule;
-            trace.moveRow(state, m, chunks, inStride, row, derive);
-        } else {
-            m.src = MemRef{MemSpace::Fill, 0, 0};
-            m.transform = nanFill ? Transform::FillNaN : Transform::FillZero;
-            m.rule = nanFill ? RuleId::TmaOobFillNaN : RuleId::TmaOobFillZero;
-            trace.moveRow(state, m, chunks, fillStride, fill, derive);
-        }
+        uniform = uniform && row.in == rows[0].in;
         for (uint32_t i = 1; i < rank; ++i) { // dimension 1 fastest
             if (++k[i] < g.count[i]) break;
             k[i] = 0;
         }
+    }
+    // Dimensions 1 and 2 make the rows and planes of one grid of moves (MoveTable::appendGrid) when every
+    // row is in bounds (or every row is fill); otherwise, or with dimensions 3 and 4, a grid per row.
+    const uint32_t n1 = rank > 1 ? g.count[1] : 1, n2 = rank > 2 ? g.count[2] : 1;
+    uniform = uniform && uint64_t(n1) * n2 == g.rows;
+
+    // The swizzle XORs address bits [4,7) with bits >= 7 (every mode but FLIP_8B, excluded above): one
+    // mask per 128-byte line, so chunks are copied whole with the mask computed once per line.
+    uint8_t* smem = state.smem[cta].bytes().data();
+    auto place = [&](uint32_t logical, uint32_t nRows, const uint8_t* img, uint8_t* before) {
+        uint32_t line = ~0u, mask = 0;
+        for (uint32_t r = 0; r < nRows; ++r) {
+            uint32_t a = op.dstAddr + logical + r * g.rowPitch;
+            if ((a & 127u) + g.innerBytes <= 128u) { // the row lies in one line: one mask for all its chunks
+                const uint32_t m = swizzleAddress(p.swizzle, a) ^ a;
+                if (before)
+                    for (uint32_t c = 0; c < chunks; ++c, before += kChunk)
+                        std::memcpy(before, smem + ((a + c * kChunk) ^ m), kChunk);
+                for (uint32_t c = 0; c < chunks; ++c, img += kChunk)
+                    std::memcpy(smem + ((a + c * kChunk) ^ m), img, kChunk);
+                continue;
+            }
+            for (uint32_t c = 0; c < chunks; ++c, a += kChunk, img += kChunk) {
+                if ((a >> 7) != line) line = a >> 7, mask = swizzleAddress(p.swizzle, a) ^ a;
+                uint8_t* d = smem + (a ^ mask);
+                if (before) std::memcpy(before, d, kChunk), before += kChunk;
+                std::memcpy(d, img, kChunk);
+            }
+        }
+    };
+    thread_local std::vector<uint8_t> scratch; // the box image when the trace does not keep it
+    // Moves of `nRows` rows starting at row r (a grid of chunks x n1 rows x planes, or one row).
+    auto emit = [&](uint32_t r, uint32_t nRows, std::array<uint32_t, 3> n) {
+        const Row& row = rows[r];
+        ByteMove m;
+        m.coord = row.coord;
+        m.logicalOffset = uint32_t(uint64_t(r) * g.rowPitch);
+        m.dst = MemRef{MemSpace::SharedCta, cta, swizzleAddress(p.swizzle, op.dstAddr + m.logicalOffset)};
+        m.length = kChunk;
+        const uint32_t e1 = rank > 1 && p.elementStrides[1] != 0 ? p.elementStrides[1] : 1;
+        const uint32_t e2 = rank > 2 && p.elementStrides[2] != 0 ? p.elementStrides[2] : 1;
+        const int64_t gs1 = rank > 1 ? int64_t(p.globalStrides[0]) * e1 : 0;
+        const int64_t gs2 = rank > 2 ? int64_t(p.globalStrides[1]) * e2 : 0;
+        // Strides: step, src.cta, src.addr, dst.cta, dst.addr (derived), logicalOffset, coord[0..4].
+        std::array<MoveTable::Strides, 3> s{};
+        s[0] = {1, 0, row.in ? kChunk : 0, 0, 0, kChunk, elemsPerChunk, 0, 0, 0, 0};
+        s[1] = {chunks, 0, row.in ? gs1 : 0, 0, 0, g.rowPitch, 0, int64_t(e1), 0, 0, 0};
+        s[2] = {int64_t(chunks) * n[1],
+                0,
+                row.in ? gs2 : 0,
+                0,
+                0,
+                int64_t(g.rowPitch) * n[1],
+                0,
+                0,
+                int64_t(e2),
+                0,
+                0};
+        if (row.in) {
+            m.src = MemRef{MemSpace::Global, 0, row.addr};
+            m.transform = Transform::Copy;
+            m.rule = inRule;
+        } else {
+            m.src = MemRef{MemSpace::Fill, 0, 0};
+            m.transform = nanFill ? Transform::FillNaN : Transform::FillZero;
+            m.rule = nanFill ? RuleId::TmaOobFillNaN : RuleId::TmaOobFillZero;
+        }
+        const TraceBuilder::GridBytes gb = trace.moveGrid(m, n, s, derive);
+        const size_t bytes = size_t(nRows) * g.innerBytes;
+        uint8_t* img = gb.after;
+        if (!img) {
+            if (scratch.size() < bytes) scratch.resize(bytes);
+            img = scratch.data();
+        }
+        if (!row.in) {
+            for (size_t j = 0; j < bytes; ++j) img[j] = nanFill ? ((j % g.innerBytes) & 1u ? 0x7F : 0xF7) : 0;
+        } else if (nRows == 1) {
+            state.global.readRows(row.addr, 0, g.innerBytes, 1, img);
+        } else {
+            for (uint32_t z = 0; z < n[2]; ++z) // one plane: n1 rows at the dimension-1 stride
+                state.global.readRows(rows[r + z * n[1]].addr, uint64_t(gs1), g.innerBytes, n[1],
+                                      img + size_t(z) * n[1] * g.innerBytes);
+        }
+        place(m.logicalOffset, nRows, img, gb.before);
+    };
+    if (uniform) {
+        emit(0, g.rows, {chunks, n1, n2});
+    } else {
+        for (uint32_t r = 0; r < g.rows; ++r) emit(r, 1, {chunks, 1, 1});
     }
     trace.tx(state, uint8_t(tmaSignalCta(op.ctaGroup, cta, op.mbarCta)), op.mbarAddr, int64_t(g.boxBytes));
     return okStatus();

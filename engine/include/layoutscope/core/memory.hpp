@@ -32,6 +32,10 @@ class GlobalMemory {
     [[nodiscard]] uint8_t readByte(uint64_t addr) const;
     void read(uint64_t addr, std::span<uint8_t> out) const;
     void write(uint64_t addr, std::span<const uint8_t> in);
+    /// `count` rows of `rowBytes` bytes, row i at addr + i * stride, back to back into `out` (count *
+    /// rowBytes bytes): the same as read() of each row, with the region resolved once when no row has
+    /// been written (a TMA box of a generated tensor).
+    void readRows(uint64_t addr, uint64_t stride, uint64_t rowBytes, uint64_t count, uint8_t* out) const;
     /// Number of 4 KiB pages materialised by writes (for the "costs only what is touched" rule).
     [[nodiscard]] size_t materialisedPages() const { return m_pages.size(); }
 

@@ -160,6 +160,17 @@ class MoveTable {
     /// in O(1) when the row continues the last run's pattern (a TMA box row, a TMEM lane).
     void appendRow(const ByteMove& first, uint32_t count, const Strides& s0,
                    const AddrDerivation& derive = {});
+    /// Append the n[0] x n[1] x n[2] moves of a grid, in order: move (i0, i1, i2) is `first` plus
+    /// i0 * s[0] + i1 * s[1] + i2 * s[2] in every varying field, dataOffset + k * length
+    /// (k = i0 + n[0] * (i1 + n[1] * i2)) and the derived address recomputed. The same as push_back of
+    /// each, in O(1) when `first` cannot join the last run (a new instruction's first moves); else one
+    /// appendRow per level-0 row. Steps must not decrease along the grid.
+    void appendGrid(const ByteMove& first, const std::array<uint32_t, 3>& n, const std::array<Strides, 3>& s,
+                    const AddrDerivation& derive = {});
+    /// Move k of a grid (appendGrid), rebuilt from its first move.
+    [[nodiscard]] static ByteMove gridMove(const ByteMove& first, const std::array<uint32_t, 3>& n,
+                                           const std::array<Strides, 3>& s, uint64_t k,
+                                           const AddrDerivation& derive = {});
     /// Append moves in order: one appendRow when they form an arithmetic row (every varying field
     /// steps by the same amount, the rest equal), else push_back of each.
     void appendBatch(std::span<const ByteMove> ms, const AddrDerivation& derive = {});

@@ -2,6 +2,7 @@
 /// The immutable execution trace: ordered steps of byte moves, each with its source, destination,
 /// length and transform, plus the bytes before and after, so any step's memory can be rebuilt by
 /// replaying forwards or backwards. Views replay a Trace; they never re-execute instructions.
+#include "layoutscope/core/byte_store.hpp"
 #include "layoutscope/core/memory.hpp"
 #include "layoutscope/core/move_table.hpp"
 #include "layoutscope/core/result.hpp"
@@ -46,8 +47,8 @@ struct Trace {
     std::vector<TraceInstr> instrs;
     MoveTable moves; ///< sorted by step; compact runs (move_table.hpp), read by value
     std::vector<TxEvent> txEvents;
-    std::vector<uint8_t> before; ///< destination bytes before each move
-    std::vector<uint8_t> after;  ///< destination bytes after each move
+    ByteStore before; ///< destination bytes before each move (at its dataOffset)
+    ByteStore after;  ///< destination bytes after each move (the same offsets as before)
     uint32_t stepCount = 0;
     /// Memory the trace may use (moves, before/after bytes). An instruction that starts over it still
     /// executes (the final state is exact) but records no moves: TraceInstr::traced = false, and the
@@ -63,10 +64,12 @@ struct Trace {
     /// Moves of one step: [first, last) indices into moves (binary search).
     [[nodiscard]] std::pair<size_t, size_t> movesOfStep(uint32_t step) const;
     [[nodiscard]] std::span<const uint8_t> afterBytes(const ByteMove& m) const {
-        return {after.data() + m.dataOffset, m.length};
+        if (m.length == 0) return {};
+        return {after.data(m.dataOffset), m.length};
     }
     [[nodiscard]] std::span<const uint8_t> beforeBytes(const ByteMove& m) const {
-        return {before.data() + m.dataOffset, m.length};
+        if (m.length == 0) return {};
+        return {before.data(m.dataOffset), m.length};
     }
 };
 
@@ -92,6 +95,19 @@ class TraceBuilder {
     /// `newStep`): the same as move() of each with newStep only on the first, in one append.
     /// The moves' step, instr and dataOffset are filled in here.
     bool moveBatch(MachineState& state, std::span<ByteMove> ms, std::span<const uint8_t> bytes, bool newStep);
+    /// Where the caller of moveGrid puts the grid's bytes: count * first.length each, in move order.
+    struct GridBytes {
+        uint8_t* before = nullptr;
+        uint8_t* after = nullptr;
+    };
+    /// Records the moves of a grid (MoveTable::appendGrid; s[l][0] are step strides and the first move
+    /// starts a new step) for a caller that moves the data itself, in bulk (a TMA box, a TMEM block): it
+    /// must fill both returned spans and write the destinations. `before` arrives zeroed (the value of a
+    /// register destination) unless the destination is shared, global or Tensor Memory, whose bytes the
+    /// caller copies there. Not traced (over budget): returns null pointers and records only the bytes
+    /// moved. The same trace as count calls of move().
+    GridBytes moveGrid(ByteMove first, const std::array<uint32_t, 3>& n,
+                       const std::array<MoveTable::Strides, 3>& s, const AddrDerivation& derive = {});
     /// Whether the open instruction records moves (false once the trace is over its budget).
     [[nodiscard]] bool tracing() const { return m_tracing; }
     void tx(MachineState& state, uint8_t cta, uint32_t mbarAddr, int64_t bytes);
@@ -100,6 +116,8 @@ class TraceBuilder {
     [[nodiscard]] uint32_t currentStep() const { return m_t.stepCount; }
 
   private:
+    /// `n` bytes at the same new offset of before and after (before zeroed when `zeroBefore`).
+    uint64_t appendData(uint64_t n, bool zeroBefore);
     Trace& m_t;
     uint32_t m_instr = 0;
     bool m_open = false;

@@ -93,6 +93,14 @@ class Tcgen05Executor {
     void record(TraceBuilder& tb, ByteMove m, std::span<const uint8_t> bytes, bool newStep);
     /// record() of each move in one step (a new one when `newStep`), appended as one batch.
     void recordBatch(TraceBuilder& tb, std::span<ByteMove> ms, std::span<const uint8_t> bytes, bool newStep);
+    /// Bulk paths (exec_bulk.cpp) that record exactly what the per-move paths record, as one grid of moves
+    /// with cells copied a lane at a time; false: not a form they take. ld/st of .32x32b without
+    /// .pack/.unpack (`in`: the registers stored, else `out`: those loaded, each already `n` long).
+    [[nodiscard]] bool ldStBulk(TraceBuilder& tb, const LdStForm& f, uint32_t cta, uint32_t warp, TmemAddr a,
+                                const WarpRegisters* in, WarpRegisters* out);
+    /// cp of one lane per row into one CTA; saddr[r * chunks + q] is the source of chunk q of row r.
+    [[nodiscard]] bool cpBulk(TraceBuilder& tb, const CpForm& f, uint32_t cta, TmemAddr a,
+                              const uint32_t* saddr, Transform tr, RuleId rule);
     /// endInstr, then TraceInstr::alsoRules = the rules of `uses` that no move of the instruction names.
     void endInstr(TraceBuilder& tb, std::string summary, const std::vector<RuleId>& uses);
     Trace& m_trace;

@@ -122,6 +122,8 @@ struct CpForm {
 /// Lane offsets (from taddr.lane) that source row r is written to (multicast replicas in order).
 /// RuleId::Tcgen05CpRowMap, Tcgen05Cp4x256b (4x256b: 32r), Tcgen05CpWarpx2 (unverified: open question 20).
 [[nodiscard]] std::vector<uint32_t> cpRowLanes(const CpForm& f, uint32_t row);
+/// cpRowLanes without an allocation: the lanes in out[0 .. returned count).
+uint32_t cpRowLanesInto(const CpForm& f, uint32_t row, std::array<uint32_t, 4>& out);
 /// Byte b of a destination row (after decompression) is column taddr.col + b/4, byte b%4 of the cell.
 
 // [SECTION] decompression ---------------------------------------------------------------------------

@@ -70,6 +70,13 @@ class TensorMemory {
     [[nodiscard]] uint8_t byte(uint32_t lane, uint32_t column, uint32_t b) const;
     void setByte(uint32_t lane, uint32_t column, uint32_t b, uint8_t v);
     [[nodiscard]] Result<uint32_t> readChecked(uint32_t lane, uint32_t column) const;
+    /// The 512 cells of lane `lane` (< 128), column 0 first: for bulk copies along a lane.
+    [[nodiscard]] std::span<uint32_t> laneCells(uint32_t lane) {
+        return std::span<uint32_t>(m_cells).subspan(size_t(lane) * kTmemColumns, kTmemColumns);
+    }
+    [[nodiscard]] std::span<const uint32_t> laneCells(uint32_t lane) const {
+        return std::span<const uint32_t>(m_cells).subspan(size_t(lane) * kTmemColumns, kTmemColumns);
+    }
 
   private:
     std::vector<uint32_t> m_cells; ///< lane-major: index lane*512 + column
