@@ -1,8 +1,11 @@
-// Producer/consumer check of a tcgen05.cp in a scenario (issue 12): the tile a TMA load wrote, read
-// through the cp's shared-memory descriptor. Without a stated expectation the consumer is inferred from
-// the producer: operand row m is the box's dimension 1 and K its dimension 0, starting at the element the
-// TMA placed at the descriptor's start address. Every 16-byte read that sees another element is counted;
-// the first few are named, and plausible descriptor fixes are searched for one that makes the two agree.
+// Producer/consumer check of a descriptor consumer in a scenario (issue 12): tcgen05.cp, wgmma and
+// tcgen05.mma operands read the tile a TMA load wrote through a shared-memory descriptor. Without a
+// stated expectation the consumer is inferred from the producer: operand row m is the box's dimension 1
+// and K its dimension 0, starting at the element the TMA placed at the descriptor's start address. Every
+// read that sees another element is counted; the first few are named, and plausible descriptor fixes are
+// searched for one that makes the two agree. The operand specs, the producer resolution and the per-read
+// comparison (compareRead) are shared with operandGrid (operand_grid.cpp, the GUI's operand view)
+// through consumer_operands.hpp, so the grid's mismatches are exactly the reads this check counts.
 #include "layoutscope/analysis/consumer.hpp"
 #include "layoutscope/tma/tma.hpp"
 #include "scenario/consumer_operands.hpp"
