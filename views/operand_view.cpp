@@ -36,12 +36,16 @@ OperandView::OperandView(QMainWindow* window) : QObject(window), m_window(window
     m_diag->setObjectName("operandDiagnostic");
     m_diag->setWordWrap(true);
     m_diag->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Room for the verdict and the fix (about four lines) even when the dock is short: the list shrinks
+    // first (a word-wrapped label in a dock is otherwise squeezed and cut).
+    m_diag->setMinimumHeight(m_diag->fontMetrics().lineSpacing() * 4 + 4);
     v->addWidget(m_diag);
     m_listTitle = new QLabel(w);
     v->addWidget(m_listTitle);
     m_list = new QListWidget(w);
     m_list->setObjectName("operandMismatches");
     m_list->setMaximumHeight(110);
+    m_list->setMinimumHeight(40);
     m_list->setUniformItemSizes(true); // thousands of rows stay cheap
     v->addWidget(m_list);
     m_dock = new QDockWidget("Operand", window);
@@ -165,12 +169,18 @@ void OperandView::showOperand(int index) {
                          .arg(QString::fromStdString(m_grid->tensor))
                    : QString("Not checked: %1.").arg(QString::fromStdString(m_grid->note));
     m_diag->setToolTip(diag);
-    // The dock shows the verdict and the fix; the whole message is the tooltip and the Diagnostics list.
-    const int fix = diag.indexOf(" Fix: ");
-    const int none = diag.indexOf(" No single change");
-    QString shortText = diag.section(". ", 0, 0) + ".";
-    if (fix >= 0) shortText += diag.mid(fix);
-    if (none >= 0) shortText += diag.mid(none);
+    // The dock shows the verdict and the fix in a few lines (it shares its height with the grid); the
+    // whole message is the tooltip and stays in the Diagnostics list.
+    QString shortText = diag;
+    if (m_grid->mismatched) {
+        shortText = QString("%1 of %2 reads see another element than %3's tile.")
+                        .arg(m_grid->mismatched)
+                        .arg(m_scene.total)
+                        .arg(QString::fromStdString(m_grid->tensor));
+        const int fix = diag.indexOf(" Fix: "), none = diag.indexOf(" No single change");
+        if (fix >= 0) shortText += diag.mid(fix);
+        if (none >= 0) shortText += diag.mid(none);
+    }
     m_diag->setText(shortText);
     fillList();
 }

@@ -14,6 +14,7 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QTest>
+#include <tuple>
 
 using namespace layoutscope;
 using namespace layoutscope::views;
@@ -128,4 +129,23 @@ TEST_CASE("Operand dock: hidden for a scenario without a consumer", "[views][gui
     REQUIRE(QTest::qWaitForWindowExposed(&w));
     CHECK(!w.operandView()->hasConsumer());
     CHECK(!w.operandView()->dock()->toggleViewAction()->isChecked());
+}
+
+TEST_CASE("Operand dock: tcgen05.cp and tcgen05.mma examples count what their diagnostics count",
+          "[views][gui][operand]") {
+    const auto [file, what, shot] = GENERATE(
+        std::make_tuple("cp_desc_swizzle_64B.scn", "tcgen05.cp", "operand_cp.png"),
+        std::make_tuple("tcgen05_mma_desc_swizzle_32B.scn", "tcgen05.mma operand A", "operand_umma.png"));
+    MainWindow w;
+    open(w, file);
+    OperandView* v = w.operandView();
+    REQUIRE(v->grid());
+    CHECK(v->grid()->what.rfind(what, 0) == 0);
+    const auto n = diagnosed(*w.document(), v->grid()->what);
+    REQUIRE(n);
+    CHECK(*n > 0);
+    CHECK(v->mismatchCount() == *n);
+    CHECK(size_t(v->mismatchList()->count()) == *n);
+    QTest::mouseMove(v->mismatchList(), QPoint(20, 20));
+    test::screenshot(w, shot);
 }
