@@ -48,6 +48,7 @@ struct Context {
     std::optional<ParsedInstr> ctaGroupFirst; ///< first tcgen05 instruction with a kernel-wide .cta_group
     bool ctaGroupMixReported = false;         ///< the kernel-wide .cta_group rule is reported once
     std::optional<OperandExpectation> expectA, expectB; ///< `expect` statements for the wgmmas that follow
+    std::optional<FragmentExpectation> expectFragment;  ///< `expect fragment` for the tcgen05.ld that follow
 
     void error(DiagCode code, SourceSpan span, std::string message, std::string ruleRef = kFormatRef,
                Provenance prov = Provenance::Assumption) {
@@ -137,6 +138,12 @@ class ProducerIndex {
 /// The producer/consumer check of a tcgen05.mma's A and B (scenario_consumer.cpp).
 void checkUmmaConsumer(const Scenario& s, size_t instrIndex, const Trace& t, ProducerIndex& index,
                        std::vector<Diagnostic>& findings);
+/// `expect fragment SHAPE [pack::16b] [imm=N]` | `expect fragment none` (fragment_check.cpp).
+void fragmentDirective(Context& ctx, const std::vector<Tok>& toks);
+/// The check of a tcgen05.ld against the fragment its epilogue assumes: every (thread, register) whose
+/// TMEM cell differs is counted; the first few named, with the load that gives the assumed fragment.
+[[nodiscard]] std::optional<Diagnostic> checkLdFragment(const LdStForm& got, uint32_t taddr,
+                                                        const FragmentExpectation& e);
 /// The producer/consumer check of a wgmma.mma_async's A and B (scenario_consumer.cpp).
 void checkWgmmaConsumer(const Scenario& s, size_t instrIndex, const Trace& t, ProducerIndex& index,
                         std::vector<Diagnostic>& findings);

@@ -325,6 +325,7 @@ bool lowerTcgen05(Context& ctx, const ParsedInstr& in, ScenarioInstr& out) {
         auto t = taddrOf(*addr);
         if (!t) return false;
         out.taddr = *t;
+        if (what == ".ld") out.expectFragment = ctx.expectFragment; // `expect fragment` (fragment_check.cpp)
         for (const Operand& e : vec->elements) {
             auto n = registerNumber(e.text);
             if (!n)
@@ -424,6 +425,8 @@ Status runTcgen05(const Scenario& s, const ScenarioInstr& instr, Tcgen05Executor
         ex.setRegisterNames({});
         return st;
     }
+    if (in.expectFragment && !f->store)
+        if (auto d = checkLdFragment(*f, in.taddr, *in.expectFragment)) findings.push_back(*d);
     auto got = ex.ld(*f, in.cta, in.warp, in.taddr, src);
     ex.setRegisterNames({});
     if (!got) return got.diagnostics();

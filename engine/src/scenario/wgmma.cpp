@@ -114,9 +114,12 @@ void expectDirective(Context& ctx, const std::vector<Tok>& toks) {
     auto fail = [&](SourceSpan sp, std::string msg) {
         ctx.error(DiagCode::InvalidValue, sp, std::move(msg));
     };
+    if (toks.size() > 1 && toks[1].text == "fragment")
+        return fragmentDirective(ctx, toks); // fragment_check.cpp
     if (toks.size() < 2 || (toks[1].text != "A" && toks[1].text != "B")) {
         fail(toks.size() > 1 ? toks[1].span : toks[0].span,
-             "expected 'expect A|B tensor=NAME m=dimI k=dimJ' (B: n=dimI): what the wgmma operand must see");
+             "expected 'expect A|B tensor=NAME m=dimI k=dimJ' (B: n=dimI): what the wgmma operand must see, "
+             "or 'expect fragment SHAPE': the tcgen05.ld fragment the epilogue assumes");
         return;
     }
     const bool b = toks[1].text == "B";

@@ -113,6 +113,16 @@ struct OperandExpectation {
     SourceSpan span;
 };
 
+/// `expect fragment SHAPE [pack::16b] [imm=N]`: the register fragment an epilogue assumes the tcgen05.ld
+/// that follow deliver (issue 12): thread t's register j holds the TMEM cell that SHAPE's map gives it
+/// (with as many registers per thread as the load has). `expect fragment none` ends it.
+struct FragmentExpectation {
+    LdStShape shape = LdStShape::k32x32b;
+    bool pack16b = false;
+    int64_t imm = 0; ///< 16x32bx2: the column offset of the second half
+    SourceSpan span;
+};
+
 struct WgmmaRead {
     uint32_t n = 0;         ///< N of m64nNk16
     uint32_t elemBits = 16; ///< .f16 / .bf16
@@ -162,6 +172,8 @@ struct ScenarioInstr {
     std::optional<WgmmaRead> wgmma; ///< appended: a wgmma.mma_async (kind NoOp: it moves no shared bytes)
     std::optional<SmemAccess> smemAccess; ///< appended: ld.shared / st.shared / ldmatrix (kind NoOp)
     std::optional<UmmaRead> umma;         ///< appended: tcgen05.mma (kind NoOp)
+    std::optional<FragmentExpectation>
+        expectFragment; ///< appended: tcgen05.ld: the `expect fragment` in force
 };
 
 /// A warp that executes tcgen05.st / ld / cp in a scenario, with its registers. (appended)
