@@ -105,6 +105,10 @@ std::optional<uint32_t> GlobalPane::pinnedInstr() const {
     return uint32_t(v);
 }
 
+void GlobalPane::pinTile(std::optional<uint32_t> instr) {
+    m_tileBox->setCurrentIndex(instr ? std::max(0, m_tileBox->findData(int(*instr))) : 0);
+}
+
 void GlobalPane::showTile(const InstrTile* tile) {
     m_bar->setEnabled(tile != nullptr);
     if (!tile) return;

@@ -35,6 +35,8 @@ class GlobalPane : public QWidget {
     void setSlice(const GlobalSlice& s);
     /// The instruction chosen in the tile picker, or nullopt: follow the timeline.
     [[nodiscard]] std::optional<uint32_t> pinnedInstr() const;
+    /// Choose copy `instr` in the tile picker (nullopt: "auto"), as the user would; emits nothing.
+    void pinTile(std::optional<uint32_t> instr);
 
     [[nodiscard]] QComboBox* acrossBox() const { return m_across; }
     [[nodiscard]] QComboBox* downBox() const { return m_down; }

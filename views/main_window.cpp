@@ -1,6 +1,7 @@
 #include "main_window.hpp"
 #include "compare_window.hpp"
 #include "import_tensormap_dialog.hpp"
+#include "operand_view.hpp"
 
 #include "editor_dock.hpp"
 #include "event_list.hpp"
@@ -197,6 +198,7 @@ void MainWindow::showEvent(QShowEvent* e) {
         const QByteArray kind = AppSettings().kindLayout(m_layoutKind);
         if (!kind.isEmpty()) restoreState(kind, AppSettings::kStateVersion);
         m_tmemViews->applyVisibility(); // the saved layout may be another document's
+        m_operandView->applyVisibility();
         m_firstState = saveState(AppSettings::kStateVersion);
         return;
     }
@@ -226,6 +228,7 @@ void MainWindow::switchLayoutKind(const QByteArray& before) {
     if (saved.isEmpty() && kind == "tma") saved = m_firstState;
     if (!saved.isEmpty()) restoreState(saved, AppSettings::kStateVersion);
     m_tmemViews->applyVisibility(); // the docks this document needs, in the kind's sizes
+    m_operandView->applyVisibility();
 }
 
 void MainWindow::keyPressEvent(QKeyEvent* e) {
@@ -307,6 +310,7 @@ void MainWindow::applyDocument(std::unique_ptr<Document> doc, bool keepStep) {
     m_timeline->setSpans(std::move(spans));
     m_globalPane->setDocument(m_doc.get());
     m_events->setTrace(m_doc->hasTrace() ? &m_doc->trace() : nullptr);
+    m_operandView->setDocument(m_doc.get()); // hidden without a consumer (wgmma, tcgen05.mma / .cp)
     m_playback->setStepCount(m_doc->hasTrace() ? m_doc->trace().stepCount : 0);
     // A new file opens on the finished copy (Space replays it from step 0); an edit keeps the step.
     const uint32_t step =

@@ -31,6 +31,7 @@ namespace layoutscope::views {
 class EditorDock;
 class EventList;
 class GlobalPane;
+class OperandView;
 class PathOverlay;
 
 class MainWindow : public QMainWindow {
@@ -104,6 +105,13 @@ class MainWindow : public QMainWindow {
     void setBankHeat(std::optional<AccessPattern> p);
     [[nodiscard]] const std::optional<SmemHeat>& bankHeatShown() const { return m_heat; }
     void setShowSwizzleAtoms(bool on);
+    /// The Operand dock (issue 12 item 5: a consumer operand as an m x k grid; operand_view.hpp).
+    [[nodiscard]] OperandView* operandView() const { return m_operandView; }
+    /// Hovering operand cell (x, y) outlines the shared-memory bytes it reads and the global element
+    /// there (the global view shows the producing TMA load); x < 0 clears the outlines.
+    void markOperandCell(int x, int y);
+    /// Select the data operand cell (x, y) reads, as a click on those shared-memory bytes does.
+    void selectOperandCell(int x, int y);
     [[nodiscard]] const std::vector<SwizzleAtom>& swizzleAtomsShown() const { return m_atoms; }
 
   protected:
@@ -175,8 +183,10 @@ class MainWindow : public QMainWindow {
     std::optional<uint32_t> m_heatAnchor; ///< shared::cta address the heat pattern starts at
     std::optional<SmemHeat> m_heat;
     LinkedData m_linked;
-    std::vector<DataLoc> m_selectedLocs; ///< selectLocs' start
-    PathOverlay* m_path = nullptr;       ///< gui-tmem: smemSceneAt without replaying from step 0 (scrubbing)
+    std::vector<DataLoc> m_selectedLocs;  ///< selectLocs' start
+    OperandView* m_operandView = nullptr; ///< the Operand dock (made in buildLinks)
+    bool showOperandProducer();           ///< the global view shows the operand's TMA load (pins it)
+    PathOverlay* m_path = nullptr;        ///< gui-tmem: smemSceneAt without replaying from step 0 (scrubbing)
 };
 
 } // namespace layoutscope::views

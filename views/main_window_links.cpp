@@ -3,6 +3,8 @@
 // scene/smem_tile_overlay.*; this file wires clicks, toolbar and views to it.
 #include "main_window.hpp"
 
+#include "global_pane.hpp"
+#include "operand_view.hpp"
 #include "path_overlay.hpp"
 #include "scene/global_scene.hpp"
 
@@ -70,6 +72,13 @@ void MainWindow::buildLinks() {
     connect(m_tmemViews->registerView(), &CellCanvas::cellClicked, this, [this](int x, int y) {
         if (x < 0) return clearSelection();
         selectRegisterCell(uint32_t(x), uint32_t(y));
+    });
+    // The Operand dock (issue 12 item 5): hover outlines what a cell reads, a click selects it.
+    m_operandView = new OperandView(this);
+    connect(m_operandView, &OperandView::cellHovered, this, &MainWindow::markOperandCell);
+    connect(m_operandView, &OperandView::cellSelected, this, &MainWindow::selectOperandCell);
+    connect(m_operandView, &OperandView::operandShown, this, [this] {
+        if (showOperandProducer()) m_global->fitView();
     });
     for (CellCanvas* c : {m_smem, m_global, m_tmemViews->tmemView(), m_tmemViews->registerView()})
         connect(c, &CellCanvas::framePainted, m_path, [this](double) {
@@ -232,6 +241,49 @@ void MainWindow::selectRegisterCell(uint32_t x, uint32_t y) {
     if (!r.valid || y / 32 >= r.warps.size() || x >= r.regCount) return clearSelection();
     const uint64_t thread = r.warps[y / 32] * 32 + y % 32;
     selectLocs({{MemSpace::Register, r.cta, thread << 16 | x}});
+}
+
+bool MainWindow::showOperandProducer() {
+    const auto& g = m_operandView->grid();
+    if (!g || !g->checked || !m_doc || !m_doc->hasTrace()) return false;
+    if (m_globalScene.tile && m_globalScene.instr == g->producerInstr) return false;
+    m_globalPane->pinTile(uint32_t(g->producerInstr));
+    onStep(m_playback->step());
+    return true;
+}
+
+void MainWindow::markOperandCell(int x, int y) {
+    const auto& g = m_operandView->grid();
+    if (x < 0 || !g || uint32_t(x) >= g->cols || uint32_t(y) >= g->rows) {
+        m_smem->setMarker(std::nullopt);
+        m_global->setMarker(std::nullopt);
+        return;
+    }
+    if (showOperandProducer()) m_global->fitView();
+    const OperandCell& c = g->cells[size_t(y) * g->cols + uint32_t(x)];
+    std::optional<CellRange> bytes;
+    if (c.bytes && g->cta == m_smemScene.window.cta) {
+        const auto a = m_smemScene.indexOf(c.addr), b = m_smemScene.indexOf(c.addr + c.bytes - 1);
+        if (a && b) bytes = CellRange{{*a % 128, *a / 128}, {*b % 128 + 1, *b / 128 + 1}};
+    }
+    m_smem->setMarker(bytes);
+    std::optional<CellRange> element;
+    if (c.actual && g->checked) {
+        std::array<int32_t, 5> at{int32_t((*c.actual)[0]), int32_t((*c.actual)[1]), 0, 0, 0};
+        if (const auto cell = globalCellOf(at)) element = CellRange{*cell, *cell + glm::uvec2(1)};
+    }
+    m_global->setMarker(element);
+}
+
+void MainWindow::selectOperandCell(int x, int y) {
+    const auto& g = m_operandView->grid();
+    if (x < 0 || !g || uint32_t(x) >= g->cols || uint32_t(y) >= g->rows) return clearSelection();
+    if (showOperandProducer()) m_global->fitView();
+    const OperandCell& c = g->cells[size_t(y) * g->cols + uint32_t(x)];
+    std::vector<DataLoc> start;
+    for (uint32_t k = 0; k < c.bytes; ++k)
+        start.push_back({MemSpace::SharedCta, g->cta, uint64_t(c.addr) + k});
+    selectLocs(std::move(start));
 }
 
 void MainWindow::showSelection(uint32_t step) {

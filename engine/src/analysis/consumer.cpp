@@ -42,21 +42,27 @@ std::vector<OperandRead> descriptorOperandReads(const SmemDescriptor& d, MatrixM
     return out;
 }
 
+ReadComparison compareRead(const OperandRead& r, const ProducerLookup& producer,
+                           std::array<int64_t, 2> origin, uint32_t elemBytes, bool mnMajor) {
+    const uint32_t eb = elemBytes == 0 ? 1 : elemBytes;
+    ReadComparison c;
+    c.expected = mnMajor ? std::array<int64_t, 2>{origin[0] + r.m, origin[1] + r.kByte / eb}
+                         : std::array<int64_t, 2>{origin[0] + r.kByte / eb, origin[1] + r.m};
+    if (const std::optional<ProducedByte> got = producer(r.addr)) c.actual = got->coord;
+    c.match = c.actual && *c.actual == c.expected;
+    return c;
+}
+
 ConsumerCheck checkReads(const std::vector<OperandRead>& reads, const ProducerLookup& producer,
                          std::array<int64_t, 2> origin, uint32_t elemBytes, size_t keep, bool mnMajor) {
     ConsumerCheck c;
     const uint32_t eb = elemBytes == 0 ? 1 : elemBytes;
     for (const OperandRead& r : reads) {
         ++c.reads;
-        const std::array<int64_t, 2> want =
-            mnMajor ? std::array<int64_t, 2>{origin[0] + r.m, origin[1] + r.kByte / eb}
-                    : std::array<int64_t, 2>{origin[0] + r.kByte / eb, origin[1] + r.m};
-        const std::optional<ProducedByte> got = producer(r.addr);
-        if (got && got->coord == want) continue;
+        const ReadComparison cmp = compareRead(r, producer, origin, elemBytes, mnMajor);
+        if (cmp.match) continue;
         ++c.mismatched;
-        if (c.first.size() < keep)
-            c.first.push_back({r.m, r.kByte / eb, want,
-                               got ? std::optional<std::array<int64_t, 2>>(got->coord) : std::nullopt});
+        if (c.first.size() < keep) c.first.push_back({r.m, r.kByte / eb, cmp.expected, cmp.actual});
     }
     return c;
 }

@@ -1,23 +1,20 @@
-// Producer/consumer check of a tcgen05.cp in a scenario (issue 12): the tile a TMA load wrote, read
-// through the cp's shared-memory descriptor. Without a stated expectation the consumer is inferred from
-// the producer: operand row m is the box's dimension 1 and K its dimension 0, starting at the element the
-// TMA placed at the descriptor's start address. Every 16-byte read that sees another element is counted;
-// the first few are named, and plausible descriptor fixes are searched for one that makes the two agree.
+// Producer/consumer check of a descriptor consumer in a scenario (issue 12): tcgen05.cp, wgmma and
+// tcgen05.mma operands read the tile a TMA load wrote through a shared-memory descriptor. Without a
+// stated expectation the consumer is inferred from the producer: operand row m is the box's dimension 1
+// and K its dimension 0, starting at the element the TMA placed at the descriptor's start address. Every
+// read that sees another element is counted; the first few are named, and plausible descriptor fixes are
+// searched for one that makes the two agree. The operand specs, the producer resolution and the per-read
+// comparison (compareRead) are shared with operandGrid (operand_grid.cpp, the GUI's operand view)
+// through consumer_operands.hpp, so the grid's mismatches are exactly the reads this check counts.
 #include "layoutscope/analysis/consumer.hpp"
 #include "layoutscope/tma/tma.hpp"
-#include "scenario/parse.hpp"
+#include "scenario/consumer_operands.hpp"
 
 #include <functional>
 #include <unordered_map>
 
 namespace layoutscope::scn {
 namespace {
-
-struct Producer {
-    const TmaTileLoad* op = nullptr;
-    size_t index = 0; ///< scenario instruction
-    TileGeometry g;
-};
 
 // The TMA tile load the check understands (byte type, no interleave, rank 2) that wrote `addr` last
 // before instruction `before`, by its box footprint.
@@ -57,18 +54,6 @@ const char* shortSwizzle(uint32_t layoutType) {
     return "?";
 }
 
-// A consumer operand read through a descriptor, as the generic check sees it.
-struct OperandSpec {
-    std::string what;     ///< "tcgen05.cp", "wgmma.mma_async A"
-    std::string tensorIx; ///< index names: "m" or "n"
-    std::string descName;
-    SmemDescriptor desc;
-    bool mnMajor = false;
-    std::string transName; ///< the operand that flips the major-ness ("imm-trans-a"), empty: fixed K-major
-    std::optional<OperandExpectation> expect; ///< a stated expectation (else inferred from the producer)
-    std::function<std::vector<OperandRead>(const SmemDescriptor&, bool mnMajor)> reads;
-};
-
 std::string descText(const std::string& name, const SmemDescriptor& d) {
     return "desc " + name + " ... lbo=" + std::to_string(d.lbo) + " sbo=" + std::to_string(d.sbo) +
            " swizzle=" + shortSwizzle(d.layoutType);
@@ -80,30 +65,25 @@ namespace {
 
 // The check shared by every descriptor consumer: infer the expected tile from the TMA load behind the
 // descriptor's start, compare every read, and search for the fix.
-void checkOperand(const Scenario& s, size_t instrIndex, uint32_t cta, const OperandSpec& op, const Trace& t,
+void checkOperand(const Scenario& s, size_t instrIndex, const OperandSpec& op, const Trace& t,
                   ProducerIndex& index, std::vector<Diagnostic>& findings) {
     const ScenarioInstr& in = s.instrs[instrIndex];
     const SmemDescriptor& d = op.desc;
-    const std::optional<Producer> p = producerAt(s, instrIndex, cta, d.startAddress);
-    if (!p || instrIndex >= t.instrs.size()) return; // no TMA tile behind the descriptor: nothing to infer
-    if (!t.instrs[instrIndex].traced) return; // summarised (the budget cut is monotone): no moves to compare
+    const std::optional<ResolvedOperand> r = resolveOperand(s, instrIndex, op, t, index);
+    if (!r) return; // no TMA tile behind the descriptor, or no moves to compare
+    const Producer* p = &r->p;
     const TmaTileLoad& ld = *p->op;
     const uint32_t eb = p->g.elemBytes;
-    const uint32_t off = d.startAddress - ld.dstAddr; // where the descriptor starts in the box image
-    const std::array<int64_t, 2> origin{ld.coords[0] + int64_t(off % p->g.rowPitch) / eb,
-                                        ld.coords[1] + int64_t(off / p->g.rowPitch)};
-    index.advance(s, t, t.instrs[instrIndex].firstMove); // the moves before this instruction
+    const std::array<int64_t, 2> origin = r->origin;
+    const uint32_t cta = op.cta;
     const ProducerLookup lookup = [&](uint32_t addr) { return index.at(cta, addr); };
-    std::string tensor = "the tensor";
-    for (const ScenarioTensorMap& m : s.tensorMaps)
-        if (m.map.p.globalAddress == ld.map.p.globalAddress) tensor = m.name;
-    // Which way the operand's indices run over the tile: stated (`expect`), else as its major-ness says.
-    const bool mnAlongDim0 = op.expect ? op.expect->mnDim == 0 : op.mnMajor;
+    const std::string& tensor = r->tensor;
+    const bool mnAlongDim0 = r->mnAlongDim0;
     const std::string stated = op.expect ? " (stated at line " + std::to_string(op.expect->span.line) + ": " +
                                                op.tensorIx + " along dim" + std::to_string(op.expect->mnDim) +
                                                ", k along dim" + std::to_string(op.expect->kDim) + ")"
                                          : std::string();
-    if (op.expect && op.expect->tensor != tensor) {
+    if (r->wrongTensor) {
         findings.push_back(Diagnostic{
             Severity::Error, DiagCode::InvalidValue, in.span,
             op.what + " reads " + tensor + "'s tile (TMA load at line " +
@@ -197,22 +177,28 @@ void checkOperand(const Scenario& s, size_t instrIndex, uint32_t cta, const Oper
 
 } // namespace
 
-void checkCpConsumer(const Scenario& s, size_t instrIndex, const CpForm& f, uint64_t descValue,
-                     const std::string& descName, const Trace& t, ProducerIndex& index,
-                     std::vector<Diagnostic>& findings) {
+OperandSpec cpOperandSpec(const Scenario& s, size_t instrIndex, const CpForm& f, uint64_t descValue,
+                          std::string descName) {
     OperandSpec op;
     op.what = "tcgen05.cp";
     op.tensorIx = "m";
-    op.descName = descName;
+    op.descName = std::move(descName);
     op.desc = decodeSmemDescriptor(descValue);
-    op.reads = [&f](const SmemDescriptor& d, bool) { return tcgen05CpReads(f.shape, d); };
+    op.reads = [shape = f.shape](const SmemDescriptor& d, bool) { return tcgen05CpReads(shape, d); };
     const ScenarioInstr& in = s.instrs[instrIndex];
-    checkOperand(s, instrIndex, f.ctaGroup == 2 ? in.cta & ~1u : in.cta, op, t, index, findings);
+    op.cta = f.ctaGroup == 2 ? in.cta & ~1u : in.cta;
+    return op;
+}
+
+void checkCpConsumer(const Scenario& s, size_t instrIndex, const CpForm& f, uint64_t descValue,
+                     const std::string& descName, const Trace& t, ProducerIndex& index,
+                     std::vector<Diagnostic>& findings) {
+    checkOperand(s, instrIndex, cpOperandSpec(s, instrIndex, f, descValue, descName), t, index, findings);
 }
 
 namespace {
 
-// An MMA's A (M x K) and B (N x K) through their descriptors: one operand check each.
+// An MMA's A (M x K) and B (N x K) through their descriptors: one operand spec each.
 struct MmaShape {
     std::string name;          ///< "wgmma.mma_async", "tcgen05.mma"
     uint32_t rows[2] = {0, 0}; ///< M, N
@@ -225,9 +211,9 @@ struct MmaShape {
     bool aFromTmem = false; ///< tcgen05.mma [a-tmem]: only B is read through a descriptor
 };
 
-void checkMmaOperands(const Scenario& s, size_t instrIndex, const MmaShape& m, const Trace& t,
-                      ProducerIndex& index, std::vector<Diagnostic>& findings) {
-    for (int o = m.aFromTmem ? 1 : 0; o < 2; ++o) {
+std::vector<OperandSpec> mmaOperandSpecs(const Scenario& s, size_t instrIndex, const MmaShape& m) {
+    std::vector<OperandSpec> out;
+    for (int o = m.aFromTmem ? 1 : 0; o < 2; ++o) { // [a-tmem]: A is no shared-memory read
         OperandSpec op;
         op.what = m.name + " operand " + (o ? "B" : "A");
         op.tensorIx = o ? "n" : "m";
@@ -240,48 +226,106 @@ void checkMmaOperands(const Scenario& s, size_t instrIndex, const MmaShape& m, c
         op.reads = [rows, bits, k](const SmemDescriptor& d, bool mn) {
             return descriptorOperandReads(d, mn ? MatrixMajor::MN : MatrixMajor::K, bits, rows, k);
         };
-        checkOperand(s, instrIndex, s.instrs[instrIndex].cta, op, t, index, findings);
+        op.cta = s.instrs[instrIndex].cta;
+        out.push_back(std::move(op));
     }
+    return out;
+}
+
+std::vector<OperandSpec> wgmmaOperandSpecs(const Scenario& s, size_t instrIndex) {
+    const ScenarioInstr& in = s.instrs[instrIndex];
+    if (!in.wgmma) return {};
+    const WgmmaRead& w = *in.wgmma;
+    return mmaOperandSpecs(s, instrIndex,
+                           MmaShape{"wgmma.mma_async",
+                                    {64, w.n},
+                                    16,
+                                    w.elemBits,
+                                    {w.descA, w.descB},
+                                    {w.descAName, w.descBName},
+                                    {w.transA, w.transB},
+                                    {"imm-trans-a", "imm-trans-b"},
+                                    {w.expectA, w.expectB},
+                                    false});
+}
+
+std::vector<OperandSpec> ummaOperandSpecs(const Scenario& s, size_t instrIndex) {
+    const ScenarioInstr& in = s.instrs[instrIndex];
+    if (!in.umma || in.umma->ctaGroup != 1) return {}; // unverified: how a pair splits A is not checked here
+    const UmmaRead& u = *in.umma;
+    return mmaOperandSpecs(s, instrIndex,
+                           MmaShape{"tcgen05.mma",
+                                    {u.m, u.n},
+                                    256 / u.elemBits /* 32 bytes of K per MMA */,
+                                    u.elemBits,
+                                    {u.descA, u.descB},
+                                    {u.descAName, u.descBName},
+                                    {u.transA, u.transB},
+                                    {"idesc bit 15 (A major)", "idesc bit 16 (B major)"},
+                                    {u.expectA, u.expectB},
+                                    u.op.aFromTmem});
 }
 
 } // namespace
 
+std::string cpDescName(const std::string& text) {
+    std::string name = text.substr(text.find_last_of(',') + 1);
+    name.erase(0, name.find_first_not_of(" \t"));
+    return name.substr(0, name.find_first_of(" \t;"));
+}
+
+std::vector<OperandSpec> consumerOperandSpecs(const Scenario& s, size_t instrIndex) {
+    if (instrIndex >= s.instrs.size()) return {};
+    const ScenarioInstr& in = s.instrs[instrIndex];
+    if (in.wgmma) return wgmmaOperandSpecs(s, instrIndex);
+    if (in.umma) return ummaOperandSpecs(s, instrIndex);
+    if (in.kind == ScenarioInstrKind::Tcgen05 && in.text.rfind("tcgen05.cp", 0) == 0) {
+        auto f = parseCp(in.text);
+        if (!f) return {};
+        return {cpOperandSpec(s, instrIndex, *f, in.desc, cpDescName(in.text))};
+    }
+    return {};
+}
+
+std::optional<ResolvedOperand> resolveOperand(const Scenario& s, size_t instrIndex, const OperandSpec& op,
+                                              const Trace& t, ProducerIndex& index, std::string* why) {
+    auto none = [why](const char* reason) {
+        if (why) *why = reason;
+        return std::nullopt;
+    };
+    const SmemDescriptor& d = op.desc;
+    const std::optional<Producer> p = producerAt(s, instrIndex, op.cta, d.startAddress);
+    if (!p) return none("no TMA tile load the check understands wrote the descriptor's start address");
+    if (instrIndex >= t.instrs.size()) return none("the run stopped before this instruction");
+    if (!t.instrs[instrIndex].traced) // summarised (the budget cut is monotone): no moves to compare
+        return none("the instruction ran untraced (over the trace budget): no moves to compare");
+    ResolvedOperand r;
+    r.p = *p;
+    const TmaTileLoad& ld = *p->op;
+    const uint32_t eb = p->g.elemBytes;
+    const uint32_t off = d.startAddress - ld.dstAddr; // where the descriptor starts in the box image
+    r.origin = {ld.coords[0] + int64_t(off % p->g.rowPitch) / eb,
+                ld.coords[1] + int64_t(off / p->g.rowPitch)};
+    index.advance(s, t, t.instrs[instrIndex].firstMove); // the moves before this instruction
+    r.tensor = "the tensor";
+    for (const ScenarioTensorMap& m : s.tensorMaps)
+        if (m.map.p.globalAddress == ld.map.p.globalAddress) r.tensor = m.name;
+    // Which way the operand's indices run over the tile: stated (`expect`), else as its major-ness says.
+    r.mnAlongDim0 = op.expect ? op.expect->mnDim == 0 : op.mnMajor;
+    r.wrongTensor = op.expect && op.expect->tensor != r.tensor;
+    return r;
+}
+
 void checkWgmmaConsumer(const Scenario& s, size_t instrIndex, const Trace& t, ProducerIndex& index,
                         std::vector<Diagnostic>& findings) {
-    const ScenarioInstr& in = s.instrs[instrIndex];
-    if (!in.wgmma) return;
-    const WgmmaRead& w = *in.wgmma;
-    checkMmaOperands(s, instrIndex,
-                     MmaShape{"wgmma.mma_async",
-                              {64, w.n},
-                              16,
-                              w.elemBits,
-                              {w.descA, w.descB},
-                              {w.descAName, w.descBName},
-                              {w.transA, w.transB},
-                              {"imm-trans-a", "imm-trans-b"},
-                              {w.expectA, w.expectB},
-                              false},
-                     t, index, findings);
+    for (const OperandSpec& op : wgmmaOperandSpecs(s, instrIndex))
+        checkOperand(s, instrIndex, op, t, index, findings);
 }
 
 void checkUmmaConsumer(const Scenario& s, size_t instrIndex, const Trace& t, ProducerIndex& index,
                        std::vector<Diagnostic>& findings) {
-    const ScenarioInstr& in = s.instrs[instrIndex];
-    if (!in.umma || in.umma->ctaGroup != 1) return; // unverified: how a pair splits A is not checked here
-    const UmmaRead& u = *in.umma;
-    checkMmaOperands(s, instrIndex,
-                     MmaShape{"tcgen05.mma",
-                              {u.m, u.n},
-                              256 / u.elemBits /* 32 bytes of K per MMA */,
-                              u.elemBits,
-                              {u.descA, u.descB},
-                              {u.descAName, u.descBName},
-                              {u.transA, u.transB},
-                              {"idesc bit 15 (A major)", "idesc bit 16 (B major)"},
-                              {u.expectA, u.expectB},
-                              u.op.aFromTmem},
-                     t, index, findings);
+    for (const OperandSpec& op : ummaOperandSpecs(s, instrIndex))
+        checkOperand(s, instrIndex, op, t, index, findings);
 }
 
 void ProducerIndex::advance(const Scenario& s, const Trace& t, uint64_t end) {

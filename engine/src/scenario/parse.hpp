@@ -153,6 +153,8 @@ void checkWgmmaConsumer(const Scenario& s, size_t instrIndex, const Trace& t, Pr
 /// The producer/consumer check of tcgen05.cp instruction `instrIndex` (scenario_consumer.cpp): reads
 /// through descriptor `descValue` (named `descName`) that see other elements than the TMA tile behind
 /// the descriptor's start become one Error finding with the first few and a suggested fix.
+/// The descriptor operand's name of a tcgen05.cp: its last operand ("tcgen05.cp... [taddr], sd;").
+[[nodiscard]] std::string cpDescName(const std::string& text);
 void checkCpConsumer(const Scenario& s, size_t instrIndex, const CpForm& f, uint64_t descValue,
                      const std::string& descName, const Trace& t, ProducerIndex& index,
                      std::vector<Diagnostic>& findings);

@@ -399,11 +399,8 @@ Status runTcgen05(const Scenario& s, const ScenarioInstr& instr, Tcgen05Executor
         requireAllocated(ta.column, int64_t(ta.column) + cpRowBytes(f->shape) / 4, f->ctaGroup);
         Status st = ex.cp(*f, in.cta, in.taddr, in.desc, src);
         if (st && &instr >= s.instrs.data() && &instr < s.instrs.data() + s.instrs.size()) {
-            // The descriptor operand's name: the last operand ("tcgen05.cp... [taddr], sd;").
-            std::string name = in.text.substr(in.text.find_last_of(',') + 1);
-            name.erase(0, name.find_first_not_of(" \t"));
-            name = name.substr(0, name.find_first_of(" \t;"));
-            checkCpConsumer(s, size_t(&instr - s.instrs.data()), *f, in.desc, name, trace, index, findings);
+            checkCpConsumer(s, size_t(&instr - s.instrs.data()), *f, in.desc, cpDescName(in.text), trace,
+                            index, findings);
         }
         return st;
     }

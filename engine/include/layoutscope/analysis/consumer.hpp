@@ -75,6 +75,15 @@ struct ConsumerCheck {
     std::vector<ReadMismatch> first; ///< the first few, in operand order
 };
 
+/// One read compared with the element it should hold (checkReads' rule below, for a single read).
+struct ReadComparison {
+    std::array<int64_t, 2> expected{};
+    std::optional<std::array<int64_t, 2>> actual; ///< nullopt: bytes no producer the check knows wrote
+    bool match = false;
+};
+[[nodiscard]] ReadComparison compareRead(const OperandRead& r, const ProducerLookup& producer,
+                                         std::array<int64_t, 2> origin, uint32_t elemBytes, bool mnMajor);
+
 /// The default inference, starting at `origin` (the element the consumer's (0, 0) should hold):
 /// K-major: operand row m is dimension 1 and K is dimension 0 of the tensor the producer wrote,
 ///   expected(m, kByte) = (origin[0] + kByte / elemBytes, origin[1] + m);

@@ -1,0 +1,58 @@
+#pragma once
+// Internal to the consumer check (consumer_checks.cpp) and the operand grid (operand_grid.cpp): one
+// descriptor operand of a consumer instruction, and what it is compared with. Both the check's diagnostic
+// and the GUI's operand grid are built from these, so they cannot disagree.
+#include "scenario/parse.hpp"
+
+#include <array>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace layoutscope::scn {
+
+// A consumer operand read through a descriptor, as the generic check sees it.
+struct OperandSpec {
+    std::string what;     ///< "tcgen05.cp", "wgmma.mma_async operand A"
+    std::string tensorIx; ///< index names: "m" or "n"
+    std::string descName;
+    SmemDescriptor desc;
+    bool mnMajor = false;
+    std::string transName; ///< the operand that flips the major-ness ("imm-trans-a"), empty: fixed K-major
+    std::optional<OperandExpectation> expect; ///< a stated expectation (else inferred from the producer)
+    std::function<std::vector<OperandRead>(const SmemDescriptor&, bool mnMajor)> reads;
+    uint32_t cta = 0; ///< the CTA whose shared memory it reads
+};
+
+/// The operand specs of instruction `instrIndex`: tcgen05.cp one, wgmma / tcgen05.mma (cta_group::1) two
+/// (A, B), anything else none.
+[[nodiscard]] std::vector<OperandSpec> consumerOperandSpecs(const Scenario& s, size_t instrIndex);
+/// The tcgen05.cp spec for form `f` reading through descriptor `descValue` named `descName`.
+[[nodiscard]] OperandSpec cpOperandSpec(const Scenario& s, size_t instrIndex, const CpForm& f,
+                                        uint64_t descValue, std::string descName);
+
+// The TMA tile load behind a descriptor.
+struct Producer {
+    const TmaTileLoad* op = nullptr;
+    size_t index = 0; ///< scenario instruction
+    TileGeometry g;
+};
+
+// What an operand is compared with: the producer, the element the operand's (0, 0) should hold, and which
+// way its indices run over the tile.
+struct ResolvedOperand {
+    Producer p;
+    std::array<int64_t, 2> origin{};
+    std::string tensor;       ///< the producer's tensor map name
+    bool mnAlongDim0 = false; ///< m (or n) along dimension 0 (stated, else as the major-ness says)
+    bool wrongTensor = false; ///< an `expect` names another tensor than the producer's
+};
+
+/// Resolve `op` of instruction `instrIndex`; `index` is advanced to the instruction's first move.
+/// nullopt (with `why` set): nothing to compare with (no TMA tile behind the descriptor, untraced).
+[[nodiscard]] std::optional<ResolvedOperand> resolveOperand(const Scenario& s, size_t instrIndex,
+                                                            const OperandSpec& op, const Trace& t,
+                                                            ProducerIndex& index, std::string* why = nullptr);
+
+} // namespace layoutscope::scn
