@@ -284,3 +284,26 @@ TEST_CASE("TMEM inspector lists every open question the instruction rests on, no
     CHECK_THAT(text, Catch::Contains("also:    tcgen05.cp warpx2: unverified (open question 20)"));
     CHECK_THAT(text, Catch::Contains("also:    tcgen05.cp source walk: unverified (open question 3)"));
 }
+
+TEST_CASE("TMEM inspector reads a tcgen05.mma accumulator cell as D's type", "[views][tmem][inspect][mma]") {
+    // u8 x u8 -> s32, M = 128, N = 64, K = 32, index-filled A and B (the example's header derives
+    // D[m][n] = 10416 + 63488*(m%2 + n%2) + 524288*(m%2)*(n%2)); Layout D: D[m][n] at lane m, column n.
+    auto doc =
+        Document::fromFile(std::string(LAYOUTSCOPE_TEST_ASSETS) + "/scenarios/tcgen05_mma_i8_128x64.scn");
+    REQUIRE(doc->hasTrace());
+    const uint32_t end = doc->trace().stepCount;
+    const TmemScene s = tmemSceneAt(*doc, end);
+    TmemReplay rp(doc->trace(), TmemState(1));
+    rp.seek(end);
+    SECTION("D[0][0]") {
+        CHECK(
+            inspectTmemCell(*doc, s, rp.state(), 0, 0).find("= s32 10416 (tcgen05.mma accumulator D, s32)") !=
+            std::string::npos);
+    }
+    SECTION("D[0][1]: lane 0, column 1") {
+        CHECK(inspectTmemCell(*doc, s, rp.state(), 1, 0).find("= s32 73904") != std::string::npos);
+    }
+    SECTION("D[1][1]") {
+        CHECK(inspectTmemCell(*doc, s, rp.state(), 1, 1).find("= s32 661680") != std::string::npos);
+    }
+}

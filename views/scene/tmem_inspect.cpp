@@ -1,11 +1,13 @@
 #include "scene/tmem_inspect.hpp"
 
 #include "layoutscope/core/number_formats.hpp"
+#include "layoutscope/tcgen05/umma.hpp"
 #include "scene/inspect.hpp"
 
 #include <cctype>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <sstream>
 
 namespace layoutscope::views {
@@ -60,6 +62,22 @@ std::string decodeTmemValue(uint32_t v, Transform t) {
         o << "\n         e3m2 containers (bits [5:0])";
         for (int b = 0; b < 4; ++b) o << " " << num(decodeNarrow(NarrowFormat::E3M2, (v >> (8 * b)) & 0x3F));
     }
+    return o.str();
+}
+
+/// A tcgen05.mma accumulator cell as its D type: s32, f32, or f16 in bits [0,16) (unverified, umma.hpp).
+static std::string accumulatorValue(uint32_t v, UmmaType d) {
+    std::ostringstream o;
+    if (d == UmmaType::S32) {
+        o << "s32 " << int32_t(v);
+    } else if (d == UmmaType::F16) {
+        o << "f16 " << num(halfToFloat(uint16_t(v))) << " (bits [0,16); unverified)";
+    } else {
+        float f;
+        std::memcpy(&f, &v, 4);
+        o << "f32 " << num(f);
+    }
+    o << " (tcgen05.mma accumulator D, " << ummaTypeName(d) << ")";
     return o.str();
 }
 
@@ -120,7 +138,12 @@ std::string inspectTmemCell(const Document& doc, const TmemScene& s, const TmemS
     const Transform tr = mi >= 0 ? doc.trace().moves[size_t(mi)].transform : Transform::Copy;
     if (c->cta < tmem.ctas.size()) {
         const uint32_t v = tmem.ctas[c->cta].cell(c->lane, c->column);
-        o << "value:   " << hex(v, 8) << " = " << decodeTmemValue(v, tr) << "\n";
+        const std::optional<ByteMove> mv =
+            mi >= 0 ? std::optional<ByteMove>(doc.trace().moves[size_t(mi)]) : std::nullopt;
+        if (mv && mv->rule == RuleId::Tcgen05MmaValues) // an accumulator cell: D's type (coord[2])
+            o << "value:   " << hex(v, 8) << " = " << accumulatorValue(v, UmmaType(mv->coord[2])) << "\n";
+        else
+            o << "value:   " << hex(v, 8) << " = " << decodeTmemValue(v, tr) << "\n";
     }
     if (mi < 0) {
         o << "source:  not written by step " << s.step << "\n";

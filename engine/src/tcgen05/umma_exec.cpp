@@ -138,7 +138,9 @@ Status Tcgen05Executor::mma(const UmmaOp& op, uint32_t cta, const InstrSource& s
                             tmemAddress(d0.lane + lane, d0.column)};
             mv.length = 4 * cols;
             mv.rule = RuleId::Tcgen05MmaValues;
-            mv.coord = {static_cast<int32_t>(lane), static_cast<int32_t>(c), 0, 0, 0};
+            // coord: (D lane, CTA of the pair, D's UmmaType) — views decode the cells as D's type.
+            mv.coord = {static_cast<int32_t>(lane), static_cast<int32_t>(c), static_cast<int32_t>(op.d), 0,
+                        0};
             ms.push_back(mv);
             for (uint32_t col = 0; col < cols; ++col) {
                 const uint32_t v = cells[c][size_t(lane) * cols + col];
