@@ -7,6 +7,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPainter>
+#include <QResizeEvent>
 #include <QSlider>
 #include <QStyle>
 #include <QToolButton>
@@ -134,6 +135,9 @@ TimelineWidget::TimelineWidget(Playback* pb, QWidget* parent) : QWidget(parent),
     m_stepLabel->setMinimumWidth(150);
     m_instrLabel = new QLabel(this);
     m_instrLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // A long summary (tcgen05.mma's) must not widen the window: the line is elided to the space there is.
+    m_instrLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_instrLabel->setMinimumWidth(0);
     m_speed = new QComboBox(this);
     m_speed->setToolTip("Playback speed in steps (chunks) per second");
     for (int s : {1, 4, 16, 64, 256, 1024, 4096}) m_speed->addItem(QString("%1 steps/s").arg(s), s);
@@ -190,7 +194,20 @@ void TimelineWidget::onStep(uint32_t step) {
                        .arg(sp.first)
                        .arg(sp.end)
                        .arg(QString::fromStdString(sp.text));
-    m_instrLabel->setText(text);
+    m_instrText = text;
+    showInstrText();
+}
+
+void TimelineWidget::showInstrText() {
+    const QString shown = m_instrLabel->fontMetrics().elidedText(m_instrText, Qt::ElideRight,
+                                                                 std::max(40, m_instrLabel->width()));
+    m_instrLabel->setText(shown);
+    m_instrLabel->setToolTip(shown == m_instrText ? QString() : m_instrText);
+}
+
+void TimelineWidget::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    showInstrText();
 }
 
 void TimelineWidget::updateIcons() {

@@ -26,15 +26,18 @@ class TimelineWidget : public QWidget {
     void setSpans(std::vector<Span> spans);
 
   protected:
-    void changeEvent(QEvent* e) override; ///< redraws the transport icons when the theme changes
+    void changeEvent(QEvent* e) override;       ///< redraws the transport icons when the theme changes
+    void resizeEvent(QResizeEvent* e) override; ///< re-elides the instruction line to the new width
 
   private:
     void onStep(uint32_t step);
     void updateIcons();
+    void showInstrText(); ///< m_instrText elided to the label's width (full text in the tooltip)
     Playback* m_pb;
     QSlider* m_slider;
     QLabel* m_stepLabel;
     QLabel* m_instrLabel;
+    QString m_instrText;
     QToolButton* m_play;
     std::vector<QToolButton*> m_transport; ///< start, instr back, back, play, forward, instr forward, end
     QComboBox* m_speed;

@@ -5,6 +5,7 @@
 //              question 20)
 //   decompression: formats.md §3.1-3.2 (b4x16_p64: 8 packed bytes + 8 padding, value in container bits [5:2];
 //              b6x16_p32: 12 packed bytes + 4 padding, value in bits [5:0]; element 0 in the lowest bits).
+#include "scene/cell_style.hpp"
 #include "scene/decomp_scene.hpp"
 #include "scene/multicast_fans.hpp"
 #include "scene/reg_scene.hpp"
@@ -302,6 +303,13 @@ TEST_CASE("TMEM inspector reads a tcgen05.mma accumulator cell as D's type", "[v
     }
     SECTION("D[0][1]: lane 0, column 1") {
         CHECK(inspectTmemCell(*doc, s, rp.state(), 1, 0).find("= s32 73904") != std::string::npos);
+    }
+    SECTION("accumulator cells take the box colours of (row m, column n), the legend says so") {
+        CHECK(s.mmaShown);
+        const Rgba8 c = s.texels[size_t(3) * s.width() + 5]; // lane 3, column 5: D[3][5]
+        const Rgba8 want = colourForCoord(3, 5, 128, 64);
+        CHECK((c.r == want.r && c.g == want.g && c.b == want.b));
+        CHECK_FALSE(tmemSceneAt(*doc, 1).mmaShown); // before the MMA
     }
     SECTION("D[1][1]") {
         CHECK(inspectTmemCell(*doc, s, rp.state(), 1, 1).find("= s32 661680") != std::string::npos);

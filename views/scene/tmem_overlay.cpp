@@ -177,14 +177,24 @@ OverlayList buildTmemOverlay(const Camera2D& cam, glm::vec2 viewport, const Tmem
             swatch(o, p, it.c, label, it.hatched);
         }
     }
-    o.text(
-        {8, viewport.y - 24},
-        fitLabel({"colour = provenance: from registers hue = thread, lightness = register; from smem = the "
-                  "byte's colour in the SMEM view (else hue = source row)",
-                  "colour: from registers hue = thread, light = register; from smem its SMEM colour",
-                  "colour = where the bytes came from (hover a cell)", "colour = provenance"},
-                 viewport.x - 12),
-        kDim);
+    const float lineW = viewport.x - 12;
+    const std::string colourLine =
+        s.mmaShown
+            ? fitLabel(
+                  {"colour = provenance: tcgen05.mma accumulator hue = D row (lane), lightness = D column "
+                   "(hover: D's value); from registers hue = thread, lightness = register; from smem its "
+                   "SMEM colour",
+                   "colour: mma D hue = row, light = column (hover: value); registers hue = thread; smem its "
+                   "SMEM colour",
+                   "colour: mma D hue = row, light = column (hover: value)", "colour = provenance"},
+                  lineW)
+            : fitLabel(
+                  {"colour = provenance: from registers hue = thread, lightness = register; from smem = the "
+                   "byte's colour in the SMEM view (else hue = source row)",
+                   "colour: from registers hue = thread, light = register; from smem its SMEM colour",
+                   "colour = where the bytes came from (hover a cell)", "colour = provenance"},
+                  lineW);
+    o.text({8, viewport.y - 24}, colourLine, kDim);
     return o;
 }
 

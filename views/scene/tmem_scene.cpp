@@ -154,6 +154,10 @@ TmemScene tmemSceneAt(const Document& doc, uint32_t step, uint32_t cta, const Sm
                 }
             } else if (m.src.space == MemSpace::TensorMemory) {
                 if (auto from = cellIndex(m.src, c)) col = s.texels[*from];
+            } else if (m.rule ==
+                       RuleId::Tcgen05MmaValues) { // accumulator D: coord[0] = its row (lane offset)
+                col = colourForCoord(m.coord[0], int(c), 128, int(cells));
+                s.mmaShown = true;
             }
             col.a = kFlagWritten | (now ? kFlagCurrent : 0);
             s.texels[*k] = col;

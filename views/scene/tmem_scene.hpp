@@ -52,6 +52,7 @@ struct TmemScene {
     std::vector<Rgba8> texels;   ///< row-major, width() per row
     std::vector<TmemAllocBox> allocs;
     size_t observedMarked = 0; ///< cells marked kFlagDiffers: they differ from an `observe tmem` dump
+    bool mmaShown = false;     ///< a tcgen05.mma accumulator was written by this step (its own colours)
     [[nodiscard]] uint32_t width() const { return ctaCount * 512 + (ctaCount - 1) * kTmemPairGap; }
     [[nodiscard]] uint32_t height() const { return 128; }
     /// The TMEM cell under grid cell (x, y); nullopt in the gap or outside.

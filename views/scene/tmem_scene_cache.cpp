@@ -65,6 +65,9 @@ void TmemSceneCache::applyMove(size_t i, const SmemColourFn& smemColour) {
             col = sc ? *sc : colourForCoord(m.coord[0], m.coord[1] * 4 + int(c), rows, chunks * 4);
         } else if (m.src.space == MemSpace::TensorMemory) {
             if (auto from = cellIndex(m.src, c)) col = m_state.texels[*from];
+        } else if (m.rule == RuleId::Tcgen05MmaValues) { // accumulator D: coord[0] = its row (lane offset)
+            col = colourForCoord(m.coord[0], int(c), 128, int((m.length + 3) / 4));
+            m_state.mma = true;
         }
         col.a = kFlagWritten;
         m_state.texels[*k] = col;
@@ -110,6 +113,7 @@ const TmemScene& TmemSceneCache::seek(uint32_t step, const SmemColourFn& smemCol
     m_out.step = step;
     m_out.texels = m_state.texels;
     m_out.moveOf = m_state.moveOf;
+    m_out.mmaShown = m_state.mma;
     m_out.allocs.clear();
     for (size_t i : m_allocMoves) {
         const ByteMove& m = t.moves[i];

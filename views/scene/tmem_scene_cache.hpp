@@ -23,6 +23,7 @@ class TmemSceneCache {
     struct State {
         std::vector<Rgba8> texels; ///< colour, flag kFlagWritten only
         std::vector<int32_t> moveOf;
+        bool mma = false; ///< a tcgen05.mma wrote its accumulator by this state's step
     };
     void applyMove(size_t i, const SmemColourFn& smemColour);
     void advanceTo(uint32_t step, const SmemColourFn& smemColour);
