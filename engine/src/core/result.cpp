@@ -38,8 +38,9 @@ std::string formatDiagnostic(const Diagnostic& d, const std::string& file) {
     out += " [";
     out += d.ruleRef.empty() ? diagCodeName(d.code) : d.ruleRef;
     // Provenance belongs to semantic rules only: an I/O error (cannot open, size limit, out of memory)
-    // is a fact about this machine, neither verified on hardware nor an assumption.
-    if (d.code != DiagCode::Io) {
+    // is a fact about this machine, and a rule of Layoutscope's own file formats (its ruleRef names the
+    // docs page) is neither verified on hardware nor an assumption.
+    if (d.code != DiagCode::Io && d.provenance != Provenance::ToolFormat) {
         out += "; ";
         out += provenanceTag(d.provenance);
     }
