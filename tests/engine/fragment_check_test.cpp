@@ -6,12 +6,14 @@
 //   16x128b  lane t/4 + 8*(j%2),      col 4*(j/2) + t%4
 //   16x256b  lane t/4 + 8*((j/2)%2),  col 8*(j/4) + 2*(t%4) + j%2
 #include "layoutscope/scenario/scenario.hpp"
+#include "scenario_test_util.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <string>
 
 using namespace layoutscope;
+using layoutscope::test::runErrors;
 
 namespace {
 
@@ -26,18 +28,6 @@ std::string load(const std::string& shapeNum, int regs) {
 }
 
 const std::string kTail = "tcgen05.dealloc.cta_group::1.sync.aligned.b32 tmem, 32;\n";
-
-// The run's Error diagnostics as "line: message".
-std::string runErrors(const std::string& text) {
-    auto sc = parseScenario(text);
-    REQUIRE(sc);
-    auto run = runScenario(*sc);
-    REQUIRE(run);
-    std::string out;
-    for (const Diagnostic& d : run->warnings)
-        if (d.severity == Severity::Error) out += std::to_string(d.span.line) + ": " + d.message + "\n";
-    return out;
-}
 
 std::string parseErrors(const std::string& text) {
     auto sc = parseScenario(text);

@@ -3,12 +3,14 @@
 // fixed twin that runs clean. Expected columns and byte counts are derived by hand from the PTX rules:
 // tcgen05.ld/st .32x32b.xN touches N columns from taddr's column; a 64x128 fp16 box is 16384 B.
 #include "layoutscope/scenario/scenario.hpp"
+#include "scenario_test_util.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <string>
 
 using namespace layoutscope;
+using layoutscope::test::runErrors;
 
 namespace {
 
@@ -16,18 +18,6 @@ std::string regs(int n) {
     std::string s;
     for (int i = 0; i < n; ++i) s += (i ? ", %r" : "%r") + std::to_string(i);
     return "{" + s + "}";
-}
-
-// The run's Error diagnostics as "line: message".
-std::string runErrors(const std::string& text) {
-    auto sc = parseScenario(text);
-    REQUIRE(sc);
-    auto run = runScenario(*sc);
-    REQUIRE(run); // the run completes: the check reports, it does not stop the trace
-    std::string out;
-    for (const Diagnostic& d : run->warnings)
-        if (d.severity == Severity::Error) out += std::to_string(d.span.line) + ": " + d.message + "\n";
-    return out;
 }
 
 const std::string kTcgenHead = "target sm_100a\nsmem buf 16\nwarp 0\nregs pattern=index\n";

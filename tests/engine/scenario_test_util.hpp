@@ -1,0 +1,24 @@
+#pragma once
+// Helpers shared by the scenario check tests.
+#include "layoutscope/scenario/scenario.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+
+namespace layoutscope::test {
+
+/// The Error diagnostics of a completed run as "line: message\n" lines. The scenario must parse and the
+/// run complete: the checks report, they do not stop the trace.
+inline std::string runErrors(const std::string& text) {
+    auto sc = parseScenario(text);
+    REQUIRE(sc);
+    auto run = runScenario(*sc);
+    REQUIRE(run);
+    std::string out;
+    for (const Diagnostic& d : run->warnings)
+        if (d.severity == Severity::Error) out += std::to_string(d.span.line) + ": " + d.message + "\n";
+    return out;
+}
+
+} // namespace layoutscope::test
