@@ -184,6 +184,7 @@ void TmemViews::selectRegisterCell(int x, int y) {
 
 void TmemViews::resetDocument(const Document* doc) {
     m_doc = doc;
+    m_fragments = doc ? fragmentExpectations(*doc) : std::map<uint32_t, FragmentExpectation>{};
     m_tmemReplay.reset();
     m_smemReplay.reset();
     m_hasTmem = false;
@@ -309,6 +310,7 @@ void TmemViews::onStep(const Document* doc, uint32_t step, const SmemScene& smem
     updateFitRegion();
     const auto ri = regInstrAt(doc->trace(), m_regInstrs, step);
     m_regScene = ri ? regSceneAt(*doc, *ri, step, m_tmemScene) : RegScene{};
+    markFragment(*doc, m_fragments, m_regScene); // registers the epilogue reads as another cell
     m_fans = m_hasFans ? multicastFansAt(*doc, step) : MulticastFans{};
     m_tmem->setCells(m_tmemScene.width(), m_tmemScene.height(), m_tmemScene.texels, ShadeParams{1, 32, 32});
     m_regs->setCells(m_regScene.width(), m_regScene.height(), m_regScene.texels, ShadeParams{1, 0, 32});

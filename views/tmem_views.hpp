@@ -16,6 +16,7 @@
 #include "scene/tmem_scene_cache.hpp"
 
 #include <QObject>
+#include <map>
 #include <memory>
 
 class QDockWidget;
@@ -90,6 +91,7 @@ class TmemViews : public QObject {
     std::unique_ptr<Replay> m_smemReplay; ///< source chunks of the decompression view
     TmemScene m_tmemScene;
     RegScene m_regScene;
+    std::map<uint32_t, FragmentExpectation> m_fragments; ///< `expect fragment` per tcgen05.ld (markFragment)
     MulticastFans m_fans;
     DecompScene m_decompScene;
     std::string m_decompTitle;

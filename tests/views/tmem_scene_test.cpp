@@ -315,3 +315,33 @@ TEST_CASE("TMEM inspector reads a tcgen05.mma accumulator cell as D's type", "[v
         CHECK(inspectTmemCell(*doc, s, rp.state(), 1, 1).find("= s32 661680") != std::string::npos);
     }
 }
+
+TEST_CASE("Registers view marks the registers an epilogue reads as another cell (expect fragment)",
+          "[views][tmem][registers][fragment]") {
+    // The epilogue assumes 32x32b (thread t register j = lane t, column j); the load is 16x256b.x4 (lane
+    // t/4 + 8*((j/2)%2), column 8*(j/4) + 2*(t%4) + j%2): only thread 0's registers 0 and 1 agree, 510 of
+    // 512 differ (the example's header; tests/engine/fragment_check_test.cpp derives the small case).
+    for (const char* name : {"tmem_ld_fragment_16x256b", "tmem_ld_fragment_16x256b_fixed"}) {
+        const bool broken = std::string(name).find("_fixed") == std::string::npos;
+        auto doc =
+            Document::fromFile(std::string(LAYOUTSCOPE_TEST_ASSETS) + "/scenarios/broken/" + name + ".scn");
+        REQUIRE(doc->hasTrace());
+        const uint32_t end = doc->trace().stepCount;
+        const auto ri = regInstrAt(*doc, end);
+        REQUIRE(ri);
+        RegScene r = regSceneAt(*doc, *ri, end, tmemSceneAt(*doc, end));
+        REQUIRE(!r.store);
+        markFragment(*doc, fragmentExpectations(*doc), r);
+        INFO(name);
+        CHECK(r.fragmentShape == "32x32b");
+        CHECK(r.fragmentDiffers == (broken ? 510u : 0u));
+        if (broken) {
+            // The load's vector is {%r16, ..., %r31}: position j is column 16 + j.
+            CHECK(r.fragmentRegs == 512u);
+            CHECK((r.texels[16].a & kFlagDiffers) == 0); // thread 0 position 0 agrees
+            CHECK((r.texels[18].a & kFlagDiffers) != 0); // thread 0 position 2: lane 8, column 0
+            CHECK((r.texels[size_t(1) * r.width() + 16].a & kFlagDiffers) != 0); // thread 1 position 0
+            CHECK((r.texels[2].a & kFlagDiffers) == 0); // %r2 is the store's, not the load's
+        }
+    }
+}

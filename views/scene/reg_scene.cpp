@@ -1,8 +1,12 @@
 #include "scene/reg_scene.hpp"
 
+#include "layoutscope/analysis/fragment.hpp"
 #include "layoutscope/tcgen05/tmem.hpp"
+#include "scene/cell_style.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <cstdlib>
 
 namespace layoutscope::views {
 
@@ -105,6 +109,48 @@ RegScene regSceneAt(const Document& doc, uint32_t instr, uint32_t step, const Tm
         return std::pair{a.y, a.x} < std::pair{b.y, b.x};
     });
     return r;
+}
+
+std::map<uint32_t, FragmentExpectation> fragmentExpectations(const Document& doc) {
+    std::map<uint32_t, FragmentExpectation> out;
+    if (!doc.hasTrace() || doc.text().find("expect fragment") == std::string::npos) return out;
+    auto sc = parseScenario(doc.text());
+    if (!sc) return out;
+    for (size_t i = 0; i < sc->instrs.size(); ++i) // trace instruction i is scenario instruction i
+        if (sc->instrs[i].expectFragment) out.emplace(uint32_t(i), *sc->instrs[i].expectFragment);
+    return out;
+}
+
+void markFragment(const Document& doc, const std::map<uint32_t, FragmentExpectation>& expect, RegScene& r) {
+    r.fragmentDiffers = 0;
+    r.fragmentRegs = 0;
+    r.fragmentShape.clear();
+    const auto it = expect.find(r.instr);
+    if (!r.valid || r.store || it == expect.end() || r.instr >= doc.trace().instrs.size()) return;
+    const auto form = parseLdSt(doc.trace().instrs[r.instr].text);
+    if (!form) return;
+    r.fragmentShape = ldStShapeName(it->second.shape);
+    const auto diff = fragmentDiff(*form, it->second);
+    if (!diff) return; // the run's diagnostic says why no such fragment exists
+    // Vector position j is the register the instruction names there ({%r16, ...}: column 16), as the
+    // view's columns are register numbers.
+    const std::string& text = doc.trace().instrs[r.instr].text;
+    std::vector<uint32_t> named;
+    const size_t open = text.find('{'), close = text.find('}', open);
+    for (size_t i = open; open != std::string::npos && i < close; ++i)
+        if (std::isdigit(static_cast<unsigned char>(text[i])) &&
+            (text[i - 1] == 'r' || !std::isdigit(static_cast<unsigned char>(text[i - 1])))) {
+            named.push_back(uint32_t(std::strtoul(text.c_str() + i, nullptr, 10)));
+            while (i + 1 < close && std::isdigit(static_cast<unsigned char>(text[i + 1]))) ++i;
+        }
+    if (named.size() != diff->regs) return; // not the vector the load was parsed with
+    r.fragmentRegs = r.height() * diff->regs;
+    for (uint32_t y = 0; y < r.height(); ++y)
+        for (uint32_t j = 0; j < diff->regs; ++j)
+            if (diff->differs[size_t(y % 32) * diff->regs + j] && named[j] < r.width()) {
+                r.texels[size_t(y) * r.width() + named[j]].a |= kFlagDiffers;
+                ++r.fragmentDiffers;
+            }
 }
 
 } // namespace layoutscope::views

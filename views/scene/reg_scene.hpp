@@ -9,7 +9,11 @@
 /// yet are dimmed.
 #include "scene/tmem_scene.hpp"
 
+#include "layoutscope/scenario/scenario.hpp"
+
+#include <map>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace layoutscope::views {
@@ -27,8 +31,11 @@ struct RegScene {
     uint32_t cta = 0;
     std::vector<uint32_t> warps; ///< warp id in CTA of each row block of 32 threads
     uint32_t regCount = 0;
-    std::vector<Rgba8> texels;  ///< regCount x 32*warps.size()
-    std::vector<RegLink> links; ///< sorted by (y, x); one per register cell that has a move
+    std::vector<Rgba8> texels;    ///< regCount x 32*warps.size()
+    std::vector<RegLink> links;   ///< sorted by (y, x); one per register cell that has a move
+    uint64_t fragmentDiffers = 0; ///< registers marked kFlagDiffers by markFragment
+    uint64_t fragmentRegs = 0;    ///< registers the load wrote (threads x its vector), when marked
+    std::string fragmentShape;    ///< the shape of the epilogue's fragment (`expect fragment`), if stated
     [[nodiscard]] uint32_t width() const { return regCount; }
     [[nodiscard]] uint32_t height() const { return 32 * static_cast<uint32_t>(warps.size()); }
     [[nodiscard]] const RegLink* linkAt(uint32_t x, uint32_t y) const;
@@ -44,6 +51,13 @@ struct RegScene {
 [[nodiscard]] std::vector<uint32_t> registerInstrs(const Document& doc);
 [[nodiscard]] std::optional<uint32_t> regInstrAt(const Trace& t, const std::vector<uint32_t>& regInstrs,
                                                  uint32_t step);
+
+/// The `expect fragment` in force at each tcgen05.ld of the document (by instruction index; the
+/// document's text parsed once): what the epilogue assumes those registers hold.
+[[nodiscard]] std::map<uint32_t, FragmentExpectation> fragmentExpectations(const Document& doc);
+/// Marks (kFlagDiffers) the registers of a tcgen05.ld scene that hold another TMEM cell than the
+/// fragment its epilogue assumes (analysis/fragment.hpp, the run check's own comparison).
+void markFragment(const Document& doc, const std::map<uint32_t, FragmentExpectation>& expect, RegScene& r);
 
 /// Registers of instruction `instr` at `step`; `tmem` (same step) supplies the colours of loaded cells.
 [[nodiscard]] RegScene regSceneAt(const Document& doc, uint32_t instr, uint32_t step, const TmemScene& tmem);

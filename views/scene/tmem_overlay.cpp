@@ -226,11 +226,21 @@ OverlayList buildRegOverlay(const Camera2D& cam, glm::vec2 viewport, const RegSc
             (y % 32 == 0 ? "w" + std::to_string(r.warps[y / 32]) + " t" : "t") + std::to_string(y % 32);
         o.text({lo.x - approxTextWidth(t) - 6, p.y - 7}, t, y % 32 == 0 ? kAxis : kDim);
     }
-    o.text({8, viewport.y - 42},
-           fitLabel({"rows = %laneid of each warp, columns = register index", "rows = %laneid, columns = reg",
-                     "rows lane, cols reg"},
-                    viewport.x - 12),
-           kDim);
+    if (r.fragmentDiffers > 0) { // `expect fragment`: the registers the epilogue reads as another cell
+        const std::string n = std::to_string(r.fragmentDiffers) + " of " + std::to_string(r.fragmentRegs);
+        glm::vec2 at{8, viewport.y - 44};
+        swatch(
+            o, at, Rgba8{kDiffColour.r, kDiffColour.g, kDiffColour.b, 255},
+            fitLabel({n + " registers hold another cell than the epilogue's " + r.fragmentShape + " fragment",
+                      n + " differ from the " + r.fragmentShape + " fragment", n + " differ"},
+                     viewport.x - 40));
+    } else {
+        o.text({8, viewport.y - 42},
+               fitLabel({"rows = %laneid of each warp, columns = register index",
+                         "rows = %laneid, columns = reg", "rows lane, cols reg"},
+                        viewport.x - 12),
+               kDim);
+    }
     o.text({8, viewport.y - 24},
            fitLabel({"colour = the TMEM cell it maps to; dim = not moved yet; hover links the TMEM cell",
                      "colour = its TMEM cell; dim = not moved yet", "colour = its TMEM cell"},

@@ -3,9 +3,39 @@
 // uses another shape, the registers hold other TMEM cells and the epilogue stores the tile scrambled,
 // silently. `expect fragment SHAPE` states the epilogue's assumption; every later tcgen05.ld is compared
 // with it register by register (the maps of tcgen05.md §4.1, RuleId::TmemLdStMap).
+#include "layoutscope/analysis/fragment.hpp"
 #include "scenario/parse.hpp"
 
+#include <array>
 #include <string>
+
+namespace layoutscope {
+
+std::optional<FragmentDiff> fragmentDiff(const LdStForm& got, const FragmentExpectation& e) {
+    const uint32_t regs = regsPerThread(got);
+    const uint32_t perX1 = e.shape == LdStShape::k16x256b ? 4 : e.shape == LdStShape::k16x128b ? 2 : 1;
+    // Both counts are powers of two and a valid load has at most 128 registers (Table 49), so the
+    // assumed shape's .num is valid exactly when it is a whole number.
+    if (regs % perX1 != 0) return std::nullopt;
+    FragmentDiff d;
+    d.assumed.shape = e.shape;
+    d.assumed.pack16b = e.pack16b;
+    d.assumed.immHalfSplitoff = e.imm;
+    d.assumed.num = regs / perX1;
+    d.regs = regs;
+    d.differs.assign(size_t(32) * regs, 0);
+    std::array<RegSegment, 2> a{}, b{};
+    for (uint32_t t = 0; t < 32; ++t)
+        for (uint32_t j = 0; j < regs; ++j) {
+            const uint32_t na = ldStSegmentsInto(got, t, j, a), nb = ldStSegmentsInto(d.assumed, t, j, b);
+            if (na == nb && a[0] == b[0] && (na < 2 || a[1] == b[1])) continue;
+            d.differs[size_t(t) * regs + j] = 1;
+            ++d.count;
+        }
+    return d;
+}
+
+} // namespace layoutscope
 
 namespace layoutscope::scn {
 namespace {
@@ -15,12 +45,6 @@ constexpr const char* kFragRef =
 
 const LdStShape kShapes[] = {LdStShape::k32x32b, LdStShape::k16x64b, LdStShape::k16x128b, LdStShape::k16x256b,
                              LdStShape::k16x32bx2};
-
-/// Registers per thread of one `.x1` of a shape (PTX Table 49): {32x32b, 16x64b, 16x32bx2} 1, 16x128b 2,
-/// 16x256b 4.
-uint32_t regsPerX1(LdStShape s) {
-    return s == LdStShape::k16x256b ? 4 : s == LdStShape::k16x128b ? 2 : 1;
-}
 
 std::string loadText(const LdStForm& f) {
     return std::string("tcgen05.ld.sync.aligned.") + ldStShapeName(f.shape) + ".x" + std::to_string(f.num) +
@@ -97,38 +121,31 @@ std::optional<Diagnostic> checkLdFragment(const LdStForm& got, uint32_t taddr, c
     const uint32_t regs = regsPerThread(got);
     Diagnostic d{Severity::Error, DiagCode::InvalidValue, {}, {}, kFragRef, Provenance::Cute};
     const std::string stated = " (stated at line " + std::to_string(e.span.line) + ")";
-    // The load that would give the assumed fragment: the same registers per thread in the assumed shape.
-    LdStForm want;
-    want.shape = e.shape;
-    want.pack16b = e.pack16b;
-    want.immHalfSplitoff = e.imm;
-    want.num = regs / regsPerX1(e.shape);
-    // Both counts are powers of two and a valid load has at most 128 registers (Table 49), so the
-    // assumed shape's .num is valid exactly when it is a whole number.
-    if (regs % regsPerX1(e.shape) != 0) {
+    const auto diff = fragmentDiff(got, e);
+    if (!diff) {
         d.message = loadText(got) + " gives " + std::to_string(regs) +
                     (regs == 1 ? " register" : " registers") + " per thread; no " + ldStShapeName(e.shape) +
                     " load gives that many, so the epilogue's fragment" + stated +
                     " cannot be what this load delivers";
         return d;
     }
-    uint64_t differ = 0;
+    if (diff->count == 0) return std::nullopt;
+    const LdStForm& want = diff->assumed;
     std::string first;
     int shown = 0;
     std::array<RegSegment, 2> a{}, b{};
-    for (uint32_t t = 0; t < 32; ++t)
-        for (uint32_t j = 0; j < regs; ++j) {
-            const uint32_t na = ldStSegmentsInto(got, t, j, a), nb = ldStSegmentsInto(want, t, j, b);
-            if (na == nb && a[0] == b[0] && (na < 2 || a[1] == b[1])) continue;
-            ++differ;
-            if (shown++ < 4)
-                first += "; thread " + std::to_string(t) + " register " + std::to_string(j) +
-                         ": the epilogue assumes " + cellText(b[0], taddr) + ", the load gives " +
-                         cellText(a[0], taddr);
+    for (uint32_t t = 0; t < 32 && shown < 4; ++t)
+        for (uint32_t j = 0; j < regs && shown < 4; ++j) {
+            if (!diff->differs[size_t(t) * regs + j]) continue;
+            ldStSegmentsInto(got, t, j, a);
+            ldStSegmentsInto(want, t, j, b);
+            ++shown;
+            first += "; thread " + std::to_string(t) + " register " + std::to_string(j) +
+                     ": the epilogue assumes " + cellText(b[0], taddr) + ", the load gives " +
+                     cellText(a[0], taddr);
         }
-    if (differ == 0) return std::nullopt;
     d.message =
-        loadText(got) + " puts other accumulator cells in " + std::to_string(differ) + " of " +
+        loadText(got) + " puts other accumulator cells in " + std::to_string(diff->count) + " of " +
         std::to_string(32 * regs) + " (thread, register) pairs than the epilogue's " +
         ldStShapeName(e.shape) + " fragment assumes" + stated + first +
         ". Fix: load with the shape the epilogue assumes: " + loadText(want) +
