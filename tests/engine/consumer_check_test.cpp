@@ -4,6 +4,7 @@
 // CuTe Swizzle<3,4,3>); a UINT8 TMA box with SWIZZLE_128B puts element (x, y) at logical y*128 + x.
 #include "layoutscope/analysis/consumer.hpp"
 #include "layoutscope/scenario/scenario.hpp"
+#include "scenario_test_util.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -55,14 +56,7 @@ std::string cpErrors(const std::string& desc) {
         "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [taddrBuf], 32;\n"
         "tcgen05.cp.cta_group::1.128x256b [tmem], sd;\n"
         "tcgen05.dealloc.cta_group::1.sync.aligned.b32 tmem, 32;\n";
-    auto sc = parseScenario(text);
-    REQUIRE(sc);
-    auto run = runScenario(*sc);
-    REQUIRE(run);
-    std::string out;
-    for (const Diagnostic& d : run->warnings)
-        if (d.severity == Severity::Error) out += std::to_string(d.span.line) + ": " + d.message + "\n";
-    return out;
+    return test::runErrors(text);
 }
 
 } // namespace

@@ -89,6 +89,14 @@ TEST_CASE("A malformed expect fragment names what it expects", "[scenario][check
                   .find("7: imm= is the half offset of the "
                         "16x32bx2 shape only") == 0);
     }
+    SECTION("imm= that is no column: a huge number, a word, a negative one") {
+        for (const char* bad : {"99999999999999999999999", "abc", "-4", "512"}) {
+            const std::string e = parseErrors(kHead + "expect fragment 16x32bx2 imm=" + bad + "\n");
+            INFO(e);
+            CHECK(e.find("7: ") == 0);
+            CHECK(e.find("imm=") != std::string::npos);
+        }
+    }
     SECTION("nothing after fragment") {
         CHECK(parseErrors(kHead + "expect fragment\n").find("7: expected 'expect fragment SHAPE") == 0);
     }

@@ -35,18 +35,6 @@ void press(LessonDock* d, const char* button) {
     QCoreApplication::processEvents();
 }
 
-void clickCell(CellCanvas* c, glm::uvec2 cell) {
-    test::zoomAround(c, cell, 12.0f); // so the click hits one cell
-    QTest::mouseClick(c, Qt::LeftButton, Qt::NoModifier, c->cellCentre(cell.x, cell.y).toPoint());
-    QCoreApplication::processEvents();
-}
-
-bool contains(const std::vector<std::pair<glm::uvec2, glm::uvec2>>& r, glm::uvec2 c) {
-    for (const auto& [lo, hi] : r)
-        if (c.x >= lo.x && c.y >= lo.y && c.x < hi.x && c.y < hi.y) return true;
-    return false;
-}
-
 } // namespace
 
 TEST_CASE("The Lessons menu lists every bundled lesson by its title", "[views][gui][lesson]") {
@@ -85,7 +73,7 @@ TEST_CASE("A lesson opens its scenario, walks with Next, follows the timeline an
     CHECK(d->promptText().isEmpty());
     // `highlight: global A (0..63, 0..63)`: the box's elements in the global view.
     QTRY_VERIFY(!w.globalView()->highlights().empty());
-    CHECK(contains(w.globalView()->highlights(), *w.globalCellOf(5, 3)));
+    CHECK(test::rangesContain(w.globalView()->highlights(), *w.globalCellOf(5, 3)));
 
     // Next until the first question: step 2, `question: where A (0,5)`, answer 0x040a.
     press(d, "lessonNext");
@@ -110,16 +98,16 @@ TEST_CASE("A lesson opens its scenario, walks with Next, follows the timeline an
         CHECK(w.playback()->step() == w.document()->trace().instrs[2].endStep); // inherits the position
         // `highlight: landed A (3, 0..63)`: all of the 128-B line 0x580.
         QTRY_VERIFY(!w.smemView()->highlights().empty());
-        CHECK(contains(w.smemView()->highlights(), *w.smemCellOf(0x580)));
-        CHECK(contains(w.smemView()->highlights(), *w.smemCellOf(0x5ff)));
-        CHECK_FALSE(contains(w.smemView()->highlights(), *w.smemCellOf(0x600)));
+        CHECK(test::rangesContain(w.smemView()->highlights(), *w.smemCellOf(0x580)));
+        CHECK(test::rangesContain(w.smemView()->highlights(), *w.smemCellOf(0x5ff)));
+        CHECK_FALSE(test::rangesContain(w.smemView()->highlights(), *w.smemCellOf(0x600)));
         press(d, "lessonClick");
         CHECK(d->awaitingClick());
-        clickCell(w.smemView(), *w.smemCellOf(0x5b8)); // element (3,4)
+        test::clickCell(w.smemView(), *w.smemCellOf(0x5b8)); // element (3,4)
         CHECK(d->verdictText().startsWith("Incorrect."));
         CHECK_FALSE(d->awaitingClick());
         press(d, "lessonClick");
-        clickCell(w.smemView(), *w.smemCellOf(0x5ba));
+        test::clickCell(w.smemView(), *w.smemCellOf(0x5ba));
         CHECK(d->verdictText().startsWith("Correct."));
         test::screenshot(w, "lesson_clicked.png");
     }
@@ -234,16 +222,16 @@ TEST_CASE("The Registers view shows a lesson's register highlights and answers a
     REQUIRE(regs->isVisible());
     // Thread 5 of warp 0 is row 5; register 11 is column 11.
     QTRY_VERIFY(!regs->highlights().empty());
-    CHECK(contains(regs->highlights(), {11, 5}));
-    CHECK_FALSE(contains(regs->highlights(), {10, 5}));
-    CHECK_FALSE(contains(regs->highlights(), {11, 4}));
+    CHECK(test::rangesContain(regs->highlights(), {11, 5}));
+    CHECK_FALSE(test::rangesContain(regs->highlights(), {10, 5}));
+    CHECK_FALSE(test::rangesContain(regs->highlights(), {11, 4}));
     test::screenshot(w, "lesson_registers.png");
     SECTION("a click on a wrong register, then on the right one") {
         press(d, "lessonClick");
-        clickCell(regs, {10, 5});
+        test::clickCell(regs, {10, 5});
         CHECK(d->verdictText().startsWith("Incorrect."));
         press(d, "lessonClick");
-        clickCell(regs, {11, 5});
+        test::clickCell(regs, {11, 5});
         CHECK(d->verdictText().startsWith("Correct."));
     }
 }

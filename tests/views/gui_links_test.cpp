@@ -15,19 +15,6 @@
 using namespace layoutscope;
 using namespace layoutscope::views;
 
-namespace {
-void click(CellCanvas* c, glm::uvec2 cell) {
-    test::zoomAround(c, cell, 12.0f); // so the click hits one cell
-    QTest::mouseClick(c, Qt::LeftButton, Qt::NoModifier, c->cellCentre(cell.x, cell.y).toPoint());
-    QCoreApplication::processEvents();
-}
-bool contains(const std::vector<std::pair<glm::uvec2, glm::uvec2>>& r, glm::uvec2 c) {
-    for (const auto& [lo, hi] : r)
-        if (c.x >= lo.x && c.y >= lo.y && c.x < hi.x && c.y < hi.y) return true;
-    return false;
-}
-} // namespace
-
 TEST_CASE("Clicking a shared-memory byte selects its element in shared and global memory, with the path",
           "[views][gui][links]") {
     MainWindow w;
@@ -41,14 +28,15 @@ TEST_CASE("Clicking a shared-memory byte selects its element in shared and globa
     const uint32_t addr = tile->smemAddr + 3 * 128 + 2 * 16 + 4;
     const auto cell = w.smemCellOf(addr);
     REQUIRE(cell);
-    click(w.smemView(), *cell + glm::uvec2(1, 0)); // the element's second byte selects the element too
+    test::clickCell(w.smemView(),
+                    *cell + glm::uvec2(1, 0)); // the element's second byte selects the element too
     const auto& s = w.smemView()->selection();
     REQUIRE(s.size() == 1);
     CHECK(s[0].first == *cell);
     CHECK(s[0].second == *cell + glm::uvec2(2, 1));
     const auto g = w.globalCellOf(10, 3);
     REQUIRE(g);
-    CHECK(contains(w.globalView()->selection(), *g));
+    CHECK(test::rangesContain(w.globalView()->selection(), *g));
     CHECK(w.globalView()->selection().size() == 1);
     REQUIRE(w.pathOverlay()->segments().size() == 1);
     CHECK(w.pathOverlay()->segments()[0].state == PathPiece::State::Done);
@@ -85,7 +73,7 @@ TEST_CASE("Bank heat of a warp reading a column starts at the clicked element", 
     const uint32_t addr = w.document()->firstTile()->smemAddr + 5 * 128 + 7 * 16;
     const auto cell = w.smemCellOf(addr);
     REQUIRE(cell);
-    click(w.smemView(), *cell);
+    test::clickCell(w.smemView(), *cell);
     REQUIRE(w.bankHeatShown());
     CHECK(w.bankHeatShown()->row0 == 5);
     CHECK(w.bankHeatShown()->col == 16);
@@ -108,7 +96,7 @@ TEST_CASE("Clicking a Tensor Memory cell selects the register stored there and t
     // st .x4 {r0..r3} puts r1 of thread 5 at lane 5, column 1; ld .x4 {r4..r7} reads it into r5.
     const auto cell = w.tmemViews()->tmemCellOf(0, 5, 1);
     REQUIRE(cell);
-    click(w.tmemViews()->tmemView(), *cell);
+    test::clickCell(w.tmemViews()->tmemView(), *cell);
     CHECK(w.tmemViews()->tmemView()->selection().size() == 1);
     const LinkedData& d = w.linkedData();
     CHECK(d.locs.size() == 3);

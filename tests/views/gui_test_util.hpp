@@ -7,6 +7,7 @@
 #include <QTest>
 #include <QWheelEvent>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace layoutscope::views::test {
@@ -36,6 +37,20 @@ inline void zoomAround(CellCanvas* c, glm::uvec2 cell, float minZoom) {
                       Qt::NoScrollPhase, false);
         QCoreApplication::sendEvent(c, &e);
     }
+}
+
+/// Click the centre of `cell`, zoomed in first so the click hits that one cell.
+inline void clickCell(CellCanvas* c, glm::uvec2 cell) {
+    zoomAround(c, cell, 12.0f);
+    QTest::mouseClick(c, Qt::LeftButton, Qt::NoModifier, c->cellCentre(cell.x, cell.y).toPoint());
+    QCoreApplication::processEvents();
+}
+
+/// Whether cell `c` lies in one of the half-open ranges [lo, hi) (a canvas's marks, outlines).
+inline bool rangesContain(const std::vector<std::pair<glm::uvec2, glm::uvec2>>& r, glm::uvec2 c) {
+    for (const auto& [lo, hi] : r)
+        if (c.x >= lo.x && c.y >= lo.y && c.x < hi.x && c.y < hi.y) return true;
+    return false;
 }
 
 /// Overlay text lines of `c` below its cell grid (legends) that the canvas cuts: past the right or the

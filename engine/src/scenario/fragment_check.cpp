@@ -4,6 +4,7 @@
 // silently. `expect fragment SHAPE` states the epilogue's assumption; every later tcgen05.ld is compared
 // with it register by register (the maps of tcgen05.md §4.1, RuleId::TmemLdStMap).
 #include "layoutscope/analysis/fragment.hpp"
+#include "scenario/directives.hpp"
 #include "scenario/parse.hpp"
 
 #include <array>
@@ -89,23 +90,10 @@ void fragmentDirective(Context& ctx, const std::vector<Tok>& toks) {
         } else if (toks[i].text == "imm" && i + 2 < toks.size() && toks[i + 1].text == "=" && !haveImm) {
             if (e.shape != LdStShape::k16x32bx2)
                 return fail(toks[i].span, "imm= is the half offset of the 16x32bx2 shape only");
-            const NameInfo* ni = ctx.lookup(toks[i + 2].text);
-            int64_t v = 0;
-            if (ni && ni->kind == NameKind::Let) {
-                v = ni->value;
-            } else {
-                try {
-                    size_t used = 0;
-                    v = std::stoll(toks[i + 2].text, &used, 0);
-                    if (used != toks[i + 2].text.size()) throw std::invalid_argument("trailing");
-                } catch (const std::exception&) {
-                    return fail(toks[i + 2].span,
-                                "imm=" + toks[i + 2].text + ": give an integer column offset");
-                }
-            }
-            if (v < 0 || v > 511)
-                return fail(toks[i + 2].span, "imm=" + toks[i + 2].text + " is outside columns 0..511");
-            e.imm = v;
+            DirectiveReader r{ctx, toks};
+            const auto v = r.integer(toks[i + 2], "imm= (the second half's column offset)", 0, 511);
+            if (!v) return;
+            e.imm = *v;
             haveImm = true;
             i += 2;
         } else {
