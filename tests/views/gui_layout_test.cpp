@@ -122,9 +122,11 @@ TEST_CASE("The space given to Tensor Memory for tcgen05 comes back for TMA, each
     w.resizeDocks({tmem}, {420}, Qt::Vertical);
     settle();
     const int tmemMixed = tmem->height();
+    test::screenshot(w, "layout_switch_1_tcgen05_1280x800.png");
 
     w.openFile(dir + "tma_tile_sw64.scn");
     settle();
+    test::screenshot(w, "layout_switch_2_tma_after_tcgen05_1280x800.png");
     CHECK_FALSE(tmem->isVisible());
     CHECK(std::abs(w.smemView()->height() - smemTma) <= 8); // the space came back
     CHECK(std::abs(w.globalView()->height() - globalTma) <= 8);
