@@ -9,6 +9,6 @@ if [[ ! -x $nvcc ]]; then echo "SKIP: no nvcc at $nvcc (set NVCC)"; exit 77; fi
 mkdir -p "$work"
 name=$(basename "$scn" .scn)
 "$cli" export-cuda "$scn" -o "$work/$name.cu"
-arch=$(sed -n 's/.*-gencode=arch=compute_\([0-9a-z]*\),.*/\1/p' "$work/$name.cu" | head -1)
+arch=$(sed -n 's/.*-gencode=arch=compute_\([0-9a-z]*\),.*/\1/p;T;q' "$work/$name.cu")
 "$nvcc" -std=c++17 -O1 -gencode=arch=compute_$arch,code=sm_$arch -c -o "$work/$name.o" "$work/$name.cu"
 echo "$name: nvcc -gencode=arch=compute_$arch,code=sm_$arch ok"
