@@ -92,7 +92,7 @@ std::optional<BreakHit> BreakpointPanel::nextStop(uint32_t after) {
         m_excessDoc = d;
         m_excessText = d->text();
         m_excess.clear();
-        if (auto sc = parseScenario(d->text())) m_excess = bankExcessPerInstr(d->trace(), *sc);
+        if (const Scenario* sc = d->scenario()) m_excess = bankExcessPerInstr(d->trace(), *sc);
     }
     return nextBreak(d->trace(), m_bps, m_excess, after);
 }

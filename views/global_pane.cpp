@@ -7,6 +7,7 @@
 #include <QLabel>
 #include <QSignalBlocker>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QVBoxLayout>
 #include <algorithm>
 
@@ -82,21 +83,27 @@ void GlobalPane::setDocument(const Document* doc) {
     m_hasShape = false;
     m_tileBox->clear();
     m_tileBox->addItem("auto", -1);
-    int copies = 0;
+    // The rows go in with one insertion: 10,000 addItem calls (each a model signal) stalled the window
+    // for ~10 ms when an editor re-check landed (issue 11 item 4).
+    QList<QStandardItem*> rows;
     if (doc && doc->hasTrace()) {
         const Trace& t = doc->trace();
         for (uint32_t i = 0; i < t.instrs.size(); ++i) {
             if (!doc->tileOf(i)) continue;
-            ++copies;
             const TraceInstr& in = t.instrs[i];
             QString text = QString("#%1").arg(i);
             if (in.sourceLine > 0) text += QString(" (line %1)").arg(in.sourceLine);
-            m_tileBox->addItem(text, int(i));
-            m_tileBox->setItemData(m_tileBox->count() - 1, QString::fromStdString(in.text), Qt::ToolTipRole);
+            auto* item = new QStandardItem(text);
+            item->setData(int(i), Qt::UserRole);
+            item->setData(QString::fromStdString(in.text), Qt::ToolTipRole);
+            rows.push_back(item);
         }
     }
-    m_tileLabel->setVisible(copies > 1);
-    m_tileBox->setVisible(copies > 1);
+    const bool several = rows.size() > 1;
+    if (auto* model = qobject_cast<QStandardItemModel*>(m_tileBox->model()); model && !rows.empty())
+        model->invisibleRootItem()->appendRows(rows);
+    m_tileLabel->setVisible(several);
+    m_tileBox->setVisible(several);
 }
 
 std::optional<uint32_t> GlobalPane::pinnedInstr() const {

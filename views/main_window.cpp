@@ -2,6 +2,7 @@
 #include "compare_window.hpp"
 #include "import_tensormap_dialog.hpp"
 #include "operand_view.hpp"
+#include "scene/prepared_views.hpp"
 
 #include "editor_dock.hpp"
 #include "event_list.hpp"
@@ -284,8 +285,15 @@ void MainWindow::applyDocument(std::unique_ptr<Document> doc, bool keepStep) {
 
     std::vector<TimelineWidget::Span> spans;
     if (m_doc->hasTrace()) {
-        m_frames = boxFrames(*m_doc);
-        m_replay = std::make_unique<Replay>(m_doc->trace(), m_doc->initial());
+        if (std::unique_ptr<PreparedViews> prep = m_doc->takePrepared()) { // built on the re-check's worker
+            m_frames = std::move(prep->frames);
+            m_replay = std::move(prep->replay);
+            m_smemCache = std::move(prep->smem);
+            m_smemCache.rebindFrames(m_frames);
+        } else {
+            m_frames = boxFrames(*m_doc);
+            m_replay = std::make_unique<Replay>(m_doc->trace(), m_doc->initial());
+        }
         for (const TraceInstr& in : m_doc->trace().instrs)
             spans.push_back({in.firstStep, in.endStep, in.summary.empty() ? in.text : in.summary});
         m_smem->setMessage({}, {});

@@ -91,16 +91,14 @@ OperandView::~OperandView() = default;
 
 void OperandView::setDocument(const Document* doc) {
     m_doc = doc;
-    m_scenario.reset();
+    m_scenario = nullptr;
     m_operands.clear();
     m_grid.reset();
     m_scene = {};
     m_picker->clear();
-    if (doc && doc->hasTrace() && !doc->text().empty()) {
-        if (auto s = parseScenario(doc->text())) {
-            m_scenario = std::move(*s);
-            m_operands = consumerOperands(*m_scenario);
-        }
+    if (doc && doc->hasTrace() && doc->scenario()) {
+        m_scenario = doc->scenario();
+        m_operands = consumerOperands(*m_scenario);
     }
     int first = -1, firstBad = -1;
     for (size_t i = 0; i < m_operands.size(); ++i) {

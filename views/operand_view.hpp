@@ -72,7 +72,7 @@ class OperandView : public QObject {
     QLabel* m_listTitle = nullptr;
     QListWidget* m_list = nullptr;
     const Document* m_doc = nullptr;
-    std::optional<Scenario> m_scenario; ///< the document's text parsed again (Document keeps only the run)
+    const Scenario* m_scenario = nullptr; ///< the document's (Document::scenario), or nullptr
     std::vector<ConsumerOperandRef> m_operands;
     std::optional<OperandGrid> m_grid;
     OperandScene m_scene;

@@ -1,4 +1,5 @@
 #include "scenario_checker.hpp"
+#include "scene/prepared_views.hpp"
 
 #include <QThread>
 #include <new>
@@ -40,6 +41,8 @@ void ScenarioChecker::RT_check(const std::shared_ptr<Job>& job, std::string text
     std::unique_ptr<Document> doc;
     try {
         doc = Document::fromText(std::move(text), path, options); // never throws bad_alloc itself
+        // The views' passes over every move, here on the worker instead of the event loop.
+        if (!job->cancel && doc->hasTrace()) doc->setPrepared(prepareViews(*doc));
     } catch (const std::bad_alloc&) {
         doc = Document::failed({}, path, outOfMemory("checking the scenario"));
     }

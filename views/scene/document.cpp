@@ -1,5 +1,6 @@
 #include "scene/document.hpp"
 #include "layoutscope/analysis/observed.hpp"
+#include "scene/prepared_views.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -89,6 +90,20 @@ void im2colPixelsFromTrace(std::vector<InstrTile>& tiles, const Trace& t) {
     }
 }
 
+Document::Document() = default;
+// The prepared views hold a Replay and a scene cache pointing into this document: freed before its trace.
+Document::~Document() {
+    m_prepared.reset();
+}
+
+void Document::setPrepared(std::unique_ptr<PreparedViews> p) {
+    m_prepared = std::move(p);
+}
+
+std::unique_ptr<PreparedViews> Document::takePrepared() {
+    return std::move(m_prepared);
+}
+
 std::unique_ptr<Document> Document::fromText(std::string text, std::string path, const RunOptions& options) {
     auto d = std::make_unique<Document>();
     d->m_text = std::move(text);
@@ -111,11 +126,13 @@ std::unique_ptr<Document> Document::fromText(std::string text, std::string path,
         for (uint32_t cta = 0; cta < d->m_run->initial.smem.size(); ++cta)
             d->m_windows.push_back(smemWindowOf(d->m_run->trace, cta, &*sc));
         d->compareObservations(*sc);
+        d->m_scenario = std::make_unique<const Scenario>(std::move(sc).value());
     };
     try {
         load();
     } catch (const std::bad_alloc&) { // out of memory is the document's diagnostic, not a crash
         d->m_run.reset();
+        d->m_scenario.reset();
         d->m_tiles.clear();
         d->m_windows.clear();
         d->m_diags = {outOfMemory("parsing or running the scenario")};

@@ -53,8 +53,12 @@ struct SmemWindow {
     [[nodiscard]] uint32_t rows() const { return size / 128; }
 };
 
+struct PreparedViews;
+
 class Document {
   public:
+    Document();
+    ~Document();
     /// Parse and run scenario text. Never throws; failures become diagnostics (out of memory too).
     /// `options.cancel` stops a run that is no longer wanted (the editor's next keystroke).
     static std::unique_ptr<Document> fromText(std::string text, std::string path = {},
@@ -85,6 +89,13 @@ class Document {
     [[nodiscard]] const std::vector<Diagnostic>& diagnostics() const { return m_diags; }
     [[nodiscard]] const std::string& text() const { return m_text; }
     [[nodiscard]] const std::string& path() const { return m_path; }
+    /// The parsed scenario behind the trace (nullptr for hand-built traces and failed parses): views that
+    /// need its declarations (operands, fragment expectations, bank patterns) read it here instead of
+    /// parsing the text again on the UI thread (issue 11 item 4: 40-55 ms for 10,000 instructions).
+    [[nodiscard]] const Scenario* scenario() const { return m_scenario.get(); }
+    /// View state built ahead, off the UI thread (prepared_views.hpp); taken once by the main window.
+    void setPrepared(std::unique_ptr<PreparedViews> p);
+    [[nodiscard]] std::unique_ptr<PreparedViews> takePrepared();
     /// Shared-memory addresses of `cta` whose bytes differ from the scenario's `observe smem` dumps (sorted;
     /// issue 13 item 4). The views mark them with kFlagDiffers; each observation is also a diagnostic.
     [[nodiscard]] const std::vector<uint32_t>& observedDiffers(uint32_t cta) const;
@@ -115,6 +126,8 @@ class Document {
     std::string m_text, m_path;
     std::vector<Diagnostic> m_diags;
     std::optional<Run> m_run;
+    std::unique_ptr<const Scenario> m_scenario; ///< set with m_run
+    std::unique_ptr<PreparedViews> m_prepared;
     std::vector<InstrTile> m_tiles;
     std::vector<SmemWindow> m_windows; ///< per CTA
 };

@@ -113,8 +113,7 @@ RegScene regSceneAt(const Document& doc, uint32_t instr, uint32_t step, const Tm
 
 std::map<uint32_t, FragmentExpectation> fragmentExpectations(const Document& doc) {
     std::map<uint32_t, FragmentExpectation> out;
-    if (!doc.hasTrace() || doc.text().find("expect fragment") == std::string::npos) return out;
-    auto sc = parseScenario(doc.text());
+    const Scenario* sc = doc.hasTrace() ? doc.scenario() : nullptr;
     if (!sc) return out;
     for (size_t i = 0; i < sc->instrs.size(); ++i) // trace instruction i is scenario instruction i
         if (sc->instrs[i].expectFragment) out.emplace(uint32_t(i), *sc->instrs[i].expectFragment);

@@ -15,6 +15,11 @@ class SmemSceneCache {
     /// state when the document, the frames or the CTA change.
     const SmemScene& sceneAt(const Document& doc, uint32_t step, const std::vector<BoxFrame>& frames,
                              uint32_t cta, uint32_t fadeSteps = 0);
+    /// The frames moved to another vector (same elements, same storage: std::move of the vector): keep
+    /// the state instead of rebuilding it at the next sceneAt. No effect when `frames` holds other data.
+    void rebindFrames(const std::vector<BoxFrame>& frames) {
+        if (frames.data() == m_framesData) m_frames = &frames;
+    }
 
   private:
     struct State {

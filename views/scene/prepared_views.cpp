@@ -1,0 +1,16 @@
+#include "scene/prepared_views.hpp"
+
+namespace layoutscope::views {
+
+std::unique_ptr<PreparedViews> prepareViews(const Document& doc) {
+    if (!doc.hasTrace()) return nullptr;
+    auto p = std::make_unique<PreparedViews>();
+    p->frames = boxFrames(doc);
+    const uint32_t last = doc.trace().stepCount;
+    p->replay = std::make_unique<Replay>(doc.trace(), doc.initial());
+    p->replay->seek(last);
+    (void)p->smem.sceneAt(doc, last, p->frames, 0, 0);
+    return p;
+}
+
+} // namespace layoutscope::views
