@@ -176,8 +176,11 @@ void OperandView::showOperand(int index) {
                         .arg(m_scene.total)
                         .arg(QString::fromStdString(m_grid->tensor));
         const int fix = diag.indexOf(" Fix: "), none = diag.indexOf(" No single change");
-        if (fix >= 0) shortText += diag.mid(fix);
-        if (none >= 0) shortText += diag.mid(none);
+        QString tail = fix >= 0 ? diag.mid(fix) : none >= 0 ? diag.mid(none) : QString();
+        // A pair MMA's half: its long unverified note stays in the tooltip, a tag here.
+        if (const int u = tail.indexOf(" (unverified: that .cta_group::2"); u >= 0)
+            tail = tail.left(u) + " (pair split unverified)";
+        shortText += tail;
     }
     m_diag->setText(shortText);
     fillList();

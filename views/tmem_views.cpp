@@ -118,7 +118,11 @@ TmemViews::TmemViews(QMainWindow* window) : QObject(window), m_window(window) {
     });
     m_tmem->setInspector([this](uint32_t x, uint32_t y) -> std::string {
         if (!m_doc || !m_tmemReplay) return {};
-        return inspectTmemCell(*m_doc, m_tmemScene, m_tmemReplay->state(), x, y);
+        std::string t = inspectTmemCell(*m_doc, m_tmemScene, m_tmemReplay->state(), x, y);
+        // The check's verdict second, under the cell's name: the inspector is cut at the pane's bottom.
+        if (const TmemWrongCell* c = expectedCellAt(*m_doc, m_expected, m_tmemScene, x, y))
+            t.insert(t.find('\n') + 1, expectedCellText(*c));
+        return t;
     });
     m_regs->setInspector([this](uint32_t x, uint32_t y) -> std::string {
         if (!m_doc || !m_tmemReplay) return {};
@@ -185,6 +189,7 @@ void TmemViews::selectRegisterCell(int x, int y) {
 void TmemViews::resetDocument(const Document* doc) {
     m_doc = doc;
     m_fragments = doc ? fragmentExpectations(*doc) : std::map<uint32_t, FragmentExpectation>{};
+    m_expected = {};
     m_tmemReplay.reset();
     m_smemReplay.reset();
     m_hasTmem = false;
@@ -213,8 +218,10 @@ void TmemViews::resetDocument(const Document* doc) {
                     }
             }
         }
-        if (m_hasTmem)
+        if (m_hasTmem) {
             m_tmemReplay = std::make_unique<TmemReplay>(doc->trace(), initialTmemOf(doc->run(), ctas));
+            m_expected = tmemExpectations(*doc); // the consumer check's mismatches, where the cp put them
+        }
     }
     m_cache.reset();
     m_hasFans = m_hasTmem && multicastFansAt(*doc, 0).valid;
@@ -307,6 +314,7 @@ void TmemViews::onStep(const Document* doc, uint32_t step, const SmemScene& smem
         m_cacheCta = smem.window.cta;
     }
     m_tmemScene = m_cache->seek(step, colour);
+    markExpectedTmem(*doc, m_expected, m_tmemScene);
     updateFitRegion();
     const auto ri = regInstrAt(doc->trace(), m_regInstrs, step);
     m_regScene = ri ? regSceneAt(*doc, *ri, step, m_tmemScene) : RegScene{};

@@ -12,6 +12,7 @@
 #include "scene/reg_scene.hpp"
 #include "scene/smem_scene.hpp"
 #include "scene/tma_fans.hpp"
+#include "scene/tmem_expected.hpp"
 #include "scene/tmem_scene.hpp"
 #include "scene/tmem_scene_cache.hpp"
 
@@ -92,6 +93,7 @@ class TmemViews : public QObject {
     TmemScene m_tmemScene;
     RegScene m_regScene;
     std::map<uint32_t, FragmentExpectation> m_fragments; ///< `expect fragment` per tcgen05.ld (markFragment)
+    TmemExpectations m_expected; ///< tcgen05.cp cells that hold another element than the tile
     MulticastFans m_fans;
     DecompScene m_decompScene;
     std::string m_decompTitle;

@@ -95,7 +95,7 @@ OverlayList buildOperandOverlay(const Camera2D& cam, glm::vec2 viewport, const O
     for (uint32_t y = 0; y < g.rows; y += uint32_t(thin(z, 16.0f))) {
         const glm::vec2 p = cam.worldToScreen({0, float(y) + 0.5f});
         if (p.y < top || p.y > viewport.y - kOperandMargins.w) continue;
-        const std::string t = g.indexName + std::to_string(y);
+        const std::string t = g.indexName + std::to_string(g.rowBase + y); // a pair half: the operand's row
         o.text({std::max(2.0f, lo.x - approxTextWidth(t) - 6), p.y - 7}, t, kAxis);
     }
     // Legend, four lines: the colour map (the shared-memory view's), then the counts.
@@ -137,7 +137,7 @@ OverlayList buildOperandOverlay(const Camera2D& cam, glm::vec2 viewport, const O
 
 std::string operandCellText(const OperandGrid& g, const OperandCell& c) {
     std::string t = (g.tensor.empty() ? std::string("operand") : g.tensor) + "[" + g.indexName + "=" +
-                    std::to_string(c.m) + "][k=" + std::to_string(c.k) + "]: expected " +
+                    std::to_string(g.rowBase + c.m) + "][k=" + std::to_string(c.k) + "]: expected " +
                     coordText(c.expected) + ", reads " +
                     (c.actual ? coordText(*c.actual) : std::string("bytes no TMA load wrote"));
     return t + " at " + hex(c.addr);
@@ -147,7 +147,8 @@ std::string inspectOperandCell(const OperandGrid& g, uint32_t x, uint32_t y) {
     if (x >= g.cols || y >= g.rows) return {};
     const OperandCell& c = g.cells[size_t(y) * g.cols + x];
     if (c.bytes == 0) return {};
-    std::string t = g.what + " " + g.indexName + "=" + std::to_string(c.m) + ", k=" + std::to_string(c.k);
+    std::string t =
+        g.what + " " + g.indexName + "=" + std::to_string(g.rowBase + c.m) + ", k=" + std::to_string(c.k);
     if (g.what == "tcgen05.cp") t += " (16-B chunk " + std::to_string(c.col) + ")";
     t += "\nreads shared::cta [" + hex(c.addr) + ", " + hex(c.addr + c.bytes) + ") of CTA " +
          std::to_string(g.cta) + "\n";

@@ -5,6 +5,7 @@
 #include "scene/smem_scene.hpp"
 #include "scene/svg_writer.hpp"
 #include "scene/tma_fans.hpp"
+#include "scene/tmem_expected.hpp"
 #include "scene/tmem_overlay.hpp"
 
 #include <algorithm>
@@ -93,7 +94,9 @@ ViewPaneResult globalPane(const Document& doc, uint32_t step) {
 /// TmemViews::onStep's TMEM scene: cp-copied cells coloured from the (window-coloured) SMEM scene.
 TmemScene tmemSceneOf(const Document& doc, uint32_t step, const ViewOptions& opt) {
     const SmemScene smem = smemSceneOf(doc, step, opt.frames ? *opt.frames : boxFrames(doc), opt);
-    return tmemSceneAt(doc, step, opt.cta, smemSourceColours(doc, smem));
+    TmemScene s = tmemSceneAt(doc, step, opt.cta, smemSourceColours(doc, smem));
+    markExpectedTmem(doc, tmemExpectations(doc), s); // as the window marks them
+    return s;
 }
 
 constexpr const char* kNoTmem = "this scenario writes no Tensor Memory (no tcgen05 moves)";

@@ -108,7 +108,7 @@ void checkOperand(const Scenario& s, size_t instrIndex, const OperandSpec& op, c
                       stated + ". ";
     for (size_t i = 0; i < c.first.size(); ++i) {
         const ReadMismatch& r = c.first[i];
-        msg += (i ? "; " : "") + tensor + "[" + op.tensorIx + "=" + std::to_string(r.m) +
+        msg += (i ? "; " : "") + tensor + "[" + op.tensorIx + "=" + std::to_string(op.rowBase + r.m) +
                "][k=" + std::to_string(r.k) + "]: expected global " + coordText(r.expected) + ", reads " +
                (r.actual ? coordText(*r.actual) : std::string("bytes no TMA load wrote"));
     }
@@ -165,14 +165,20 @@ void checkOperand(const Scenario& s, size_t instrIndex, const OperandSpec& op, c
         fix = " No single change of the descriptor (layout type, lbo, sbo) or major-ness makes them agree: "
               "check "
               "the box (its inner extent must cover the operand's K) and the start address.";
-    const RuleInfo& ri = ruleInfo(RuleId::Tcgen05CpSourceWalk);
     const bool cp = op.what == "tcgen05.cp";
+    const RuleInfo& ri = ruleInfo(cp ? RuleId::Tcgen05CpSourceWalk : RuleId::Tcgen05MmaCtaPair);
+    if (op.pairHalf) // the split of a pair MMA is the engine's reading of the PTX text, not measured
+        fix += " (unverified: that .cta_group::2 reads these rows from CTA " + std::to_string(op.cta) +
+               "'s shared memory; rule: " + ri.name + ")";
     findings.push_back(
         Diagnostic{Severity::Error, DiagCode::InvalidValue, in.span, msg + "." + fix,
-                   cp ? std::string("PTX ISA 9.2 §9.7.16.4.1 (shared memory descriptor); ") + ri.reference
-                      : std::string("PTX ISA 9.2 §9.7.15.5.1 (wgmma matrix descriptors); measured on H100: "
-                                    "tests/data/wgmma/h100_records.jsonl"),
-                   cp ? ri.provenance : Provenance::HardwareSm90});
+                   cp || op.pairHalf
+                       ? std::string(cp ? "PTX ISA 9.2 §9.7.16.4.1 (shared memory descriptor); "
+                                        : "PTX ISA 9.2 §9.7.16.10.9 (tcgen05.mma); ") +
+                             ri.reference
+                       : std::string("PTX ISA 9.2 §9.7.15.5.1 (wgmma matrix descriptors); measured on H100: "
+                                     "tests/data/wgmma/h100_records.jsonl"),
+                   cp || op.pairHalf ? ri.provenance : Provenance::HardwareSm90});
 }
 
 } // namespace
@@ -209,6 +215,7 @@ struct MmaShape {
     std::string transName[2];
     std::optional<OperandExpectation> expect[2];
     bool aFromTmem = false; ///< tcgen05.mma [a-tmem]: only B is read through a descriptor
+    uint32_t ctaGroup = 1;  ///< tcgen05.mma .cta_group::2: each operand read as two halves (below)
 };
 
 std::vector<OperandSpec> mmaOperandSpecs(const Scenario& s, size_t instrIndex, const MmaShape& m) {
@@ -222,12 +229,32 @@ std::vector<OperandSpec> mmaOperandSpecs(const Scenario& s, size_t instrIndex, c
         op.mnMajor = m.trans[o];
         op.transName = m.transName[o];
         op.expect = m.expect[o];
-        const uint32_t rows = m.rows[o], bits = m.elemBits, k = m.k;
-        op.reads = [rows, bits, k](const SmemDescriptor& d, bool mn) {
-            return descriptorOperandReads(d, mn ? MatrixMajor::MN : MatrixMajor::K, bits, rows, k);
-        };
+        const uint32_t bits = m.elemBits, k = m.k;
         op.cta = s.instrs[instrIndex].cta;
-        out.push_back(std::move(op));
+        if (m.ctaGroup != 2) {
+            const uint32_t rows = m.rows[o];
+            op.reads = [rows, bits, k](const SmemDescriptor& d, bool mn) {
+                return descriptorOperandReads(d, mn ? MatrixMajor::MN : MatrixMajor::K, bits, rows, k);
+            };
+            out.push_back(std::move(op));
+            continue;
+        }
+        // .cta_group::2 (umma.hpp ummaARow / ummaBRow): rows [0, R/2) are the even CTA's rows [0, R/2),
+        // rows [R/2, R) the odd CTA's, each read through the same descriptor in its own shared memory and
+        // compared with the tile that CTA loaded. unverified (RuleId::Tcgen05MmaCtaPair).
+        const uint32_t half = m.rows[o] / 2;
+        for (uint32_t h = 0; h < 2; ++h) {
+            OperandSpec x = op;
+            x.cta = h ? op.cta | 1u : op.cta & ~1u;
+            x.rowBase = h * half;
+            x.pairHalf = true;
+            x.what += " (CTA " + std::to_string(x.cta) + " of the pair: " + op.tensorIx + " " +
+                      std::to_string(x.rowBase) + "-" + std::to_string(x.rowBase + half - 1) + ")";
+            x.reads = [half, bits, k](const SmemDescriptor& d, bool mn) {
+                return descriptorOperandReads(d, mn ? MatrixMajor::MN : MatrixMajor::K, bits, half, k);
+            };
+            out.push_back(std::move(x));
+        }
     }
     return out;
 }
@@ -251,7 +278,7 @@ std::vector<OperandSpec> wgmmaOperandSpecs(const Scenario& s, size_t instrIndex)
 
 std::vector<OperandSpec> ummaOperandSpecs(const Scenario& s, size_t instrIndex) {
     const ScenarioInstr& in = s.instrs[instrIndex];
-    if (!in.umma || in.umma->ctaGroup != 1) return {}; // unverified: how a pair splits A is not checked here
+    if (!in.umma) return {};
     const UmmaRead& u = *in.umma;
     return mmaOperandSpecs(s, instrIndex,
                            MmaShape{"tcgen05.mma",
@@ -263,7 +290,8 @@ std::vector<OperandSpec> ummaOperandSpecs(const Scenario& s, size_t instrIndex) 
                                     {u.transA, u.transB},
                                     {"idesc bit 15 (A major)", "idesc bit 16 (B major)"},
                                     {u.expectA, u.expectB},
-                                    u.op.aFromTmem});
+                                    u.op.aFromTmem,
+                                    u.ctaGroup});
 }
 
 } // namespace

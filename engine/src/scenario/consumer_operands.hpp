@@ -23,10 +23,16 @@ struct OperandSpec {
     std::optional<OperandExpectation> expect; ///< a stated expectation (else inferred from the producer)
     std::function<std::vector<OperandRead>(const SmemDescriptor&, bool mnMajor)> reads;
     uint32_t cta = 0; ///< the CTA whose shared memory it reads
+    /// `.cta_group::2` tcgen05.mma: the half of A (B) one CTA of the pair holds. Its reads are rows
+    /// [0, rows) of that CTA's shared memory, which are operand rows rowBase + row. unverified
+    /// (RuleId::Tcgen05MmaCtaPair): how the pair splits the operands.
+    uint32_t rowBase = 0;
+    bool pairHalf = false;
 };
 
-/// The operand specs of instruction `instrIndex`: tcgen05.cp one, wgmma / tcgen05.mma (cta_group::1) two
-/// (A, B), anything else none.
+/// The operand specs of instruction `instrIndex`: tcgen05.cp one, wgmma / tcgen05.mma .cta_group::1 two
+/// (A, B), tcgen05.mma .cta_group::2 four (A and B, each as the even CTA's half and the odd CTA's half),
+/// anything else none.
 [[nodiscard]] std::vector<OperandSpec> consumerOperandSpecs(const Scenario& s, size_t instrIndex);
 /// The tcgen05.cp spec for form `f` reading through descriptor `descValue` named `descName`.
 [[nodiscard]] OperandSpec cpOperandSpec(const Scenario& s, size_t instrIndex, const CpForm& f,

@@ -33,6 +33,7 @@ Result<OperandGrid> operandGrid(const Scenario& s, const Run& run, const Consume
     g.what = op.what;
     g.indexName = op.tensorIx;
     g.cta = op.cta;
+    g.rowBase = op.rowBase;
     const std::vector<OperandRead> reads = op.reads(op.desc, op.mnMajor);
     const uint32_t len = reads.empty() ? 1 : std::max<uint32_t>(1, reads.front().length);
     for (const OperandRead& r : reads) {
@@ -59,6 +60,7 @@ Result<OperandGrid> operandGrid(const Scenario& s, const Run& run, const Consume
         return g;
     }
     g.checked = true;
+    g.mnAlongDim0 = res->mnAlongDim0;
     g.elemBytes = res->p.g.elemBytes;
     g.tensor = res->tensor;
     g.tensorAddress = res->p.op->map.p.globalAddress;

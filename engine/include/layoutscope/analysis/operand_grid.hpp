@@ -41,17 +41,21 @@ struct OperandCell {
 };
 
 struct OperandGrid {
-    std::string what;       ///< "wgmma.mma_async operand A", "tcgen05.cp"
-    std::string indexName;  ///< "m" or "n"
-    uint32_t rows = 0;      ///< M or N
-    uint32_t cols = 0;      ///< K elements (MMA) or 16-byte chunks per row (tcgen05.cp)
-    uint32_t cta = 0;       ///< the CTA whose shared memory is read
-    uint32_t elemBytes = 1; ///< bytes per element of the producer's tensor
-    std::string tensor;     ///< the tensor map the producer loaded (empty when unchecked)
+    std::string what;      ///< "wgmma.mma_async operand A", "tcgen05.cp"
+    std::string indexName; ///< "m" or "n"
+    uint32_t rows = 0;     ///< M or N
+    uint32_t cols = 0;     ///< K elements (MMA) or 16-byte chunks per row (tcgen05.cp)
+    uint32_t cta = 0;      ///< the CTA whose shared memory is read
+    /// Operand row of cell row 0: 0, or M/2 (N/2) for the odd CTA's half of a `.cta_group::2` tcgen05.mma
+    /// (cells keep the row within the half; the operand's row is rowBase + m).
+    uint32_t rowBase = 0;
+    bool mnAlongDim0 = false; ///< m (n) runs along the tile's dimension 0 (else K does)
+    uint32_t elemBytes = 1;   ///< bytes per element of the producer's tensor
+    std::string tensor;       ///< the tensor map the producer loaded (empty when unchecked)
     uint64_t tensorAddress = 0;
     size_t producerInstr = 0; ///< the TMA load behind the descriptor's start
     /// False when the check has nothing to compare with (no TMA tile behind the descriptor, an untraced
-    /// instruction, a cta_group::2 MMA, an expectation naming another tensor); `note` says which.
+    /// instruction, an expectation naming another tensor); `note` says which.
     bool checked = false;
     std::string note;
     std::vector<OperandCell> cells; ///< row-major: cells[m * cols + col]
