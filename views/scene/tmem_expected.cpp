@@ -23,9 +23,8 @@ static uint32_t sourceByteOf(const ByteMove& m, uint32_t dstByte) {
 
 TmemExpectations tmemExpectations(const Document& doc, size_t maxCps) {
     TmemExpectations e;
-    if (!doc.hasTrace() || doc.text().find("tcgen05.cp") == std::string::npos) return e;
-    auto sc = parseScenario(doc.text());
-    if (!sc) return e;
+    const Scenario* sc = doc.hasTrace() ? doc.scenario() : nullptr; // parsed once, with the run
+    if (!sc || doc.text().find("tcgen05.cp") == std::string::npos) return e;
     const Trace& t = doc.trace();
     size_t cps = 0;
     for (const ConsumerOperandRef& ref : consumerOperands(*sc)) {
