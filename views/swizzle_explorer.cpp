@@ -202,7 +202,7 @@ void SwizzleExplorer::rebuild() {
     ShadeParams p;
     p.groupX = static_cast<int>(std::max(1u, m_info.granuleBytes / eb));
     m_canvas->setCells(w, h, std::move(tex), p);
-    const uint32_t cols = m_tile->cols, x0 = m_physX0;
+    const uint32_t x0 = m_physX0;
     const std::string modeName = m_info.name;
     m_canvas->setOverlay([x0, modeName](const Camera2D& cam, glm::vec2 viewport) {
         // Two captions, each on two lines in the top margin, shortened to the room up to the next
