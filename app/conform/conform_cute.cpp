@@ -6,6 +6,7 @@
 #include "layoutscope/tcgen05/smem_descriptor.hpp"
 #include "layoutscope/tcgen05/tcgen05.hpp"
 #include "layoutscope/tcgen05/tmem.hpp"
+#include "layoutscope/tcgen05/umma.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -375,6 +376,27 @@ Outcomes checkBlockScaled(const Json& ex) {
             static_cast<uint32_t>(std::stoul(k.at("taddr").get<std::string>(), nullptr, 16));
         c.eq("col", k.at("col"), decodeTmemAddress(taddr).column);
         if (k.contains("sf_id(bits31_30)")) c.eq("sf_id (bits 31:30)", k.at("sf_id(bits31_30)"), taddr >> 30);
+        // The MMA side (ummaScaleCell): SF j of row m in this k block is the tile's SF s = kblock * perRow +
+        // j, at smem byte 16*(m%32) + 4*(m/32) + s%4 + 512*(s/4) (deduce_smem_layoutSFA); the cell the model
+        // reads must be one of the replicas that byte was copied to.
+        const uint32_t vs = ex.value("SFVecSize", 32u), mmaK = ex.value("TiledMma_K", 32u);
+        UmmaOp op;
+        op.kind = vs == 16 || mmaK == 64 ? UmmaKind::Mxf4nvf4 : UmmaKind::Mxf8f6f4;
+        op.a = op.b = mmaK == 64 ? UmmaType::E2m1 : UmmaType::E4m3;
+        op.scaleVecSize = vs;
+        op.sfaTaddr = taddr & 0x3FFFFFFFu;
+        op.sfaId = taddr >> 30;
+        const uint32_t perRow = ummaScalesPerRow(op), kb = k.value("mma_k_block", 0u);
+        const TmemAddr base = decodeTmemAddress(op.sfaTaddr);
+        uint32_t bad = 0;
+        for (uint32_t row = 0; row < op.m; ++row)
+            for (uint32_t j = 0; j < perRow; ++j) {
+                const UmmaDCell cell = ummaScaleCell(op, UmmaOperand::A, row, j);
+                const uint32_t s = kb * perRow + j;
+                const uint32_t byte = 16 * (row % 32) + 4 * (row / 32) + s % 4 + 512 * (s / 4);
+                if (!got[byte].count({base.lane + cell.lane, base.column + cell.column, cell.byte})) ++bad;
+            }
+        c.eq("SF cells read by the MMA outside the copied replicas", 0, bad);
         out.push_back(c.done());
     }
     return out;

@@ -249,10 +249,10 @@ TEST_CASE("tcgen05.mma forms that are not modelled say so", "[umma][scenario]") 
                                                 "tcgen05.mma.cta_group::1.kind::f8f6f4"));
         CHECK(e.find("E2M1 (5) operands") != std::string::npos);
     }
-    SECTION("block-scaled kinds") {
-        const std::string e = errorsOf(
-            scenario(0x08100010u, "swizzle=128B", "tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale"));
-        CHECK(e.find("block-scaled tcgen05.mma is not modelled yet: the scale-factor operands") !=
-              std::string::npos);
+    SECTION("block-scaled kinds need their scale-factor operands (umma_scale_scenario_test.cpp)") {
+        const std::string e =
+            errorsOf(scenario(0x08100010u, "swizzle=128B",
+                              "tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.scale_vec::1X"));
+        CHECK(e.find("[scale-A-tmem], [scale-B-tmem]") != std::string::npos);
     }
 }

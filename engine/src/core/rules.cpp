@@ -292,6 +292,14 @@ constexpr std::array<RuleInfo, static_cast<std::size_t>(RuleId::kCount)> kRules{
      "says.",
      "PTX ISA 9.2 §9.7.16.10.5 Layouts A, B; CuTe SM100_MMA_*_2x1SM_SS; tilus tcgen05.mma docs",
      P::Assumption},
+    {RuleId::Tcgen05MmaScaleFactors, "tcgen05.mma block scale factors",
+     "unverified: a .block_scale MMA reads scale factor j of row r (r = r0 + 32*r1) of A or B at lane r0 of "
+     "each lane quarter (the 4 replicas tcgen05.cp .32x128b.warpx4 writes), column r1 from [scale-A|B-tmem], "
+     "byte sf_id + j (idesc bits [29,31) / [4,6)); the model reads the replica in quarter r1 % 4. D = sum "
+     "(A*SFA)(B*SFB) with UE8M0 2^(e-127) or UE4M3 scales; packed e2m1 elements are read low nibble first.",
+     "PTX ISA 9.2 §9.7.16.10.7 (block scaling); CuTe UMMA::tmem_sf_frg, InstrDescriptorBlockScaled, "
+     "make_runtime_instr_desc_block_scaled; golden/cute blockscaled_sf_utccp.json; formats.md §3.2 [infer]",
+     P::Assumption},
 }};
 
 } // namespace

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <tuple>
 #include <type_traits>
 
 namespace layoutscope {
@@ -285,6 +286,15 @@ Result<Run> runScenario(const Scenario& s, const RunOptions& options) {
                             pair[i], aCol, aCol + ummaK(u.op) * ummaTypeBits(u.op.a) / 32, "tcgen05.mma A"))
                         findings.push_back(*d);
                 }
+                if (u.op.scaleVecSize) // block-scaled: the SFA / SFB columns (ummaScaleColumns)
+                    for (auto [which, taddr, what] :
+                         {std::tuple{UmmaOperand::A, u.op.sfaTaddr, "tcgen05.mma scale factors A"},
+                          std::tuple{UmmaOperand::B, u.op.sfbTaddr, "tcgen05.mma scale factors B"}}) {
+                        const int64_t col = taddr & 0xFFFF;
+                        if (auto d =
+                                tcgen.checkAllocated(pair[i], col, col + ummaScaleColumns(u.op, which), what))
+                            findings.push_back(*d);
+                    }
             }
             Status st = tcgen.mma(u.op, in.cta, InstrSource{in.text, in.span.line});
             if (!st) {

@@ -7,17 +7,71 @@
 //   [7,10) A format, [10,13) B format (kind::f16: 0 F16, 1 BF16; kind::tf32: 2 TF32), [13,14) negate A,
 //   [14,15) negate B, [15,16) A major (0 K, 1 MN), [16,17) B major, [17,23) N >> 3, [24,29) M >> 4,
 //   [30,32) max shift (.ws only).
+// The block-scaled form `tcgen05.mma.cta_group::N.kind::{mxf8f6f4,mxf4,mxf4nvf4}.block_scale{.scale_vec::NX|
+// .block16|.block32} [d-tmem], a-desc|[a-tmem], b-desc, idesc, [scale-A-tmem], [scale-B-tmem],
+// enable-input-d;` has CuTe's UMMA::InstrDescriptorBlockScaled (decodeUmmaIdescBlockScaled, umma_scale.cpp).
 // The idesc is decoded by decodeUmmaIdesc (tcgen05/umma.cpp). The run executes the MMA (Tcgen05Executor::mma:
 // D written into TMEM; unverified: the accumulation order), checks the operand fetch against the TMA tiles
 // (consumer_checks.cpp) and D's columns against the allocation.
 #include "scenario/parse.hpp"
 
+#include <algorithm>
 #include <string>
 
 namespace layoutscope::scn {
 namespace {
 
 constexpr const char* kMmaRef = "PTX ISA 9.2 §9.7.16.10.9 (tcgen05.mma), instruction descriptor §9.7.16.4.2";
+constexpr const char* kScaleRef = "PTX ISA 9.2 §9.7.16.10.9 (tcgen05.mma .scale_vectorsize), §9.7.16.10.7; "
+                                  "checked with ptxas 13.0";
+
+// The K elements one scale factor covers for a block-scaled kind and its scale-vector qualifier ("" when
+// omitted), with the rules ptxas 13.0 enforces: kind::mxf8f6f4 .scale_vec::1X | .block32 (the default);
+// kind::mxf4 .scale_vec::2X | .block32 (the default); kind::mxf4nvf4 .scale_vec::2X | .block32 (32 elements)
+// or .scale_vec::4X | .block16 (16), no default. kind::mxf4nvf4 needs PTX ISA 8.7; .block16 / .block32 and
+// the default need 8.8; .scale_vec::NX is refused on the family (`f`) targets.
+Result<uint32_t> ummaScaleVecSize(UmmaKind k, const std::string& q, const PtxTarget& t) {
+    auto err = [](std::string msg, DiagCode code = DiagCode::InvalidValue) -> Result<uint32_t> {
+        return Diagnostic{Severity::Error, code, {}, std::move(msg), kScaleRef, Provenance::PtxText};
+    };
+    const std::string kind = ummaKindName(k);
+    const int ver = t.ptxMajor * 10 + t.ptxMinor;
+    const std::string verText = std::to_string(t.ptxMajor) + "." + std::to_string(t.ptxMinor);
+    if (k == UmmaKind::Mxf4nvf4 && ver < 87)
+        return err(kind + " needs PTX ISA 8.7 or later (this scenario is " + verText + ")",
+                   DiagCode::TargetMismatch);
+    const bool named = q.rfind(".scale_vec::", 0) == 0, block = q == ".block16" || q == ".block32";
+    if (!q.empty() && !named && !block)
+        return err("'" + q + "': expected .scale_vec::1X, ::2X, ::4X, .block16 or .block32");
+    if ((q.empty() || block) && ver < 88)
+        return err(std::string(q.empty() ? "an omitted scale vector size (.block32)" : q) +
+                       " needs PTX ISA 8.8 or later (this scenario is " + verText + "); .scale_vec::" +
+                       (k == UmmaKind::Mxf8f6f4 ? "1X"
+                        : k == UmmaKind::Mxf4   ? "2X"
+                                                : "2X / 4X") +
+                       " is the older spelling",
+                   DiagCode::TargetMismatch);
+    if (named && !t.sm.empty() && t.sm.back() == 'f')
+        return err(q + " is not supported on the family target " + t.sm + " (ptxas); use the " +
+                       (q == ".scale_vec::4X" ? ".block16" : ".block32") + " spelling there",
+                   DiagCode::TargetMismatch);
+    const std::string rule =
+        kind == "kind::mxf8f6f4"
+            ? "kind::mxf8f6f4 takes .scale_vec::1X or .block32 (one scale factor per 32 elements of K)"
+        : kind == "kind::mxf4"
+            ? "kind::mxf4 takes .scale_vec::2X or .block32 (one scale factor per 32 elements of K)"
+            : "kind::mxf4nvf4 takes .scale_vec::2X / .block32 (32 elements a scale factor) or "
+              ".scale_vec::4X / .block16 (16)";
+    if (q.empty()) {
+        if (k == UmmaKind::Mxf4nvf4) return err("kind::mxf4nvf4 needs a scale vector size: " + rule);
+        return 32u;
+    }
+    if (q == ".block32" || (q == ".scale_vec::1X" && k == UmmaKind::Mxf8f6f4) ||
+        (q == ".scale_vec::2X" && k != UmmaKind::Mxf8f6f4))
+        return 32u;
+    if ((q == ".block16" || q == ".scale_vec::4X") && k == UmmaKind::Mxf4nvf4) return 16u;
+    return err(q + " cannot be combined with " + kind + ": " + rule);
+}
 
 } // namespace
 
@@ -38,22 +92,21 @@ bool lowerTcgen05Mma(Context& ctx, const ParsedInstr& in, ScenarioInstr& out) {
                     "targets " +
                         sm + ")",
                     DiagCode::TargetMismatch);
-    for (const auto& q : in.opcode)
-        if (q.text == ".block_scale")
-            return fail(
-                q.span,
-                "block-scaled tcgen05.mma is not modelled yet: the scale-factor operands [scale-A-tmem] "
-                "and [scale-B-tmem] (which TMEM columns and bytes each 16/32-element K block of A and B "
-                "uses for each .scale_vec) and the mxf8f6f4/mxf4/mxf4nvf4 element types are missing; "
-                "kind::f16, tf32, f8f6f4 (e4m3/e5m2) and i8 run",
-                DiagCode::Unsupported);
-    // tcgen05.mma.cta_group::N.kind::K, qualifiers in this order (the dense, non-block-scaled form).
-    if (in.opcode.size() != 4 ||
+    // tcgen05.mma.cta_group::N.kind::K, qualifiers in this order; the block-scaled kinds add .block_scale
+    // and an optional scale vector size.
+    const bool blockScale = in.opcode.size() > 4 && in.opcode[4].text == ".block_scale";
+    if (!blockScale && in.opcode.size() > 4 && in.opcode.size() <= 5 &&
+        in.opcode[3].text.rfind(".kind::mx", 0) == 0)
+        return fail(in.opcode[4].span, in.opcode[3].text.substr(1) + " needs .block_scale before " +
+                                           in.opcode[4].text + " (`...." + in.opcode[3].text.substr(1) +
+                                           ".block_scale" + in.opcode[4].text + "`)");
+    if (in.opcode.size() < 4 || in.opcode.size() > (blockScale ? 6u : 4u) ||
         (in.opcode[2].text != ".cta_group::1" && in.opcode[2].text != ".cta_group::2"))
         return fail(
             in.span,
-            "the scenario models tcgen05.mma.cta_group::1|2.kind::f16|tf32|f8f6f4|i8 (dense); other "
-            "forms (.ws, .sp, block scale, collector usage, disable-output-lane) are not modelled yet",
+            "the scenario models tcgen05.mma.cta_group::1|2.kind::f16|tf32|f8f6f4|i8 (dense) and "
+            ".kind::mxf8f6f4|mxf4|mxf4nvf4.block_scale{.scale_vec::NX|.block16|.block32}; other forms "
+            "(.ws, .sp, collector usage, disable-output-lane) are not modelled yet",
             DiagCode::Unsupported);
     const std::string& kind = in.opcode[3].text;
     UmmaKind k = UmmaKind::F16;
@@ -63,14 +116,40 @@ bool lowerTcgen05Mma(Context& ctx, const ParsedInstr& in, ScenarioInstr& out) {
         k = UmmaKind::F8f6f4;
     else if (kind == ".kind::i8")
         k = UmmaKind::I8;
+    else if (kind == ".kind::mxf8f6f4")
+        k = UmmaKind::Mxf8f6f4;
+    else if (kind == ".kind::mxf4")
+        k = UmmaKind::Mxf4;
+    else if (kind == ".kind::mxf4nvf4")
+        k = UmmaKind::Mxf4nvf4;
     else if (kind != ".kind::f16")
         return fail(in.opcode[3].span,
-                    kind + " is not modelled (kind::f16, kind::tf32, kind::f8f6f4 and kind::i8 are; the "
-                           "block-scaled kinds need scale factors in Tensor Memory)",
+                    kind +
+                        " is not modelled (kind::f16, tf32, f8f6f4, i8 and the block-scaled mxf8f6f4, mxf4 "
+                        "and mxf4nvf4 are)",
                     DiagCode::Unsupported);
-    if (in.operands.size() != 5)
-        return fail(in.span, "expected [d-tmem], a-desc or [a-tmem], b-desc, idesc, enable-input-d (got " +
-                                 std::to_string(in.operands.size()) + " operands)");
+    if (ummaKindBlockScaled(k) != blockScale)
+        return fail(blockScale ? in.opcode[4].span : in.opcode[3].span,
+                    blockScale ? kind + " has no .block_scale form (only kind::mxf8f6f4, mxf4, mxf4nvf4)"
+                               : kind + " needs .block_scale (`" + in.opcode[0].text + ".mma" +
+                                     in.opcode[2].text + kind + ".block_scale ...`)");
+    uint32_t vecSize = 0;
+    if (blockScale) {
+        const SourceSpan sp = in.opcode.size() > 5 ? in.opcode[5].span : in.opcode[4].span;
+        const Result<uint32_t> vs =
+            ummaScaleVecSize(k, in.opcode.size() > 5 ? in.opcode[5].text : "", ctx.ptxTarget());
+        if (!vs) {
+            const Diagnostic& e = vs.diagnostics()[0];
+            ctx.error(e.code, sp, e.message, e.ruleRef, e.provenance);
+            return false;
+        }
+        vecSize = *vs;
+    }
+    const size_t nOperands = blockScale ? 7 : 5;
+    if (in.operands.size() != nOperands)
+        return fail(in.span, std::string("expected [d-tmem], a-desc or [a-tmem], b-desc, idesc, ") +
+                                 (blockScale ? "[scale-A-tmem], [scale-B-tmem], " : "") +
+                                 "enable-input-d (got " + std::to_string(in.operands.size()) + " operands)");
     auto scalar = [&](const Operand& op, const char* role) { return letOrImmediate(ctx, op, role, kMmaRef); };
     auto tmemOperand = [&](const Operand& op, const char* role) -> std::optional<int64_t> {
         if (op.kind != OperandKind::Address || op.elements.empty()) {
@@ -92,7 +171,14 @@ bool lowerTcgen05Mma(Context& ctx, const ParsedInstr& in, ScenarioInstr& out) {
     if (!id) return false;
     if (*id < 0 || *id > 0xFFFFFFFFll) return fail(in.operands[3].span, "idesc is a 32-bit value");
     const uint32_t group = in.opcode[2].text == ".cta_group::2" ? 2 : 1;
-    Result<UmmaOp> op = decodeUmmaIdesc(k, group, uint32_t(*id));
+    std::optional<int64_t> sfa, sfb;
+    if (blockScale) {
+        sfa = tmemOperand(in.operands[4], "scale-A-tmem");
+        sfb = sfa ? tmemOperand(in.operands[5], "scale-B-tmem") : std::nullopt;
+        if (!sfb) return false;
+    }
+    Result<UmmaOp> op = blockScale ? decodeUmmaIdescBlockScaled(k, group, vecSize, uint32_t(*id))
+                                   : decodeUmmaIdesc(k, group, uint32_t(*id));
     if (!op) {
         const Diagnostic& e = op.diagnostics()[0];
         ctx.error(e.code, in.operands[3].span, e.message, e.ruleRef, e.provenance);
@@ -108,7 +194,7 @@ bool lowerTcgen05Mma(Context& ctx, const ParsedInstr& in, ScenarioInstr& out) {
     u.descBName = in.operands[2].text;
     u.m = op->m;
     u.n = op->n;
-    u.elemBits = ummaTypeBits(op->a);
+    u.elemBits = std::max(8u, ummaTypeBits(op->a)); // e2m1: the operand check compares packed byte pairs
     u.transA = op->transA;
     u.transB = op->transB;
     u.op = *op;
@@ -117,9 +203,13 @@ bool lowerTcgen05Mma(Context& ctx, const ParsedInstr& in, ScenarioInstr& out) {
     u.op.aFromTmem = aTmem;
     u.op.aTaddr = aTmem ? uint32_t(*da) : 0;
     u.op.dTaddr = u.dTaddr;
+    // Scale-factor addresses: bits [31:30] carry CuTe's SF id (make_runtime_instr_desc_block_scaled copies
+    // them into the idesc); the byte used is the idesc's, the lane and column are bits [16,30) and [0,16).
+    u.op.sfaTaddr = blockScale ? uint32_t(*sfa) & 0x3FFFFFFFu : 0;
+    u.op.sfbTaddr = blockScale ? uint32_t(*sfb) & 0x3FFFFFFFu : 0;
     // enable-input-d: an immediate or a let name; a predicate register name (PTX's form) has no value in a
     // scenario and is taken as false (D = A*B), which the run's summary says.
-    const Operand& en = in.operands[4];
+    const Operand& en = in.operands[nOperands - 1];
     u.enableInputD = en.text;
     if (en.kind == OperandKind::Immediate) {
         u.op.enableInputD = en.imm != 0;

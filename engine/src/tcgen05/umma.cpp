@@ -32,8 +32,18 @@ const char* ummaKindName(UmmaKind k) {
         return "kind::f8f6f4";
     case UmmaKind::I8:
         return "kind::i8";
+    case UmmaKind::Mxf8f6f4:
+        return "kind::mxf8f6f4";
+    case UmmaKind::Mxf4:
+        return "kind::mxf4";
+    case UmmaKind::Mxf4nvf4:
+        return "kind::mxf4nvf4";
     }
     return "?";
+}
+
+bool ummaKindBlockScaled(UmmaKind k) {
+    return k == UmmaKind::Mxf8f6f4 || k == UmmaKind::Mxf4 || k == UmmaKind::Mxf4nvf4;
 }
 
 const char* ummaTypeName(UmmaType t) {
@@ -56,6 +66,8 @@ const char* ummaTypeName(UmmaType t) {
         return "f32";
     case UmmaType::S32:
         return "s32";
+    case UmmaType::E2m1:
+        return "e2m1";
     }
     return "?";
 }
@@ -74,6 +86,8 @@ uint32_t ummaTypeBits(UmmaType t) {
     case UmmaType::U8:
     case UmmaType::S8:
         return 8;
+    case UmmaType::E2m1:
+        return 4;
     }
     return 32;
 }
@@ -98,6 +112,8 @@ double ummaInputValue(UmmaType t, uint32_t raw) {
         return decodeF32(raw);
     case UmmaType::S32:
         return double(int32_t(raw));
+    case UmmaType::E2m1:
+        return decodeNarrow(NarrowFormat::E2M1, raw & 0xF);
     }
     return 0;
 }
@@ -157,6 +173,10 @@ Result<UmmaOp> decodeUmmaIdesc(UmmaKind kind, uint32_t ctaGroup, uint32_t v) {
         op.b = bfmt ? UmmaType::S8 : UmmaType::U8;
         op.saturate = bits(v, 3, 1);
         break;
+    case UmmaKind::Mxf8f6f4:
+    case UmmaKind::Mxf4:
+    case UmmaKind::Mxf4nvf4:
+        return idescError(k + " is block-scaled: its descriptor is decoded by decodeUmmaIdescBlockScaled");
     }
     if (kind == UmmaKind::I8) {
         if (dfmt != 2)

@@ -13,6 +13,11 @@
 namespace layoutscope {
 namespace {
 
+std::string tmemText(uint32_t taddr) { // "lane 0, column 128"
+    const TmemAddr t = decodeTmemAddress(taddr);
+    return "lane " + std::to_string(t.lane) + ", column " + std::to_string(t.column);
+}
+
 Diagnostic mmaError(RuleId rule, std::string msg) {
     return tcgen05Diagnostic(Severity::Error, rule, std::move(msg));
 }
@@ -71,19 +76,24 @@ Status Tcgen05Executor::mma(const UmmaOp& op, uint32_t cta, const InstrSource& s
                         std::vector<double>& out) -> Status {
         const SmemDescriptor desc = decodeSmemDescriptor(descValue);
         if (Status s = validateSmemDescriptor(desc); !s) return s;
-        const uint32_t eb = ummaTypeBits(t) / 8;
+        // e2m1 (kind::mxf4*): two elements a byte, element k in byte k / 2 of the row's 32 bytes, low nibble
+        // first (unverified: formats.md §3.2 [infer]; RuleId::Tcgen05MmaScaleFactors). K-major only.
+        const bool packed4 = ummaTypeBits(t) == 4;
+        const uint32_t eb = packed4 ? 1 : ummaTypeBits(t) / 8;
         for (uint32_t r = 0; r < rows; ++r) {
             const UmmaRowHome h = isA ? ummaARow(op, r) : ummaBRow(op, r);
             const auto smem = m_state.smem[ctas[h.cta]].bytes();
             for (uint32_t k = 0; k < K; ++k) {
-                const uint32_t addr = elementAddress(desc, mnMajor ? MatrixMajor::MN : MatrixMajor::K,
-                                                     ummaTypeBits(t), h.row, k);
+                const uint32_t addr =
+                    elementAddress(desc, mnMajor ? MatrixMajor::MN : MatrixMajor::K,
+                                   packed4 ? 8 : ummaTypeBits(t), h.row, packed4 ? k / 2 : k);
                 if (uint64_t(addr) + eb > smem.size())
                     return mmaError(RuleId::SmemDescriptorFields,
                                     std::string(isA ? "A[" : "B[") + std::to_string(r) + "][" +
                                         std::to_string(k) + "] is read at shared address " +
                                         std::to_string(addr) + ", past the end of shared memory");
-                out[size_t(r) * K + k] = ummaInputValue(t, readRaw(smem, addr, eb));
+                const uint32_t raw = readRaw(smem, addr, eb);
+                out[size_t(r) * K + k] = ummaInputValue(t, packed4 ? raw >> (4 * (k % 2)) : raw);
             }
         }
         return okStatus();
@@ -100,13 +110,17 @@ Status Tcgen05Executor::mma(const UmmaOp& op, uint32_t cta, const InstrSource& s
                                         ", column " + std::to_string(a0.column + c.column) +
                                         ": outside 128 lanes x 512 columns");
                 const uint32_t cell = m_tmem.ctas[ctas[c.cta]].cell(a0.lane + c.lane, a0.column + c.column);
-                const uint32_t raw = aBits == 32 ? cell : (cell >> (8 * c.byte)) & ((1u << aBits) - 1);
+                const uint32_t raw = aBits == 32 ? cell : (cell >> ((k * aBits) % 32)) & ((1u << aBits) - 1);
                 a[size_t(m) * K + k] = ummaInputValue(op.a, raw);
             }
     } else if (Status s = fromSmem(op.descA, op.transA, op.a, op.m, true, a); !s) {
         return s;
     }
     if (Status s = fromSmem(op.descB, op.transB, op.b, op.n, false, b); !s) return s;
+    std::vector<ByteMove> sfReads;
+    std::vector<uint8_t> sfBytes;
+    if (op.scaleVecSize) // .block_scale: each element times its block's scale factor (umma_scale_exec.cpp)
+        if (Status s = applyScaleFactors(op, ctas, a, b, sfReads, sfBytes); !s) return s;
     const double signA = op.negA ? -1.0 : 1.0, signB = op.negB ? -1.0 : 1.0;
     // D per CTA of the pair: cells[cta][lane * cols + column], and which lanes it writes.
     std::array<std::vector<uint32_t>, 2> cells{std::vector<uint32_t>(size_t(kTmemLanes) * cols),
@@ -124,6 +138,7 @@ Status Tcgen05Executor::mma(const UmmaOp& op, uint32_t cta, const InstrSource& s
         }
     TraceBuilder tb(m_trace);
     tb.beginInstr(src.text, src.line);
+    if (!sfReads.empty()) recordBatch(tb, sfReads, sfBytes, true); // one step: the scale factors read
     std::vector<ByteMove> ms;
     std::vector<uint8_t> buf;
     for (uint32_t lane = 0; lane < kTmemLanes;
@@ -152,13 +167,22 @@ Status Tcgen05Executor::mma(const UmmaOp& op, uint32_t cta, const InstrSource& s
     std::vector<RuleId> uses{RuleId::Tcgen05MmaDLayout, RuleId::Tcgen05MmaValues};
     if (op.aFromTmem) uses.push_back(RuleId::Tcgen05MmaATmem);
     if (op.ctaGroup == 2) uses.push_back(RuleId::Tcgen05MmaCtaPair);
+    if (op.scaleVecSize) uses.push_back(RuleId::Tcgen05MmaScaleFactors);
+    const std::string scaled = op.scaleVecSize == 0
+                                   ? std::string()
+                                   : ".block_scale (" + std::to_string(ummaScalesPerRow(op)) + " " +
+                                         (op.sfFormat == UmmaScaleFormat::Ue8m0 ? "ue8m0" : "ue4m3") +
+                                         " scale factors a row, one per " + std::to_string(op.scaleVecSize) +
+                                         " elements of K; SFA at " + tmemText(op.sfaTaddr) + " byte " +
+                                         std::to_string(op.sfaId) + ", SFB at " + tmemText(op.sfbTaddr) +
+                                         " byte " + std::to_string(op.sfbId) + ")";
     endInstr(tb,
-             "tcgen05.mma." + std::string(ummaKindName(op.kind)) + " M=" + std::to_string(op.m) +
+             "tcgen05.mma." + std::string(ummaKindName(op.kind)) + scaled + " M=" + std::to_string(op.m) +
                  " N=" + std::to_string(op.n) + " K=" + std::to_string(K) + " (" + ummaTypeName(op.a) +
-                 " x " + ummaTypeName(op.b) + " -> " + ummaTypeName(op.d) + "): D = A*B" +
-                 (op.enableInputD ? " + D" : "") + " into TMEM lane " + std::to_string(d0.lane) +
-                 ", columns " + std::to_string(d0.column) + ".." + std::to_string(d0.column + cols - 1) +
-                 " (" + ummaDLayoutName(ummaDLayout(shape)) +
+                 " x " + ummaTypeName(op.b) + " -> " + ummaTypeName(op.d) +
+                 "): D = " + (op.scaleVecSize ? "(A*SFA)(B*SFB)" : "A*B") + (op.enableInputD ? " + D" : "") +
+                 " into TMEM lane " + std::to_string(d0.lane) + ", columns " + std::to_string(d0.column) +
+                 ".." + std::to_string(d0.column + cols - 1) + " (" + ummaDLayoutName(ummaDLayout(shape)) +
                  (op.ctaGroup == 2 ? ", both CTAs of the pair" : "") + "); accumulation order unverified",
              uses);
     return okStatus();

@@ -95,6 +95,8 @@ enum class RuleId : uint16_t {
     Tcgen05MmaATmem,   ///< unverified: A[m][k] from TMEM at row m's lane of the D layout, packed 32 bits a
                        ///< column
     Tcgen05MmaCtaPair, ///< unverified: .cta_group::2: A rows and B rows (N) split in halves between the pair
+    Tcgen05MmaScaleFactors, ///< unverified: block-scaled MMA: SF(row, j) at lane row%32 (+32q replicas),
+                            ///< column row/32, byte sf_id + j; which replica is read; e2m1 low nibble first
     kCount
 };
 

@@ -101,6 +101,12 @@ class Tcgen05Executor {
     /// cp of one lane per row into one CTA; saddr[r * chunks + q] is the source of chunk q of row r.
     [[nodiscard]] bool cpBulk(TraceBuilder& tb, const CpForm& f, uint32_t cta, TmemAddr a,
                               const uint32_t* saddr, Transform tr, RuleId rule);
+    /// Block-scaled tcgen05.mma (umma_scale_exec.cpp): multiplies a[m*K + k] by SFA[m][k / VS] and b by SFB,
+    /// the bytes read from Tensor Memory at ummaScaleCell; `reads` / `bytes`: one move per row and operand
+    /// (src: the SF cell, dst None) for the caller to record. Errors: an SF cell outside Tensor Memory.
+    [[nodiscard]] Status applyScaleFactors(const UmmaOp& op, const std::array<uint32_t, 2>& ctas,
+                                           std::vector<double>& a, std::vector<double>& b,
+                                           std::vector<ByteMove>& reads, std::vector<uint8_t>& bytes) const;
     /// endInstr, then TraceInstr::alsoRules = the rules of `uses` that no move of the instruction names.
     void endInstr(TraceBuilder& tb, std::string summary, const std::vector<RuleId>& uses);
     Trace& m_trace;

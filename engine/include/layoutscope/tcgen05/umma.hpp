@@ -3,7 +3,8 @@
 /// a matrix descriptor or from Tensor Memory, B (N x K) through a descriptor, D (M x N) in Tensor Memory
 /// at the data path layout of umma_layout.hpp.
 ///
-/// [SECTION] index: kinds and types · instruction descriptor · operand reads · execution (exec.hpp)
+/// [SECTION] index: kinds and types · instruction descriptor · operand reads · block scaling
+/// (umma_scale.cpp) · execution (exec.hpp)
 ///
 /// Instruction descriptor (32 bits; CuTe UMMA::InstrDescriptor, cute/arch/mma_sm100_desc.hpp):
 ///   bits [0,2) sparse id2, [2,3) sparse flag, [3,4) saturate (kind::i8), [4,6) D format (0 F16, 1 F32,
@@ -20,20 +21,26 @@ namespace layoutscope {
 
 // [SECTION] kinds and types -------------------------------------------------------------------------
 
-enum class UmmaKind : uint8_t { F16, Tf32, F8f6f4, I8 };
-[[nodiscard]] const char* ummaKindName(UmmaKind k); ///< "kind::f16", ...
+/// Dense kinds, then the block-scaled ones (`.block_scale`, scale factors from Tensor Memory).
+enum class UmmaKind : uint8_t { F16, Tf32, F8f6f4, I8, Mxf8f6f4, Mxf4, Mxf4nvf4 };
+[[nodiscard]] const char* ummaKindName(UmmaKind k); ///< "kind::f16", ..., "kind::mxf4nvf4"
+[[nodiscard]] bool ummaKindBlockScaled(UmmaKind k); ///< kind::mxf8f6f4, mxf4, mxf4nvf4
 
-/// Element types of A, B and D.
-enum class UmmaType : uint8_t { F16, Bf16, Tf32, E4m3, E5m2, U8, S8, F32, S32 };
+/// Element types of A, B and D. E2m1: 4 bits, two a byte (kind::mxf4 / mxf4nvf4, packed).
+enum class UmmaType : uint8_t { F16, Bf16, Tf32, E4m3, E5m2, U8, S8, F32, S32, E2m1 };
 [[nodiscard]] const char* ummaTypeName(UmmaType t); ///< "f16", "bf16", "tf32", "e4m3", ..., "s32"
-/// Bits an element of the type takes in shared memory (16, 32 or 8) or in a D cell (32 for f32/s32, 16 f16).
+/// Bits an element of the type takes in shared memory (16, 32, 8 or 4) or in a D cell (32 for f32/s32, 16
+/// f16).
 [[nodiscard]] uint32_t ummaTypeBits(UmmaType t);
 /// The value of an input element from its `ummaTypeBits` raw bits (tf32: the low 13 bits ignored).
 [[nodiscard]] double ummaInputValue(UmmaType t, uint32_t raw);
 
 // [SECTION] instruction descriptor --------------------------------------------------------------------
 
-/// A validated tcgen05.mma (dense, non-.ws, not block-scaled).
+/// Scale-factor format of a block-scaled MMA (idesc bit 23: CuTe UMMA::ScaleFormat).
+enum class UmmaScaleFormat : uint8_t { Ue4m3 = 0, Ue8m0 = 1 };
+
+/// A validated tcgen05.mma (non-.ws, dense or block-scaled).
 struct UmmaOp {
     UmmaKind kind = UmmaKind::F16;
     uint32_t ctaGroup = 1;
@@ -49,9 +56,15 @@ struct UmmaOp {
     uint32_t dTaddr = 0;       ///< TMEM address of D
     bool enableInputD = false; ///< enable-input-d: D = A*B + D (else D = A*B)
     uint32_t idesc = 0;
+    // Block scaling (kind::mxf8f6f4 / mxf4 / mxf4nvf4 `.block_scale`); all zero for the dense kinds.
+    uint32_t scaleVecSize =
+        0; ///< elements of K one scale factor covers: 32 (1X, 2X, .block32) or 16 (4X, .block16)
+    UmmaScaleFormat sfFormat = UmmaScaleFormat::Ue8m0; ///< idesc bit 23
+    uint32_t sfaId = 0, sfbId = 0;       ///< idesc bits [29,31) and [4,6): first SF byte in a column
+    uint32_t sfaTaddr = 0, sfbTaddr = 0; ///< `[scale-A-tmem]`, `[scale-B-tmem]` (lane << 16 | column)
 };
 
-/// K of one instruction: 256 bits of K per row: 16 (16-bit types), 8 (tf32), 32 (8-bit types).
+/// K of one instruction: 256 bits of K per row: 16 (16-bit types), 8 (tf32), 32 (8-bit types), 64 (e2m1).
 [[nodiscard]] uint32_t ummaK(const UmmaOp& op);
 /// The accumulator shape of an op.
 [[nodiscard]] UmmaDShape ummaDShape(const UmmaOp& op);
@@ -79,5 +92,38 @@ struct UmmaRowHome {
 };
 [[nodiscard]] UmmaRowHome ummaARow(const UmmaOp& op, uint32_t m);
 [[nodiscard]] UmmaRowHome ummaBRow(const UmmaOp& op, uint32_t n);
+
+// [SECTION] block scaling (umma_scale.cpp) -------------------------------------------------------------
+
+/// Decode and check the block-scaled instruction descriptor (CuTe UMMA::InstrDescriptorBlockScaled) of a
+/// `.kind::mxf8f6f4|mxf4|mxf4nvf4.block_scale` MMA whose scale vector covers `scaleVecSize` (16 or 32)
+/// elements of K:
+///   bits [0,2) sparse id2, [2,3) sparse flag (must be 0), [3,4) reserved, [4,6) B scale-factor id,
+///   [6,7) reserved, [7,10) A format, [10,13) B format, [13,14) negate A, [14,15) negate B, [15,16) A major,
+///   [16,17) B major, [17,23) N >> 3, [23,24) scale format (0 UE4M3, 1 UE8M0), [24,29) M >> 4,
+///   [29,31) A scale-factor id, [31,32) K size (kind::mxf4*: 1 = K96, sm_103 only; must be 0 here).
+/// Formats: kind::mxf8f6f4 0 E4M3, 1 E5M2 (3 E2M3, 4 E3M2, 5 E2M1 in 8-bit containers: Unsupported);
+/// kind::mxf4 / mxf4nvf4 1 E2M1 (packed). D is always F32. Fills the block-scaling fields except the
+/// scale-factor addresses.
+[[nodiscard]] Result<UmmaOp> decodeUmmaIdescBlockScaled(UmmaKind kind, uint32_t ctaGroup,
+                                                        uint32_t scaleVecSize, uint32_t idesc);
+
+/// Scale factors per row of A or B in one MMA: K / scaleVecSize (1 for mxf8f6f4, 2 or 4 for mxf4*).
+[[nodiscard]] uint32_t ummaScalesPerRow(const UmmaOp& op);
+
+enum class UmmaOperand : uint8_t { A, B };
+/// Where scale factor `kBlock` (elements [kBlock * scaleVecSize, (kBlock + 1) * scaleVecSize) of K) of row
+/// `row` of A or B is read, as an offset from [scale-A-tmem] / [scale-B-tmem]: CuTe UMMA::tmem_sf_frg, 4x1
+/// data path (ScaleFactorDuplicated4by1): row r = r0 + 32 * r1 (r0 < 32) is held at lanes r0 + 32q of all
+/// four lane quarters q, column r1, byte sfId + kBlock (golden/cute blockscaled_sf_utccp.json). The cell
+/// returned is the replica in quarter r1 % 4 (lane r % 128 for r < 128: the lane that holds D's row r).
+/// unverified: which replica the hardware reads (RuleId::Tcgen05MmaScaleFactors). .cta_group::2: the row's
+/// CTA and row there as ummaARow / ummaBRow.
+[[nodiscard]] UmmaDCell ummaScaleCell(const UmmaOp& op, UmmaOperand which, uint32_t row, uint32_t kBlock);
+/// Columns the scale factors of A (rows M, per CTA) or B (rows N) span from their address: ceil(rows / 32).
+[[nodiscard]] uint32_t ummaScaleColumns(const UmmaOp& op, UmmaOperand which);
+/// The value of a scale-factor byte: UE8M0 2^(e - 127) (0xFF NaN), UE4M3 E4M3 without sign (0x7F NaN; bit 7
+/// ignored, unverified: open question 30).
+[[nodiscard]] double ummaScaleValue(UmmaScaleFormat f, uint8_t raw);
 
 } // namespace layoutscope
