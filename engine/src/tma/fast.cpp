@@ -16,6 +16,28 @@ constexpr uint32_t kChunk = 16; // bytes: TMA moves 16-byte chunks
 
 std::atomic<bool> g_fastPathEnabled{true};
 
+// `nRows` box rows of `inner` bytes, back to back in `img`, to shared memory at their swizzled addresses
+// (row r's logical address a0 + r * pitch; `lineMask` by line index mod 8), whole 16-byte chunks with one
+// mask per 128-byte line; the bytes each line's chunks overwrite go to `before` first (when not null).
+// A free function with every pointer a parameter: the compiler keeps them in registers across the
+// byte stores (through a lambda's captures it reloaded them after each one).
+void placeRows(uint8_t* smem, const std::array<uint32_t, 8>& lineMask, uint32_t a0, uint32_t pitch,
+               uint32_t inner, uint32_t nRows, const uint8_t* img, uint8_t* before) {
+    const std::array<uint32_t, 8> mask = lineMask;
+    for (uint32_t r = 0; r < nRows; ++r, a0 += pitch) {
+        const uint32_t end = a0 + inner;
+        for (uint32_t a = a0; a < end;) { // the chunks that start in a's line, then the next line's
+            const uint32_t lineEnd = std::min(end, (a | 127u) + 1), m = mask[(a >> 7) & 7u];
+            uint32_t c = a;
+            if (before)
+                for (; c < lineEnd; c += kChunk, before += kChunk)
+                    std::memcpy(before, smem + (c ^ m), kChunk);
+            for (c = a; c < lineEnd; c += kChunk, img += kChunk) std::memcpy(smem + (c ^ m), img, kChunk);
+            a = c;
+        }
+    }
+}
+
 } // namespace
 
 void setTileFastPath(bool enabled) {
@@ -82,30 +104,13 @@ std::optional<Status> fastTileLoad(const TmaTileLoad& op, const std::vector<uint
     const uint32_t n1 = rank > 1 ? g.count[1] : 1, n2 = rank > 2 ? g.count[2] : 1;
     uniform = uniform && uint64_t(n1) * n2 == g.rows;
 
-    // The swizzle XORs address bits [4,7) with bits >= 7 (every mode but FLIP_8B, excluded above): one
-    // mask per 128-byte line, so chunks are copied whole with the mask computed once per line.
+    // The swizzle XORs address bits [4,7) with bits [7,10) in every mode but FLIP_8B (excluded above;
+    // swizzle.cpp): a 128-byte line's mask depends only on its index mod 8, so eight calls give them all.
+    std::array<uint32_t, 8> lineMask{};
+    for (uint32_t l = 0; l < 8; ++l) lineMask[l] = swizzleAddress(p.swizzle, l << 7) ^ (l << 7);
+    LAYOUTSCOPE_ASSERT((swizzleAddress(p.swizzle, op.dstAddr) ^ op.dstAddr) ==
+                       lineMask[(op.dstAddr >> 7) & 7u]);
     uint8_t* smem = state.smem[cta].bytes().data();
-    auto place = [&](uint32_t logical, uint32_t nRows, const uint8_t* img, uint8_t* before) {
-        uint32_t line = ~0u, mask = 0;
-        for (uint32_t r = 0; r < nRows; ++r) {
-            uint32_t a = op.dstAddr + logical + r * g.rowPitch;
-            if ((a & 127u) + g.innerBytes <= 128u) { // the row lies in one line: one mask for all its chunks
-                const uint32_t m = swizzleAddress(p.swizzle, a) ^ a;
-                if (before)
-                    for (uint32_t c = 0; c < chunks; ++c, before += kChunk)
-                        std::memcpy(before, smem + ((a + c * kChunk) ^ m), kChunk);
-                for (uint32_t c = 0; c < chunks; ++c, img += kChunk)
-                    std::memcpy(smem + ((a + c * kChunk) ^ m), img, kChunk);
-                continue;
-            }
-            for (uint32_t c = 0; c < chunks; ++c, a += kChunk, img += kChunk) {
-                if ((a >> 7) != line) line = a >> 7, mask = swizzleAddress(p.swizzle, a) ^ a;
-                uint8_t* d = smem + (a ^ mask);
-                if (before) std::memcpy(before, d, kChunk), before += kChunk;
-                std::memcpy(d, img, kChunk);
-            }
-        }
-    };
     thread_local std::vector<uint8_t> scratch; // the box image when the trace does not keep it
     // Moves of `nRows` rows starting at row r (a grid of chunks x n1 rows x planes, or one row).
     auto emit = [&](uint32_t r, uint32_t nRows, std::array<uint32_t, 3> n) {
@@ -159,7 +164,8 @@ std::optional<Status> fastTileLoad(const TmaTileLoad& op, const std::vector<uint
                 state.global.readRows(rows[r + z * n[1]].addr, uint64_t(gs1), g.innerBytes, n[1],
                                       img + size_t(z) * n[1] * g.innerBytes);
         }
-        place(m.logicalOffset, nRows, img, gb.before);
+        placeRows(smem, lineMask, op.dstAddr + m.logicalOffset, g.rowPitch, g.innerBytes, nRows, img,
+                  gb.before);
     };
     if (uniform) {
         emit(0, g.rows, {chunks, n1, n2});
