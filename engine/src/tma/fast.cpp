@@ -26,6 +26,16 @@ void placeRows(uint8_t* smem, const std::array<uint32_t, 8>& lineMask, uint32_t 
     const std::array<uint32_t, 8> mask = lineMask;
     for (uint32_t r = 0; r < nRows; ++r, a0 += pitch) {
         const uint32_t end = a0 + inner;
+        if (inner == 128 && (a0 & 127u) == 0) { // a whole line (the commonest row): its 8 chunks, unrolled
+            uint8_t* line = smem + a0;
+            const uint32_t m = mask[(a0 >> 7) & 7u];
+            if (before)
+                for (uint32_t c = 0; c < 128; c += kChunk, before += kChunk)
+                    std::memcpy(before, line + (c ^ m), kChunk);
+            for (uint32_t c = 0; c < 128; c += kChunk, img += kChunk)
+                std::memcpy(line + (c ^ m), img, kChunk);
+            continue;
+        }
         for (uint32_t a = a0; a < end;) { // the chunks that start in a's line, then the next line's
             const uint32_t lineEnd = std::min(end, (a | 127u) + 1), m = mask[(a >> 7) & 7u];
             uint32_t c = a;
