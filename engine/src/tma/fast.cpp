@@ -89,10 +89,7 @@ std::optional<Status> fastTileLoad(const TmaTileLoad& op, const std::vector<uint
     };
     thread_local std::vector<Row> rows; // reused: no allocation per load
     if (rows.size() < g.rows) rows.resize(g.rows);
-    std::array<uint32_t, kMaxTensorRank> k{};
-    bool uniform = true;
-    for (uint32_t r = 0; r < g.rows; ++r) {
-        Row& row = rows[r]; // every field set here
+    auto rowAt = [&](const std::array<uint32_t, kMaxTensorRank>& k, Row& row) { // k: odometer position
         row.coord = {int32_t(c0), 0, 0, 0, 0};
         row.in = true;
         row.addr = p.globalAddress + uint64_t(c0 * g.elemBytes);
@@ -103,16 +100,37 @@ std::optional<Status> fastTileLoad(const TmaTileLoad& op, const std::vector<uint
             row.addr += uint64_t(x) * p.globalStrides[i - 1];
             row.coord[i] = int32_t(x);
         }
-        uniform = uniform && row.in == rows[0].in;
-        for (uint32_t i = 1; i < rank; ++i) { // dimension 1 fastest
-            if (++k[i] < g.count[i]) break;
-            k[i] = 0;
-        }
-    }
+    };
     // Dimensions 1 and 2 make the rows and planes of one grid of moves (MoveTable::appendGrid) when every
     // row is in bounds (or every row is fill); otherwise, or with dimensions 3 and 4, a grid per row.
+    // A row is in bounds when its coordinate in every dimension is: every row is in when every dimension
+    // is wholly in, and every row is out when some dimension is wholly out. Then only the planes' first
+    // rows are needed (emit reads no others), not a pass over every row.
     const uint32_t n1 = rank > 1 ? g.count[1] : 1, n2 = rank > 2 ? g.count[2] : 1;
-    uniform = uniform && uint64_t(n1) * n2 == g.rows;
+    bool allIn = true, someOut = false;
+    for (uint32_t i = 1; i < rank; ++i) {
+        const uint32_t e = p.elementStrides[i] == 0 ? 1 : p.elementStrides[i];
+        uint32_t in = 0;
+        for (uint32_t j = 0; j < g.count[i]; ++j) {
+            const int64_t x = int64_t(op.coords[i]) + int64_t(j) * e;
+            in += x >= 0 && uint64_t(x) < p.globalDim[i];
+        }
+        allIn = allIn && in == g.count[i];
+        someOut = someOut || in == 0;
+    }
+    const bool uniform = uint64_t(n1) * n2 == g.rows && (allIn || someOut);
+    if (uniform) {
+        for (uint32_t z = 0; z < n2; ++z) rowAt({0, 0, z, 0, 0}, rows[size_t(z) * n1]);
+    } else {
+        std::array<uint32_t, kMaxTensorRank> k{};
+        for (uint32_t r = 0; r < g.rows; ++r) {
+            rowAt(k, rows[r]);                    // every field set
+            for (uint32_t i = 1; i < rank; ++i) { // dimension 1 fastest
+                if (++k[i] < g.count[i]) break;
+                k[i] = 0;
+            }
+        }
+    }
 
     // The swizzle XORs address bits [4,7) with bits [7,10) in every mode but FLIP_8B (excluded above;
     // swizzle.cpp): a 128-byte line's mask depends only on its index mod 8, so eight calls give them all.
