@@ -104,10 +104,18 @@ bool Tcgen05Executor::cpBulk(TraceBuilder& tb, const CpForm& f, uint32_t cta, Tm
     const int64_t s0 = int64_t(saddr[0]);
     const int64_t dq = chunks > 1 ? int64_t(saddr[1]) - s0 : 0;
     auto fits = [&](uint32_t group, int64_t d1, int64_t d2) {
-        for (uint32_t r = 0; r < rows; ++r)
+        // Row r = g * group + i starts at s0 + i * d1 + g * d2 (counted, not divided: this ran per row).
+        int64_t start = s0;
+        for (uint32_t r = 0, i = 0; r < rows; ++r) {
             for (uint32_t q = 0; q < chunks; ++q)
-                if (int64_t(saddr[r * chunks + q]) != s0 + q * dq + (r % group) * d1 + (r / group) * d2)
-                    return false;
+                if (int64_t(saddr[r * chunks + q]) != start + q * dq) return false;
+            if (++i == group) {
+                i = 0;
+                start += d2 - int64_t(group - 1) * d1;
+            } else {
+                start += d1;
+            }
+        }
         return true;
     };
     const int64_t d1 = rows > 1 ? int64_t(saddr[chunks]) - s0 : 0;
@@ -141,6 +149,21 @@ bool Tcgen05Executor::cpBulk(TraceBuilder& tb, const CpForm& f, uint32_t cta, Tm
     // write.
     std::array<uint8_t, 32> rowBuf{};
     auto copyRows = [&](uint32_t r0, uint32_t n, const TraceBuilder::GridBytes& gb) {
+        if (f.decompress == CpDecompress::None && gb.before) { // a plain copy, traced: no per-chunk tests
+            uint8_t* before = gb.before;
+            uint8_t* after = gb.after;
+            for (uint32_t r = r0; r < r0 + n; ++r) {
+                uint8_t* cells =
+                    reinterpret_cast<uint8_t*>(tm.laneCells(a.lane + laneStep * r).data() + a.column);
+                const uint32_t* src = saddr + size_t(r) * chunks;
+                for (uint32_t q = 0; q < chunks; ++q, before += 16, after += 16) {
+                    std::memcpy(before, cells + 16 * q, 16);
+                    std::memcpy(after, smem + src[q], 16);
+                    std::memcpy(cells + 16 * q, after, 16);
+                }
+            }
+            return;
+        }
         for (uint32_t r = r0; r < r0 + n; ++r) {
             uint8_t* cells =
                 reinterpret_cast<uint8_t*>(tm.laneCells(a.lane + laneStep * r).data() + a.column);

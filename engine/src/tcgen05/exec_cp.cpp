@@ -4,6 +4,7 @@
 #include "layoutscope/tcgen05/smem_descriptor.hpp"
 #include "tcgen05/exec_detail.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace layoutscope {
@@ -32,6 +33,9 @@ Status Tcgen05Executor::cp(const CpForm& f, uint32_t cta, uint32_t taddr, uint64
     std::array<uint32_t, 256> saddr{}; // rows <= 128, chunks <= 2
     detail::cpSourceAddresses(d, rows, chunks, saddr.data());
     std::array<uint32_t, 4> lanes{};
+    uint64_t smemSize = m_state.smem[targets[0]].size(); // the smaller of the targets' (the same check)
+    for (uint32_t t = 1; t < nTargets; ++t)
+        smemSize = std::min<uint64_t>(smemSize, m_state.smem[targets[t]].size());
     for (uint32_t r = 0; r < rows; ++r) {
         const uint32_t nLanes = cpRowLanesInto(f, r, lanes);
         for (uint32_t i = 0; i < nLanes; ++i)
@@ -41,12 +45,10 @@ Status Tcgen05Executor::cp(const CpForm& f, uint32_t cta, uint32_t taddr, uint64
                                              std::to_string(a.lane + lanes[i]) + ", columns up to " +
                                              std::to_string(a.column + rowBytes / 4 - 1) +
                                              ": outside 128 lanes x 512 columns");
-        for (uint32_t q = 0; q < chunks; ++q) {
-            for (uint32_t t = 0; t < nTargets; ++t)
-                if (saddr[r * chunks + q] + uint64_t(16) > m_state.smem[targets[t]].size())
-                    return tcgen05Diagnostic(Severity::Error, RuleId::Tcgen05CpSourceWalk,
-                                             "source row " + std::to_string(r) + " reads past shared memory");
-        }
+        for (uint32_t q = 0; q < chunks; ++q)
+            if (saddr[r * chunks + q] + uint64_t(16) > smemSize)
+                return tcgen05Diagnostic(Severity::Error, RuleId::Tcgen05CpSourceWalk,
+                                         "source row " + std::to_string(r) + " reads past shared memory");
     }
     const RuleId laneRule = f.shape == CpShape::k4x256b    ? RuleId::Tcgen05Cp4x256b
                             : f.shape == CpShape::k64x128b ? RuleId::Tcgen05CpWarpx2

@@ -169,11 +169,14 @@ uint32_t cpSourceAddress(const SmemDescriptor& d, uint32_t row, uint32_t b) {
 namespace detail {
 void cpSourceAddresses(const SmemDescriptor& d, uint32_t rows, uint32_t chunks, uint32_t* out) {
     // cpSourceAddress = elementAddress(d, K, 8, r, b), with the swizzle looked up once.
+    // The K-major offset is a row term plus a byte term (canonicalOffset, mod 2^32): each computed once.
     const CuteSwizzle swz = swizzleOfLayoutType(d.layoutType);
-    for (uint32_t r = 0; r < rows; ++r)
+    for (uint32_t r = 0; r < rows; ++r) {
+        const uint32_t row = d.startAddress + canonicalOffset(d, MatrixMajor::K, 8, r, 0);
         for (uint32_t q = 0; q < chunks; ++q)
             out[r * chunks + q] =
-                swz.apply(d.startAddress + canonicalOffset(d, MatrixMajor::K, 8, r, 16 * q));
+                swz.apply(row + (q == 0 ? 0 : canonicalOffset(d, MatrixMajor::K, 8, 0, 16 * q)));
+    }
 }
 } // namespace detail
 

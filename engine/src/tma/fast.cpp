@@ -16,6 +16,38 @@ constexpr uint32_t kChunk = 16; // bytes: TMA moves 16-byte chunks
 
 std::atomic<bool> g_fastPathEnabled{true};
 
+// `nRows` box rows of `inner` bytes, back to back in `img`, to shared memory at their swizzled addresses
+// (row r's logical address a0 + r * pitch; `lineMask` by line index mod 8), whole 16-byte chunks with one
+// mask per 128-byte line; the bytes each line's chunks overwrite go to `before` first (when not null).
+// A free function with every pointer a parameter: the compiler keeps them in registers across the
+// byte stores (through a lambda's captures it reloaded them after each one).
+void placeRows(uint8_t* smem, const std::array<uint32_t, 8>& lineMask, uint32_t a0, uint32_t pitch,
+               uint32_t inner, uint32_t nRows, const uint8_t* img, uint8_t* before) {
+    const std::array<uint32_t, 8> mask = lineMask;
+    for (uint32_t r = 0; r < nRows; ++r, a0 += pitch) {
+        const uint32_t end = a0 + inner;
+        if (inner == 128 && (a0 & 127u) == 0) { // a whole line (the commonest row): its 8 chunks, unrolled
+            uint8_t* line = smem + a0;
+            const uint32_t m = mask[(a0 >> 7) & 7u];
+            if (before)
+                for (uint32_t c = 0; c < 128; c += kChunk, before += kChunk)
+                    std::memcpy(before, line + (c ^ m), kChunk);
+            for (uint32_t c = 0; c < 128; c += kChunk, img += kChunk)
+                std::memcpy(line + (c ^ m), img, kChunk);
+            continue;
+        }
+        for (uint32_t a = a0; a < end;) { // the chunks that start in a's line, then the next line's
+            const uint32_t lineEnd = std::min(end, (a | 127u) + 1), m = mask[(a >> 7) & 7u];
+            uint32_t c = a;
+            if (before)
+                for (; c < lineEnd; c += kChunk, before += kChunk)
+                    std::memcpy(before, smem + (c ^ m), kChunk);
+            for (c = a; c < lineEnd; c += kChunk, img += kChunk) std::memcpy(smem + (c ^ m), img, kChunk);
+            a = c;
+        }
+    }
+}
+
 } // namespace
 
 void setTileFastPath(bool enabled) {
@@ -57,10 +89,7 @@ std::optional<Status> fastTileLoad(const TmaTileLoad& op, const std::vector<uint
     };
     thread_local std::vector<Row> rows; // reused: no allocation per load
     if (rows.size() < g.rows) rows.resize(g.rows);
-    std::array<uint32_t, kMaxTensorRank> k{};
-    bool uniform = true;
-    for (uint32_t r = 0; r < g.rows; ++r) {
-        Row& row = rows[r]; // every field set here
+    auto rowAt = [&](const std::array<uint32_t, kMaxTensorRank>& k, Row& row) { // k: odometer position
         row.coord = {int32_t(c0), 0, 0, 0, 0};
         row.in = true;
         row.addr = p.globalAddress + uint64_t(c0 * g.elemBytes);
@@ -71,41 +100,45 @@ std::optional<Status> fastTileLoad(const TmaTileLoad& op, const std::vector<uint
             row.addr += uint64_t(x) * p.globalStrides[i - 1];
             row.coord[i] = int32_t(x);
         }
-        uniform = uniform && row.in == rows[0].in;
-        for (uint32_t i = 1; i < rank; ++i) { // dimension 1 fastest
-            if (++k[i] < g.count[i]) break;
-            k[i] = 0;
-        }
-    }
+    };
     // Dimensions 1 and 2 make the rows and planes of one grid of moves (MoveTable::appendGrid) when every
     // row is in bounds (or every row is fill); otherwise, or with dimensions 3 and 4, a grid per row.
+    // A row is in bounds when its coordinate in every dimension is: every row is in when every dimension
+    // is wholly in, and every row is out when some dimension is wholly out. Then only the planes' first
+    // rows are needed (emit reads no others), not a pass over every row.
     const uint32_t n1 = rank > 1 ? g.count[1] : 1, n2 = rank > 2 ? g.count[2] : 1;
-    uniform = uniform && uint64_t(n1) * n2 == g.rows;
-
-    // The swizzle XORs address bits [4,7) with bits >= 7 (every mode but FLIP_8B, excluded above): one
-    // mask per 128-byte line, so chunks are copied whole with the mask computed once per line.
-    uint8_t* smem = state.smem[cta].bytes().data();
-    auto place = [&](uint32_t logical, uint32_t nRows, const uint8_t* img, uint8_t* before) {
-        uint32_t line = ~0u, mask = 0;
-        for (uint32_t r = 0; r < nRows; ++r) {
-            uint32_t a = op.dstAddr + logical + r * g.rowPitch;
-            if ((a & 127u) + g.innerBytes <= 128u) { // the row lies in one line: one mask for all its chunks
-                const uint32_t m = swizzleAddress(p.swizzle, a) ^ a;
-                if (before)
-                    for (uint32_t c = 0; c < chunks; ++c, before += kChunk)
-                        std::memcpy(before, smem + ((a + c * kChunk) ^ m), kChunk);
-                for (uint32_t c = 0; c < chunks; ++c, img += kChunk)
-                    std::memcpy(smem + ((a + c * kChunk) ^ m), img, kChunk);
-                continue;
-            }
-            for (uint32_t c = 0; c < chunks; ++c, a += kChunk, img += kChunk) {
-                if ((a >> 7) != line) line = a >> 7, mask = swizzleAddress(p.swizzle, a) ^ a;
-                uint8_t* d = smem + (a ^ mask);
-                if (before) std::memcpy(before, d, kChunk), before += kChunk;
-                std::memcpy(d, img, kChunk);
+    bool allIn = true, someOut = false;
+    for (uint32_t i = 1; i < rank; ++i) {
+        const uint32_t e = p.elementStrides[i] == 0 ? 1 : p.elementStrides[i];
+        uint32_t in = 0;
+        for (uint32_t j = 0; j < g.count[i]; ++j) {
+            const int64_t x = int64_t(op.coords[i]) + int64_t(j) * e;
+            in += x >= 0 && uint64_t(x) < p.globalDim[i];
+        }
+        allIn = allIn && in == g.count[i];
+        someOut = someOut || in == 0;
+    }
+    const bool uniform = uint64_t(n1) * n2 == g.rows && (allIn || someOut);
+    if (uniform) {
+        for (uint32_t z = 0; z < n2; ++z) rowAt({0, 0, z, 0, 0}, rows[size_t(z) * n1]);
+    } else {
+        std::array<uint32_t, kMaxTensorRank> k{};
+        for (uint32_t r = 0; r < g.rows; ++r) {
+            rowAt(k, rows[r]);                    // every field set
+            for (uint32_t i = 1; i < rank; ++i) { // dimension 1 fastest
+                if (++k[i] < g.count[i]) break;
+                k[i] = 0;
             }
         }
-    };
+    }
+
+    // The swizzle XORs address bits [4,7) with bits [7,10) in every mode but FLIP_8B (excluded above;
+    // swizzle.cpp): a 128-byte line's mask depends only on its index mod 8, so eight calls give them all.
+    std::array<uint32_t, 8> lineMask{};
+    for (uint32_t l = 0; l < 8; ++l) lineMask[l] = swizzleAddress(p.swizzle, l << 7) ^ (l << 7);
+    LAYOUTSCOPE_ASSERT((swizzleAddress(p.swizzle, op.dstAddr) ^ op.dstAddr) ==
+                       lineMask[(op.dstAddr >> 7) & 7u]);
+    uint8_t* smem = state.smem[cta].bytes().data();
     thread_local std::vector<uint8_t> scratch; // the box image when the trace does not keep it
     // Moves of `nRows` rows starting at row r (a grid of chunks x n1 rows x planes, or one row).
     auto emit = [&](uint32_t r, uint32_t nRows, std::array<uint32_t, 3> n) {
@@ -159,7 +192,8 @@ std::optional<Status> fastTileLoad(const TmaTileLoad& op, const std::vector<uint
                 state.global.readRows(rows[r + z * n[1]].addr, uint64_t(gs1), g.innerBytes, n[1],
                                       img + size_t(z) * n[1] * g.innerBytes);
         }
-        place(m.logicalOffset, nRows, img, gb.before);
+        placeRows(smem, lineMask, op.dstAddr + m.logicalOffset, g.rowPitch, g.innerBytes, nRows, img,
+                  gb.before);
     };
     if (uniform) {
         emit(0, g.rows, {chunks, n1, n2});
