@@ -153,6 +153,14 @@ void OperandView::showOperand(int index) {
     m_canvas->setMessage({}, {});
     m_canvas->setSelection({});
     m_canvas->setCells(m_scene.w, m_scene.h, m_scene.texels, ShadeParams{1, 8, 8});
+    // A tcgen05.cp source is 128 rows x 2 chunks: square cells would make it a 1-pixel sliver in a short
+    // dock. A grid 4x longer than wide (or the reverse) stretches to fill the pane (picking follows).
+    const uint32_t lo = std::max(1u, std::min(m_scene.w, m_scene.h)), hi = std::max(m_scene.w, m_scene.h);
+    if (hi >= 4 * lo)
+        m_canvas->setFitRegion(std::pair{glm::vec2(0.0f), glm::vec2(float(m_scene.w), float(m_scene.h))},
+                               Camera2D::FitMode::Fill);
+    else
+        m_canvas->setFitRegion(std::nullopt);
     m_canvas->fitView();
     // The consumer check's diagnostic for this operand (its count is the grid's).
     QString diag;

@@ -11,6 +11,8 @@
 //   128B read: P = a ^ (r<<4) and the producer's element there is (b/es, m): every read agrees.
 #include "layoutscope/analysis/operand_grid.hpp"
 
+#include "scenario_test_util.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <string>
@@ -19,19 +21,9 @@ using namespace layoutscope;
 
 namespace {
 
-struct Loaded {
-    Scenario s;
-    Run run;
-};
-
+using Loaded = test::LoadedScenario;
 Loaded load(const std::string& name) {
-    auto text = readScenarioFile(std::string(LAYOUTSCOPE_ASSETS_DIR) + "/scenarios/broken/" + name);
-    REQUIRE(text);
-    auto s = parseScenario(*text);
-    REQUIRE(s);
-    auto run = runScenario(*s);
-    REQUIRE(run);
-    return {std::move(*s), std::move(*run)};
+    return test::loadBrokenExample(name);
 }
 
 ConsumerOperandRef find(const Scenario& s, const std::string& what) {

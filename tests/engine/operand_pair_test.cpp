@@ -12,6 +12,8 @@
 // x = (q%2)*64 + b, box row 8g + q/2: the expected (b, r) only when q = 0.
 #include "layoutscope/analysis/operand_grid.hpp"
 
+#include "scenario_test_util.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <string>
@@ -20,19 +22,9 @@ using namespace layoutscope;
 
 namespace {
 
-struct Loaded {
-    Scenario s;
-    Run run;
-};
-
+using Loaded = test::LoadedScenario;
 Loaded load(const std::string& name) {
-    auto text = readScenarioFile(std::string(LAYOUTSCOPE_ASSETS_DIR) + "/scenarios/broken/" + name);
-    REQUIRE(text);
-    auto s = parseScenario(*text);
-    REQUIRE(s);
-    auto run = runScenario(*s);
-    REQUIRE(run);
-    return {std::move(*s), std::move(*run)};
+    return test::loadBrokenExample(name);
 }
 
 const Diagnostic* diagnosed(const Run& run, const std::string& what) {

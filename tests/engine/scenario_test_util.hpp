@@ -21,4 +21,19 @@ inline std::string runErrors(const std::string& text) {
     return out;
 }
 
+/// A bundled broken-kernel example (assets/scenarios/broken/NAME) parsed and run; both must succeed.
+struct LoadedScenario {
+    Scenario s;
+    Run run;
+};
+inline LoadedScenario loadBrokenExample(const std::string& name) {
+    auto text = readScenarioFile(std::string(LAYOUTSCOPE_ASSETS_DIR) + "/scenarios/broken/" + name);
+    REQUIRE(text);
+    auto s = parseScenario(*text);
+    REQUIRE(s);
+    auto run = runScenario(*s);
+    REQUIRE(run);
+    return {std::move(*s), std::move(*run)};
+}
+
 } // namespace layoutscope::test

@@ -6,6 +6,8 @@
 #include "main_window.hpp"
 #include "operand_view.hpp"
 
+#include "gui_broken_util.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <QAction>
@@ -21,24 +23,8 @@ using namespace layoutscope::views;
 
 namespace {
 
-const QString kBroken = LAYOUTSCOPE_ASSETS_DIR "/scenarios/broken/";
-
-/// The count the consumer check's diagnostic states for `what` ("<what> reads N of ..."), nullopt: none.
-std::optional<size_t> diagnosed(const Document& doc, const std::string& what) {
-    for (const Diagnostic& d : doc.diagnostics()) {
-        const std::string lead = what + " reads ";
-        if (d.message.rfind(lead, 0) == 0) return std::stoul(d.message.substr(lead.size()));
-    }
-    return std::nullopt;
-}
-
 void open(MainWindow& w, const QString& file) {
-    w.resize(1280, 800);
-    w.openFile(kBroken + file);
-    w.show();
-    REQUIRE(QTest::qWaitForWindowExposed(&w));
-    REQUIRE(w.document());
-    REQUIRE(w.document()->hasTrace());
+    test::openBrokenExample(w, file);
 }
 
 } // namespace
@@ -52,7 +38,7 @@ TEST_CASE("Operand dock: the mismatch count is the consumer diagnostic's", "[vie
     REQUIRE(v->operands().size() == 2); // wgmma A and B
     REQUIRE(v->grid());
     CHECK(v->grid()->what == "wgmma.mma_async operand A"); // the first operand with mismatches
-    const auto n = diagnosed(*w.document(), "wgmma.mma_async operand A");
+    const auto n = test::diagnosed(*w.document(), "wgmma.mma_async operand A");
     REQUIRE(n);
     CHECK(*n == 896); // every row but m % 8 == 0 (tests/engine/operand_grid_test.cpp derives it)
     CHECK(v->mismatchCount() == *n);
@@ -66,7 +52,7 @@ TEST_CASE("Operand dock: the mismatch count is the consumer diagnostic's", "[vie
         CHECK(v->grid()->what == "wgmma.mma_async operand B");
         CHECK(v->mismatchCount() == 0);
         CHECK(v->mismatchList()->count() == 0);
-        CHECK(!diagnosed(*w.document(), "wgmma.mma_async operand B"));
+        CHECK(!test::diagnosed(*w.document(), "wgmma.mma_async operand B"));
     }
     SECTION("a mismatch picked in the list selects its cell and the bytes it reads") {
         v->dock()->raise();
@@ -117,7 +103,7 @@ TEST_CASE("Operand dock: the fixed twin reads every element it should", "[views]
         CHECK(v->grid()->checked);
         CHECK(v->mismatchCount() == 0);
         CHECK(v->mismatchList()->count() == 0);
-        CHECK(!diagnosed(*w.document(), v->grid()->what));
+        CHECK(!test::diagnosed(*w.document(), v->grid()->what));
     }
 }
 
@@ -144,7 +130,7 @@ TEST_CASE("Operand dock: tcgen05.cp and tcgen05.mma (one CTA, a pair) examples c
     OperandView* v = w.operandView();
     REQUIRE(v->grid());
     CHECK(v->grid()->what.rfind(what, 0) == 0);
-    const auto n = diagnosed(*w.document(), v->grid()->what);
+    const auto n = test::diagnosed(*w.document(), v->grid()->what);
     REQUIRE(n);
     CHECK(*n > 0);
     CHECK(v->mismatchCount() == *n);
@@ -165,7 +151,7 @@ TEST_CASE("Operand dock: a pair MMA shows each CTA's half of A with the operand'
     CHECK(v->grid()->what == what);
     CHECK(v->grid()->cta == 1);
     // By hand (the example's header): rows with m % 8 != 0 read other rows, 112 x 32 of 128 x 32.
-    const auto n = diagnosed(*w.document(), what);
+    const auto n = test::diagnosed(*w.document(), what);
     REQUIRE(n);
     CHECK(*n == 3584);
     CHECK(v->mismatchCount() == *n);

@@ -14,6 +14,8 @@
 #include "scene/tmem_overlay.hpp"
 #include "tmem_views.hpp"
 
+#include "gui_broken_util.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <QDockWidget>
@@ -24,24 +26,8 @@ using namespace layoutscope::views;
 
 namespace {
 
-const QString kBroken = LAYOUTSCOPE_ASSETS_DIR "/scenarios/broken/";
-
-/// The count the consumer check's diagnostic states for `what` ("<what> reads N of ..."), nullopt: none.
-std::optional<size_t> diagnosed(const Document& doc, const std::string& what) {
-    for (const Diagnostic& d : doc.diagnostics()) {
-        const std::string lead = what + " reads ";
-        if (d.message.rfind(lead, 0) == 0) return std::stoul(d.message.substr(lead.size()));
-    }
-    return std::nullopt;
-}
-
 void openAtEnd(MainWindow& w, const QString& file) {
-    w.resize(1280, 800);
-    w.openFile(kBroken + file);
-    w.show();
-    REQUIRE(QTest::qWaitForWindowExposed(&w));
-    REQUIRE(w.document());
-    REQUIRE(w.document()->hasTrace());
+    test::openBrokenExample(w, file);
     w.playback()->seek(w.playback()->stepCount());
     QCoreApplication::processEvents();
     REQUIRE(w.tmemViews()->tmemDock()->isVisible());
@@ -69,7 +55,7 @@ TEST_CASE("TMEM view: cells a tcgen05.cp filled from mismatched chunks are marke
     MainWindow w;
     openAtEnd(w, "cp_desc_swizzle_64B.scn");
     TmemViews* v = w.tmemViews();
-    const auto n = diagnosed(*w.document(), "tcgen05.cp");
+    const auto n = test::diagnosed(*w.document(), "tcgen05.cp");
     REQUIRE(n);
     CHECK(*n == 224);
     const TmemScene& s = v->tmemScene();
@@ -111,7 +97,7 @@ TEST_CASE("TMEM view: the fixed tcgen05.cp twin marks no cell", "[views][gui][tm
     MainWindow w;
     openAtEnd(w, "cp_desc_swizzle_64B_fixed.scn");
     TmemViews* v = w.tmemViews();
-    CHECK(!diagnosed(*w.document(), "tcgen05.cp"));
+    CHECK(!test::diagnosed(*w.document(), "tcgen05.cp"));
     const TmemScene& s = v->tmemScene();
     CHECK(s.expectedChunks == 0);
     CHECK(s.expectedMarked == 0);

@@ -14,7 +14,7 @@
 namespace layoutscope::views {
 
 struct PreparedViews {
-    std::vector<BoxFrame> frames;  ///< boxFrames(doc)
+    std::vector<BoxFrame> frames;   ///< boxFrames(doc)
     std::unique_ptr<Replay> replay; ///< over doc's trace, at its last step
     SmemSceneCache smem;            ///< at (last step, CTA 0, no fade trail), over `frames`
 };
