@@ -21,6 +21,19 @@ inline std::string runErrors(const std::string& text) {
     return out;
 }
 
+/// The first parse or run failure ("parse: ..." / "run: ..."), else the Error diagnostics of the completed
+/// run, one message a line ("" when there are none).
+inline std::string errorMessages(const std::string& text) {
+    auto sc = parseScenario(text);
+    if (!sc) return "parse: " + sc.diagnostics()[0].message;
+    auto run = runScenario(*sc);
+    if (!run) return "run: " + run.diagnostics()[0].message;
+    std::string out;
+    for (const Diagnostic& d : run->warnings)
+        if (d.severity == Severity::Error) out += d.message + "\n";
+    return out;
+}
+
 /// A bundled broken-kernel example (assets/scenarios/broken/NAME) parsed and run; both must succeed.
 struct LoadedScenario {
     Scenario s;

@@ -6,6 +6,8 @@
 // supported on .target 'sm_100f'", "Feature '.kind::mxf4nvf4' requires PTX ISA .version 8.7").
 #include "layoutscope/scenario/scenario.hpp"
 
+#include "scenario_test_util.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
@@ -41,14 +43,7 @@ std::string variant(const std::string& mma, const std::string& target = "sm_100a
 }
 
 std::string errorsOf(const std::string& text) {
-    auto sc = parseScenario(text);
-    if (!sc) return "parse: " + sc.diagnostics()[0].message;
-    auto run = runScenario(*sc);
-    if (!run) return "run: " + run.diagnostics()[0].message;
-    std::string out;
-    for (const Diagnostic& d : run->warnings)
-        if (d.severity == Severity::Error) out += d.message + "\n";
-    return out;
+    return test::errorMessages(text);
 }
 
 uint32_t f32(float f) {

@@ -4,6 +4,8 @@
 // the operand fetch and D's columns are checked.
 #include "layoutscope/scenario/scenario.hpp"
 
+#include "scenario_test_util.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
@@ -43,14 +45,7 @@ std::string scenario(uint32_t id, const std::string& descA = "swizzle=128B",
 }
 
 std::string errorsOf(const std::string& text) {
-    auto sc = parseScenario(text);
-    if (!sc) return "parse: " + sc.diagnostics()[0].message;
-    auto run = runScenario(*sc);
-    if (!run) return "run: " + run.diagnostics()[0].message;
-    std::string out;
-    for (const Diagnostic& d : run->warnings)
-        if (d.severity == Severity::Error) out += d.message + "\n";
-    return out;
+    return test::errorMessages(text);
 }
 
 } // namespace
