@@ -39,7 +39,7 @@ void GlobalMemory::generate(uint64_t addr, std::span<uint8_t> out) const {
         if (!r->gen)
             std::fill(out.begin() + int64_t(j), out.begin() + int64_t(end), uint8_t(0));
         else if (r->bulk)
-            r->bulk(a - r->base, out.subspan(j, end - j));
+            r->bulk(ByteRows{a - r->base, 0, end - j, 1}, out.data() + j);
         else
             for (uint64_t o = a - r->base; j < end; ++j, ++o) out[j] = r->gen(o);
         j = end;
@@ -81,14 +81,16 @@ void GlobalMemory::readRows(uint64_t addr, uint64_t stride, uint64_t rowBytes, u
             read(addr + i * stride, std::span<uint8_t>(out + i * rowBytes, rowBytes));
         return;
     }
-    // Nothing written and every row in region r: its initial bytes, one generator call per row.
+    // Nothing written and every row in region r: its initial bytes, one generator call for them all.
+    if (r->gen && r->bulk) {
+        r->bulk(ByteRows{addr - r->base, stride, rowBytes, count}, out);
+        return;
+    }
     for (uint64_t i = 0; i < count; ++i) {
         const std::span<uint8_t> row(out + i * rowBytes, rowBytes);
         const uint64_t off = addr + i * stride - r->base;
         if (!r->gen)
             std::fill(row.begin(), row.end(), uint8_t(0));
-        else if (r->bulk)
-            r->bulk(off, row);
         else
             for (uint64_t j = 0; j < rowBytes; ++j) row[j] = r->gen(off + j);
     }

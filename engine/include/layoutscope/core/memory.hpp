@@ -18,9 +18,16 @@ inline constexpr uint32_t kMaxClusterCtas = 16;          ///< non-portable clust
 
 /// Byte value of a region at a given offset from its base (pure function).
 using ByteGenerator = std::function<uint8_t(uint64_t offset)>;
-/// The same function over a range: out[i] = gen(offset + i). Optional; makes reads of a generated
-/// tensor one call per run of bytes instead of one per byte.
-using BulkByteGenerator = std::function<void(uint64_t offset, std::span<uint8_t> out)>;
+/// Rows of a region for a BulkByteGenerator: row i is the `rowBytes` bytes at offset + i * stride.
+struct ByteRows {
+    uint64_t offset = 0;
+    uint64_t stride = 0;
+    uint64_t rowBytes = 0;
+    uint64_t count = 1;
+};
+/// The same function over rows: out[i * rowBytes + j] = gen(offset + i * stride + j). Optional; makes
+/// reads of a generated tensor one call per box (a TMA box's rows) or run of bytes, not one per byte.
+using BulkByteGenerator = std::function<void(const ByteRows& rows, uint8_t* out)>;
 
 /// Sparse 64-bit global address space. Unmapped bytes read as 0.
 class GlobalMemory {
