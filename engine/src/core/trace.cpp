@@ -67,6 +67,16 @@ void TraceBuilder::endInstr(std::string summary) {
     if (!in.traced) in.summary += " [not traced: the trace reached its memory budget]";
 }
 
+namespace {
+constexpr uint32_t kMaxImpliedZeroBytes = 16; // a register move is at most one register (4 bytes)
+constexpr std::array<uint8_t, kMaxImpliedZeroBytes> kZeroBytes{};
+} // namespace
+
+std::span<const uint8_t> Trace::zeroBytes(uint32_t n) {
+    LAYOUTSCOPE_ASSERT(n <= kMaxImpliedZeroBytes);
+    return {kZeroBytes.data(), n};
+}
+
 uint64_t TraceBuilder::appendData(uint64_t n, bool zeroBefore) {
     const uint64_t at = m_t.before.append(n, zeroBefore);
     [[maybe_unused]] const uint64_t at2 = m_t.after.append(n, false);
@@ -221,7 +231,10 @@ TraceBuilder::GridBytes TraceBuilder::moveGrid(ByteMove first, const std::array<
     for (size_t l = 0; l < 3; ++l) last += int64_t(n[l] - 1) * s[l][0];
     m_t.stepCount = uint32_t(last + 1);
     first.instr = m_instr;
-    first.dataOffset = appendData(bytes, !copiedBefore(first.dst.space));
+    // A register destination's `before` bytes are implied zeros (Trace::beforeBytes): left unwritten.
+    LAYOUTSCOPE_ASSERT(first.dst.space != MemSpace::Register || first.length <= kMaxImpliedZeroBytes);
+    first.dataOffset =
+        appendData(bytes, !copiedBefore(first.dst.space) && first.dst.space != MemSpace::Register);
     m_t.moves.appendGrid(first, n, s, derive);
     return {m_t.before.data(first.dataOffset), m_t.after.data(first.dataOffset)};
 }

@@ -427,12 +427,13 @@ Status runTcgen05(const Scenario& s, const ScenarioInstr& instr, Tcgen05Executor
     }
     if (in.expectFragment && !f->store)
         if (auto d = checkLdFragment(*f, in.taddr, *in.expectFragment)) findings.push_back(*d);
-    auto got = ex.ld(*f, in.cta, in.warp, in.taddr, src);
+    // One buffer per thread for every load (its vectors keep their capacity): not 32 allocations per ld.
+    thread_local WarpRegisters got;
+    Status st = ex.ldInto(*f, in.cta, in.warp, in.taddr, src, got);
     ex.setRegisterNames({});
-    if (!got) return got.diagnostics();
+    if (!st) return st;
     for (uint32_t t = 0; t < 32; ++t)
-        for (size_t k = 0; k < in.regs.size() && k < (*got)[t].size(); ++k)
-            w.final[t][in.regs[k]] = (*got)[t][k];
+        for (size_t k = 0; k < in.regs.size() && k < got[t].size(); ++k) w.final[t][in.regs[k]] = got[t][k];
     return okStatus();
 }
 

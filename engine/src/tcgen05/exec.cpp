@@ -268,18 +268,25 @@ Status Tcgen05Executor::st(const LdStForm& f, uint32_t cta, uint32_t warp, uint3
 
 Result<WarpRegisters> Tcgen05Executor::ld(const LdStForm& f, uint32_t cta, uint32_t warp, uint32_t taddr,
                                           const InstrSource& src) {
-    if (Status s = checkCta(m_tmem, cta); !s) return s.diagnostics();
-    if (Status s = checkLdStAccess(f, warp, taddr); !s) return s.diagnostics();
+    WarpRegisters out;
+    if (Status s = ldInto(f, cta, warp, taddr, src, out); !s) return s.diagnostics();
+    return out;
+}
+
+Status Tcgen05Executor::ldInto(const LdStForm& f, uint32_t cta, uint32_t warp, uint32_t taddr,
+                               const InstrSource& src, WarpRegisters& out) {
+    if (Status s = checkCta(m_tmem, cta); !s) return s;
+    if (Status s = checkLdStAccess(f, warp, taddr); !s) return s;
     const TmemAddr a = decodeTmemAddress(taddr);
     const uint32_t n = regsPerThread(f);
-    WarpRegisters out;
     TraceBuilder tb(m_trace);
     tb.beginInstr(src.text, src.line);
-    for (uint32_t t = 0; t < 32; ++t) out[t].assign(n, 0);
+    for (uint32_t t = 0; t < 32; ++t) out[t].resize(n); // the bulk path writes every register
     // One batch (one step) per register j: 32 threads x up to 2 segments.
     std::array<ByteMove, 64> ms;
     std::array<uint8_t, 64 * 4> buf;
     const uint32_t nSlow = ldStBulk(tb, f, cta, warp, a, nullptr, &out) ? 0 : n;
+    for (uint32_t t = 0; t < 32 && nSlow != 0; ++t) std::fill(out[t].begin(), out[t].end(), 0u); // ORed into
     for (uint32_t j = 0; j < nSlow; ++j) {
         size_t nm = 0, nb = 0;
         for (uint32_t t = 0; t < 32; ++t) {
@@ -312,7 +319,7 @@ Result<WarpRegisters> Tcgen05Executor::ld(const LdStForm& f, uint32_t cta, uint3
              std::string("tcgen05.ld .") + ldStShapeName(f.shape) + ".x" + std::to_string(f.num) + ": " +
                  std::to_string(32 * n) + " registers from TMEM",
              ldStRules(f));
-    return out;
+    return okStatus();
 }
 
 Status Tcgen05Executor::shiftDown(uint32_t ctaGroup, uint32_t cta, uint32_t taddr, const InstrSource& src) {

@@ -47,8 +47,11 @@ struct Trace {
     std::vector<TraceInstr> instrs;
     MoveTable moves; ///< sorted by step; compact runs (move_table.hpp), read by value
     std::vector<TxEvent> txEvents;
-    ByteStore before; ///< destination bytes before each move (at its dataOffset)
-    ByteStore after;  ///< destination bytes after each move (the same offsets as before)
+    /// Destination bytes before each move (at its dataOffset). A register destination's are not stored
+    /// (a register holds no earlier value in this model: zeros), so the ld paths write half the bytes;
+    /// read them through beforeBytes(), never this store directly.
+    ByteStore before;
+    ByteStore after; ///< destination bytes after each move (the same offsets as before)
     uint32_t stepCount = 0;
     /// Memory the trace may use (moves, before/after bytes). An instruction that starts over it still
     /// executes (the final state is exact) but records no moves: TraceInstr::traced = false, and the
@@ -67,10 +70,14 @@ struct Trace {
         if (m.length == 0) return {};
         return {after.data(m.dataOffset), m.length};
     }
+    /// Zeros for a register destination (kept nowhere: see `before`).
     [[nodiscard]] std::span<const uint8_t> beforeBytes(const ByteMove& m) const {
         if (m.length == 0) return {};
+        if (m.dst.space == MemSpace::Register) return zeroBytes(m.length);
         return {before.data(m.dataOffset), m.length};
     }
+    /// `n` zero bytes (n <= 16: a register move).
+    [[nodiscard]] static std::span<const uint8_t> zeroBytes(uint32_t n);
 };
 
 /// Appends moves while an instruction executes; applies them to the machine state as it goes.

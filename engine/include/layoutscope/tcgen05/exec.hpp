@@ -65,6 +65,10 @@ class Tcgen05Executor {
     /// tcgen05.ld: returns the warp's registers (pack::16b joins the low halves of two cells).
     [[nodiscard]] Result<WarpRegisters> ld(const LdStForm& f, uint32_t cta, uint32_t warpIdInCta,
                                            uint32_t taddr, const InstrSource& src);
+    /// ld() into `out`, whose vectors keep their capacity (a caller issuing many loads reuses one buffer
+    /// instead of 32 allocations per load). On error `out` is unspecified.
+    [[nodiscard]] Status ldInto(const LdStForm& f, uint32_t cta, uint32_t warpIdInCta, uint32_t taddr,
+                                const InstrSource& src, WarpRegisters& out);
     /// tcgen05.cp from shared memory through descriptor `desc`: one step per source row.
     /// .cta_group::2 also copies in the peer CTA from the peer's own shared memory (open question 21).
     [[nodiscard]] Status cp(const CpForm& f, uint32_t cta, uint32_t taddr, uint64_t desc,
