@@ -198,7 +198,13 @@ int kernel(const std::string& part = {}) {
     if (all || part == "cp") {
         CpForm c;
         c.shape = CpShape::k128x256b;
-        const uint64_t desc = encodeSmemDescriptor(SmemDescriptor{}); // start 0, no swizzle
+        // The canonical K-major layout without swizzle, packed: 8-row core matrices of 16 B rows, the second
+        // 16 B of a row one core matrix (128 B) on (LBO), the next 8 rows 256 B on (SBO): the source is the
+        // 4 KiB at 0, each byte read once (a zero LBO/SBO read 128 B over and over).
+        SmemDescriptor sd;
+        sd.lbo = 128;
+        sd.sbo = 256;
+        const uint64_t desc = encodeSmemDescriptor(sd);
         int nCp = 0;
         const double tCp = nsPer(
             200,

@@ -63,10 +63,11 @@ std::vector<uint8_t> readTmemBytes(const TmemState& s, const MemRef& r, size_t n
     return out;
 }
 
-void Tcgen05Executor::endInstr(TraceBuilder& tb, std::string summary, const std::vector<RuleId>& uses) {
+void Tcgen05Executor::endInstr(TraceBuilder& tb, std::string summary, std::span<const RuleId> uses) {
     tb.endInstr(std::move(summary));
     const uint32_t idx = static_cast<uint32_t>(m_trace.instrs.size() - 1);
     std::vector<RuleId> also;
+    also.reserve(uses.size()); // one allocation
     for (RuleId r : uses) {
         bool named = std::find(also.begin(), also.end(), r) != also.end();
         const TraceInstr& in = m_trace.instrs[idx];

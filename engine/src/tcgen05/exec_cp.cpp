@@ -36,7 +36,15 @@ Status Tcgen05Executor::cp(const CpForm& f, uint32_t cta, uint32_t taddr, uint64
     uint64_t smemSize = m_state.smem[targets[0]].size(); // the smaller of the targets' (the same check)
     for (uint32_t t = 1; t < nTargets; ++t)
         smemSize = std::min<uint64_t>(smemSize, m_state.smem[targets[t]].size());
-    for (uint32_t r = 0; r < rows; ++r) {
+    // Every shape's lanes grow with the row, so the last row's are the highest, and the highest source
+    // chunk decides the read: when both are in, no row is out (the per-row pass below names the first
+    // that is, and runs only then).
+    const uint32_t nLast = cpRowLanesInto(f, rows - 1, lanes);
+    const uint32_t maxLane = *std::max_element(lanes.begin(), lanes.begin() + nLast);
+    const uint32_t maxSaddr = *std::max_element(saddr.begin(), saddr.begin() + rows * chunks);
+    const bool allIn = TensorMemory::inRange(a.lane + maxLane, a.column + rowBytes / 4 - 1) &&
+                       maxSaddr + uint64_t(16) <= smemSize;
+    for (uint32_t r = 0; r < rows && !allIn; ++r) {
         const uint32_t nLanes = cpRowLanesInto(f, r, lanes);
         for (uint32_t i = 0; i < nLanes; ++i)
             if (!TensorMemory::inRange(a.lane + lanes[i], a.column + rowBytes / 4 - 1))
@@ -98,16 +106,18 @@ Status Tcgen05Executor::cp(const CpForm& f, uint32_t cta, uint32_t taddr, uint64
     // A move names one rule; the instruction also depends on the row map, the decompression, the source walk
     // and (swizzled or with a base offset) on the descriptor's swizzle and base-offset assumption (oq 3, 20,
     // 22).
-    std::vector<RuleId> uses{laneRule, RuleId::Tcgen05CpRowMap, decRule, RuleId::Tcgen05CpSourceWalk};
+    std::array<RuleId, 6> uses{laneRule, RuleId::Tcgen05CpRowMap, decRule, RuleId::Tcgen05CpSourceWalk};
+    size_t nUses = 4;
     if (d.layoutType != static_cast<uint32_t>(SmemLayoutType::SwizzleNone))
-        uses.push_back(RuleId::SmemDescriptorSwizzle);
+        uses[nUses++] = RuleId::SmemDescriptorSwizzle;
     if (d.layoutType != static_cast<uint32_t>(SmemLayoutType::SwizzleNone) || d.baseOffset != 0)
-        uses.push_back(RuleId::SmemDescriptorBaseOffset);
-    endInstr(tb,
-             std::string("tcgen05.cp .") + cpShapeName(f.shape) + ": " + std::to_string(rows) + " rows x " +
-                 std::to_string(rowBytes) + " B to TMEM" +
-                 (f.ctaGroup == 2 ? " of both CTAs of the pair" : ""),
-             uses);
+        uses[nUses++] = RuleId::SmemDescriptorBaseOffset;
+    std::string summary; // one allocation, not one per concatenation
+    summary.reserve(80);
+    summary.append("tcgen05.cp .").append(cpShapeName(f.shape)).append(": ").append(std::to_string(rows));
+    summary.append(" rows x ").append(std::to_string(rowBytes)).append(" B to TMEM");
+    if (f.ctaGroup == 2) summary.append(" of both CTAs of the pair");
+    endInstr(tb, std::move(summary), std::span<const RuleId>(uses.data(), nUses));
     return okStatus();
 }
 

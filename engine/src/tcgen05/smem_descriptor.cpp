@@ -4,6 +4,7 @@
 #include "layoutscope/tcgen05/tmem.hpp"
 #include "tcgen05/exec_detail.hpp"
 
+#include <array>
 #include <bit>
 #include <string>
 #include <utility>
@@ -171,11 +172,18 @@ void cpSourceAddresses(const SmemDescriptor& d, uint32_t rows, uint32_t chunks, 
     // cpSourceAddress = elementAddress(d, K, 8, r, b), with the swizzle looked up once.
     // The K-major offset is a row term plus a byte term (canonicalOffset, mod 2^32): each computed once.
     const CuteSwizzle swz = swizzleOfLayoutType(d.layoutType);
+    std::array<uint32_t, 8> chunkTerm{}; // chunks <= 2 for every shape; 8 leaves room
+    LAYOUTSCOPE_ASSERT(chunks <= chunkTerm.size());
+    for (uint32_t q = 1; q < chunks; ++q) chunkTerm[q] = canonicalOffset(d, MatrixMajor::K, 8, 0, 16 * q);
+    // The row term is (r % 8) * t1 + (r / 8) * t8 (mod 2^32) in every layout type: two calls, not one per
+    // row (checked against the per-row call where asserts are on).
+    const uint32_t t1 = canonicalOffset(d, MatrixMajor::K, 8, 1, 0),
+                   t8 = canonicalOffset(d, MatrixMajor::K, 8, 8, 0);
     for (uint32_t r = 0; r < rows; ++r) {
-        const uint32_t row = d.startAddress + canonicalOffset(d, MatrixMajor::K, 8, r, 0);
-        for (uint32_t q = 0; q < chunks; ++q)
-            out[r * chunks + q] =
-                swz.apply(row + (q == 0 ? 0 : canonicalOffset(d, MatrixMajor::K, 8, 0, 16 * q)));
+        const uint32_t rowTerm = (r % 8) * t1 + (r / 8) * t8;
+        LAYOUTSCOPE_ASSERT(rowTerm == canonicalOffset(d, MatrixMajor::K, 8, r, 0));
+        const uint32_t row = d.startAddress + rowTerm;
+        for (uint32_t q = 0; q < chunks; ++q) out[r * chunks + q] = swz.apply(row + chunkTerm[q]);
     }
 }
 } // namespace detail

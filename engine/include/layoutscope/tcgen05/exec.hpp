@@ -19,6 +19,7 @@
 
 #include <array>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -112,7 +113,7 @@ class Tcgen05Executor {
                                            std::vector<double>& a, std::vector<double>& b,
                                            std::vector<ByteMove>& reads, std::vector<uint8_t>& bytes) const;
     /// endInstr, then TraceInstr::alsoRules = the rules of `uses` that no move of the instruction names.
-    void endInstr(TraceBuilder& tb, std::string summary, const std::vector<RuleId>& uses);
+    void endInstr(TraceBuilder& tb, std::string summary, std::span<const RuleId> uses);
     Trace& m_trace;
     MachineState& m_state;
     TmemState& m_tmem;
