@@ -278,14 +278,16 @@ void MainWindow::applyDocument(std::unique_ptr<Document> doc, bool keepStep) {
     // The incremental SMEM scene knows its document by address: a later document allocated where a
     // freed one was (after one without a trace, which never reaches the cache) must not look cached.
     m_smemCache = SmemSceneCache();
-    resetLinks(); // a new trace: old selections and tiles mean nothing in it
+    // Built on the re-check's worker (prepared_views.hpp), when the editor's re-check made this document.
+    std::unique_ptr<PreparedViews> prep = m_doc->hasTrace() ? m_doc->takePrepared() : nullptr;
+    resetLinks(prep ? &prep->tiles : nullptr); // a new trace: old selections and tiles mean nothing in it
     if (!keepStep) m_editor->showDocument(*m_doc, false);
     updateTitle();
     const std::string name = m_doc->path().empty() ? std::string("(unsaved)") : m_doc->path();
 
     std::vector<TimelineWidget::Span> spans;
     if (m_doc->hasTrace()) {
-        if (std::unique_ptr<PreparedViews> prep = m_doc->takePrepared()) { // built on the re-check's worker
+        if (prep) {
             m_frames = std::move(prep->frames);
             m_replay = std::move(prep->replay);
             m_smemCache = std::move(prep->smem);

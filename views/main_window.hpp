@@ -171,7 +171,9 @@ class MainWindow : public QMainWindow {
     SmemSceneCache m_smemCache;
     // Linked selection, bank heat and swizzle atoms (main_window_links.cpp).
     void buildLinks();
-    void resetLinks();
+    /// Clears selections and links; the tiles are `prepared` when given (built on the re-check's worker),
+    /// else computed here.
+    void resetLinks(std::vector<SmemTile>* prepared = nullptr);
     void applySmemLayers(uint32_t step); ///< onStep: atoms and heat texels, before m_smem->setCells
     void showSelection(uint32_t step);   ///< onStep: outlines in every view and the path
     void selectLocs(std::vector<DataLoc> start);

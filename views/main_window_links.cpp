@@ -125,11 +125,11 @@ void MainWindow::buildLinks() {
     });
 }
 
-void MainWindow::resetLinks() {
+void MainWindow::resetLinks(std::vector<SmemTile>* prepared) {
     m_linked = {};
     m_selectedLocs.clear();
     m_heatAnchor.reset();
-    m_smemTiles = m_doc ? smemTiles(*m_doc) : std::vector<SmemTile>{};
+    m_smemTiles = prepared ? std::move(*prepared) : m_doc ? smemTiles(*m_doc) : std::vector<SmemTile>{};
     if (m_path) m_path->refresh();
 }
 

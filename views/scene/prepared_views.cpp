@@ -10,6 +10,7 @@ std::unique_ptr<PreparedViews> prepareViews(const Document& doc) {
     p->replay = std::make_unique<Replay>(doc.trace(), doc.initial());
     p->replay->seek(last);
     (void)p->smem.sceneAt(doc, last, p->frames, 0, 0);
+    p->tiles = smemTiles(doc);
     return p;
 }
 
