@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <map>
 #include <optional>
@@ -60,11 +61,14 @@ std::vector<Elem> parseXml(const std::string& x) {
     std::vector<Elem> out;
     std::vector<std::pair<std::string, std::string>> stack; // name, class
     size_t i = 0;
-    std::optional<size_t> open; // element receiving character data
+    // The element receiving character data, or kNone (not std::optional: GCC 12 warned it "may be used
+    // uninitialized" through the inlined vector index).
+    constexpr size_t kNone = SIZE_MAX;
+    size_t open = kNone;
     while (i < x.size()) {
         if (x[i] != '<') {
             const size_t e = x.find('<', i);
-            if (open) out[*open].text += decode(x.substr(i, e - i));
+            if (open != kNone) out[open].text += decode(x.substr(i, e - i));
             i = e;
             continue;
         }
@@ -78,7 +82,7 @@ std::vector<Elem> parseXml(const std::string& x) {
             if (stack.empty() || stack.back().first != name)
                 throw std::runtime_error("unbalanced </" + name + ">");
             stack.pop_back();
-            open.reset();
+            open = kNone;
             i = e + 1;
             continue;
         }
