@@ -61,6 +61,8 @@ class MainWindow : public QMainWindow {
 
     [[nodiscard]] const Document* document() const { return m_doc.get(); }
     [[nodiscard]] CellCanvas* smemView() const { return m_smem; }
+    /// The CTA whose shared memory the centre view shows (%cluster_ctarank).
+    [[nodiscard]] uint32_t smemCta() const { return m_cta; }
     [[nodiscard]] CellCanvas* globalView() const { return m_global; }
     /// The scenes the centre and global views show now (e.g. to map a click to memory: lesson_dock.hpp).
     [[nodiscard]] const SmemScene& smemScene() const { return m_smemScene; }
@@ -188,7 +190,10 @@ class MainWindow : public QMainWindow {
     std::vector<DataLoc> m_selectedLocs;  ///< selectLocs' start
     OperandView* m_operandView = nullptr; ///< the Operand dock (made in buildLinks)
     bool showOperandProducer();           ///< the global view shows the operand's TMA load (pins it)
-    PathOverlay* m_path = nullptr;        ///< gui-tmem: smemSceneAt without replaying from step 0 (scrubbing)
+    /// The centre view moves to the CTA whose half of a pair operand the Operand dock shows; true when it
+    /// moved (the caller redraws).
+    bool followOperandCta();
+    PathOverlay* m_path = nullptr; ///< gui-tmem: smemSceneAt without replaying from step 0 (scrubbing)
 };
 
 } // namespace layoutscope::views

@@ -78,7 +78,12 @@ void MainWindow::buildLinks() {
     connect(m_operandView, &OperandView::cellHovered, this, &MainWindow::markOperandCell);
     connect(m_operandView, &OperandView::cellSelected, this, &MainWindow::selectOperandCell);
     connect(m_operandView, &OperandView::operandShown, this, [this] {
-        if (showOperandProducer()) m_global->fitView();
+        const bool moved = followOperandCta();
+        if (showOperandProducer())
+            m_global->fitView(); // redraws the step
+        else if (moved)
+            onStep(m_playback->step());
+        if (moved) m_smem->fitView();
     });
     for (CellCanvas* c : {m_smem, m_global, m_tmemViews->tmemView(), m_tmemViews->registerView()})
         connect(c, &CellCanvas::framePainted, m_path, [this](double) {
@@ -243,6 +248,14 @@ void MainWindow::selectRegisterCell(uint32_t x, uint32_t y) {
     selectLocs({{MemSpace::Register, r.cta, thread << 16 | x}});
 }
 
+bool MainWindow::followOperandCta() {
+    const auto& g = m_operandView->grid();
+    if (!g || !m_doc || g->cta == m_cta || g->cta >= m_doc->ctaCount()) return false;
+    m_cta = g->cta; // CTA 1's half of a .cta_group::2 operand lives in CTA 1's shared memory
+    m_ctaBox->setCurrentIndex(int(m_cta));
+    return true;
+}
+
 bool MainWindow::showOperandProducer() {
     const auto& g = m_operandView->grid();
     if (!g || !g->checked || !m_doc || !m_doc->hasTrace()) return false;
@@ -278,7 +291,12 @@ void MainWindow::markOperandCell(int x, int y) {
 void MainWindow::selectOperandCell(int x, int y) {
     const auto& g = m_operandView->grid();
     if (x < 0 || !g || uint32_t(x) >= g->cols || uint32_t(y) >= g->rows) return clearSelection();
-    if (showOperandProducer()) m_global->fitView();
+    const bool moved = followOperandCta();
+    if (showOperandProducer())
+        m_global->fitView();
+    else if (moved)
+        onStep(m_playback->step());
+    if (moved) m_smem->fitView();
     const OperandCell& c = g->cells[size_t(y) * g->cols + uint32_t(x)];
     std::vector<DataLoc> start;
     for (uint32_t k = 0; k < c.bytes; ++k)

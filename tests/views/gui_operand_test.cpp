@@ -159,3 +159,22 @@ TEST_CASE("Operand dock: a pair MMA shows each CTA's half of A with the operand'
     CHECK(v->mismatchList()->item(0)->text().startsWith("A[m=129][k=0]: expected (0,129), reads (64,128)"));
     test::screenshot(w, "operand_umma_pair_cta1.png");
 }
+
+TEST_CASE("Operand dock: selecting a cell of CTA 1's half moves the shared-memory view to CTA 1",
+          "[views][gui][operand][pair]") {
+    MainWindow w;
+    open(w, "tcgen05_mma_pair_desc_swizzle_64B.scn");
+    OperandView* v = w.operandView();
+    REQUIRE(v->operands().size() == 4);
+    v->showOperand(1); // A, CTA 1's half
+    REQUIRE(v->grid());
+    REQUIRE(v->grid()->cta == 1);
+    REQUIRE(w.smemCta() == 0);
+    v->selectCell(0, 0); // A[m=128][k=0]: its bytes are in CTA 1's shared memory
+    CHECK(w.smemCta() == 1);
+    CHECK_FALSE(w.smemView()->selection().empty()); // the bytes it reads, outlined in CTA 1's view
+    v->showOperand(0);                              // back to CTA 0's half
+    v->selectCell(0, 0);
+    CHECK(w.smemCta() == 0);
+    CHECK_FALSE(w.smemView()->selection().empty());
+}
