@@ -49,3 +49,17 @@ TEST_CASE("the fixed tcgen05.cp twin has no expected-vs-actual marks", "[tmem][o
     REQUIRE(doc->hasTrace());
     CHECK(tmemExpectations(*doc).empty());
 }
+
+TEST_CASE("tcgen05.cp operands past the cap are counted as unchecked, not marked", "[tmem][operand]") {
+    auto doc = Document::fromFile(std::string(LAYOUTSCOPE_TEST_ASSETS) +
+                                  "/scenarios/broken/cp_desc_swizzle_64B.scn");
+    REQUIRE(doc->hasTrace());
+    CHECK(tmemExpectations(*doc).unchecked == 0); // its one cp is checked (224 chunks, above)
+    const TmemExpectations e = tmemExpectations(*doc, 0);
+    CHECK(e.unchecked == 1);
+    CHECK(e.cells.empty());
+    TmemScene s = tmemSceneAt(*doc, doc->trace().stepCount);
+    markExpectedTmem(*doc, e, s);
+    CHECK(s.expectedMarked == 0);
+    CHECK(s.expectedUnchecked == 1); // what the legend reports
+}

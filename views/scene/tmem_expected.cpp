@@ -30,7 +30,10 @@ TmemExpectations tmemExpectations(const Document& doc, size_t maxCps) {
     for (const ConsumerOperandRef& ref : consumerOperands(*sc)) {
         const ScenarioInstr& in = sc->instrs[ref.instr];
         if (in.text.rfind("tcgen05.cp", 0) != 0 || ref.instr >= t.instrs.size()) continue;
-        if (++cps > maxCps) break;
+        if (++cps > maxCps) { // each grid replays the trace up to its cp: bounded, and counted
+            ++e.unchecked;
+            continue;
+        }
         const auto g = operandGrid(*sc, doc.run(), ref);
         if (!g || !g->checked || g->mismatched == 0) continue;
         // The mismatched chunks by address (16-byte aligned reads of the source rows).
@@ -92,6 +95,7 @@ static std::optional<std::pair<size_t, uint32_t>> moveCellOf(const Document& doc
 void markExpectedTmem(const Document& doc, const TmemExpectations& e, TmemScene& s) {
     s.expectedMarked = 0;
     s.expectedChunks = 0;
+    s.expectedUnchecked = e.unchecked;
     if (e.empty() || !doc.hasTrace() || s.moveOf.size() != s.texels.size()) return;
     std::unordered_set<uint64_t> chunks;
     for (size_t k = 0; k < s.texels.size(); ++k) {

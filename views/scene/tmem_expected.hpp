@@ -35,6 +35,8 @@ struct TmemExpectations {
     /// key: move index << 8 | cell within the move (4 destination bytes each)
     std::unordered_map<uint64_t, TmemWrongCell> cells;
     std::unordered_map<uint32_t, size_t> chunksByInstr; ///< per cp: mismatched chunks (the diagnostic's)
+    size_t unchecked =
+        0; ///< tcgen05.cp operands past maxCps: not marked, whatever they hold (the legend says)
     [[nodiscard]] bool empty() const { return cells.empty(); }
     [[nodiscard]] const TmemWrongCell* at(size_t move, uint32_t cell) const;
 };
@@ -44,7 +46,7 @@ struct TmemExpectations {
 [[nodiscard]] TmemExpectations tmemExpectations(const Document& doc, size_t maxCps = 64);
 
 /// Sets kFlagDiffers on the shown cells whose last write is a marked cp cell, and counts them
-/// (TmemScene::expectedMarked, expectedChunks).
+/// (TmemScene::expectedMarked, expectedChunks; expectedUnchecked = e.unchecked).
 void markExpectedTmem(const Document& doc, const TmemExpectations& e, TmemScene& s);
 
 /// The marked cell under grid cell (x, y) of `s`, if any.

@@ -162,11 +162,19 @@ OverlayList buildTmemOverlay(const Camera2D& cam, glm::vec2 viewport, const Tmem
     if (s.observedMarked)
         items.push_back({kDiffColour, "differs from dump (" + std::to_string(s.observedMarked) + " cells)",
                          "differs (" + std::to_string(s.observedMarked) + ")"});
-    if (s.expectedChunks) // the tcgen05.cp consumer check's count: 16-byte chunks, each 4 cells or more
-        items.push_back({kDiffColour,
-                         "holds another element than the tile (" + std::to_string(s.expectedChunks) +
-                             " chunks, " + std::to_string(s.expectedMarked) + " cells)",
-                         "wrong element (" + std::to_string(s.expectedChunks) + ")"});
+    // The tcgen05.cp consumer check's count: 16-byte chunks, each 4 cells or more. Past the cps the marks
+    // check (tmemExpectations' maxCps), the legend says how many went unchecked rather than imply "none".
+    const std::string unchecked =
+        s.expectedUnchecked ? "; " + std::to_string(s.expectedUnchecked) + " later tcgen05.cp not checked"
+                            : "";
+    if (s.expectedChunks || s.expectedUnchecked)
+        items.push_back(
+            {kDiffColour,
+             "holds another element than the tile (" + std::to_string(s.expectedChunks) + " chunks, " +
+                 std::to_string(s.expectedMarked) + " cells" + unchecked + ")",
+             "wrong element (" + std::to_string(s.expectedChunks) +
+                 (s.expectedUnchecked ? ", +" + std::to_string(s.expectedUnchecked) + " unchecked" : "") +
+                 ")"});
     float longW = 8;
     for (const Item& it : items) longW += 19 + approxTextWidth(it.label) + 16;
     const bool useLong = longW - 16 <= viewport.x - 4;

@@ -55,7 +55,8 @@ struct TmemScene {
     /// Cells marked kFlagDiffers because a tcgen05.cp filled them from 16-byte chunks that hold another
     /// element than the tile (scene/tmem_expected.hpp), and how many distinct such chunks they show.
     size_t expectedMarked = 0, expectedChunks = 0;
-    bool mmaShown = false; ///< a tcgen05.mma accumulator was written by this step (its own colours)
+    size_t expectedUnchecked = 0; ///< tcgen05.cp operands the marks did not check (TmemExpectations)
+    bool mmaShown = false;        ///< a tcgen05.mma accumulator was written by this step (its own colours)
     [[nodiscard]] uint32_t width() const { return ctaCount * 512 + (ctaCount - 1) * kTmemPairGap; }
     [[nodiscard]] uint32_t height() const { return 128; }
     /// The TMEM cell under grid cell (x, y); nullopt in the gap or outside.
