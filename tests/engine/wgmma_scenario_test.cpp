@@ -2,6 +2,7 @@
 // when ptxas is absent), and the operand check names the planted bugs (hand-derived: a 64x64 fp16 box
 // with SWIZZLE_128B puts element (x, y) at logical byte y*128 + 2x, XOR bits [4,7) with bits [7,10)).
 #include "layoutscope/scenario/scenario.hpp"
+#include "scenario_test_util.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -13,6 +14,7 @@
 #include <vector>
 
 using namespace layoutscope;
+using test::runErrors; // scenario_test_util.hpp: the run must complete; its Error lines
 namespace fs = std::filesystem;
 
 namespace {
@@ -53,17 +55,6 @@ bool ptxasAccepts(const std::string& ptxas, const std::string& instr) {
 
 std::string findPtxas() {
     return fs::exists("/usr/local/cuda/bin/ptxas") ? "/usr/local/cuda/bin/ptxas" : "";
-}
-
-std::string runErrors(const std::string& text) {
-    auto sc = parseScenario(text);
-    if (!sc) return "parse: " + sc.diagnostics()[0].message;
-    auto run = runScenario(*sc);
-    if (!run) return "run: " + run.diagnostics()[0].message;
-    std::string out;
-    for (const Diagnostic& d : run->warnings)
-        if (d.severity == Severity::Error) out += std::to_string(d.span.line) + ": " + d.message + "\n";
-    return out;
 }
 
 } // namespace
