@@ -190,9 +190,9 @@ class MainWindow : public QMainWindow {
     std::vector<DataLoc> m_selectedLocs;  ///< selectLocs' start
     OperandView* m_operandView = nullptr; ///< the Operand dock (made in buildLinks)
     bool showOperandProducer();           ///< the global view shows the operand's TMA load (pins it)
-    /// The centre view moves to the CTA whose half of a pair operand the Operand dock shows; true when it
-    /// moved (the caller redraws).
-    bool followOperandCta();
+    /// Shows what the Operand dock's operand reads from: the centre view moves to the CTA whose half of a
+    /// pair operand it is, the global view to its TMA load; redraws what moved.
+    void revealOperand();
     PathOverlay* m_path = nullptr; ///< gui-tmem: smemSceneAt without replaying from step 0 (scrubbing)
 };
 

@@ -77,14 +77,7 @@ void MainWindow::buildLinks() {
     m_operandView = new OperandView(this);
     connect(m_operandView, &OperandView::cellHovered, this, &MainWindow::markOperandCell);
     connect(m_operandView, &OperandView::cellSelected, this, &MainWindow::selectOperandCell);
-    connect(m_operandView, &OperandView::operandShown, this, [this] {
-        const bool moved = followOperandCta();
-        if (showOperandProducer())
-            m_global->fitView(); // redraws the step
-        else if (moved)
-            onStep(m_playback->step());
-        if (moved) m_smem->fitView();
-    });
+    connect(m_operandView, &OperandView::operandShown, this, &MainWindow::revealOperand);
     for (CellCanvas* c : {m_smem, m_global, m_tmemViews->tmemView(), m_tmemViews->registerView()})
         connect(c, &CellCanvas::framePainted, m_path, [this](double) {
             if (!m_linked.empty()) m_path->refresh(); // cameras move: the path follows its cells
@@ -248,12 +241,19 @@ void MainWindow::selectRegisterCell(uint32_t x, uint32_t y) {
     selectLocs({{MemSpace::Register, r.cta, thread << 16 | x}});
 }
 
-bool MainWindow::followOperandCta() {
+void MainWindow::revealOperand() {
     const auto& g = m_operandView->grid();
-    if (!g || !m_doc || g->cta == m_cta || g->cta >= m_doc->ctaCount()) return false;
-    m_cta = g->cta; // CTA 1's half of a .cta_group::2 operand lives in CTA 1's shared memory
-    m_ctaBox->setCurrentIndex(int(m_cta));
-    return true;
+    // CTA 1's half of a .cta_group::2 operand lives in CTA 1's shared memory.
+    const bool moved = g && m_doc && g->cta != m_cta && g->cta < m_doc->ctaCount();
+    if (moved) {
+        m_cta = g->cta;
+        m_ctaBox->setCurrentIndex(int(m_cta));
+    }
+    if (showOperandProducer())
+        m_global->fitView(); // redraws the step
+    else if (moved)
+        onStep(m_playback->step());
+    if (moved) m_smem->fitView();
 }
 
 bool MainWindow::showOperandProducer() {
@@ -291,12 +291,7 @@ void MainWindow::markOperandCell(int x, int y) {
 void MainWindow::selectOperandCell(int x, int y) {
     const auto& g = m_operandView->grid();
     if (x < 0 || !g || uint32_t(x) >= g->cols || uint32_t(y) >= g->rows) return clearSelection();
-    const bool moved = followOperandCta();
-    if (showOperandProducer())
-        m_global->fitView();
-    else if (moved)
-        onStep(m_playback->step());
-    if (moved) m_smem->fitView();
+    revealOperand();
     const OperandCell& c = g->cells[size_t(y) * g->cols + uint32_t(x)];
     std::vector<DataLoc> start;
     for (uint32_t k = 0; k < c.bytes; ++k)
