@@ -1,5 +1,6 @@
 // lesson: the narrated walk of a lesson, and `lesson --check` (docs/lessons.md "Command line").
 #include "cli/commands.hpp"
+#include "layoutscope/core/file_read.hpp"
 #include "layoutscope/engine.hpp"
 
 #include <algorithm>
@@ -12,7 +13,7 @@ namespace layoutscope::cli {
 namespace {
 
 void printDiags(std::ostream& out, const std::vector<Diagnostic>& ds, const std::string& file) {
-    for (const Diagnostic& d : ds) out << formatDiagnostic(d, file) << "\n";
+    printDiagnostics(out, ds, file); // capped per rule (load_scenario.cpp)
 }
 bool hasError(const std::vector<Diagnostic>& ds) {
     return std::any_of(ds.begin(), ds.end(),
@@ -69,10 +70,10 @@ std::vector<std::string> badCitations(const Lesson& l, const std::string& dir) {
         for (const std::string& r : s.refs) all += "\n[ref: " + r + "]";
     }
     auto fileText = [&](const std::string& name) -> std::string {
-        std::ifstream f(dir + "/" + name);
-        std::stringstream ss;
-        ss << f.rdbuf();
-        return f ? ss.str() : std::string();
+        std::string text; // a reference page is a few KiB; FIFOs and devices are refused
+        return readRegularFile(dir + "/" + name, uint64_t(16) << 20, text) == FileReadStatus::Ok
+                   ? text
+                   : std::string();
     };
     static const std::regex cite(R"(\[ref: ([^\]]*)\])");
     static const std::regex part(R"(([A-Za-z0-9_-]+\.md)((?:\s*,?\s*§[0-9][0-9.]*)*))");

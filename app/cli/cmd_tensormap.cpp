@@ -3,9 +3,12 @@
 // directive that encodes it, or a golden/tma-style JSON object (engine: tensor_map_decode.hpp;
 // docs/tensormap-decode.md). Exit status: 0 decoded, 1 bad input or bytes no encode writes, 2 usage.
 #include "cli/commands.hpp"
+#include "layoutscope/core/file_read.hpp"
 #include "layoutscope/tma/tensor_map_decode.hpp"
 
-#include <fstream>
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
 #include <iostream>
 #include <iterator>
 #include <ostream>
@@ -33,7 +36,7 @@ bool looksLikeText(const std::string& data) {
 }
 
 int report(std::ostream& err, const std::vector<Diagnostic>& ds, const std::string& where) {
-    for (const Diagnostic& d : ds) err << formatDiagnostic(d, where) << "\n";
+    printDiagnostics(err, ds, where);
     return 1;
 }
 
@@ -57,6 +60,20 @@ int decode(const Args& args, std::ostream& out, std::ostream& err) {
             haveText = true;
         }
     }
+    // The name goes into a `tensormap NAME ...` line: a scenario name, never text that adds lines.
+    const bool nameOk =
+        !name.empty() && (std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_') &&
+        std::all_of(name.begin(), name.end(),
+                    [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+    if (!nameOk || name.size() > 256) {
+        std::string shown = name.substr(0, 64) + (name.size() > 64 ? "..." : "");
+        for (char& c : shown)
+            if (!std::isprint(static_cast<unsigned char>(c))) c = '?'; // no line of its own on stderr either
+        err << "tensormap decode: --name takes a scenario name (letters, digits, '_'; at most 256), not '"
+            << shown << "'\n"
+            << kUsage;
+        return 2;
+    }
     if (haveText && !file.empty()) {
         err << "tensormap decode: give the bytes as arguments or --file, not both\n" << kUsage;
         return 2;
@@ -65,17 +82,9 @@ int decode(const Args& args, std::ostream& out, std::ostream& err) {
     std::string where = "<args>";
     if (!file.empty()) {
         where = file;
-        std::ifstream in(file, std::ios::binary);
-        std::string data;
-        if (!in) {
-            err << file << ": error: cannot open the file [io]\n";
-            return 1;
-        }
-        if (!readAll(in, data)) {
-            err << file
-                << ": error: more than 1 MiB; a CUtensorMap is 128 bytes (256 hex digits as text) [io]\n";
-            return 1;
-        }
+        auto read = readInputFile(file, std::uint64_t(kMaxInput), "the tensor-map file");
+        if (!read) return report(err, read.diagnostics(), file);
+        const std::string& data = *read;
         // Text (hex, gdb output) or the raw object (cudaMemcpy'd, or gdb `dump binary memory`): a raw
         // map always has zero bytes (bytes [76,128) at least), text never does.
         image = looksLikeText(data) ? parseTensorMapText(data) : tensorMapFromBinary(data);

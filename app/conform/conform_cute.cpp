@@ -3,6 +3,7 @@
 // are understood only through the PTX form they name.
 #include "conform/conform.hpp"
 #include "conform/cute_layout.hpp"
+#include "layoutscope/core/file_read.hpp"
 #include "layoutscope/tcgen05/smem_descriptor.hpp"
 #include "layoutscope/tcgen05/tcgen05.hpp"
 #include "layoutscope/tcgen05/tmem.hpp"
@@ -470,9 +471,9 @@ Result<std::vector<CaseOutcome>> conformCute(const std::string& path) {
         return Diagnostic{Severity::Error, DiagCode::Io, {}, path + ": no .json files", "golden/cute README"};
     Outcomes all;
     for (const fs::path& p : files) {
-        std::ifstream in(p);
-        if (!in) return Diagnostic{Severity::Error, DiagCode::Io, {}, p.string() + ": cannot read", ""};
-        Json doc = Json::parse(in, nullptr, /*allow_exceptions=*/false);
+        auto text = readInputFile(p.string(), kMaxGoldenFileBytes, p.string());
+        if (!text) return text.diagnostics();
+        Json doc = Json::parse(*text, nullptr, /*allow_exceptions=*/false);
         if (doc.is_discarded()) {
             all.push_back({p.filename().string(), false, "not valid JSON"});
             continue;

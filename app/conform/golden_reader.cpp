@@ -1,5 +1,7 @@
 #include "conform/golden_reader.hpp"
+#include "layoutscope/core/file_read.hpp"
 
+#include <unistd.h>
 #include <zlib.h>
 
 #include <ostream>
@@ -7,15 +9,32 @@
 namespace layoutscope::conform {
 
 Result<std::vector<std::string>> readJsonLines(const std::string& path) {
-    // gzopen reads plain files transparently, so one path handles .jsonl and .jsonl.gz.
-    gzFile f = gzopen(path.c_str(), "rb");
-    if (!f)
-        return Diagnostic{Severity::Error, DiagCode::Io, {}, "cannot open " + path, "", Provenance::PtxText};
+    auto ioError = [&](std::string message, const char* rule) {
+        return Diagnostic{Severity::Error,    DiagCode::Io, {}, path + ": " + std::move(message), rule,
+                          Provenance::PtxText};
+    };
+    FileReadStatus why = FileReadStatus::Ok;
+    const int fd = openRegularFile(path, why);
+    if (fd < 0) return ioError(fileReadMessage(why, "the golden file", kMaxGoldenFileBytes), kFileInputRule);
+    // gzdopen reads plain files transparently, so one path handles .jsonl and .jsonl.gz; it owns fd now.
+    gzFile f = gzdopen(fd, "rb");
+    if (!f) {
+        ::close(fd);
+        return ioError("cannot open the golden file for reading", "");
+    }
     std::vector<std::string> lines;
     std::string cur;
+    uint64_t total = 0;
     char buf[1 << 16];
     int n;
     while ((n = gzread(f, buf, sizeof buf)) > 0) {
+        total += uint64_t(n);
+        if (total > kMaxGoldenFileBytes) {
+            gzclose(f);
+            return ioError("more than " + std::to_string(kMaxGoldenFileBytes >> 20) +
+                               " MiB of text; a golden file is at most a few MiB",
+                           kFileInputRule);
+        }
         for (int i = 0; i < n; ++i) {
             if (buf[i] == '\n') {
                 if (!cur.empty()) lines.push_back(std::move(cur));
@@ -24,12 +43,17 @@ Result<std::vector<std::string>> readJsonLines(const std::string& path) {
                 cur.push_back(buf[i]);
             }
         }
+        if (cur.size() > kMaxJsonLineBytes) {
+            gzclose(f);
+            return ioError("case " + std::to_string(lines.size() + 1) + " is a line longer than " +
+                               std::to_string(kMaxJsonLineBytes >> 20) +
+                               " MiB; a golden case is one JSON line",
+                           kFileInputRule);
+        }
     }
     const bool err = n < 0;
     gzclose(f);
-    if (err)
-        return Diagnostic{Severity::Error,         DiagCode::Io, {},
-                          "read error in " + path, "",           Provenance::PtxText};
+    if (err) return ioError("read error", "");
     if (!cur.empty()) lines.push_back(std::move(cur));
     return lines;
 }

@@ -3,13 +3,20 @@
 #include "layoutscope/core/result.hpp"
 #include "layoutscope/tma/tensor_map.hpp"
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
 
 namespace layoutscope::conform {
 
-/// Every non-empty line of `path` (.jsonl or .jsonl.gz, detected by content), in order.
+/// Bounds on a golden file (the largest bundled line is 0.25 MiB, the largest file 0.85 MiB): a line longer
+/// than kMaxJsonLineBytes or more than kMaxGoldenFileBytes of (decompressed) text is refused.
+inline constexpr uint64_t kMaxJsonLineBytes = uint64_t(16) << 20;
+inline constexpr uint64_t kMaxGoldenFileBytes = uint64_t(256) << 20;
+
+/// Every non-empty line of `path` (.jsonl or .jsonl.gz, detected by content), in order; a regular file
+/// only (a FIFO or device is refused before a byte is read), within the bounds above.
 [[nodiscard]] Result<std::vector<std::string>> readJsonLines(const std::string& path);
 
 /// Decode lowercase hex ("0a1b...") into bytes.

@@ -1,8 +1,8 @@
 // Dump files for `observe` / `layoutscope-cli diff` (observed.hpp): NumPy .npy (format 1.0-3.0,
 // https://numpy.org/doc/stable/reference/generated/numpy.lib.format.html), cuda-gdb / xxd hex text, raw
 // bytes.
-#include "core/read_bounded.hpp"
 #include "layoutscope/analysis/observed.hpp"
+#include "layoutscope/core/file_read.hpp"
 #include "tma/hex_text.hpp"
 
 #include <cctype>
@@ -75,23 +75,38 @@ Result<ObservedBytes> parseNpy(std::string_view d) {
         item = item * 10 + (dt[i] - '0');
     if (item == 0 || item > 16)
         return bad(DiagCode::InvalidValue, ".npy dtype '" + dt + "' has no item size", kNpyRef);
-    // Dimensions multiplied as they are read, each bounded, so no overflow (a shape is untrusted text).
-    uint64_t count = 1, dim = 0;
-    bool inNum = false;
-    for (char c : shape + ",") {
-        if (std::isdigit(static_cast<unsigned char>(c))) {
-            dim = dim * 10 + uint64_t(c - '0'), inNum = true;
+    // The shape is a Python tuple of non-negative integers: "(16, 64)", "(4096,)", "()". Dimensions are
+    // multiplied as they are read, each bounded, so no overflow (a shape is untrusted text); a sign, a
+    // quote or any other character is refused rather than skipped.
+    auto badShape = [&](const std::string& why) {
+        return bad(DiagCode::InvalidValue,
+                   ".npy shape " + shape.substr(0, 64) + " is not a tuple of non-negative integers: " + why,
+                   kNpyRef);
+    };
+    if (shape.size() < 2 || shape.front() != '(' || shape.back() != ')') return badShape("no ( ... )");
+    uint64_t count = 1, dims = 0;
+    for (size_t i = 1; i + 1 < shape.size();) {
+        while (i + 1 < shape.size() && shape[i] == ' ') ++i;
+        if (i + 1 >= shape.size()) break;
+        if (!std::isdigit(static_cast<unsigned char>(shape[i])))
+            return badShape("'" + std::string(1, shape[i]) + "' where a dimension belongs");
+        uint64_t dim = 0;
+        while (i + 1 < shape.size() && std::isdigit(static_cast<unsigned char>(shape[i]))) {
+            dim = dim * 10 + uint64_t(shape[i++] - '0');
             if (dim > kMaxObservedBytes)
                 return bad(DiagCode::InvalidValue, ".npy shape " + shape.substr(0, 64) + " is too large",
                            kNpyRef);
-        } else if (inNum) {
-            count *= dim;
-            dim = 0, inNum = false;
-            if (count > kMaxObservedBytes)
-                return bad(DiagCode::InvalidValue, ".npy shape " + shape.substr(0, 64) + " is too large",
-                           kNpyRef);
         }
+        count *= dim, ++dims;
+        if (count > kMaxObservedBytes)
+            return bad(DiagCode::InvalidValue, ".npy shape " + shape.substr(0, 64) + " is too large",
+                       kNpyRef);
+        while (i + 1 < shape.size() && shape[i] == ' ') ++i;
+        if (i + 1 < shape.size() && shape[i] != ',')
+            return badShape("'" + std::string(1, shape[i]) + "' after a dimension");
+        ++i; // the ','
     }
+    if (dims == 1 && shape.find(',') == std::string::npos) return badShape("a 1-tuple needs its ',' as (N,)");
     const uint64_t bytes = count * item;
     const std::string_view data = d.substr(start + hlen);
     if (data.size() < bytes)
@@ -167,10 +182,23 @@ Result<ObservedBytes> parseHex(std::string_view text) {
     }
     if (prefixed != toks->size())
         return bad(DiagCode::Syntax, "some words have a 0x prefix and some do not; give one form", kHexRef);
-    // cuda-gdb pads x/ words to their width: 2, 4, 8 or 16 digits.
+    // cuda-gdb pads x/ words to their width: 2, 4, 8 or 16 digits. Words of another count are hand-written;
+    // they are taken as words of the widest one's size only when none has the width of a narrower size
+    // (an 8-digit word beside 16-digit ones is a 4-byte word: ambiguous, so refused).
     size_t width = 1;
     while (width * 2 < maxDigits) width *= 2;
     if (width > 8) return bad(DiagCode::Syntax, "a word wider than 64 bits", kHexRef);
+    for (const Token& t : *toks) {
+        const size_t n = t.text.size() - 2;
+        if (n != maxDigits && n >= 2 && (n & (n - 1)) == 0 && n < 2 * width) {
+            Diagnostic x =
+                syntax(t, "'" + std::string(t.text) + "' has " + std::to_string(n) +
+                              " hex digits beside words of " + std::to_string(maxDigits) +
+                              ": mixed word sizes (x/xw and x/xg output together?); give one size");
+            x.ruleRef = kHexRef;
+            return x;
+        }
+    }
     for (const Token& t : *toks) {
         std::string_view digits = t.text.substr(2);
         uint64_t v = 0;
@@ -187,9 +215,17 @@ Result<ObservedBytes> parseObservedBytes(std::string_view data) {
     if (data.size() > kMaxObservedBytes)
         return bad(DiagCode::InvalidValue,
                    "dump larger than " + std::to_string(kMaxObservedBytes >> 20) + " MiB", kHexRef);
-    if (data.substr(0, 6) == "\x93NUMPY") return parseNpy(data);
-    if (looksLikeHexText(data)) return parseHex(data);
     if (data.empty()) return bad(DiagCode::InvalidValue, "the dump is empty", kHexRef);
+    const bool npy = data.substr(0, 6) == "\x93NUMPY";
+    if (npy || looksLikeHexText(data)) {
+        auto parsed = npy ? parseNpy(data) : parseHex(data);
+        if (parsed && parsed->bytes.empty()) // compares nothing, so it cannot "match"
+            return bad(DiagCode::InvalidValue,
+                       "the dump holds no bytes (" + parsed->format +
+                           "): nothing to compare (a cuda-gdb x/ command without its output?)",
+                       kHexRef);
+        return parsed;
+    }
     ObservedBytes out;
     out.bytes.assign(data.begin(), data.end());
     out.format = "raw";
@@ -198,16 +234,19 @@ Result<ObservedBytes> parseObservedBytes(std::string_view data) {
 
 Result<ObservedBytes> readObservedFile(const std::string& path) {
     std::string data;
-    switch (core::readBounded(path, kMaxObservedBytes, data)) {
-    case core::ReadStatus::CannotOpen:
+    switch (const FileReadStatus s = readRegularFile(path, kMaxObservedBytes, data)) {
+    case FileReadStatus::NotRegular:
+        return bad(DiagCode::Io, path + ": " + fileReadMessage(s, "the dump", kMaxObservedBytes),
+                   kFileInputRule);
+    case FileReadStatus::CannotOpen:
         return bad(DiagCode::Io, path + ": cannot open the dump for reading", "");
-    case core::ReadStatus::TooLarge:
+    case FileReadStatus::TooLarge:
         return bad(DiagCode::Io,
                    path + ": larger than the " + std::to_string(kMaxObservedBytes >> 20) + " MiB dump limit",
                    kHexRef);
-    case core::ReadStatus::ReadError:
+    case FileReadStatus::ReadError:
         return bad(DiagCode::Io, path + ": read error (is it a directory?)", "");
-    case core::ReadStatus::Ok:
+    case FileReadStatus::Ok:
         break;
     }
     return parseObservedBytes(data);

@@ -1,8 +1,8 @@
 // Loading a lesson (its scenario file), checking its names against the scenario, and where each step
 // stands in the trace (docs/lessons.md "Steps").
+#include "layoutscope/core/file_read.hpp"
 #include "lesson/detail.hpp"
 
-#include <fstream>
 #include <sstream>
 
 namespace layoutscope {
@@ -84,15 +84,23 @@ Status checkLessonNames(const Lesson& l) {
 }
 
 Result<Lesson> loadLesson(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return diag("io", {}, "cannot open '" + path + "'", DiagCode::Io);
     std::string text;
-    char buf[65536];
-    while (in && text.size() <= kMaxLessonBytes) {
-        in.read(buf, sizeof buf);
-        text.append(buf, static_cast<size_t>(in.gcount()));
+    switch (const FileReadStatus s = readRegularFile(path, kMaxLessonBytes, text)) {
+    case FileReadStatus::Ok:
+        break;
+    case FileReadStatus::CannotOpen:
+        return diag("io", {}, "cannot open '" + path + "'", DiagCode::Io);
+    case FileReadStatus::TooLarge:
+        return diag("lesson.size", {1, 1, 1}, "the lesson is more than 1 MiB (kMaxLessonBytes)",
+                    DiagCode::InvalidValue);
+    case FileReadStatus::NotRegular:
+    case FileReadStatus::ReadError: {
+        Diagnostic d = diag("io", {}, "'" + path + "': " + fileReadMessage(s, "the lesson", kMaxLessonBytes),
+                            DiagCode::Io);
+        d.ruleRef = kFileInputRule;
+        return d;
     }
-    if (in.bad()) return diag("io", {}, "cannot read '" + path + "'", DiagCode::Io);
+    }
     auto l = parseLesson(text);
     if (!l || l->scenario) return l;
     const size_t slash = path.find_last_of('/');

@@ -1,7 +1,6 @@
 // readScenarioFile: a bounded read of a scenario file (kMaxScenarioBytes; docs/scenario-format.md
-// "Size limit"). Standard C++ only: the limit is enforced by counting, not by asking the file's size,
-// so devices and pipes (whose size is unknown) are bounded too.
-#include "core/read_bounded.hpp"
+// "Size limit") of a regular file only (layoutscope/core/file_read.hpp): FIFOs and devices are refused.
+#include "layoutscope/core/file_read.hpp"
 #include "layoutscope/scenario/scenario.hpp"
 #include "scenario/parse.hpp"
 
@@ -25,14 +24,16 @@ std::string scenarioTooLargeMessage(uint64_t atLeast) {
 
 Result<std::string> readScenarioFile(const std::string& path) {
     std::string text;
-    switch (core::readBounded(path, kMaxScenarioBytes, text)) {
-    case core::ReadStatus::CannotOpen:
+    switch (const FileReadStatus s = readRegularFile(path, kMaxScenarioBytes, text)) {
+    case FileReadStatus::CannotOpen:
         return ioError("cannot open the scenario file for reading");
-    case core::ReadStatus::TooLarge:
-        return ioError(scn::scenarioTooLargeMessage(text.size()), scn::kSizeLimitRef);
-    case core::ReadStatus::ReadError:
-        return ioError("cannot read the scenario file (read error; is it a directory?)");
-    case core::ReadStatus::Ok:
+    case FileReadStatus::TooLarge:
+        return ioError(scn::scenarioTooLargeMessage(std::max<uint64_t>(text.size(), kMaxScenarioBytes + 1)),
+                       scn::kSizeLimitRef);
+    case FileReadStatus::NotRegular:
+    case FileReadStatus::ReadError:
+        return ioError(fileReadMessage(s, "the scenario file", kMaxScenarioBytes), kFileInputRule);
+    case FileReadStatus::Ok:
         break;
     }
     return text;
