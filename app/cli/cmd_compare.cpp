@@ -33,7 +33,7 @@ int cmdCompare(const Args& args, std::ostream& out, std::ostream& err) {
     for (const std::string& f : files) {
         auto col = metricColumnOfFile(f);
         if (!col) {
-            for (const Diagnostic& d : col.diagnostics()) err << formatDiagnostic(d, f) << "\n";
+            printDiagnostics(err, col.diagnostics(), f);
             return 1;
         }
         cols.push_back(std::move(*col));

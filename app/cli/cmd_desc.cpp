@@ -97,7 +97,12 @@ int encode(const Args& args, std::ostream& out, std::ostream& err) {
             err << "desc encode: expected KEY=VALUE, got '" << args[i] << "'\n" << kUsage;
             return 2;
         }
-        kv[args[i].substr(0, eq)] = args[i].substr(eq + 1);
+        if (!kv.emplace(args[i].substr(0, eq), args[i].substr(eq + 1)).second) {
+            err << "desc encode: " << args[i].substr(0, eq) << "= given twice ('" << kv[args[i].substr(0, eq)]
+                << "' and '" << args[i].substr(eq + 1) << "'); give each field once\n"
+                << kUsage;
+            return 2;
+        }
     }
     for (const auto& [k, v] : kv)
         if (k != "start" && k != "lbo" && k != "sbo" && k != "swizzle" && k != "base" && k != "lbo_mode" &&

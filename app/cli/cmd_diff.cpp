@@ -5,6 +5,7 @@
 #include "layoutscope/analysis/observed.hpp"
 #include "layoutscope/scenario/scenario.hpp"
 
+#include <cstdint>
 #include <cstdio>
 
 namespace layoutscope::cli {
@@ -33,14 +34,10 @@ std::string spaceName(const Observation& o) {
 bool parseRange(const std::string& s, uint32_t& first, uint32_t& count) {
     const size_t c = s.find(':');
     if (c == std::string::npos) return false;
-    try {
-        const unsigned long a = std::stoul(s.substr(0, c)), b = std::stoul(s.substr(c + 1));
-        if (a >= b) return false;
-        first = static_cast<uint32_t>(a), count = static_cast<uint32_t>(b - a);
-        return true;
-    } catch (...) {
-        return false;
-    }
+    const auto a = parseUnsigned(s.substr(0, c), UINT32_MAX), b = parseUnsigned(s.substr(c + 1), UINT32_MAX);
+    if (!a || !b || *a >= *b) return false;
+    first = static_cast<uint32_t>(*a), count = static_cast<uint32_t>(*b - *a);
+    return true;
 }
 
 } // namespace
@@ -72,20 +69,16 @@ int cmdDiff(const Args& args, std::ostream& out, std::ostream& err) {
             o.path = args[++i], o.cta = cta, o.lane0 = lane0, o.lanes = lanes, o.col0 = col0, o.cols = cols;
             given.push_back(o);
         } else if (a == "--cta" && hasValue) {
-            try {
-                cta = static_cast<uint32_t>(std::stoul(args[++i]));
-            } catch (...) {
-                return usage("--cta takes a CTA number");
-            }
+            const auto v = parseUnsigned(args[++i], UINT32_MAX);
+            if (!v) return usage("--cta takes a CTA number");
+            cta = static_cast<uint32_t>(*v);
         } else if ((a == "--lanes" || a == "--cols") && hasValue) {
             if (!parseRange(args[++i], a == "--lanes" ? lane0 : col0, a == "--lanes" ? lanes : cols))
                 return usage(a + " takes FIRST:END");
         } else if (a == "--max" && hasValue) {
-            try {
-                maxDiffs = std::stoul(args[++i]);
-            } catch (...) {
-                return usage("--max takes a count");
-            }
+            const auto v = parseUnsigned(args[++i], UINT32_MAX);
+            if (!v) return usage("--max takes a count");
+            maxDiffs = static_cast<size_t>(*v);
         } else if (!a.empty() && a[0] == '-') {
             return usage("unknown option " + a);
         } else if (file.empty()) {

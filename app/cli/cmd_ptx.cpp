@@ -16,7 +16,7 @@ bool endsWith(const std::string& s, const std::string& suffix) {
 }
 
 void printDiags(std::ostream& out, const std::vector<Diagnostic>& ds, const std::string& file) {
-    for (const Diagnostic& d : ds) out << formatDiagnostic(d, file) << "\n";
+    printDiagnostics(out, ds, file); // capped per rule (load_scenario.cpp)
 }
 
 } // namespace
@@ -115,7 +115,9 @@ int cmdScaffold(const Args& args, std::ostream& out, std::ostream& err) {
         return 0;
     }
     std::ofstream o(output, std::ios::binary);
-    if (!(o << *scn)) {
+    o << *scn;
+    o.close(); // a full disk shows only when the buffer is written out
+    if (!o) {
         err << output << ": error: cannot write the scenario [io]\n";
         return 1;
     }

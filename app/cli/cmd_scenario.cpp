@@ -5,8 +5,11 @@
 
 #include <algorithm>
 #include <array>
+#include <climits>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <initializer_list>
 #include <map>
 #include <new>
 #include <optional>
@@ -21,7 +24,7 @@ bool hasError(const std::vector<Diagnostic>& ds) {
 }
 
 void printDiags(std::ostream& out, const std::vector<Diagnostic>& ds, const std::string& file) {
-    for (const Diagnostic& d : ds) out << formatDiagnostic(d, file) << "\n";
+    printDiagnostics(out, ds, file); // capped per rule (load_scenario.cpp)
 }
 
 std::string hex(uint64_t v) {
@@ -71,6 +74,10 @@ std::optional<Loaded> loadAndRun(const std::string& path, std::ostream& err) {
         printDiags(err, run.diagnostics(), path);
         return std::nullopt;
     }
+    if (auto bad = observeFileErrors(*sc, path); !bad.empty()) { // `observe` files are inputs too
+        printDiags(err, bad, path);
+        return std::nullopt;
+    }
     return Loaded{std::move(sc).value(), std::move(run).value()};
 }
 
@@ -97,6 +104,10 @@ int checkOne(const std::string& f, bool execute, std::ostream& out, std::ostream
         }
         printDiags(err, run->warnings, f);     // warnings do not change the exit status; errors found by the
         if (hasError(run->warnings)) return 1; // run's checks (TMEM use, expect_tx) do
+        if (auto bad = observeFileErrors(*sc, f); !bad.empty()) {
+            printDiags(err, bad, f);
+            return 1;
+        }
     }
     out << f << ": ok\n";
     return 0;
@@ -116,6 +127,20 @@ std::string unverifiedMark(const RuleInfo& ri) {
     while (!nums.empty() && (nums.front() == ' ' || nums.front() == ',')) nums.erase(0, 1);
     while (!nums.empty() && (nums.back() == ' ' || nums.back() == ',')) nums.pop_back();
     return nums.empty() ? " [unverified]" : " [unverified: open question " + nums + "]";
+}
+
+// "A:B,C:D" with separators ":,:" -> the numbers, each a whole 32-bit number (parseUnsigned).
+bool splitNumbers(const std::string& v, const std::string& seps, std::initializer_list<uint32_t*> outs) {
+    size_t at = 0, k = 0;
+    for (uint32_t* o : outs) {
+        const size_t end = k < seps.size() ? v.find(seps[k], at) : v.size();
+        if (end == std::string::npos) return false;
+        const auto n = parseUnsigned(v.substr(at, end - at), UINT32_MAX);
+        if (!n) return false;
+        *o = static_cast<uint32_t>(*n);
+        at = end + 1, ++k;
+    }
+    return at == v.size() + 1;
 }
 
 // dump --tmem / --regs: the final TMEM cells (hex, one row per lane) and a warp's final registers.
@@ -278,21 +303,21 @@ int cmdDump(const Args& args, std::ostream& out, std::ostream& err) {
     uint32_t tmemCta = 0;
     for (size_t i = 1; i < args.size(); ++i) {
         if (args[i] == "--step" && i + 1 < args.size()) {
-            try {
-                step = static_cast<uint32_t>(std::stoul(args[++i]));
-            } catch (...) {
-                err << "dump: --step takes a step number\n";
+            const auto v = parseUnsigned(args[++i], UINT32_MAX);
+            if (!v) {
+                err << "dump: --step takes a step number (0 to 4294967295), not '" << args[i] << "'\n";
                 return 2;
             }
+            step = static_cast<uint32_t>(*v);
         } else if ((args[i] == "--tmem" || args[i] == "--regs") && i + 1 < args.size()) {
             // --tmem LANE0:LANE1,COL0:COL1 (inclusive, CTA 0; --tmem-cta N) / --regs CTA,WARP: final state
             // tables
             const bool tm = args[i] == "--tmem";
-            unsigned a = 0, b = 0, c = 0, d = 0;
+            uint32_t a = 0, b = 0, c = 0, d = 0;
             const std::string& v = args[++i];
-            if (tm ? std::sscanf(v.c_str(), "%u:%u,%u:%u", &a, &b, &c, &d) != 4 || a > b || c > d ||
-                         b >= kTmemLanes || d >= kTmemColumns
-                   : std::sscanf(v.c_str(), "%u,%u", &a, &b) != 2) {
+            if (tm ? !splitNumbers(v, ":,:", {&a, &b, &c, &d}) || a > b || c > d || b >= kTmemLanes ||
+                         d >= kTmemColumns
+                   : !splitNumbers(v, ",", {&a, &b})) {
                 err << (tm ? "dump: --tmem takes LANE0:LANE1,COL0:COL1 (lanes < 128, columns < 512)\n"
                            : "dump: --regs takes CTA,WARP\n");
                 return 2;
@@ -302,7 +327,12 @@ int cmdDump(const Args& args, std::ostream& out, std::ostream& err) {
             else
                 regsOf = {a, b};
         } else if (args[i] == "--tmem-cta" && i + 1 < args.size()) {
-            tmemCta = static_cast<uint32_t>(std::strtoul(args[++i].c_str(), nullptr, 10));
+            const auto v = parseUnsigned(args[++i], UINT32_MAX);
+            if (!v) {
+                err << "dump: --tmem-cta takes a CTA number, not '" << args[i] << "'\n";
+                return 2;
+            }
+            tmemCta = static_cast<uint32_t>(*v);
         } else if (file.empty() && args[i].rfind("--", 0) != 0) {
             file = args[i];
         } else {

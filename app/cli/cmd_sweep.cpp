@@ -109,7 +109,7 @@ int cmdSweep(const Args& args, std::ostream& out, std::ostream& err) {
     }
     auto text = readScenarioFile(file);
     if (!text) {
-        for (const Diagnostic& d : text.diagnostics()) err << formatDiagnostic(d, file) << "\n";
+        printDiagnostics(err, text.diagnostics(), file);
         return 1;
     }
     const std::vector<std::string> base = splitLines(*text);

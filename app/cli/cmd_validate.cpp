@@ -2,7 +2,10 @@
 // Prints "ok" or every diagnostic (file:line:col form) with a caret line under the offending token.
 // Several instructions are validated together as one kernel (kernel-wide .cta_group rule).
 #include "cli/commands.hpp"
+#include "layoutscope/core/diagnostic_cap.hpp"
 #include "layoutscope/ptx/validate.hpp"
+
+#include <algorithm>
 
 #include <optional>
 #include <ostream>
@@ -15,10 +18,19 @@ void usage(std::ostream& err) {
     err << usageOf("validate");
 } // usage.cpp
 
+// The instruction with a caret under the span. A long line is quoted as a window of at most kWindow
+// characters around the span (issue 25 item 4: 60,000 errors must not reprint a 120 KB line each).
 void caret(std::ostream& out, const std::string& text, const SourceSpan& span) {
     if (!span.valid() || span.column < 1 || static_cast<size_t>(span.column) > text.size() + 1) return;
-    out << "    " << text << "\n    " << std::string(static_cast<size_t>(span.column - 1), ' ') << '^'
-        << std::string(static_cast<size_t>(std::max(span.length, 1) - 1), '~') << "\n";
+    constexpr size_t kWindow = 120;
+    const size_t col = static_cast<size_t>(span.column - 1);
+    size_t from = 0;
+    if (text.size() > kWindow && col > kWindow / 2) from = std::min(col - kWindow / 2, text.size() - kWindow);
+    const bool cutLeft = from > 0, cutRight = from + kWindow < text.size();
+    const std::string shown = (cutLeft ? "..." : "") + text.substr(from, kWindow) + (cutRight ? "..." : "");
+    const size_t at = col - from + (cutLeft ? 3 : 0);
+    const size_t tilde = std::min<size_t>(static_cast<size_t>(std::max(span.length, 1) - 1), kWindow);
+    out << "    " << shown << "\n    " << std::string(at, ' ') << '^' << std::string(tilde, '~') << "\n";
 }
 
 /// Where the ';' belongs when `text` (parsed as `in`) has none: just after its last token.
@@ -91,11 +103,16 @@ int cmdValidate(const Args& args, std::ostream& out, std::ostream& err) {
         }
         for (const auto& d : s.diagnostics()) diags.emplace_back(d, d.span.line - 1);
     }
+    DiagnosticCap cap;                    // the first few of each rule, then "and N more like this"
     for (const auto& [d, line] : diags) { // diagnostics (with their caret lines) on stderr
+        if (!cap.admit(d)) continue;
         err << formatDiagnostic(d, "<instr>") << "\n";
         if (line >= 0 && static_cast<size_t>(line) < texts.size())
             caret(err, texts[static_cast<size_t>(line)], d.span);
     }
+    std::vector<Diagnostic> notes;
+    cap.appendNotes(notes);
+    for (const Diagnostic& d : notes) err << formatDiagnostic(d, "<instr>") << "\n";
     return kExitDiagnostics;
 }
 

@@ -16,15 +16,46 @@ std::string outOfMemory(const std::string& where) {
                             where);
 }
 
+std::optional<uint64_t> parseUnsigned(const std::string& text, uint64_t max) {
+    const bool hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+    const size_t from = hex ? 2 : 0;
+    if (text.size() == from) return std::nullopt;
+    uint64_t v = 0;
+    for (size_t i = from; i < text.size(); ++i) {
+        const char c = text[i];
+        unsigned d = 0;
+        if (c >= '0' && c <= '9')
+            d = unsigned(c - '0');
+        else if (hex && (c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+            d = unsigned((c | 0x20) - 'a' + 10);
+        else
+            return std::nullopt;
+        const uint64_t base = hex ? 16 : 10;
+        if (v > (max - d) / base) return std::nullopt; // v * base + d > max
+        v = v * base + d;
+    }
+    return v;
+}
+
 int dispatch(const Args& args, std::ostream& out, std::ostream& err) {
     // No exception leaves the CLI: out of memory anywhere in a command is a diagnostic, exit status 1.
+    int status = kExitOk;
     try {
-        return dispatchCommand(args, out, err);
+        status = dispatchCommand(args, out, err);
     } catch (const std::bad_alloc&) {
         out.flush();
         err << outOfMemory("layoutscope-cli " + args[0]) << "\n";
-        return 1;
+        status = kExitDiagnostics;
     }
+    // Output errors are errors (issue 25 item 7): a result that did not reach stdout (`> /dev/full`, a
+    // closed descriptor) is reported once here for every command, after the last flush.
+    out.flush();
+    if (!out) {
+        err << "layoutscope-cli " << args[0]
+            << ": error: cannot write the output (standard output refused it: disk full or closed?) [io]\n";
+        if (status == kExitOk) status = kExitDiagnostics;
+    }
+    return status;
 }
 
 int dispatchCommand(const Args& args, std::ostream& out, std::ostream& err) {

@@ -1,6 +1,8 @@
 #pragma once
 #include "layoutscope/analysis/metrics_table.hpp"
 
+#include <cstdint>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -23,6 +25,10 @@ int dispatchCommand(const Args& args, std::ostream& out, std::ostream& err); ///
 /// `where: error: out of memory ...` (a diagnostic line without its newline).
 std::string outOfMemory(const std::string& where);
 
+/// A whole argument as a number in [0, max]: decimal or 0x-hex digits only, so "-1", "4294967296" for a
+/// 32-bit value, "12abc" and "" are refused instead of wrapping or stopping early (commands.cpp).
+[[nodiscard]] std::optional<uint64_t> parseUnsigned(const std::string& text, uint64_t max);
+
 /// `file:line:col: error: ...` lines on `err` (load_scenario.cpp).
 void printDiagnostics(std::ostream& err, const std::vector<Diagnostic>& ds, const std::string& file);
 /// A scenario file read, parsed and (with `run`) run without a trace; on failure its diagnostics are printed
@@ -34,6 +40,10 @@ struct LoadedScenario {
 };
 std::optional<LoadedScenario> loadScenarioForCommand(const std::string& file, std::ostream& err,
                                                      bool run = true);
+
+/// The scenario's `observe` files that cannot be read as dumps (missing, a directory, a FIFO or device, too
+/// large, malformed), one error each at its directive; paths relative to `file`'s folder (load_scenario.cpp).
+[[nodiscard]] std::vector<Diagnostic> observeFileErrors(const Scenario& sc, const std::string& file);
 
 // Subcommands, each in its own file. args[0] is the subcommand name.
 int cmdConform(const Args& args, std::ostream& out, std::ostream& err); ///< cmd_conform.cpp

@@ -1,10 +1,18 @@
 // The scenario prologue of the commands that need a run's final state (diff, infer, export-cuda).
 #include "cli/commands.hpp"
+#include "layoutscope/analysis/observed.hpp"
+#include "layoutscope/core/diagnostic_cap.hpp"
 
 namespace layoutscope::cli {
 
 void printDiagnostics(std::ostream& err, const std::vector<Diagnostic>& ds, const std::string& file) {
-    for (const Diagnostic& d : ds) err << formatDiagnostic(d, file) << "\n";
+    // At most kDiagnosticsPerKind of each rule, then "and N more like this" (issue 25 item 4).
+    DiagnosticCap cap;
+    for (const Diagnostic& d : ds)
+        if (cap.admit(d)) err << formatDiagnostic(d, file) << "\n";
+    std::vector<Diagnostic> notes;
+    cap.appendNotes(notes);
+    for (const Diagnostic& d : notes) err << formatDiagnostic(d, file) << "\n";
 }
 
 std::optional<LoadedScenario> loadScenarioForCommand(const std::string& file, std::ostream& err, bool run) {
@@ -20,6 +28,22 @@ std::optional<LoadedScenario> loadScenarioForCommand(const std::string& file, st
     if (!r) return printDiagnostics(err, r.diagnostics(), file), std::nullopt;
     l.run.emplace(std::move(r).value());
     return l;
+}
+
+std::vector<Diagnostic> observeFileErrors(const Scenario& sc, const std::string& file) {
+    std::vector<Diagnostic> ds;
+    const size_t slash = file.find_last_of('/');
+    const std::string dir = slash == std::string::npos ? "" : file.substr(0, slash + 1);
+    for (const Observation& o : sc.observations) {
+        const std::string path = !o.path.empty() && o.path[0] == '/' ? o.path : dir + o.path;
+        auto bytes = readObservedFile(path); // regular files only, bounded (core/file_read.hpp)
+        if (bytes) continue;
+        Diagnostic d = bytes.error();
+        d.span = o.span;
+        d.message = "observe file=" + o.path + ": " + d.message;
+        ds.push_back(std::move(d));
+    }
+    return ds;
 }
 
 } // namespace layoutscope::cli

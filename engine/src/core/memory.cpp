@@ -6,11 +6,27 @@ namespace layoutscope {
 
 void GlobalMemory::addRegion(uint64_t base, uint64_t size, ByteGenerator gen, BulkByteGenerator bulk) {
     if (!gen) bulk = nullptr;
+    if (m_disjoint && size > 0) {
+        // Disjoint from the region starting at or before base and from the one starting after it.
+        auto next = m_byBase.upper_bound(base);
+        if (next != m_byBase.begin()) {
+            const Region& prev = m_regions[std::prev(next)->second];
+            if (base - prev.base < prev.size) m_disjoint = false;
+        }
+        if (next != m_byBase.end() && next->first - base < size) m_disjoint = false;
+        if (m_disjoint) m_byBase.emplace(base, m_regions.size());
+    }
     m_regions.push_back(Region{base, size, std::move(gen), std::move(bulk)});
 }
 
 const GlobalMemory::Region* GlobalMemory::regionOf(uint64_t addr) const {
-    for (const Region& r : m_regions)
+    if (m_disjoint) { // at most one region holds addr: the last one starting at or before it
+        auto it = m_byBase.upper_bound(addr);
+        if (it == m_byBase.begin()) return nullptr;
+        const Region& r = m_regions[std::prev(it)->second];
+        return addr - r.base < r.size ? &r : nullptr;
+    }
+    for (const Region& r : m_regions) // overlapping regions: the first declared wins
         if (addr >= r.base && addr - r.base < r.size) return &r;
     return nullptr;
 }
@@ -73,6 +89,7 @@ void GlobalMemory::readRows(uint64_t addr, uint64_t stride, uint64_t rowBytes, u
     const uint64_t end = last + rowBytes;
     bool alone = r && end > last && end - r->base <= r->size;
     for (const Region& o : m_regions) { // an earlier region over part of the rows would win there
+        if (m_disjoint) break;          // none overlaps r
         if (!alone || &o == r) break;
         alone = o.base + o.size <= addr || o.base >= end;
     }

@@ -331,16 +331,36 @@ Result<Lesson> parseLesson(std::string_view text) {
                         " bytes; at most 1 MiB (kMaxLessonBytes)",
                     DiagCode::InvalidValue);
     if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
+    auto at = [&](size_t i) {
+        const std::string_view before = text.substr(0, i);
+        const int line = 1 + static_cast<int>(std::count(before.begin(), before.end(), '\n'));
+        const size_t nl = before.rfind('\n');
+        return SourceSpan{line, static_cast<int>(nl == std::string_view::npos ? i + 1 : i - nl), 1};
+    };
     for (size_t i = 0; i < text.size(); ++i) {
         const unsigned char c = static_cast<unsigned char>(text[i]);
-        if ((c < 0x20 && c != '\n' && c != '\r' && c != '\t') || c == 0x7F) {
-            const std::string_view before = text.substr(0, i);
-            const int line = 1 + static_cast<int>(std::count(before.begin(), before.end(), '\n'));
-            const size_t nl = before.rfind('\n');
-            const int col = static_cast<int>(nl == std::string_view::npos ? i + 1 : i - nl);
-            return diag("lesson.text", {line, col, 1},
+        if ((c < 0x20 && c != '\n' && c != '\r' && c != '\t') || c == 0x7F)
+            return diag("lesson.text", at(i),
                         "control byte " + std::to_string(c) + ": a lesson is UTF-8 text");
+        if (c < 0x80) continue;
+        // UTF-8 (RFC 3629): a lead byte C2..F4, then 1-3 continuation bytes 80..BF; no overlong form, no
+        // surrogate (ED A0..BF), nothing above U+10FFFF (F4 90..).
+        const size_t n = c >= 0xC2 && c <= 0xDF   ? 1
+                         : c >= 0xE0 && c <= 0xEF ? 2
+                         : c >= 0xF0 && c <= 0xF4 ? 3
+                                                  : 0;
+        bool ok = n > 0;
+        for (size_t k = 1; ok && k <= n; ++k)
+            ok = i + k < text.size() && (static_cast<unsigned char>(text[i + k]) & 0xC0) == 0x80;
+        if (ok && n >= 2) {
+            const unsigned char c1 = static_cast<unsigned char>(text[i + 1]);
+            ok = !(c == 0xE0 && c1 < 0xA0) && !(c == 0xED && c1 >= 0xA0) && !(c == 0xF0 && c1 < 0x90) &&
+                 !(c == 0xF4 && c1 >= 0x90);
         }
+        if (!ok)
+            return diag("lesson.text", at(i),
+                        "byte " + std::to_string(c) + " is not valid UTF-8 here: a lesson is UTF-8 text");
+        i += n;
     }
     Reader r(text);
     return r.read();

@@ -1,6 +1,7 @@
 // The small languages inside a lesson line: selectors (`highlight:`), questions and answers
 // (docs/lessons.md "Selectors", "Questions", "Answers").
 #include "lesson/syntax.hpp"
+#include "lesson/resolve.hpp"
 
 #include <algorithm>
 
@@ -150,6 +151,20 @@ Result<LessonSelector> parseSelector(Cursor& c) {
         return diag("lesson.selector", s.span, "reg needs t=0..31 r=0..127 (warp=0..31)",
                     DiagCode::InvalidValue);
     s.span.length = static_cast<int>(c.pos() - start);
+    if (s.kind == K::Global || s.kind == K::Landed) { // the documented caps (docs/lessons.md "Selectors")
+        const uint64_t cap = s.kind == K::Global ? kMaxSelectorElements : kMaxLandedElements;
+        uint64_t n = 1;
+        for (uint32_t d = 0; d < s.rank && n <= cap; ++d) {
+            const uint64_t w = uint64_t(s.hi[d]) - uint64_t(s.lo[d]); // hi >= lo (parseIndices); no overflow
+            n = w >= cap ? cap + 1 : n * (w + 1);                     // n <= cap and w < cap: below 2^34
+        }
+        if (n > cap)
+            return diag("lesson.selector", s.span,
+                        std::string(s.kind == K::Global ? "global" : "landed") +
+                            " selector covers more than " + std::to_string(cap) +
+                            " elements (docs/lessons.md caps it there)",
+                        DiagCode::InvalidValue);
+    }
     return s;
 }
 

@@ -127,8 +127,36 @@ void Reader::closeScope() {
 bool Reader::instruction(const Cursor& start) {
     if (!fn) return fail(start.here(), "an instruction outside a function body");
     Cursor h = c;
-    if (h.peek() == '@') {
-        while (!h.atEnd() && !lex::isSpace(h.peek())) h.advance();
+    if (h.peek() == '@') { // guard: @%p or @!%p, a declared .pred register (PTX ISA 9.2 §9.3.1)
+        h.advance();
+        if (h.peek() == '!') h.advance();
+        const Cursor nameAt = h;
+        if (h.peek() == '%') h.advance();
+        while (lex::isIdentChar(h.peek())) h.advance();
+        const std::string_view guard = c.text.substr(nameAt.pos, h.pos - nameAt.pos);
+        if (guard.empty() || guard == "%" || (!h.atEnd() && !lex::isSpace(h.peek())))
+            return fail(nameAt.here(),
+                        "a guard is `@%p` or `@!%p` (a predicate register, then a blank), found " +
+                            lex::describeChar(c.text, h.pos));
+        const auto declared = std::find_if(decls.begin(), decls.end(), [&](const PtxDeclaration& d) {
+            if (d.kind != PtxValueKind::PredReg) return false;
+            if (d.count == 0) return guard == d.name;
+            if (guard.size() <= d.name.size() || guard.substr(0, d.name.size()) != d.name) return false;
+            const std::string_view n = guard.substr(d.name.size());
+            if (n.size() > 9 || (n.size() > 1 && n[0] == '0') ||
+                !std::all_of(n.begin(), n.end(), [](char ch) { return ch >= '0' && ch <= '9'; }))
+                return false;
+            return std::stol(std::string(n)) < d.count;
+        });
+        if (declared == decls.end()) {
+            SourceSpan at = nameAt.here();
+            at.length = static_cast<int>(guard.size());
+            mod.diagnostics.push_back(Diagnostic{
+                Severity::Error, DiagCode::UnknownName, at,
+                "guard predicate `" + std::string(guard) + "` is not declared (`.reg .pred " +
+                    std::string(guard) + ";` or a `%p<N>` range that holds it)",
+                "PTX ISA 9.2 §9.3.1 (predicated execution), §5.1 (registers)", Provenance::PtxText});
+        }
         h.skipSpace();
     }
     Cursor o = h;

@@ -218,7 +218,18 @@ bool Reader::directive() {
     }
     if (name == ".entry" || name == ".func") return function(name == ".entry");
     if (isLineDirective(name)) {
-        restOfLine();
+        const Cursor at = c;
+        const std::string_view rest = restOfLine();
+        if (name == ".file") { // .file N "name" [, timestamp, size]: the string must close on its line
+            bool open = false;
+            for (size_t i = 0; i < rest.size(); ++i) {
+                if (open && rest[i] == '\\')
+                    ++i;
+                else if (rest[i] == '"')
+                    open = !open;
+            }
+            if (open) return fail(at.here(), "`.file` string is not closed on its line (a '\"' is missing)");
+        }
         return true;
     }
     if (name == ".section") return section(start);
@@ -234,7 +245,9 @@ bool Reader::directive() {
 
 // `.section .debug_xxx { ... }` (nvcc -G): skipped with its braces.
 bool Reader::section(const Cursor& start) {
-    restOfLine();
+    // `.section NAME` then its '{', on the same line or a later one (ptxas takes both).
+    c.skipSpace();
+    while (!c.atEnd() && !lex::isSpace(c.peek()) && c.peek() != '{') c.advance();
     if (!skipBlank()) return false;
     if (c.peek() != '{') return fail(c.here(), "expected '{' after `.section`");
     int depth = 0;

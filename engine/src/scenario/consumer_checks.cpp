@@ -10,6 +10,7 @@
 #include "layoutscope/tma/tma.hpp"
 #include "scenario/consumer_operands.hpp"
 
+#include <algorithm>
 #include <functional>
 #include <unordered_map>
 
@@ -18,8 +19,12 @@ namespace {
 
 // The TMA tile load the check understands (byte type, no interleave, rank 2) that wrote `addr` last
 // before instruction `before`, by its box footprint.
-std::optional<Producer> producerAt(const Scenario& s, size_t before, uint32_t cta, uint32_t addr) {
-    for (size_t i = before; i-- > 0;) {
+std::optional<Producer> producerAt(const Scenario& s, size_t before, uint32_t cta, uint32_t addr,
+                                   ProducerIndex& index) {
+    const std::vector<size_t>& copies = index.copiesBefore(s, before);
+    for (size_t k = copies.size(); k-- > 0;) { // the latest copy first, as a scan back would meet them
+        const size_t i = copies[k];
+        if (i >= before) continue;
         const auto* ld =
             s.instrs[i].kind == ScenarioInstrKind::Copy ? std::get_if<TmaTileLoad>(&s.instrs[i].op) : nullptr;
         if (!ld || ld->multicast || ld->dstCta != cta) continue;
@@ -322,7 +327,7 @@ std::optional<ResolvedOperand> resolveOperand(const Scenario& s, size_t instrInd
         return std::nullopt;
     };
     const SmemDescriptor& d = op.desc;
-    const std::optional<Producer> p = producerAt(s, instrIndex, op.cta, d.startAddress);
+    const std::optional<Producer> p = producerAt(s, instrIndex, op.cta, d.startAddress, index);
     if (!p) return none("no TMA tile load the check understands wrote the descriptor's start address");
     if (instrIndex >= t.instrs.size()) return none("the run stopped before this instruction");
     if (!t.instrs[instrIndex].traced) // summarised (the budget cut is monotone): no moves to compare
@@ -370,6 +375,12 @@ void ProducerIndex::advance(const Scenario& s, const Trace& t, uint64_t end) {
         m_granules[uint64_t(m.dst.cta) << 32 | m.dst.addr] =
             ProducedByte{{m.coord[0], m.coord[1]}, eb, uint32_t(ld->map.p.swizzle)};
     }
+}
+
+const std::vector<size_t>& ProducerIndex::copiesBefore(const Scenario& s, size_t before) {
+    for (const size_t end = std::min(before, s.instrs.size()); m_scanned < end; ++m_scanned)
+        if (s.instrs[m_scanned].kind == ScenarioInstrKind::Copy) m_copies.push_back(m_scanned);
+    return m_copies;
 }
 
 std::optional<ProducedByte> ProducerIndex::at(uint32_t cta, uint32_t addr) const {

@@ -153,7 +153,15 @@ void let(DirectiveReader& r) {
         r.ctx.error(DiagCode::Syntax, r.endSpan(), "expected a value after 'let " + n + " ='");
         return;
     }
-    auto value = r.integer(*v, "value", INT64_MIN, INT64_MAX);
+    // A let may hold a 64-bit descriptor (what `desc encode` prints, e.g. 0xc000404000010040 for
+    // swizzle=32B): a literal in (INT64_MAX, UINT64_MAX] is kept as its bit pattern, as the `desc`
+    // directive keeps an encoded descriptor; uses that want a signed quantity range-check it there.
+    std::optional<int64_t> value;
+    if (const lex::IntLiteral lit = lex::parseIntLiteral(v->text);
+        lit.status == lex::IntStatus::Ok && lit.value < 0 && !v->text.empty() && v->text[0] != '-')
+        value = lit.value;
+    else
+        value = r.integer(*v, "value", INT64_MIN, INT64_MAX);
     if (!value || !expectEnd(r)) return;
     r.ctx.declare(n, NameKind::Let, nameSpan, *value);
 }
@@ -259,9 +267,7 @@ void fill(DirectiveReader& r) {
     const Tok& nameTok = r.toks[1];
     std::vector<Option> opts;
     if (!r.options(opts)) return;
-    ScenarioTensorMap* t = nullptr;
-    for (auto& tm : ctx.s.tensorMaps)
-        if (tm.name == n) t = &tm;
+    ScenarioTensorMap* t = ctx.tensorMap(n);
     if (!t) {
         ctx.error(DiagCode::UnknownName, nameTok.span, "'" + n + "' is not a tensor map declared above");
         return;

@@ -208,13 +208,10 @@ void im2colTensormap(DirectiveReader& r, ScenarioTensorMap t, const Tok& modeTok
     if (!extent) return bad(*dims, "the tensor's byte extent does not fit in 64 bits");
     t.extent = *extent;
     if (!explicitAddress) p.globalAddress = ctx.nextGlobal;
-    for (const auto& other : ctx.s.tensorMaps) {
-        const uint64_t a = other.map.p.globalAddress, b = a + other.extent;
-        if (p.globalAddress < b && a < p.globalAddress + t.extent) {
-            ctx.error(DiagCode::InvalidValue, t.span,
-                      "tensor " + t.name + " overlaps tensor " + other.name + " in global memory");
-            return;
-        }
+    if (const ScenarioTensorMap* other = ctx.overlappingTensor(p.globalAddress, t.extent)) {
+        ctx.error(DiagCode::InvalidValue, t.span,
+                  "tensor " + t.name + " overlaps tensor " + other->name + " in global memory");
+        return;
     }
     if (swizzle96 && !allow96BSwizzle(ctx, swizzle96->span, p.dataType, p.interleave, ip.channelsPerPixel,
                                       wide && wp.mode == TensorIm2colWideMode::W128))
@@ -240,7 +237,7 @@ void im2colTensormap(DirectiveReader& r, ScenarioTensorMap t, const Tok& modeTok
     const uint64_t end = p.globalAddress + t.extent;
     if (!explicitAddress && end < std::numeric_limits<uint64_t>::max() - 2 * kGlobalSpacing)
         ctx.nextGlobal = (end + kGlobalSpacing - 1) / kGlobalSpacing * kGlobalSpacing + kGlobalSpacing;
-    if (ctx.declare(t.name, NameKind::TensorMap, t.span)) ctx.s.tensorMaps.push_back(std::move(t));
+    ctx.addTensorMap(std::move(t));
 }
 
 std::optional<Im2colQualifier> im2colQualifier(std::string_view tok) {

@@ -159,8 +159,7 @@ struct Lowering {
                         "expected [tensorMap, {c0, ...}] (the tensor map and its coordinates)", kTmaRef,
                         Provenance::PtxText);
         const Operand& name = op.elements[0];
-        const ScenarioTensorMap* t =
-            name.kind == OperandKind::Symbol ? ctx.s.findTensorMap(name.text) : nullptr;
+        const ScenarioTensorMap* t = name.kind == OperandKind::Symbol ? ctx.tensorMap(name.text) : nullptr;
         if (!t && ctx.poisoned.count(name.text)) return false;
         if (!t) {
             const NameInfo* n = name.kind == OperandKind::Symbol ? ctx.lookup(name.text) : nullptr;

@@ -6,6 +6,7 @@
 // and may span lines). target / ptx / cluster are applied before everything else, since tensor
 // map encoding and shared-memory layout depend on them; all other statements apply in order.
 #include "scenario/parse.hpp"
+#include "layoutscope/core/diagnostic_cap.hpp"
 #include "layoutscope/ptx/module.hpp"
 #include "layoutscope/scenario/scenario.hpp"
 #include "ptx/lex.hpp"
@@ -44,6 +45,33 @@ bool Context::declare(const std::string& name, NameKind kind, SourceSpan span, i
     }
     names.emplace(name, NameInfo{kind, span, value});
     return true;
+}
+
+const ScenarioTensorMap* Context::overlappingTensor(uint64_t addr, uint64_t extent) const {
+    // The stored ranges are pairwise disjoint, so only the last one starting before addr + extent can
+    // reach past addr (the same test as a < end && addr < b, range by range).
+    const uint64_t end = addr + extent;
+    auto it = globalRanges.lower_bound({end, 0, 0});
+    if (it == globalRanges.begin()) return nullptr;
+    --it;
+    const auto& [a, b, index] = *it;
+    return a < end && addr < b ? &s.tensorMaps[index] : nullptr;
+}
+
+bool Context::addTensorMap(ScenarioTensorMap t) {
+    const size_t index = s.tensorMaps.size();
+    if (!declare(t.name, NameKind::TensorMap, t.span, static_cast<int64_t>(index))) return false;
+    const uint64_t a = t.map.p.globalAddress;
+    globalRanges.emplace(a, a + t.extent, index);
+    s.tensorMaps.push_back(std::move(t));
+    return true;
+}
+
+ScenarioTensorMap* Context::tensorMap(std::string_view name) {
+    const NameInfo* n = lookup(name);
+    if (!n || n->kind != NameKind::TensorMap || n->value < 0 || size_t(n->value) >= s.tensorMaps.size())
+        return nullptr;
+    return &s.tensorMaps[size_t(n->value)];
 }
 
 PtxTarget Context::ptxTarget() const {
@@ -225,13 +253,19 @@ Result<Scenario> parseScenario(std::string_view text) {
         }
     }
     ctx.targetInvalid = !ctx.diags.empty();
+    // Bounded diagnostics (issue 25 item 4): the first few of each rule are kept, the rest counted as
+    // they arrive, so a million broken statements cost a counter, not a million messages.
+    DiagnosticCap cap;
+    cap.filter(ctx.diags);
     for (const Statement& st : stmts) {
+        const size_t before = ctx.diags.size();
         if (st.directive) {
             if (!isHeaderDirective(st.keyword))
                 applyDirective(ctx, tokenizeDirective(st.text, st.line, st.column));
         } else {
             applyInstruction(ctx, st.text, st.line, st.column, st.terminated);
         }
+        if (ctx.diags.size() != before) cap.filter(ctx.diags, before);
     }
     if (ctx.diags.empty() && ctx.s.instrs.empty())
         ctx.error(DiagCode::InvalidValue, SourceSpan{1, 1, 1},
@@ -242,6 +276,7 @@ Result<Scenario> parseScenario(std::string_view text) {
         std::stable_sort(ctx.diags.begin(), ctx.diags.end(), [](const Diagnostic& a, const Diagnostic& b) {
             return a.span.line != b.span.line ? a.span.line < b.span.line : a.span.column < b.span.column;
         });
+        cap.appendNotes(ctx.diags);
         return std::move(ctx.diags);
     }
     return std::move(ctx.s);

@@ -11,6 +11,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -57,6 +58,15 @@ struct Context {
         diags.push_back(
             Diagnostic{Severity::Error, code, span, std::move(message), std::move(ruleRef), prov});
     }
+    /// Global byte ranges of the tensors declared so far, [start, end) with their index in s.tensorMaps:
+    /// never overlapping (an overlap is refused), so one ordered lookup finds a clash (issue 25 item 3).
+    std::set<std::tuple<uint64_t, uint64_t, size_t>> globalRanges;
+    /// The declared tensor whose bytes meet [addr, addr + extent), if any: O(log n).
+    [[nodiscard]] const ScenarioTensorMap* overlappingTensor(uint64_t addr, uint64_t extent) const;
+    /// Declares t's name and appends it (its range recorded); false after a duplicate-name error.
+    bool addTensorMap(ScenarioTensorMap t);
+    /// The tensor map declared as `name`, via the name table (O(log n), not a scan of s.tensorMaps).
+    [[nodiscard]] ScenarioTensorMap* tensorMap(std::string_view name);
     [[nodiscard]] const NameInfo* lookup(std::string_view name) const {
         auto it = names.find(name);
         return it == names.end() ? nullptr : &it->second;
@@ -128,9 +138,14 @@ class ProducerIndex {
   public:
     void advance(const Scenario& s, const Trace& t, uint64_t endMove);
     [[nodiscard]] std::optional<ProducedByte> at(uint32_t cta, uint32_t addr) const;
+    /// Indices of the Copy instructions among s.instrs[0, before), ascending; found by one scan over the
+    /// whole run (issue 25 item 3: each consumer used to rescan every instruction before it).
+    const std::vector<size_t>& copiesBefore(const Scenario& s, size_t before);
 
   private:
     uint64_t m_done = 0;
+    size_t m_scanned = 0;                                  ///< s.instrs[0, m_scanned) are in m_copies
+    std::vector<size_t> m_copies;                          ///< Copy instructions, ascending
     std::unordered_map<uint64_t, ProducedByte> m_granules; ///< (CTA << 32 | 16-B aligned address)
 };
 

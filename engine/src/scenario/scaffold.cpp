@@ -192,6 +192,9 @@ class Scaffolder {
             multicast |= t == ".multicast::cluster";
             hint |= t == ".L2::cache_hint";
         }
+        // scaffoldScenario must not trust that the module was checked first (the GUI scaffolds directly):
+        // an im2col form has rank 3..5, and operands may be missing altogether.
+        if (im2col) rank = std::max(rank, 3);
         const bool load = sIdx >= 0 && sIdx < gIdx;
         const uint64_t bytes = im2col      ? kIm2colBytes
                                : gather    ? 4 * 64 * 2
@@ -220,7 +223,7 @@ class Scaffolder {
             return "[" + s.name + ", " + vec(op.elements[1], 0) + "]";
         };
         size_t i = 0;
-        if (load) {
+        if (load && in.operands.size() >= 2) {
             const std::string bar = in.operands.size() > 2 ? addr(in.operands[2], Kind::Bar, "bar_") : "";
             ops.push_back(addr(in.operands[0], Kind::Smem, "smem_", bytes));
             ops.push_back(mapOp(in.operands[1]));
@@ -267,7 +270,7 @@ class Scaffolder {
                         ops.push_back(value(n, 1, 1, (1 << 20) - 1)); // arrival count (PTX ISA §9.7.13.15)
                     } else if (n.kind == OperandKind::Immediate) {
                         ops.push_back(n.text);
-                    } else {
+                    } else if (!op.elements.empty()) {
                         Sym& s = sym(Kind::Let, n, "tx_");
                         s.txBarrier = sym(Kind::Bar, op.elements[0], "bar_").name;
                         ops.push_back(s.name);
@@ -313,6 +316,7 @@ class Scaffolder {
     void instruction(const PtxModuleInstr& mi) {
         m_cur = &mi;
         const ParsedInstr& in = mi.instr;
+        if (in.opcode.empty()) return;
         const std::string line = "line " + std::to_string(in.span.line);
         const std::string head = in.opcode.front().text;
         if (!mi.modelled) {

@@ -256,14 +256,11 @@ void tensormap(DirectiveReader& r) {
                   "the tensor runs past the end of the 64-bit address space");
         return;
     }
-    for (const auto& other : ctx.s.tensorMaps) {
-        const uint64_t a = other.map.p.globalAddress, b = a + other.extent;
-        if (p.globalAddress < b && a < p.globalAddress + t.extent) {
-            ctx.error(DiagCode::InvalidValue, r.toks[1].span,
-                      "tensor " + t.name + " overlaps tensor " + other.name + " (line " +
-                          std::to_string(other.span.line) + ") in global memory; give it another address=");
-            return;
-        }
+    if (const ScenarioTensorMap* other = ctx.overlappingTensor(p.globalAddress, t.extent)) {
+        ctx.error(DiagCode::InvalidValue, r.toks[1].span,
+                  "tensor " + t.name + " overlaps tensor " + other->name + " (line " +
+                      std::to_string(other->span.line) + ") in global memory; give it another address=");
+        return;
     }
     if (swizzle96 && !allow96BSwizzle(ctx, swizzle96->span, p.dataType, p.interleave, p.boxDim[0], false))
         return;
@@ -289,7 +286,7 @@ void tensormap(DirectiveReader& r) {
     const uint64_t end = p.globalAddress + t.extent;
     if (!explicitAddress && end < std::numeric_limits<uint64_t>::max() - 2 * kGlobalSpacing)
         ctx.nextGlobal = (end + kGlobalSpacing - 1) / kGlobalSpacing * kGlobalSpacing + kGlobalSpacing;
-    if (ctx.declare(t.name, NameKind::TensorMap, t.span)) ctx.s.tensorMaps.push_back(std::move(t));
+    ctx.addTensorMap(std::move(t));
 }
 
 } // namespace layoutscope::scn

@@ -60,6 +60,10 @@ class GlobalMemory {
     /// The initial bytes of [addr, addr + out.size()): one region lookup per run, only the bytes asked.
     void generate(uint64_t addr, std::span<uint8_t> out) const;
     std::vector<Region> m_regions;
+    /// base -> index into m_regions, while no two regions overlap (m_disjoint): regionOf is then one
+    /// O(log n) lookup instead of a scan (issue 25 item 3: 100k tensors made every access scan them all).
+    std::map<uint64_t, size_t> m_byBase;
+    bool m_disjoint = true;
     std::unordered_map<uint64_t, Page> m_pages; ///< page index -> bytes written (copyable state)
 };
 
