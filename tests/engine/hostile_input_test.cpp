@@ -4,7 +4,9 @@
 // the 64-bit descriptors `desc encode` prints (the bit layout of smem_descriptor.hpp, decoded by hand),
 // lessons are UTF-8 (RFC 3629) within their documented caps, and scaffold survives an unchecked module.
 #include "layoutscope/analysis/observed.hpp"
+#include "layoutscope/core/diagnostic_cap.hpp"
 #include "layoutscope/core/file_read.hpp"
+#include "layoutscope/core/memory.hpp"
 #include "layoutscope/lesson/lesson.hpp"
 #include "layoutscope/ptx/module.hpp"
 #include "layoutscope/scenario/scaffold.hpp"
@@ -154,15 +156,17 @@ TEST_CASE("let holds any 64-bit descriptor desc encode prints", "[hostile][scena
     // 0xc000404000010040, decoded by hand (PTX ISA tcgen05 shared memory descriptor): bits [61,64) = 6
     // (SWIZZLE_32B), bit 46 = 1 (version), bits [32,46) = 0x40 (SBO 1024), bits [16,30) = 1 (LBO 16),
     // bits [0,14) = 0x40 (start 1024). It is above INT64_MAX; a `let` used to refuse it.
-    auto ok = parseScenario("target sm_100a\nlet sd = 0xc000404000010040\nlet m = 0xFFFFFFFFFFFFFFFF\n");
+    const std::string run = "mbarrier bar\nmbarrier.init.shared::cta.b64 [bar], 1;\n";
+    auto ok =
+        parseScenario("target sm_100a\nlet sd = 0xc000404000010040\nlet m = 0xFFFFFFFFFFFFFFFF\n" + run);
     if (!ok) FAIL(formatDiagnostic(ok.error()));
     SECTION("beyond 64 bits is still refused") {
-        auto r = parseScenario("target sm_100a\nlet sd = 0x10000000000000000\n");
+        auto r = parseScenario("target sm_100a\nlet sd = 0x10000000000000000\n" + run);
         REQUIRE_FALSE(r);
         CHECK(r.error().span.line == 2);
     }
     SECTION("negative values keep their meaning") {
-        CHECK(parseScenario("let x = -5\n"));
+        CHECK(parseScenario("let x = -5\n" + run));
     }
 }
 
@@ -203,4 +207,55 @@ TEST_CASE("scaffold does not trust that the module was checked", "[hostile][scaf
     if (!m) FAIL(formatDiagnostic(m.error()));
     auto r = scaffoldScenario(*m, ScaffoldOptions{"k", "t.ptx"}); // no crash, whatever the verdict
     SUCCEED(r.ok() ? "scaffolded" : formatDiagnostic(r.error()));
+}
+
+TEST_CASE("diagnostics are capped per rule and the rest counted", "[hostile][diagnostics]") {
+    SECTION("100,000 empty statements: at most kDiagnosticsPerKind errors of a kind and a note of the rest") {
+        auto r = parseScenario(std::string(100000, ';'));
+        REQUIRE_FALSE(r);
+        size_t errors = 0, notes = 0;
+        for (const Diagnostic& d : r.diagnostics()) {
+            errors += d.severity == Severity::Error;
+            notes += d.severity == Severity::Note;
+        }
+        CHECK(errors <= 2 * kDiagnosticsPerKind); // the statements' kind, and at most one other
+        REQUIRE(notes >= 1);
+        bool counted = false; // every statement is accounted for: shown + "N more" = 100,000
+        for (const Diagnostic& d : r.diagnostics())
+            if (d.severity == Severity::Note &&
+                d.message.find("and " + std::to_string(100000 - kDiagnosticsPerKind) + " more like this") !=
+                    std::string::npos)
+                counted = true;
+        CHECK(counted);
+    }
+    SECTION("capDiagnostics keeps order, the first of each kind, one note per capped kind") {
+        std::vector<Diagnostic> ds;
+        for (int i = 0; i < 30; ++i) {
+            ds.push_back(Diagnostic{Severity::Error, DiagCode::Syntax, {1, i + 1, 1}, "a", "rule A", {}});
+            ds.push_back(Diagnostic{Severity::Error, DiagCode::Syntax, {2, i + 1, 1}, "b", "rule B", {}});
+        }
+        ds.push_back(Diagnostic{Severity::Error, DiagCode::Syntax, {3, 1, 1}, "c", "rule C", {}});
+        const auto capped = capDiagnostics(ds, 5);
+        REQUIRE(capped.size() == 5 + 5 + 1 + 2);
+        CHECK(capped[0].span.column == 1);
+        CHECK(capped[1].ruleRef == "rule B");
+        CHECK(capped[10].ruleRef == "rule C");
+        CHECK(capped[11].severity == Severity::Note);
+        CHECK(capped[11].message.find("and 25 more like this") != std::string::npos);
+        CHECK(capped[11].span.column == 30); // the last one dropped
+    }
+}
+
+TEST_CASE("global regions: one lookup when disjoint, the first declared when they overlap",
+          "[hostile][memory]") {
+    GlobalMemory g;
+    for (uint64_t i = 0; i < 1000; ++i) // declared out of address order
+        g.addRegion(((i * 7919) % 1000) * 4096, 4096, [i](uint64_t) { return uint8_t(i); });
+    CHECK(g.readByte(((5 * 7919) % 1000) * 4096 + 17) == 5);
+    CHECK(g.readByte(1000 * 4096) == 0); // past every region: unmapped
+    CHECK_FALSE(g.isMapped(1000 * 4096, 1));
+    g.addRegion(100, 8192, [](uint64_t) { return uint8_t(0xEE); }); // overlaps two earlier regions
+    CHECK(g.readByte(((5 * 7919) % 1000) * 4096 + 17) == 5);
+    const uint64_t first = 0; // region i = 0 sits at 0; it was declared first, so it wins over the new one
+    CHECK(g.readByte(first + 200) == 0);
 }
