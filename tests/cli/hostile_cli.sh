@@ -76,7 +76,7 @@ expect 0 "" -- desc encode start=0x400 lbo=16 sbo=1024 swizzle=32B
 # 5. Output errors are errors (only where /dev/full exists).
 if [[ -w /dev/full ]]; then
     for args in "run $SCN" "dump $SCN" "export-cuda $SCN" "compare $SCN $SCN" "desc decode 0x4000404000010040" \
-        "scaffold $DATA/ptx/tma_tile_sm_90a.ptx --entry _Z13tmaTileStores14CUtensorMap_stS_iiE" "--help" \
+        "scaffold $DATA/ptx/tma_tile_sm_90a.ptx --entry _Z13tmaTileStores14CUtensorMap_stS_ii" "--help" \
         "check $SCN"; do
         # shellcheck disable=SC2086
         err=$(timeout 10 "$CLI" $args 2>&1 >/dev/full)

@@ -192,7 +192,7 @@ TEST_CASE("lessons are UTF-8 text within their documented caps", "[hostile][less
         auto l = parseLesson(head + "highlight: landed A (0..128, 0..127)\n");
         REQUIRE_FALSE(l);
         CHECK(l.error().message.find("more than 16384 elements") != std::string::npos);
-        CHECK(parseLesson(head + "highlight: landed A (0..127, 0..127)\n")); // exactly 16,384
+        CHECK(parseLesson(head + "highlight: landed A (0..127, 0..127)\nCaption.\n")); // exactly 16,384
     }
 }
 
@@ -206,7 +206,8 @@ TEST_CASE("scaffold does not trust that the module was checked", "[hostile][scaf
     auto m = readPtxModule(ptx);
     if (!m) FAIL(formatDiagnostic(m.error()));
     auto r = scaffoldScenario(*m, ScaffoldOptions{"k", "t.ptx"}); // no crash, whatever the verdict
-    SUCCEED(r.ok() ? "scaffolded" : formatDiagnostic(r.error()));
+    const std::string verdict = r.ok() ? "scaffolded" : formatDiagnostic(r.error());
+    SUCCEED(verdict);
 }
 
 TEST_CASE("diagnostics are capped per rule and the rest counted", "[hostile][diagnostics]") {
