@@ -154,11 +154,13 @@ void let(DirectiveReader& r) {
         return;
     }
     // A let may hold a 64-bit descriptor (what `desc encode` prints, e.g. 0xc000404000010040 for
-    // swizzle=32B): a literal in (INT64_MAX, UINT64_MAX] is kept as its bit pattern, as the `desc`
-    // directive keeps an encoded descriptor; uses that want a signed quantity range-check it there.
+    // swizzle=32B): a hex literal in (INT64_MAX, UINT64_MAX] is kept as its bit pattern, as the `desc`
+    // directive keeps an encoded descriptor. A decimal literal there is still refused: it reads as a count,
+    // and a count above INT64_MAX is a mistake.
     std::optional<int64_t> value;
+    const bool hex = v->text.size() > 2 && v->text[0] == '0' && (v->text[1] == 'x' || v->text[1] == 'X');
     if (const lex::IntLiteral lit = lex::parseIntLiteral(v->text);
-        lit.status == lex::IntStatus::Ok && lit.value < 0 && !v->text.empty() && v->text[0] != '-')
+        hex && lit.status == lex::IntStatus::Ok && lit.value < 0)
         value = lit.value;
     else
         value = r.integer(*v, "value", INT64_MIN, INT64_MAX);
