@@ -260,3 +260,27 @@ TEST_CASE("global regions: one lookup when disjoint, the first declared when the
     const uint64_t first = 0; // region i = 0 sits at 0; it was declared first, so it wins over the new one
     CHECK(g.readByte(first + 200) == 0);
 }
+
+TEST_CASE("tensor overlap is found by an ordered lookup, whatever the declaration order",
+          "[hostile][scenario]") {
+    // 64x64 FLOAT16 tensors are 8192 bytes; explicit addresses declared out of order, then one overlapping
+    // the middle of the second declared (by hand: [0x20000, 0x22000) meets [0x21000, 0x23000)).
+    const std::string head = "target sm_90a\n"
+                             "tensormap A tiled FLOAT16 dims=[64,64] box=[64,64] address=0x40000\n"
+                             "tensormap B tiled FLOAT16 dims=[64,64] box=[64,64] address=0x20000\n"
+                             "tensormap C tiled FLOAT16 dims=[64,64] box=[64,64] address=0x30000\n";
+    const std::string run = "mbarrier bar\nmbarrier.init.shared::cta.b64 [bar], 1;\n";
+    CHECK(parseScenario(head + run)); // disjoint
+    SECTION("overlapping the middle of B") {
+        auto r = parseScenario(head + "tensormap D tiled FLOAT16 dims=[64,64] box=[64,64] address=0x21000\n" +
+                               run);
+        REQUIRE_FALSE(r);
+        CHECK(r.error().message.find("overlaps tensor B") != std::string::npos);
+    }
+    SECTION("ending one byte into C, and touching A without overlap") {
+        auto r = parseScenario(head + "tensormap D tiled UINT8 dims=[8193] box=[64] address=0x2E000\n" + run);
+        REQUIRE_FALSE(r);
+        CHECK(r.error().message.find("overlaps tensor C") != std::string::npos);
+        CHECK(parseScenario(head + "tensormap E tiled UINT8 dims=[8192] box=[64] address=0x3E000\n" + run));
+    }
+}
