@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <new>
 
 namespace layoutscope::views {
@@ -158,7 +159,34 @@ std::unique_ptr<Document> Document::failed(std::string text, std::string path, D
     return doc;
 }
 
+std::unique_ptr<Document> Document::failed(std::string text, std::string path, std::vector<Diagnostic> ds) {
+    auto doc = std::make_unique<Document>();
+    doc->m_text = std::move(text);
+    doc->m_path = std::move(path);
+    doc->m_diags = std::move(ds);
+    return doc;
+}
+
+std::optional<Diagnostic> notRegularFile(const std::string& path) {
+    std::error_code ec;
+    const std::filesystem::file_status st = std::filesystem::status(path, ec); // stat(): never blocks
+    if (ec || !std::filesystem::exists(st) || std::filesystem::is_regular_file(st)) return std::nullopt;
+    const char* what = std::filesystem::is_directory(st) ? "a directory"
+                       : std::filesystem::is_fifo(st)    ? "a FIFO (named pipe)"
+                       : std::filesystem::is_socket(st)  ? "a socket"
+                                                         : "a device";
+    return Diagnostic{Severity::Error,
+                      DiagCode::Io,
+                      {},
+                      std::string("cannot open the file: it is ") + what +
+                          ", not a regular file; only regular files are read (a special file could block or "
+                          "never end)",
+                      "regular files only",
+                      Provenance::Assumption};
+}
+
 std::unique_ptr<Document> Document::fromFile(const std::string& path) {
+    if (auto bad = notRegularFile(path)) return failed({}, path, std::move(*bad));
     Result<std::string> text = readScenarioFile(path); // bounded: kMaxScenarioBytes
     if (!text) {
         auto d = std::make_unique<Document>();
