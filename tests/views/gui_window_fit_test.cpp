@@ -25,7 +25,8 @@ TEST_CASE("The first window size fits the screen's available area", "[views][gui
 }
 
 TEST_CASE("The GUI opens within the screen at 1280x800 and 1920x1080", "[views][gui][layout][fit]") {
-    const auto [w, h] = GENERATE(std::pair{1280, 800}, std::pair{1920, 1080});
+    const QSize screen = GENERATE(QSize(1280, 800), QSize(1920, 1080));
+    const int w = screen.width(), h = screen.height();
     QTemporaryDir tmp;
     REQUIRE(tmp.isValid());
     const QString config = tmp.filePath("screen.json");
