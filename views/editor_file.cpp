@@ -5,6 +5,7 @@
 #include "examples_menu.hpp"
 #include "file_prompts.hpp"
 #include "recovery_store.hpp"
+#include "scene/file_kind.hpp"
 
 #include <QDateTime>
 #include <QDir>

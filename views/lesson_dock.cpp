@@ -1,6 +1,7 @@
 // The lesson panel (lesson_dock.hpp). Pure parts: scene/lesson_scene.hpp; the engine side:
 // layoutscope/lesson/lesson.hpp (docs/lessons.md).
 #include "lesson_dock.hpp"
+#include "scene/file_kind.hpp"
 
 #include "cell_canvas.hpp"
 #include "code_editor.hpp"

@@ -3,6 +3,7 @@
 // Files (issue 15): the editor reads the bytes (EditorDock::loadFile keeps their format), offers a
 // pending recovery of the file, and reloads it when it changes on disk.
 #include "main_window.hpp"
+#include "scene/file_kind.hpp"
 
 #include "layoutscope/ptx/module.hpp"
 #include "layoutscope/scenario/scaffold.hpp"
@@ -16,6 +17,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QStatusBar>
+#include <algorithm>
 #include <cstdlib>
 #include <cxxabi.h>
 #include <new>
@@ -86,7 +88,15 @@ bool MainWindow::showPtxProblems(const QString& path, const std::string& text, s
     if (!m_editor->maybeSave()) return true;
     finishOpening();
     const QString abs = QFileInfo(path).absoluteFilePath();
-    auto doc = Document::failed(text, abs.toStdString(), std::move(ds));
+    // The first error, with how many more there are (the CLI's check lists each).
+    auto first =
+        std::find_if(ds.begin(), ds.end(), [](const Diagnostic& d) { return d.severity == Severity::Error; });
+    if (first == ds.end()) first = ds.begin();
+    Diagnostic shown = first == ds.end() ? Diagnostic{} : *first;
+    if (ds.size() > 1)
+        shown.message += " (and " + std::to_string(ds.size() - 1) + " more: layoutscope-cli check " +
+                         QFileInfo(path).fileName().toStdString() + " lists each)";
+    auto doc = Document::failed(text, abs.toStdString(), std::move(shown));
     m_editor->showDocument(*doc, false);
     setDocument(std::move(doc));
     updateTitle();

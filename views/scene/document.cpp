@@ -1,10 +1,10 @@
 #include "scene/document.hpp"
 #include "layoutscope/analysis/observed.hpp"
+#include "scene/file_kind.hpp"
 #include "scene/prepared_views.hpp"
 
 #include <algorithm>
 #include <cstdio>
-#include <filesystem>
 #include <new>
 
 namespace layoutscope::views {
@@ -157,32 +157,6 @@ std::unique_ptr<Document> Document::failed(std::string text, std::string path, D
     doc->m_path = std::move(path);
     doc->m_diags = {std::move(d)};
     return doc;
-}
-
-std::unique_ptr<Document> Document::failed(std::string text, std::string path, std::vector<Diagnostic> ds) {
-    auto doc = std::make_unique<Document>();
-    doc->m_text = std::move(text);
-    doc->m_path = std::move(path);
-    doc->m_diags = std::move(ds);
-    return doc;
-}
-
-std::optional<Diagnostic> notRegularFile(const std::string& path) {
-    std::error_code ec;
-    const std::filesystem::file_status st = std::filesystem::status(path, ec); // stat(): never blocks
-    if (ec || !std::filesystem::exists(st) || std::filesystem::is_regular_file(st)) return std::nullopt;
-    const char* what = std::filesystem::is_directory(st) ? "a directory"
-                       : std::filesystem::is_fifo(st)    ? "a FIFO (named pipe)"
-                       : std::filesystem::is_socket(st)  ? "a socket"
-                                                         : "a device";
-    return Diagnostic{Severity::Error,
-                      DiagCode::Io,
-                      {},
-                      std::string("cannot open the file: it is ") + what +
-                          ", not a regular file; only regular files are read (a special file could block or "
-                          "never end)",
-                      "regular files only",
-                      Provenance::Assumption};
 }
 
 std::unique_ptr<Document> Document::fromFile(const std::string& path) {

@@ -65,8 +65,6 @@ class Document {
                                               const RunOptions& options = {});
     /// A document that failed with diagnostic `d` (no trace), e.g. out of memory while showing it.
     static std::unique_ptr<Document> failed(std::string text, std::string path, Diagnostic d);
-    /// A document that failed with diagnostics `ds` (no trace), e.g. a PTX module that does not check.
-    static std::unique_ptr<Document> failed(std::string text, std::string path, std::vector<Diagnostic> ds);
     /// Read a file then fromText; an unreadable file gives a DiagCode::Io diagnostic.
     static std::unique_ptr<Document> fromFile(const std::string& path);
     /// A document around a hand-built trace (tests, fixtures).
@@ -133,12 +131,6 @@ class Document {
     std::vector<InstrTile> m_tiles;
     std::vector<SmemWindow> m_windows; ///< per CTA
 };
-
-/// Why `path` must not be read (nullopt: a regular file, or one that does not exist, whose open then
-/// says why): a FIFO, a device such as /dev/zero or /dev/stdin, a socket or a directory. Asked of the file's
-/// status only, never by opening it, so a FIFO cannot block the GUI before its window appears (issue 25
-/// item 2).
-[[nodiscard]] std::optional<Diagnostic> notRegularFile(const std::string& path);
 
 /// "out of memory (std::bad_alloc) while <what>: ..." as an error diagnostic.
 [[nodiscard]] Diagnostic outOfMemory(const std::string& what);
