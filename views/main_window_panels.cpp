@@ -41,6 +41,7 @@ void MainWindow::buildDiagnosisButton() {
 }
 
 namespace {
+constexpr int kDiagnosisWidth = 520; ///< px of the status bar's diagnosis text at most
 /// The diagnostic the status bar names: the first error, else the first warning (nullptr: none).
 const Diagnostic* firstProblem(const std::vector<Diagnostic>& ds) {
     const Diagnostic* first = nullptr;
@@ -67,7 +68,9 @@ void MainWindow::updateDiagnosis() {
     const QString where = first->span.valid() ? QString("line %1: ").arg(first->span.line) : QString();
     const QString count =
         errors ? QString("✘ %1 error(s)").arg(errors) : QString("⚠ %1 warning(s)").arg(warnings);
-    m_diagButton->setText(QString("%1 - %2%3").arg(count, where, msg));
+    // Elided to a width the status bar has at 1280x800 beside the step text (the tooltip has it whole).
+    m_diagButton->setText(m_diagButton->fontMetrics().elidedText(QString("%1 - %2%3").arg(count, where, msg),
+                                                                 Qt::ElideRight, kDiagnosisWidth));
     m_diagButton->setToolTip(
         QString::fromStdString(formatDiagnostic(*first, m_editor->path().toStdString())) +
         "\n\nClick: go to the line and the first wrong cell.");

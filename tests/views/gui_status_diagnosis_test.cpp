@@ -32,7 +32,9 @@ TEST_CASE("A run with an error shows it in red in the status bar; a click goes t
         REQUIRE(b);
         CHECK(b->isVisible());
         CHECK(b->text().startsWith("✘ 1 error(s)"));
-        CHECK(b->text().contains("expect_tx announced 8192 B but 16384 B")); // the file's diagnosis
+        CHECK(b->text().contains("line 10: mbarrier bar")); // elided to the status bar's width...
+        CHECK(b->toolTip().contains(
+            "expect_tx announced 8192 B but 16384 B")); // ...whole: the file's diagnosis
         CHECK(b->styleSheet().contains("230, 60, 50"));
         QTest::mouseClick(b, Qt::LeftButton);
         const CodeEditor* ed = w.editorDock()->editor();
