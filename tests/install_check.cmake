@@ -14,7 +14,8 @@ set(share "${PREFIX}/share/layoutscope")
 set(example "${share}/scenarios/tma_tile_64x64_f16_sw128.scn")
 set(expected bin/layoutscope-cli share/layoutscope/scenarios/tma_tile_64x64_f16_sw128.scn
     share/layoutscope/reviews/README.md share/layoutscope/lessons/01_tma_tile_sw128.lesson
-    share/doc/layoutscope/README.md share/doc/layoutscope/docs/scenario-format.md)
+    share/doc/layoutscope/README.md share/doc/layoutscope/docs/scenario-format.md
+    share/doc/layoutscope/docs/ref/tma.md share/doc/layoutscope/docs/ref/open-questions.md)
 if(GUI)
   list(APPEND expected bin/layoutscope share/applications/layoutscope.desktop
        share/icons/hicolor/scalable/apps/layoutscope.svg share/icons/hicolor/256x256/apps/layoutscope.png)
@@ -44,6 +45,10 @@ expect_run("layoutscope-cli run <installed example>" "." "${PREFIX}/bin/layoutsc
 # An installed lesson finds its scenario at ../scenarios (the Lessons menu reads share/layoutscope/lessons).
 expect_run("layoutscope-cli lesson --check <installed lesson>" "ok \\(5 steps\\)"
            "${PREFIX}/bin/layoutscope-cli" lesson --check "${share}/lessons/01_tma_tile_sw128.lesson")
+# Its citations name the reference pack installed with the docs (issue 24 item 9: no ../shared needed).
+expect_run("layoutscope-cli lesson --check --ref <installed docs/ref>" "ok \\(5 steps\\)"
+           "${PREFIX}/bin/layoutscope-cli" lesson --check --ref "${PREFIX}/share/doc/layoutscope/docs/ref"
+           "${share}/lessons/01_tma_tile_sw128.lesson")
 # The observe example's dump is installed beside it; `conform banks` finds the installed H100 records.
 if(NOT EXISTS "${share}/scenarios/dumps/sA_64x8_from_kernel.bin")
   message(FATAL_ERROR "not installed: the dump tma_observed_dump.scn reads")

@@ -115,14 +115,30 @@ void EditorDock::fillList(const std::vector<Diagnostic>& diags, bool hasTrace) {
         it->setForeground(d.severity == Severity::Error ? QColor(220, 70, 60) : QColor(200, 140, 30));
         it->setToolTip(m_editor->tooltipAt(d.span.valid() ? m_editor->spanRange(d).first : -1));
     }
-    if (m_editor->toPlainText().trimmed().isEmpty())
+    // A check mark only when nothing is wrong: a run with errors is red, one with warnings amber
+    // (issue 24 item 6: a green check stood beside "1 diagnostic(s)" of a planted bug).
+    const int warnings = int(diags.size()) - errors;
+    QString colour;
+    if (m_editor->toPlainText().trimmed().isEmpty()) {
         m_state->setText("No scenario: open one (File > Open, Examples) or type it here.");
-    else if (hasTrace)
-        m_state->setText(diags.empty() ? QString("✔ valid: the views show this text")
-                                       : QString("✔ runs, with %1 diagnostic(s)").arg(diags.size()));
-    else
+    } else if (hasTrace && diags.empty()) {
+        m_state->setText("✔ valid: the views show this text");
+        colour = "rgb(60, 170, 80)";
+    } else if (hasTrace && errors == 0) {
+        m_state->setText(QString("⚠ runs, with %1 warning(s)").arg(warnings));
+        colour = "rgb(215, 150, 30)";
+    } else if (hasTrace) {
+        m_state->setText(QString("✘ runs, with %1 error(s)%2: see the list")
+                             .arg(errors)
+                             .arg(warnings ? QString(" and %1 warning(s)").arg(warnings) : QString()));
+        colour = "rgb(230, 60, 50)";
+    } else {
         m_state->setText(
             QString("✘ %1 error(s): the views keep the last valid run").arg(std::max(errors, 1)));
+        colour = "rgb(230, 60, 50)";
+    }
+    m_state->setStyleSheet(colour.isEmpty() ? QString() : "QLabel { color: " + colour + "; }");
+    emit diagnosticsChanged();
 }
 
 QString EditorDock::diagnosticsText() const {

@@ -9,10 +9,10 @@
 ///
 /// Files (issue 15, item 2; editor_file.cpp): the file's bytes are decoded by decodeFile and written
 /// back by encodeFile, so line endings, the BOM and untouched lines keep their bytes. Bundled
-/// examples are read-only (Save is Save As). Edits are autosaved to a RecoveryStore file a few seconds
-/// after typing stops; a clean close or a save removes it. A DiskWatcher notices the file changing on
-/// disk: with no edits the file is reloaded, with edits a bar offers Reload / Keep mine; Save asks
-/// before overwriting a file that changed since it was read.
+/// examples are read-only (Save is Save As). Edits are autosaved to this window's RecoveryStore file within a
+/// second of the last keystroke; a clean close or a save removes it (never another window's). A DiskWatcher
+/// notices the file changing on disk: with no edits the file is reloaded, with edits a bar offers Reload /
+/// Keep mine; Save asks before overwriting a file that changed since it was read.
 #include "code_editor.hpp"
 #include "document_file.hpp"
 #include "scene/document.hpp"
@@ -83,7 +83,13 @@ class EditorDock : public QWidget {
     void closeClean();
     /// Save As asks this for the path (tests; default: a file dialog). Empty: cancelled.
     void setSaveAsChooser(std::function<QString(const QString& suggested)> f) { m_chooser = std::move(f); }
+    /// Autosave this long after the last keystroke (default kAutosaveDebounceMs; tests shorten it).
     void setAutosaveMs(int ms) { m_autosave.setInterval(ms); }
+    [[nodiscard]] int autosaveMs() const { return m_autosave.interval(); }
+    /// Default autosave delay: typing is on disk within a second of the last keystroke (issue 25 item 8).
+    static constexpr int kAutosaveDebounceMs = 500;
+    /// Write the autosave now (a restored recovery becomes this window's journal).
+    void journalNow() { autosaveNow(); }
     [[nodiscard]] RecoveryStore& recovery() const { return *m_recovery; }
     [[nodiscard]] DiskWatcher* diskWatcher() const { return m_disk; }
     /// The non-modal "changed on disk" bar (hidden unless the file changed under local edits).
@@ -94,6 +100,8 @@ class EditorDock : public QWidget {
     void pathChanged(const QString& path);
     /// The file changed on disk and should be read again (no local edits, or the user chose Reload).
     void reloadRequested(const QString& path);
+    /// The Diagnostics list was filled again (a check, or a document shown): editor()->diagnostics().
+    void diagnosticsChanged();
 
   private:
     bool writeTo(const QString& path);

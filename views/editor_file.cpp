@@ -5,6 +5,7 @@
 #include "examples_menu.hpp"
 #include "file_prompts.hpp"
 #include "recovery_store.hpp"
+#include "scene/file_kind.hpp"
 
 #include <QDateTime>
 #include <QDir>
@@ -33,14 +34,16 @@ bool isUnder(const QString& file, const QString& dir) {
 void EditorDock::buildFileUi() {
     m_recovery = std::make_unique<RecoveryStore>();
     m_autosave.setSingleShot(true);
-    m_autosave.setInterval(2000);
+    m_autosave.setInterval(kAutosaveDebounceMs);
     connect(&m_autosave, &QTimer::timeout, this, &EditorDock::autosaveNow);
     connect(m_editor, &QPlainTextEdit::textChanged, this, [this] {
         if (m_loading) return;
-        // Debounced: 2 s after typing stops, but at least every 4 intervals while typing goes on.
+        // Journaled within a second of the last keystroke (issue 25 item 8: at most every 8 s lost the
+        // last 5 s of typing): kAutosaveDebounceMs after typing stops, and at least every 2 debounce
+        // intervals while typing goes on. The write runs on the store's thread.
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
         if (m_dirtySince < 0) m_dirtySince = now;
-        if (now - m_dirtySince >= 4 * m_autosave.interval())
+        if (now - m_dirtySince >= 2 * m_autosave.interval())
             autosaveNow();
         else
             m_autosave.start();
@@ -112,6 +115,11 @@ void EditorDock::setFileState(const QString& path, const QByteArray& bytes, bool
 }
 
 std::unique_ptr<Document> EditorDock::loadFile(const QString& path) {
+    if (auto bad =
+            notRegularFile(path.toStdString())) { // a FIFO or /dev/zero: never opened (issue 25 item 2)
+        setFileState(path, {}, false);
+        return Document::failed({}, path.toStdString(), std::move(*bad));
+    }
     Result<std::string> bytes = readScenarioFile(path.toStdString());
     if (!bytes) {
         setFileState(path, {}, false);
@@ -156,9 +164,12 @@ bool EditorDock::offerRecovery() {
                         "in %3.\n\nRestore them? (Discard deletes the autosave.)")
                     .arg(name, e->written.toString("yyyy-MM-dd hh:mm:ss"), e->recoveryFile),
                 {"&Restore", "&Discard"}, 0, -1);
-    if (a == 1) m_recovery->remove(m_path);
+    // Discard deletes the autosave only when no live window owns it (another window's journal stays).
+    if (a == 1) m_recovery->removeOrphan(*e);
     if (a != 0) return false;
     replaceText(e->text);
+    autosaveNow();                // journaled as this window's...
+    m_recovery->removeOrphan(*e); // ...then the crashed window's copy goes (queued in that order)
     return true;
 }
 

@@ -4,12 +4,19 @@
 #include "painter_overlay.hpp"
 
 #include <QFile>
+#include <QFontMetrics>
 #include <QPainter>
+#include <algorithm>
 #include <cstdlib>
 
 namespace layoutscope::views {
 
 namespace {
+
+constexpr size_t kBandDiagnostics = 6; ///< diagnostics listed in the band (the count says the rest)
+constexpr int kBandLine = 18;          ///< px per line
+const QColor kBandError(58, 18, 18);   ///< band fill when there are errors
+const QColor kBandWarning(52, 42, 14); ///< band fill with warnings only
 
 /// A pane fitted into the whole image (the only layout a single view needs).
 struct Placed {
@@ -59,6 +66,41 @@ ExportResult renderPane(const ViewPane& pane, QSize size) {
     return res;
 }
 
+/// The diagnosis band under a headless export of all views (issue 24 item 6: an export of a bug showed no
+/// diagnosis): a header line and the first diagnostics, errors in red. Its height (0: no diagnostics).
+int diagnosisBandHeight(const Document& doc, QSize size) {
+    if (doc.diagnostics().empty()) return 0;
+    const int lines = 1 + int(std::min<size_t>(doc.diagnostics().size(), kBandDiagnostics));
+    return std::min(size.height() / 3, lines * kBandLine + 8);
+}
+
+void paintDiagnosisBand(QImage& img, const Document& doc, int band) {
+    int errors = 0;
+    for (const Diagnostic& d : doc.diagnostics()) errors += d.severity == Severity::Error ? 1 : 0;
+    const int warnings = int(doc.diagnostics().size()) - errors;
+    QPainter p(&img);
+    p.setRenderHint(QPainter::TextAntialiasing);
+    const QRect r(0, img.height() - band, img.width(), band);
+    p.fillRect(r, errors ? kBandError : kBandWarning);
+    QFont f = p.font();
+    f.setPixelSize(13);
+    p.setFont(f);
+    const QFontMetrics fm(f);
+    const std::string file = doc.path().substr(doc.path().find_last_of('/') + 1);
+    int y = r.top() + 4 + fm.ascent();
+    p.setPen(QColor(235, 235, 235));
+    p.drawText(8, y, QString("Diagnosis: %1 error(s), %2 warning(s)").arg(errors).arg(warnings));
+    for (size_t i = 0; i < doc.diagnostics().size() && i < kBandDiagnostics; ++i) {
+        y += kBandLine;
+        if (y > img.height() - 2) break;
+        const Diagnostic& d = doc.diagnostics()[i];
+        p.setPen(d.severity == Severity::Error ? QColor(255, 110, 100) : QColor(240, 190, 80));
+        p.drawText(8, y,
+                   fm.elidedText(QString::fromStdString(formatDiagnostic(d, file)), Qt::ElideRight,
+                                 img.width() - 16));
+    }
+}
+
 QString viewLabel(ExportView v) {
     return QString::fromUtf8(exportViewTitle(v).data(), qsizetype(exportViewTitle(v).size()));
 }
@@ -67,7 +109,17 @@ QString viewLabel(ExportView v) {
 
 ExportResult renderView(const Document& doc, ExportView v, uint32_t step, QSize size,
                         const ViewOptions& opt) {
-    if (v == ExportView::All) return renderDocument(doc, step, size, opt.cta);
+    if (v == ExportView::All) { // the views above, the diagnosis band below
+        const int band = diagnosisBandHeight(doc, size);
+        ExportResult r = renderDocument(doc, step, QSize(size.width(), size.height() - band), opt.cta);
+        if (!r.ok || band == 0) return r;
+        QImage img(size, QImage::Format_RGB32);
+        img.fill(Qt::black);
+        QPainter(&img).drawImage(0, 0, r.image);
+        paintDiagnosisBand(img, doc, band);
+        r.image = img;
+        return r;
+    }
     ExportResult res;
     if (size.width() < 1 || size.height() < 1) {
         res.message = "empty image size";

@@ -1,6 +1,7 @@
 // The lesson panel (lesson_dock.hpp). Pure parts: scene/lesson_scene.hpp; the engine side:
 // layoutscope/lesson/lesson.hpp (docs/lessons.md).
 #include "lesson_dock.hpp"
+#include "scene/file_kind.hpp"
 
 #include "cell_canvas.hpp"
 #include "code_editor.hpp"
@@ -185,6 +186,8 @@ bool LessonDock::openLesson(const QString& path) {
                      ": see the Lesson panel for why it did not load.");
         return false;
     };
+    if (auto bad = notRegularFile(path.toStdString())) // a FIFO or a device: never opened (issue 25 item 2)
+        return fail(diagText({*bad}, path));
     auto l = loadLesson(path.toStdString());
     if (!l) return fail(diagText(l.diagnostics(), path));
     auto run = runScenario(*l->scenario);
@@ -266,6 +269,7 @@ void LessonDock::showStep(size_t i) {
     setAwaitingClick(false);
     m_verdict->clear();
     m_verdictPlain.clear();
+    m_wrongTries = 0;
     m_answer->clear();
     m_question->setVisible(s.question.has_value());
     if (s.question) {
@@ -319,10 +323,53 @@ void LessonDock::showVerdict(const Result<LessonVerdict>& v) {
         return;
     }
     const QString head = v->correct ? "Correct." : "Incorrect.";
+    // A first wrong answer gets a hint and a retry; the answer comes with the second (or Show answer)
+    // (issue 24 item 9: a wrong answer revealed the answer at once).
+    if (!v->correct && m_wrongTries++ == 0) {
+        m_verdictPlain = head + " Hint: " + answerHint() + " Try again, or press Show answer.";
+        m_verdict->setHtml(QString("<b style='color:#d23c3c'>%1</b> %2")
+                               .arg(head, m_verdictPlain.mid(head.size() + 1).toHtmlEscaped()));
+        emit answered(false);
+        return;
+    }
     m_verdictPlain = head + " " + q(v->explanation);
     m_verdict->setHtml(QString("<b style='color:%1'>%2</b> %3")
                            .arg(v->correct ? "#2e9e44" : "#d23c3c", head, q(v->explanation).toHtmlEscaped()));
     emit answered(v->correct);
+}
+
+QString LessonDock::answerHint() const {
+    using K = LessonQuestion::Kind;
+    const LessonStep& s = m_lesson->steps[m_index];
+    QString hint;
+    switch (s.question->kind) {
+    case K::Where:
+        hint = "follow the element's bytes: hover it in the global view (the linked outline shows where they "
+               "landed), or work out its box offset and apply the layout the caption names.";
+        break;
+    case K::Wavefronts:
+        hint = "find the bank (address / 4 % 32) of each thread's bytes; threads on one bank at different "
+               "addresses need one wavefront each.";
+        break;
+    case K::Bytes:
+        hint =
+            "count the bytes the instruction moves: its box or shape times the element size (the event list "
+            "shows each instruction).";
+        break;
+    case K::Value:
+        hint = "read the bytes at that place, little-endian (hover them: the Inspector shows each byte).";
+        break;
+    case K::Lanes:
+        hint = "a warp reaches the 32 Tensor Memory lanes of its quarter: warp id % 4.";
+        break;
+    case K::Metric:
+    case K::Fact:
+        hint = "the caption and its reference state it.";
+        break;
+    }
+    const std::vector<std::string>& refs = s.refs.empty() ? m_lesson->refs : s.refs;
+    if (!refs.empty()) hint += " See " + q(refs.front()) + " (docs/ref).";
+    return hint;
 }
 
 std::optional<bool> LessonDock::checkTyped(const QString& answer) {

@@ -99,6 +99,8 @@ class LessonDock : public QDockWidget {
     QPushButton* m_reveal = nullptr;
     QTextBrowser* m_verdict = nullptr;
     QString m_verdictPlain;
+    int m_wrongTries = 0; ///< wrong answers to this step's question (the first gets a hint)
+    [[nodiscard]] QString answerHint() const; ///< how to work the question out, without its answer
 };
 
 } // namespace layoutscope::views

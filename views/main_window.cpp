@@ -26,6 +26,7 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScreen>
 #include <QShortcut>
 #include <QStatusBar>
 #include <QTextBlock>
@@ -41,9 +42,22 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
 MainWindow::~MainWindow() = default;
 
+QSize initialWindowSize(QSize available) {
+    // 1600x980 where the screen has room; else the screen's available area less a title bar's height
+    // (issue 24 item 7: at 1280x800 the window opened at 1600x980, larger than the screen).
+    const QSize room = available - QSize(0, kTitleBarAllowance);
+    return QSize(1600, 980).boundedTo(room.isValid() ? room : QSize(1600, 980));
+}
+
 void MainWindow::buildUi() {
     setWindowTitle("Layoutscope");
-    resize(1600, 980);
+    if (const QScreen* s = screen()) {
+        const QRect avail = s->availableGeometry();
+        resize(initialWindowSize(avail.size()));
+        move(avail.topLeft());
+    } else {
+        resize(initialWindowSize(QSize(1600, 980 + kTitleBarAllowance)));
+    }
     m_playback = new Playback(this);
 
     m_smem = new CellCanvas(this);
@@ -103,9 +117,8 @@ void MainWindow::buildUi() {
     m_status = new QLabel(this);
     statusBar()->addWidget(new QLabel("shared memory of", this));
     statusBar()->addWidget(m_ctaBox);
-    m_perf = new QLabel(this);
     statusBar()->addWidget(m_status, 1);
-    statusBar()->addPermanentWidget(m_perf);
+    buildDiagnosisButton(); // main_window_panels.cpp
 
     QMenu* file = menuBar()->addMenu("&File");
     file->addAction("&Open scenario...", QKeySequence::Open, this, [this] {
@@ -165,7 +178,8 @@ void MainWindow::buildUi() {
     for (CellCanvas* c : {m_smem, m_global})
         connect(c, &CellCanvas::framePainted, this, [this](double) {
             finishOpening(); // the file opened and drew a frame: now it may be reopened at start
-            m_perf->setText(
+            // Developer timings: a tooltip of the status line, not text beside the user's (issue 24 item 6).
+            m_status->setToolTip(
                 QString(m_smem->usesGl()
                             ? "paint (OpenGL, 1 cell draw call per view): SMEM %1 ms, global %2 ms"
                             : "paint (raster fallback, no OpenGL): SMEM %1 ms, global %2 ms")

@@ -22,6 +22,7 @@
 class QComboBox;
 class QDockWidget;
 class QLabel;
+class QPushButton;
 class QListWidget;
 class QMenu;
 class QPlainTextEdit;
@@ -33,6 +34,12 @@ class EventList;
 class GlobalPane;
 class OperandView;
 class PathOverlay;
+
+/// Pixels a window manager's title bar takes above a window (frame geometry minus geometry).
+inline constexpr int kTitleBarAllowance = 40;
+/// The main window's first size on a screen whose available area is `available`: 1600x980, or less
+/// so the framed window fits (issue 24 item 7).
+[[nodiscard]] QSize initialWindowSize(QSize available);
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -51,6 +58,8 @@ class MainWindow : public QMainWindow {
     /// kernel picked from a list when there are several; docs/ptx-modules.md). False when `path` is not a
     /// module that reads cleanly (openFile then shows its diagnostics).
     bool openPtxScaffold(const QString& path);
+    /// A .ptx that does not read or check: its text (if any) in the editor with its diagnostics.
+    bool showPtxProblems(const QString& path, const std::string& text, std::vector<Diagnostic> ds);
     /// Read the open file again (it changed on disk); keeps the step when the scenario still has it.
     void reloadFile(const QString& path);
     /// Start-up without --scenario: open the newest file with a pending recovery (crash) and offer it;
@@ -71,6 +80,12 @@ class MainWindow : public QMainWindow {
     [[nodiscard]] GlobalPane* globalPane() const { return m_globalPane; }
     [[nodiscard]] Playback* playback() const { return m_playback; }
     [[nodiscard]] EditorDock* editorDock() const { return m_editor; }
+    /// The status bar's diagnosis: red with the first error (amber for warnings only), hidden when the
+    /// document has no diagnostics; a click goes to the line and the first wrong cell (issue 24 item 6).
+    [[nodiscard]] QPushButton* diagnosisButton() const { return m_diagButton; }
+    /// What a click on the diagnosis does: the editor at the first error's line, the first cell that
+    /// differs from an observation selected in the views.
+    void goToFirstError();
     [[nodiscard]] EventList* eventList() const { return m_events; }
     [[nodiscard]] QDockWidget* swizzleDock() const { return m_swizzleDock; }
     /// Shared-memory toolbar: colour mode and 16-B chunk granularity of the centre view.
@@ -128,7 +143,8 @@ class MainWindow : public QMainWindow {
     void buildUi();
     /// Examples menu, event list, swizzle explorer, export animation, theme (main_window_panels.cpp).
     void buildPanels(QMenu* file, QMenu* view);
-    void onStep(uint32_t step); ///< drawStep; out of memory: an error message instead of an abort
+    void buildDiagnosisButton(); ///< the status bar's red diagnosis (main_window_panels.cpp)
+    void onStep(uint32_t step);  ///< drawStep; out of memory: an error message instead of an abort
     void drawStep(uint32_t step);
     void applyDocument(std::unique_ptr<Document> doc, bool keepStep); ///< setDocument, unguarded
     void finishOpening(); ///< openFile's file drew a frame: record it as the last file
@@ -158,7 +174,8 @@ class MainWindow : public QMainWindow {
     TimelineWidget* m_timeline = nullptr;
     EditorDock* m_editor = nullptr;
     QLabel* m_status = nullptr;
-    QLabel* m_perf = nullptr;
+    QPushButton* m_diagButton = nullptr;
+    void updateDiagnosis();
     QDockWidget* m_globalDock = nullptr;
     QDockWidget* m_srcDock = nullptr;
     QDockWidget* m_swizzleDock = nullptr;

@@ -3,17 +3,21 @@
 // Files (issue 15): the editor reads the bytes (EditorDock::loadFile keeps their format), offers a
 // pending recovery of the file, and reloads it when it changes on disk.
 #include "main_window.hpp"
+#include "scene/file_kind.hpp"
 
 #include "layoutscope/ptx/module.hpp"
 #include "layoutscope/scenario/scaffold.hpp"
 
+#include "code_editor.hpp"
 #include "editor_dock.hpp"
 #include "file_prompts.hpp"
+#include "kernel_chooser.hpp"
 #include "recovery_store.hpp"
 
 #include <QFile>
 #include <QFileInfo>
 #include <QStatusBar>
+#include <algorithm>
 #include <cstdlib>
 #include <cxxabi.h>
 #include <new>
@@ -21,7 +25,9 @@
 namespace layoutscope::views {
 
 void MainWindow::openFile(const QString& path) {
-    if (path.endsWith(".ptx", Qt::CaseInsensitive) && openPtxScaffold(path)) return;
+    // A FIFO, /dev/zero or a directory is never opened: loadFile shows why (issue 25 item 2).
+    const bool regular = !notRegularFile(path.toStdString());
+    if (regular && path.endsWith(".ptx", Qt::CaseInsensitive) && openPtxScaffold(path)) return;
     const QString abs = QFileInfo(path).absoluteFilePath();
     finishOpening(); // the previous file drew (or we would not be here)
     AppSettings().beginOpening(abs);
@@ -35,9 +41,16 @@ void MainWindow::openFile(const QString& path) {
 
 bool MainWindow::openPtxScaffold(const QString& path) {
     const auto text = readPtxModuleFile(path.toStdString());
-    if (!text) return false;
+    if (!text) return showPtxProblems(path, {}, text.diagnostics());
     const auto module = readPtxModule(*text);
-    if (!module || module->entries().empty()) return false;
+    if (!module) return showPtxProblems(path, *text, module.diagnostics());
+    // Scaffolding a module whose instructions do not check crashed (issue 25 item 1: a
+    // cp.async.bulk.tensor with no operands): check it first, as the CLI's scaffold does, and show
+    // the module's diagnostics instead of a scenario.
+    std::vector<Diagnostic> problems = checkPtxModule(*module);
+    for (const Diagnostic& d : problems)
+        if (d.severity == Severity::Error) return showPtxProblems(path, *text, std::move(problems));
+    if (module->entries().empty()) return false;
     QStringList names, labels; // labels: demangled C++ names where nvcc mangled them
     for (const PtxFunction* f : module->entries()) {
         names << QString::fromStdString(f->name);
@@ -47,14 +60,12 @@ bool MainWindow::openPtxScaffold(const QString& path) {
         std::free(d);
     }
     int pick = 0;
-    if (names.size() > 1) {
-        QStringList choices = labels;
-        choices << "&Cancel";
-        pick = askUser(this, "ptx-entry", "Scaffold a kernel",
-                       QString("%1 has %2 kernels. Which one becomes a scenario?")
-                           .arg(QFileInfo(path).fileName())
-                           .arg(names.size()),
-                       choices, 0, int(names.size()));
+    if (names.size() > 1) { // a list with search (kernel_chooser.hpp), for 2 kernels or 10,000
+        pick = chooseKernel(this,
+                            QString("%1 has %2 kernels. Which one becomes a scenario?")
+                                .arg(QFileInfo(path).fileName())
+                                .arg(names.size()),
+                            labels);
         if (pick < 0 || pick >= names.size()) return true; // cancelled: nothing opens
     }
     const auto scn = scaffoldScenario(
@@ -70,6 +81,27 @@ bool MainWindow::openPtxScaffold(const QString& path) {
     showNote(QString("Scaffold of kernel %1 from %2: fill in the declarations (each comment names its PTX "
                      "line), then Save As.")
                  .arg(labels[pick], QFileInfo(path).fileName()));
+    return true;
+}
+
+bool MainWindow::showPtxProblems(const QString& path, const std::string& text, std::vector<Diagnostic> ds) {
+    if (!m_editor->maybeSave()) return true;
+    finishOpening();
+    const QString abs = QFileInfo(path).absoluteFilePath();
+    // The first error, with how many more there are (the CLI's check lists each).
+    auto first =
+        std::find_if(ds.begin(), ds.end(), [](const Diagnostic& d) { return d.severity == Severity::Error; });
+    if (first == ds.end()) first = ds.begin();
+    Diagnostic shown = first == ds.end() ? Diagnostic{} : *first;
+    if (ds.size() > 1)
+        shown.message += " (and " + std::to_string(ds.size() - 1) + " more: layoutscope-cli check " +
+                         QFileInfo(path).fileName().toStdString() + " lists each)";
+    auto doc = Document::failed(text, abs.toStdString(), std::move(shown));
+    m_editor->showDocument(*doc, false);
+    setDocument(std::move(doc));
+    updateTitle();
+    showNote(QString("%1 does not check as a PTX module: no scaffold (see the Diagnostics panel).")
+                 .arg(QFileInfo(path).fileName()));
     return true;
 }
 
@@ -96,10 +128,12 @@ bool MainWindow::openPendingRecovery() {
                                   "the file no longer exists) were kept in %3.\n\nRestore them?")
                               .arg(name, e.written.toString("yyyy-MM-dd hh:mm:ss"), e.recoveryFile),
                           {"&Restore", "&Discard"}, 0, -1);
-    if (a == 1) QFile::remove(e.recoveryFile);
+    if (a == 1) m_editor->recovery().removeOrphan(e); // pending: its window is gone
     if (a != 0) return false;
     setDocument(Document::fromText(e.text.toStdString(), e.scenarioPath.toStdString()));
     m_editor->editor()->document()->setModified(true);
+    m_editor->journalNow();               // this window's autosave of the text...
+    m_editor->recovery().removeOrphan(e); // ...then the crashed window's (one live copy, not two)
     return true;
 }
 

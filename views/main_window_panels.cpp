@@ -1,6 +1,7 @@
 // MainWindow's secondary panels and menus: Examples, the event list, the swizzle explorer,
 // File > Export Animation and View > Theme (main_window.hpp).
 #include "breakpoint_dock.hpp"
+#include "code_editor.hpp"
 #include "compare_window.hpp"
 #include "editor_dock.hpp"
 #include "event_list.hpp"
@@ -19,10 +20,85 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QStatusBar>
 #include <QToolBar>
 
 namespace layoutscope::views {
+
+void MainWindow::buildDiagnosisButton() {
+    // Errors where the eye is (issue 24 item 6): red in the status bar, not a count beside a check mark;
+    // a click shows the line and the first wrong cell, whatever tab hides the Diagnostics list.
+    m_diagButton = new QPushButton(this);
+    m_diagButton->setObjectName("diagnosisButton");
+    m_diagButton->setFlat(true);
+    m_diagButton->setCursor(Qt::PointingHandCursor);
+    m_diagButton->setFocusPolicy(Qt::NoFocus);
+    m_diagButton->hide();
+    statusBar()->addPermanentWidget(m_diagButton);
+    connect(m_diagButton, &QPushButton::clicked, this, &MainWindow::goToFirstError);
+    connect(m_editor, &EditorDock::diagnosticsChanged, this, &MainWindow::updateDiagnosis);
+}
+
+namespace {
+constexpr int kDiagnosisWidth = 520; ///< px of the status bar's diagnosis text at most
+/// The diagnostic the status bar names: the first error, else the first warning (nullptr: none).
+const Diagnostic* firstProblem(const std::vector<Diagnostic>& ds) {
+    const Diagnostic* first = nullptr;
+    for (const Diagnostic& d : ds)
+        if (!first || (d.severity == Severity::Error && first->severity != Severity::Error)) first = &d;
+    return first;
+}
+} // namespace
+
+void MainWindow::updateDiagnosis() {
+    // What the editor shows: the last check's diagnostics, also when it failed and the views keep the
+    // last valid run.
+    const std::vector<Diagnostic>& ds = m_editor->editor()->diagnostics();
+    const Diagnostic* first = firstProblem(ds);
+    int errors = 0;
+    for (const Diagnostic& d : ds) errors += d.severity == Severity::Error ? 1 : 0;
+    const int warnings = int(ds.size()) - errors;
+    if (!first) {
+        m_diagButton->hide();
+        return;
+    }
+    QString msg = QString::fromStdString(first->message);
+    if (msg.size() > 90) msg = msg.left(87) + "...";
+    const QString where = first->span.valid() ? QString("line %1: ").arg(first->span.line) : QString();
+    const QString count =
+        errors ? QString("✘ %1 error(s)").arg(errors) : QString("⚠ %1 warning(s)").arg(warnings);
+    // Elided to a width the status bar has at 1280x800 beside the step text (the tooltip has it whole).
+    m_diagButton->setText(m_diagButton->fontMetrics().elidedText(QString("%1 - %2%3").arg(count, where, msg),
+                                                                 Qt::ElideRight, kDiagnosisWidth));
+    m_diagButton->setToolTip(
+        QString::fromStdString(formatDiagnostic(*first, m_editor->path().toStdString())) +
+        "\n\nClick: go to the line and the first wrong cell.");
+    m_diagButton->setStyleSheet(errors ? "QPushButton { color: rgb(230, 60, 50); font-weight: bold; }"
+                                       : "QPushButton { color: rgb(215, 150, 30); }");
+    m_diagButton->show();
+}
+
+void MainWindow::goToFirstError() {
+    const Diagnostic* first = firstProblem(m_editor->editor()->diagnostics());
+    if (!first) return;
+    m_srcDock->show();
+    m_srcDock->raise(); // the list may sit behind the Registers or Operand tab
+    m_editor->editor()->jumpTo(*first);
+    if (!m_doc || !m_doc->hasTrace()) return;
+    // The first cell whose bytes differ from an observation: shared memory of the CTA shown, else of any
+    // CTA, else Tensor Memory.
+    for (uint32_t k = 0; k < m_doc->ctaCount(); ++k) {
+        const uint32_t cta = (m_cta + k) % m_doc->ctaCount();
+        if (const auto& diff = m_doc->observedDiffers(cta); !diff.empty()) {
+            selectLocs({{MemSpace::SharedCta, cta, diff.front()}});
+            return;
+        }
+    }
+    if (const auto& t = m_doc->observedTmemDiffers(); !t.empty())
+        selectLocs(
+            {{MemSpace::TensorMemory, t.front().cta, uint64_t(t.front().lane) << 16 | t.front().column}});
+}
 
 void MainWindow::buildPanels(QMenu* file, QMenu* view) {
     // Examples: every annotated scenario of the scenarios folder, re-listed each time it opens.

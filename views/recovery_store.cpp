@@ -1,13 +1,17 @@
 #include "recovery_store.hpp"
 
+#include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QSaveFile>
+#include <QSet>
 #include <QStandardPaths>
 #include <QUrl>
 #include <algorithm>
+#include <cerrno>
+#include <csignal>
 
 namespace layoutscope::views {
 
@@ -19,12 +23,42 @@ QString& folderOverride() {
 }
 } // namespace
 
+namespace {
+/// Owners ("<pid>-<n>") of the stores alive in this process (UI thread only).
+QSet<QString>& liveOwners() {
+    static QSet<QString> owners;
+    return owners;
+}
+QString hashName(const QString& scenarioPath) {
+    return scenarioPath.isEmpty()
+               ? QString("untitled")
+               : QString::fromLatin1(
+                     QCryptographicHash::hash(scenarioPath.toUtf8(), QCryptographicHash::Sha1).toHex());
+}
+/// The owner in a recovery file's name HASH.OWNER.recovery (empty for HASH.recovery).
+QString ownerOfFile(const QString& file) {
+    const QStringList parts = QFileInfo(file).fileName().split('.');
+    return parts.size() == 3 ? parts[1] : QString();
+}
+} // namespace
+
 RecoveryStore::RecoveryStore() {
+    static int next = 0;
+    m_owner = QString("%1-%2").arg(QCoreApplication::applicationPid()).arg(next++);
+    liveOwners().insert(m_owner);
     m_pool.setMaxThreadCount(1);
 }
 
 RecoveryStore::~RecoveryStore() {
     m_pool.waitForDone();
+    liveOwners().remove(m_owner); // its files (a crash's) may now be offered to another window
+}
+
+bool RecoveryStore::ownerAlive(const QString& owner) {
+    if (owner.isEmpty()) return false;
+    const qint64 pid = owner.section('-', 0, 0).toLongLong();
+    if (pid == QCoreApplication::applicationPid()) return liveOwners().contains(owner);
+    return pid > 0 && (::kill(pid_t(pid), 0) == 0 || errno == EPERM);
 }
 
 void RecoveryStore::useFolder(const QString& dir) {
@@ -42,14 +76,8 @@ QString RecoveryStore::keyOf(const QString& scenarioPath) {
     return scenarioPath.isEmpty() ? QString() : QFileInfo(scenarioPath).absoluteFilePath();
 }
 
-QString RecoveryStore::fileFor(const QString& path) {
-    const QString scenarioPath = keyOf(path);
-    const QString name =
-        scenarioPath.isEmpty()
-            ? QString("untitled")
-            : QString::fromLatin1(
-                  QCryptographicHash::hash(scenarioPath.toUtf8(), QCryptographicHash::Sha1).toHex());
-    return folder() + "/" + name + ".recovery";
+QString RecoveryStore::fileFor(const QString& path) const {
+    return folder() + "/" + hashName(keyOf(path)) + "." + m_owner + ".recovery";
 }
 
 void RecoveryStore::write(const QString& scenarioPath, const QString& text) {
@@ -69,6 +97,11 @@ void RecoveryStore::remove(const QString& scenarioPath) {
     m_pool.start([file] { QFile::remove(file); });
 }
 
+void RecoveryStore::removeOrphan(const RecoveryEntry& entry) {
+    if (entry.recoveryFile.isEmpty() || entry.owner == m_owner || ownerAlive(entry.owner)) return;
+    m_pool.start([file = entry.recoveryFile] { QFile::remove(file); });
+}
+
 void RecoveryStore::flush() {
     m_pool.waitForDone();
 }
@@ -84,6 +117,7 @@ std::optional<RecoveryEntry> RecoveryStore::read(const QString& recoveryFile) {
     RecoveryEntry e;
     e.scenarioPath = QUrl::fromPercentEncoding(all.mid(pathStart, nl - pathStart));
     e.recoveryFile = recoveryFile;
+    e.owner = ownerOfFile(recoveryFile);
     e.written = QFileInfo(recoveryFile).lastModified();
     e.text = QString::fromUtf8(all.mid(nl + 1));
     return e;
@@ -91,6 +125,7 @@ std::optional<RecoveryEntry> RecoveryStore::read(const QString& recoveryFile) {
 
 namespace {
 bool isPending(const RecoveryEntry& e) {
+    if (RecoveryStore::ownerAlive(e.owner)) return false; // another window's, still open
     if (e.scenarioPath.isEmpty()) return true;
     const QFileInfo scn(e.scenarioPath);
     return !scn.exists() || e.written >= scn.lastModified();
@@ -98,10 +133,16 @@ bool isPending(const RecoveryEntry& e) {
 } // namespace
 
 std::optional<RecoveryEntry> RecoveryStore::pendingFor(const QString& scenarioPath, const QString& fileText) {
-    auto e = read(fileFor(scenarioPath));
-    if (!e || e->scenarioPath != keyOf(scenarioPath) || !isPending(*e) || e->text == fileText)
-        return std::nullopt;
-    return e;
+    const QString key = keyOf(scenarioPath);
+    const QString hash = hashName(key);
+    const QDir dir(folder());
+    std::optional<RecoveryEntry> best;
+    for (const QString& f : dir.entryList({hash + ".recovery", hash + ".*.recovery"}, QDir::Files)) {
+        auto e = read(dir.filePath(f));
+        if (!e || e->scenarioPath != key || !isPending(*e) || e->text == fileText) continue;
+        if (!best || e->written > best->written) best = std::move(e);
+    }
+    return best;
 }
 
 std::vector<RecoveryEntry> RecoveryStore::pending() {

@@ -241,7 +241,7 @@ int cmdLesson(const Args& args, std::ostream& out, std::ostream& err) {
             check = true;
         } else if (args[i] == "--ref") {
             if (i + 1 >= args.size()) {
-                err << "lesson: --ref needs a directory (the reference pack, e.g. ../shared/ref)\n"
+                err << "lesson: --ref needs a directory (the reference pack, e.g. docs/ref)\n"
                     << usageOf("lesson");
                 return kExitUsage;
             }

@@ -188,6 +188,13 @@ int main(int argc, char** argv) {
                 return 2;
             }
             auto doc = Document::fromFile(cli.value(scenarioOpt).toStdString());
+            // A file that cannot be read (missing, a FIFO, a device): its reason, nothing to export.
+            if (!doc->hasTrace() && !doc->diagnostics().empty() &&
+                doc->diagnostics().front().code == layoutscope::DiagCode::Io) {
+                for (const auto& d : doc->diagnostics())
+                    std::fprintf(stderr, "%s\n", formatDiagnostic(d, doc->path()).c_str());
+                return 1;
+            }
             const QStringList wh = cli.value(sizeOpt).split('x');
             const QSize size = wh.size() == 2 ? QSize(wh[0].toInt(), wh[1].toInt()) : QSize(1600, 900);
             if (size.width() < 64 || size.height() < 64) {

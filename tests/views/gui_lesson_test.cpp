@@ -82,10 +82,14 @@ TEST_CASE("A lesson opens its scenario, walks with Next, follows the timeline an
     CHECK(d->stepText() == "step 2 of 5");
     CHECK(w.playback()->step() == w.document()->trace().instrs[2].endStep); // `at: instr 3`
     CHECK(d->promptText().contains("A (0,5)"));
-    SECTION("typed: wrong, then the lesson's own answer") {
+    SECTION("typed: wrong (a hint, not the answer), wrong again (the answer), then the lesson's own") {
         CHECK(d->checkTyped("smem 0x400") == std::optional(false));
+        CHECK(d->verdictText().startsWith("Incorrect. Hint: "));
+        CHECK(d->verdictText().contains("Try again"));
+        CHECK_FALSE(d->verdictText().contains("40a")); // issue 24 item 9: not revealed at the first try
+        CHECK(d->checkTyped("smem 0x401") == std::optional(false));
         CHECK(d->verdictText().startsWith("Incorrect."));
-        CHECK(d->verdictText().contains("0x040a")); // the expected answer after a wrong try
+        CHECK(d->verdictText().contains("0x040a")); // the expected answer after a second wrong try
         REQUIRE(l.steps[1].question->answer);
         CHECK(d->checkTyped(QString::fromStdString(*l.steps[1].question->answer)) == std::optional(true));
         CHECK(d->verdictText().startsWith("Correct."));

@@ -8,6 +8,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <QFile>
+#include <QTemporaryDir>
 #include <QTextDocument>
 
 using namespace layoutscope::views;
@@ -42,4 +44,29 @@ TEST_CASE("Opening a .ptx offers the scaffold of its kernel", "[views][gui][ptx]
         REQUIRE(w.document());
         CHECK(w.document()->hasTrace());
     }
+}
+
+TEST_CASE("Opening a .ptx that does not check shows its diagnostics, no scaffold", "[views][gui][ptx]") {
+    // Issue 25 item 1: a TMA load with no operands crashed scaffoldScenario; the CLI's scaffold refuses
+    // the module (ptxas too: "Arguments mismatch for instruction 'cp.async.bulk.tensor'").
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    const QString path = dir.filePath("no_operands.ptx");
+    QFile f(path);
+    REQUIRE(f.open(QIODevice::WriteOnly));
+    f.write(".version 8.0\n.target sm_90a\n.address_size 64\n\n.visible .entry k(\n    .param .u64 p\n)\n{\n"
+            "    cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes;\n    "
+            "ret;\n}\n");
+    f.close();
+    MainWindow w;
+    w.openFile(path);
+    REQUIRE(w.document());
+    CHECK_FALSE(w.document()->hasTrace());
+    bool error = false;
+    for (const auto& d : w.document()->diagnostics()) {
+        error |= d.severity == layoutscope::Severity::Error;
+        CHECK(d.span.line == 9); // the instruction's line of the module
+    }
+    CHECK(error);
+    CHECK(w.editorDock()->editor()->toPlainText().contains("mbarrier::complete_tx::bytes;")); // the module
 }

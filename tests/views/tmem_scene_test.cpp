@@ -345,3 +345,24 @@ TEST_CASE("Registers view marks the registers an epilogue reads as another cell 
         }
     }
 }
+
+TEST_CASE("The allocation frame goes with tcgen05.dealloc", "[views][tmem]") {
+    // Issue 24 item 6: the frame stayed after dealloc. tcgen05_ld_16x64b.scn allocates 32 columns (line 13)
+    // and frees them as its last instruction (line 18).
+    auto doc = Document::fromFile(std::string(LAYOUTSCOPE_TEST_ASSETS) + "/scenarios/tcgen05_ld_16x64b.scn");
+    REQUIRE(doc->hasTrace());
+    const Trace& t = doc->trace();
+    size_t alloc = t.instrs.size(), dealloc = t.instrs.size();
+    for (size_t i = 0; i < t.instrs.size(); ++i) {
+        if (t.instrs[i].text.rfind("tcgen05.alloc", 0) == 0) alloc = i;
+        if (t.instrs[i].text.rfind("tcgen05.dealloc", 0) == 0) dealloc = i;
+    }
+    REQUIRE(alloc < dealloc);
+    REQUIRE(dealloc < t.instrs.size());
+    const auto live = tmemAllocationsAt(*doc, t.instrs[alloc].endStep);
+    REQUIRE(live.size() == 1);
+    CHECK(live[0].nCols == 32);
+    CHECK(tmemSceneAt(*doc, t.instrs[dealloc - 1].endStep - 1).allocs.size() == 1); // still allocated
+    CHECK(tmemAllocationsAt(*doc, t.stepCount).empty());                            // after the dealloc
+    CHECK(tmemSceneAt(*doc, t.stepCount).allocs.empty());
+}

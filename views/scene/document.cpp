@@ -1,5 +1,6 @@
 #include "scene/document.hpp"
 #include "layoutscope/analysis/observed.hpp"
+#include "scene/file_kind.hpp"
 #include "scene/prepared_views.hpp"
 
 #include <algorithm>
@@ -159,6 +160,7 @@ std::unique_ptr<Document> Document::failed(std::string text, std::string path, D
 }
 
 std::unique_ptr<Document> Document::fromFile(const std::string& path) {
+    if (auto bad = notRegularFile(path)) return failed({}, path, std::move(*bad));
     Result<std::string> text = readScenarioFile(path); // bounded: kMaxScenarioBytes
     if (!text) {
         auto d = std::make_unique<Document>();

@@ -1,4 +1,5 @@
 #include "scene/tmem_scene.hpp"
+#include "scene/tmem_dealloc.hpp"
 
 #include "layoutscope/tcgen05/tmem.hpp"
 
@@ -54,7 +55,22 @@ std::vector<TmemAllocBox> tmemAllocationsAt(const Document& doc, uint32_t step) 
         const uint32_t taddr = static_cast<uint32_t>(m.src.addr);
         out.push_back({m.dst.cta, decodeTmemAddress(taddr).column, n, taddr, m.instr});
     }
+    dropDeallocated(t, step, out);
     return out;
+}
+
+void dropDeallocated(const Trace& t, uint32_t step, std::vector<TmemAllocBox>& allocs) {
+    for (size_t i = 0; i < t.instrs.size(); ++i) {
+        const TraceInstr& in = t.instrs[i];
+        unsigned n = 0, col = 0;
+        if (in.endStep > step ||
+            std::sscanf(in.summary.c_str(), "tcgen05.dealloc %u columns at column %u", &n, &col) != 2)
+            continue;
+        const auto freed = std::find_if(allocs.begin(), allocs.end(), [&](const TmemAllocBox& a) {
+            return a.column == col && a.nCols == n && a.instr < i;
+        });
+        if (freed != allocs.end()) allocs.erase(freed);
+    }
 }
 
 Rgba8 registerColour(uint32_t thread, uint32_t reg, uint32_t regCount) {

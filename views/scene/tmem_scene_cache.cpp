@@ -1,4 +1,5 @@
 #include "scene/tmem_scene_cache.hpp"
+#include "scene/tmem_dealloc.hpp"
 
 #include "layoutscope/tcgen05/tmem.hpp"
 
@@ -124,6 +125,7 @@ const TmemScene& TmemSceneCache::seek(uint32_t step, const SmemColourFn& smemCol
         const uint32_t taddr = uint32_t(m.src.addr);
         m_out.allocs.push_back({m.dst.cta, decodeTmemAddress(taddr).column, n, taddr, m.instr});
     }
+    dropDeallocated(t, step, m_out.allocs); // no frame after tcgen05.dealloc
     // Transient flags: moved (written or read) by the step just played; outside every allocation.
     const uint32_t w = m_shape.width();
     if (step > 0) {
