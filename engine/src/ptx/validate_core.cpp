@@ -17,7 +17,8 @@ namespace layoutscope::ptx {
 static const TargetInfo kTargets[] = {
     {"sm_90", kSm90, 78},     {"sm_90a", kSm90a, 80}, {"sm_100", kSm100, 86},   {"sm_100a", kSm100a, 86},
     {"sm_100f", kSm100f, 88}, {"sm_103", kSm103, 88}, {"sm_103a", kSm103a, 88}, {"sm_110", kSm110, 90},
-    {"sm_110a", kSm110a, 90}, {"sm_120", kSm120, 87}, {"sm_120a", kSm120a, 87},
+    {"sm_110a", kSm110a, 90}, {"sm_120", kSm120, 87}, {"sm_120a", kSm120a, 87}, {"sm_103f", kSm103f, 88},
+    {"sm_110f", kSm110f, 90}, // family targets: measured like the rest
 };
 
 const TargetInfo* findTarget(std::string_view sm) {
