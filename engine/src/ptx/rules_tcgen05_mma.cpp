@@ -168,6 +168,10 @@ Status check(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironment& en
                     (kind == ".kind::mxf4" ? ".scale_vec::2X" : ".scale_vec::1X") + "` or raise the .version",
                 kScaleRef, Provenance::Ptxas);
     }
+    // ptxas 13.0: "Feature '.kind::mxf4 with .sp modifier' not supported on .target 'sm_100f'".
+    if (sp && (kind == ".kind::mxf4" || kind == ".kind::mxf4nvf4") && c.bit && !(c.bit & kArchTargets))
+        c.targetError(c.spanOf("kind"), "`" + kind + "` with `.sp`", kArchTargets, kKindRef,
+                      Provenance::Ptxas);
     const bool aTmem = in.operands.size() > 1 && in.operands[1].kind == OperandKind::Address;
     const std::string coll = c.value("collector usage");
     if (c.has(".ashift") && !aTmem)
@@ -244,6 +248,13 @@ Status check(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironment& en
                         "scale-input-d exists for .kind::f16, .kind::tf32 and .kind::i8, not `" + kind +
                             "`; remove it",
                         kMmaRef, Provenance::Ptxas);
+            else if (sp && dol && kind == ".kind::i8")
+                // ptxas 13.0: "Arguments mismatch" for this one list only (without the vector it passes)
+                c.error(
+                    DiagCode::InvalidValue, last.span,
+                    "`tcgen05.mma.sp` with `.kind::i8` takes scale-input-d or disable-output-lane, not both "
+                    "(ptxas 13.0 has no such operand list); remove one",
+                    kMmaRef, Provenance::Ptxas);
             else if (kind != ".kind::i8" && c.bit && !(c.bit & kScaleInputDTargets)) // ptxas: i8 passes
                 c.targetError(last.span, "the scale-input-d operand", kScaleInputDTargets, kMmaRef,
                               Provenance::Ptxas);
