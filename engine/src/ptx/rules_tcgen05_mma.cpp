@@ -54,7 +54,6 @@ std::vector<QualGroup> mmaGroups(bool ws) {
                  false,
                  kScaleRef});
     std::vector<QualSpec> coll;
-    static const char* kUses[] = {"fill", "use", "lastuse", "discard"};
     static const char* kWsColl[4][4] = {
         {".collector::b0::fill", ".collector::b0::use", ".collector::b0::lastuse", ".collector::b0::discard"},
         {".collector::b1::fill", ".collector::b1::use", ".collector::b1::lastuse", ".collector::b1::discard"},
@@ -63,7 +62,6 @@ std::vector<QualGroup> mmaGroups(bool ws) {
          ".collector::b3::discard"}};
     static const char* kAColl[] = {".collector::a::fill", ".collector::a::use", ".collector::a::lastuse",
                                    ".collector::a::discard"};
-    (void)kUses;
     if (ws)
         for (auto& row : kWsColl)
             for (const char* c : row) coll.push_back({c});
@@ -93,7 +91,11 @@ std::vector<IllegalQual> mmaIllegal(bool ws) {
 }
 
 InstrSpec mmaSpec(const char* name, std::vector<const char*> tokens, bool ws) {
-    return {name, std::move(tokens), kTcgen05Targets, 86, kMmaRef, mmaGroups(ws), mmaIllegal(ws)};
+    std::vector<IllegalQual> illegal = mmaIllegal(ws);
+    if (!ws && tokens.size() == 3) // tcgen05.mma.sp.ws: ptxas "Unknown modifier '.ws'"
+        illegal.push_back(
+            {".ws", "the weight-stationary sparse form is spelt `tcgen05.mma.ws.sp` (`.ws` first)"});
+    return {name, std::move(tokens), kTcgen05Targets, 86, kMmaRef, mmaGroups(ws), std::move(illegal)};
 }
 
 const InstrSpec kMma = mmaSpec("tcgen05.mma", {"tcgen05", ".mma"}, false);
