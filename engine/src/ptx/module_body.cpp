@@ -175,7 +175,7 @@ bool Reader::instruction(const Cursor& start) {
     auto parsed = parseInstruction(clean, start.line, start.column);
     if (!parsed) {
         // Report it only for the validator's instructions: read the opcode alone to find out.
-        const auto opEnd = clean.find_first_of(" \t\r\n", h.pos - start.pos);
+        const auto opEnd = clean.find_first_of(" \t\r\n{[%;", h.pos - start.pos);
         auto op = parseInstruction(std::string_view(clean).substr(0, opEnd), start.line, start.column);
         if (op && validatorModels(*op))
             mod.diagnostics.insert(mod.diagnostics.end(), parsed.diagnostics().begin(),
@@ -226,7 +226,7 @@ void Reader::track(std::string_view head, std::string_view text, size_t opcodeEn
         }
     }
     size_t i = opcodeEnd;
-    while (i < text.size() && !lex::isSpace(text[i])) ++i; // the qualifiers
+    while (i < text.size() && !lex::isSpace(text[i]) && text[i] != '%') ++i; // the qualifiers
     while (i < text.size() && lex::isSpace(text[i])) ++i;
     if (i < text.size() && text[i] == '%') {
         size_t e = i + 1;

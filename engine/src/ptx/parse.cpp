@@ -2,6 +2,10 @@
 //
 //   [@p | @!p]  opcode{.qualifier}  [operand {, operand}]  [;]
 //
+// Blanks are optional around braces, brackets and commas and between the last qualifier and a
+// '{', '[' or '%' operand; qualifiers may follow blanks (`tcgen05.ld.sync .aligned`), as ptxas 13.0
+// reads them (the token spans show the blank; the validator refuses one inside an instruction name).
+//
 // The parser is generic: it knows no opcode and rejects nothing on semantics, so that the
 // ptxas-equivalent validator (ptx_validate.cpp) can name the real rule. Qualifiers may contain
 // "::" (".shared::cluster", ".mbarrier::complete_tx::bytes", ".warpx2::02_13") and start with a
@@ -104,7 +108,16 @@ struct Parser {
         first.text = identifier();
         first.span = c.spanFrom(start);
         out.opcode.push_back(std::move(first));
-        while (c.peek() == '.') {
+        for (;;) {
+            // ptxas 13.0 reads qualifiers after blanks too (`tcgen05.ld.sync .aligned.32x32b`); no
+            // operand starts with '.', so a '.' after blanks is always one more qualifier.
+            const Cursor before = c;
+            c.skipSpace();
+            const bool spaced = c.pos != before.pos;
+            if (c.peek() != '.' || (spaced && !lex::isIdentChar(c.peek(1)))) {
+                c = before;
+                break;
+            }
             OpcodeToken q;
             if (!qualifier(q)) return false;
             out.opcode.push_back(std::move(q));
@@ -251,8 +264,11 @@ struct Parser {
         if (c.peek() == '@' && !guard(out)) return false;
         c.skipSpace();
         if (!opcode(out)) return false;
-        if (!c.atEnd() && !lex::isSpace(c.peek()) && c.peek() != ';')
-            return failHere("whitespace, ';' or a '.qualifier' after the opcode");
+        // nvcc writes inline asm without a blank before the operands (`...b32{%r1},[%r0];`), and
+        // ptxas reads it: a '{', '[' or '%' may follow the last qualifier directly.
+        if (!c.atEnd() && !lex::isSpace(c.peek()) && c.peek() != ';' && c.peek() != '{' && c.peek() != '[' &&
+            c.peek() != '%')
+            return failHere("whitespace, ';', an operand or a '.qualifier' after the opcode");
         c.skipSpace();
         Cursor last = c;
         if (!c.atEnd() && c.peek() != ';') {

@@ -35,10 +35,13 @@ constexpr TargetMask kSm100 = 1u << 7;
 constexpr TargetMask kSm103 = 1u << 8;
 constexpr TargetMask kSm110 = 1u << 9;
 constexpr TargetMask kSm120 = 1u << 10;
+/// Family targets of sm_103 and sm_110 (ptxas 13.0 accepts tcgen05 on both; issue 21).
+constexpr TargetMask kSm103f = 1u << 11;
+constexpr TargetMask kSm110f = 1u << 12;
 constexpr TargetMask kPlainTargets = kSm90 | kSm100 | kSm103 | kSm110 | kSm120;
-constexpr TargetMask kAllTargets = 0x7ff;
+constexpr TargetMask kAllTargets = 0x1fff;
 /// The targets with Tensor Memory and tcgen05 (sm_101a was renamed sm_110a; unknown to ptxas 13.0).
-constexpr TargetMask kTcgen05Targets = kSm100a | kSm100f | kSm103a | kSm110a;
+constexpr TargetMask kTcgen05Targets = kSm100a | kSm100f | kSm103a | kSm103f | kSm110a | kSm110f;
 
 struct TargetInfo {
     const char* name;
@@ -178,10 +181,12 @@ struct InstrEntry {
     const InstrSpec* spec;
     InstrCheck check;
 };
-[[nodiscard]] std::vector<InstrEntry> tmaEntries();         ///< ptx_rules_tma.cpp
-[[nodiscard]] std::vector<InstrEntry> tcgen05LdStEntries(); ///< ptx_rules_tcgen05_ldst.cpp
-[[nodiscard]] std::vector<InstrEntry> tcgen05MiscEntries(); ///< ptx_rules_tcgen05_misc.cpp
-[[nodiscard]] std::vector<InstrEntry> mbarrierEntries();    ///< ptx_rules_mbarrier.cpp
+[[nodiscard]] std::vector<InstrEntry> tmaEntries();          ///< ptx_rules_tma.cpp
+[[nodiscard]] std::vector<InstrEntry> tcgen05LdStEntries();  ///< ptx_rules_tcgen05_ldst.cpp
+[[nodiscard]] std::vector<InstrEntry> tcgen05MiscEntries();  ///< ptx_rules_tcgen05_misc.cpp
+[[nodiscard]] std::vector<InstrEntry> mbarrierEntries();     ///< ptx_rules_mbarrier.cpp
+[[nodiscard]] std::vector<InstrEntry> tcgen05MmaEntries();   ///< rules_tcgen05_mma.cpp
+[[nodiscard]] std::vector<InstrEntry> tcgen05LdRedEntries(); ///< rules_tcgen05_ldred.cpp
 
 /// The .cta_group value of a tcgen05 instruction that the kernel-wide rule covers (1, 2), or 0.
 [[nodiscard]] int kernelCtaGroup(const ParsedInstr& in);
