@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Instruction texts for the bulk-copy differential suite (tests/data/golden/ptxas/bulk.jsonl.gz).
+"""Instruction texts for the bulk-copy differential suite (tests/data/ptxas_bulk/bulk.jsonl.gz).
 
 Families: cp.async.bulk, cp.reduce.async.bulk, cp.async.bulk.prefetch.L2, cp.async.bulk.commit_group /
 wait_group, cp.reduce.async.bulk.tensor, cp.async.bulk.prefetch.tensor. For each: the grid of

@@ -2,7 +2,7 @@
 // (llvm/test/CodeGen/NVPTX/cp-async-bulk*.ll CHECK lines, registers renamed to the golden/ptxas
 // wrapper's) and one-token mutations of them, assembled by the installed ptxas for a few targets;
 // the validator must agree on every one. The committed record of the whole suite is
-// tests/data/golden/ptxas/bulk.jsonl.gz (ctest conform.ptxas.bulk). Skipped when ptxas is absent.
+// tests/data/ptxas_bulk/bulk.jsonl.gz (ctest conform.ptxas.bulk). Skipped when ptxas is absent.
 #include "layoutscope/ptx/validate.hpp"
 
 #include <catch2/catch.hpp>

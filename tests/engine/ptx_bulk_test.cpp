@@ -2,7 +2,7 @@
 // cp.async.bulk.prefetch.L2, commit_group / wait_group, cp.reduce.async.bulk.tensor and
 // cp.async.bulk.prefetch.tensor, and the targets ptxas 13.0 knows beyond the first eleven. Every
 // verdict below is what CUDA 13.0 ptxas said for the same text in the golden/ptxas wrapper kernel
-// (recorded by scripts/ptxas-diff/run_ptxas.py; the full set is tests/data/golden/ptxas/bulk.jsonl.gz).
+// (recorded by scripts/ptxas-diff/run_ptxas.py; the full set is tests/data/ptxas_bulk/bulk.jsonl.gz).
 #include "ptx_test_util.hpp"
 
 using namespace layoutscope;

@@ -1,6 +1,6 @@
 // Non-tensor bulk copies (PTX ISA 9.2 §9.7.9.25.4; CCCL cuda/__ptx/instructions/generated/
 // cp_async_bulk*.h, cp_reduce_async_bulk*.h for the forms; the rules below as CUDA 13.0 ptxas decides
-// them, tests/data/golden/ptxas/bulk.jsonl.gz):
+// them, tests/data/ptxas_bulk/bulk.jsonl.gz):
 //
 //   cp.async.bulk.dst.src.completion{.multicast::cluster}{.L2::cache_hint}{.cp_mask}
 //                  [dstMem], [srcMem], size {, [mbar]} {, ctaMask} {, policy} {, byteMask};

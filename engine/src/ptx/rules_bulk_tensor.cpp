@@ -1,7 +1,7 @@
 // The tensor bulk operations besides cp.async.bulk.tensor (rules_tma.cpp): reduction into global
 // memory and prefetch into L2 (PTX ISA 9.2 §9.7.9.25.5.3, §9.7.9.25.5.4; CCCL
 // cp_reduce_async_bulk_tensor.h; rules as CUDA 13.0 ptxas decides them,
-// tests/data/golden/ptxas/bulk.jsonl.gz):
+// tests/data/ptxas_bulk/bulk.jsonl.gz):
 //
 //   cp.reduce.async.bulk.tensor.dim.global.shared::cta.redOp{.load_mode}.bulk_group{.L2::cache_hint}
 //                  [tensorMap, {coords}], [srcMem] {, policy};
