@@ -5,6 +5,7 @@
 #include "layoutscope/ptx/module.hpp"
 #include "layoutscope/scenario/scaffold.hpp"
 
+#include <algorithm>
 #include <fstream>
 
 namespace layoutscope::cli {
@@ -34,18 +35,40 @@ int checkModule(const std::string& f, const std::string& text, std::ostream& out
     const std::vector<Diagnostic> ds = checkPtxModule(*mod);
     printDiags(err, ds, f);
     size_t errors = 0, checked = 0, others = 0;
+    // Data-movement instructions without a rule table, by family (first-seen order) with their lines.
+    std::vector<std::pair<std::string, std::vector<int>>> skipped;
+    size_t nSkipped = 0;
     for (const auto& d : ds) errors += d.severity == Severity::Error;
     for (const auto& fn : mod->functions) {
         for (const auto& mi : fn.instrs) checked += mi.modelled;
         others += fn.otherInstructions;
+        for (const PtxUnmodelled& u : fn.unmodelled) {
+            auto it = std::find_if(skipped.begin(), skipped.end(),
+                                   [&](const auto& s) { return s.first == u.family; });
+            if (it == skipped.end()) it = skipped.insert(skipped.end(), {u.family, {}});
+            it->second.push_back(u.span.line);
+            ++nSkipped;
+        }
     }
-    if (errors) return 1;
-    out << f << ": ok (PTX module, .target " << mod->target.sm << ", .version " << mod->target.ptxMajor << "."
-        << mod->target.ptxMinor << ": " << mod->functions.size() << " function"
-        << (mod->functions.size() == 1 ? "" : "s") << ", " << checked << " instruction"
-        << (checked == 1 ? "" : "s") << " checked, " << others << " other" << (others == 1 ? "" : "s")
-        << " not checked)\n";
-    return 0;
+    const auto plural = [](size_t n, const char* word) {
+        return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+    };
+    std::ostream& summary = errors ? err : out;
+    if (!errors)
+        out << f << ": ok (PTX module, .target " << mod->target.sm << ", .version " << mod->target.ptxMajor
+            << "." << mod->target.ptxMinor << ": " << plural(mod->functions.size(), "function") << ", "
+            << plural(checked, "instruction") << " checked, "
+            << (nSkipped ? plural(nSkipped, "data-movement instruction") + " not modelled (below), " : "")
+            << plural(others - nSkipped, "other") << " not checked)\n";
+    // Never a bare "ok" over data movement that was passed over: name each family and its lines.
+    for (const auto& [family, lines] : skipped) {
+        summary << f << ": not validated (no rule table for " << family
+                << "): " << plural(lines.size(), "instruction") << ", line"
+                << (lines.size() == 1 ? " " : "s ");
+        for (size_t i = 0; i < lines.size(); ++i) summary << (i ? ", " : "") << lines[i];
+        summary << "\n";
+    }
+    return errors ? 1 : 0;
 }
 
 int checkModuleFile(const std::string& f, std::ostream& out, std::ostream& err) {

@@ -52,8 +52,8 @@ const char* kHeader = ".version 9.0\n.target sm_100a\n.address_size 64\n";
 TEST_CASE("nvcc 13 modules read and check clean", "[ptx][module]") {
     // Data-movement instructions per module, counted in the .cu sources (tests/data/ptx_src).
     const auto [file, count, functions] = GENERATE(table<const char*, size_t, size_t>({
-        {"tma_tile_sm_90a.ptx", 10, 2},             // loads: init, expect_tx, 5 loads, try_wait; stores: 2
-        {"tma_tile_sm_100a.ptx", 10, 2},            //
+        {"tma_tile_sm_90a.ptx", 12, 2},  // loads: init, expect_tx, 5 loads, try_wait; stores: 2, commit, wait
+        {"tma_tile_sm_100a.ptx", 12, 2}, //
         {"tma_im2col_multicast_sm_90a.ptx", 5, 1},  // init, expect_tx, im2col, multicast, try_wait
         {"tma_im2col_multicast_sm_100a.ptx", 5, 1}, //
         {"tcgen05_ops_sm_100a.ptx", 22, 1},         // 4 mbarrier, 1 TMA, 17 tcgen05
@@ -259,10 +259,16 @@ TEST_CASE("scaffold writes a scenario that parses and runs", "[ptx][module][scaf
     auto sc = parseScenario(*scn);
     INFO(*scn);
     REQUIRE(sc);
-    // One scenario instruction per modelled PTX instruction of the entry, in the same order.
+    // One scenario instruction per modelled PTX instruction of the entry, in the same order, except the
+    // cp forms a scenario does not run (validated only: cp.async.bulk.commit_group / wait_group here).
     const PtxFunction* f = entry[0] ? m->findFunction(entry) : m->entries().front();
     REQUIRE(f);
-    REQUIRE(sc->instrs.size() == f->instrs.size());
+    size_t runs = 0;
+    for (const auto& mi : f->instrs) {
+        const auto& op = mi.instr.opcode;
+        runs += op[0].text != "cp" || (op.size() > 3 && op[1].text == ".async" && op[3].text == ".tensor");
+    }
+    REQUIRE(sc->instrs.size() == runs);
     auto run = runScenario(*sc);
     REQUIRE(run);
     for (const Diagnostic& d : run->warnings) CHECK(d.severity != Severity::Error);

@@ -166,8 +166,20 @@ bool Reader::instruction(const Cursor& start) {
         return fail(h.here(), "expected an instruction opcode, found " + lex::describeChar(c.text, h.pos));
     const auto text = toSemicolon(start, "instruction");
     if (!text) return false;
-    if (head != "cp" && head != "tcgen05" && head != "mbarrier") {
+    // The whole opcode (qualifiers included) ends at a blank or at the first operand's bracket.
+    Cursor e = h;
+    while (!e.atEnd() && !lex::isSpace(e.peek()) &&
+           std::string_view("{[(,;").find(e.peek()) == std::string_view::npos)
+        e.advance();
+    const std::string_view opcode = c.text.substr(h.pos, e.pos - h.pos);
+    const auto notModelled = [&] {
         ++fn->otherInstructions;
+        if (std::string family = ptxmod::dataMovementFamily(opcode); !family.empty())
+            fn->unmodelled.push_back({std::move(family), std::string(opcode),
+                                      SourceSpan{h.line, h.column, static_cast<int>(opcode.size())}});
+    };
+    if (head != "cp" && head != "tcgen05" && head != "mbarrier") {
+        notModelled();
         track(head, *text, o.pos - start.pos, start.line);
         return true;
     }
@@ -181,12 +193,12 @@ bool Reader::instruction(const Cursor& start) {
             mod.diagnostics.insert(mod.diagnostics.end(), parsed.diagnostics().begin(),
                                    parsed.diagnostics().end());
         else
-            ++fn->otherInstructions;
+            notModelled();
         return true;
     }
     const bool modelled = validatorModels(*parsed);
     if (!modelled && head != "tcgen05") { // unmodelled tcgen05 still counts for the .cta_group rule
-        ++fn->otherInstructions;
+        notModelled();
         return true;
     }
     if (envDirty || fn->envs.empty()) {
@@ -196,7 +208,7 @@ bool Reader::instruction(const Cursor& start) {
     PtxModuleInstr mi{std::move(parsed).value(), fn->envs.size() - 1, modelled, {}};
     addOrigins(mi, mi.instr.operands);
     fn->instrs.push_back(std::move(mi));
-    if (!modelled) ++fn->otherInstructions;
+    if (!modelled) notModelled();
     return true;
 }
 

@@ -39,6 +39,11 @@ struct Decl {
 /// a .tex / .surf reference).
 [[nodiscard]] std::optional<PtxValueKind> valueKindOf(const Decl& d);
 
+/// The data-movement family of an instruction the validator does not model, by its PTX ISA name
+/// ("cp.reduce.async.bulk.tensor", "wgmma.mma_async", "ld.shared::cta", "mbarrier.arrive"), or ""
+/// for an instruction that moves no data through shared/tensor memory (module_families.cpp).
+[[nodiscard]] std::string dataMovementFamily(std::string_view opcode);
+
 /// `text` with // and /* */ comments replaced by blanks (newlines kept, so positions do not move).
 [[nodiscard]] std::string blankComments(std::string_view text);
 

@@ -214,6 +214,7 @@ bool Reader::directive() {
         const std::string t = v.substr(0, v.find_last_not_of(" \t\r") + 1);
         if (t != "32" && t != "64") return fail(at.here(), "`.address_size` is 32 or 64, found `" + t + "`");
         mod.addressSize = t == "32" ? 32 : 64;
+        mod.addressSizeSpan = at.here(static_cast<int>(t.size()));
         return true;
     }
     if (name == ".entry" || name == ".func") return function(name == ".entry");

@@ -2,7 +2,7 @@
 /// Internal to the PTX validator: the vocabulary its declarative tables are written in.
 ///
 /// [SECTION] index
-///   Targets      TargetMask bits for the eleven modelled targets, PTX versions as 10*major+minor
+///   Targets      TargetMask bits for the seventeen modelled targets, PTX versions as 10*major+minor
 ///   Qualifiers   QualGroup / InstrSpec: one table per instruction (ptx_rules_*.cpp)
 ///   Operands     ValueKind masks an operand slot accepts; Checker helpers that report with spans
 ///   Checker      per-instruction state: the matched qualifiers and the diagnostics found
@@ -35,13 +35,21 @@ constexpr TargetMask kSm100 = 1u << 7;
 constexpr TargetMask kSm103 = 1u << 8;
 constexpr TargetMask kSm110 = 1u << 9;
 constexpr TargetMask kSm120 = 1u << 10;
-/// Family targets of sm_103 and sm_110 (ptxas 13.0 accepts tcgen05 on both; issue 21).
+/// The family targets and sm_121 that ptxas 13.0 also knows (`ptxas --help`, -arch values; PTX 8.8 at
+/// least, sm_110f 9.0). A family target `sm_XYf` has the features of its family (sm_103f: sm_100f's).
 constexpr TargetMask kSm103f = 1u << 11;
 constexpr TargetMask kSm110f = 1u << 12;
-constexpr TargetMask kPlainTargets = kSm90 | kSm100 | kSm103 | kSm110 | kSm120;
-constexpr TargetMask kAllTargets = 0x1fff;
+constexpr TargetMask kSm120f = 1u << 13;
+constexpr TargetMask kSm121 = 1u << 14;
+constexpr TargetMask kSm121a = 1u << 15;
+constexpr TargetMask kSm121f = 1u << 16;
+constexpr TargetMask kPlainTargets = kSm90 | kSm100 | kSm103 | kSm110 | kSm120 | kSm121;
+constexpr TargetMask kAllTargets = 0x1ffff;
 /// The targets with Tensor Memory and tcgen05 (sm_101a was renamed sm_110a; unknown to ptxas 13.0).
 constexpr TargetMask kTcgen05Targets = kSm100a | kSm100f | kSm103a | kSm103f | kSm110a | kSm110f;
+/// The consumer-Blackwell arch/family targets: what sm_120a has, sm_120f, sm_121a and sm_121f have
+/// (ptxas 13.0 over the public golden texts: identical verdicts).
+constexpr TargetMask kSm120Like = kSm120a | kSm120f | kSm121a | kSm121f;
 
 struct TargetInfo {
     const char* name;
@@ -187,6 +195,8 @@ struct InstrEntry {
 [[nodiscard]] std::vector<InstrEntry> mbarrierEntries();     ///< ptx_rules_mbarrier.cpp
 [[nodiscard]] std::vector<InstrEntry> tcgen05MmaEntries();   ///< rules_tcgen05_mma.cpp
 [[nodiscard]] std::vector<InstrEntry> tcgen05LdRedEntries(); ///< rules_tcgen05_ldred.cpp
+[[nodiscard]] std::vector<InstrEntry> bulkEntries();        ///< rules_bulk.cpp (non-tensor bulk copies)
+[[nodiscard]] std::vector<InstrEntry> bulkTensorEntries();  ///< rules_bulk_tensor.cpp (reduce, prefetch)
 
 /// The .cta_group value of a tcgen05 instruction that the kernel-wide rule covers (1, 2), or 0.
 [[nodiscard]] int kernelCtaGroup(const ParsedInstr& in);

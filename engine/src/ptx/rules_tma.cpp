@@ -21,7 +21,7 @@ constexpr const char* kModeRef = "PTX ISA §5.5 (tensor load modes) and §9.7.9.
 constexpr TargetMask kSm100Fam = kTcgen05Targets;
 /// Where ptxas 13.0 takes .tile::gather4 and .im2col::w to .shared::cta (checked by hand: plain sm_100,
 /// sm_103, sm_110 and sm_120 accept them; to .shared::cluster they need the arch-specific target).
-constexpr TargetMask kCtaGatherTargets = kSm100Fam | kSm120a | kSm100 | kSm103 | kSm110 | kSm120;
+constexpr TargetMask kCtaGatherTargets = kSm100Fam | kSm120Like | (kPlainTargets & ~kSm90);
 constexpr const char* kNoType =
     "cp.async.bulk.tensor has no data type (the tensor map holds it); only the sub-byte element types "
     "`.b4x16_p64`, `.b6x16_p32` and `.b8x16` may be written";
@@ -194,9 +194,10 @@ Status check(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironment& en
                     std::string("`.multicast::cluster` needs the `.shared::cluster` destination") +
                         (load ? "; write `.shared::cluster.global`" : "; stores cannot multicast"),
                     "PTX ISA §9.7.9.27.1.2 (.multicast::cluster)", Provenance::Ptxas);
-        else if (c.find("multicast") && c.bit == kSm120a)
+        else if (c.find("multicast") && (c.bit & kSm120Like))
             c.warning(c.spanOf("multicast"),
-                      "`.multicast::cluster` is advisory on sm_120a (no cluster multicast hardware)",
+                      "`.multicast::cluster` is advisory on " + c.target.sm +
+                          " (no cluster multicast hardware)",
                       "ptxas 13.0 advisory", Provenance::Ptxas);
         else if (c.find("multicast") && (c.bit & kPlainTargets))
             c.warning(
@@ -230,9 +231,11 @@ Status check(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironment& en
             const Operand& tensor = in.operands[load ? 1 : 0];
             const Operand& smem = in.operands[load ? 0 : 1];
             i = 2;
-            // A 16-bit base register is accepted, except on sm_120a loading to .shared::cluster, where
+            // A 16-bit base register is accepted, except on sm_120a (sm_120, sm_120f, sm_121*) loading to
+            // .shared::cluster, where
             // ptxas's lowering fails ("Arguments mismatch for instruction 'mov'"), as for the tensor map.
-            const bool sm120Cluster = c.bit == kSm120a && toCluster;
+            const bool sm120Cluster =
+                (c.bit & (kSm120Like | kSm120 | kSm121)) && toCluster; // plain too (ptxas 13.0)
             const uint32_t smemKinds = kSharedSym | kR32 | kR64 | (sm120Cluster ? 0u : kR16);
             expectSharedAddress(c, smem, load ? "the destination" : "the source", smemKinds);
             if (tensor.kind != OperandKind::Address || tensor.elements.size() != 2) {

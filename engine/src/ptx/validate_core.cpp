@@ -19,7 +19,8 @@ static const TargetInfo kTargets[] = {
     {"sm_90", kSm90, 78},     {"sm_90a", kSm90a, 80},   {"sm_100", kSm100, 86},   {"sm_100a", kSm100a, 86},
     {"sm_100f", kSm100f, 88}, {"sm_103", kSm103, 88},   {"sm_103a", kSm103a, 88}, {"sm_103f", kSm103f, 88},
     {"sm_110", kSm110, 90},   {"sm_110a", kSm110a, 90}, {"sm_110f", kSm110f, 90}, {"sm_120", kSm120, 87},
-    {"sm_120a", kSm120a, 87},
+    {"sm_120a", kSm120a, 87}, {"sm_120f", kSm120f, 88}, {"sm_121", kSm121, 88},   {"sm_121a", kSm121a, 88},
+    {"sm_121f", kSm121f, 88},
 };
 
 const TargetInfo* findTarget(std::string_view sm) {

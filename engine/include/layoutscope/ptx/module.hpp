@@ -60,15 +60,24 @@ struct PtxVariable {
     SourceSpan span;
 };
 
+/// A data-movement instruction the validator has no rule table for: `check` names each by family and
+/// line instead of passing over it (docs/ptx-modules.md).
+struct PtxUnmodelled {
+    std::string family; ///< its PTX ISA name: "wgmma.mma_async", "cp.async", "ld.shared", ...
+    std::string opcode; ///< the opcode as written, qualifiers included
+    SourceSpan span;    ///< the opcode
+};
+
 struct PtxFunction {
     std::string name;
     bool isEntry = false; ///< .entry (a kernel) or .func
     SourceSpan span;      ///< the function's name
     std::vector<PtxParam> params;
-    std::vector<PtxVariable> variables; ///< declared in the body (every scope)
-    std::vector<PtxModuleInstr> instrs; ///< data-movement instructions in program (text) order
-    std::vector<PtxEnvironment> envs;   ///< declaration sets referred to by PtxModuleInstr::envIndex
-    size_t otherInstructions = 0;       ///< instructions tolerated without validation
+    std::vector<PtxVariable> variables;    ///< declared in the body (every scope)
+    std::vector<PtxModuleInstr> instrs;    ///< data-movement instructions in program (text) order
+    std::vector<PtxEnvironment> envs;      ///< declaration sets referred to by PtxModuleInstr::envIndex
+    size_t otherInstructions = 0;          ///< instructions tolerated without validation
+    std::vector<PtxUnmodelled> unmodelled; ///< those of them that move data (a subset, in text order)
 };
 
 struct PtxModule {
@@ -76,6 +85,7 @@ struct PtxModule {
     SourceSpan versionSpan; ///< the `.version` directive (invalid if absent)
     SourceSpan targetSpan;  ///< the `.target` directive (invalid if absent)
     int addressSize = 64;
+    SourceSpan addressSizeSpan;       ///< the `.address_size` value (invalid if absent)
     std::vector<PtxVariable> globals; ///< module-scope variables
     std::vector<PtxFunction> functions;
     /// Problems that do not stop reading: a modelled instruction that does not parse. checkPtxModule
