@@ -56,7 +56,30 @@ const char* shortSwizzle(uint32_t layoutType) {
 
 std::string descText(const std::string& name, const SmemDescriptor& d) {
     return "desc " + name + " ... lbo=" + std::to_string(d.lbo) + " sbo=" + std::to_string(d.sbo) +
-           " swizzle=" + shortSwizzle(d.layoutType);
+           " swizzle=" + shortSwizzle(d.layoutType) + (d.baseOffset ? " base=" + std::to_string(d.baseOffset) : "");
+}
+
+std::string hexText(uint32_t v) {
+    static const char* digits = "0123456789abcdef";
+    std::string h;
+    do {
+        h.insert(h.begin(), digits[v & 15]);
+        v >>= 4;
+    } while (v);
+    return "0x" + h;
+}
+
+// The repeat of a swizzle pattern (1024 B for 128B, 512 for 64B and 128B_base32B, 256 for 32B; 0: none).
+uint32_t swizzleRepeat(uint32_t layoutType) {
+    const CuteSwizzle sw = swizzleOfLayoutType(layoutType);
+    return sw.b == 0 ? 0 : 1u << (sw.m + sw.s + sw.b);
+}
+
+// The buffer that holds `addr` in CTA `cta`, by name ("the buffer" when none is declared there).
+std::string bufferAt(const Scenario& s, uint32_t cta, uint32_t addr) {
+    for (const ScenarioBuffer& b : s.buffers)
+        if (b.cta == cta && addr >= b.addr && addr - b.addr < b.size) return b.name;
+    return "the buffer";
 }
 
 } // namespace
@@ -79,10 +102,7 @@ void checkOperand(const Scenario& s, size_t instrIndex, const OperandSpec& op, c
     const ProducerLookup lookup = [&](uint32_t addr) { return index.at(cta, addr); };
     const std::string& tensor = r->tensor;
     const bool mnAlongDim0 = r->mnAlongDim0;
-    const std::string stated = op.expect ? " (stated at line " + std::to_string(op.expect->span.line) + ": " +
-                                               op.tensorIx + " along dim" + std::to_string(op.expect->mnDim) +
-                                               ", k along dim" + std::to_string(op.expect->kDim) + ")"
-                                         : std::string();
+    const std::string stated = r->rolesKnown ? " (" + r->rolesNote + ")" : std::string();
     if (r->wrongTensor) {
         findings.push_back(Diagnostic{
             Severity::Error, DiagCode::InvalidValue, in.span,
@@ -94,7 +114,29 @@ void checkOperand(const Scenario& s, size_t instrIndex, const OperandSpec& op, c
         return;
     }
     const ConsumerCheck c = checkReads(op.reads(d, op.mnMajor), lookup, origin, eb, 4, mnAlongDim0);
-    if (c.mismatched == 0) return;
+    // A swizzled tile whose buffer is off the pattern's repeat: the descriptor's base offset matters.
+    const uint32_t repeat = swizzleRepeat(d.layoutType);
+    const bool offRepeat = repeat != 0 && ld.dstAddr % repeat != 0;
+    const std::string buf = bufferAt(s, cta, ld.dstAddr);
+    const std::string align = offRepeat ? "align " + buf + " to " + std::to_string(repeat) +
+                                              " B (smem " + buf + " ... align=" + std::to_string(repeat) + ")"
+                                        : std::string();
+    const char* boRef = "PTX ISA 9.2 §9.7.15.5.1.2.1 (matrix descriptor base offset); open-questions.md 22";
+    if (c.mismatched == 0) {
+        if (offRepeat && op.what != "tcgen05.cp")
+            findings.push_back(Diagnostic{
+                Severity::Warning, DiagCode::InvalidValue, in.span,
+                op.what + " reads " + tensor + "'s " + cudaName(ld.map.p.swizzle) + " tile in " + buf + " at " +
+                    hexText(ld.dstAddr) + ", which is not " + std::to_string(repeat) +
+                    "-B aligned (the pattern's repeat): the reads agree because TMA and the descriptor both "
+                    "swizzle absolute address bits with base offset " +
+                    std::to_string(d.baseOffset) +
+                    " (unverified for base offsets other than 0: open question 22). Fix: " + align +
+                    ", so no base offset is involved",
+                boRef, Provenance::Assumption});
+        if (op.k != 0) checkKBlockStep(s, instrIndex, op, *r, index, findings);
+        return;
+    }
     std::string msg = op.what + " reads " + std::to_string(c.mismatched) + " of " + std::to_string(c.reads) +
                       (op.what == "tcgen05.cp" ? " 16-byte chunks" : " elements") +
                       " that hold other elements than the tile it reads: the TMA load at line " +
@@ -102,6 +144,7 @@ void checkOperand(const Scenario& s, size_t instrIndex, const OperandSpec& op, c
                       cudaName(ld.map.p.swizzle) + ", the descriptor " + op.descName + " reads it as " +
                       smemLayoutTypeName(d.layoutType) + " with lbo=" + std::to_string(d.lbo) +
                       " sbo=" + std::to_string(d.sbo) +
+                      (d.baseOffset ? " base offset " + std::to_string(d.baseOffset) : std::string()) +
                       (op.transName.empty() ? ""
                        : op.mnMajor         ? ", MN-major"
                                             : ", K-major") +
@@ -119,6 +162,16 @@ void checkOperand(const Scenario& s, size_t instrIndex, const OperandSpec& op, c
         bool mn;
     };
     std::vector<Try> tries;
+    if (d.layoutType != 0 && (d.baseOffset != 0 || offRepeat))
+        for (uint32_t v = 0; v < 8; ++v)
+            if (v != d.baseOffset) {
+                SmemDescriptor x = d;
+                x.baseOffset = v;
+                tries.push_back({"set the descriptor's base offset to " + std::to_string(v) +
+                                     (v == 0 ? " (TMA swizzles absolute address bits; base 0 reads them so)" : "") +
+                                     (offRepeat ? ", or " + align : std::string()),
+                                 x, op.mnMajor});
+            }
     if (!op.transName.empty())
         tries.push_back(
             {"set " + op.transName + " to " + (op.mnMajor ? "0 (K-major)" : "1 (MN-major)"), d, !op.mnMajor});
@@ -153,11 +206,14 @@ void checkOperand(const Scenario& s, size_t instrIndex, const OperandSpec& op, c
     std::string fix;
     for (const Try& tr : tries) {
         if (!validateSmemDescriptor(tr.d)) continue;
-        if (checkReads(op.reads(tr.d, tr.mn), lookup, origin, eb, 0, op.expect ? mnAlongDim0 : tr.mn)
+        if (checkReads(op.reads(tr.d, tr.mn), lookup, origin, eb, 0, r->rolesKnown ? mnAlongDim0 : tr.mn)
                 .mismatched == 0) {
             fix = " Fix: " + tr.label + ": " + descText(op.descName, tr.d) +
                   (op.transName.empty() ? "" : std::string(", ") + op.transName + " " + (tr.mn ? "1" : "0")) +
-                  ".";
+                  "." +
+                  (tr.d.baseOffset != d.baseOffset
+                       ? " (unverified: how a non-zero base offset enters the swizzle, open question 22)"
+                       : "");
             break;
         }
     }
@@ -230,6 +286,9 @@ std::vector<OperandSpec> mmaOperandSpecs(const Scenario& s, size_t instrIndex, c
         op.transName = m.transName[o];
         op.expect = m.expect[o];
         const uint32_t bits = m.elemBits, k = m.k;
+        op.k = k;
+        op.elemBits = bits;
+        op.rows = m.ctaGroup == 2 ? m.rows[o] / 2 : m.rows[o];
         op.cta = s.instrs[instrIndex].cta;
         if (m.ctaGroup != 2) {
             const uint32_t rows = m.rows[o];
@@ -338,9 +397,42 @@ std::optional<ResolvedOperand> resolveOperand(const Scenario& s, size_t instrInd
     r.tensor = "the tensor";
     for (const ScenarioTensorMap& m : s.tensorMaps)
         if (m.map.p.globalAddress == ld.map.p.globalAddress) r.tensor = m.name;
-    // Which way the operand's indices run over the tile: stated (`expect`), else as its major-ness says.
-    r.mnAlongDim0 = op.expect ? op.expect->mnDim == 0 : op.mnMajor;
+    // Which way the operand's indices run over the tile: stated (`expect`), else declared by the tensor
+    // (`roles=`), else implied by the box (the only dimension that holds the operand's rows from the
+    // origin while the other holds its K), else as the descriptor's major-ness says.
+    r.mnAlongDim0 = op.mnMajor;
     r.wrongTensor = op.expect && op.expect->tensor != r.tensor;
+    const ScenarioTensorMap* tm = nullptr;
+    for (const ScenarioTensorMap& m : s.tensorMaps)
+        if (m.map.p.globalAddress == ld.map.p.globalAddress) tm = &m;
+    if (op.expect) {
+        r.mnAlongDim0 = op.expect->mnDim == 0;
+        r.rolesKnown = true;
+        r.rolesNote = "stated at line " + std::to_string(op.expect->span.line) + ": " + op.tensorIx +
+                      " along dim" + std::to_string(op.expect->mnDim) + ", k along dim" +
+                      std::to_string(op.expect->kDim);
+    } else if (tm && tm->roles.size() >= 2 && tm->roles.find('k') < 2 && op.k != 0) {
+        const size_t kd = tm->roles.find('k');
+        r.mnAlongDim0 = kd == 1;
+        r.rolesKnown = true;
+        r.rolesNote = "declared at line " + std::to_string(tm->span.line) + ": tensormap " + tm->name +
+                      " roles=[" + std::string(1, tm->roles[0]) + "," + std::string(1, tm->roles[1]) +
+                      "]: k along dim" + std::to_string(kd);
+    } else if (op.k != 0 && op.rows != 0) {
+        const std::array<int64_t, 2> box{ld.map.p.boxDim[0], ld.map.p.boxDim[1]};
+        const std::array<int64_t, 2> room{box[0] - (r.origin[0] - ld.coords[0]),
+                                          box[1] - (r.origin[1] - ld.coords[1])};
+        auto fits = [&](int mnDim) { return room[mnDim] >= op.rows && room[1 - mnDim] >= op.k; };
+        if (fits(0) != fits(1)) {
+            const int mnDim = fits(0) ? 0 : 1;
+            r.mnAlongDim0 = mnDim == 0;
+            r.rolesKnown = true;
+            r.rolesNote = "implied by the box [" + std::to_string(box[0]) + "," + std::to_string(box[1]) +
+                          "]: only dim" + std::to_string(mnDim) + " holds the operand's " +
+                          std::to_string(op.rows) + " rows of " + op.tensorIx + " and the other its " +
+                          std::to_string(op.k) + " of k";
+        }
+    }
     return r;
 }
 
