@@ -6,7 +6,9 @@
 // address bits (tma.md §4.1, measured); a failed declaration is reported once, not at every use.
 #include "scenario_test_util.hpp"
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 using namespace layoutscope;
 using test::errorMessages;
@@ -83,8 +85,8 @@ TEST_CASE("an operand's major-ness comes from the data, not from the descriptor 
     const std::string decls = kBuffers + "desc dA start=sA lbo=16 sbo=1024 swizzle=128B\n"
                                          "desc dB start=sB lbo=16 sbo=1024 swizzle=128B\n";
     SECTION("declared roles=[n,k] (N contiguous) against a K-major read of a square tile") {
-        const std::string e = errorMessages(wgmmaScenario(decls, {"dA, dB, p, 1, 1, 0, 0"}), "roles=[k,m]",
-                                                          "roles=[n,k]"));
+        const std::string e =
+            errorMessages(wgmmaScenario(decls, {"dA, dB, p, 1, 1, 0, 0"}, "roles=[k,m]", "roles=[n,k]"));
         CHECK(e.find("declared at line 3: tensormap B roles=[n,k]") != std::string::npos);
         CHECK(e.find("Fix: set imm-trans-b to 1 (MN-major)") != std::string::npos);
     }
