@@ -122,8 +122,8 @@ std::string unverifiedMark(const RuleInfo& ri) {
 
 // dump --tmem: the cells again, decoded as the accumulator type of the CTA's last tcgen05.mma (f32, s32 or
 // f16 in the low 16 bits, PTX ISA 9.2 §9.7.16.10.4.1), when it has one (issue 24: values beside the hex).
-void printDecodedTmem(const Loaded& l, const std::array<uint32_t, 4>& box, uint32_t cta, const TensorMemory& m,
-                      std::ostream& out) {
+void printDecodedTmem(const Loaded& l, const std::array<uint32_t, 4>& box, uint32_t cta,
+                      const TensorMemory& m, std::ostream& out) {
     const ScenarioInstr* mma = nullptr;
     for (const ScenarioInstr& in : l.scenario.instrs)
         if (in.umma && (in.cta == cta || (in.umma->ctaGroup == 2 && (in.cta | 1u) == (cta | 1u)))) mma = &in;
@@ -144,7 +144,8 @@ void printDecodedTmem(const Loaded& l, const std::array<uint32_t, 4>& box, uint3
             if (d == UmmaType::S32)
                 std::snprintf(buf, sizeof buf, " %12d", int32_t(v));
             else
-                std::snprintf(buf, sizeof buf, " %12.6g", d == UmmaType::F32 ? decodeF32(v) : decodeF16(uint16_t(v)));
+                std::snprintf(buf, sizeof buf, " %12.6g",
+                              d == UmmaType::F32 ? decodeF32(v) : decodeF16(uint16_t(v)));
             out << buf;
         }
         out << "\n";

@@ -24,21 +24,22 @@ const char* kWgmma = "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {%f0, %
 std::string wgmmaScenario(const std::string& decls, const std::vector<std::string>& mmas,
                           const std::string& aMap = "roles=[k,m]", const std::string& bMap = "",
                           const std::string& bBox = "[64,64]", uint32_t tx = 16384) {
-    std::string s = "target sm_90a\n"
-                    "tensormap A tiled FLOAT16 dims=[256,256] box=[64,64] swizzle=128B " +
-                    aMap + "\ntensormap B tiled FLOAT16 dims=[256,256] box=" + bBox + " swizzle=128B " + bMap +
-                    "\n" + decls +
-                    "mbarrier bar\n"
-                    "mbarrier.init.shared::cta.b64 [bar], 1;\n"
-                    "mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], " +
-                    std::to_string(tx) +
-                    ";\n"
-                    "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes [sA], [A, {0, "
-                    "0}], [bar];\n"
-                    "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes [sB], [B, {0, "
-                    "0}], [bar];\n"
-                    "mbarrier.try_wait.parity.shared::cta.b64 p, [bar], 0;\n"
-                    "wgmma.fence.sync.aligned;\n";
+    std::string s =
+        "target sm_90a\n"
+        "tensormap A tiled FLOAT16 dims=[256,256] box=[64,64] swizzle=128B " +
+        aMap + "\ntensormap B tiled FLOAT16 dims=[256,256] box=" + bBox + " swizzle=128B " + bMap + "\n" +
+        decls +
+        "mbarrier bar\n"
+        "mbarrier.init.shared::cta.b64 [bar], 1;\n"
+        "mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], " +
+        std::to_string(tx) +
+        ";\n"
+        "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes [sA], [A, {0, "
+        "0}], [bar];\n"
+        "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes [sB], [B, {0, "
+        "0}], [bar];\n"
+        "mbarrier.try_wait.parity.shared::cta.b64 p, [bar], 0;\n"
+        "wgmma.fence.sync.aligned;\n";
     for (const std::string& m : mmas) s += std::string(kWgmma) + ", " + m + ";\n";
     return s + "wgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;\n";
 }
@@ -46,30 +47,30 @@ std::string wgmmaScenario(const std::string& decls, const std::vector<std::strin
 const std::string kBuffers = "smem sA 8192 align=1024\nsmem sB 8192 align=1024\n";
 
 std::string kBlockDecls(uint32_t advanceA, uint32_t advanceB) {
-    return kBuffers + "desc dA0 start=sA lbo=16 sbo=1024 swizzle=128B\n" +
-           "desc dA1 start=sA+" + std::to_string(advanceA) + " lbo=16 sbo=1024 swizzle=128B\n" +
-           "desc dB0 start=sB lbo=16 sbo=1024 swizzle=128B\n" + "desc dB1 start=sB+" + std::to_string(advanceB) +
-           " lbo=16 sbo=1024 swizzle=128B\n";
+    return kBuffers + "desc dA0 start=sA lbo=16 sbo=1024 swizzle=128B\n" + "desc dA1 start=sA+" +
+           std::to_string(advanceA) + " lbo=16 sbo=1024 swizzle=128B\n" +
+           "desc dB0 start=sB lbo=16 sbo=1024 swizzle=128B\n" + "desc dB1 start=sB+" +
+           std::to_string(advanceB) + " lbo=16 sbo=1024 swizzle=128B\n";
 }
 
 } // namespace
 
 TEST_CASE("k-blocks of an MMA sequence advance by exactly one k-block", "[consumer][sequence]") {
     SECTION("+32 B per k-block (16 f16 elements) reads every k once") {
-        CHECK(errorMessages(wgmmaScenario(kBlockDecls(32, 32), {"dA0, dB0, p, 1, 1, 0, 0",
-                                                                "dA1, dB1, p, 1, 1, 0, 0"})) == "");
+        CHECK(errorMessages(wgmmaScenario(kBlockDecls(32, 32),
+                                          {"dA0, dB0, p, 1, 1, 0, 0", "dA1, dB1, p, 1, 1, 0, 0"})) == "");
     }
     SECTION("+16 B reads k 8-15 twice; the right advance is named") {
-        const std::string e =
-            errorMessages(wgmmaScenario(kBlockDecls(16, 32), {"dA0, dB0, p, 1, 1, 0, 0", "dA1, dB1, p, 1, 1, 0, 0"}));
+        const std::string e = errorMessages(
+            wgmmaScenario(kBlockDecls(16, 32), {"dA0, dB0, p, 1, 1, 0, 0", "dA1, dB1, p, 1, 1, 0, 0"}));
         CHECK(e.find("operand A: this k-block starts at k=8") != std::string::npos);
         CHECK(e.find("k 8-15 are read twice") != std::string::npos);
         CHECK(e.find("Fix: advance the start by 32 B per k-block: dA1 start=sA+32") != std::string::npos);
         CHECK(e.find("operand B") == std::string::npos); // B advanced right: one diagnostic
     }
     SECTION("+48 B skips k 16-23") {
-        const std::string e =
-            errorMessages(wgmmaScenario(kBlockDecls(32, 48), {"dA0, dB0, p, 1, 1, 0, 0", "dA1, dB1, p, 1, 1, 0, 0"}));
+        const std::string e = errorMessages(
+            wgmmaScenario(kBlockDecls(32, 48), {"dA0, dB0, p, 1, 1, 0, 0", "dA1, dB1, p, 1, 1, 0, 0"}));
         CHECK(e.find("k 16-23 are never read") != std::string::npos);
         CHECK(e.find("dB1 start=sB+32") != std::string::npos);
     }
@@ -91,10 +92,12 @@ TEST_CASE("an operand's major-ness comes from the data, not from the descriptor 
         CHECK(e.find("Fix: set imm-trans-b to 1 (MN-major)") != std::string::npos);
     }
     SECTION("declared roles=[n,k] read MN-major is clean") {
-        CHECK(errorMessages(wgmmaScenario(decls, {"dA, dB, p, 1, 1, 0, 1"}, "roles=[k,m]", "roles=[n,k]")) == "");
+        CHECK(errorMessages(wgmmaScenario(decls, {"dA, dB, p, 1, 1, 0, 1"}, "roles=[k,m]", "roles=[n,k]")) ==
+              "");
     }
     SECTION("declared roles=[k,n] read K-major is clean") {
-        CHECK(errorMessages(wgmmaScenario(decls, {"dA, dB, p, 1, 1, 0, 0"}, "roles=[k,m]", "roles=[k,n]")) == "");
+        CHECK(errorMessages(wgmmaScenario(decls, {"dA, dB, p, 1, 1, 0, 0"}, "roles=[k,m]", "roles=[k,n]")) ==
+              "");
     }
     SECTION("no declaration: a 64 x 16 box holds B's 64 rows of n only along dimension 0") {
         const std::string e =
@@ -107,15 +110,24 @@ TEST_CASE("an operand's major-ness comes from the data, not from the descriptor 
 
 TEST_CASE("roles= is checked against the tensor's rank and the role names", "[consumer][roles][badinput]") {
     auto parseError = [](const std::string& roles) {
-        auto sc = parseScenario("target sm_90a\ntensormap A tiled FLOAT16 dims=[256,256] box=[64,64] " + roles + "\n");
+        auto sc = parseScenario("target sm_90a\ntensormap A tiled FLOAT16 dims=[256,256] box=[64,64] " +
+                                roles + "\n");
         REQUIRE_FALSE(sc);
         REQUIRE(sc.diagnostics().size() == 1);
         return sc.diagnostics()[0].message;
     };
-    SECTION("one role per dimension") { CHECK(parseError("roles=[k]").find("2 here") != std::string::npos); }
-    SECTION("a k dimension") { CHECK(parseError("roles=[m,n]").find("no k dimension") != std::string::npos); }
-    SECTION("each role once") { CHECK(parseError("roles=[k,k]").find("given twice") != std::string::npos); }
-    SECTION("known roles") { CHECK(parseError("roles=[x,k]").find("role 'x' unknown") != std::string::npos); }
+    SECTION("one role per dimension") {
+        CHECK(parseError("roles=[k]").find("2 here") != std::string::npos);
+    }
+    SECTION("a k dimension") {
+        CHECK(parseError("roles=[m,n]").find("no k dimension") != std::string::npos);
+    }
+    SECTION("each role once") {
+        CHECK(parseError("roles=[k,k]").find("given twice") != std::string::npos);
+    }
+    SECTION("known roles") {
+        CHECK(parseError("roles=[x,k]").find("role 'x' unknown") != std::string::npos);
+    }
 }
 
 TEST_CASE("the descriptor base offset is checked against the tile's placement", "[consumer][baseoffset]") {
@@ -125,7 +137,8 @@ TEST_CASE("the descriptor base offset is checked against the tile's placement", 
                "\ndesc dB start=sB lbo=16 sbo=1024 swizzle=128B\n";
     };
     SECTION("a tile at 0x480 read with base offset 1 (the PTX formula) reads other chunks") {
-        const std::string e = errorMessages(wgmmaScenario(decls(at0x480, " base=1"), {"dA, dB, p, 1, 1, 0, 0"}));
+        const std::string e =
+            errorMessages(wgmmaScenario(decls(at0x480, " base=1"), {"dA, dB, p, 1, 1, 0, 0"}));
         CHECK(e.find("base offset 1") != std::string::npos);
         CHECK(e.find("Fix: set the descriptor's base offset to 0") != std::string::npos);
         CHECK(e.find("align sA to 1024 B") != std::string::npos);
@@ -158,7 +171,8 @@ TEST_CASE("a failed declaration is reported once, not at its uses", "[scenario][
         auto sc = parseScenario(text);
         REQUIRE_FALSE(sc);
         std::string out;
-        for (const Diagnostic& d : sc.diagnostics()) out += std::to_string(d.span.line) + ": " + d.message + "\n";
+        for (const Diagnostic& d : sc.diagnostics())
+            out += std::to_string(d.span.line) + ": " + d.message + "\n";
         return out;
     };
     const std::string tail = "smem taddrBuf 16\nlet tmem = 0\n"

@@ -86,7 +86,9 @@ TEST_CASE("wgmma reads with a descriptor base offset as the model says, on H100"
         const uint32_t mask = (1u << sw.b) - 1;
         auto alt = [&](uint32_t a, int how) {
             const uint32_t y = (a >> 7) & mask;
-            const uint32_t phase = how == 0 ? y : how == 1 ? ((y + d.baseOffset) & mask) : (y ^ (d.baseOffset & mask));
+            const uint32_t phase = how == 0   ? y
+                                   : how == 1 ? ((y + d.baseOffset) & mask)
+                                              : (y ^ (d.baseOffset & mask));
             return a ^ (phase << sw.m);
         };
         size_t bad = 0, fits[3] = {0, 0, 0};
@@ -101,8 +103,8 @@ TEST_CASE("wgmma reads with a descriptor base offset as the model says, on H100"
             ++failed;
             UNSCOPED_INFO(j.at("id").get<std::string>()
                           << " (base " << d.baseOffset << ", start " << d.startAddress << "): " << bad
-                          << " of 1024 elements differ from 'subtracted'; fit 'ignored' " << fits[0] << ", 'added' "
-                          << fits[1] << ", 'XORed' " << fits[2]);
+                          << " of 1024 elements differ from 'subtracted'; fit 'ignored' " << fits[0]
+                          << ", 'added' " << fits[1] << ", 'XORed' " << fits[2]);
         }
     }
     CHECK(records == 288);

@@ -56,7 +56,8 @@ const char* shortSwizzle(uint32_t layoutType) {
 
 std::string descText(const std::string& name, const SmemDescriptor& d) {
     return "desc " + name + " ... lbo=" + std::to_string(d.lbo) + " sbo=" + std::to_string(d.sbo) +
-           " swizzle=" + shortSwizzle(d.layoutType) + (d.baseOffset ? " base=" + std::to_string(d.baseOffset) : "");
+           " swizzle=" + shortSwizzle(d.layoutType) +
+           (d.baseOffset ? " base=" + std::to_string(d.baseOffset) : "");
 }
 
 std::string hexText(uint32_t v) {
@@ -118,16 +119,16 @@ void checkOperand(const Scenario& s, size_t instrIndex, const OperandSpec& op, c
     const uint32_t repeat = swizzleRepeat(d.layoutType);
     const bool offRepeat = repeat != 0 && ld.dstAddr % repeat != 0;
     const std::string buf = bufferAt(s, cta, ld.dstAddr);
-    const std::string align = offRepeat ? "align " + buf + " to " + std::to_string(repeat) +
-                                              " B (smem " + buf + " ... align=" + std::to_string(repeat) + ")"
+    const std::string align = offRepeat ? "align " + buf + " to " + std::to_string(repeat) + " B (smem " +
+                                              buf + " ... align=" + std::to_string(repeat) + ")"
                                         : std::string();
     const char* boRef = "PTX ISA 9.2 §9.7.15.5.1.2.1 (matrix descriptor base offset); open-questions.md 22";
     if (c.mismatched == 0) {
         if (offRepeat && op.what != "tcgen05.cp")
             findings.push_back(Diagnostic{
                 Severity::Warning, DiagCode::InvalidValue, in.span,
-                op.what + " reads " + tensor + "'s " + cudaName(ld.map.p.swizzle) + " tile in " + buf + " at " +
-                    hexText(ld.dstAddr) + ", which is not " + std::to_string(repeat) +
+                op.what + " reads " + tensor + "'s " + cudaName(ld.map.p.swizzle) + " tile in " + buf +
+                    " at " + hexText(ld.dstAddr) + ", which is not " + std::to_string(repeat) +
                     "-B aligned (the pattern's repeat): the reads agree because TMA and the descriptor both "
                     "swizzle absolute address bits with base offset " +
                     std::to_string(d.baseOffset) +
@@ -167,10 +168,11 @@ void checkOperand(const Scenario& s, size_t instrIndex, const OperandSpec& op, c
             if (v != d.baseOffset) {
                 SmemDescriptor x = d;
                 x.baseOffset = v;
-                tries.push_back({"set the descriptor's base offset to " + std::to_string(v) +
-                                     (v == 0 ? " (TMA swizzles absolute address bits; base 0 reads them so)" : "") +
-                                     (offRepeat ? ", or " + align : std::string()),
-                                 x, op.mnMajor});
+                tries.push_back(
+                    {"set the descriptor's base offset to " + std::to_string(v) +
+                         (v == 0 ? " (TMA swizzles absolute address bits; base 0 reads them so)" : "") +
+                         (offRepeat ? ", or " + align : std::string()),
+                     x, op.mnMajor});
             }
     if (!op.transName.empty())
         tries.push_back(

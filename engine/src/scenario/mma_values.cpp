@@ -79,7 +79,8 @@ const char* tensorTypeName(TensorDataType t) {
 } // namespace
 
 MmaDCheck MmaValueCheck::check(const Scenario& s, size_t instrIndex, const Trace& t, ProducerIndex& index,
-                               const GlobalMemory& g, const TmemState& tmem, std::vector<Diagnostic>* findings) {
+                               const GlobalMemory& g, const TmemState& tmem,
+                               std::vector<Diagnostic>* findings) {
     MmaDCheck out;
     out.instr = instrIndex;
     const ScenarioInstr& in = s.instrs[instrIndex];
@@ -107,7 +108,8 @@ MmaDCheck MmaValueCheck::check(const Scenario& s, size_t instrIndex, const Trace
     }
     const uint32_t M = op.m, N = op.n, K = ummaK(op);
     // The operand tiles as values: row i, k -> the global element the operand check expects there.
-    std::array<std::vector<double>, 2> v{std::vector<double>(size_t(M) * K), std::vector<double>(size_t(N) * K)};
+    std::array<std::vector<double>, 2> v{std::vector<double>(size_t(M) * K),
+                                         std::vector<double>(size_t(N) * K)};
     for (size_t o = 0; o < 2; ++o) {
         const uint32_t rows = o ? N : M;
         const UmmaType ty = o ? op.b : op.a;
@@ -162,19 +164,20 @@ MmaDCheck MmaValueCheck::check(const Scenario& s, size_t instrIndex, const Trace
         }
     m_ref[key] = {std::move(sum), std::move(sumAbs)};
     if (out.wrong == 0 || !findings) return out;
-    std::string msg = "tcgen05.mma: D differs from the product of the tiles it reads in " +
-                      std::to_string(out.wrong) + " of " + std::to_string(out.cells.size()) + " elements (" +
-                      (op.d == UmmaType::S32 ? std::string("exact for s32")
-                                             : "tolerance " + std::string(op.d == UmmaType::F16 ? "2^-9" : "2^-20") +
-                                                   " x (sum |a*b| + |D|)") +
-                      "): ";
+    std::string msg =
+        "tcgen05.mma: D differs from the product of the tiles it reads in " + std::to_string(out.wrong) +
+        " of " + std::to_string(out.cells.size()) + " elements (" +
+        (op.d == UmmaType::S32 ? std::string("exact for s32")
+                               : "tolerance " + std::string(op.d == UmmaType::F16 ? "2^-9" : "2^-20") +
+                                     " x (sum |a*b| + |D|)") +
+        "): ";
     size_t shown = 0;
     for (const MmaDValue& x : out.cells) {
         if (x.ok() || shown == 3) continue;
-        msg += (shown++ ? "; " : "") + std::string("D[m=") + std::to_string(x.m) + "][n=" + std::to_string(x.n) +
-               "] (lane " + std::to_string(x.lane) + ", column " + std::to_string(x.column) + ") holds " +
-               num(x.actual) + ", the product of " + r[0].tensor + " and " + r[1].tensor + " gives " +
-               num(x.expected);
+        msg += (shown++ ? "; " : "") + std::string("D[m=") + std::to_string(x.m) +
+               "][n=" + std::to_string(x.n) + "] (lane " + std::to_string(x.lane) + ", column " +
+               std::to_string(x.column) + ") holds " + num(x.actual) + ", the product of " + r[0].tensor +
+               " and " + r[1].tensor + " gives " + num(x.expected);
     }
     // The likely cause: the instruction descriptor reads a 16-bit tensor as the other 16-bit float type.
     std::string fix;
@@ -189,9 +192,9 @@ MmaDCheck MmaValueCheck::check(const Scenario& s, size_t instrIndex, const Trace
                   ": set idesc bits " + (o ? "[10,13) (B format)" : "[7,10) (A format)") + " to " +
                   (dt == TensorDataType::FLOAT16 ? "0 (f16)" : "1 (bf16)");
     }
-    findings->push_back(Diagnostic{Severity::Error, DiagCode::InvalidValue, in.span, msg + fix,
-                                   "PTX ISA 9.2 §9.7.16.10.9 (tcgen05.mma), §9.7.16.4.2 (instruction descriptor)",
-                                   Provenance::PtxText});
+    findings->push_back(Diagnostic{
+        Severity::Error, DiagCode::InvalidValue, in.span, msg + fix,
+        "PTX ISA 9.2 §9.7.16.10.9 (tcgen05.mma), §9.7.16.4.2 (instruction descriptor)", Provenance::PtxText});
     return out;
 }
 

@@ -26,7 +26,8 @@ void checkKBlockStep(const Scenario& s, size_t instrIndex, const OperandSpec& op
                      ProducerIndex& index, std::vector<Diagnostic>& findings) {
     std::vector<KBlockStep>& steps = index.kBlocks();
     const ScenarioInstr& in = s.instrs[instrIndex];
-    KBlockStep now{r.p.index, op.cta, op.what, r.mnAlongDim0, r.origin, in.span, op.descName, op.desc.startAddress};
+    KBlockStep now{r.p.index, op.cta,  op.what,     r.mnAlongDim0,
+                   r.origin,  in.span, op.descName, op.desc.startAddress};
     const KBlockStep* prev = nullptr;
     for (auto it = steps.rbegin(); it != steps.rend() && !prev; ++it)
         if (it->producer == now.producer && it->cta == now.cta && it->role == now.role &&
@@ -52,13 +53,15 @@ void checkKBlockStep(const Scenario& s, size_t instrIndex, const OperandSpec& op
                 Severity::Error, DiagCode::InvalidValue, in.span,
                 op.what + ": this k-block starts at k=" + std::to_string(k1 - k0) + " of " + r.tensor +
                     "'s tile relative to the k-block at line " + std::to_string(prev->span.line) + " (" +
-                    prev->descName + "), which read k " + std::to_string(k0) + "-" + std::to_string(k0 + k - 1) +
-                    ": " + what + ". Each instruction reads " + std::to_string(k) + " elements of K (" +
-                    std::to_string(k * eb) + " B); the descriptor " + op.descName + " advances the start by " +
-                    std::to_string(advanced) + " B. Fix: advance the start by " + std::to_string(right) +
+                    prev->descName + "), which read k " + std::to_string(k0) + "-" +
+                    std::to_string(k0 + k - 1) + ": " + what + ". Each instruction reads " +
+                    std::to_string(k) + " elements of K (" + std::to_string(k * eb) + " B); the descriptor " +
+                    op.descName + " advances the start by " + std::to_string(advanced) +
+                    " B. Fix: advance the start by " + std::to_string(right) +
                     " B per k-block: " + op.descName + " start=" + startText(s, op.cta, prev->start + right),
-                std::string(op.what.rfind("wgmma", 0) == 0 ? "PTX ISA 9.2 §9.7.15.5.1 (wgmma matrix descriptors)"
-                                                           : "PTX ISA 9.2 §9.7.16.10.9 (tcgen05.mma)"),
+                std::string(op.what.rfind("wgmma", 0) == 0
+                                ? "PTX ISA 9.2 §9.7.15.5.1 (wgmma matrix descriptors)"
+                                : "PTX ISA 9.2 §9.7.16.10.9 (tcgen05.mma)"),
                 Provenance::PtxText});
         }
     }

@@ -153,7 +153,7 @@ void descDirective(Context& ctx, const std::vector<Tok>& toks) {
                 name.resize(plus);
             }
             const ScenarioBuffer* b = ctx.s.findBuffer(name);
-            if (!b && ctx.poisoned.count(name)) { // the buffer's declaration was reported: quiet, and so
+            if (!b && ctx.poisoned.count(name)) {  // the buffer's declaration was reported: quiet, and so
                 ctx.poisoned.insert(toks[1].text); // are this descriptor's uses (issue 24: no cascade)
                 return;
             }

@@ -50,8 +50,11 @@ bool parseRoles(Context& ctx, const Option& o, uint32_t rank, std::string& out) 
         const std::string& v = e->text;
         if (v.size() != 1 || std::string_view("mnkb").find(v[0]) == std::string_view::npos ||
             (v[0] != 'b' && out.find(v[0]) != std::string::npos)) {
-            ctx.error(DiagCode::InvalidValue, e->span, "role '" + quoted(v) + "' " +
-                      (v.size() == 1 && out.find(v[0]) != std::string::npos ? "given twice; " : "unknown; ") + rule);
+            ctx.error(
+                DiagCode::InvalidValue, e->span,
+                "role '" + quoted(v) + "' " +
+                    (v.size() == 1 && out.find(v[0]) != std::string::npos ? "given twice; " : "unknown; ") +
+                    rule);
             return false;
         }
         out += v[0];
@@ -62,7 +65,6 @@ bool parseRoles(Context& ctx, const Option& o, uint32_t rank, std::string& out) 
     }
     return true;
 }
-
 
 struct Lists {
     const Option* dims = nullptr;

@@ -22,8 +22,8 @@ namespace layoutscope {
 
 /// One accumulator element: its expected value, the value in Tensor Memory, and the allowed difference.
 struct MmaDValue {
-    uint32_t m = 0, n = 0;          ///< the D element
-    uint32_t lane = 0, column = 0;  ///< its TMEM cell (absolute)
+    uint32_t m = 0, n = 0;         ///< the D element
+    uint32_t lane = 0, column = 0; ///< its TMEM cell (absolute)
     double expected = 0, actual = 0;
     double tolerance = 0;
     [[nodiscard]] double error() const { return actual - expected; }
@@ -32,7 +32,7 @@ struct MmaDValue {
 
 /// The check of the accumulator one tcgen05.mma leaves.
 struct MmaDCheck {
-    size_t instr = 0;             ///< the MMA's scenario instruction
+    size_t instr = 0; ///< the MMA's scenario instruction
     uint32_t cta = 0;
     std::vector<MmaDValue> cells; ///< m-major, every element of M x N; empty when skipped
     size_t wrong = 0;             ///< cells not ok()
