@@ -46,7 +46,7 @@ TEST_CASE("an f16 tile read as bf16 is a value error with the format named", "[c
     const std::string broken = test::errorMessages(*readScenarioFile(
         std::string(LAYOUTSCOPE_ASSETS_DIR) + "/scenarios/broken/tcgen05_mma_idesc_bf16_for_f16.scn"));
     CHECK(broken.find("D differs from the product of the tiles it reads") != std::string::npos);
-    CHECK(broken.find("set idesc bits [7,10) (A format) to 0 (f16)") != std::string::npos);
+    CHECK(broken.find("set idesc bits [7,10) and [10,13) (A and B formats) to 0 (f16)") != std::string::npos);
     CHECK(broken.find("reads") != std::string::npos);
     const std::string fixed = test::errorMessages(*readScenarioFile(
         std::string(LAYOUTSCOPE_ASSETS_DIR) + "/scenarios/broken/tcgen05_mma_idesc_bf16_for_f16_fixed.scn"));

@@ -228,6 +228,11 @@ void checkOperand(const Scenario& s, size_t instrIndex, const OperandSpec& op, c
     if (op.pairHalf) // the split of a pair MMA is the engine's reading of the PTX text, not measured
         fix += " (unverified: that .cta_group::2 reads these rows from CTA " + std::to_string(op.cta) +
                "'s shared memory; rule: " + ri.name + ")";
+    if (d.baseOffset != 0) { // what the reads are compared with rests on the base-offset model (oq 22)
+        findings.push_back(Diagnostic{Severity::Error, DiagCode::InvalidValue, in.span, msg + "." + fix,
+                                      boRef, Provenance::Assumption});
+        return;
+    }
     findings.push_back(
         Diagnostic{Severity::Error, DiagCode::InvalidValue, in.span, msg + "." + fix,
                    cp || op.pairHalf

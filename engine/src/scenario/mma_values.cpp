@@ -179,18 +179,27 @@ MmaDCheck MmaValueCheck::check(const Scenario& s, size_t instrIndex, const Trace
                std::to_string(x.column) + ") holds " + num(x.actual) + ", the product of " + r[0].tensor +
                " and " + r[1].tensor + " gives " + num(x.expected);
     }
-    // The likely cause: the instruction descriptor reads a 16-bit tensor as the other 16-bit float type.
-    std::string fix;
-    for (size_t o = 0; o < 2 && fix.empty(); ++o) {
+    // The likely cause: the instruction descriptor reads a 16-bit tensor as the other 16-bit float type
+    // (kind::f16 needs A and B of one type, so a mix-up usually names both).
+    std::array<bool, 2> mixed{};
+    for (size_t o = 0; o < 2; ++o) {
         const TensorDataType dt = r[o].p.op->map.p.dataType;
         const UmmaType ty = o ? op.b : op.a;
-        const bool mixed = (dt == TensorDataType::FLOAT16 && ty == UmmaType::Bf16) ||
-                           (dt == TensorDataType::BFLOAT16 && ty == UmmaType::F16);
-        if (mixed)
-            fix = std::string(". Fix: the instruction descriptor reads ") + (o ? "B" : "A") + " as " +
-                  ummaTypeName(ty) + " but tensor " + r[o].tensor + " holds " + tensorTypeName(dt) +
-                  ": set idesc bits " + (o ? "[10,13) (B format)" : "[7,10) (A format)") + " to " +
-                  (dt == TensorDataType::FLOAT16 ? "0 (f16)" : "1 (bf16)");
+        mixed[o] = (dt == TensorDataType::FLOAT16 && ty == UmmaType::Bf16) ||
+                   (dt == TensorDataType::BFLOAT16 && ty == UmmaType::F16);
+    }
+    std::string fix;
+    if (mixed[0] || mixed[1]) {
+        const size_t o = mixed[0] ? 0 : 1;
+        const TensorDataType dt = r[o].p.op->map.p.dataType;
+        const bool both = mixed[0] && mixed[1];
+        fix = std::string(". Fix: the instruction descriptor reads ") + (o ? "B" : "A") + " as " +
+              ummaTypeName(o ? op.b : op.a) + " but tensor " + r[o].tensor + " holds " + tensorTypeName(dt) +
+              (both ? " (and B likewise)" : "") + ": set idesc bits " +
+              (both ? "[7,10) and [10,13) (A and B formats)"
+               : o  ? "[10,13) (B format)"
+                    : "[7,10) (A format)") +
+              " to " + (dt == TensorDataType::FLOAT16 ? "0 (f16)" : "1 (bf16)");
     }
     findings->push_back(Diagnostic{
         Severity::Error, DiagCode::InvalidValue, in.span, msg + fix,
