@@ -1,7 +1,9 @@
 // run / dump / check: the scenario front end without a GUI (docs/scenario-format.md).
 #include "cli/commands.hpp"
+#include "layoutscope/core/number_formats.hpp"
 #include "layoutscope/engine.hpp"
 #include "layoutscope/ptx/module.hpp"
+#include "layoutscope/tcgen05/umma.hpp"
 
 #include <algorithm>
 #include <array>
@@ -143,6 +145,38 @@ bool splitNumbers(const std::string& v, const std::string& seps, std::initialize
     return at == v.size() + 1;
 }
 
+// dump --tmem: the cells again, decoded as the accumulator type of the CTA's last tcgen05.mma (f32, s32 or
+// f16 in the low 16 bits, PTX ISA 9.2 §9.7.16.10.4.1), when it has one (issue 24: values beside the hex).
+void printDecodedTmem(const Loaded& l, const std::array<uint32_t, 4>& box, uint32_t cta,
+                      const TensorMemory& m, std::ostream& out) {
+    const ScenarioInstr* mma = nullptr;
+    for (const ScenarioInstr& in : l.scenario.instrs)
+        if (in.umma && (in.cta == cta || (in.umma->ctaGroup == 2 && (in.cta | 1u) == (cta | 1u)))) mma = &in;
+    if (!mma) return;
+    const UmmaType d = mma->umma->op.d;
+    if (d != UmmaType::F32 && d != UmmaType::S32 && d != UmmaType::F16) return;
+    out << "# the same cells as " << ummaTypeName(d) << " (the D type of the tcgen05.mma at line "
+        << mma->span.line << ")\nlane\\col";
+    for (uint32_t c = box[2]; c <= box[3]; ++c)
+        out << " " << std::string(12 - std::min<size_t>(12, std::to_string(c).size()), ' ') << c;
+    out << "\n";
+    char buf[32];
+    for (uint32_t lane = box[0]; lane <= box[1]; ++lane) {
+        std::snprintf(buf, sizeof buf, "%8u", lane);
+        out << buf;
+        for (uint32_t c = box[2]; c <= box[3]; ++c) {
+            const uint32_t v = m.cell(lane, c);
+            if (d == UmmaType::S32)
+                std::snprintf(buf, sizeof buf, " %12d", int32_t(v));
+            else
+                std::snprintf(buf, sizeof buf, " %12.6g",
+                              d == UmmaType::F32 ? decodeF32(v) : decodeF16(uint16_t(v)));
+            out << buf;
+        }
+        out << "\n";
+    }
+}
+
 // dump --tmem / --regs: the final TMEM cells (hex, one row per lane) and a warp's final registers.
 int printStateTables(const Loaded& l, const std::optional<std::array<uint32_t, 4>>& box, uint32_t cta,
                      const std::optional<std::pair<uint32_t, uint32_t>>& regs, std::ostream& out,
@@ -168,6 +202,7 @@ int printStateTables(const Loaded& l, const std::optional<std::array<uint32_t, 4
             }
             out << "\n";
         }
+        printDecodedTmem(l, *box, cta, m, out);
     }
     if (regs) {
         const ScenarioWarp* w = nullptr;

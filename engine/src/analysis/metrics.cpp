@@ -2,6 +2,7 @@
 #include "layoutscope/analysis/metrics.hpp"
 #include "layoutscope/analysis/banks.hpp"
 #include "layoutscope/tcgen05/tmem.hpp"
+#include "layoutscope/tcgen05/umma.hpp"
 
 #include <algorithm>
 #include <set>
@@ -87,6 +88,22 @@ std::vector<MetricValue> scenarioMetrics(const Scenario& s, const Run& run) {
         }
     int64_t errors = 0;
     for (const Diagnostic& d : run.warnings) errors += d.severity == Severity::Error;
+    // MMA cost (issue 24 item 8): instructions, K elements they cover, distinct descriptor values.
+    int64_t mmas = 0, mmaK = 0;
+    std::set<uint64_t> descs;
+    for (const ScenarioInstr& in : s.instrs) {
+        if (in.wgmma) {
+            ++mmas;
+            mmaK += 16; // m64nNk16 (PTX ISA 9.2 §9.7.15.5.1)
+            descs.insert(in.wgmma->descA);
+            descs.insert(in.wgmma->descB);
+        } else if (in.umma) {
+            ++mmas;
+            mmaK += ummaK(in.umma->op); // 256 bits of K per row (§9.7.16.10.9)
+            if (!in.umma->op.aFromTmem) descs.insert(in.umma->descA);
+            descs.insert(in.umma->descB);
+        }
+    }
     return {
         {"instructions", int64_t(s.instrs.size()), B::None},
         {"TMA loads", loads, B::None},
@@ -110,6 +127,9 @@ std::vector<MetricValue> scenarioMetrics(const Scenario& s, const Run& run) {
         {"shared excess wavefronts (bank conflicts)", excess, B::Lower},
         {"TMEM columns allocated", allocated, B::Lower},
         {"TMEM columns written", int64_t(tmemCols.size()), B::None},
+        {"MMA instructions", mmas, B::None},
+        {"MMA k-steps (K elements covered)", mmaK, B::None},
+        {"MMA descriptors (distinct values)", int64_t(descs.size()), B::None},
         {"check errors", errors, B::Lower},
     };
 }

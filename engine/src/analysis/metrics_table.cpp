@@ -66,6 +66,18 @@ std::string formatMetricsTable(const std::vector<MetricColumn>& cols, const std:
     if (cols.empty()) return {};
     std::ostringstream out;
     const std::vector<MetricValue>& rows = cols[0].values;
+    // Text and Markdown leave out the rows every scenario has at 0 (issue 24 item 8), and say which.
+    std::vector<size_t> shown;
+    std::string hidden;
+    for (size_t r = 0; r < rows.size(); ++r) {
+        bool zero = true;
+        for (const MetricColumn& c : cols) zero = zero && c.values[r].value == 0;
+        if (zero && format != "json" && format != "csv")
+            hidden += (hidden.empty() ? "" : ", ") + rows[r].name;
+        else
+            shown.push_back(r);
+    }
+    const std::string hiddenNote = hidden.empty() ? "" : "(0 in every scenario, not shown: " + hidden + ")\n";
     if (format == "json") {
         writeJson(cols, out);
         return out.str();
@@ -91,7 +103,7 @@ std::string formatMetricsTable(const std::vector<MetricColumn>& cols, const std:
         out << "\n|---|";
         for (size_t i = 0; i < cols.size(); ++i) out << "---:|";
         out << "\n";
-        for (size_t r = 0; r < rows.size(); ++r) {
+        for (size_t r : shown) {
             const auto b = bestOfRow(cols, r);
             out << "| " << rows[r].name << " |";
             for (size_t i = 0; i < cols.size(); ++i) out << " " << cell(r, i, b) << " |";
@@ -99,29 +111,30 @@ std::string formatMetricsTable(const std::vector<MetricColumn>& cols, const std:
         }
         out << "\n`*` the better value of the row (lower is better for footprint, padding, sectors, lines, "
                "OOB "
-               "fill, TMEM allocated and check errors).\n";
+               "fill, TMEM allocated and check errors).\n"
+            << (hiddenNote.empty() ? "" : "\n") << hiddenNote;
         return out.str();
     }
     if (format != "text") return {};
     size_t w0 = 6;
-    for (const MetricValue& m : rows) w0 = std::max(w0, m.name.size());
+    for (size_t r : shown) w0 = std::max(w0, rows[r].name.size());
     std::vector<size_t> w(cols.size());
     for (size_t i = 0; i < cols.size(); ++i) {
         w[i] = cols[i].name.size();
-        for (size_t r = 0; r < rows.size(); ++r) w[i] = std::max(w[i], cell(r, i, bestOfRow(cols, r)).size());
+        for (size_t r : shown) w[i] = std::max(w[i], cell(r, i, bestOfRow(cols, r)).size());
     }
     out << std::left << std::setw(int(w0)) << "metric";
     for (size_t i = 0; i < cols.size(); ++i)
         out << "  " << std::right << std::setw(int(w[i])) << cols[i].name;
     out << "\n";
-    for (size_t r = 0; r < rows.size(); ++r) {
+    for (size_t r : shown) {
         const auto b = bestOfRow(cols, r);
         out << std::left << std::setw(int(w0)) << rows[r].name;
         for (size_t i = 0; i < cols.size(); ++i)
             out << "  " << std::right << std::setw(int(w[i])) << cell(r, i, b);
         out << "\n";
     }
-    out << "(* = the better value of the row)\n";
+    out << "(* = the better value of the row)\n" << hiddenNote;
     return out.str();
 }
 

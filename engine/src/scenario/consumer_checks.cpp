@@ -17,28 +17,6 @@
 namespace layoutscope::scn {
 namespace {
 
-// The TMA tile load the check understands (byte type, no interleave, rank 2) that wrote `addr` last
-// before instruction `before`, by its box footprint.
-std::optional<Producer> producerAt(const Scenario& s, size_t before, uint32_t cta, uint32_t addr,
-                                   ProducerIndex& index) {
-    const std::vector<size_t>& copies = index.copiesBefore(s, before);
-    for (size_t k = copies.size(); k-- > 0;) { // the latest copy first, as a scan back would meet them
-        const size_t i = copies[k];
-        if (i >= before) continue;
-        const auto* ld =
-            s.instrs[i].kind == ScenarioInstrKind::Copy ? std::get_if<TmaTileLoad>(&s.instrs[i].op) : nullptr;
-        if (!ld || ld->multicast || ld->dstCta != cta) continue;
-        const TileGeometry g = tileGeometry(ld->map);
-        const uint64_t end = ld->dstAddr + uint64_t(g.rows) * g.rowPitch;
-        if (addr < ld->dstAddr || addr >= end) continue;
-        if (isSubByteType(ld->map.p.dataType) || ld->map.p.interleave != TensorInterleave::NONE ||
-            ld->map.p.tensorRank != 2 || g.elemBytes == 0)
-            return std::nullopt;
-        return Producer{ld, i, g};
-    }
-    return std::nullopt;
-}
-
 std::string coordText(const std::array<int64_t, 2>& c) {
     return "(" + std::to_string(c[0]) + "," + std::to_string(c[1]) + ")";
 }
@@ -61,7 +39,31 @@ const char* shortSwizzle(uint32_t layoutType) {
 
 std::string descText(const std::string& name, const SmemDescriptor& d) {
     return "desc " + name + " ... lbo=" + std::to_string(d.lbo) + " sbo=" + std::to_string(d.sbo) +
-           " swizzle=" + shortSwizzle(d.layoutType);
+           " swizzle=" + shortSwizzle(d.layoutType) +
+           (d.baseOffset ? " base=" + std::to_string(d.baseOffset) : "");
+}
+
+std::string hexText(uint32_t v) {
+    static const char* digits = "0123456789abcdef";
+    std::string h;
+    do {
+        h.insert(h.begin(), digits[v & 15]);
+        v >>= 4;
+    } while (v);
+    return "0x" + h;
+}
+
+// The repeat of a swizzle pattern (1024 B for 128B, 512 for 64B and 128B_base32B, 256 for 32B; 0: none).
+uint32_t swizzleRepeat(uint32_t layoutType) {
+    const CuteSwizzle sw = swizzleOfLayoutType(layoutType);
+    return sw.b == 0 ? 0 : 1u << (sw.m + sw.s + sw.b);
+}
+
+// The buffer that holds `addr` in CTA `cta`, by name ("the buffer" when none is declared there).
+std::string bufferAt(const Scenario& s, uint32_t cta, uint32_t addr) {
+    for (const ScenarioBuffer& b : s.buffers)
+        if (b.cta == cta && addr >= b.addr && addr - b.addr < b.size) return b.name;
+    return "the buffer";
 }
 
 } // namespace
@@ -84,10 +86,7 @@ void checkOperand(const Scenario& s, size_t instrIndex, const OperandSpec& op, c
     const ProducerLookup lookup = [&](uint32_t addr) { return index.at(cta, addr); };
     const std::string& tensor = r->tensor;
     const bool mnAlongDim0 = r->mnAlongDim0;
-    const std::string stated = op.expect ? " (stated at line " + std::to_string(op.expect->span.line) + ": " +
-                                               op.tensorIx + " along dim" + std::to_string(op.expect->mnDim) +
-                                               ", k along dim" + std::to_string(op.expect->kDim) + ")"
-                                         : std::string();
+    const std::string stated = r->rolesKnown ? " (" + r->rolesNote + ")" : std::string();
     if (r->wrongTensor) {
         findings.push_back(Diagnostic{
             Severity::Error, DiagCode::InvalidValue, in.span,
@@ -99,7 +98,29 @@ void checkOperand(const Scenario& s, size_t instrIndex, const OperandSpec& op, c
         return;
     }
     const ConsumerCheck c = checkReads(op.reads(d, op.mnMajor), lookup, origin, eb, 4, mnAlongDim0);
-    if (c.mismatched == 0) return;
+    // A swizzled tile whose buffer is off the pattern's repeat: the descriptor's base offset matters.
+    const uint32_t repeat = swizzleRepeat(d.layoutType);
+    const bool offRepeat = repeat != 0 && ld.dstAddr % repeat != 0;
+    const std::string buf = bufferAt(s, cta, ld.dstAddr);
+    const std::string align = offRepeat ? "align " + buf + " to " + std::to_string(repeat) + " B (smem " +
+                                              buf + " ... align=" + std::to_string(repeat) + ")"
+                                        : std::string();
+    const char* boRef = "PTX ISA 9.2 §9.7.15.5.1.2.1 (matrix descriptor base offset); open-questions.md 22";
+    if (c.mismatched == 0) {
+        if (offRepeat && op.what != "tcgen05.cp")
+            findings.push_back(Diagnostic{
+                Severity::Warning, DiagCode::InvalidValue, in.span,
+                op.what + " reads " + tensor + "'s " + cudaName(ld.map.p.swizzle) + " tile in " + buf +
+                    " at " + hexText(ld.dstAddr) + ", which is not " + std::to_string(repeat) +
+                    "-B aligned (the pattern's repeat): the reads agree because TMA and the descriptor both "
+                    "swizzle absolute address bits with base offset " +
+                    std::to_string(d.baseOffset) +
+                    " (unverified for base offsets other than 0: open question 22). Fix: " + align +
+                    ", so no base offset is involved",
+                boRef, Provenance::Assumption});
+        if (op.k != 0) checkKBlockStep(s, instrIndex, op, *r, index, findings);
+        return;
+    }
     std::string msg = op.what + " reads " + std::to_string(c.mismatched) + " of " + std::to_string(c.reads) +
                       (op.what == "tcgen05.cp" ? " 16-byte chunks" : " elements") +
                       " that hold other elements than the tile it reads: the TMA load at line " +
@@ -107,6 +128,7 @@ void checkOperand(const Scenario& s, size_t instrIndex, const OperandSpec& op, c
                       cudaName(ld.map.p.swizzle) + ", the descriptor " + op.descName + " reads it as " +
                       smemLayoutTypeName(d.layoutType) + " with lbo=" + std::to_string(d.lbo) +
                       " sbo=" + std::to_string(d.sbo) +
+                      (d.baseOffset ? " base offset " + std::to_string(d.baseOffset) : std::string()) +
                       (op.transName.empty() ? ""
                        : op.mnMajor         ? ", MN-major"
                                             : ", K-major") +
@@ -124,6 +146,17 @@ void checkOperand(const Scenario& s, size_t instrIndex, const OperandSpec& op, c
         bool mn;
     };
     std::vector<Try> tries;
+    if (d.layoutType != 0 && (d.baseOffset != 0 || offRepeat))
+        for (uint32_t v = 0; v < 8; ++v)
+            if (v != d.baseOffset) {
+                SmemDescriptor x = d;
+                x.baseOffset = v;
+                tries.push_back(
+                    {"set the descriptor's base offset to " + std::to_string(v) +
+                         (v == 0 ? " (TMA swizzles absolute address bits; base 0 reads them so)" : "") +
+                         (offRepeat ? ", or " + align : std::string()),
+                     x, op.mnMajor});
+            }
     if (!op.transName.empty())
         tries.push_back(
             {"set " + op.transName + " to " + (op.mnMajor ? "0 (K-major)" : "1 (MN-major)"), d, !op.mnMajor});
@@ -158,11 +191,14 @@ void checkOperand(const Scenario& s, size_t instrIndex, const OperandSpec& op, c
     std::string fix;
     for (const Try& tr : tries) {
         if (!validateSmemDescriptor(tr.d)) continue;
-        if (checkReads(op.reads(tr.d, tr.mn), lookup, origin, eb, 0, op.expect ? mnAlongDim0 : tr.mn)
+        if (checkReads(op.reads(tr.d, tr.mn), lookup, origin, eb, 0, r->rolesKnown ? mnAlongDim0 : tr.mn)
                 .mismatched == 0) {
             fix = " Fix: " + tr.label + ": " + descText(op.descName, tr.d) +
                   (op.transName.empty() ? "" : std::string(", ") + op.transName + " " + (tr.mn ? "1" : "0")) +
-                  ".";
+                  "." +
+                  (tr.d.baseOffset != d.baseOffset
+                       ? " (unverified: how a non-zero base offset enters the swizzle, open question 22)"
+                       : "");
             break;
         }
     }
@@ -175,6 +211,11 @@ void checkOperand(const Scenario& s, size_t instrIndex, const OperandSpec& op, c
     if (op.pairHalf) // the split of a pair MMA is the engine's reading of the PTX text, not measured
         fix += " (unverified: that .cta_group::2 reads these rows from CTA " + std::to_string(op.cta) +
                "'s shared memory; rule: " + ri.name + ")";
+    if (d.baseOffset != 0) { // what the reads are compared with rests on the base-offset model (oq 22)
+        findings.push_back(Diagnostic{Severity::Error, DiagCode::InvalidValue, in.span, msg + "." + fix,
+                                      boRef, Provenance::Assumption});
+        return;
+    }
     findings.push_back(
         Diagnostic{Severity::Error, DiagCode::InvalidValue, in.span, msg + "." + fix,
                    cp || op.pairHalf
@@ -235,6 +276,9 @@ std::vector<OperandSpec> mmaOperandSpecs(const Scenario& s, size_t instrIndex, c
         op.transName = m.transName[o];
         op.expect = m.expect[o];
         const uint32_t bits = m.elemBits, k = m.k;
+        op.k = k;
+        op.elemBits = bits;
+        op.rows = m.ctaGroup == 2 ? m.rows[o] / 2 : m.rows[o];
         op.cta = s.instrs[instrIndex].cta;
         if (m.ctaGroup != 2) {
             const uint32_t rows = m.rows[o];
@@ -318,35 +362,6 @@ std::vector<OperandSpec> consumerOperandSpecs(const Scenario& s, size_t instrInd
         return {cpOperandSpec(s, instrIndex, *f, in.desc, cpDescName(in.text))};
     }
     return {};
-}
-
-std::optional<ResolvedOperand> resolveOperand(const Scenario& s, size_t instrIndex, const OperandSpec& op,
-                                              const Trace& t, ProducerIndex& index, std::string* why) {
-    auto none = [why](const char* reason) {
-        if (why) *why = reason;
-        return std::nullopt;
-    };
-    const SmemDescriptor& d = op.desc;
-    const std::optional<Producer> p = producerAt(s, instrIndex, op.cta, d.startAddress, index);
-    if (!p) return none("no TMA tile load the check understands wrote the descriptor's start address");
-    if (instrIndex >= t.instrs.size()) return none("the run stopped before this instruction");
-    if (!t.instrs[instrIndex].traced) // summarised (the budget cut is monotone): no moves to compare
-        return none("the instruction ran untraced (over the trace budget): no moves to compare");
-    ResolvedOperand r;
-    r.p = *p;
-    const TmaTileLoad& ld = *p->op;
-    const uint32_t eb = p->g.elemBytes;
-    const uint32_t off = d.startAddress - ld.dstAddr; // where the descriptor starts in the box image
-    r.origin = {ld.coords[0] + int64_t(off % p->g.rowPitch) / eb,
-                ld.coords[1] + int64_t(off / p->g.rowPitch)};
-    index.advance(s, t, t.instrs[instrIndex].firstMove); // the moves before this instruction
-    r.tensor = "the tensor";
-    for (const ScenarioTensorMap& m : s.tensorMaps)
-        if (m.map.p.globalAddress == ld.map.p.globalAddress) r.tensor = m.name;
-    // Which way the operand's indices run over the tile: stated (`expect`), else as its major-ness says.
-    r.mnAlongDim0 = op.expect ? op.expect->mnDim == 0 : op.mnMajor;
-    r.wrongTensor = op.expect && op.expect->tensor != r.tensor;
-    return r;
 }
 
 void checkWgmmaConsumer(const Scenario& s, size_t instrIndex, const Trace& t, ProducerIndex& index,

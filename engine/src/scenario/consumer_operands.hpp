@@ -28,6 +28,9 @@ struct OperandSpec {
     /// (RuleId::Tcgen05MmaCtaPair): how the pair splits the operands.
     uint32_t rowBase = 0;
     bool pairHalf = false;
+    uint32_t k = 0;        ///< MMA: elements of K one instruction reads (0: tcgen05.cp, no k-blocks)
+    uint32_t rows = 0;     ///< MMA: rows (M or N, or the pair half) one instruction reads
+    uint32_t elemBits = 0; ///< MMA: element width
 };
 
 /// The operand specs of instruction `instrIndex`: tcgen05.cp one, wgmma / tcgen05.mma .cta_group::1 two
@@ -53,6 +56,10 @@ struct ResolvedOperand {
     std::string tensor;       ///< the producer's tensor map name
     bool mnAlongDim0 = false; ///< m (or n) along dimension 0 (stated, else as the major-ness says)
     bool wrongTensor = false; ///< an `expect` names another tensor than the producer's
+    /// The direction came from the data (an `expect`, the tensor's `roles=`, or the only way the box holds
+    /// the operand), not from the descriptor under test; `rolesNote` says which, for the diagnostic.
+    bool rolesKnown = false;
+    std::string rolesNote;
 };
 
 /// Resolve `op` of instruction `instrIndex`; `index` is advanced to the instruction's first move.
@@ -60,5 +67,12 @@ struct ResolvedOperand {
 [[nodiscard]] std::optional<ResolvedOperand> resolveOperand(const Scenario& s, size_t instrIndex,
                                                             const OperandSpec& op, const Trace& t,
                                                             ProducerIndex& index, std::string* why = nullptr);
+
+/// The sequence check (operand_sequence.cpp): operand `op` of instruction `instrIndex` read its tile `r`
+/// as expected; against the previous k-block of the same operand over the same tile, its start must be
+/// exactly one k-block (op.k elements) further along K. A restart (k back to or before the previous
+/// start) begins a new pass. An overlap or a gap is one error naming the right advance.
+void checkKBlockStep(const Scenario& s, size_t instrIndex, const OperandSpec& op, const ResolvedOperand& r,
+                     ProducerIndex& index, std::vector<Diagnostic>& findings);
 
 } // namespace layoutscope::scn

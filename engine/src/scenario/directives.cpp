@@ -301,7 +301,7 @@ void applyDirective(Context& ctx, const std::vector<Tok>& toks) {
     // A failed declaration poisons its name, so its uses do not add a second diagnostic.
     const std::string& k = toks[0].text;
     if (ctx.diags.size() > before && toks.size() > 1 && !ctx.lookup(toks[1].text) &&
-        (k == "tensormap" || k == "smem" || k == "mbarrier" || k == "let"))
+        (k == "tensormap" || k == "smem" || k == "mbarrier" || k == "let" || k == "desc"))
         ctx.poisoned.insert(toks[1].text);
 }
 

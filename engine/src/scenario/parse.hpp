@@ -134,6 +134,19 @@ void observeDirective(Context& ctx, const std::vector<Tok>& toks);
 /// The global element each 16-byte granule of shared memory holds, as the TMA tile loads left it
 /// (scenario_consumer.cpp). One per run, advanced to each consumer: every move is read once, so
 /// checking N consumers stays linear in the trace.
+/// One k-block of an MMA operand that read its tile as expected (operand_sequence.cpp): the steps of a
+/// sequence over one TMA tile must advance along K by exactly one k-block each.
+struct KBlockStep {
+    size_t producer = 0; ///< the TMA load's scenario instruction
+    uint32_t cta = 0;
+    std::string role;         ///< OperandSpec::what (operand and pair half)
+    bool mnAlongDim0 = false; ///< which way the operand runs over the tile
+    std::array<int64_t, 2> origin{};
+    SourceSpan span;
+    std::string descName;
+    uint32_t start = 0; ///< the descriptor's start address
+};
+
 class ProducerIndex {
   public:
     void advance(const Scenario& s, const Trace& t, uint64_t endMove);
@@ -141,8 +154,11 @@ class ProducerIndex {
     /// Indices of the Copy instructions among s.instrs[0, before), ascending; found by one scan over the
     /// whole run (issue 25 item 3: each consumer used to rescan every instruction before it).
     const std::vector<size_t>& copiesBefore(const Scenario& s, size_t before);
+    /// The k-blocks read so far in this run (the operand-sequence check's memory).
+    [[nodiscard]] std::vector<KBlockStep>& kBlocks() { return m_kBlocks; }
 
   private:
+    std::vector<KBlockStep> m_kBlocks;
     uint64_t m_done = 0;
     size_t m_scanned = 0;                                  ///< s.instrs[0, m_scanned) are in m_copies
     std::vector<size_t> m_copies;                          ///< Copy instructions, ascending

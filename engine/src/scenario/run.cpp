@@ -3,6 +3,7 @@
 #include "layoutscope/analysis/banks.hpp"
 #include "layoutscope/scenario/scenario.hpp"
 #include "scenario/im2col.hpp"
+#include "scenario/mma_values.hpp"
 #include "scenario/parse.hpp"
 #include "scenario/tma_extra.hpp"
 
@@ -258,6 +259,7 @@ Result<Run> runScenario(const Scenario& s, const RunOptions& options) {
     MachineState state = run.initial;
     TraceBuilder tb(run.trace);
     Tcgen05Executor tcgen(run.trace, state, tmem);
+    scn::MmaValueCheck mmaValues; // tcgen05.mma accumulators against the product of the global tiles
     std::map<std::pair<uint32_t, uint32_t>, SourceSpan> allocSites; ///< (CTA, first column) -> tcgen05.alloc
     std::map<std::pair<uint32_t, uint32_t>, TxWatch> txWatch;       ///< (CTA, mbarrier) -> expect_tx check
     scn::ProducerIndex producers; ///< what the TMA loads left in shared memory, for the consumer checks
@@ -325,7 +327,10 @@ Result<Run> runScenario(const Scenario& s, const RunOptions& options) {
             if (!u.enableInputDKnown)
                 run.trace.instrs[idx].summary +=
                     "; enable-input-d '" + u.enableInputD + "' has no let value: taken as false (D = A*B)";
+            const size_t before = findings.size();
             scn::checkUmmaConsumer(s, idx, run.trace, producers, findings);
+            if (findings.size() == before) // operands read as expected: D against the product of the tiles
+                (void)mmaValues.check(s, idx, run.trace, producers, state.global, tmem, &findings);
             for (const Diagnostic& d : findings) run.warnings.push_back(atInstr(d, in));
             continue;
         }

@@ -153,6 +153,10 @@ void descDirective(Context& ctx, const std::vector<Tok>& toks) {
                 name.resize(plus);
             }
             const ScenarioBuffer* b = ctx.s.findBuffer(name);
+            if (!b && ctx.poisoned.count(name)) {  // the buffer's declaration was reported: quiet, and so
+                ctx.poisoned.insert(toks[1].text); // are this descriptor's uses (issue 24: no cascade)
+                return;
+            }
             if (!b) {
                 ctx.error(DiagCode::UnknownName, v.span,
                           "'" + name + "' is not an smem buffer declared above");

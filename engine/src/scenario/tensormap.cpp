@@ -35,6 +35,37 @@ std::optional<uint64_t> tensorExtent(const TensorMapTiledParams& p) {
 
 namespace {
 
+// roles=[r0,r1,..]: one MMA role per dimension, dimension 0 first: m, n or k (exactly one k, at most one of
+// each), b for any other dimension. The consumer check reads an operand's major-ness from it.
+bool parseRoles(Context& ctx, const Option& o, uint32_t rank, std::string& out) {
+    const char* rule = "roles=[..] names each dimension's MMA role, dimension 0 first: m, n or k (one k), "
+                       "b for others";
+    if (!o.isList || o.list.size() != rank) {
+        ctx.error(DiagCode::InvalidValue, o.span,
+                  "roles must list one role per dimension (" + std::to_string(rank) + " here): " + rule);
+        return false;
+    }
+    out.clear();
+    for (const Tok* e : o.list) {
+        const std::string& v = e->text;
+        if (v.size() != 1 || std::string_view("mnkb").find(v[0]) == std::string_view::npos ||
+            (v[0] != 'b' && out.find(v[0]) != std::string::npos)) {
+            ctx.error(
+                DiagCode::InvalidValue, e->span,
+                "role '" + quoted(v) + "' " +
+                    (v.size() == 1 && out.find(v[0]) != std::string::npos ? "given twice; " : "unknown; ") +
+                    rule);
+            return false;
+        }
+        out += v[0];
+    }
+    if (out.find('k') == std::string::npos) {
+        ctx.error(DiagCode::InvalidValue, o.span, std::string("roles name no k dimension; ") + rule);
+        return false;
+    }
+    return true;
+}
+
 struct Lists {
     const Option* dims = nullptr;
     const Option* strides = nullptr;
@@ -114,6 +145,7 @@ void tensormap(DirectiveReader& r) {
     Lists l;
     const Option* swizzle96 = nullptr; // swizzle=96B: PTX .swizzle_mode 4, set after a SWIZZLE_NONE encode
     bool explicitAddress = false;
+    const Option* rolesOpt = nullptr; // roles=[k,n]: checked once the rank is known
     const int64_t kMaxI = std::numeric_limits<int64_t>::max();
     for (const Option& o : opts) {
         const std::string& k = o.key->text;
@@ -175,12 +207,14 @@ void tensormap(DirectiveReader& r) {
             auto f = parseFill(ctx, o);
             if (!f) return;
             t.fill = *f;
+        } else if (k == "roles") {
+            rolesOpt = &o;
         } else {
             ctx.error(DiagCode::InvalidValue, o.key->span,
                       "unknown option '" + quoted(k) +
                           "' for tensormap (dims, strides, box, elementStrides, interleave, swizzle, l2, "
                           "oob, address, "
-                          "mapAddress, fill)");
+                          "mapAddress, fill, roles)");
             return;
         }
     }
@@ -280,6 +314,7 @@ void tensormap(DirectiveReader& r) {
         }
         return;
     }
+    if (rolesOpt && !parseRoles(ctx, *rolesOpt, p.tensorRank, t.roles)) return;
     t.map = std::move(enc).value();
     if (swizzle96) t.map.p.swizzle = TensorSwizzle::PTX_96B; // as tensormap.replace .swizzle_mode 4 would
     // The next default tensor starts one page after this one's last page.

@@ -155,11 +155,29 @@ uint32_t canonicalOffset(const SmemDescriptor& d, MatrixMajor major, uint32_t el
     return mb % w + (mb / w) * d.lbo + (k % rows) * w + (k / rows) * d.sbo;
 }
 
+namespace {
+
+// The descriptor's swizzle of absolute shared byte address `addr`: Swizzle<B,M,S> with the line phase bits
+// [M+S, M+S+B) counted from the base offset (bits [49,52)). Base 0 is the plain absolute XOR (measured on
+// H100, tests/data/wgmma). (RuleId::SmemDescriptorBaseOffset.)
+uint32_t descriptorSwizzle(const SmemDescriptor& d, uint32_t addr) {
+    const CuteSwizzle sw = swizzleOfLayoutType(d.layoutType);
+    if (sw.b == 0 || d.baseOffset == 0) return sw.apply(addr); // base 0: measured on H100 (wgmma records)
+    // unverified: open question 22 — a non-zero base offset names the line phase (addr >> 7) & mask at which
+    // the pattern starts (PTX §9.7.15.5.1.2.1: base offset = (pattern start >> 7) & 7), so the phase that
+    // selects the XOR is counted from it: ((addr >> 7) - base) mod 2^B. The field's low B bits enter (3 for
+    // 128B, 2 for 64B and 128B_base32B, 1 for 32B). To be settled by scripts/probes/wgmma (base offsets).
+    const uint32_t yShift = sw.m + sw.s, mask = (1u << sw.b) - 1;
+    const uint32_t phase = ((addr >> yShift) - d.baseOffset) & mask;
+    return addr ^ (phase << sw.m);
+}
+
+} // namespace
+
 uint32_t elementAddress(const SmemDescriptor& d, MatrixMajor major, uint32_t elemBits, uint32_t mn,
                         uint32_t k) {
-    // unverified: open question 22 — absolute-address XOR; baseOffset does not enter.
-    return swizzleOfLayoutType(d.layoutType)
-        .apply(d.startAddress + canonicalOffset(d, major, elemBits, mn, k));
+    // The XOR uses absolute address bits (open question 22, measured on H100 for base offset 0).
+    return descriptorSwizzle(d, d.startAddress + canonicalOffset(d, major, elemBits, mn, k));
 }
 
 uint32_t cpSourceAddress(const SmemDescriptor& d, uint32_t row, uint32_t b) {
@@ -171,7 +189,6 @@ namespace detail {
 void cpSourceAddresses(const SmemDescriptor& d, uint32_t rows, uint32_t chunks, uint32_t* out) {
     // cpSourceAddress = elementAddress(d, K, 8, r, b), with the swizzle looked up once.
     // The K-major offset is a row term plus a byte term (canonicalOffset, mod 2^32): each computed once.
-    const CuteSwizzle swz = swizzleOfLayoutType(d.layoutType);
     std::array<uint32_t, 8> chunkTerm{}; // chunks <= 2 for every shape; 8 leaves room
     LAYOUTSCOPE_ASSERT(chunks <= chunkTerm.size());
     for (uint32_t q = 1; q < chunks; ++q) chunkTerm[q] = canonicalOffset(d, MatrixMajor::K, 8, 0, 16 * q);
@@ -183,7 +200,7 @@ void cpSourceAddresses(const SmemDescriptor& d, uint32_t rows, uint32_t chunks, 
         const uint32_t rowTerm = (r % 8) * t1 + (r / 8) * t8;
         LAYOUTSCOPE_ASSERT(rowTerm == canonicalOffset(d, MatrixMajor::K, 8, r, 0));
         const uint32_t row = d.startAddress + rowTerm;
-        for (uint32_t q = 0; q < chunks; ++q) out[r * chunks + q] = swz.apply(row + chunkTerm[q]);
+        for (uint32_t q = 0; q < chunks; ++q) out[r * chunks + q] = descriptorSwizzle(d, row + chunkTerm[q]);
     }
 }
 } // namespace detail

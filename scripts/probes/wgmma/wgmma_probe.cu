@@ -5,7 +5,8 @@
 // the value (p % 1024) + 1 in pass 0 and (p / 1024) + 1 in pass 1: the pair names p.
 //   X = A (64x16, m64n64k16, B = I16 padded): D[m][n] = A[m][k=n] for n < 16
 //   X = B (16x64):                     (A = I16 in rows 0..15): D[m][n] = B[k=m][n] for m < 16
-// Output: one JSON line per configuration (README.md).
+// Output: one JSON line per configuration (README.md). `wgmma_probe base` runs only the base-offset set:
+// swizzled layouts x starts off the 1024-B atom x descriptor base offset (bits [49,52)) 0..7 (issue 24).
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -61,9 +62,11 @@ __global__ void probe(const uint8_t* aImg, uint32_t aBytes, const uint8_t* bImg,
     }
 }
 
-// sm_90 descriptor: start [0,14) (added on the device), LBO>>4 [16,30), SBO>>4 [32,46), type [62,64).
-uint64_t desc(uint32_t lbo, uint32_t sbo, uint32_t type) {
-    return (uint64_t((lbo >> 4) & 0x3FFF) << 16) | (uint64_t((sbo >> 4) & 0x3FFF) << 32) | (uint64_t(type) << 62);
+// sm_90 descriptor: start [0,14) (added on the device), LBO>>4 [16,30), SBO>>4 [32,46), base offset [49,52),
+// type [62,64).
+uint64_t desc(uint32_t lbo, uint32_t sbo, uint32_t type, uint32_t baseOffset = 0) {
+    return (uint64_t((lbo >> 4) & 0x3FFF) << 16) | (uint64_t((sbo >> 4) & 0x3FFF) << 32) |
+           (uint64_t(baseOffset & 7) << 49) | (uint64_t(type) << 62);
 }
 
 // One-hot identity I16 (element (mn, k) = 1 when mn == k < 16) in the no-swizzle K-major layout, LBO 128
@@ -87,7 +90,8 @@ std::vector<uint8_t> numbered(int pass) {
     return img;
 }
 
-int main() {
+int main(int argc, char** argv) {
+    const bool baseSet = argc > 1 && std::strcmp(argv[1], "base") == 0;
     cudaFuncSetAttribute(probe, cudaFuncAttributeMaxDynamicSharedMemorySize, int(2 * kXBytes));
     uint8_t *dA, *dB;
     float* dOut;
@@ -100,24 +104,35 @@ int main() {
     const Strides strides[] = {{128, 256}, {256, 128}, {1024, 2048}, {2048, 1024}, {512, 4096}, {16, 1024}};
     struct Config {
         int operand, trans;
-        uint32_t type, lbo, sbo, start;
+        uint32_t type, lbo, sbo, start, baseOffset;
     };
     std::vector<Config> configs;
-    for (int operand = 0; operand < 2; ++operand)
+    if (baseSet) {
+        // Base offset x start: the model (smem_descriptor.cpp descriptorSwizzle) says the XOR phase is
+        // ((addr >> 7) - base) mod 2^B; alternatives this separates: base ignored, added, XORed.
+        for (int operand = 0; operand < 2; ++operand)
+            for (uint32_t type = 1; type < 4; ++type)
+                for (int trans = 0; trans < 2; ++trans)
+                    for (uint32_t start : {0u, 128u, 384u})
+                        for (uint32_t bo = 0; bo < 8; ++bo)
+                            configs.push_back({operand, trans, type, 1024, 2048, start, bo});
+    }
+    for (int operand = 0; operand < 2 && !baseSet; ++operand)
         for (uint32_t type = 0; type < 4; ++type)
             for (int trans = 0; trans < 2; ++trans)
-                for (const Strides& s : strides) configs.push_back({operand, trans, type, s.lbo, s.sbo, 0});
+                for (const Strides& s : strides) configs.push_back({operand, trans, type, s.lbo, s.sbo, 0, 0});
     // Start addresses off the 1024-B atom (the swizzle XOR uses address bits: open question 22).
-    for (int operand = 0; operand < 2; ++operand)
+    for (int operand = 0; operand < 2 && !baseSet; ++operand)
         for (uint32_t type = 1; type < 4; ++type)
             for (int trans = 0; trans < 2; ++trans)
                 for (uint32_t start : {128u, 256u, 512u, 32u})
-                    configs.push_back({operand, trans, type, 1024, 2048, start});
+                    configs.push_back({operand, trans, type, 1024, 2048, start, 0});
     // A random sweep (fixed seed): any type, major, LBO/SBO multiples of 16 up to 2 KiB, 128-B starts.
     uint32_t seed = 20261125;
     auto rnd = [&seed](uint32_t n) { seed = seed * 1664525u + 1013904223u; return (seed >> 8) % n; };
-    for (int i = 0; i < 64; ++i)
-        configs.push_back({int(rnd(2)), int(rnd(2)), rnd(4), 16 * (1 + rnd(128)), 16 * (1 + rnd(128)), 128 * rnd(8)});
+    for (int i = 0; i < 64 && !baseSet; ++i)
+        configs.push_back(
+            {int(rnd(2)), int(rnd(2)), rnd(4), 16 * (1 + rnd(128)), 16 * (1 + rnd(128)), 128 * rnd(8), 0});
     int n = 0;
     for (const Config& c : configs) {
                     const int operand = c.operand, trans = c.trans;
@@ -131,7 +146,7 @@ int main() {
                         const std::vector<uint8_t>& bImg = operand == 0 ? id : x;
                         cudaMemcpy(dA, aImg.data(), aImg.size(), cudaMemcpyHostToDevice);
                         cudaMemcpy(dB, bImg.data(), bImg.size(), cudaMemcpyHostToDevice);
-                        const uint64_t xd = desc(s.lbo, s.sbo, type) | (c.start >> 4);
+                        const uint64_t xd = desc(s.lbo, s.sbo, type, c.baseOffset) | (c.start >> 4);
                         probe<<<1, 128, 2 * kXBytes>>>(dA, uint32_t(aImg.size()), dB, uint32_t(bImg.size()),
                                                        operand == 0 ? xd : idDesc, operand == 0 ? idDesc : xd,
                                                        operand == 0 ? trans : 0, operand == 1 ? trans : 0, dOut);
@@ -139,8 +154,9 @@ int main() {
                         ok = cudaMemcpy(res[pass].data(), dOut, 64 * 64 * 4, cudaMemcpyDeviceToHost) == cudaSuccess;
                     }
                     std::printf("{\"id\":\"wgmma_%04d\",\"operand\":\"%s\",\"major\":\"%s\",\"layout_type\":%u,"
-                                "\"lbo\":%u,\"sbo\":%u,\"start\":%u",
-                                n++, operand == 0 ? "A" : "B", trans ? "MN" : "K", type, s.lbo, s.sbo, c.start);
+                                "\"lbo\":%u,\"sbo\":%u,\"start\":%u,\"base_offset\":%u",
+                                n++, operand == 0 ? "A" : "B", trans ? "MN" : "K", type, s.lbo, s.sbo, c.start,
+                                c.baseOffset);
                     if (!ok) {
                         std::printf(",\"error\":\"%s\"}\n", cudaGetErrorString(cudaGetLastError()));
                         return 1;

@@ -70,6 +70,10 @@ struct ScenarioTensorMap {
     SourceSpan span;
     ScenarioFill fill = ScenarioFill::Index; ///< appended: initial contents of the tensor
     uint64_t extent = 0; ///< appended: bytes from map.p.globalAddress to the end of the last element
+    /// appended: `roles=[k,n]`: the MMA role of each dimension, dimension 0 first ('m', 'n', 'k' or 'b'
+    /// for a batch/other dimension); empty when not declared. The consumer check takes an operand's
+    /// major-ness from it instead of from the descriptor under test.
+    std::string roles;
 };
 
 struct ScenarioBuffer {

@@ -80,8 +80,9 @@ enum class MatrixMajor : uint8_t { K, MN };
 ///   MN swz W: (mb%W)    + (mb/W)*LBO  + (k%R)*W + (k/R)*SBO                    R = 8 (4 for type 1)
 [[nodiscard]] uint32_t canonicalOffset(const SmemDescriptor& d, MatrixMajor major, uint32_t elemBits,
                                        uint32_t mn, uint32_t k);
-/// Absolute shared byte address of element (mn, k): swizzle(startAddress + canonicalOffset).
-/// unverified: open question 22 — the XOR uses absolute address bits; baseOffset does not change it.
+/// Absolute shared byte address of element (mn, k): swizzle(startAddress + canonicalOffset). The XOR uses
+/// absolute address bits (measured on H100 for base offset 0); a non-zero base offset b counts the XOR's
+/// line phase from b: ((addr >> (M+S)) - b) mod 2^B. unverified: open question 22 (smem_descriptor.cpp).
 [[nodiscard]] uint32_t elementAddress(const SmemDescriptor& d, MatrixMajor major, uint32_t elemBits,
                                       uint32_t mn, uint32_t k);
 
