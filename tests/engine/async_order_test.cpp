@@ -48,14 +48,18 @@ constexpr Severity E = Severity::Error, W = Severity::Warning;
 
 } // namespace
 
-TEST_CASE("async: each broken ordering example gets exactly its diagnostics, its fixed twin none", "[async]") {
+TEST_CASE("async: each broken ordering example gets exactly its diagnostics, its fixed twin none",
+          "[async]") {
     struct Pair {
         const char* name;
         std::vector<Expected> want;
     };
     const std::vector<Pair> pairs{
         {"async_parity_first_phase",
-         {{E, 12, {"race (read after write)", "ld.shared", "TMA load", "parity], 0", "names the phase before phase 0"}},
+         {{E,
+           12,
+           {"race (read after write)", "ld.shared", "TMA load", "parity], 0",
+            "names the phase before phase 0"}},
           {W, 12, {"TMA load", "still in flight at kernel exit"}}}},
         {"async_no_wait_before_consumer",
          {{E, 11, {"race (read after write)", "ld.shared", "mbarrier.try_wait.parity [bar], 0"}},
@@ -67,13 +71,16 @@ TEST_CASE("async: each broken ordering example gets exactly its diagnostics, its
         {"async_stage_reload_before_release",
          {{E, 28, {"race (write after read): TMA load", "sA", "tcgen05.mma", "tcgen05.commit"}}}},
         {"async_multicast_mask_omits_cta",
-         {{E, 41, {"ctaMask 0x7 (line 33) omits CTA 3, whose barrier at 0x2400 expects 8192 B", "never completes",
-                   "0 of 8192 tx bytes"}}}},
+         {{E,
+           41,
+           {"ctaMask 0x7 (line 33) omits CTA 3, whose barrier at 0x2400 expects 8192 B", "never completes",
+            "0 of 8192 tx bytes"}}}},
         {"async_double_buffer_wrong_phase",
          {{E, 48, {"race (write after read): TMA load", "sA1", "wgmma.mma_async", "wgmma.wait_group 0"}}}},
         {"async_release_before_mma_done",
          {{E, 25, {"race (write after read): TMA load", "sA", "wgmma.mma_async", "wgmma.wait_group 0"}}}},
-        {"async_store_without_proxy_fence", {{E, 8, {"race (proxy)", "TMA store", "st.shared", "fence.proxy.async"}}}},
+        {"async_store_without_proxy_fence",
+         {{E, 8, {"race (proxy)", "TMA store", "st.shared", "fence.proxy.async"}}}},
         {"async_tmem_ld_used_before_wait",
          {{E, 12, {"race (read after write): tcgen05.st", "registers r8..r15", "tcgen05.wait::ld"}}}},
         {"async_mma_before_tma_wait",
@@ -121,9 +128,11 @@ TEST_CASE("async: the model's groups, commits and barriers order exactly what PT
     };
     SECTION("wait_group 1 completes only the older of two bulk groups") {
         Model m;
-        m.issue(site(1), AsyncOp{OpKind::TmaStore, {smem(0, 64)}, {}, Completion::BulkGroup, {}, 0, 0, UINT32_MAX});
+        m.issue(site(1),
+                AsyncOp{OpKind::TmaStore, {smem(0, 64)}, {}, Completion::BulkGroup, {}, 0, 0, UINT32_MAX});
         m.commitGroup(site(2), Completion::BulkGroup);
-        m.issue(site(3), AsyncOp{OpKind::TmaStore, {smem(64, 128)}, {}, Completion::BulkGroup, {}, 0, 0, UINT32_MAX});
+        m.issue(site(3),
+                AsyncOp{OpKind::TmaStore, {smem(64, 128)}, {}, Completion::BulkGroup, {}, 0, 0, UINT32_MAX});
         m.commitGroup(site(4), Completion::BulkGroup);
         m.waitGroup(site(5), Completion::BulkGroup, 1, true);
         m.access(site(6), {}, {smem(0, 64)}); // the first store's source: read by then
@@ -136,7 +145,8 @@ TEST_CASE("async: the model's groups, commits and barriers order exactly what PT
         const BarrierRef b{0, 0x400, "bar"};
         m.init(site(1), b, 2);
         m.arrive(site(2), b, 128, true);
-        m.issue(site(3), AsyncOp{OpKind::TmaLoad, {}, {smem(0, 128)}, Completion::Mbarrier, b, 128, 0, UINT32_MAX});
+        m.issue(site(3),
+                AsyncOp{OpKind::TmaLoad, {}, {smem(0, 128)}, Completion::Mbarrier, b, 128, 0, UINT32_MAX});
         CHECK_FALSE(m.wait(site(4), b, 0u)); // 1 of 2 arrivals
         REQUIRE(errors(m) == 1);
         CHECK(m.findings().back().message.find("1 of 2 arrivals, 128 of 128 tx bytes") != std::string::npos);
@@ -146,7 +156,8 @@ TEST_CASE("async: the model's groups, commits and barriers order exactly what PT
         const BarrierRef b{0, 0x400, "done"};
         const Range tmem{MemSpace::TensorMemory, 0, 0, 64, "TMEM"};
         m.init(site(1), b, 1);
-        m.issue(site(2), AsyncOp{OpKind::Tcgen05Mma, {}, {tmem}, Completion::Tcgen05Commit, {}, 0, 0, UINT32_MAX});
+        m.issue(site(2),
+                AsyncOp{OpKind::Tcgen05Mma, {}, {tmem}, Completion::Tcgen05Commit, {}, 0, 0, UINT32_MAX});
         m.tcgen05Wait(site(3), Completion::Tcgen05WaitSt);
         m.dealloc(site(4), 0, 32);
         CHECK(errors(m) == 1); // still in flight at the dealloc

@@ -334,7 +334,11 @@ bool Model::wait(const Site& s, const BarrierRef& b, std::optional<uint32_t> par
             m->anyHang = true;
             return false;
         }
-        m->complete(r.inflight.front());
+        const uint32_t id = r.inflight.front();
+        if (m->ops[id].lateDone)
+            std::erase(r.inflight, id); // never stall on one completed elsewhere
+        else
+            m->complete(id);
     }
     join(m->threads[tIndex].clock, r.completed);
     m->tick(m->threads[tIndex]);

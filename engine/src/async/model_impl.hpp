@@ -88,7 +88,7 @@ struct Model::Impl {
     std::vector<uint32_t> multicastOps; ///< deliveries, for the hang report
     bool anyHang = false;
     bool capped = false; ///< the history reached kMaxHistory: later accesses are not checked
-    static constexpr size_t kMaxHistory = 200000;
+    static constexpr size_t kMaxHistory = 20000; ///< every access is checked against all earlier ones: O(n^2)
     std::set<std::pair<uint32_t, std::string>> inflightReported;
 
     ThreadRec& thread(const ThreadId& t);

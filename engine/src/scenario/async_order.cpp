@@ -122,7 +122,8 @@ std::vector<Range> descBuffers(const Scenario& s, const std::vector<uint32_t>& c
             const uint64_t start = (d & 0x3FFF) << 4;
             for (const ScenarioBuffer& b : s.buffers)
                 if (b.cta == cta && start >= b.addr && start < uint64_t(b.addr) + b.size)
-                    rs.push_back(Range{MemSpace::SharedCta, b.cta, b.addr, uint64_t(b.addr) + b.size, b.name});
+                    rs.push_back(
+                        Range{MemSpace::SharedCta, b.cta, b.addr, uint64_t(b.addr) + b.size, b.name});
         }
     return rs;
 }
@@ -175,8 +176,14 @@ void checkAsyncOrder(const Scenario& s, const Run& run, std::vector<Diagnostic>&
             if (!u.op.aFromTmem) descs.push_back(u.descA);
             std::vector<uint32_t> ctas{in.cta};
             if (u.ctaGroup == 2) ctas = {in.cta & ~1u, in.cta | 1u};
-            async::AsyncOp op{async::OpKind::Tcgen05Mma, movesRanges(s, tr, i, false), movesRanges(s, tr, i, true),
-                              async::Completion::Tcgen05Commit, {}, 0, 0, i};
+            async::AsyncOp op{async::OpKind::Tcgen05Mma,
+                              movesRanges(s, tr, i, false),
+                              movesRanges(s, tr, i, true),
+                              async::Completion::Tcgen05Commit,
+                              {},
+                              0,
+                              0,
+                              i};
             for (Range& r : descBuffers(s, ctas, descs)) op.reads.push_back(std::move(r));
             model.issue(site, std::move(op));
             continue;
@@ -230,10 +237,21 @@ void checkAsyncOrder(const Scenario& s, const Run& run, std::vector<Diagnostic>&
                     if ((a.activeMask >> l) & 1)
                         rs.push_back(Range{MemSpace::SharedCta, in.cta, a.addr[l], a.addr[l] + w,
                                            bufferName(s, in.cta, a.addr[l])});
+                std::sort(rs.begin(), rs.end(),
+                          [](const Range& x, const Range& y) { return x.begin < y.begin; });
+                std::vector<Range>
+                    merged; // one range per contiguous run (and buffer), as the report names it
+                for (Range& r : rs)
+                    if (!merged.empty() && r.begin <= merged.back().end && r.name == merged.back().name)
+                        merged.back().end = std::max(merged.back().end, r.end);
+                    else
+                        merged.push_back(std::move(r));
+                rs = std::move(merged);
                 const bool store = a.kind == SmemAccess::Kind::Store;
                 model.access(site, store ? std::vector<Range>{} : rs, store ? rs : std::vector<Range>{});
             } else if (in.wgmma) {
-                async::AsyncOp op{async::OpKind::Wgmma, {}, {}, async::Completion::WgmmaGroup, {}, 0, 0, UINT32_MAX};
+                async::AsyncOp op{
+                    async::OpKind::Wgmma, {}, {}, async::Completion::WgmmaGroup, {}, 0, 0, UINT32_MAX};
                 op.reads = descBuffers(s, {in.cta}, {in.wgmma->descA, in.wgmma->descB});
                 model.issue(site, std::move(op));
             } else if (starts(t, "mbarrier.arrive")) {
@@ -278,7 +296,8 @@ void checkAsyncOrder(const Scenario& s, const Run& run, std::vector<Diagnostic>&
         // expect_tx check's reading of the same wait ("announce only the bytes that arrive"), issue 23.
         if (d.message.rfind("ctaMask ", 0) == 0)
             std::erase_if(out, [&](const Diagnostic& e) {
-                return e.span.line == d.span.line && e.message.find("expect_tx announced") != std::string::npos;
+                return e.span.line == d.span.line &&
+                       e.message.find("expect_tx announced") != std::string::npos;
             });
         out.push_back(d);
     }
