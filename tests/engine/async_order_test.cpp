@@ -58,7 +58,7 @@ TEST_CASE("async: each broken ordering example gets exactly its diagnostics, its
         {"async_parity_first_phase",
          {{E,
            12,
-           {"race (read after write)", "ld.shared", "TMA load", "parity], 0",
+           {"race (read after write)", "ld.shared", "TMA load", "mbarrier.try_wait.parity [bar], 0",
             "names the phase before phase 0"}},
           {W, 12, {"TMA load", "still in flight at kernel exit"}}}},
         {"async_no_wait_before_consumer",
