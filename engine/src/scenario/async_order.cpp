@@ -299,7 +299,12 @@ void checkAsyncOrder(const Scenario& s, const Run& run, std::vector<Diagnostic>&
                 return e.span.line == d.span.line &&
                        e.message.find("expect_tx announced") != std::string::npos;
             });
-        out.push_back(d);
+        // A scenario is often a fragment of a kernel (no waits where the fragment ends, producers elsewhere):
+        // its ordering findings are warnings, as TMEM still allocated at its end is (run.cpp). The model's
+        // own severities stand for a whole kernel (the executor).
+        Diagnostic w = d;
+        if (w.severity == Severity::Error) w.severity = Severity::Warning;
+        out.push_back(std::move(w));
     }
 }
 
