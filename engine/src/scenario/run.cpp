@@ -2,6 +2,7 @@
 // CTA of the cluster), then execute each instruction through the TMA executor, recording a trace.
 #include "layoutscope/analysis/banks.hpp"
 #include "layoutscope/scenario/scenario.hpp"
+#include "scenario/async_order.hpp"
 #include "scenario/im2col.hpp"
 #include "scenario/mma_values.hpp"
 #include "scenario/parse.hpp"
@@ -438,6 +439,7 @@ Result<Run> runScenario(const Scenario& s, const RunOptions& options) {
             run.warnings.push_back(txDiagnostic(txMismatch(s, mb, w, key.first, key.second), w.expectSpan));
     }
     exitWarnings(tmem, allocSites, run.warnings);
+    scn::checkAsyncOrder(s, run, run.warnings); // issue 23: completion order, races, hangs
     run.final = std::move(state);
     run.tmemFinal = std::move(tmem);
     return run;

@@ -1,0 +1,471 @@
+// async::Model: vector clocks over threads and async units (FastTrack's happens-before, Flanagan and
+// Freund PLDI 2009, without its epoch compression: scenarios are small, so every access is kept and every
+// overlapping pair checked), mbarrier phases, commit groups, and the late schedule.
+//
+// The rules implemented, PTX ISA 9.2:
+// * An async operation's writes (and its reads' end) become visible to a thread only through its
+//   completion mechanism (chapter "Memory Consistency Model", async proxy; the instruction sections):
+//   complete_tx on an mbarrier whose phase completion a wait observes (§9.7.13.15, §9.7.13.15.16
+//   mbarrier.test_wait/try_wait), cp.async.bulk.wait_group[.read] for bulk groups (§9.7.9.25.4),
+//   wgmma.wait_group, tcgen05.commit arriving on an mbarrier, tcgen05.wait::ld / ::st.
+// * A phase completes when its pending arrivals and its tx-count are both 0 (§9.7.13.15); try_wait.parity
+//   P waits for the phase of parity P, the current one or the one before it: naming the one before returns
+//   at once (§9.7.13.15.16).
+// * Generic-proxy writes are visible to the async proxy only after fence.proxy.async ("Async proxy").
+// * An mbarrier used by another CTA needs fence.mbarrier_init.release.cluster after its init and a cluster
+//   barrier before the use (mbarrier.init; CUTLASS fence_barrier_init + cluster_sync).
+// * tcgen05.mma, tcgen05.cp and tcgen05.shift issued by one thread execute in issue order ("tcgen05 Memory
+//   Consistency Model", pipelined instruction pairs). unverified: the model orders every such pair, PTX
+//   lists specific pairs.
+// * unverified, not enforced: tcgen05.fence::before/after_thread_sync around thread synchronisation.
+#include "async/model_impl.hpp"
+
+#include <algorithm>
+
+namespace layoutscope::async {
+
+void join(Clock& a, const Clock& b) {
+    if (a.size() < b.size()) a.resize(b.size(), 0);
+    for (size_t i = 0; i < b.size(); ++i) a[i] = std::max(a[i], b[i]);
+}
+
+uint32_t at(const Clock& c, uint32_t u) {
+    return u < c.size() ? c[u] : 0;
+}
+
+namespace {
+void setAt(Clock& c, uint32_t u, uint32_t v) {
+    if (c.size() <= u) c.resize(u + 1, 0);
+    c[u] = v;
+}
+bool isPipelined(OpKind k) {
+    return k == OpKind::Tcgen05Mma || k == OpKind::Tcgen05Cp || k == OpKind::Tcgen05Shift;
+}
+bool overlaps(const Range& a, const Range& b) {
+    return a.space == b.space && a.cta == b.cta && a.begin < b.end && b.begin < a.end;
+}
+} // namespace
+
+Model::Model(ValueDiffers differs) : m(std::make_unique<Impl>()) {
+    m->differs = std::move(differs);
+}
+Model::~Model() = default;
+
+const std::vector<Diagnostic>& Model::findings() const {
+    return m->out;
+}
+
+ThreadRec& Model::Impl::thread(const ThreadId& t) {
+    for (ThreadRec& r : threads)
+        if (r.id == t) return r;
+    ThreadRec r;
+    r.id = t;
+    r.unit = units++;
+    r.clock = clusterClock;
+    setAt(r.clock, r.unit, 1);
+    threadOfUnit[r.unit] = static_cast<uint32_t>(threads.size());
+    threads.push_back(std::move(r));
+    return threads.back();
+}
+
+void Model::Impl::tick(ThreadRec& t) {
+    setAt(t.clock, t.unit, at(t.clock, t.unit) + 1);
+}
+
+BarrierRec& Model::Impl::barrier(const Site& s, const BarrierRef& b, const char* use) {
+    BarrierRec& r = barriers[{b.cta, b.addr}];
+    if (r.ref.name.empty()) r.ref = b;
+    if (!r.initialised && !r.uninitReported) {
+        r.uninitReported = true;
+        emit(Severity::Error, s.span,
+             "mbarrier " + b.name + " (CTA " + std::to_string(b.cta) + ", " + hexAddr(b.addr) +
+                 ") is used by " + use +
+                 " before any mbarrier.init: its phase, arrival count and tx-count are undefined; "
+                 "initialise it (mbarrier.init) before its first use",
+             "PTX ISA 9.2 §9.7.13.15.9 mbarrier.init (an mbarrier must be initialised before use)");
+    }
+    return r;
+}
+
+void Model::Impl::observe(ThreadRec& t, uint32_t id) {
+    join(t.clock, ops[id].clock);
+}
+
+void Model::Impl::phaseCheck(BarrierRec& b) {
+    if (!b.initialised || b.pending > 0 || b.tx > 0) return;
+    b.completed = b.clock;
+    b.clock.clear();
+    ++b.phase;
+    b.pending = b.count;
+    b.tx = b.expected = b.completedTx = 0;
+}
+
+void Model::Impl::complete(uint32_t id) {
+    OpRec& o = ops[id];
+    if (o.lateDone) return;
+    o.lateDone = true;
+    for (uint32_t t : o.tracked) {
+        complete(t);
+        join(o.clock, ops[t].clock);
+    }
+    const bool viaBarrier = o.commitBarrier >= 0 || (o.op.how == Completion::Mbarrier && o.op.barrier);
+    if (!viaBarrier) return;
+    auto it = barriers.find(o.barrierKey);
+    if (it == barriers.end()) return;
+    BarrierRec& b = it->second;
+    std::erase(b.inflight, id);
+    join(b.clock, o.clock);
+    if (o.commitBarrier >= 0) {
+        --b.pending;
+    } else {
+        b.tx -= o.op.txBytes;
+        b.completedTx += o.op.txBytes;
+    }
+    phaseCheck(b);
+}
+
+void Model::Impl::remoteUse(BarrierRec& b, const Site& s, uint32_t fromCta) {
+    if (b.remoteReported || !b.initialised || fromCta == b.ref.cta) return;
+    if (b.fencedAt >= 0 && b.fencedAt < clusterGen) return;
+    b.remoteReported = true;
+    emit(Severity::Error, s.span,
+         "mbarrier " + b.ref.name + " of CTA " + std::to_string(b.ref.cta) + ", initialised at line " +
+             std::to_string(b.initSite.span.line) + ", is used from CTA " + std::to_string(fromCta) +
+             " at line " + std::to_string(s.span.line) +
+             (b.fencedAt < 0 ? " with no fence.mbarrier_init after its init"
+                             : " with no barrier.cluster.arrive/wait after its fence.mbarrier_init") +
+             ": the other CTA may see it uninitialised. Fix: fence.mbarrier_init.release.cluster in CTA " +
+             std::to_string(b.ref.cta) +
+             " after the init, then barrier.cluster.arrive.release + "
+             "barrier.cluster.wait.acquire in every CTA before the first remote use",
+         "PTX ISA 9.2 §9.7.13.15.9 mbarrier.init; fence.mbarrier_init (membar/fence); barrier.cluster");
+}
+
+void Model::Impl::record(const Site& s, uint32_t unit, uint32_t epoch, const Clock& knows, int op,
+                         uint32_t threadUnit, const std::vector<Range>& ranges, bool write, bool asyncProxy) {
+    if (capped) return;
+    for (const Range& r : ranges) {
+        if (r.begin >= r.end) continue;
+        AccessRec cur{unit, epoch, write, asyncProxy, op, 0, threadUnit, r, s};
+        if (op < 0) cur.proxyFences = threads[threadOfUnit[threadUnit]].proxyFences;
+        for (size_t i = 0; i < history.size(); ++i) {
+            const AccessRec h = history[i]; // a copy: race() may not grow history, but stay safe
+            if ((!write && !h.write) || h.unit == unit || !overlaps(h.range, r)) continue;
+            Range ov = r;
+            ov.begin = std::max(r.begin, h.range.begin);
+            ov.end = std::min(r.end, h.range.end);
+            if (ov.name.empty()) ov.name = h.range.name;
+            // An op pipelined after the writer (same thread, tcgen05 mma/cp/shift) sees its writes in both
+            // schedules.
+            const bool pipelined = op >= 0 && h.op >= 0 && h.op < op && ops[h.op].thread == ops[op].thread &&
+                                   isPipelined(ops[h.op].op.kind) && isPipelined(ops[op].op.kind);
+            const bool lateStale = h.write && h.op >= 0 && !ops[h.op].lateDone && !pipelined;
+            const bool valueDiffers = lateStale && differs && ops[h.op].op.traceInstr != UINT32_MAX &&
+                                      differs(ops[h.op].op.traceInstr, ov);
+            if (at(knows, h.unit) >= h.epoch) {
+                // Ordered. A generic write read by the async proxy still needs fence.proxy.async in between.
+                if (h.write && !h.asyncProxy && asyncProxy && r.space == MemSpace::SharedCta &&
+                    threads[threadOfUnit[h.thread]].proxyFences <= h.proxyFences)
+                    proxyRace(h, cur, ov);
+                else if (valueDiffers)
+                    valueOnly(h, cur, ov); // the clocks order them but the late schedule reads old bytes
+                continue;
+            }
+            race(h, cur, ov, valueDiffers);
+        }
+        history.push_back(std::move(cur));
+        if (history.size() >= kMaxHistory) {
+            capped = true;
+            emit(Severity::Warning, s.span,
+                 "the happens-before checker keeps at most " + std::to_string(kMaxHistory) +
+                     " access ranges; accesses from here on are not checked",
+                 "Layoutscope limit (async/model.cpp)");
+            return;
+        }
+    }
+}
+
+uint32_t Model::issue(const Site& s, AsyncOp op) {
+    const uint32_t id = static_cast<uint32_t>(m->ops.size());
+    ThreadRec& t0 = m->thread(s.thread);
+    const uint32_t tIndex = m->threadOfUnit[t0.unit];
+    OpRec rec;
+    rec.site = s;
+    rec.unit = m->units++;
+    rec.thread = t0.unit;
+    rec.clock = t0.clock;
+    const bool pipelined = isPipelined(op.kind);
+    if (pipelined && t0.lastPipelined >= 0) join(rec.clock, m->ops[t0.lastPipelined].clock);
+    setAt(rec.clock, rec.unit, 1);
+    rec.op = std::move(op);
+    const bool hung = t0.hung;
+    m->ops.push_back(std::move(rec));
+    if (hung) {
+        m->ops[id].lateDone = m->ops[id].dropped = true; // never issued: the thread hangs before it
+        return id;
+    }
+    OpRec& o = m->ops[id];
+    if (o.op.how == Completion::Mbarrier && o.op.barrier) {
+        BarrierRec& b = m->barrier(s, *o.op.barrier, "a copy's complete_tx");
+        m->remoteUse(b, s, s.thread.cta);
+        o.barrierKey = {o.op.barrier->cta, o.op.barrier->addr};
+        o.phase = b.phase;
+        b.inflight.push_back(id);
+    }
+    if (o.op.multicastMask) m->multicastOps.push_back(id);
+    ThreadRec& t = m->threads[tIndex];
+    switch (o.op.how) {
+    case Completion::BulkGroup:
+        t.uncommittedBulk.push_back(id);
+        break;
+    case Completion::WgmmaGroup:
+        t.uncommittedWgmma.push_back(id);
+        break;
+    case Completion::CpAsyncGroup:
+        t.uncommittedCp.push_back(id);
+        break;
+    case Completion::Tcgen05Commit:
+        t.tcgenAsync.push_back(id);
+        break;
+    case Completion::Tcgen05WaitLd:
+        t.tcgenLd.push_back(id);
+        break;
+    case Completion::Tcgen05WaitSt:
+        t.tcgenSt.push_back(id);
+        break;
+    case Completion::Mbarrier:
+        break;
+    }
+    if (pipelined) t.lastPipelined = static_cast<int>(id);
+    // tcgen05.ld / st move Tensor Memory and registers, not shared memory: not the async proxy's view.
+    const bool asyncProxy = o.op.kind != OpKind::Tcgen05Ld && o.op.kind != OpKind::Tcgen05St;
+    const Clock knows = o.clock;
+    const std::vector<Range> reads = o.op.reads, writes = o.op.writes;
+    m->record(s, o.unit, 1, knows, static_cast<int>(id), t.unit, reads, false, asyncProxy);
+    m->record(s, m->ops[id].unit, 1, knows, static_cast<int>(id), m->threads[tIndex].unit, writes, true,
+              asyncProxy);
+    m->tick(m->threads[tIndex]);
+    return id;
+}
+
+void Model::access(const Site& s, const std::vector<Range>& reads, const std::vector<Range>& writes) {
+    ThreadRec& t = m->thread(s.thread);
+    if (t.hung) return;
+    const uint32_t unit = t.unit, epoch = at(t.clock, t.unit);
+    const Clock knows = t.clock;
+    m->record(s, unit, epoch, knows, -1, unit, reads, false, false);
+    m->record(s, unit, epoch, knows, -1, unit, writes, true, false);
+    m->tick(m->threads[m->threadOfUnit[unit]]);
+}
+
+void Model::init(const Site& s, const BarrierRef& b, uint32_t count) {
+    ThreadRec& t = m->thread(s.thread);
+    if (t.hung) return;
+    BarrierRec& r = m->barriers[{b.cta, b.addr}];
+    r.ref = b;
+    r.initialised = true;
+    r.initSite = s;
+    r.count = count;
+    r.pending = count;
+    r.tx = r.expected = r.completedTx = 0;
+    r.phase = 0;
+    r.clock = t.clock;
+    r.fencedAt = -1;
+    r.remoteReported = false;
+    m->tick(t);
+}
+
+void Model::arrive(const Site& s, const BarrierRef& b, int64_t expectTx, bool arrives) {
+    ThreadRec& t = m->thread(s.thread);
+    if (t.hung) return;
+    BarrierRec& r = m->barrier(s, b, arrives ? "mbarrier.arrive" : "mbarrier.expect_tx");
+    m->remoteUse(r, s, s.thread.cta);
+    r.tx += expectTx;
+    r.expected += expectTx;
+    join(r.clock, t.clock);
+    if (arrives) {
+        if (r.initialised && r.pending <= 0 && !r.beyondReported) {
+            r.beyondReported = true;
+            m->emit(Severity::Error, s.span,
+                    "arrival beyond the count: mbarrier " + b.name + " was initialised with " +
+                        std::to_string(r.count) + " arrival(s) and phase " + std::to_string(r.phase) +
+                        " has them all (it waits only for " + std::to_string(r.tx) +
+                        " tx bytes); this arrival belongs to no phase. Initialise it with the number of "
+                        "arriving threads or drop the extra arrive",
+                    "PTX ISA 9.2 §9.7.13.15 (pending arrival count), §9.7.13.15.13 mbarrier.arrive");
+        }
+        --r.pending;
+    }
+    m->phaseCheck(r);
+    m->tick(t);
+}
+
+void Model::completeTx(const Site& s, const BarrierRef& b, int64_t bytes) {
+    ThreadRec& t = m->thread(s.thread);
+    if (t.hung) return;
+    BarrierRec& r = m->barrier(s, b, "mbarrier.complete_tx");
+    r.tx -= bytes;
+    r.completedTx += bytes;
+    join(r.clock, t.clock);
+    m->phaseCheck(r);
+    m->tick(t);
+}
+
+bool Model::wait(const Site& s, const BarrierRef& b, std::optional<uint32_t> parity) {
+    ThreadRec& t0 = m->thread(s.thread);
+    if (t0.hung) return false;
+    const uint32_t tIndex = m->threadOfUnit[t0.unit];
+    BarrierRec& r = m->barrier(s, b, "a wait");
+    if (!r.initialised) return true;
+    if (parity && (*parity & 1) != (r.phase & 1)) { // names the phase before the current one: done already
+        if (r.phase == 0)
+            m->parityNote(s, r, *parity);
+        else
+            join(m->threads[tIndex].clock, r.completed);
+        m->threads[tIndex].parityAtOnce.insert_or_assign(b.cta << 24 | b.addr, std::pair{s, r.phase});
+        m->tick(m->threads[tIndex]);
+        return true;
+    }
+    const uint32_t want = r.phase;
+    while (r.phase == want) { // the late schedule: complete only what this phase needs
+        if (r.inflight.empty()) {
+            m->hang(s, r);
+            m->threads[tIndex].hung = true;
+            m->anyHang = true;
+            return false;
+        }
+        const uint32_t id = r.inflight.front();
+        if (m->ops[id].lateDone)
+            std::erase(r.inflight, id); // never stall on one completed elsewhere
+        else
+            m->complete(id);
+    }
+    join(m->threads[tIndex].clock, r.completed);
+    m->tick(m->threads[tIndex]);
+    return true;
+}
+
+void Model::commitGroup(const Site& s, Completion g) {
+    ThreadRec& t = m->thread(s.thread);
+    if (t.hung) return;
+    auto& open = g == Completion::BulkGroup    ? t.uncommittedBulk
+                 : g == Completion::WgmmaGroup ? t.uncommittedWgmma
+                                               : t.uncommittedCp;
+    auto& groups = g == Completion::BulkGroup    ? t.bulkGroups
+                   : g == Completion::WgmmaGroup ? t.wgmmaGroups
+                                                 : t.cpGroups;
+    groups.push_back(open);
+    open.clear();
+    m->tick(t);
+}
+
+void Model::waitGroup(const Site& s, Completion g, uint32_t n, bool /*readOnly*/) {
+    // .read: the sources have been read; the writes to global may still be in flight. Nothing in a scenario
+    // reads global memory back, so the model completes the whole operation (unverified for an executor that
+    // does).
+    ThreadRec& t = m->thread(s.thread);
+    if (t.hung) return;
+    const uint32_t tIndex = m->threadOfUnit[t.unit];
+    auto& groups = g == Completion::BulkGroup    ? t.bulkGroups
+                   : g == Completion::WgmmaGroup ? t.wgmmaGroups
+                                                 : t.cpGroups;
+    while (groups.size() > n) {
+        for (uint32_t id : groups.front()) {
+            m->complete(id);
+            m->observe(m->threads[tIndex], id);
+        }
+        groups.pop_front();
+    }
+    m->tick(m->threads[tIndex]);
+}
+
+void Model::tcgen05Commit(const Site& s, const BarrierRef& b) {
+    ThreadRec& t0 = m->thread(s.thread);
+    if (t0.hung) return;
+    const uint32_t tIndex = m->threadOfUnit[t0.unit];
+    BarrierRec& r = m->barrier(s, b, "tcgen05.commit");
+    const uint32_t id = static_cast<uint32_t>(m->ops.size());
+    OpRec c;
+    c.site = s;
+    c.unit = m->units++;
+    c.thread = t0.unit;
+    c.clock = t0.clock;
+    setAt(c.clock, c.unit, 1);
+    c.op.kind = OpKind::Tcgen05Mma;
+    c.op.how = Completion::Tcgen05Commit;
+    c.commitBarrier = 1;
+    c.barrierKey = {b.cta, b.addr};
+    c.phase = r.phase;
+    c.tracked = t0.tcgenAsync; // every prior async tcgen05 operation of the thread
+    r.inflight.push_back(id);
+    m->ops.push_back(std::move(c));
+    m->tick(m->threads[tIndex]);
+}
+
+void Model::tcgen05Wait(const Site& s, Completion which) {
+    ThreadRec& t = m->thread(s.thread);
+    if (t.hung) return;
+    std::vector<uint32_t> ids = which == Completion::Tcgen05WaitLd ? t.tcgenLd : t.tcgenSt;
+    (which == Completion::Tcgen05WaitLd ? t.tcgenLd : t.tcgenSt).clear();
+    const uint32_t tIndex = m->threadOfUnit[t.unit];
+    for (uint32_t id : ids) {
+        m->complete(id);
+        m->observe(m->threads[tIndex], id);
+    }
+    m->tick(m->threads[tIndex]);
+}
+
+void Model::fence(const Site& s, FenceKind k) {
+    ThreadRec& t = m->thread(s.thread);
+    if (t.hung) return;
+    if (k == FenceKind::ProxyAsync) ++t.proxyFences;
+    if (k == FenceKind::MbarrierInit)
+        for (auto& [key, b] : m->barriers)
+            if (key.first == s.thread.cta && b.initialised && b.fencedAt < 0) b.fencedAt = m->clusterGen;
+    m->tick(t);
+}
+
+void Model::clusterBarrier(const Site&) {
+    for (ThreadRec& t : m->threads)
+        if (!t.hung) join(m->clusterClock, t.clock);
+    for (ThreadRec& t : m->threads)
+        if (!t.hung) {
+            t.clock = m->clusterClock;
+            m->tick(t);
+        }
+    ++m->clusterGen;
+}
+
+void Model::dealloc(const Site& s, uint32_t col0, uint32_t col1) {
+    ThreadRec& t = m->thread(s.thread);
+    if (t.hung) return;
+    for (const OpRec& o : m->ops) {
+        if (o.commitBarrier >= 0 || o.dropped || at(t.clock, o.unit) >= 1) continue;
+        for (const auto* list : {&o.op.writes, &o.op.reads})
+            for (const Range& r : *list) {
+                if (r.space != MemSpace::TensorMemory || r.cta != s.thread.cta) continue;
+                const uint64_t c0 = r.begin & 0xFFFF, c1 = c0 + (r.end - r.begin);
+                if (c0 < col1 && col0 < c1) {
+                    Range ov = r;
+                    ov.begin = (r.begin & ~uint64_t(0xFFFF)) | std::max<uint64_t>(c0, col0);
+                    ov.end = (r.begin & ~uint64_t(0xFFFF)) | std::min<uint64_t>(c1, col1);
+                    m->inflightAt(s, o, "tcgen05.dealloc", &ov);
+                    goto next;
+                }
+            }
+    next:;
+    }
+    m->tick(t);
+}
+
+void Model::finish(const Site& s) {
+    if (m->anyHang) return; // the kernel never exits
+    for (const OpRec& o : m->ops) {
+        if (o.commitBarrier >= 0 || o.dropped) continue;
+        bool known = false;
+        for (const ThreadRec& t : m->threads) known = known || at(t.clock, o.unit) >= 1;
+        if (!known) m->inflightAt(s, o, "kernel exit", nullptr);
+    }
+}
+
+} // namespace layoutscope::async

@@ -1,0 +1,13 @@
+#pragma once
+// The scenario front end of the async model (issue 23; engine/include/layoutscope/async/async.hpp).
+#include "layoutscope/scenario/scenario.hpp"
+
+#include <vector>
+
+namespace layoutscope::scn {
+
+/// Feed a completed run's instructions to async::Model in program order (one thread per CTA) and append
+/// its findings (races, hangs, barrier accounting, operations in flight at dealloc or exit) to `out`.
+void checkAsyncOrder(const Scenario& s, const Run& run, std::vector<Diagnostic>& out);
+
+} // namespace layoutscope::scn
