@@ -218,7 +218,16 @@ bool Reader::directive() {
     }
     if (name == ".entry" || name == ".func") return function(name == ".entry");
     if (isLineDirective(name)) {
-        restOfLine();
+        const std::string rest(restOfLine());
+        if (name == ".loc" && fn) { // .loc FILE LINE COLUMN [, inlined_at ...]
+            int f = 0, l = 0;
+            if (std::sscanf(rest.c_str(), "%d %d", &f, &l) == 2) locFile = f, locLine = l;
+        } else if (name == ".file") { // .file N "name" [, timestamp, size]
+            int n = 0;
+            const auto q = rest.find('"'), q2 = rest.find('"', q == std::string::npos ? q : q + 1);
+            if (std::sscanf(rest.c_str(), "%d", &n) == 1 && q2 != std::string::npos)
+                mod.files.emplace_back(n, rest.substr(q + 1, q2 - q - 1));
+        }
         return true;
     }
     if (name == ".section") return section(start);
@@ -271,6 +280,7 @@ bool Reader::statement() {
         while (lex::isIdentChar(l.peek())) l.advance();
         if (l.peek() == ':' && l.peek(1) != ':') {
             if (!fn) return fail(start.here(), "a label outside a function body");
+            record(PtxStatement::Kind::Label, c.text.substr(c.pos, l.pos - c.pos), c);
             c = l;
             c.advance();
             return true;
