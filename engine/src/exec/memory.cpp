@@ -202,12 +202,21 @@ uint8_t* resolve(Machine& m, Warp& w, const Op& op, Space space, uint64_t addr, 
             p = in(m.moduleGlobals, addr - kModuleGlobalBase);
             if (p) return p;
         }
-        for (auto& t : m.tensors)
-            if (addr >= t.address && addr - t.address < t.bytes.size()) {
-                p = in(t.bytes, addr - t.address);
-                return p ? p : bad("runs past the end of tensor `" + t.name + "`");
+        {
+            const ExecTensor* below = nullptr;
+            for (auto& t : m.tensors) {
+                if (addr >= t.address && addr - t.address < t.bytes.size()) {
+                    p = in(t.bytes, addr - t.address);
+                    return p ? p : bad("runs past the end of tensor `" + t.name + "`");
+                }
+                if (addr >= t.address && (!below || t.address > below->address)) below = &t;
             }
-        return bad("not inside any tensor passed as an argument (nor a module .global variable)");
+            if (below && addr - below->address < (uint64_t(1) << 32))
+                return bad(std::to_string(addr - below->address - below->bytes.size()) +
+                           " bytes past the end of tensor `" + below->name + "` (" +
+                           std::to_string(below->bytes.size()) + " bytes)");
+            return bad("not inside any tensor passed as an argument (nor a module .global variable)");
+        }
     }
     return bad("unknown state space");
 }

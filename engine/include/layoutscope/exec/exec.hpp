@@ -48,8 +48,8 @@ struct ExecArg {
 struct Launch {
     std::string entry; ///< a kernel name or its 0-based index among the module's entries ("" = the only one)
     Dim3 grid, block;
-    Dim3 cluster; ///< (1,1,1) = no cluster
-    Dim3 cta;     ///< which CTA (with a cluster: any CTA of the cluster to run)
+    Dim3 cluster;      ///< (1,1,1) = no cluster
+    Dim3 cta{0, 0, 0}; ///< which CTA (with a cluster: any CTA of the cluster to run)
     uint32_t dynamicSmem = 0;
     std::vector<ExecArg> args;
 };
