@@ -4,6 +4,7 @@
 #include "exec/machine.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 
@@ -204,8 +205,56 @@ bool isFloatOp(const Op& op) {
     }
 }
 
+namespace {
+
+// The common case, f32/f64 add/sub/mul/fma in round-to-nearest without .ftz/.sat: the host FPU's result
+// is the PTX result (IEEE 754 binary32/64, fused fma), NaNs canonicalized.
+template <class F, class U>
+bool fastFloat(Machine& m, Warp& w, const Op& op, uint32_t mask) {
+    const auto& o = op.o;
+    const size_t n = op.opc == Opc::Fma || op.opc == Opc::Mad ? 4 : 3;
+    if (o.size() != n) return false;
+    const Ty t = op.t;
+    for (uint32_t x = mask; x; x &= x - 1) {
+        const int l = std::countr_zero(x);
+        F v[3];
+        for (size_t i = 1; i < n; ++i) {
+            const U bits = static_cast<U>(readOperand(m, w, o[i], l, t));
+            std::memcpy(&v[i - 1], &bits, sizeof(F));
+        }
+        F r;
+        switch (op.opc) {
+        case Opc::Add:
+            r = v[0] + v[1];
+            break;
+        case Opc::Sub:
+            r = v[0] - v[1];
+            break;
+        case Opc::Mul:
+            r = v[0] * v[1];
+            break;
+        default:
+            r = std::fma(v[0], v[1], v[2]);
+            break;
+        }
+        U bits;
+        std::memcpy(&bits, &r, sizeof(F));
+        if (r != r) bits = static_cast<U>(canonicalNaN(formatOf(t)));
+        writeOperand(m, w, o[0], l, bits);
+    }
+    return true;
+}
+
+} // namespace
+
 bool execFloat(Machine& m, Warp& w, const Op& op, uint32_t mask) {
     const Ty t = op.t;
+    if (t.k == TK::F && (op.rnd == Rnd::None || op.rnd == Rnd::Rn) && !op.ftz && !op.sat &&
+        (op.opc == Opc::Add || op.opc == Opc::Sub || op.opc == Opc::Mul || op.opc == Opc::Fma ||
+         op.opc == Opc::Mad) &&
+        (t.bits == 32 ? fastFloat<float, uint32_t>(m, w, op, mask)
+                      : fastFloat<double, uint64_t>(m, w, op, mask)))
+        return true;
     const bool pair = t.k == TK::F16x2 || t.k == TK::BF16x2;
     const Ty et = pair ? Ty{t.k == TK::F16x2 ? TK::F16 : TK::BF16, 16} : t;
     const Format f = formatOf(et);

@@ -68,10 +68,16 @@ __extension__ typedef unsigned __int128 UInt128;
 }
 
 /// An operand's value for `lane` as `t` (registers are read as stored; immediates converted to a float
-/// type when written as another float width or as a decimal).
-uint64_t readOperand(Machine& m, Warp& w, const Opnd& o, int lane, Ty t);
+/// type when written as another float width or as a decimal). readOperand inlines the register case.
+uint64_t readOperandSlow(Machine& m, Warp& w, const Opnd& o, int lane, Ty t);
+inline uint64_t readOperand(Machine& m, Warp& w, const Opnd& o, int lane, Ty t) {
+    if (o.kind == OK::Reg && !o.neg) return m.reg(w, o.reg, lane);
+    return readOperandSlow(m, w, o, lane, t);
+}
 /// Write `v` to a register operand (or nothing for the sink `_`).
-void writeOperand(Machine& m, Warp& w, const Opnd& o, int lane, uint64_t v);
+inline void writeOperand(Machine& m, Warp& w, const Opnd& o, int lane, uint64_t v) {
+    if (o.kind == OK::Reg) m.reg(w, o.reg, lane) = v;
+}
 
 // Each returns false when the run must stop (m.error set).
 bool execInteger(Machine& m, Warp& w, const Op& op, uint32_t mask); // alu.cpp

@@ -81,7 +81,7 @@ uint64_t symbolAddress(const Machine&, const Symbol& s) {
     return s.perThreadParam ? kThreadParamBase + s.offset : s.offset;
 }
 
-uint64_t readOperand(Machine& m, Warp& w, const Opnd& o, int lane, Ty t) {
+uint64_t readOperandSlow(Machine& m, Warp& w, const Opnd& o, int lane, Ty t) {
     switch (o.kind) {
     case OK::Reg: {
         const uint64_t v = m.reg(w, o.reg, lane);
@@ -125,10 +125,6 @@ uint64_t readOperand(Machine& m, Warp& w, const Opnd& o, int lane, Ty t) {
     default:
         return 0;
     }
-}
-
-void writeOperand(Machine& m, Warp& w, const Opnd& o, int lane, uint64_t v) {
-    if (o.kind == OK::Reg) m.reg(w, o.reg, lane) = v;
 }
 
 uint8_t* resolve(Machine& m, Warp& w, const Op& op, Space space, uint64_t addr, uint64_t bytes, int lane,
