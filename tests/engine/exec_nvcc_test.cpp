@@ -250,3 +250,15 @@ TEST_CASE("exec: launch text (extents, tensor arguments)", "[exec]") {
     CHECK_FALSE(parseExecArg("2=tensor:u8[65536,65536,65536]:zeros"));
     CHECK(parseExecArg("n=512")->scalar == "512");
 }
+
+TEST_CASE("exec nvcc: with -lineinfo a stopped run names the CUDA source line too", "[exec]") {
+    // 64 threads store out[i] into a 32-element tensor: thread 32 is the first past its end, at
+    // `out[i] = s;`, line 68 of kernels.cu.
+    auto r = runEntry("kernels_lineinfo.ptx", "loop_call", {1, 1, 1}, {64, 1, 1}, {0, 0, 0},
+                      {tensorArg("0", "f32", std::vector<float>(64, 1.0f)),
+                       tensorArg("1", "f32", std::vector<float>(32, 0.0f)), scalarArg("2", "1")});
+    REQUIRE_FALSE(r);
+    CHECK_THAT(r.error().message, Catch::Contains("(kernels.cu:68)") && Catch::Contains("thread (32,0,0)") &&
+                                      Catch::Contains("past the end of tensor `1`"));
+    CHECK(r.error().span.line > 0);
+}

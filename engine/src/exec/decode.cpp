@@ -404,6 +404,7 @@ Result<Program> decodeModule(const PtxModule& m) {
     for (auto& sym : p.symbols)
         if (sym.space == Space::Shared && sym.bytes == 0) sym.offset = p.dynSmemOffset;
     p.constMem.assign(constBytes, 0);
+    p.files = m.files;
     return p;
 }
 

@@ -206,6 +206,7 @@ struct Program {
     std::vector<uint8_t> constMem;
     uint64_t moduleGlobalBytes = 0; ///< module-scope .global variables, at kModuleGlobalBase
     std::vector<std::string> regNames;
+    std::vector<std::pair<int, std::string>> files; ///< `.file` directives (line info of Op::locFile)
 };
 
 /// Decode every function of the module (errors: an unknown opcode form, a bad operand, an unknown symbol

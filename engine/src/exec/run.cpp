@@ -143,9 +143,12 @@ std::string Machine::who(const Warp& w, int lane) const {
 bool Machine::fail(const Op& op, DiagCode code, const std::string& msg) {
     if (!error) {
         std::string where = "`" + op.text.substr(0, op.text.find('\n')) + "`";
-        if (op.locLine)
-            where += " (CUDA source file " + std::to_string(op.locFile) + " line " +
-                     std::to_string(op.locLine) + ")";
+        if (op.locLine) {
+            std::string file = "file " + std::to_string(op.locFile);
+            for (const auto& [n, name] : p.files)
+                if (n == op.locFile) file = name.substr(name.find_last_of('/') + 1);
+            where += " (" + file + ":" + std::to_string(op.locLine) + ")";
+        }
         error = Diagnostic{Severity::Error,    code,     {op.line, op.column, 1},
                            where + ": " + msg, kExecRef, Provenance::PtxText};
     }
