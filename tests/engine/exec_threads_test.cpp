@@ -255,6 +255,12 @@ TEST_CASE("exec: runs that must stop name the PTX line and the thread", "[exec]"
         CHECK(r.error().span.line == 11);
         CHECK_THAT(r.error().message, Catch::Contains("non-converged"));
     }
+    SECTION("an instruction without a type") {
+        auto r = run("add %r2, %r1, 1;");
+        REQUIRE_FALSE(r);
+        CHECK(r.error().span.line == 9);
+        CHECK_THAT(r.error().message, Catch::Contains("no type suffix"));
+    }
     SECTION("an endless loop hits the step limit") {
         auto m = readPtxModule(std::string(kHeader) +
                                ".visible .entry k(.param .u64 out)\n{\nL:\nbra.uni L;\n}\n");

@@ -62,6 +62,7 @@ __extension__ typedef unsigned __int128 UInt128;
 }
 [[nodiscard]] inline int64_t signExtend(uint64_t v, int bits) {
     if (bits >= 64) return static_cast<int64_t>(v);
+    if (bits <= 0) return 0;
     const uint64_t m = uint64_t(1) << (bits - 1);
     v = maskBits(v, bits);
     return static_cast<int64_t>((v ^ m) - m);

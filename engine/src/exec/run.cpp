@@ -272,7 +272,8 @@ bool stepWarp(Machine& m, size_t wi, bool& progressed) {
         advance(g);
         return true;
     case Opc::Activemask:
-        for (uint32_t x = exec; x; x &= x - 1) writeOperand(m, w, op.o.at(0), std::countr_zero(x), g);
+        if (op.o.size() != 1) return m.fail(op, DiagCode::Syntax, "activemask needs one destination");
+        for (uint32_t x = exec; x; x &= x - 1) writeOperand(m, w, op.o[0], std::countr_zero(x), g);
         advance(g);
         return true;
     case Opc::Nop:
@@ -294,6 +295,8 @@ bool stepWarp(Machine& m, size_t wi, bool& progressed) {
         if (!execConvert(m, w, op, exec)) return false;
         break;
     default:
+        if (op.t.bits == 0)
+            return m.fail(op, DiagCode::Syntax, "the instruction has no type suffix (.u32, .f32, ...)");
         if (!(isFloatOp(op) ? execFloat(m, w, op, exec) : execInteger(m, w, op, exec))) return false;
     }
     advance(g);
