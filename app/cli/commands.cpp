@@ -109,6 +109,7 @@ int dispatchCommand(const Args& args, std::ostream& out, std::ostream& err) {
     if (c == "diff") return cmdDiff(args, out, err);
     if (c == "infer") return cmdInfer(args, out, err);
     if (c == "lesson") return cmdLesson(args, out, err);
+    if (c == "exec") return cmdExec(args, out, err);
     return cmdSweep(args, out, err);
 }
 

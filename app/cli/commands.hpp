@@ -78,4 +78,6 @@ int cmdInfer(const Args& args, std::ostream& out,
              std::ostream& err); ///< cmd_infer.cpp: tile-load parameters that reproduce a dump
 int cmdLesson(const Args& args, std::ostream& out,
               std::ostream& err); ///< cmd_lesson.cpp: a lesson's narrated walk, or --check
+int cmdExec(const Args& args, std::ostream& out,
+            std::ostream& err); ///< cmd_exec.cpp: run one CTA / cluster of a PTX kernel (docs/exec.md)
 } // namespace layoutscope::cli

@@ -83,6 +83,15 @@ const std::map<std::string, std::string>& usages() {
              "  engine's answer; --check validates (scenario runs clean, every selector resolves, every\n"
              "  answer computable and equal to the author's); --ref DIR also checks every [ref: ...]\n"
              "  citation against the reference pack (docs/lessons.md)\n"},
+            {"exec",
+             "usage: layoutscope-cli exec MODULE.ptx [--entry NAME|INDEX] --grid X[,Y,Z] --block X[,Y,Z]\n"
+             "         [--cluster X[,Y,Z]] [--cta X,Y,Z] [--dynamic-smem BYTES] [--arg NAME|INDEX=VALUE "
+             "...]\n"
+             "         [--out NAME=FILE.npy ...] [--expect NAME=REF.npy | --expect C=gemm(A,B[,nn|nt]) ...]\n"
+             "  run every thread of one CTA (default 0,0,0; with --cluster, its whole cluster) through the\n"
+             "  kernel's PTX (docs/exec.md); VALUE: a scalar (42, -1, 0.5), a tensor\n"
+             "  tensor:DTYPE[D0,D1,...]:index|zeros|random:SEED (f16 bf16 f32 f64 u8..u64 s8..s64), or "
+             "F.npy\n"},
             {"help", "usage: layoutscope-cli help [COMMAND]\n"},
         };
     }();
@@ -132,6 +141,9 @@ void printUsage(std::ostream& out) {
            "  diff F.scn [--smem BUF=FILE] [--global T=FILE] [--tmem FILE]   dumped bytes vs the engine\n"
            "  infer F.scn --smem BUF=FILE [--tensor T]   the tile load that reproduces a dumped tile\n"
            "  lesson FILE.lesson       a lesson's narrated walk; --check [--ref DIR] validates lessons\n"
+           "  exec F.ptx --grid G --block B [--arg K=V ...] [--out T=F.npy] [--expect T=REF]   run a "
+           "kernel's\n"
+           "                           CTA through the PTX executor; write and check its tensors\n"
            "  help [COMMAND]           this text, or a command's usage\n"
            "options: --help, -h (usage), --version (on every command)\n"
            "exit status: 0 ok; 1 diagnostics (the input is wrong, a check or conformance case failed);\n"

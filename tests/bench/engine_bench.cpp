@@ -11,8 +11,11 @@
 //   compare100    parse + run + metrics of two ~100-instruction scenarios (compare's goal: < 1 s)
 //   kernel        one SW128 64x64 fp16 tile load, trace on and off, vs memcpy of the same 8 KiB, side by
 //                 side in one process; tcgen05.ld / tcgen05.cp likewise vs memcpy of their bytes
+//   exec          the PTX executor (docs/exec.md) on an ALU-bound loop, 1024 threads: thread-instructions/s
+//                 (goal >= 100 M/s on one core)
 //   kernel-tma    kernel's tile load only (kernel-ld, kernel-cp: its tcgen05.ld, tcgen05.cp), for perf
 #include "layoutscope/analysis/metrics.hpp"
+#include "layoutscope/exec/exec.hpp"
 #include "layoutscope/scenario/scenario.hpp"
 #include "layoutscope/tcgen05/exec.hpp"
 #include "layoutscope/tcgen05/smem_descriptor.hpp"
@@ -26,6 +29,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <functional>
 #include <string>
 #include <vector>
@@ -256,7 +260,58 @@ double cpsTime(int n) {
     return r ? seconds(t0) : -1;
 }
 
+// The executor on integer and f32 arithmetic in a loop (no memory in the loop): 1024 threads x 4000
+// iterations x 8 instructions.
+int execAlu() {
+    const std::string ptx = R"(.version 8.0
+.target sm_90a
+.address_size 64
+.visible .entry alu(.param .u64 out, .param .u32 n)
+{
+.reg .b32 %r<8>; .reg .f32 %f<4>; .reg .b64 %rd<4>; .reg .pred %p<2>;
+ld.param.u64 %rd1, [out];
+ld.param.u32 %r1, [n];
+mov.u32 %r2, %tid.x;
+mov.u32 %r3, 0;
+cvt.rn.f32.u32 %f1, %r2;
+L:
+mad.lo.s32 %r2, %r2, 1664525, 1013904223;
+xor.b32 %r4, %r2, %r3;
+shr.u32 %r5, %r4, 7;
+add.s32 %r3, %r3, %r5;
+fma.rn.f32 %f1, %f1, 0f3F000000, 0f3F800000;
+add.s32 %r1, %r1, -1;
+setp.ne.s32 %p1, %r1, 0;
+@%p1 bra L;
+mov.u32 %r6, %tid.x;
+mul.wide.u32 %rd2, %r6, 4;
+add.s64 %rd3, %rd1, %rd2;
+st.global.u32 [%rd3], %r3;
+ret;
+})";
+    auto m = readPtxModule(ptx);
+    exec::Launch l;
+    l.block = {1024, 1, 1};
+    auto out = exec::parseExecArg("0=tensor:u32[1024]:zeros");
+    auto n = exec::parseExecArg("1=4000");
+    if (!m || !out || !n) return 1;
+    l.args = {*out, *n};
+    const auto t0 = Clock::now();
+    const std::clock_t c0 = std::clock();
+    auto r = exec::runKernel(*m, l);
+    const double s = seconds(t0), cpu = double(std::clock() - c0) / CLOCKS_PER_SEC;
+    if (!r) return std::printf("exec     failed: %s\n", formatDiagnostic(r.error()).c_str()), 1;
+    // Per CPU second as well as per wall second: on a shared machine the wall figure undersells one core.
+    std::printf(
+        "exec     %llu thread-instructions in %.3f s wall (%.3f s CPU): %.1f M/s wall, %.1f M/s per CPU "
+        "second (goal >= 100 M/s on one core), peak %.0f MiB\n",
+        static_cast<unsigned long long>(r->threadInstructions), s, cpu,
+        double(r->threadInstructions) / s / 1e6, double(r->threadInstructions) / cpu / 1e6, peakMiB());
+    return 0;
+}
+
 int runCase(const std::string& c) {
+    if (c == "exec") return execAlu();
     if (c == "consumers") {
         const double a = cpsTime(300), b = cpsTime(3000);
         std::printf("consumers 300 checked tcgen05.cp %.3f s, 3000 %.3f s, ratio %.1fx (goal <= 12x)\n", a, b,
@@ -282,7 +337,7 @@ int runCase(const std::string& c) {
 int main(int argc, char** argv) {
     if (argc > 1) return runCase(argv[1]);
     int rc = 0;
-    for (const char* c : {"loads10k", "st10k", "scale", "kernel", "compare100", "consumers"}) {
+    for (const char* c : {"loads10k", "st10k", "scale", "kernel", "compare100", "consumers", "exec"}) {
         std::fflush(stdout);
         const pid_t pid = fork();
         if (pid == 0) {

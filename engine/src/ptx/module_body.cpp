@@ -18,9 +18,16 @@ void Reader::declare(const ptxmod::Decl& d, std::vector<PtxVariable>* vars, bool
     if (moduleScope) moduleDecls = decls.size();
 }
 
+void Reader::record(PtxStatement::Kind k, std::string_view text, const Cursor& at) {
+    if (!fn) return;
+    fn->body.push_back({k, ptxmod::blankComments(text), at.line, at.column, locFile, locLine,
+                        static_cast<int>(marks.size()) - 1});
+}
+
 bool Reader::declaration(const Cursor& start, std::vector<PtxVariable>* vars) {
     const auto text = toSemicolon(start, "declaration");
     if (!text) return false;
+    record(PtxStatement::Kind::Declaration, *text, start);
     const std::string clean = ptxmod::blankComments(*text);
     auto d = ptxmod::parseDecl(clean, start.line, start.column);
     if (!d) return error = d.error(), false;
@@ -64,7 +71,8 @@ bool Reader::function(bool isEntry) {
     if (fn) return fail(c.here(), "a function cannot be defined inside another function's body");
     if (!skipBlank()) return false;
     decls.resize(moduleDecls);
-    if (!isEntry && c.peek() == '(' && !paramList(nullptr)) return false; // return parameters
+    PtxFunction rets;
+    if (!isEntry && c.peek() == '(' && !paramList(&rets)) return false; // return parameters
     if (!skipBlank()) return false;
     const Cursor nameAt = c;
     if (!lex::isIdentStart(c.peek()))
@@ -73,6 +81,7 @@ bool Reader::function(bool isEntry) {
     PtxFunction f;
     f.name = word();
     f.isEntry = isEntry;
+    f.returns = std::move(rets.params);
     f.span = c.spanFrom(nameAt);
     if (!skipBlank()) return false;
     if (c.peek() == '(' && !paramList(&f)) return false;
@@ -103,6 +112,7 @@ bool Reader::function(bool isEntry) {
     mod.functions.push_back(std::move(f));
     fn = &mod.functions.back();
     origin.clear();
+    locFile = locLine = 0;
     return openScope();
 }
 
@@ -166,6 +176,7 @@ bool Reader::instruction(const Cursor& start) {
         return fail(h.here(), "expected an instruction opcode, found " + lex::describeChar(c.text, h.pos));
     const auto text = toSemicolon(start, "instruction");
     if (!text) return false;
+    record(PtxStatement::Kind::Instruction, *text, start);
     // The whole opcode (qualifiers included) ends at a blank or at the first operand's bracket.
     Cursor e = h;
     while (!e.atEnd() && !lex::isSpace(e.peek()) &&

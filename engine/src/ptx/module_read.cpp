@@ -220,8 +220,11 @@ bool Reader::directive() {
     if (name == ".entry" || name == ".func") return function(name == ".entry");
     if (isLineDirective(name)) {
         const Cursor at = c;
-        const std::string_view rest = restOfLine();
-        if (name == ".file") { // .file N "name" [, timestamp, size]: the string must close on its line
+        const std::string rest(restOfLine());
+        if (name == ".loc" && fn) { // .loc FILE LINE COLUMN [, inlined_at ...]
+            int f = 0, l = 0;
+            if (std::sscanf(rest.c_str(), "%d %d", &f, &l) == 2) locFile = f, locLine = l;
+        } else if (name == ".file") { // .file N "name" [, timestamp, size]: the string must close on its line
             bool open = false;
             for (size_t i = 0; i < rest.size(); ++i) {
                 if (open && rest[i] == '\\')
@@ -230,6 +233,10 @@ bool Reader::directive() {
                     open = !open;
             }
             if (open) return fail(at.here(), "`.file` string is not closed on its line (a '\"' is missing)");
+            int n = 0;
+            const auto q = rest.find('"'), q2 = rest.find('"', q == std::string::npos ? q : q + 1);
+            if (std::sscanf(rest.c_str(), "%d", &n) == 1 && q2 != std::string::npos)
+                mod.files.emplace_back(n, rest.substr(q + 1, q2 - q - 1));
         }
         return true;
     }
@@ -285,6 +292,7 @@ bool Reader::statement() {
         while (lex::isIdentChar(l.peek())) l.advance();
         if (l.peek() == ':' && l.peek(1) != ':') {
             if (!fn) return fail(start.here(), "a label outside a function body");
+            record(PtxStatement::Kind::Label, c.text.substr(c.pos, l.pos - c.pos), c);
             c = l;
             c.advance();
             return true;

@@ -31,6 +31,9 @@ struct Reader {
     bool envDirty = true;
     bool sawTarget = false;
     std::map<std::string, PtxRegOrigin> origin; // register -> what the last mov/cvta put in it
+    int locFile = 0, locLine = 0;               // the last `.loc` in the open function
+    // Record a body statement (PtxFunction::body) when a function body is open.
+    void record(PtxStatement::Kind k, std::string_view text, const Cursor& at);
 
     bool fail(SourceSpan at, std::string msg);
     static std::string where(SourceSpan s);

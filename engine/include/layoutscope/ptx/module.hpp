@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace layoutscope {
@@ -68,6 +69,18 @@ struct PtxUnmodelled {
     SourceSpan span;    ///< the opcode
 };
 
+/// One statement of a function body in text order (for the executor, engine/src/exec): a label, a
+/// declaration or an instruction, with its text (comments blanked, without the ';') and, when the
+/// module has line info (`.loc`), the CUDA source position of the last `.loc` before it.
+struct PtxStatement {
+    enum class Kind { Label, Declaration, Instruction };
+    Kind kind = Kind::Instruction;
+    std::string text; ///< label name; declaration or instruction text (guard included)
+    int line = 0, column = 0;
+    int locFile = 0, locLine = 0; ///< `.loc FILE LINE ...` in force (0: none)
+    int scopeDepth = 0;           ///< 0 = the function body, 1 = a `{ ... }` inside it, ...
+};
+
 struct PtxFunction {
     std::string name;
     bool isEntry = false; ///< .entry (a kernel) or .func
@@ -78,6 +91,8 @@ struct PtxFunction {
     std::vector<PtxEnvironment> envs;      ///< declaration sets referred to by PtxModuleInstr::envIndex
     size_t otherInstructions = 0;          ///< instructions tolerated without validation
     std::vector<PtxUnmodelled> unmodelled; ///< those of them that move data (a subset, in text order)
+    std::vector<PtxParam> returns;         ///< a .func's return parameters `(.param .b32 r) f(...)`
+    std::vector<PtxStatement> body;        ///< every body statement in text order (the executor's input)
 };
 
 struct PtxModule {
@@ -88,6 +103,7 @@ struct PtxModule {
     SourceSpan addressSizeSpan;       ///< the `.address_size` value (invalid if absent)
     std::vector<PtxVariable> globals; ///< module-scope variables
     std::vector<PtxFunction> functions;
+    std::vector<std::pair<int, std::string>> files; ///< `.file N "name"` directives (line info)
     /// Problems that do not stop reading: a modelled instruction that does not parse. checkPtxModule
     /// reports them with the validation diagnostics.
     std::vector<Diagnostic> diagnostics;

@@ -1,0 +1,90 @@
+#pragma once
+/// The PTX kernel executor (issue 22, "Run the real kernel"): runs every thread of one CTA (or of one
+/// cluster) of a kernel through its PTX, a warp's 32 lanes per instruction, deterministically.
+/// docs/exec.md describes the model: decode once, per-thread PCs grouped by PC (independent thread
+/// scheduling), round-robin over warps, `bar.sync` per CTA, memory spaces and the address map.
+///
+/// [SECTION] index
+///   Launch    Dim3, ExecTensor, ExecArg, Launch, parseDim3, parseExecArg
+///   Running   ExecOptions, ExecResult, runKernel
+///   NumPy     readNpy, writeNpy
+#include "layoutscope/core/result.hpp"
+#include "layoutscope/ptx/module.hpp"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace layoutscope::exec {
+
+// [SECTION] Launch -------------------------------------------------------------------------------
+
+struct Dim3 {
+    uint32_t x = 1, y = 1, z = 1;
+    [[nodiscard]] uint64_t count() const { return uint64_t(x) * y * z; }
+};
+
+/// A global buffer: `tensor:f16[512,256]:index` or a .npy file. Its bytes live at `address` (stable:
+/// argument order decides it) for the whole run and hold the final values afterwards.
+struct ExecTensor {
+    std::string name;  ///< the parameter name it was passed as
+    std::string dtype; ///< "f16", "bf16", "f32", "f64", "u8".."u64", "s8".."s64"
+    std::vector<uint64_t> shape;
+    std::vector<uint8_t> bytes;
+    uint64_t address = 0;
+    [[nodiscard]] uint64_t elementBytes() const;
+};
+
+/// One `--arg KEY=VALUE`: KEY is a parameter name or its 0-based index; VALUE a scalar (integer, or a
+/// float for an .f32/.f64 parameter) or a tensor.
+struct ExecArg {
+    std::string key;
+    bool isTensor = false;
+    std::string scalar; ///< the literal as written (typed by the parameter's declaration)
+    ExecTensor tensor;
+};
+
+struct Launch {
+    std::string entry; ///< a kernel name or its 0-based index among the module's entries ("" = the only one)
+    Dim3 grid, block;
+    Dim3 cluster;      ///< (1,1,1) = no cluster
+    Dim3 cta{0, 0, 0}; ///< which CTA (with a cluster: any CTA of the cluster to run)
+    uint32_t dynamicSmem = 0;
+    std::vector<ExecArg> args;
+};
+
+/// "X[,Y[,Z]]" with every extent >= 1 (`allowZero`: >= 0, for --cta). Errors name the rule.
+[[nodiscard]] Result<Dim3> parseDim3(std::string_view text, bool allowZero = false);
+/// "KEY=VALUE" (see ExecArg); tensors: `tensor:DTYPE[D0,D1,...]:index|zeros|random:SEED` or a `.npy`
+/// path (read here). Tensors larger than 1 GiB are refused.
+[[nodiscard]] Result<ExecArg> parseExecArg(std::string_view text);
+
+// [SECTION] Running ------------------------------------------------------------------------------
+
+struct ExecOptions {
+    uint64_t maxWarpSteps = uint64_t(1) << 28; ///< instructions issued per warp group; past it: a diagnostic
+};
+
+struct ExecResult {
+    std::vector<ExecTensor> tensors; ///< the global tensors after the run
+    uint64_t threadInstructions = 0; ///< instructions executed, counted per active thread
+    uint64_t warpInstructions = 0;   ///< instructions issued, counted per warp group
+    uint32_t ctas = 0, threads = 0;
+    std::vector<Diagnostic> notes; ///< warnings (an approximation used, ...)
+};
+
+/// Run `launch` on `module`. Errors stop the run: an unknown entry, wrong argument count or type, a
+/// grid that does not cover --cta, shared memory over 227 KiB, an instruction the executor does not
+/// model (naming its PTX line), an out-of-range or misaligned access (line, thread, address), a
+/// deadlock at a barrier, a run longer than options.maxWarpSteps.
+[[nodiscard]] Result<ExecResult> runKernel(const PtxModule& module, const Launch& launch,
+                                           const ExecOptions& options = {});
+
+// [SECTION] NumPy --------------------------------------------------------------------------------
+
+/// A .npy file's dtype (as ExecTensor::dtype), shape and data (C order, little-endian).
+[[nodiscard]] Result<ExecTensor> readNpy(const std::string& path);
+[[nodiscard]] Status writeNpy(const std::string& path, const ExecTensor& t);
+
+} // namespace layoutscope::exec

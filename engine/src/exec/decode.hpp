@@ -1,0 +1,33 @@
+#pragma once
+/// Internal to the executor's decoder: per-function name scopes and operand parsing (decode_operand.cpp),
+/// used by decode.cpp.
+#include "exec/program.hpp"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace layoutscope::exec {
+
+/// Names visible while decoding one function: its registers, symbols and labels.
+struct DecodeScope {
+    Program* prog = nullptr;
+    int fnIndex = 0;
+    std::map<std::string, uint32_t> regs;
+    std::map<std::string, int> symbols; ///< function-local symbols (latest declaration wins)
+    const std::map<std::string, int>* globals = nullptr;
+    const std::map<std::string, int>* labels = nullptr;
+    const std::map<std::string, int>* functions = nullptr;
+    uint32_t reg(const std::string& name);
+    [[nodiscard]] int symbol(const std::string& name) const; ///< -1 if unknown
+};
+
+/// Parse one operand (comments blanked, trimmed). Labels resolve to a pc (OK::Label, imm), functions to
+/// OK::Label with the function index in imm. An error returns the reason.
+[[nodiscard]] std::optional<std::string> parseOperand(std::string_view text, DecodeScope& s, Opnd& out);
+/// Split an operand list on top-level commas (outside [] {} ()).
+[[nodiscard]] std::vector<std::string> splitOperands(std::string_view text);
+[[nodiscard]] std::string trim(std::string_view s);
+
+} // namespace layoutscope::exec

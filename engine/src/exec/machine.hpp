@@ -1,0 +1,100 @@
+#pragma once
+/// Internal to the executor: the machine state of one run (CTAs, warps, memory) and the per-group
+/// instruction semantics split over alu.cpp (integer, bit, compare, select), fp.cpp (floating point,
+/// conversions), memory.cpp (addresses, ld/st/atom) and run.cpp (control flow, warps, barriers).
+#include "exec/program.hpp"
+
+#include <array>
+#include <optional>
+
+namespace layoutscope::exec {
+
+struct Frame {
+    int retPc = 0;
+    int callOp = 0; ///< the call instruction (its return symbols)
+};
+
+struct Warp {
+    uint32_t cta = 0;
+    uint32_t firstThread = 0; ///< linear thread index within the CTA of lane 0
+    uint32_t valid = 0;       ///< lanes that exist (a partial last warp has fewer)
+    uint32_t exited = 0;
+    uint32_t blocked = 0; ///< lanes waiting at a barrier
+    uint32_t carry = 0;   ///< CC.CF per lane (add.cc / addc)
+    std::array<int, 32> pc{};
+    std::array<std::vector<Frame>, 32> stack;
+    std::vector<uint64_t> regs; ///< slot * 32 + lane
+    int blockedBarrier = -1;
+};
+
+struct Cta {
+    Dim3 id;        ///< %ctaid
+    Dim3 inCluster; ///< %cluster_ctaid
+    uint32_t rank = 0;
+    std::vector<uint8_t> smem;
+    std::array<uint32_t, 16> arrived{}; ///< threads arrived at each named barrier
+    uint32_t liveThreads = 0;
+};
+
+struct Machine {
+    const Program& p;
+    const Launch& launch;
+    std::vector<Cta> ctas;
+    std::vector<Warp> warps;
+    std::vector<ExecTensor> tensors;
+    std::vector<uint8_t> kernelParams, local, threadParams, constMem, moduleGlobals;
+    uint32_t threadsPerCta = 0;
+    std::optional<Diagnostic> error;
+    uint64_t threadInstructions = 0;
+    std::vector<Diagnostic> notes;
+
+    uint64_t& reg(Warp& w, uint32_t slot, int lane) { return w.regs[size_t(slot) * 32 + lane]; }
+    /// Stop the run with a diagnostic at `op` (first error wins).
+    bool fail(const Op& op, DiagCode code, const std::string& msg);
+    [[nodiscard]] std::string who(const Warp& w, int lane) const; ///< "thread (x,y,z) of CTA (x,y,z)"
+};
+
+__extension__ typedef __int128 Int128; // GCC/Clang: 64x64 -> 128-bit products
+__extension__ typedef unsigned __int128 UInt128;
+
+[[nodiscard]] inline uint64_t maskBits(uint64_t v, int bits) {
+    return bits >= 64 ? v : v & ((uint64_t(1) << bits) - 1);
+}
+[[nodiscard]] inline int64_t signExtend(uint64_t v, int bits) {
+    if (bits >= 64) return static_cast<int64_t>(v);
+    if (bits <= 0) return 0;
+    const uint64_t m = uint64_t(1) << (bits - 1);
+    v = maskBits(v, bits);
+    return static_cast<int64_t>((v ^ m) - m);
+}
+
+/// An operand's value for `lane` as `t` (registers are read as stored; immediates converted to a float
+/// type when written as another float width or as a decimal). readOperand inlines the register case.
+uint64_t readOperandSlow(Machine& m, Warp& w, const Opnd& o, int lane, Ty t);
+inline uint64_t readOperand(Machine& m, Warp& w, const Opnd& o, int lane, Ty t) {
+    if (o.kind == OK::Reg && !o.neg) return m.reg(w, o.reg, lane);
+    return readOperandSlow(m, w, o, lane, t);
+}
+/// Write `v` to a register operand (or nothing for the sink `_`).
+inline void writeOperand(Machine& m, Warp& w, const Opnd& o, int lane, uint64_t v) {
+    if (o.kind == OK::Reg) m.reg(w, o.reg, lane) = v;
+}
+
+// Each returns false when the run must stop (m.error set).
+bool execInteger(Machine& m, Warp& w, const Op& op, uint32_t mask); // alu.cpp
+bool execFloat(Machine& m, Warp& w, const Op& op, uint32_t mask);   // fp.cpp
+bool execConvert(Machine& m, Warp& w, const Op& op, uint32_t mask); // fp.cpp (cvt)
+bool execMemory(Machine& m, Warp& w, const Op& op, uint32_t mask);  // memory.cpp (ld, st, atom, red, cvta)
+[[nodiscard]] bool isFloatOp(const Op& op);                         // fp.cpp: handled by execFloat
+/// Bytes at `addr` of `space` for `lane` (nullptr + m.error when out of range).
+uint8_t* resolve(Machine& m, Warp& w, const Op& op, Space space, uint64_t addr, uint64_t bytes, int lane,
+                 bool write);
+/// The symbol's address in its own space (shared offset, param offset, global address, ...).
+uint64_t symbolAddress(const Machine& m, const Symbol& s);
+
+// fp.cpp helpers shared with alu.cpp (setp on floats, cvt).
+[[nodiscard]] double toDouble(uint64_t bits, Ty t);
+[[nodiscard]] uint64_t fromLongDouble(long double v, Ty t, Rnd r, bool sat);
+[[nodiscard]] bool compareFloat(Cmp c, double a, double b);
+
+} // namespace layoutscope::exec

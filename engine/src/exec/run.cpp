@@ -1,0 +1,343 @@
+// The executor's scheduler and control flow (PTX ISA 9.2 §9.7.12 control flow, §9.7.13.1 bar,
+// §9.7.9.6 shfl.sync, §9.7.13.9 vote.sync).
+//
+// Divergence: every lane keeps its own pc and call stack (independent thread scheduling, as on sm_70+);
+// a warp step runs the lanes whose pc is the smallest among its runnable lanes. For the structured code
+// nvcc emits (if/else, loops whose exits jump forward) the smallest pc is where the lanes reconverge,
+// which is the immediate post-dominator a SIMT stack would pick, without needing a CFG; and it keeps
+// working for unstructured branches, where a SIMT stack needs the post-dominator tree. Warp-synchronous
+// instructions (shfl.sync, vote.sync, bar.warp.sync) whose member mask names lanes not at the same pc
+// stop the run with a diagnostic instead of guessing.
+//
+// Warps run round-robin in a fixed order (CTA, then warp index), each until it waits at a barrier,
+// exits or has issued kQuantum steps: deterministic.
+#include "exec/machine.hpp"
+
+#include <algorithm>
+#include <bit>
+
+namespace layoutscope::exec {
+
+namespace {
+
+constexpr uint64_t kQuantum = 1 << 12;
+
+uint32_t runnable(const Warp& w) {
+    return w.valid & ~w.exited & ~w.blocked;
+}
+
+// The lanes at the smallest pc among the runnable ones.
+uint32_t group(const Warp& w, int& pc) {
+    uint32_t r = runnable(w), g = 0;
+    pc = INT32_MAX;
+    for (uint32_t x = r; x; x &= x - 1) {
+        const int l = std::countr_zero(x);
+        if (w.pc[l] < pc) pc = w.pc[l], g = 0;
+        if (w.pc[l] == pc) g |= 1u << l;
+    }
+    return g;
+}
+
+bool warpSync(Machine& m, Warp& w, const Op& op, uint32_t g, uint32_t member) {
+    const uint32_t live = member & w.valid & ~w.exited;
+    if ((live & g) != live)
+        return m.fail(op, DiagCode::FaultIllegalInstruction,
+                      "warp-synchronous instruction executed by lanes " + std::to_string(g) +
+                          " (mask) while its member mask " + std::to_string(member) +
+                          " names lanes at another instruction (a non-converged warp)");
+    return true;
+}
+
+bool shfl(Machine& m, Warp& w, const Op& op, uint32_t g, uint32_t exec) {
+    // shfl.sync.mode.b32 d[|p], a, b, c, membermask
+    std::vector<Opnd> o = op.o;
+    Opnd pdst;
+    if (op.pairDest && o.size() == 6) pdst = o[1], o.erase(o.begin() + 1);
+    if (o.size() != 5) return m.fail(op, DiagCode::Syntax, "shfl.sync needs d[|p], a, b, c, membermask");
+    std::array<uint64_t, 32> a{};
+    for (int l = 0; l < 32; ++l) a[l] = readOperand(m, w, o[1], l, op.t);
+    const uint32_t member = uint32_t(readOperand(m, w, o[4], std::countr_zero(g), {TK::B, 32}));
+    if (!warpSync(m, w, op, g, member)) return false;
+    for (int l = 0; l < 32; ++l) {
+        if (!(exec >> l & 1)) continue;
+        const uint32_t b = uint32_t(readOperand(m, w, o[2], l, {TK::B, 32})) & 31;
+        const uint32_t c = uint32_t(readOperand(m, w, o[3], l, {TK::B, 32}));
+        const uint32_t cval = c & 31, segmask = (c >> 8) & 31;
+        const uint32_t maxLane = (l & segmask) | (cval & ~segmask), minLane = l & segmask;
+        int j = l;
+        bool pval;
+        switch (op.mode) {
+        case 0:
+            j = l - int(b), pval = j >= int(maxLane);
+            break;
+        case 1:
+            j = l + int(b), pval = j <= int(maxLane);
+            break;
+        case 2:
+            j = l ^ int(b), pval = j <= int(maxLane);
+            break;
+        default:
+            j = int(minLane | (b & ~segmask)), pval = j <= int(maxLane);
+            break;
+        }
+        if (!pval) j = l;
+        // unverified: reading a lane outside the member mask (or exited) gives an undefined value; the
+        // executor returns that lane's register as it is.
+        writeOperand(m, w, o[0], l, maskBits(a[j], 32));
+        writeOperand(m, w, pdst, l, pval);
+    }
+    return true;
+}
+
+bool vote(Machine& m, Warp& w, const Op& op, uint32_t g, uint32_t exec) {
+    const auto& o = op.o;
+    if (o.size() != 3) return m.fail(op, DiagCode::Syntax, "vote.sync needs d, {!}a, membermask");
+    const uint32_t member = uint32_t(readOperand(m, w, o[2], std::countr_zero(g), {TK::B, 32}));
+    if (!warpSync(m, w, op, g, member)) return false;
+    uint32_t ballot = 0;
+    for (int l = 0; l < 32; ++l)
+        if ((exec & member) >> l & 1) ballot |= uint32_t(readOperand(m, w, o[1], l, {TK::Pred, 1}) & 1) << l;
+    const uint32_t active = exec & member;
+    for (int l = 0; l < 32; ++l) {
+        if (!(exec >> l & 1)) continue;
+        uint64_t r;
+        switch (op.mode) {
+        case 0:
+            r = (ballot & active) == active;
+            break;
+        case 1:
+            r = ballot != 0;
+            break;
+        case 2:
+            r = ballot == 0 || ballot == active;
+            break;
+        default:
+            r = ballot;
+            break;
+        }
+        writeOperand(m, w, o[0], l, r);
+    }
+    return true;
+}
+
+// Release a CTA barrier when every live thread has arrived (bar.sync without a count) or `count` did.
+void releaseIfComplete(Machine& m, uint32_t cta, int id, uint32_t expected) {
+    Cta& c = m.ctas[cta];
+    if (c.arrived[id] < expected) return;
+    c.arrived[id] = 0;
+    for (auto& w : m.warps)
+        if (w.cta == cta && w.blockedBarrier == id) w.blocked = 0, w.blockedBarrier = -1;
+}
+
+} // namespace
+
+std::string Machine::who(const Warp& w, int lane) const {
+    const uint32_t t = w.firstThread + lane;
+    const Dim3 b = launch.block;
+    const Dim3 id = ctas[w.cta].id;
+    return "thread (" + std::to_string(t % b.x) + "," + std::to_string(t / b.x % b.y) + "," +
+           std::to_string(t / (b.x * b.y)) + ") of CTA (" + std::to_string(id.x) + "," +
+           std::to_string(id.y) + "," + std::to_string(id.z) + ")";
+}
+
+bool Machine::fail(const Op& op, DiagCode code, const std::string& msg) {
+    if (!error) {
+        std::string where = "`" + op.text.substr(0, op.text.find('\n')) + "`";
+        if (op.locLine) {
+            std::string file = "file " + std::to_string(op.locFile);
+            for (const auto& [n, name] : p.files)
+                if (n == op.locFile) file = name.substr(name.find_last_of('/') + 1);
+            where += " (" + file + ":" + std::to_string(op.locLine) + ")";
+        }
+        error = Diagnostic{Severity::Error,    code,     {op.line, op.column, 1},
+                           where + ": " + msg, kExecRef, Provenance::PtxText};
+    }
+    return false;
+}
+
+// One step of warp `wi`: returns false when the run must stop. `progressed` tells whether it ran.
+bool stepWarp(Machine& m, size_t wi, bool& progressed) {
+    Warp& w = m.warps[wi];
+    int pc = 0;
+    const uint32_t g = group(w, pc);
+    progressed = g != 0;
+    if (!g) return true;
+    const Op& op = m.p.ops[pc];
+    uint32_t exec = g;
+    if (op.guard >= 0)
+        for (uint32_t x = g; x; x &= x - 1) {
+            const int l = std::countr_zero(x);
+            if (((m.reg(w, uint32_t(op.guard), l) & 1) != 0) == op.guardNeg) exec &= ~(1u << l);
+        }
+    m.threadInstructions += std::popcount(exec);
+    auto advance = [&](uint32_t lanes) {
+        for (uint32_t x = lanes; x; x &= x - 1) ++w.pc[std::countr_zero(x)];
+    };
+    switch (op.opc) {
+    case Opc::Bra:
+        for (int l = 0; l < 32; ++l)
+            if (g >> l & 1) w.pc[l] = (exec >> l & 1) ? op.target : pc + 1;
+        return true;
+    case Opc::Call: {
+        const Function& f = m.p.functions[op.target];
+        if (f.params.size() != op.callArgs.size() || f.returns.size() != op.callRets.size())
+            return m.fail(op, DiagCode::InvalidValue,
+                          "call of `" + f.name + "` with " + std::to_string(op.callArgs.size()) +
+                              " arguments; it takes " + std::to_string(f.params.size()));
+        for (uint32_t x = exec; x; x &= x - 1) {
+            const int l = std::countr_zero(x);
+            if (w.stack[l].size() >= 64)
+                return m.fail(op, DiagCode::Unsupported, "call depth over 64 (recursion?)");
+            for (const Frame& fr : w.stack[l])
+                if (m.p.ops[fr.callOp].target == op.target)
+                    return m.fail(op, DiagCode::Unsupported,
+                                  "recursive call of `" + f.name + "` (registers are per function)");
+            for (size_t i = 0; i < f.params.size(); ++i) {
+                const Symbol& from = m.p.symbols[op.callArgs[i]];
+                const Symbol& to = m.p.symbols[f.params[i]];
+                uint8_t* src = resolve(m, w, op, Space::Param, symbolAddress(m, from), 0, l, false);
+                uint8_t* dst = resolve(m, w, op, Space::Param, symbolAddress(m, to), 0, l, true);
+                if (!src || !dst) return false;
+                std::copy_n(src, std::min(from.bytes, to.bytes), dst);
+            }
+            w.stack[l].push_back({pc + 1, pc});
+            w.pc[l] = f.firstPc;
+        }
+        advance(g & ~exec);
+        return true;
+    }
+    case Opc::Ret:
+    case Opc::Exit:
+        for (uint32_t x = exec; x; x &= x - 1) {
+            const int l = std::countr_zero(x);
+            if (op.opc == Opc::Exit || w.stack[l].empty()) {
+                w.exited |= 1u << l;
+                --m.ctas[w.cta].liveThreads;
+                continue;
+            }
+            const Frame fr = w.stack[l].back();
+            w.stack[l].pop_back();
+            const Op& call = m.p.ops[fr.callOp];
+            const Function& f = m.p.functions[call.target];
+            for (size_t i = 0; i < f.returns.size(); ++i) {
+                const Symbol& from = m.p.symbols[f.returns[i]];
+                const Symbol& to = m.p.symbols[call.callRets[i]];
+                uint8_t* src = resolve(m, w, op, Space::Param, symbolAddress(m, from), 0, l, false);
+                uint8_t* dst = resolve(m, w, op, Space::Param, symbolAddress(m, to), 0, l, true);
+                if (!src || !dst) return false;
+                std::copy_n(src, std::min(from.bytes, to.bytes), dst);
+            }
+            w.pc[l] = fr.retPc;
+        }
+        advance(g & ~exec);
+        // Threads that exited may complete a barrier the others wait at.
+        for (int id = 0; id < 16; ++id)
+            if (m.ctas[w.cta].arrived[id]) releaseIfComplete(m, w.cta, id, m.ctas[w.cta].liveThreads);
+        return true;
+    case Opc::Bar:
+    case Opc::BarArrive: {
+        if (op.o.empty()) return m.fail(op, DiagCode::Syntax, "bar needs a barrier number");
+        const int lane0 = std::countr_zero(g);
+        const uint64_t id = readOperand(m, w, op.o[0], lane0, {TK::U, 32});
+        if (id >= 16)
+            return m.fail(op, DiagCode::InvalidValue,
+                          "barrier number " + std::to_string(id) + " is not in 0..15");
+        uint32_t expected = m.ctas[w.cta].liveThreads;
+        if (op.o.size() > 1)
+            expected = uint32_t(readOperand(m, w, op.o[1], lane0, {TK::U, 32}));
+        else if (op.opc == Opc::BarArrive)
+            return m.fail(op, DiagCode::Syntax, "bar.arrive needs a thread count");
+        if (exec != g)
+            return m.fail(op, DiagCode::Unsupported,
+                          "a predicated-off bar in part of a warp is not modelled");
+        advance(g);
+        m.ctas[w.cta].arrived[id] += std::popcount(exec);
+        if (op.opc == Opc::Bar) w.blocked |= exec, w.blockedBarrier = int(id);
+        releaseIfComplete(m, w.cta, int(id), expected);
+        return true;
+    }
+    case Opc::BarWarp:
+        if (!warpSync(m, w, op, g,
+                      op.o.empty() ? ~0u
+                                   : uint32_t(readOperand(m, w, op.o[0], std::countr_zero(g), {TK::B, 32}))))
+            return false;
+        advance(g);
+        return true;
+    case Opc::Shfl:
+        if (!shfl(m, w, op, g, exec)) return false;
+        advance(g);
+        return true;
+    case Opc::Vote:
+        if (!vote(m, w, op, g, exec)) return false;
+        advance(g);
+        return true;
+    case Opc::Activemask:
+        if (op.o.size() != 1) return m.fail(op, DiagCode::Syntax, "activemask needs one destination");
+        for (uint32_t x = exec; x; x &= x - 1) writeOperand(m, w, op.o[0], std::countr_zero(x), g);
+        advance(g);
+        return true;
+    case Opc::Nop:
+        advance(g);
+        return true;
+    case Opc::Trap:
+        if (!exec) return advance(g), true;
+        return m.fail(op, op.target == -2 ? DiagCode::Unsupported : DiagCode::FaultIllegalInstruction,
+                      op.target == -2 ? op.text.substr(op.text.find('\n') + 1) + "; the run stops here"
+                                      : "`trap` executed by " + m.who(w, std::countr_zero(exec)));
+    case Opc::Ld:
+    case Opc::St:
+    case Opc::Atom:
+    case Opc::Red:
+    case Opc::Cvta:
+        if (!execMemory(m, w, op, exec)) return false;
+        break;
+    case Opc::Cvt:
+        if (!execConvert(m, w, op, exec)) return false;
+        break;
+    default:
+        if (op.t.bits == 0)
+            return m.fail(op, DiagCode::Syntax, "the instruction has no type suffix (.u32, .f32, ...)");
+        if (!(isFloatOp(op) ? execFloat(m, w, op, exec) : execInteger(m, w, op, exec))) return false;
+    }
+    advance(g);
+    return true;
+}
+
+bool runWarps(Machine& m, const ExecOptions& opt, uint64_t& steps) {
+    for (;;) {
+        bool any = false, allDone = true;
+        for (size_t wi = 0; wi < m.warps.size(); ++wi) {
+            for (uint64_t q = 0; q < kQuantum; ++q) {
+                bool progressed = false;
+                if (!stepWarp(m, wi, progressed)) return false;
+                if (!progressed) break;
+                any = true;
+                if (++steps > opt.maxWarpSteps) {
+                    int pc = 0;
+                    group(m.warps[wi], pc);
+                    const Op& op = m.p.ops[std::min<size_t>(size_t(std::max(pc, 0)), m.p.ops.size() - 1)];
+                    return m.fail(
+                        op, DiagCode::InvalidValue,
+                        "the run issued more than " + std::to_string(opt.maxWarpSteps) +
+                            " warp instructions (an endless loop?); the limit is ExecOptions::maxWarpSteps");
+                }
+            }
+            if ((m.warps[wi].valid & ~m.warps[wi].exited) != 0) allDone = false;
+        }
+        if (allDone) return true;
+        if (!any) { // every live lane waits at a barrier nobody else will reach
+            for (auto& w : m.warps)
+                if (w.blocked) {
+                    const int l = std::countr_zero(w.blocked);
+                    const Op& op = m.p.ops[w.pc[l] - 1];
+                    return m.fail(op, DiagCode::FaultLaunchFailure,
+                                  "deadlock: " + m.who(w, l) + " waits at barrier " +
+                                      std::to_string(w.blockedBarrier) +
+                                      " but the other threads of its CTA have exited or wait elsewhere");
+                }
+            return m.fail(m.p.ops.front(), DiagCode::FaultLaunchFailure, "no warp can run (deadlock)");
+        }
+    }
+}
+
+} // namespace layoutscope::exec
