@@ -195,8 +195,8 @@ struct InstrEntry {
 [[nodiscard]] std::vector<InstrEntry> mbarrierEntries();     ///< ptx_rules_mbarrier.cpp
 [[nodiscard]] std::vector<InstrEntry> tcgen05MmaEntries();   ///< rules_tcgen05_mma.cpp
 [[nodiscard]] std::vector<InstrEntry> tcgen05LdRedEntries(); ///< rules_tcgen05_ldred.cpp
-[[nodiscard]] std::vector<InstrEntry> bulkEntries();        ///< rules_bulk.cpp (non-tensor bulk copies)
-[[nodiscard]] std::vector<InstrEntry> bulkTensorEntries();  ///< rules_bulk_tensor.cpp (reduce, prefetch)
+[[nodiscard]] std::vector<InstrEntry> bulkEntries();         ///< rules_bulk.cpp (non-tensor bulk copies)
+[[nodiscard]] std::vector<InstrEntry> bulkTensorEntries();   ///< rules_bulk_tensor.cpp (reduce, prefetch)
 
 /// The .cta_group value of a tcgen05 instruction that the kernel-wide rule covers (1, 2), or 0.
 [[nodiscard]] int kernelCtaGroup(const ParsedInstr& in);

@@ -325,6 +325,15 @@ class Scaffolder {
         }
         // The validator also checks cp.async.bulk, cp.reduce.async.bulk{,.tensor}, the bulk prefetches
         // and commit/wait_group; of the cp family a scenario runs cp.async.bulk.tensor only.
+        // Bulk async-groups order TMA stores (docs/async-order.md): a scenario runs them, so they stay.
+        if (head == "cp" && in.opcode.size() > 3 && in.opcode[1].text == ".async" &&
+            in.opcode[2].text == ".bulk" &&
+            (in.opcode[3].text == ".commit_group" || in.opcode[3].text == ".wait_group")) {
+            std::string t = in.opcodeText();
+            for (size_t i = 0; i < in.operands.size(); ++i) t += (i ? ", " : " ") + in.operands[i].text;
+            m_body.push_back(t + ";  # " + line);
+            return;
+        }
         if (head == "cp" &&
             !(in.opcode.size() > 3 && in.opcode[1].text == ".async" && in.opcode[3].text == ".tensor")) {
             m_body.push_back("# " + line + ": " + in.opcodeText() +
