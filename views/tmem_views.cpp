@@ -63,8 +63,10 @@ TmemViews::TmemViews(QMainWindow* window) : QObject(window), m_window(window) {
     m_tmaFanDock = dock(window, "Multicast (TMA)", "tmaMulticastDock", m_tmaFanView);
     window->tabifyDockWidget(m_tmemDock, m_tmaFanDock);
     m_tmaFanView->setOverlay([this](const Camera2D& cam, glm::vec2 vp) {
-        const std::string text =
-            m_doc && m_tmaFan.valid ? m_doc->trace().instrs[m_tmaFan.instr].text : std::string();
+        // The fan may still describe the previous document for a frame after a switch (it is rebuilt on
+        // the next step change): name the instruction only when its index is one of this trace's.
+        const bool known = m_doc && m_tmaFan.valid && m_tmaFan.instr < m_doc->trace().instrs.size();
+        const std::string text = known ? m_doc->trace().instrs[m_tmaFan.instr].text : std::string();
         return buildTmaFanOverlay(cam, vp, m_tmaFan, text);
     });
     m_tmaFanView->setInspector([this](uint32_t x, uint32_t y) -> std::string {
@@ -188,6 +190,7 @@ void TmemViews::selectRegisterCell(int x, int y) {
 
 void TmemViews::resetDocument(const Document* doc) {
     m_doc = doc;
+    m_tmaFan.valid = false; // it described the previous document's trace (its instruction index is stale)
     m_fragments = doc ? fragmentExpectations(*doc) : std::map<uint32_t, FragmentExpectation>{};
     m_expected = {};
     m_tmemReplay.reset();

@@ -201,6 +201,9 @@ void Document::compareObservations(const Scenario& sc) {
         auto rep =
             bytes ? compareObserved(sc, *m_run, o, *bytes, 1) : Result<ObservedReport>(bytes.diagnostics());
         if (!rep) {
+            // A dump that cannot be read (missing, a directory, a device) is an input error, as in the CLI
+            // (issue 25: no silent accepts); one that reads but does not fit the run stays a warning.
+            if (!bytes) d.severity = Severity::Error;
             d.message = "observe: " + rep.error().message;
             m_diags.push_back(d);
             continue;
