@@ -15,21 +15,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "ptxas_path.hpp"
+
 using namespace layoutscope;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string ptxasPath() {
-    if (const char* path = std::getenv("PATH")) {
-        std::stringstream ss(path);
-        std::string dir;
-        while (std::getline(ss, dir, ':'))
-            if (!dir.empty() && fs::exists(fs::path(dir) / "ptxas"))
-                return (fs::path(dir) / "ptxas").string();
-    }
-    return fs::exists("/usr/local/cuda/bin/ptxas") ? "/usr/local/cuda/bin/ptxas" : "";
-}
 
 std::string wrapped(const std::string& sm, const std::string& version, const std::string& instr) {
     // golden/ptxas/README.md "Kernel wrapper": the instruction on line 15.
@@ -84,7 +75,7 @@ const char* kSample[] = {
 TEST_CASE(
     "bulk copies: the validator agrees with the installed ptxas on a live sample (skipped without ptxas)",
     "[ptx][validate][bulk][ptxas]") {
-    const std::string ptxas = ptxasPath();
+    const std::string ptxas = test::findPtxas();
     if (ptxas.empty()) {
         WARN("SKIPPED: ptxas not found on PATH or at /usr/local/cuda/bin/ptxas; live bulk sample not run");
         return;

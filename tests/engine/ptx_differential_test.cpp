@@ -20,21 +20,12 @@
 #include <string>
 #include <sys/wait.h>
 
+#include "ptxas_path.hpp"
+
 using namespace layoutscope;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string findPtxas() {
-    if (const char* path = std::getenv("PATH")) {
-        std::stringstream ss(path);
-        std::string dir;
-        while (std::getline(ss, dir, ':'))
-            if (!dir.empty() && fs::exists(fs::path(dir) / "ptxas"))
-                return (fs::path(dir) / "ptxas").string();
-    }
-    return fs::exists("/usr/local/cuda/bin/ptxas") ? "/usr/local/cuda/bin/ptxas" : "";
-}
 
 struct Config {
     const char* sm;
@@ -282,7 +273,7 @@ std::string wrapper(const Config& c, const std::vector<std::string>& instrs) {
 
 TEST_CASE("validator agrees with ptxas on random variants (skipped when ptxas is absent)",
           "[ptx][validate][ptxas]") {
-    const std::string ptxas = findPtxas();
+    const std::string ptxas = test::findPtxas();
     if (ptxas.empty()) {
         WARN("SKIPPED: ptxas not found on PATH or at /usr/local/cuda/bin/ptxas; differential check not run");
         return;

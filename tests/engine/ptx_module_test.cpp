@@ -260,13 +260,16 @@ TEST_CASE("scaffold writes a scenario that parses and runs", "[ptx][module][scaf
     INFO(*scn);
     REQUIRE(sc);
     // One scenario instruction per modelled PTX instruction of the entry, in the same order, except the
-    // cp forms a scenario does not run (validated only: cp.async.bulk.commit_group / wait_group here).
+    // cp forms a scenario does not run (validated only); cp.async.bulk.commit_group / wait_group run (they
+    // order TMA stores, docs/async-order.md).
     const PtxFunction* f = entry[0] ? m->findFunction(entry) : m->entries().front();
     REQUIRE(f);
     size_t runs = 0;
     for (const auto& mi : f->instrs) {
         const auto& op = mi.instr.opcode;
-        runs += op[0].text != "cp" || (op.size() > 3 && op[1].text == ".async" && op[3].text == ".tensor");
+        runs += op[0].text != "cp" ||
+                (op.size() > 3 && op[1].text == ".async" &&
+                 (op[3].text == ".tensor" || op[3].text == ".commit_group" || op[3].text == ".wait_group"));
     }
     REQUIRE(sc->instrs.size() == runs);
     auto run = runScenario(*sc);

@@ -2,9 +2,10 @@
 // definition (§9.7.15.5.1.2.1 / §9.7.16.4.1: base offset = (pattern start >> 7) & 7 when the swizzle
 // pattern does not start on its repeat boundary), hand-applied below: a pattern laid out relative to a
 // start P (phase 0 at P) is read back element for element when the base offset names P's phase; (2) the
-// H100 record of scripts/probes/wgmma `run.sh base` (tests/data/wgmma/h100_base_offset.jsonl), once it
-// exists.
+// Hopper record of scripts/probes/wgmma `run.sh base` (tests/data/wgmma/h100_base_offset.jsonl, recorded
+// on an H200 that the device tool lent for the H100 kind).
 #include "layoutscope/tcgen05/smem_descriptor.hpp"
+#include "wgmma_record.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -57,15 +58,10 @@ TEST_CASE("base offset 0 is the absolute-address XOR measured on H100", "[consum
             REQUIRE(elementAddress(d, MatrixMajor::K, 16, mn, k) == handSwizzle(3, 0x480 + mn * 128 + 2 * k));
 }
 
-TEST_CASE("wgmma reads with a descriptor base offset as the model says, on H100",
+TEST_CASE("wgmma reads with a descriptor base offset as the model says, on Hopper (H200 record)",
           "[consumer][wgmma][baseoffset][conform]") {
     std::ifstream in(std::string(LAYOUTSCOPE_TEST_DATA_DIR) + "/wgmma/h100_base_offset.jsonl");
-    if (!in.good()) {
-        WARN("skipped: tests/data/wgmma/h100_base_offset.jsonl not recorded yet (scripts/probes/wgmma/run.sh "
-             "base on an H100); the base-offset model stays unverified");
-        return;
-    }
-    const uint32_t sm100Type[4] = {0, 2, 4, 6};
+    REQUIRE(in.good()); // recorded 2026-11-28 (scripts/probes/wgmma/README.md)
     std::string line;
     size_t records = 0, failed = 0;
     while (std::getline(in, line)) {
@@ -73,13 +69,8 @@ TEST_CASE("wgmma reads with a descriptor base offset as the model says, on H100"
         const auto j = nlohmann::json::parse(line);
         REQUIRE(!j.contains("error"));
         ++records;
-        SmemDescriptor d;
-        d.startAddress = j.at("start").get<uint32_t>(); // relative to a 1024-B aligned region
-        d.lbo = j.at("lbo").get<uint32_t>();
-        d.sbo = j.at("sbo").get<uint32_t>();
-        d.layoutType = sm100Type[j.at("layout_type").get<uint32_t>()];
-        d.baseOffset = j.value("base_offset", 0u);
-        const MatrixMajor major = j.at("major").get<std::string>() == "K" ? MatrixMajor::K : MatrixMajor::MN;
+        const SmemDescriptor d = test::wgmmaRecordDescriptor(j);
+        const MatrixMajor major = test::wgmmaRecordMajor(j);
         const auto& offs = j.at("byte_offset");
         // The alternatives the record separates, for the report: base ignored, added, XORed.
         const CuteSwizzle sw = swizzleOfLayoutType(d.layoutType);

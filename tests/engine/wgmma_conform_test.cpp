@@ -5,6 +5,7 @@
 // atom, a random sweep. The sm_90 layout types 0/1/2/3 (none/128B/64B/32B, bits [62,64)) are the sm_100
 // types 0/2/4/6 (bits [61,64)): this is the part of the sm_100 descriptor Hopper proves.
 #include "layoutscope/tcgen05/smem_descriptor.hpp"
+#include "wgmma_record.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -18,7 +19,6 @@ TEST_CASE("wgmma operands read the element the descriptor model says, on H100",
           "[consumer][wgmma][conform]") {
     std::ifstream in(std::string(LAYOUTSCOPE_TEST_DATA_DIR) + "/wgmma/h100_records.jsonl");
     REQUIRE(in.good());
-    const uint32_t sm100Type[4] = {0, 2, 4, 6};
     std::string line;
     size_t records = 0, failed = 0;
     while (std::getline(in, line)) {
@@ -26,12 +26,8 @@ TEST_CASE("wgmma operands read the element the descriptor model says, on H100",
         const auto j = nlohmann::json::parse(line);
         REQUIRE(!j.contains("error"));
         ++records;
-        SmemDescriptor d;
-        d.startAddress = j.at("start").get<uint32_t>(); // relative to a 1024-B aligned region
-        d.lbo = j.at("lbo").get<uint32_t>();
-        d.sbo = j.at("sbo").get<uint32_t>();
-        d.layoutType = sm100Type[j.at("layout_type").get<uint32_t>()];
-        const MatrixMajor major = j.at("major").get<std::string>() == "K" ? MatrixMajor::K : MatrixMajor::MN;
+        const SmemDescriptor d = test::wgmmaRecordDescriptor(j);
+        const MatrixMajor major = test::wgmmaRecordMajor(j);
         const auto& offs = j.at("byte_offset");
         size_t bad = 0;
         for (uint32_t mn = 0; mn < 64; ++mn)
