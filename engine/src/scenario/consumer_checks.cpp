@@ -115,8 +115,9 @@ void checkOperand(const Scenario& s, size_t instrIndex, const OperandSpec& op, c
                     "-B aligned (the pattern's repeat): the reads agree because TMA and the descriptor both "
                     "swizzle absolute address bits with base offset " +
                     std::to_string(d.baseOffset) +
-                    " (unverified for base offsets other than 0: open question 22). Fix: " + align +
-                    ", so no base offset is involved",
+                    " (measured on Hopper wgmma for every base offset; unverified for tcgen05: open question "
+                    "22). Fix: " +
+                    align + ", so no base offset is involved",
                 boRef, Provenance::Assumption});
         if (op.k != 0) checkKBlockStep(s, instrIndex, op, *r, index, findings);
         return;
@@ -196,9 +197,10 @@ void checkOperand(const Scenario& s, size_t instrIndex, const OperandSpec& op, c
             fix = " Fix: " + tr.label + ": " + descText(op.descName, tr.d) +
                   (op.transName.empty() ? "" : std::string(", ") + op.transName + " " + (tr.mn ? "1" : "0")) +
                   "." +
-                  (tr.d.baseOffset != d.baseOffset
-                       ? " (unverified: how a non-zero base offset enters the swizzle, open question 22)"
-                       : "");
+                  (tr.d.baseOffset != d.baseOffset ? " (how a non-zero base offset enters the swizzle: "
+                                                     "measured on Hopper wgmma, unverified for tcgen05: "
+                                                     "open question 22)"
+                                                   : "");
             break;
         }
     }

@@ -163,10 +163,12 @@ namespace {
 uint32_t descriptorSwizzle(const SmemDescriptor& d, uint32_t addr) {
     const CuteSwizzle sw = swizzleOfLayoutType(d.layoutType);
     if (sw.b == 0 || d.baseOffset == 0) return sw.apply(addr); // base 0: measured on H100 (wgmma records)
-    // unverified: open question 22 — a non-zero base offset names the line phase (addr >> 7) & mask at which
-    // the pattern starts (PTX §9.7.15.5.1.2.1: base offset = (pattern start >> 7) & 7), so the phase that
-    // selects the XOR is counted from it: ((addr >> 7) - base) mod 2^B. The field's low B bits enter (3 for
-    // 128B, 2 for 64B and 128B_base32B, 1 for 32B). To be settled by scripts/probes/wgmma (base offsets).
+    // A non-zero base offset names the line phase (addr >> 7) & mask at which the pattern starts (PTX
+    // §9.7.15.5.1.2.1: base offset = (pattern start >> 7) & 7), so the phase that selects the XOR is counted
+    // from it: ((addr >> 7) - base) mod 2^B; the field's low B bits enter (3 for 128B, 2 for 64B and
+    // 128B_base32B, 1 for 32B). Measured for wgmma on Hopper: all 288 records of
+    // tests/data/wgmma/h100_base_offset.jsonl (base 0..7 x 128B/64B/32B x starts 0/128/384, A and B, both
+    // majors) fit this and no other candidate. unverified: open question 22 for tcgen05 (sm_100).
     const uint32_t yShift = sw.m + sw.s, mask = (1u << sw.b) - 1;
     const uint32_t phase = ((addr >> yShift) - d.baseOffset) & mask;
     return addr ^ (phase << sw.m);
