@@ -188,9 +188,15 @@ int main(int argc, char** argv) {
                 return 2;
             }
             auto doc = Document::fromFile(cli.value(scenarioOpt).toStdString());
-            // A file that cannot be read (missing, a FIFO, a device): its reason, nothing to export.
-            if (!doc->hasTrace() && !doc->diagnostics().empty() &&
-                doc->diagnostics().front().code == layoutscope::DiagCode::Io) {
+            // A file that cannot be read (missing, a FIFO, a device), the scenario or an `observe` dump it
+            // names: its reason, nothing to export (the CLI refuses the same inputs).
+            const auto& diags = doc->diagnostics();
+            const bool unreadable =
+                (!doc->hasTrace() && !diags.empty() && diags.front().code == layoutscope::DiagCode::Io) ||
+                std::any_of(diags.begin(), diags.end(), [](const layoutscope::Diagnostic& d) {
+                    return d.code == layoutscope::DiagCode::Io && d.severity == layoutscope::Severity::Error;
+                });
+            if (unreadable) {
                 for (const auto& d : doc->diagnostics())
                     std::fprintf(stderr, "%s\n", formatDiagnostic(d, doc->path()).c_str());
                 return 1;
