@@ -75,9 +75,12 @@ int diagnosisBandHeight(const Document& doc, QSize size) {
 }
 
 void paintDiagnosisBand(QImage& img, const Document& doc, int band) {
-    int errors = 0;
-    for (const Diagnostic& d : doc.diagnostics()) errors += d.severity == Severity::Error ? 1 : 0;
-    const int warnings = int(doc.diagnostics().size()) - errors;
+    int errors = 0, warnings = 0;
+    for (const Diagnostic& d : doc.diagnostics()) {
+        errors += d.severity == Severity::Error ? 1 : 0;
+        warnings += d.severity == Severity::Warning ? 1 : 0;
+    }
+    const int notes = int(doc.diagnostics().size()) - errors - warnings; // explanations, not findings
     QPainter p(&img);
     p.setRenderHint(QPainter::TextAntialiasing);
     const QRect r(0, img.height() - band, img.width(), band);
@@ -89,7 +92,9 @@ void paintDiagnosisBand(QImage& img, const Document& doc, int band) {
     const std::string file = doc.path().substr(doc.path().find_last_of('/') + 1);
     int y = r.top() + 4 + fm.ascent();
     p.setPen(QColor(235, 235, 235));
-    p.drawText(8, y, QString("Diagnosis: %1 error(s), %2 warning(s)").arg(errors).arg(warnings));
+    p.drawText(
+        8, y,
+        QString("Diagnosis: %1 error(s), %2 warning(s), %3 note(s)").arg(errors).arg(warnings).arg(notes));
     for (size_t i = 0; i < doc.diagnostics().size() && i < kBandDiagnostics; ++i) {
         y += kBandLine;
         if (y > img.height() - 2) break;
