@@ -156,9 +156,9 @@ constexpr std::array<RuleInfo, static_cast<std::size_t>(RuleId::kCount)> kRules{
      "address.",
      "PTX ISA 9.2 §9.7.16.3.3; golden/cute umma_smem_desc.json, swizzle.json", P::Cute},
     {RuleId::SmemDescriptorBaseOffset, "descriptor base offset",
-     "The XOR uses absolute address bits; a non-zero base offset b counts the line phase from b: phase = "
-     "((addr >> 7) - b) mod 2^B (PTX: b = (pattern start >> 7) & 7). Measured on Hopper wgmma (288 records, "
-     "tests/data/wgmma); unverified for tcgen05 (sm_100).",
+     "unverified for tcgen05 (sm_100; measured for wgmma on Hopper, 288 records in tests/data/wgmma): the "
+     "XOR uses absolute address bits; a non-zero base offset b counts the line phase from b: phase = "
+     "((addr >> 7) - b) mod 2^B (PTX: b = (pattern start >> 7) & 7).",
      "tcgen05.md §7.2; open-questions.md 22", P::Assumption},
     {RuleId::TmemHalfSplitoff, "16x32bx2 immHalfSplitoff",
      "unverified: the first access (threads 0-15) is at taddr, the second (threads 16-31) at taddr + "
