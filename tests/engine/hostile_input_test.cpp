@@ -12,6 +12,8 @@
 #include "layoutscope/scenario/scaffold.hpp"
 #include "layoutscope/scenario/scenario.hpp"
 
+#include "npy_bytes.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <cstdio>
@@ -112,13 +114,7 @@ TEST_CASE("every engine reader refuses a FIFO by the same rule", "[hostile][io]"
 
 TEST_CASE("dumps that hold no well-formed bytes are refused, not compared", "[hostile][observed]") {
     auto npy = [](const std::string& shape, size_t dataBytes) {
-        std::string h = "{'descr': '|u1', 'fortran_order': False, 'shape': " + shape + ", }";
-        h += std::string((64 - (10 + h.size() + 1) % 64) % 64, ' ') + "\n";
-        std::string out = "\x93NUMPY\x01";
-        out += '\0';
-        out += static_cast<char>(h.size() & 0xFF);
-        out += static_cast<char>(h.size() >> 8);
-        return out + h + std::string(dataBytes, '\x07');
+        return test::npyBytes("|u1", shape, "False", dataBytes);
     };
     SECTION(".npy shapes that are not tuples of non-negative integers") {
         for (const char* shape : {"(-4, -16)", "(-1,)", "('a', 16)", "(16 16)", "(16)", "16"}) {

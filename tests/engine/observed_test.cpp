@@ -4,6 +4,8 @@
 #include "layoutscope/analysis/infer.hpp"
 #include "layoutscope/analysis/observed.hpp"
 
+#include "npy_bytes.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <string>
@@ -16,13 +18,7 @@ const std::string kTile = std::string(LAYOUTSCOPE_TEST_DATA_DIR) + "/observed/";
 
 std::string npy(const std::string& descr, const std::string& shape, const std::string& fortran,
                 size_t dataBytes) {
-    std::string h = "{'descr': '" + descr + "', 'fortran_order': " + fortran + ", 'shape': " + shape + ", }";
-    h += std::string((64 - (10 + h.size() + 1) % 64) % 64, ' ') + "\n";
-    std::string out = "\x93NUMPY\x01";
-    out += '\0';
-    out += static_cast<char>(h.size() & 0xFF);
-    out += static_cast<char>(h.size() >> 8);
-    return out + h + std::string(dataBytes, '\x07');
+    return test::npyBytes(descr, shape, fortran, dataBytes);
 }
 
 } // namespace
