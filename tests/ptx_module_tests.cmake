@@ -30,9 +30,15 @@ elseif(MODE STREQUAL "scaffold")
     message(FATAL_ERROR "scaffold exited ${rc}:\n${err}")
   endif()
   execute_process(COMMAND ${EXE} check --run ${scn} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 60)
-  # Ordering warnings (docs/async-order.md) may stand: a scaffold's addresses are placeholders, and a module
-  # may really use a tcgen05.ld register before its wait::ld (tcgen05_ops_sm_100a.ptx line 143 does).
-  if(NOT rc EQUAL 0 OR err MATCHES ": error: ")
+  # Ordering findings (docs/async-order.md) may stand, and races are errors: a scaffold keeps the kernel's
+  # order, and tcgen05_ops_sm_100a.ptx really passes a tcgen05.ld's registers to a tcgen05.st before
+  # tcgen05.wait::ld (lines 139-149). Every other error fails the test.
+  string(REGEX REPLACE "[^\n]*: error: race \\([^\n]*" "" other "${err}")
+  set(races_only FALSE)
+  if(rc EQUAL 1 AND NOT err STREQUAL other AND name STREQUAL "tcgen05_ops_sm_100a")
+    set(races_only TRUE)
+  endif()
+  if((NOT rc EQUAL 0 AND NOT races_only) OR other MATCHES ": error: ")
     file(READ ${scn} text)
     message(FATAL_ERROR "check --run of the scaffold exited ${rc}:\n${err}\n--- ${scn}:\n${text}")
   endif()

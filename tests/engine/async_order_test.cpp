@@ -44,9 +44,8 @@ void checkExactly(const std::string& file, const std::vector<Expected>& want) {
     }
 }
 
-// The scenario front end reports ordering findings as warnings (a scenario is often a fragment of a
-// kernel); E marks what the model itself calls an error.
-constexpr Severity E = Severity::Warning, W = Severity::Warning;
+// Races, hangs and in-flight-at-dealloc are errors; an operation still in flight at kernel exit is a warning.
+constexpr Severity E = Severity::Error, W = Severity::Warning;
 
 } // namespace
 

@@ -48,13 +48,18 @@ namespace {
 std::string cpErrors(const std::string& desc) {
     const std::string text =
         "target sm_100a\ntensormap A tiled UINT8 dims=[128,128] box=[128,128] swizzle=128B\n"
-        "smem sA 16384 align=1024\nsmem taddrBuf 16\nmbarrier bar\n" +
+        "smem sA 16384 align=1024\nsmem taddrBuf 16\nmbarrier bar\nmbarrier cpDone\n" +
         desc +
         "\nlet tmem = 0\nmbarrier.init.shared::cta.b64 [bar], 1;\n"
+        "mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], 16384;\n"
         "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes [sA], [A, "
         "{0, 0}], [bar];\n"
+        "mbarrier.try_wait.parity.shared::cta.b64 p, [bar], 0;\n"
         "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [taddrBuf], 32;\n"
-        "tcgen05.cp.cta_group::1.128x256b [tmem], sd;\n"
+        "tcgen05.cp.cta_group::1.128x256b [tmem], sd;\n" // line 14
+        "mbarrier.init.shared::cta.b64 [cpDone], 1;\n"
+        "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [cpDone];\n"
+        "mbarrier.try_wait.parity.shared::cta.b64 p, [cpDone], 0;\n"
         "tcgen05.dealloc.cta_group::1.sync.aligned.b32 tmem, 32;\n";
     return test::runErrors(text);
 }
@@ -68,7 +73,7 @@ TEST_CASE("A descriptor that disagrees with the TMA tile it reads is diagnosed w
         // 64, which the 128B TMA filled with row 0, element 64: (64, 0). 224 of 256 chunks differ: only
         // row 0, and the rows whose SW64 and SW128 images coincide (r%8 == 0 -> all 16 rows r%8==0 ok).
         const std::string e = cpErrors("desc sd start=sA lbo=16 sbo=1024 swizzle=64B");
-        CHECK(e.find("11: tcgen05.cp reads 224 of 256 16-byte chunks") == 0);
+        CHECK(e.find("14: tcgen05.cp reads 224 of 256 16-byte chunks") == 0);
         CHECK(e.find("A[m=1][k=0]: expected global (0,1), reads (64,0)") != std::string::npos);
         CHECK(
             e.find(

@@ -27,7 +27,9 @@ std::string load(const std::string& shapeNum, int regs) {
     return "tcgen05.ld.sync.aligned." + shapeNum + ".b32 {" + v + "}, [tmem];\n";
 }
 
-const std::string kTail = "tcgen05.dealloc.cta_group::1.sync.aligned.b32 tmem, 32;\n";
+// wait::ld before the dealloc: a tcgen05.ld still in flight at tcgen05.dealloc is an ordering error.
+const std::string kTail =
+    "tcgen05.wait::ld.sync.aligned;\ntcgen05.dealloc.cta_group::1.sync.aligned.b32 tmem, 32;\n";
 
 std::string parseErrors(const std::string& text) {
     auto sc = parseScenario(text);

@@ -49,6 +49,21 @@ const char* kHeader = ".version 9.0\n.target sm_100a\n.address_size 64\n";
 
 } // namespace
 
+namespace {
+// A scaffold keeps the kernel's order, so its ordering bugs are the kernel's: tcgen05_ops_sm_100a.ptx (lines
+// 135-149) passes %r33/%r34 from a tcgen05.ld to a tcgen05.st before tcgen05.wait::ld, and stores to and
+// loads from the same columns without tcgen05.wait::st. Those races are errors (issue 23); anything else
+// the scaffolded run reports as an error is not expected.
+void checkOnlyOrderingErrors(const std::string& file, const std::vector<Diagnostic>& ds) {
+    for (const Diagnostic& d : ds) {
+        if (d.severity != Severity::Error) continue;
+        INFO(file << ": " << d.message);
+        CHECK(file == "tcgen05_ops_sm_100a.ptx");
+        CHECK(d.message.rfind("race (", 0) == 0);
+    }
+}
+} // namespace
+
 TEST_CASE("nvcc 13 modules read and check clean", "[ptx][module]") {
     // Data-movement instructions per module, counted in the .cu sources (tests/data/ptx_src).
     const auto [file, count, functions] = GENERATE(table<const char*, size_t, size_t>({
@@ -274,7 +289,7 @@ TEST_CASE("scaffold writes a scenario that parses and runs", "[ptx][module][scaf
     REQUIRE(sc->instrs.size() == runs);
     auto run = runScenario(*sc);
     REQUIRE(run);
-    for (const Diagnostic& d : run->warnings) CHECK(d.severity != Severity::Error);
+    checkOnlyOrderingErrors(file, run->warnings);
 }
 
 TEST_CASE("scaffold content names the PTX lines and values", "[ptx][module][scaffold]") {
@@ -342,7 +357,7 @@ TEST_CASE("scaffold keeps the kernel's expect_tx when one tiled load fills the b
     REQUIRE(sc);
     auto run = runScenario(*sc);
     REQUIRE(run);
-    for (const Diagnostic& d : run->warnings) CHECK(d.severity != Severity::Error);
+    checkOnlyOrderingErrors("tcgen05_ops_sm_100a.ptx", run->warnings);
 }
 
 TEST_CASE("every truncation of an nvcc module reads or fails with a position", "[ptx][module][badinput]") {

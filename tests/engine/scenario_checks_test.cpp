@@ -47,7 +47,7 @@ TEST_CASE("Tensor Memory used outside a live tcgen05.alloc is an error", "[scena
     }
     SECTION("fixed twin: inside the allocation, before dealloc") {
         CHECK(runErrors(kTcgenHead + kAlloc + "let tmem = 0\n" + "tcgen05.ld.sync.aligned.32x32b.x32.b32 " +
-                        regs(32) + ", [tmem];\n" + kDealloc) == "");
+                        regs(32) + ", [tmem];\ntcgen05.wait::ld.sync.aligned;\n" + kDealloc) == "");
     }
 }
 

@@ -203,7 +203,8 @@ TEST_CASE("multicast writes both CTAs of the cluster", "[scenario][run][tma]") {
     CHECK(s.findBuffer("sA1")->cta == 1);
     CHECK(s.findBuffer("sA1")->addr == 1024);
     CHECK(s.findBarrier("bar1")->addr == 1024 + 4096);
-    const auto* ld = std::get_if<TmaTileLoad>(&s.instrs.at(4).op);
+    // after init, expect_tx and fence.mbarrier_init in CTA 1, and the same plus barrier.cluster in CTA 0
+    const auto* ld = std::get_if<TmaTileLoad>(&s.instrs.at(8).op);
     REQUIRE(ld);
     CHECK(ld->multicast);
     CHECK(ld->ctaMask == 0x3);

@@ -31,16 +31,22 @@ std::string scenario(uint32_t id, const std::string& descA = "swizzle=128B",
     return "target sm_100a\ntensormap A tiled FLOAT16 dims=[256,256] box=[64,128] swizzle=128B\n"
            "tensormap B tiled FLOAT16 dims=[256,256] box=[64,64] swizzle=128B\n"
            "smem sA 16384 align=1024\nsmem sB 8192 align=1024\nsmem taddrBuf 16\nmbarrier bar\n"
+           "mbarrier mmaDone\n"
            "desc dA start=sA lbo=16 sbo=1024 " +
            descA + "\ndesc dB start=sB lbo=16 sbo=1024 swizzle=128B\nlet idesc = " + std::to_string(id) +
            "\nlet tmem = 0\nmbarrier.init.shared::cta.b64 [bar], 1;\n"
+           "mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], 24576;\n"
            "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes [sA], [A, {0, 0}], "
            "[bar];\n"
            "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes [sB], [B, {0, 0}], "
            "[bar];\n"
+           "mbarrier.try_wait.parity.shared::cta.b64 p, [bar], 0;\n"
            "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [taddrBuf], " +
            std::to_string(cols) + ";\n" + mma +
-           " [tmem], dA, dB, idesc, p;\ntcgen05.dealloc.cta_group::1.sync.aligned.b32 tmem, " +
+           " [tmem], dA, dB, idesc, p;\nmbarrier.init.shared::cta.b64 [mmaDone], 1;\n"
+           "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [mmaDone];\n"
+           "mbarrier.try_wait.parity.shared::cta.b64 p, [mmaDone], 0;\n"
+           "tcgen05.dealloc.cta_group::1.sync.aligned.b32 tmem, " +
            std::to_string(cols) + ";\n";
 }
 

@@ -37,6 +37,9 @@ const std::string kLoads =
     "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes [sA], [A, "
     "{0, 0}], [bar];\ncp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::"
     "bytes [sB], [B, {0, 0}], [bar];\n";
+// kLoads as a kernel orders them: the bytes announced, then the wait before the MMA reads the tiles.
+const std::string kWaitedLoads = "mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], 16384;\n" + kLoads +
+                                 "mbarrier.try_wait.parity.shared::cta.b64 p, [bar], 0;\n";
 
 bool ptxasAccepts(const std::string& ptxas, const std::string& instr) {
     const fs::path dir = fs::temp_directory_path() / "layoutscope_wgmma_test";
@@ -98,7 +101,7 @@ TEST_CASE("wgmma operands that disagree with the TMA tiles are diagnosed", "[wgm
     const std::string mma =
         "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 " + regs(32) + ", dA, dB, p, 1, 1, ";
     SECTION("the right descriptors: clean") {
-        CHECK(runErrors(head() + kLoads + mma + "0, 0;\n") == "");
+        CHECK(runErrors(head() + kWaitedLoads + mma + "0, 0;\n") == "");
     }
     SECTION("SWIZZLE_64B descriptor over a SWIZZLE_128B tile") {
         // A[m=1][k=0] under SW64 K-major: offset 1*64 = 64 -> SW64 XOR of bits [7,9): none -> byte 64, which
