@@ -9,7 +9,8 @@ qualifiers with the operand list the qualifiers imply, then seeded one-token mut
 (a qualifier dropped, repeated, swapped with its neighbour, replaced or inserted from a pool; an
 operand dropped, added or replaced by another kind). Registers are the kernel wrapper's
 (run_ptxas.py): %p<4>, %h<8>, %r<300>, %rd<8>, smem, mbar.
-Usage: gen_front_cases.py OUT.jsonl [--seed N] [--mutations N]
+`--set matrix` writes the ldmatrix / stmatrix / movmatrix suite instead (tests/data/ptxas_front/matrix.jsonl.gz).
+Usage: gen_front_cases.py OUT.jsonl [--seed N] [--mutations N] [--set front|matrix]
 """
 import argparse, json, random
 
@@ -216,13 +217,42 @@ def ldst_grid():
     return out
 
 
-NAME_LEN = {"wgmma.mma_async": 2, "cp.async": 2, "elect.sync": 1, "barrier.cluster": 2, "fence.proxy": 1,
+def matrix_grid():
+    """ldmatrix / stmatrix / movmatrix: every shape x num x trans x type spelling, operand lists as written."""
+    out = []
+    fmts = [("b16",), ("b8",), ("b8x16", "b6x16_p32"), ("b8x16", "b4x16_p64"), ("b8x16",), ("b6x16_p32",)]
+    for shape in ("m8n8", "m16n16", "m8n16", "m16n8"):
+        for num, n in (("x1", 1), ("x2", 2), ("x4", 4)):
+            for trans in (False, True):
+                for sp in ("", "shared", "shared::cta"):
+                    for fmt in fmts:
+                        q = [shape, num] + (["trans"] if trans else []) + ([sp] if sp else []) + list(fmt)
+                        for regs_n in sorted({n, 2 * n}):
+                            rs = "{" + ", ".join(f"%r{i + 1}" for i in range(regs_n)) + "}"
+                            out.append(case("ldmatrix.sync.aligned." + ".".join(q) + f" {rs}, [smem];", "ldmatrix",
+                                            case_="grid"))
+                            out.append(case("stmatrix.sync.aligned." + ".".join(q) + f" [smem], {rs};", "stmatrix",
+                                            case_="grid"))
+    for q in ("m8n8.trans.b16", "m8n8.b16", "m16n16.trans.b16", "m8n8.trans.b8", "m8n8.trans.b32"):
+        out.append(case(f"movmatrix.sync.aligned.{q} %r1, %r2;", "movmatrix", case_="grid"))
+    out.append(case("movmatrix.sync.aligned.m8n8.trans.b16 %h1, %r2;", "movmatrix", case_="grid"))
+    out.append(case("ldmatrix.sync.aligned.m8n8.x1.b16 {%r1}, [%rd0];", "ldmatrix", case_="grid"))
+    out.append(case("ldmatrix.sync.aligned.m8n8.x1.b16 {%r1}, [%r2+16];", "ldmatrix", case_="grid"))
+    out.append(case("ldmatrix.sync.aligned.m8n8.x1.b16 %r1, [smem];", "ldmatrix", case_="grid"))
+    out.append(case("ldmatrix.sync.aligned.m8n8.x1.b16 {%h1}, [smem];", "ldmatrix", case_="grid"))
+    out.append(case("stmatrix.sync.aligned.m8n8.x1.b16 [%r2], {%r1};", "stmatrix", case_="grid"))
+    return out
+
+
+NAME_LEN = {"ldmatrix": 1, "stmatrix": 1, "movmatrix": 1, "wgmma.mma_async": 2, "cp.async": 2, "elect.sync": 1, "barrier.cluster": 2, "fence.proxy": 1,
             "fence.mbarrier_init": 1, "ld.shared": 1, "st.shared": 1}
 QUAL_POOL = ["sync", "aligned", "sp", "m64n8k16", "m64n16k8", "m64n24k32", "m64n264k16", "f16", "f32", "bf16", "tf32",
              "e4m3", "s8", "u8", "s32", "b1", "satfinite", "trans", "ca", "cg", "shared", "shared::cta",
              "shared::cluster", "global", "L2::128B", "L2::cache_hint", "noinc", "b64", "b32", "u32", "v2", "v4",
              "release", "acquire", "relaxed", "cta", "cluster", "gpu", "async", "alias", "arrive", "wait",
              "expect_tx", "noComplete", "x2", "L2::256B", "and", "popc"]
+MATRIX_POOL = ["sync", "aligned", "m8n8", "m16n16", "m8n16", "m16n8", "x1", "x2", "x4", "trans", "shared",
+               "shared::cta", "shared::cluster", "b16", "b8", "b32", "b8x16", "b6x16_p32", "b4x16_p64", "global"]
 OPERAND_POOL = ["%r1", "%rd1", "%h1", "%p1", "0", "16", "[smem]", "[mbar]", "[%rd0]", "[%r2]", "smem", "_", "{%r1}",
                 "{%r1, %r2}", "%r1|%p1"]
 
@@ -257,7 +287,7 @@ def mutate(text, fam, rng):
     quals = toks[n:]
     ops = [o.strip() for o in split_ops(rest.rstrip(";"))]
     kind = rng.choice(["drop_q", "dup_q", "swap_q", "replace_q", "insert_q", "drop_op", "add_op", "replace_op"])
-    pool = QUAL_POOL
+    pool = MATRIX_POOL if fam in ("ldmatrix", "stmatrix", "movmatrix") else QUAL_POOL
     if fam in ("ld.shared", "st.shared"):
         # ld/st is modelled on shared memory only: a mutation keeps a shared state space and draws from
         # the ld/st qualifiers (a generic or cached ld/st is another instruction, listed by `check`).
@@ -301,9 +331,13 @@ def main():
     ap.add_argument("out")
     ap.add_argument("--seed", type=int, default=21)
     ap.add_argument("--mutations", type=int, default=900)
+    ap.add_argument("--set", choices=["front", "matrix"], default="front")
     a = ap.parse_args()
     rng = random.Random(a.seed)
-    cases = wgmma_grid() + cp_async_grid() + sync_grid() + mbarrier_grid() + ldst_grid()
+    if a.set == "matrix":
+        cases = matrix_grid()
+    else:
+        cases = wgmma_grid() + cp_async_grid() + sync_grid() + mbarrier_grid() + ldst_grid()
     for c in cases:
         c["qualifiers"]["case"] = c["qualifiers"].pop("case_")
     seeds = {}

@@ -133,9 +133,12 @@ Status checkArriveLike(const ParsedInstr& in, const PtxTarget& t, const PtxEnvir
         // ptxas 13.0 also takes the count as a one-element vector `{%r1}`.
         const Operand& cnt = in.operands.size() == 3 ? in.operands[2] : in.operands[1];
         const bool single = cnt.kind == OperandKind::Vector && cnt.elements.size() == 1;
-        if (n == 3)
-            c.expectScalar(single ? cnt.elements[0] : cnt, expectTx ? "txCount" : "count", kR32 | kImm,
-                           s.ref);
+        const Operand& v = single ? cnt.elements[0] : cnt;
+        if (n == 3 && c.expectScalar(v, expectTx ? "txCount" : "count", kR32 | kImm, s.ref) && !expectTx &&
+            v.kind == OperandKind::Immediate && v.imm <= 0)
+            // ptxas 13.0: "value '0' expected to be a non-zero positive"
+            c.error(DiagCode::InvalidValue, v.span, "the arrival count is at least 1; found " + v.text, s.ref,
+                    Provenance::Ptxas);
     }
     return c.finish();
 }

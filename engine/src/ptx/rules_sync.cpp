@@ -147,15 +147,12 @@ Status checkFence(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironmen
     const std::string kind = c.value("proxy kind"), sem = c.value("memory-order semantics");
     const bool proxy = c.find("proxy") != nullptr;
     if (!c.diags.empty()) return c.finish();
-    // `.proxy` and its kind are part of the name: `fence.proxy.async`, never `fence.async.proxy`
-    // (ptxas 13.0: "Unknown modifier '.proxy'").
+    // `.proxy` follows `fence` directly: `fence.proxy.async`, never `fence.async.proxy` (ptxas 13.0:
+    // "Unknown modifier '.proxy'"); after it the order is free
+    // (`fence.proxy.release.tensormap::generic.sys`).
     if (const Matched* p = c.find("proxy"); p && p->position != 1)
         c.error(DiagCode::InvalidValue, p->tok->span,
                 "`.proxy` follows `fence` directly: write `fence.proxy" + kind + "…`", kFenceRef,
-                Provenance::Ptxas);
-    else if (const Matched* k = c.find("proxy kind"); proxy && k && k->position != 2)
-        c.error(DiagCode::InvalidValue, k->tok->span,
-                "the proxy kind follows `.proxy` directly: write `fence.proxy" + kind + "…`", kFenceRef,
                 Provenance::Ptxas);
     if (!c.diags.empty()) return c.finish();
     if (c.find("mbarrier_init")) {
