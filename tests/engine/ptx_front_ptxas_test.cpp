@@ -1,9 +1,9 @@
 // Live sample of the front-end families' differential suite (wgmma, cp.async, elect.sync,
 // barrier.cluster, fence.proxy / fence.mbarrier_init, the further mbarrier forms, ld/st on shared
-// memory): valid forms and one-token mutations, assembled by the installed ptxas in the golden/ptxas
-// wrapper for a few targets; the validator must agree on every one. The committed record of the whole
-// suite is tests/data/ptxas_front/front.jsonl.gz (ctest conform.ptxas.front). Skipped when ptxas is
-// absent.
+// memory, ldmatrix / stmatrix / movmatrix): valid forms and one-token mutations, assembled by the installed
+// ptxas in the golden/ptxas wrapper for a few targets; the validator must agree on every one. The committed
+// record of the whole suite is tests/data/ptxas_front/front.jsonl.gz (ctest conform.ptxas.front). Skipped
+// when ptxas is absent.
 #include "layoutscope/ptx/validate.hpp"
 
 #include <catch2/catch.hpp>
@@ -56,6 +56,10 @@ const char* kSample[] = {
     "mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [mbar], %r1;",
     "ld.shared.v2.u32 {%r1, %r2}, [smem+8];",
     "st.shared::cluster.u32 [%r3], %r1;",
+    "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%r1, %r2, %r3, %r4}, [smem];",
+    "ldmatrix.sync.aligned.m16n16.x1.trans.b8x16.b6x16_p32 {%r1, %r2}, [smem];",
+    "stmatrix.sync.aligned.m16n8.x2.trans.shared::cta.b8 [smem], {%r1, %r2};",
+    "movmatrix.sync.aligned.m8n8.trans.b16 %r1, %r2;",
     // one-token mutations
     "wgmma.mma_async.sync.aligned.m64n64k8.f16.f16.f16 {%r10, %r11, %r12, %r13, %r14, %r15, %r16, %r17, "
     "%r18, %r19, %r20, %r21, %r22, %r23, %r24, %r25}, %rd1, %rd2, %p1, 1, 1, 1, 1;",
@@ -67,6 +71,8 @@ const char* kSample[] = {
     "fence.proxy.async.shared;",
     "mbarrier.arrive.shared::cluster.b64 %rd1, [mbar];",
     "ld.shared.v4.u64 {%rd1, %rd2, %rd3, %rd4}, [smem];",
+    "ldmatrix.sync.aligned.m8n16.x1.trans.b8x16.b6x16_p32 {%r1}, [smem];",
+    "stmatrix.sync.aligned.m8n8.x2.shared.b16 [smem], {%r1};",
 };
 
 } // namespace

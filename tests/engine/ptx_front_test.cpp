@@ -162,3 +162,35 @@ TEST_CASE("front-end diagnostics name the rule and its PTX ISA section", "[ptx][
         CHECK_THAT(d.message, Catch::Contains("does not model"));
     }
 }
+
+TEST_CASE("ldmatrix / stmatrix / movmatrix: shapes, counts and element formats, as ptxas 13.0 decides",
+          "[ptx][validate][front]") {
+    SECTION("sm_100a") {
+        runTable(
+            {{"ldmatrix.sync.aligned.m8n16.x4.shared.b8x16.b4x16_p64 {%r1, %r2, %r3, %r4}, [smem];", true,
+              "m8n16 with a packed 4-bit source"},
+             {"ldmatrix.sync.aligned.m16n16.x2.trans.b8 {%r1, %r2, %r3, %r4}, [smem];", true,
+              "m16n16: two registers per matrix"},
+             {"ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%r1, %r2, %r3, %r4}, [smem];", false,
+              "Vector of size 2 is expected"},
+             {"ldmatrix.sync.aligned.m16n16.x4.shared.b8x16 {%r1, %r2, %r3, %r4}, [smem];", false,
+              "Incorrect no. of matrix: 4 for ldmatrix with shape '.m16n16'"},
+             {"stmatrix.sync.aligned.m8n8.x4.trans.shared::cta.b16 [smem], {%r1, %r2, %r3, %r4};", true,
+              "transposed store"},
+             {"stmatrix.sync.aligned.m8n16.shared::cta.x1.b8 [smem], {%r1};", false,
+              "Illegal matrix shape '.m8n16' for instruction 'stmatrix'"},
+             {"stmatrix.sync.aligned.m8n8.x2.shared.b8 [smem], {%r1, %r2};", false,
+              "Incorrect instruction type specified for stmatrix with shape '.m8n8'"},
+             {"movmatrix.sync.aligned.m8n8.trans.b8 %r1, %r2, 16;", false, "Unexpected instruction types"}});
+    }
+    SECTION("sm_90a") {
+        runTable(
+            {{"ldmatrix.sync.aligned.m8n8.x1.trans.b16 {%r1}, [smem];", true, "the sm_75 form"},
+             {"ldmatrix.sync.aligned.m16n8.x2.shared.b16 {%r1, %r2}, [smem];", false,
+              "Feature '.m16n8' not supported on .target 'sm_90a'"},
+             {"movmatrix.sync.m8n8.aligned.trans.b16 %r1, %r2;", true, "qualifier order is free"},
+             {"movmatrix.sync.sync.aligned.m8n8.trans.b16 %r1, %r2;", true, "a repeated .sync is ignored"},
+             {"movmatrix.sync.aligned.m8n8.b16 %r1, %r2;", false, ".trans modifier required"}},
+            tgt("sm_90a"));
+    }
+}

@@ -206,6 +206,7 @@ struct InstrEntry {
 [[nodiscard]] std::vector<InstrEntry> mbarrierMoreEntries(); ///< rules_mbarrier_more.cpp
 [[nodiscard]] std::vector<InstrEntry> wgmmaEntries();        ///< rules_wgmma.cpp
 [[nodiscard]] std::vector<InstrEntry> ldstSharedEntries();   ///< rules_ldst_shared.cpp
+[[nodiscard]] std::vector<InstrEntry> matrixEntries(); ///< rules_matrix.cpp (ldmatrix, stmatrix, movmatrix)
 
 /// The first opcode token of every instruction some table models ("cp", "wgmma", "ld", ...).
 [[nodiscard]] bool validatorHead(std::string_view head);
