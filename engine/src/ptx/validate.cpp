@@ -154,14 +154,16 @@ Status unknownInstruction(const ParsedInstr& in) {
             Severity::Error,  DiagCode::InvalidValue, span, msg, "PTX ISA §9.7 (instruction names)",
             Provenance::Ptxas};
     }
-    return Diagnostic{Severity::Error,
-                      DiagCode::Unsupported,
-                      span,
-                      "`" + head.text +
-                          "` is outside what this validator models (cp.async.bulk.tensor, tcgen05 data "
-                          "movement, mbarrier init/arrive.expect_tx/try_wait/test_wait)",
-                      "",
-                      Provenance::Assumption};
+    return Diagnostic{
+        Severity::Error,
+        DiagCode::Unsupported,
+        span,
+        "`" + head.text +
+            "` is outside what this validator models (the bulk and tensor copies, tcgen05, wgmma, "
+            "ldmatrix/stmatrix/movmatrix, cp.async, mbarrier, fence, barrier.cluster, elect.sync, "
+            "ld/st on shared memory)",
+        "",
+        Provenance::Assumption};
 }
 
 } // namespace
