@@ -54,12 +54,18 @@ int checkModule(const std::string& f, const std::string& text, std::ostream& out
         return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
     };
     std::ostream& summary = errors ? err : out;
-    if (!errors)
-        out << f << ": ok (PTX module, .target " << mod->target.sm << ", .version " << mod->target.ptxMajor
-            << "." << mod->target.ptxMinor << ": " << plural(mod->functions.size(), "function") << ", "
-            << plural(checked, "instruction") << " checked, "
-            << (nSkipped ? plural(nSkipped, "data-movement instruction") + " not modelled (below), " : "")
-            << plural(others - nSkipped, "other") << " not checked)\n";
+    const std::string module =
+        "PTX module, .target " + mod->target.sm + ", .version " + std::to_string(mod->target.ptxMajor) + "." +
+        std::to_string(mod->target.ptxMinor) + ": " + plural(mod->functions.size(), "function");
+    // "ok" only when every data-movement instruction was validated; otherwise the first line says how
+    // many were checked and how many were passed over (listed below), and no "ok".
+    if (!errors && !nSkipped)
+        out << f << ": ok (" << module << ", " << plural(checked, "instruction") << " checked, "
+            << plural(others, "other") << " not checked)\n";
+    else if (!errors)
+        out << f << ": " << plural(checked, "instruction") << " checked, "
+            << plural(nSkipped, "data-movement instruction") << " not modelled (listed below) (" << module
+            << ", " << plural(others - nSkipped, "other") << " not checked)\n";
     // Never a bare "ok" over data movement that was passed over: name each family and its lines.
     for (const auto& [family, lines] : skipped) {
         summary << f << ": not validated (no rule table for " << family

@@ -25,14 +25,14 @@ const char* kModule =
     "  mov.u32 %r1, 256;\n"                                                                            // 11
     "  ld.shared.u32 %r2, [smem];\n"                                                                   // 12
     "  cp.async.ca.shared.global [smem], [%rd0], 16;\n"                                                // 13
-    "  ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r3}, [smem];\n"                                      // 14
+    "  ld.volatile.shared.u32 %r3, [smem];\n"                                                          // 14
     "  cp.async.bulk.global.shared::cta.bulk_group [%rd0], [smem], %r1;\n"                             // 15
     "  cp.reduce.async.bulk.tensor.1d.global.shared::cta.add.tile.bulk_group [%rd0, {%r1}], [smem];\n" // 16
     "  cp.async.bulk.commit_group;\n"                                                                  // 17
     "  cp.async.bulk.wait_group.read 0;\n"                                                             // 18
     "  fence.proxy.async.shared::cta;\n"                                                               // 19
     "  st.shared.u32 [smem], %r2;\n"                                                                   // 20
-    "  ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r4}, [smem];\n"                                      // 21
+    "  ld.volatile.shared.u32 %r4, [smem];\n"                                                          // 21
     "  ret;\n"                                                                                         // 22
     "}\n";
 
@@ -46,13 +46,15 @@ TEST_CASE("module: data movement without a rule table is listed by family and li
     const PtxFunction& f = m->functions[0];
     size_t modelled = 0;
     for (const auto& i : f.instrs) modelled += i.modelled;
-    CHECK(modelled == 4); // lines 15-18: cp.async.bulk, the reduce, commit_group, wait_group
+    // lines 12-13 and 15-20: ld.shared, cp.async.ca, cp.async.bulk, the reduce, commit_group,
+    // wait_group, fence.proxy.async, st.shared (the families with rule tables since issue 21's front end)
+    CHECK(modelled == 8);
     struct Expect {
         const char* family;
         int line;
     };
-    const Expect want[] = {{"ld.shared", 12},   {"cp.async", 13},  {"ldmatrix", 14},
-                           {"fence.proxy", 19}, {"st.shared", 20}, {"ldmatrix", 21}};
+    // an ordered ld on shared memory: rules_ldst_shared.cpp models only the weak forms
+    const Expect want[] = {{"ld.shared", 14}, {"ld.shared", 21}};
     REQUIRE(f.unmodelled.size() == std::size(want));
     for (size_t i = 0; i < std::size(want); ++i) {
         INFO(i);
@@ -60,7 +62,7 @@ TEST_CASE("module: data movement without a rule table is listed by family and li
         CHECK(f.unmodelled[i].span.line == want[i].line);
         CHECK(f.unmodelled[i].span.column == 3);
     }
-    CHECK(f.unmodelled[1].opcode == "cp.async.ca.shared.global");
+    CHECK(f.unmodelled[0].opcode == "ld.volatile.shared.u32");
     // ld.param, mov and ret move no shared/tensor data: counted, not listed.
     CHECK(f.otherInstructions == f.unmodelled.size() + 3);
 }

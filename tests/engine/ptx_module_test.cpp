@@ -67,11 +67,15 @@ void checkOnlyOrderingErrors(const std::string& file, const std::vector<Diagnost
 TEST_CASE("nvcc 13 modules read and check clean", "[ptx][module]") {
     // Data-movement instructions per module, counted in the .cu sources (tests/data/ptx_src).
     const auto [file, count, functions] = GENERATE(table<const char*, size_t, size_t>({
-        {"tma_tile_sm_90a.ptx", 12, 2},  // loads: init, expect_tx, 5 loads, try_wait; stores: 2, commit, wait
-        {"tma_tile_sm_100a.ptx", 12, 2}, //
-        {"tma_im2col_multicast_sm_90a.ptx", 5, 1},  // init, expect_tx, im2col, multicast, try_wait
-        {"tma_im2col_multicast_sm_100a.ptx", 5, 1}, //
-        {"tcgen05_ops_sm_100a.ptx", 22, 1},         // 4 mbarrier, 1 TMA, 17 tcgen05
+        // loads: init, fence.mbarrier_init, expect_tx, 5 loads, try_wait; stores: ld.shared, st.shared,
+        // fence.proxy.async, 2 stores, commit, wait
+        {"tma_tile_sm_90a.ptx", 16, 2},
+        {"tma_tile_sm_100a.ptx", 16, 2},
+        // init, fence.mbarrier_init, barrier.cluster arrive + wait, expect_tx, im2col, multicast, try_wait,
+        // 2 ld.shared
+        {"tma_im2col_multicast_sm_90a.ptx", 10, 1},
+        {"tma_im2col_multicast_sm_100a.ptx", 10, 1},
+        {"tcgen05_ops_sm_100a.ptx", 24, 1}, // 4 mbarrier, fence.mbarrier_init, ld.shared, 1 TMA, 17 tcgen05
     }));
     INFO(file);
     const std::string text = dataFile(file);
@@ -104,8 +108,9 @@ TEST_CASE("module structure: header, entries, params, variables", "[ptx][module]
     CHECK(f.variables[0].bytes == 16384);
     CHECK(f.variables[0].align == 1024);
     CHECK(f.variables[1].bytes == 8); // .shared .align 8 .u64 bar
-    // Program order: lines increase; the first is mbarrier.init at line 42, the last tcgen05.dealloc at 167.
-    REQUIRE(f.instrs.size() == 22);
+    // Program order: lines increase; the first is mbarrier.init at line 42, the last tcgen05.dealloc at 167
+    // (22 TMA/tcgen05/mbarrier instructions, fence.mbarrier_init at line 45 and ld.shared at line 94).
+    REQUIRE(f.instrs.size() == 24);
     CHECK(f.instrs.front().instr.span.line == 42);
     CHECK(f.instrs.back().instr.opcodeText() == "tcgen05.dealloc.cta_group::1.sync.aligned.b32");
     CHECK(f.instrs.back().instr.span.line == 167);
@@ -125,7 +130,8 @@ TEST_CASE("register origins follow mov and cvta", "[ptx][module]") {
     CHECK(init.origins[1].symbol.empty());
     CHECK(init.origins[1].value == 1);
     // line 71: the TMA load's map %rd5 <- cvta.param %rd6 <- mov %rd1 <- mov ..._param_0 (line 33)
-    const PtxModuleInstr& load = f.instrs[4];
+    const PtxModuleInstr& load = f.instrs[5]; // after init, fence.mbarrier_init and three more
+    CHECK(load.instr.span.line == 71);
     REQUIRE(load.instr.opcode[0].text == "cp");
     bool found = false;
     for (const auto& o : load.origins)

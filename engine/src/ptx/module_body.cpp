@@ -2,6 +2,7 @@
 // lists, declarations and the names they put in scope, `{ ... }` scopes, instructions (those the
 // validator models are parsed and kept) and register origins (`mov`/`cvta` chains, for scaffold).
 #include "ptx/module_reader.hpp"
+#include "ptx/rules.hpp"
 
 #include <algorithm>
 
@@ -189,7 +190,7 @@ bool Reader::instruction(const Cursor& start) {
             fn->unmodelled.push_back({std::move(family), std::string(opcode),
                                       SourceSpan{h.line, h.column, static_cast<int>(opcode.size())}});
     };
-    if (head != "cp" && head != "tcgen05" && head != "mbarrier") {
+    if (!ptx::validatorHead(head)) {
         notModelled();
         track(head, *text, o.pos - start.pos, start.line);
         return true;

@@ -246,7 +246,27 @@ struct Parser {
     bool operand(Operand& op, size_t index) {
         if (c.peek() == '{') return vector(op);
         if (c.peek() == '[') return address(op);
-        return scalar(op, "operand " + std::to_string(index) + " (register, immediate, symbol, '{' or '[')");
+        const Cursor start = c;
+        if (!scalar(op, "operand " + std::to_string(index) + " (register, immediate, symbol, '{' or '[')"))
+            return false;
+        // A destination pair `d|p` (elect.sync, setp): both halves as elements, the text as written.
+        Cursor after = c;
+        c.skipSpace();
+        if (c.peek() != '|') {
+            c = after;
+            return true;
+        }
+        c.advance();
+        c.skipSpace();
+        Operand second;
+        if (!scalar(second, "the second half of a `d|p` pair after '|'")) return false;
+        Operand pair;
+        pair.kind = op.kind;
+        pair.elements = {std::move(op), std::move(second)};
+        pair.span = c.spanFrom(start);
+        pair.text = std::string(c.text.substr(start.pos, c.pos - start.pos));
+        op = std::move(pair);
+        return true;
     }
 
     // After ';': only whitespace or a // comment may follow.

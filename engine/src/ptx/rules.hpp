@@ -100,6 +100,9 @@ struct InstrSpec {
     const char* ref;
     std::vector<QualGroup> groups;
     std::vector<IllegalQual> illegal;
+    /// For a table that models only some forms of an instruction name (ld/st on shared memory):
+    /// whether `in` is one of them; nullptr: every instruction with the name tokens.
+    bool (*claims)(const ParsedInstr& in) = nullptr;
 };
 
 // [SECTION] Operands ---------------------------------------------------------------------------
@@ -119,6 +122,7 @@ enum ValueKind : uint32_t {
     kUndeclared = 1u << 10,
     kVectorKind = 1u << 11,
     kAddressKind = 1u << 12,
+    kPairKind = 1u << 13, ///< `d|p` (elect.sync's destination): Operand::elements holds both halves
 };
 [[nodiscard]] const char* valueKindWords(uint32_t k);   ///< "a 32-bit register", ...
 [[nodiscard]] std::string acceptedWords(uint32_t mask); ///< "a 32-bit register or an immediate"
@@ -197,6 +201,15 @@ struct InstrEntry {
 [[nodiscard]] std::vector<InstrEntry> tcgen05LdRedEntries(); ///< rules_tcgen05_ldred.cpp
 [[nodiscard]] std::vector<InstrEntry> bulkEntries();         ///< rules_bulk.cpp (non-tensor bulk copies)
 [[nodiscard]] std::vector<InstrEntry> bulkTensorEntries();   ///< rules_bulk_tensor.cpp (reduce, prefetch)
+[[nodiscard]] std::vector<InstrEntry> syncEntries();    ///< rules_sync.cpp (elect, barrier.cluster, fence)
+[[nodiscard]] std::vector<InstrEntry> cpAsyncEntries(); ///< rules_cp_async.cpp (sm_80 cp.async)
+[[nodiscard]] std::vector<InstrEntry> mbarrierMoreEntries(); ///< rules_mbarrier_more.cpp
+[[nodiscard]] std::vector<InstrEntry> wgmmaEntries();        ///< rules_wgmma.cpp
+[[nodiscard]] std::vector<InstrEntry> ldstSharedEntries();   ///< rules_ldst_shared.cpp
+[[nodiscard]] std::vector<InstrEntry> matrixEntries(); ///< rules_matrix.cpp (ldmatrix, stmatrix, movmatrix)
+
+/// The first opcode token of every instruction some table models ("cp", "wgmma", "ld", ...).
+[[nodiscard]] bool validatorHead(std::string_view head);
 
 /// The .cta_group value of a tcgen05 instruction that the kernel-wide rule covers (1, 2), or 0.
 [[nodiscard]] int kernelCtaGroup(const ParsedInstr& in);

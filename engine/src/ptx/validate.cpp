@@ -26,8 +26,10 @@ constexpr const char* kKernelRef =
 const std::vector<InstrEntry>& entries() {
     static const std::vector<InstrEntry> all = [] {
         std::vector<InstrEntry> v;
-        for (auto part : {tmaEntries(), tcgen05LdStEntries(), tcgen05MiscEntries(), mbarrierEntries(),
-                          tcgen05MmaEntries(), tcgen05LdRedEntries(), bulkEntries(), bulkTensorEntries()})
+        for (auto part :
+             {tmaEntries(), tcgen05LdStEntries(), tcgen05MiscEntries(), mbarrierEntries(),
+              tcgen05MmaEntries(), tcgen05LdRedEntries(), bulkEntries(), bulkTensorEntries(), syncEntries(),
+              cpAsyncEntries(), mbarrierMoreEntries(), wgmmaEntries(), ldstSharedEntries(), matrixEntries()})
             v.insert(v.end(), part.begin(), part.end());
         return v;
     }();
@@ -48,6 +50,7 @@ size_t nameMatch(const ParsedInstr& in, const InstrSpec& s) {
     // The name is one word for ptxas (`tcgen05 .ld` is "not a name of any known instruction").
     for (size_t i = 0; i < s.nameTokens.size(); ++i)
         if (in.opcode[i].text != s.nameTokens[i] || (i > 0 && blankBefore(in, i))) return 0;
+    if (s.claims && !s.claims(in)) return 0;
     return s.nameTokens.size();
 }
 
@@ -62,9 +65,22 @@ std::string unmodelledRealInstruction(const ParsedInstr& in) {
             if (in.opcode[1].text == r) return "mbarrier" + in.opcode[1].text;
         return "";
     }
-    if (head != "cp") return "";
     std::string written;
     for (const auto& t : in.opcode) written += t.text;
+    // ld/st: only the weak shared-memory forms are modelled; any other state space or ordering is a
+    // real instruction without a table (not a misspelt `ld.shared`).
+    if ((head == "ld" || head == "st") && in.opcode.size() > 1) {
+        const std::string family = ptxmod::dataMovementFamily(written);
+        return family.empty() ? head + in.opcode[1].text : family;
+    }
+    // fence.sc / fence.acq_rel and barrier{.cta}.sync / arrive / red are real, unmodelled instructions.
+    const auto oneOf = [&](std::initializer_list<std::string_view> l) {
+        return in.opcode.size() > 1 && std::find(l.begin(), l.end(), in.opcode[1].text) != l.end();
+    };
+    if ((head == "fence" && oneOf({".sc", ".acq_rel", ".acquire", ".release", ".op_restrict"})) ||
+        (head == "barrier" && oneOf({".sync", ".arrive", ".red", ".cta", ".aligned"})))
+        return head + in.opcode[1].text;
+    if (head != "cp" && head != "fence" && head != "barrier" && head != "wgmma") return "";
     return ptxmod::dataMovementFamily(written);
 }
 
@@ -138,14 +154,16 @@ Status unknownInstruction(const ParsedInstr& in) {
             Severity::Error,  DiagCode::InvalidValue, span, msg, "PTX ISA §9.7 (instruction names)",
             Provenance::Ptxas};
     }
-    return Diagnostic{Severity::Error,
-                      DiagCode::Unsupported,
-                      span,
-                      "`" + head.text +
-                          "` is outside what this validator models (cp.async.bulk.tensor, tcgen05 data "
-                          "movement, mbarrier init/arrive.expect_tx/try_wait/test_wait)",
-                      "",
-                      Provenance::Assumption};
+    return Diagnostic{
+        Severity::Error,
+        DiagCode::Unsupported,
+        span,
+        "`" + head.text +
+            "` is outside what this validator models (the bulk and tensor copies, tcgen05, wgmma, "
+            "ldmatrix/stmatrix/movmatrix, cp.async, mbarrier, fence, barrier.cluster, elect.sync, "
+            "ld/st on shared memory)",
+        "",
+        Provenance::Assumption};
 }
 
 } // namespace
@@ -186,6 +204,13 @@ Status validateTargetVersion(const PtxTarget& target) {
                           Provenance::Ptxas};
     return okStatus();
 }
+
+namespace ptx {
+bool validatorHead(std::string_view head) {
+    return std::any_of(entries().begin(), entries().end(),
+                       [&](const InstrEntry& e) { return head == e.spec->nameTokens[0]; });
+}
+} // namespace ptx
 
 bool validatorModels(const ParsedInstr& instr) {
     return std::any_of(entries().begin(), entries().end(),

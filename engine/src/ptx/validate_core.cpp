@@ -69,6 +69,8 @@ const char* valueKindWords(uint32_t k) {
         return "a vector {…}";
     case kAddressKind:
         return "an address […]";
+    case kPairKind:
+        return "a pair `d|p`";
     default:
         return "an operand";
     }
@@ -76,7 +78,7 @@ const char* valueKindWords(uint32_t k) {
 
 std::string acceptedWords(uint32_t mask) {
     std::vector<std::string> parts;
-    for (uint32_t b = 1; b <= kAddressKind; b <<= 1)
+    for (uint32_t b = 1; b <= kPairKind; b <<= 1)
         if ((mask & b) && b != kOpenSym) parts.push_back(valueKindWords(b));
     std::string s;
     for (size_t i = 0; i < parts.size(); ++i) {

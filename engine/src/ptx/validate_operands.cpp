@@ -87,6 +87,7 @@ uint32_t Checker::kindOf(const Operand& op) const {
         break;
     }
     if (op.text == "_") return kSink;
+    if (op.elements.size() == 2) return kPairKind; // `d|p`
     for (const auto& d : env.decls) {
         if (d.count > 0 ? inRange(op.text, d.name, d.count) : op.text == d.name) return kindBits(d.kind);
     }
