@@ -231,6 +231,10 @@ void decodeInstruction(const PtxStatement& st, DecodeScope& s, Op& op) {
         t = t.substr(e);
         while (!t.empty() && (t[0] == ' ' || t[0] == '\t' || t[0] == '\n')) t = t.substr(1);
     }
+    if (t.substr(0, 8) == "tcgen05.") {
+        if (auto err = decodeTcgen05(t, s, op)) return fail(*err);
+        return;
+    }
     size_t e = 0;
     while (e < t.size() && t[e] != ' ' && t[e] != '\t' && t[e] != '\n' && t[e] != '\r') ++e;
     const std::string opcode(t.substr(0, e));
@@ -246,8 +250,11 @@ void decodeInstruction(const PtxStatement& st, DecodeScope& s, Op& op) {
     if (it == std::end(kOpcodes))
         return fail("instruction `" + parts[0] + "` is not modelled by the executor");
     op.opc = it->opc;
+    // fence.proxy.async{.shared::cta|...}: orders generic-proxy writes before async-proxy reads (tcgen05.mma,
+    // TMA). The executor's async operations read memory when issued: no effect (PTX ISA 9.2 §9.7.13.4).
+    if (op.opc == Opc::Nop && opcode.rfind("fence.proxy.async", 0) == 0) return;
     if (op.opc == Opc::Nop && parts[0] == "fence" && opcode.find("proxy") != std::string::npos)
-        return fail("`" + opcode + "` (an async-proxy fence) is not modelled yet");
+        return fail("`" + opcode + "` (a proxy fence) is not modelled yet");
     if (auto err = modifiers(op, std::vector<std::string>(parts.begin() + 1, parts.end()))) return fail(*err);
     const std::string rest = trim(t.substr(e));
     if (op.opc == Opc::Call) { // call{.uni} (rets), func, (args);
@@ -378,6 +385,8 @@ Result<Program> decodeModule(const PtxModule& m) {
                 auto d = ptxmod::parseDecl(st.text, st.line, st.column);
                 if (!d) return d.diagnostics();
                 for (const auto& n : d->names) {
+                    // `.reg .pred p;` in an inline-asm block: a register named without '%' (CUTLASS's asm)
+                    if (d->space == ".reg" && !n.name.empty() && n.name[0] != '%') s.reg(n.name);
                     const uint64_t bytes = d->typeBytes * n.elements;
                     if (d->space == ".param") {
                         const uint64_t at = p.threadParamBytes = alignUp(p.threadParamBytes, 8);

@@ -230,6 +230,11 @@ std::optional<std::string> parseOperand(std::string_view text, DecodeScope& s, O
     }
     if (literal(t, out)) return std::nullopt;
     if ((t[0] >= '0' && t[0] <= '9') || t[0] == '-') return "malformed number `" + t + "`";
+    if (auto it = s.regs.find(t); it != s.regs.end()) { // a register declared without '%'
+        out.kind = OK::Reg;
+        out.reg = it->second;
+        return std::nullopt;
+    }
     // A label, a function or a symbol (with an optional offset).
     if (auto it = s.labels->find(t); it != s.labels->end()) {
         out.kind = OK::Label;

@@ -127,7 +127,7 @@ Result<ExecResult> runKernel(const PtxModule& mod, const Launch& L, const ExecOp
             return launchError("`" + kf.name + "` takes " + std::to_string(kf.params.size()) +
                                " parameters; parameter " + std::to_string(i) + " (`" + kf.params[i].name +
                                "`, " + kf.params[i].type + ") has no --arg");
-    Machine m{p, L, {}, {}, {}, {}, {}, {}, {}, {}, 0, std::nullopt, 0, {}};
+    Machine m{p, L, {}, {}, {}, {}, {}, {}, {}, {}, 0, std::nullopt, 0, {}, {}};
     const auto& fn = p.functions[size_t(&kf - mod.functions.data())];
     uint64_t paramBytes = 0;
     for (int s : fn.params) paramBytes = std::max(paramBytes, p.symbols[s].offset + p.symbols[s].bytes);
@@ -185,7 +185,7 @@ Result<ExecResult> runKernel(const PtxModule& mod, const Launch& L, const ExecOp
             m.warps.push_back(std::move(w));
         }
     uint64_t steps = 0;
-    if (!runWarps(m, opt, steps)) return *m.error;
+    if (!runWarps(m, opt, steps) || !finishTcgen05(m)) return *m.error;
     ExecResult r;
     r.tensors = std::move(m.tensors);
     r.threadInstructions = m.threadInstructions;

@@ -5,6 +5,7 @@
 #include "exec/program.hpp"
 
 #include <array>
+#include <memory>
 #include <optional>
 
 namespace layoutscope::exec {
@@ -36,6 +37,8 @@ struct Cta {
     uint32_t liveThreads = 0;
 };
 
+struct TcgenState; // exec/tcgen05_state.hpp
+
 struct Machine {
     const Program& p;
     const Launch& launch;
@@ -47,6 +50,7 @@ struct Machine {
     std::optional<Diagnostic> error;
     uint64_t threadInstructions = 0;
     std::vector<Diagnostic> notes;
+    std::shared_ptr<TcgenState> tcgen; ///< Tensor Memory, created at the first tcgen05 instruction
 
     uint64_t& reg(Warp& w, uint32_t slot, int lane) { return w.regs[size_t(slot) * 32 + lane]; }
     /// Stop the run with a diagnostic at `op` (first error wins).
@@ -86,6 +90,10 @@ bool execFloat(Machine& m, Warp& w, const Op& op, uint32_t mask);   // fp.cpp
 bool execConvert(Machine& m, Warp& w, const Op& op, uint32_t mask); // fp.cpp (cvt)
 bool execMemory(Machine& m, Warp& w, const Op& op, uint32_t mask);  // memory.cpp (ld, st, atom, red, cvta)
 [[nodiscard]] bool isFloatOp(const Op& op);                         // fp.cpp: handled by execFloat
+/// tcgen05.* (tcgen05_exec.cpp): `g` the lanes at the instruction, `exec` those whose guard holds.
+bool execTcgen05(Machine& m, Warp& w, const Op& op, uint32_t g, uint32_t exec);
+/// Kernel end: Tensor Memory still allocated stops the run (tcgen05_exec.cpp).
+bool finishTcgen05(Machine& m);
 /// Bytes at `addr` of `space` for `lane` (nullptr + m.error when out of range).
 uint8_t* resolve(Machine& m, Warp& w, const Op& op, Space space, uint64_t addr, uint64_t bytes, int lane,
                  bool write);

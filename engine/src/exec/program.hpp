@@ -75,7 +75,8 @@ enum class Opc : uint8_t {
     AddC,
     SubCC,
     SubC,
-    Trap
+    Trap,
+    Tcgen05 ///< every tcgen05.* form; Op::mode says which (exec/tcgen05_state.hpp)
 };
 
 /// Operand types: U/S/B integer, F float (f32/f64), Pred, and the 16-bit float kinds.

@@ -294,6 +294,9 @@ bool stepWarp(Machine& m, size_t wi, bool& progressed) {
     case Opc::Cvt:
         if (!execConvert(m, w, op, exec)) return false;
         break;
+    case Opc::Tcgen05:
+        if (!execTcgen05(m, w, op, g, exec)) return false;
+        break;
     default:
         if (op.t.bits == 0)
             return m.fail(op, DiagCode::Syntax, "the instruction has no type suffix (.u32, .f32, ...)");

@@ -1,0 +1,77 @@
+// tcgen05.mma and tcgen05.commit on a running kernel (PTX ISA 9.2 §9.7.16.10.9, §9.7.16.11.1). The
+// instruction descriptor is decoded by decodeUmmaIdesc (umma.hpp) and the product computed by the
+// engine's Tcgen05Executor::mma (umma_exec.cpp: A and B read through the shared-memory descriptors at the
+// consumer model's element addresses, D written at the data path layout), the scenario runner's code.
+#include "exec/tcgen05_state.hpp"
+#include "layoutscope/tcgen05/umma.hpp"
+
+namespace layoutscope::exec {
+
+namespace {
+
+uint64_t addressOf(Machine& m, Warp& w, const Opnd& o, int lane) {
+    uint64_t a = static_cast<uint64_t>(o.imm);
+    if (o.hasBase) a += m.reg(w, o.reg, lane);
+    if (o.sym >= 0) a += symbolAddress(m, m.p.symbols[o.sym]);
+    return a;
+}
+
+} // namespace
+
+bool execTcgen05Mma(Machine& m, Warp& w, const Op& op, int lane) {
+    TcgenState& st = tcgenState(m);
+    // [d-tmem], a-desc | [a-tmem], b-desc, idesc, {disable-output-lane}?, enable-input-d
+    const uint32_t idesc = uint32_t(readOperand(m, w, op.o[3], lane, {TK::B, 32}));
+    Result<UmmaOp> u = decodeUmmaIdesc(static_cast<UmmaKind>(op.vec), op.boolOp, idesc);
+    if (!u) return failWith(m, op, u.error());
+    u->dTaddr = uint32_t(addressOf(m, w, op.o[0], lane));
+    u->aFromTmem = op.o[1].kind == OK::Mem;
+    if (u->aFromTmem)
+        u->aTaddr = uint32_t(addressOf(m, w, op.o[1], lane));
+    else
+        u->descA = readOperand(m, w, op.o[1], lane, {TK::B, 64});
+    u->descB = readOperand(m, w, op.o[2], lane, {TK::B, 64});
+    const bool mask = op.o[4].kind == OK::Vec;
+    if (mask)
+        for (const Opnd& r : op.o[4].elems)
+            if (uint32_t(readOperand(m, w, r, lane, {TK::B, 32})) != 0)
+                return m.fail(op, DiagCode::Unsupported,
+                              "a non-zero disable-output-lane mask is not modelled by the executor yet "
+                              "(PTX ISA 9.2 §9.7.16.10.9)");
+    u->enableInputD = readOperand(m, w, op.o[mask ? 5 : 4], lane, {TK::Pred, 1}) & 1;
+    // D (and A in Tensor Memory) must lie in live allocations of every CTA the MMA writes.
+    const UmmaDShape shape = ummaDShape(*u);
+    const TmemAddr d = decodeTmemAddress(u->dTaddr);
+    const uint32_t first = op.boolOp == 2 ? (w.cta & ~1u) : w.cta,
+                   last = op.boolOp == 2 ? (w.cta | 1u) : w.cta;
+    for (uint32_t c = first; c <= last && c < m.ctas.size(); ++c)
+        if (checkUmmaDShape(shape) && d.column + ummaDColumns(shape) <= kTmemColumns)
+            if (auto e = st.ex.checkAllocated(c, d.column, d.column + ummaDColumns(shape), "tcgen05.mma's D"))
+                return failWith(m, op, *e);
+    syncShadow(m);
+    Status s = st.ex.mma(*u, w.cta, {op.text, op.line});
+    st.trace = Trace{};
+    if (!s) return failWith(m, op, s.error());
+    if (!st.notedOrder) {
+        st.notedOrder = true;
+        m.notes.push_back({Severity::Warning,
+                           DiagCode::InvalidValue,
+                           {op.line, op.column, 1},
+                           "tcgen05.mma: the products are summed exactly and rounded once into D; the "
+                           "hardware's accumulation order and intermediate precision are unverified "
+                           "(integer-valued inputs give exact results)",
+                           "PTX ISA 9.2 §9.7.16.10.9",
+                           Provenance::PtxText});
+    }
+    return true;
+}
+
+bool execTcgen05Commit(Machine& m, Warp& w, const Op& op, int lane) {
+    (void)w;
+    (void)lane;
+    return m.fail(op, DiagCode::Unsupported,
+                  "tcgen05.commit arrives on an mbarrier, and the executor does not model mbarriers yet "
+                  "(PTX ISA 9.2 §9.7.16.11.1)");
+}
+
+} // namespace layoutscope::exec

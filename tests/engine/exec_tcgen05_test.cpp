@@ -1,0 +1,245 @@
+// Executor: the tcgen05 family on nvcc's PTX of tests/data/exec/tcgen05_kernels.cu (README.md there) and on
+// hand-written PTX. Truths: the tcgen05.ld register map transcribed by hand from the PTX ISA 9.2 table
+// (../shared/ref/tcgen05.md §4.1-4.2, PTX §9.7.16.8.3), CPU reference products computed here, and the
+// PTX ISA's rules for the diagnostics (allocation sizes, lane quarters, .sync.aligned).
+#include "exec_test_util.hpp"
+
+#include "layoutscope/core/number_formats.hpp"
+
+using namespace exectest;
+
+namespace {
+
+Result<ExecResult> runTc(const std::string& entry, uint32_t threads, std::vector<ExecArg> args) {
+    const std::string text = readData("tcgen05_kernels.ptx");
+    REQUIRE_FALSE(text.empty());
+    Launch l;
+    l.entry = entry;
+    l.block = {threads, 1, 1};
+    l.args = std::move(args);
+    auto r = runText(text, l);
+    if (!r) UNSCOPED_INFO(formatDiagnostic(r.error()));
+    return r;
+}
+
+struct Cell {
+    uint32_t lane, col;
+};
+// PTX ISA 9.2 §9.7.16.8.3 (tcgen05.md §4.1): register j of thread t -> (lane, column) offsets from taddr.
+Cell ptxMap(const std::string& shape, uint32_t t, uint32_t j, uint32_t imm = 0) {
+    if (shape == "32x32b") return {t, j};
+    if (shape == "16x64b") return {(t >> 2) + 8 * (t & 1), 2 * j + ((t >> 1) & 1)};
+    if (shape == "16x128b") return {(t >> 2) + 8 * (j & 1), 4 * (j >> 1) + (t & 3)};
+    if (shape == "16x256b") return {(t >> 2) + 8 * ((j >> 1) & 1), 8 * (j >> 2) + 2 * (t & 3) + (j & 1)};
+    return {t & 15, (t >> 4) * imm + j}; // 16x32bx2
+}
+
+} // namespace
+
+TEST_CASE("exec tcgen05: st then ld in every shape follows the PTX ISA register map", "[exec][tcgen05]") {
+    auto r = runTc("tmem_ldst", 128, {tensorArg("0", "u32", std::vector<uint32_t>(128 * 20, 0xDEADBEEF))});
+    REQUIRE(r);
+    const auto out = values<uint32_t>(*r, "0");
+    for (uint32_t w = 0; w < 4; ++w)
+        for (uint32_t t = 0; t < 32; ++t) {
+            const uint32_t L0 = 32 * w;
+            auto pattern = [&](Cell c) { return (L0 + c.lane) << 16 | c.col; }; // what the kernel stored
+            const uint32_t* got = &out[(32 * w + t) * 20];
+            INFO("warp " << w << " thread " << t);
+            SECTION("16x64b.x2") {
+                for (uint32_t j = 0; j < 2; ++j) CHECK(got[j] == pattern(ptxMap("16x64b", t, j)));
+            }
+            SECTION("16x128b.x2") {
+                for (uint32_t j = 0; j < 4; ++j) CHECK(got[2 + j] == pattern(ptxMap("16x128b", t, j)));
+            }
+            SECTION("16x256b.x1") {
+                for (uint32_t j = 0; j < 4; ++j) CHECK(got[6 + j] == pattern(ptxMap("16x256b", t, j)));
+            }
+            SECTION("16x32bx2.x2 with immHalfSplitoff 4") {
+                for (uint32_t j = 0; j < 2; ++j) CHECK(got[10 + j] == pattern(ptxMap("16x32bx2", t, j, 4)));
+            }
+            SECTION("32x32b.x2.pack::16b: low halves of columns 2j and 2j+1") {
+                for (uint32_t j = 0; j < 2; ++j) CHECK(got[12 + j] == ((2 * j) | (2 * j + 1) << 16));
+            }
+            SECTION("32x32b.x4 at column 4") {
+                for (uint32_t j = 0; j < 4; ++j) CHECK(got[14 + j] == pattern({t, 4 + j}));
+            }
+            SECTION("16x64b.x1 st, read back with 32x32b") {
+                for (uint32_t j = 0; j < 2; ++j) {
+                    uint32_t want = 0; // lanes 16-31 of the quarter keep the zeros stored first
+                    for (uint32_t s = 0; s < 32; ++s) {
+                        const Cell c = ptxMap("16x64b", s, 0);
+                        if (c.lane == t && c.col == j) want = 0xA0000000u | s;
+                    }
+                    CHECK(got[18 + j] == want);
+                }
+            }
+        }
+}
+
+namespace {
+
+// One CTA of 128 threads running `body` after `.reg` declarations, with a 4-byte shared slot `slot`.
+Result<ExecResult> runTcBody(const std::string& body, uint32_t threads = 128) {
+    const std::string ptx = ".version 8.8\n.target sm_100a\n.address_size 64\n"
+                            ".visible .entry k(.param .u64 out)\n{\n"
+                            ".reg .b32 %r<32>;\n.reg .b64 %rd<8>;\n.reg .pred %p<4>;\n"
+                            ".shared .align 4 .b32 slot;\n"
+                            "mov.u32 %r0, %tid.x;\nshr.u32 %r1, %r0, 5;\nmov.u32 %r2, slot;\n" +
+                            body + "\nret;\n}\n";
+    Launch l;
+    l.block = {threads, 1, 1};
+    l.args.push_back(tensorArg<uint32_t>("out", "u32", std::vector<uint32_t>(threads, 0)));
+    return runText(ptx, l);
+}
+
+const std::string kAlloc = "setp.ne.u32 %p0, %r1, 0;\n@%p0 bra A;\n"
+                           "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%r2], 32;\nA:\n"
+                           "bar.sync 0;\nld.shared.u32 %r3, [slot];\n";
+const std::string kFree = "bar.sync 0;\n@%p0 bra F;\n"
+                          "tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r3, 32;\nF:\n";
+
+std::string errorOf(const Result<ExecResult>& r) {
+    return r ? std::string() : formatDiagnostic(r.error());
+}
+
+} // namespace
+
+TEST_CASE("exec tcgen05: broken Tensor Memory use stops the run naming the rule and line",
+          "[exec][tcgen05]") {
+    using Catch::Matchers::Contains;
+    SECTION("a well-formed alloc / st / ld / dealloc runs") {
+        auto r =
+            runTcBody(kAlloc +
+                      "shl.b32 %r4, %r1, 21;\nadd.u32 %r5, %r3, %r4;\n"
+                      "tcgen05.st.sync.aligned.32x32b.x1.b32 [%r5], {%r0};\n"
+                      "tcgen05.wait::st.sync.aligned;\n"
+                      "tcgen05.ld.sync.aligned.32x32b.x1.b32 {%r6}, [%r5];\n"
+                      "tcgen05.wait::ld.sync.aligned;\n"
+                      "ld.param.u64 %rd0, [out];\nmul.wide.u32 %rd1, %r0, 4;\nadd.u64 %rd2, %rd0, %rd1;\n"
+                      "st.global.u32 [%rd2], %r6;\n" +
+                      kFree);
+        INFO(errorOf(r));
+        REQUIRE(r);
+        const auto out = values<uint32_t>(*r, "out");
+        for (uint32_t t = 0; t < 128; ++t) CHECK(out[t] == t);
+    }
+    SECTION("an allocation that is not a power of two >= 32 columns") {
+        auto r = runTcBody("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%r2], 48;\n", 32);
+        REQUIRE_FALSE(r);
+        CHECK(r.error().span.line == 13);
+        CHECK_THAT(errorOf(r), Contains("48"));
+    }
+    SECTION("a warp loading outside its lane quarter") {
+        // warp 1 may access lanes 32..63 only; taddr lane 0 is warp 0's quarter
+        auto r = runTcBody(kAlloc + "tcgen05.ld.sync.aligned.32x32b.x1.b32 {%r6}, [%r3];\n" + kFree);
+        REQUIRE_FALSE(r);
+        CHECK(r.error().span.line == 19);
+        CHECK_THAT(errorOf(r), Contains("quarter"));
+    }
+    SECTION("a load from columns no tcgen05.alloc covers") {
+        auto r = runTcBody(kAlloc +
+                           "shl.b32 %r4, %r1, 21;\nadd.u32 %r5, %r3, %r4;\nadd.u32 %r5, %r5, 64;\n"
+                           "tcgen05.ld.sync.aligned.32x32b.x1.b32 {%r6}, [%r5];\n" +
+                           kFree);
+        REQUIRE_FALSE(r);
+        CHECK(r.error().span.line == 22);
+        CHECK_THAT(errorOf(r), Contains("columns 64..64"));
+    }
+    SECTION("a .sync.aligned load executed by half a warp") {
+        auto r = runTcBody(kAlloc +
+                           "shl.b32 %r4, %r1, 21;\nadd.u32 %r5, %r3, %r4;\n"
+                           "and.b32 %r7, %r0, 16;\nsetp.ne.u32 %p1, %r7, 0;\n"
+                           "@%p1 tcgen05.ld.sync.aligned.32x32b.x1.b32 {%r6}, [%r5];\n" +
+                           kFree);
+        REQUIRE_FALSE(r);
+        CHECK(r.error().span.line == 23);
+        CHECK_THAT(errorOf(r), Contains("every thread of the warp"));
+    }
+    SECTION("the kernel exits with Tensor Memory still allocated") {
+        auto r = runTcBody(kAlloc);
+        REQUIRE_FALSE(r);
+        CHECK(r.error().span.line == 15); // the tcgen05.alloc
+        CHECK_THAT(errorOf(r), Contains("still allocated"));
+    }
+    SECTION("a dealloc of columns that were not allocated") {
+        auto r = runTcBody(kAlloc + "bar.sync 0;\n@%p0 bra F;\n"
+                                    "tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r3, 64;\nF:\n");
+        REQUIRE_FALSE(r);
+        CHECK(r.error().span.line == 21);
+    }
+}
+
+namespace {
+
+// Instruction descriptor of a dense M = 128, N = 64, K-major tcgen05.mma (CUTLASS
+// cute/arch/mma_sm100_desc.hpp UMMA::InstrDescriptor): bits [4,6) D format, [7,10) A format, [10,13) B
+// format, [17,23) N >> 3, [24,29) M >> 4.
+uint32_t idescOf(uint32_t dFormat, uint32_t abFormat) {
+    return dFormat << 4 | abFormat << 7 | abFormat << 10 | (64u >> 3) << 17 | (128u >> 4) << 24;
+}
+
+// Small integers for A[128][K] and B[64][K] (K = 64 bytes a row / element bytes).
+int aVal(uint32_t m, uint32_t k) {
+    return int((m * 3 + k * 5) % 9) - 4;
+}
+int bVal(uint32_t n, uint32_t k) {
+    return int((n * 7 + k) % 7) - 3;
+}
+
+// E4M3 (bias 7, 3 mantissa bits) of the integers -4..4, by hand.
+uint8_t e4m3(int v) {
+    static const uint8_t kMag[] = {0x00, 0x38, 0x40, 0x44, 0x48};
+    return uint8_t(kMag[v < 0 ? -v : v] | (v < 0 ? 0x80 : 0));
+}
+
+struct MmaCase {
+    const char* entry;
+    uint32_t elemBytes;
+    uint32_t idesc;
+    bool intD;
+};
+
+// Runs `c` with A, B encoded by element type and returns D as doubles next to the CPU reference.
+void checkMma(const MmaCase& c) {
+    const uint32_t K = 64 / c.elemBytes;
+    std::vector<uint8_t> A(128 * 64), B(64 * 64);
+    auto put = [&](std::vector<uint8_t>& v, uint32_t row, uint32_t k, int x) {
+        uint32_t bits = 0;
+        if (c.elemBytes == 2) bits = encodeF16(x);
+        if (c.elemBytes == 4) bits = encodeF32(x);
+        if (c.elemBytes == 1) bits = c.intD ? uint8_t(int8_t(x)) : e4m3(x);
+        for (uint32_t b = 0; b < c.elemBytes; ++b)
+            v[row * 64 + k * c.elemBytes + b] = uint8_t(bits >> (8 * b));
+    };
+    for (uint32_t m = 0; m < 128; ++m)
+        for (uint32_t k = 0; k < K; ++k) put(A, m, k, aVal(m, k));
+    for (uint32_t n = 0; n < 64; ++n)
+        for (uint32_t k = 0; k < K; ++k) put(B, n, k, bVal(n, k));
+    auto r = runTc(c.entry, 128,
+                   {tensorArg("0", "u8", A), tensorArg("1", "u8", B),
+                    tensorArg("2", "u32", std::vector<uint32_t>(128 * 64, 0xDEADBEEF)),
+                    scalarArg("3", std::to_string(c.idesc))});
+    REQUIRE(r);
+    const auto D = values<uint32_t>(*r, "2");
+    int bad = 0;
+    for (uint32_t m = 0; m < 128; ++m)
+        for (uint32_t n = 0; n < 64; ++n) {
+            int64_t want = 0;
+            for (uint32_t k = 0; k < K; ++k) want += int64_t(aVal(m, k)) * bVal(n, k);
+            const uint32_t raw = D[m * 64 + n];
+            const double got = c.intD ? double(int32_t(raw)) : exectest::bitsf32(raw);
+            if (got != double(want) && ++bad <= 5)
+                FAIL_CHECK("D[" << m << "][" << n << "] = " << got << ", want " << want);
+        }
+    CHECK(bad == 0);
+}
+
+} // namespace
+
+TEST_CASE("exec tcgen05: tcgen05.mma kind::f16 D = A x B^T equals the CPU product (no mbarrier)",
+          "[exec][tcgen05]") {
+    // umma_f16_nowait reads D without tcgen05.commit (not valid on hardware; the executor completes MMAs at
+    // issue)
+    checkMma({"umma_f16_nowait", 2, idescOf(1, 0), false});
+}
