@@ -40,41 +40,45 @@ TEST_CASE("exec tcgen05: st then ld in every shape follows the PTX ISA register 
     auto r = runTc("tmem_ldst", 128, {tensorArg("0", "u32", std::vector<uint32_t>(128 * 20, 0xDEADBEEF))});
     REQUIRE(r);
     const auto out = values<uint32_t>(*r, "0");
-    for (uint32_t w = 0; w < 4; ++w)
-        for (uint32_t t = 0; t < 32; ++t) {
-            const uint32_t L0 = 32 * w;
-            auto pattern = [&](Cell c) { return (L0 + c.lane) << 16 | c.col; }; // what the kernel stored
-            const uint32_t* got = &out[(32 * w + t) * 20];
-            INFO("warp " << w << " thread " << t);
-            SECTION("16x64b.x2") {
-                for (uint32_t j = 0; j < 2; ++j) CHECK(got[j] == pattern(ptxMap("16x64b", t, j)));
-            }
-            SECTION("16x128b.x2") {
-                for (uint32_t j = 0; j < 4; ++j) CHECK(got[2 + j] == pattern(ptxMap("16x128b", t, j)));
-            }
-            SECTION("16x256b.x1") {
-                for (uint32_t j = 0; j < 4; ++j) CHECK(got[6 + j] == pattern(ptxMap("16x256b", t, j)));
-            }
-            SECTION("16x32bx2.x2 with immHalfSplitoff 4") {
-                for (uint32_t j = 0; j < 2; ++j) CHECK(got[10 + j] == pattern(ptxMap("16x32bx2", t, j, 4)));
-            }
-            SECTION("32x32b.x2.pack::16b: low halves of columns 2j and 2j+1") {
-                for (uint32_t j = 0; j < 2; ++j) CHECK(got[12 + j] == ((2 * j) | (2 * j + 1) << 16));
-            }
-            SECTION("32x32b.x4 at column 4") {
-                for (uint32_t j = 0; j < 4; ++j) CHECK(got[14 + j] == pattern({t, 4 + j}));
-            }
-            SECTION("16x64b.x1 st, read back with 32x32b") {
-                for (uint32_t j = 0; j < 2; ++j) {
-                    uint32_t want = 0; // lanes 16-31 of the quarter keep the zeros stored first
-                    for (uint32_t s = 0; s < 32; ++s) {
-                        const Cell c = ptxMap("16x64b", s, 0);
-                        if (c.lane == t && c.col == j) want = 0xA0000000u | s;
-                    }
-                    CHECK(got[18 + j] == want);
+    // check(k0, fn): for every thread of every warp, out[k0 + j] against fn(t, j, pattern) for each j.
+    auto check = [&](uint32_t k0, uint32_t n, auto want) {
+        for (uint32_t w = 0; w < 4; ++w)
+            for (uint32_t t = 0; t < 32; ++t)
+                for (uint32_t j = 0; j < n; ++j) {
+                    const uint32_t L0 = 32 * w; // what the kernel stored: cell (lane, col) = lane << 16 | col
+                    auto pattern = [&](Cell c) { return (L0 + c.lane) << 16 | c.col; };
+                    INFO("warp " << w << " thread " << t << " register " << j);
+                    CHECK(out[(32 * w + t) * 20 + k0 + j] == want(t, j, pattern));
                 }
+    };
+    SECTION("16x64b.x2") {
+        check(0, 2, [](uint32_t t, uint32_t j, auto pat) { return pat(ptxMap("16x64b", t, j)); });
+    }
+    SECTION("16x128b.x2") {
+        check(2, 4, [](uint32_t t, uint32_t j, auto pat) { return pat(ptxMap("16x128b", t, j)); });
+    }
+    SECTION("16x256b.x1") {
+        check(6, 4, [](uint32_t t, uint32_t j, auto pat) { return pat(ptxMap("16x256b", t, j)); });
+    }
+    SECTION("16x32bx2.x2 with immHalfSplitoff 4") {
+        check(10, 2, [](uint32_t t, uint32_t j, auto pat) { return pat(ptxMap("16x32bx2", t, j, 4)); });
+    }
+    SECTION("32x32b.x2.pack::16b: low halves of columns 2j and 2j+1") {
+        check(12, 2, [](uint32_t, uint32_t j, auto) { return (2 * j) | (2 * j + 1) << 16; });
+    }
+    SECTION("32x32b.x4 at column 4") {
+        check(14, 4, [](uint32_t t, uint32_t j, auto pat) { return pat(Cell{t, 4 + j}); });
+    }
+    SECTION("16x64b.x1 st, read back with 32x32b") {
+        check(18, 2, [](uint32_t t, uint32_t j, auto) {
+            uint32_t want = 0; // lanes 16-31 of the quarter keep the zeros stored first
+            for (uint32_t s = 0; s < 32; ++s) {
+                const Cell c = ptxMap("16x64b", s, 0);
+                if (c.lane == t && c.col == j) want = 0xA0000000u | s;
             }
-        }
+            return want;
+        });
+    }
 }
 
 namespace {
@@ -198,6 +202,7 @@ struct MmaCase {
     uint32_t elemBytes;
     uint32_t idesc;
     bool intD;
+    bool commit = false; ///< complete the MMAs through tcgen05.commit + mbarrier (else __syncthreads only)
 };
 
 // Runs `c` with A, B encoded by element type and returns D as doubles next to the CPU reference.
@@ -219,7 +224,7 @@ void checkMma(const MmaCase& c) {
     auto r = runTc(c.entry, 128,
                    {tensorArg("0", "u8", A), tensorArg("1", "u8", B),
                     tensorArg("2", "u32", std::vector<uint32_t>(128 * 64, 0xDEADBEEF)),
-                    scalarArg("3", std::to_string(c.idesc))});
+                    scalarArg("3", std::to_string(c.idesc)), scalarArg("4", c.commit ? "1" : "0")});
     REQUIRE(r);
     const auto D = values<uint32_t>(*r, "2");
     int bad = 0;
@@ -237,9 +242,18 @@ void checkMma(const MmaCase& c) {
 
 } // namespace
 
-TEST_CASE("exec tcgen05: tcgen05.mma kind::f16 D = A x B^T equals the CPU product (no mbarrier)",
-          "[exec][tcgen05]") {
-    // umma_f16_nowait reads D without tcgen05.commit (not valid on hardware; the executor completes MMAs at
-    // issue)
-    checkMma({"umma_f16_nowait", 2, idescOf(1, 0), false});
+TEST_CASE("exec tcgen05: tcgen05.mma of every dense kind equals the CPU product", "[exec][tcgen05]") {
+    // commit = 0: D read after __syncthreads (not valid on hardware; the executor completes MMAs at issue)
+    SECTION("kind::f16, f16 x f16 -> f32") {
+        checkMma({"umma_f16", 2, idescOf(1, 0), false});
+    }
+    SECTION("kind::tf32, tf32 x tf32 -> f32") {
+        checkMma({"umma_tf32", 4, idescOf(1, 2), false});
+    }
+    SECTION("kind::f8f6f4, e4m3 x e4m3 -> f32") {
+        checkMma({"umma_f8f6f4", 1, idescOf(1, 0), false});
+    }
+    SECTION("kind::i8, s8 x s8 -> s32") {
+        checkMma({"umma_i8", 1, idescOf(2, 1), true});
+    }
 }

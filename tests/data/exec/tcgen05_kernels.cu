@@ -98,8 +98,8 @@ __device__ __forceinline__ uint64_t smemDesc(uint32_t addr) {
                  "l"(da), "l"(db), "r"(idesc), "r"(accumulate)                                                \
                  : "memory")
 
-template <int Kind, bool Commit>
-__device__ void ummaKernel(const uint8_t* A, const uint8_t* B, uint32_t* D, uint32_t idesc) {
+template <int Kind>
+__device__ void ummaKernel(const uint8_t* A, const uint8_t* B, uint32_t* D, uint32_t idesc, uint32_t commit) {
     __shared__ alignas(128) uint8_t sA[128 * 64];
     __shared__ alignas(128) uint8_t sB[64 * 64];
     __shared__ uint32_t slot;
@@ -110,7 +110,7 @@ __device__ void ummaKernel(const uint8_t* A, const uint8_t* B, uint32_t* D, uint
     // The tensor core reads shared memory through the async proxy.
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
     if (warp == 0) tmemAlloc(&slot, 64);
-    if (Commit && threadIdx.x == 0)
+    if (commit && threadIdx.x == 0)
         asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smemAddr(&mbar)) : "memory");
     TC_FENCE_BEFORE();
     __syncthreads();
@@ -125,13 +125,13 @@ __device__ void ummaKernel(const uint8_t* A, const uint8_t* B, uint32_t* D, uint
             if (Kind == 2) UMMA_ISSUE("f8f6f4");
             if (Kind == 3) UMMA_ISSUE("i8");
         }
-        if (Commit)
+        if (commit)
             asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%0];" ::"r"(
                              smemAddr(&mbar))
                          : "memory");
     }
-    if (!Commit) __syncthreads(); // thread order only: the MMA itself is still asynchronous on hardware
-    if (Commit)
+    if (!commit) __syncthreads(); // thread order only: the MMA itself is still asynchronous on hardware
+    if (commit)
         asm volatile("{\n.reg .pred done;\nWAIT:\n"
                      "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], 0;\n"
                      "@!done bra WAIT;\n}" ::"r"(smemAddr(&mbar))
@@ -152,21 +152,22 @@ __device__ void ummaKernel(const uint8_t* A, const uint8_t* B, uint32_t* D, uint
     if (warp == 0) tmemFree(tmemD, 64);
 }
 
-// The correct kernels: the MMAs complete through tcgen05.commit on an mbarrier before D is read.
-extern "C" __global__ void umma_f16(const uint8_t* A, const uint8_t* B, uint32_t* D, uint32_t idesc) {
-    ummaKernel<0, true>(A, B, D, idesc);
+// commit = 1: the correct kernel, the MMAs complete through tcgen05.commit on an mbarrier before D is read.
+// commit = 0: NOT valid on hardware (D read after a __syncthreads, without waiting for the asynchronous MMA):
+// the MMA data path alone, for an executor without mbarriers, where a tcgen05.mma completes when issued.
+extern "C" __global__ void umma_f16(const uint8_t* A, const uint8_t* B, uint32_t* D, uint32_t idesc,
+                                    uint32_t commit) {
+    ummaKernel<0>(A, B, D, idesc, commit);
 }
-extern "C" __global__ void umma_tf32(const uint8_t* A, const uint8_t* B, uint32_t* D, uint32_t idesc) {
-    ummaKernel<1, true>(A, B, D, idesc);
+extern "C" __global__ void umma_tf32(const uint8_t* A, const uint8_t* B, uint32_t* D, uint32_t idesc,
+                                     uint32_t commit) {
+    ummaKernel<1>(A, B, D, idesc, commit);
 }
-extern "C" __global__ void umma_f8f6f4(const uint8_t* A, const uint8_t* B, uint32_t* D, uint32_t idesc) {
-    ummaKernel<2, true>(A, B, D, idesc);
+extern "C" __global__ void umma_f8f6f4(const uint8_t* A, const uint8_t* B, uint32_t* D, uint32_t idesc,
+                                       uint32_t commit) {
+    ummaKernel<2>(A, B, D, idesc, commit);
 }
-extern "C" __global__ void umma_i8(const uint8_t* A, const uint8_t* B, uint32_t* D, uint32_t idesc) {
-    ummaKernel<3, true>(A, B, D, idesc);
-}
-// NOT valid on hardware (reads D after a __syncthreads but without waiting for the asynchronous MMA): the
-// MMA data path alone, for an executor without mbarriers, where every tcgen05.mma completes when issued.
-extern "C" __global__ void umma_f16_nowait(const uint8_t* A, const uint8_t* B, uint32_t* D, uint32_t idesc) {
-    ummaKernel<0, false>(A, B, D, idesc);
+extern "C" __global__ void umma_i8(const uint8_t* A, const uint8_t* B, uint32_t* D, uint32_t idesc,
+                                   uint32_t commit) {
+    ummaKernel<3>(A, B, D, idesc, commit);
 }
