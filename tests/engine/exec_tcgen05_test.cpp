@@ -257,3 +257,23 @@ TEST_CASE("exec tcgen05: tcgen05.mma of every dense kind equals the CPU product"
         checkMma({"umma_i8", 1, idescOf(2, 1), true});
     }
 }
+
+TEST_CASE("exec tcgen05: tcgen05.cp.128x256b puts shared-memory row r into lane r", "[exec][tcgen05]") {
+    // PTX ISA 9.2 §9.7.16.9.1: .128x256b copies 128 rows of 256 bits, row r to lane taddr.lane + r, its 32
+    // bytes little-endian into columns taddr.col .. +7. The source rows are the K-major matrix the
+    // descriptor describes (the kernel lays them out canonically; unverified: open question 3).
+    std::vector<uint8_t> src(128 * 32);
+    for (size_t i = 0; i < src.size(); ++i) src[i] = uint8_t(i * 7 + i / 32);
+    auto r = runTc("tmem_cp", 128,
+                   {tensorArg("0", "u8", src),
+                    tensorArg("1", "u32", std::vector<uint32_t>(128 * 8, 0xDEADBEEF)), scalarArg("2", "0")});
+    REQUIRE(r);
+    const auto out = values<uint32_t>(*r, "1");
+    for (uint32_t lane = 0; lane < 128; ++lane)
+        for (uint32_t c = 0; c < 8; ++c) {
+            const uint8_t* b = &src[lane * 32 + 4 * c];
+            INFO("lane " << lane << " column " << c);
+            CHECK(out[lane * 8 + c] ==
+                  (uint32_t(b[0]) | uint32_t(b[1]) << 8 | uint32_t(b[2]) << 16 | uint32_t(b[3]) << 24));
+        }
+}

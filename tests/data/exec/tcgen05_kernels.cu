@@ -171,3 +171,51 @@ extern "C" __global__ void umma_i8(const uint8_t* A, const uint8_t* B, uint32_t*
                                    uint32_t commit) {
     ummaKernel<3>(A, B, D, idesc, commit);
 }
+
+// --- tcgen05.cp.128x256b: 128 rows of 32 bytes from shared memory into lanes 0-127, columns 0-7 ------------
+// src is 128 rows x 32 bytes, copied into the K-major SWIZZLE_NONE canonical layout (row r byte b at
+// (r % 8) * 16 + (b % 16) + (b / 16) * 128 + (r / 8) * 256: LBO 128, SBO 256); out[(32w + t) * 8 + j] is
+// column j of lane 32w + t after the copy. commit as for the MMA kernels.
+extern "C" __global__ void tmem_cp(const uint8_t* src, uint32_t* out, uint32_t commit) {
+    __shared__ alignas(128) uint8_t sS[128 * 32];
+    __shared__ uint32_t slot;
+    __shared__ alignas(8) uint64_t mbar;
+    const uint32_t warp = threadIdx.x / 32, t = threadIdx.x % 32;
+    for (uint32_t i = threadIdx.x; i < 128 * 32; i += blockDim.x) {
+        const uint32_t r = i / 32, b = i % 32;
+        sS[(r % 8) * 16 + (b % 16) + (b / 16) * 128 + (r / 8) * 256] = src[i];
+    }
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    if (warp == 0) tmemAlloc(&slot, 32);
+    if (commit && threadIdx.x == 0)
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smemAddr(&mbar)) : "memory");
+    TC_FENCE_BEFORE();
+    __syncthreads();
+    TC_FENCE_AFTER();
+    const uint32_t taddr = slot;
+    if (threadIdx.x == 0) {
+        const uint64_t desc = uint64_t((smemAddr(sS) & 0x3FFFF) >> 4) | uint64_t(128 >> 4) << 16 |
+                              uint64_t(256 >> 4) << 32 | uint64_t(1) << 46;
+        asm volatile("tcgen05.cp.cta_group::1.128x256b [%0], %1;" ::"r"(taddr), "l"(desc) : "memory");
+        if (commit)
+            asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%0];" ::"r"(
+                             smemAddr(&mbar))
+                         : "memory");
+    }
+    if (!commit) __syncthreads();
+    if (commit)
+        asm volatile("{\n.reg .pred done;\nWAIT:\n"
+                     "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], 0;\n"
+                     "@!done bra WAIT;\n}" ::"r"(smemAddr(&mbar))
+                     : "memory");
+    TC_FENCE_AFTER();
+    uint32_t v[8];
+    asm volatile("tcgen05.ld.sync.aligned.32x32b.x8.b32 {%0, %1, %2, %3, %4, %5, %6, %7}, [%8];"
+                 : "=r"(v[0]), "=r"(v[1]), "=r"(v[2]), "=r"(v[3]), "=r"(v[4]), "=r"(v[5]), "=r"(v[6]), "=r"(v[7])
+                 : "r"(taddr + ((32 * warp) << 16)));
+    asm volatile("tcgen05.wait::ld.sync.aligned;" ::: "memory");
+    for (uint32_t j = 0; j < 8; ++j) out[(32 * warp + t) * 8 + j] = v[j];
+    TC_FENCE_BEFORE();
+    __syncthreads();
+    if (warp == 0) tmemFree(taddr, 32);
+}
