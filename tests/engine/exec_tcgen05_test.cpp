@@ -84,7 +84,7 @@ TEST_CASE("exec tcgen05: st then ld in every shape follows the PTX ISA register 
 namespace {
 
 // One CTA of 128 threads running `body` after `.reg` declarations, with a 4-byte shared slot `slot`.
-Result<ExecResult> runTcBody(const std::string& body, uint32_t threads = 128) {
+Result<ExecResult> runTcBody(const std::string& body, uint32_t threads = 128, uint32_t cluster = 1) {
     const std::string ptx = ".version 8.8\n.target sm_100a\n.address_size 64\n"
                             ".visible .entry k(.param .u64 out)\n{\n"
                             ".reg .b32 %r<32>;\n.reg .b64 %rd<8>;\n.reg .pred %p<4>;\n"
@@ -93,7 +93,8 @@ Result<ExecResult> runTcBody(const std::string& body, uint32_t threads = 128) {
                             body + "\nret;\n}\n";
     Launch l;
     l.block = {threads, 1, 1};
-    l.args.push_back(tensorArg<uint32_t>("out", "u32", std::vector<uint32_t>(threads, 0)));
+    l.grid = l.cluster = {cluster, 1, 1};
+    l.args.push_back(tensorArg<uint32_t>("out", "u32", std::vector<uint32_t>(threads * cluster, 0)));
     return runText(ptx, l);
 }
 
@@ -276,4 +277,36 @@ TEST_CASE("exec tcgen05: tcgen05.cp.128x256b puts shared-memory row r into lane 
             CHECK(out[lane * 8 + c] ==
                   (uint32_t(b[0]) | uint32_t(b[1]) << 8 | uint32_t(b[2]) << 16 | uint32_t(b[3]) << 24));
         }
+}
+
+TEST_CASE("exec tcgen05: .cta_group::2 allocates the same columns once for both CTAs of a pair",
+          "[exec][tcgen05]") {
+    // PTX ISA 9.2 §9.7.16.7.1: with .cta_group::2 one warp of each CTA of the pair executes alloc / dealloc
+    // and they act together on both CTAs' Tensor Memory. A first ::1 allocation of 32 columns in CTA rank 0
+    // only makes the pair's columns differ from a per-CTA first fit (unverified policy: open question 23).
+    const std::string pre =
+        "mov.u32 %r8, %cluster_ctarank;\nsetp.ne.u32 %p0, %r1, 0;\n"
+        "setp.ne.u32 %p2, %r8, 0;\nor.pred %p3, %p0, %p2;\n@%p3 bra B;\n"
+        "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%r2], 32;\nB:\n"
+        "@%p0 bra A;\n"
+        "tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [%r2], 64;\nA:\n"
+        "bar.sync 0;\nld.shared.u32 %r3, [slot];\n"
+        "ld.param.u64 %rd0, [out];\nmad.lo.u32 %r9, %r8, 128, %r0;\n"
+        "mul.wide.u32 %rd1, %r9, 4;\nadd.u64 %rd2, %rd0, %rd1;\nst.global.u32 [%rd2], %r3;\n"
+        "bar.sync 0;\n@%p0 bra F;\n"
+        "tcgen05.relinquish_alloc_permit.cta_group::2.sync.aligned;\n"
+        "tcgen05.dealloc.cta_group::2.sync.aligned.b32 %r3, 64;\nF:\n";
+    SECTION("both CTAs receive one address and the pair frees it once") {
+        auto r = runTcBody(pre + "@%p3 bra G;\ntcgen05.dealloc.cta_group::1.sync.aligned.b32 0, 32;\nG:\n",
+                           128, 2);
+        INFO(errorOf(r));
+        REQUIRE(r);
+        const auto out = values<uint32_t>(*r, "out");
+        for (uint32_t i = 0; i < 256; ++i) CHECK(out[i] == 64); // lane 0, column 64: free in both CTAs
+    }
+    SECTION("without its peer in the cluster, .cta_group::2 is an error") {
+        auto r = runTcBody(pre, 128, 1);
+        REQUIRE_FALSE(r);
+        CHECK_THAT(errorOf(r), Catch::Matchers::Contains("peer CTA"));
+    }
 }
