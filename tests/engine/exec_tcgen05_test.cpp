@@ -204,6 +204,7 @@ struct MmaCase {
     uint32_t idesc;
     bool intD;
     bool commit = false; ///< complete the MMAs through tcgen05.commit + mbarrier (else __syncthreads only)
+    uint32_t sfByte = 0; ///< block-scaled kinds: every scale-factor byte (UE8M0 2^(x - 127))
 };
 
 // Runs `c` with A, B encoded by element type and returns D as doubles next to the CPU reference.
@@ -222,10 +223,11 @@ void checkMma(const MmaCase& c) {
         for (uint32_t k = 0; k < K; ++k) put(A, m, k, aVal(m, k));
     for (uint32_t n = 0; n < 64; ++n)
         for (uint32_t k = 0; k < K; ++k) put(B, n, k, bVal(n, k));
-    auto r = runTc(c.entry, 128,
-                   {tensorArg("0", "u8", A), tensorArg("1", "u8", B),
-                    tensorArg("2", "u32", std::vector<uint32_t>(128 * 64, 0xDEADBEEF)),
-                    scalarArg("3", std::to_string(c.idesc)), scalarArg("4", c.commit ? "1" : "0")});
+    std::vector<ExecArg> args{tensorArg("0", "u8", A), tensorArg("1", "u8", B),
+                              tensorArg("2", "u32", std::vector<uint32_t>(128 * 64, 0xDEADBEEF)),
+                              scalarArg("3", std::to_string(c.idesc)), scalarArg("4", c.commit ? "1" : "0")};
+    if (c.sfByte) args.push_back(scalarArg("5", std::to_string(c.sfByte * 0x01010101u)));
+    auto r = runTc(c.entry, 128, std::move(args));
     REQUIRE(r);
     const auto D = values<uint32_t>(*r, "2");
     int bad = 0;
@@ -233,6 +235,7 @@ void checkMma(const MmaCase& c) {
         for (uint32_t n = 0; n < 64; ++n) {
             int64_t want = 0;
             for (uint32_t k = 0; k < K; ++k) want += int64_t(aVal(m, k)) * bVal(n, k);
+            if (c.sfByte) want *= int64_t(1) << (2 * (c.sfByte - 127)); // SFA x SFB, both 2^(sfByte - 127)
             const uint32_t raw = D[m * 64 + n];
             const double got = c.intD ? double(int32_t(raw)) : exectest::bitsf32(raw);
             if (got != double(want) && ++bad <= 5)
@@ -256,6 +259,10 @@ TEST_CASE("exec tcgen05: tcgen05.mma of every dense kind equals the CPU product"
     }
     SECTION("kind::i8, s8 x s8 -> s32") {
         checkMma({"umma_i8", 1, idescOf(2, 1), true});
+    }
+    SECTION("kind::mxf8f6f4.block_scale.block32, e4m3 x e4m3 with UE8M0 scale factors 2 -> f32") {
+        // InstrDescriptorBlockScaled: no D format field, bit 23 scale format (1 = UE8M0), SF ids 0
+        checkMma({"umma_mxf8f6f4", 1, idescOf(0, 0) | 1u << 23, false, false, 128});
     }
 }
 

@@ -110,22 +110,47 @@ std::optional<std::string> decodeTcgen05(std::string_view text, DecodeScope& s, 
         if (has(t, "ws") || has(t, "sp"))
             return "`" + mnemonic +
                    "`: the .ws and .sp forms of tcgen05.mma are not modelled by the executor yet";
-        if (has(t, "block_scale"))
-            return "`" + mnemonic + "`: block-scaled tcgen05.mma is not modelled by the executor yet";
-        static const std::pair<const char*, UmmaKind> kKinds[] = {{"kind::f16", UmmaKind::F16},
-                                                                  {"kind::tf32", UmmaKind::Tf32},
-                                                                  {"kind::f8f6f4", UmmaKind::F8f6f4},
-                                                                  {"kind::i8", UmmaKind::I8}};
+        static const std::pair<const char*, UmmaKind> kKinds[] = {
+            {"kind::f16", UmmaKind::F16},           {"kind::tf32", UmmaKind::Tf32},
+            {"kind::f8f6f4", UmmaKind::F8f6f4},     {"kind::i8", UmmaKind::I8},
+            {"kind::mxf8f6f4", UmmaKind::Mxf8f6f4}, {"kind::mxf4", UmmaKind::Mxf4},
+            {"kind::mxf4nvf4", UmmaKind::Mxf4nvf4}};
         bool kind = false;
         for (const auto& [name, k] : kKinds)
             if (has(t, name)) op.vec = uint8_t(k), kind = true; // Op::vec holds the UmmaKind
         if (!kind)
-            return "`" + mnemonic + "`: .kind must be kind::f16, kind::tf32, kind::f8f6f4 or kind::i8 (" +
-                   "the others are not modelled by the executor yet)";
-        for (size_t i = 2; i < t.size(); ++i)
-            if (t[i] != "mma" && t[i].rfind("cta_group::", 0) != 0 && t[i].rfind("kind::", 0) != 0 &&
-                t[i].rfind("collector::", 0) != 0)
-                return "`" + mnemonic + "`: qualifier ." + t[i] + " is not modelled by the executor";
+            return "`" + mnemonic +
+                   "`: .kind must be kind::f16, tf32, f8f6f4, i8, mxf8f6f4, mxf4 or mxf4nvf4";
+        const UmmaKind k = static_cast<UmmaKind>(op.vec);
+        const bool scaled = has(t, "block_scale");
+        if (scaled != ummaKindBlockScaled(k))
+            return "`" + mnemonic +
+                   "`: .block_scale goes with (and only with) kind::mxf8f6f4, mxf4 and mxf4nvf4";
+        // Op::t.bits: elements of K one scale factor covers (PTX ISA 9.2 §9.7.16.10.9 .scale_vectorsize):
+        // .block32 / .scale_vec::1X (mxf8f6f4) / ::2X (mxf4*) = 32, .block16 / .scale_vec::4X = 16, omitted
+        // 32 (kind::mxf4nvf4 has no default).
+        op.t.bits = 32;
+        bool sized = false;
+        for (size_t i = 2; i < t.size(); ++i) {
+            const std::string& q = t[i];
+            if (q == "block16" || q == "scale_vec::4X")
+                op.t.bits = 16, sized = true;
+            else if (q == "block32" || q == "scale_vec::1X" || q == "scale_vec::2X")
+                sized = true;
+            else if (q != "mma" && q != "block_scale" && q.rfind("cta_group::", 0) != 0 &&
+                     q.rfind("kind::", 0) != 0 && q.rfind("collector::", 0) != 0)
+                return "`" + mnemonic + "`: qualifier ." + q + " is not modelled by the executor";
+        }
+        if (k == UmmaKind::Mxf4nvf4 && !sized)
+            return "`" + mnemonic + "`: kind::mxf4nvf4 needs .block16, .block32, .scale_vec::2X or ::4X";
+        if (scaled) { // [d-tmem], a-desc|[a-tmem], b-desc, idesc, [scale-A-tmem], [scale-B-tmem],
+                      // enable-input-d
+            if (n != 7 || op.o[0].kind != OK::Mem || op.o[4].kind != OK::Mem || op.o[5].kind != OK::Mem)
+                return count(9, 9,
+                             "[d-tmem], a-desc|[a-tmem], b-desc, idesc, [scale-A-tmem], [scale-B-tmem], "
+                             "enable-input-d");
+            return std::nullopt;
+        }
         // [d-tmem], a-desc | [a-tmem], b-desc, idesc, {disable-output-lane}?, enable-input-d {,
         // scale-input-d}
         if (n < 5 || n > 7 || op.o[0].kind != OK::Mem)

@@ -22,8 +22,15 @@ bool execTcgen05Mma(Machine& m, Warp& w, const Op& op, int lane) {
     TcgenState& st = tcgenState(m);
     // [d-tmem], a-desc | [a-tmem], b-desc, idesc, {disable-output-lane}?, enable-input-d
     const uint32_t idesc = uint32_t(readOperand(m, w, op.o[3], lane, {TK::B, 32}));
-    Result<UmmaOp> u = decodeUmmaIdesc(static_cast<UmmaKind>(op.vec), op.boolOp, idesc);
+    const UmmaKind kind = static_cast<UmmaKind>(op.vec);
+    const bool scaled = ummaKindBlockScaled(kind);
+    Result<UmmaOp> u = scaled ? decodeUmmaIdescBlockScaled(kind, op.boolOp, op.t.bits, idesc)
+                              : decodeUmmaIdesc(kind, op.boolOp, idesc);
     if (!u) return failWith(m, op, u.error());
+    if (scaled) { // [scale-A-tmem], [scale-B-tmem]
+        u->sfaTaddr = uint32_t(addressOf(m, w, op.o[4], lane));
+        u->sfbTaddr = uint32_t(addressOf(m, w, op.o[5], lane));
+    }
     u->dTaddr = uint32_t(addressOf(m, w, op.o[0], lane));
     u->aFromTmem = op.o[1].kind == OK::Mem;
     if (u->aFromTmem)
@@ -31,14 +38,14 @@ bool execTcgen05Mma(Machine& m, Warp& w, const Op& op, int lane) {
     else
         u->descA = readOperand(m, w, op.o[1], lane, {TK::B, 64});
     u->descB = readOperand(m, w, op.o[2], lane, {TK::B, 64});
-    const bool mask = op.o[4].kind == OK::Vec;
+    const bool mask = !scaled && op.o[4].kind == OK::Vec;
     if (mask)
         for (const Opnd& r : op.o[4].elems)
             if (uint32_t(readOperand(m, w, r, lane, {TK::B, 32})) != 0)
                 return m.fail(op, DiagCode::Unsupported,
                               "a non-zero disable-output-lane mask is not modelled by the executor yet "
                               "(PTX ISA 9.2 §9.7.16.10.9)");
-    u->enableInputD = readOperand(m, w, op.o[mask ? 5 : 4], lane, {TK::Pred, 1}) & 1;
+    u->enableInputD = readOperand(m, w, op.o[scaled ? 6 : mask ? 5 : 4], lane, {TK::Pred, 1}) & 1;
     // D (and A in Tensor Memory) must lie in live allocations of every CTA the MMA writes.
     const UmmaDShape shape = ummaDShape(*u);
     const TmemAddr d = decodeTmemAddress(u->dTaddr);
@@ -48,6 +55,18 @@ bool execTcgen05Mma(Machine& m, Warp& w, const Op& op, int lane) {
         if (checkUmmaDShape(shape) && d.column + ummaDColumns(shape) <= kTmemColumns)
             if (auto e = st.ex.checkAllocated(c, d.column, d.column + ummaDColumns(shape), "tcgen05.mma's D"))
                 return failWith(m, op, *e);
+    if (scaled) // the scale factors live in Tensor Memory of the issuing CTA (and its peer for ::2)
+        for (uint32_t c = first; c <= last && c < m.ctas.size(); ++c)
+            for (const auto& [taddr, which] :
+                 {std::pair{u->sfaTaddr, UmmaOperand::A}, std::pair{u->sfbTaddr, UmmaOperand::B}}) {
+                const uint32_t col = decodeTmemAddress(taddr).column, cols = ummaScaleColumns(*u, which);
+                if (col + cols <= kTmemColumns)
+                    if (auto e =
+                            st.ex.checkAllocated(c, col, col + cols,
+                                                 which == UmmaOperand::A ? "tcgen05.mma's scale factors A"
+                                                                         : "tcgen05.mma's scale factors B"))
+                        return failWith(m, op, *e);
+            }
     syncShadow(m);
     Status s = st.ex.mma(*u, w.cta, {op.text, op.line});
     st.trace = Trace{};

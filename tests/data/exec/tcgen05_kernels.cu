@@ -99,7 +99,8 @@ __device__ __forceinline__ uint64_t smemDesc(uint32_t addr) {
                  : "memory")
 
 template <int Kind>
-__device__ void ummaKernel(const uint8_t* A, const uint8_t* B, uint32_t* D, uint32_t idesc, uint32_t commit) {
+__device__ void ummaKernel(const uint8_t* A, const uint8_t* B, uint32_t* D, uint32_t idesc, uint32_t commit,
+                           uint32_t sfWord = 0) {
     __shared__ alignas(128) uint8_t sA[128 * 64];
     __shared__ alignas(128) uint8_t sB[64 * 64];
     __shared__ uint32_t slot;
@@ -109,13 +110,24 @@ __device__ void ummaKernel(const uint8_t* A, const uint8_t* B, uint32_t* D, uint
     for (uint32_t i = threadIdx.x; i < 64 * 64; i += blockDim.x) sB[canon(i / 64, i % 64)] = B[i];
     // The tensor core reads shared memory through the async proxy.
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-    if (warp == 0) tmemAlloc(&slot, 64);
+    // Columns 0-63 D; 64-71 the scale factors of the block-scaled kind (SFA from 64, SFB from 68).
+    if (warp == 0) tmemAlloc(&slot, 128);
     if (commit && threadIdx.x == 0)
         asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smemAddr(&mbar)) : "memory");
     TC_FENCE_BEFORE();
     __syncthreads();
     TC_FENCE_AFTER();
     const uint32_t tmemD = slot;
+    if (Kind == 4) { // every scale-factor byte the same: no dependence on the scale-factor layout
+        asm volatile("tcgen05.st.sync.aligned.32x32b.x8.b32 [%0], {%1, %1, %1, %1, %1, %1, %1, %1};" ::"r"(
+                         tmemD + ((32 * warp) << 16) + 64),
+                     "r"(sfWord)
+                     : "memory");
+        asm volatile("tcgen05.wait::st.sync.aligned;" ::: "memory");
+        TC_FENCE_BEFORE();
+        __syncthreads();
+        TC_FENCE_AFTER();
+    }
     if (threadIdx.x == 0) {
         for (uint32_t k = 0; k < 2; ++k) { // each instruction: 32 bytes of K = 2 core matrices = 2 * LBO
             const uint64_t da = smemDesc(smemAddr(sA) + 2 * kLbo * k), db = smemDesc(smemAddr(sB) + 2 * kLbo * k);
@@ -124,6 +136,12 @@ __device__ void ummaKernel(const uint8_t* A, const uint8_t* B, uint32_t* D, uint
             if (Kind == 1) UMMA_ISSUE("tf32");
             if (Kind == 2) UMMA_ISSUE("f8f6f4");
             if (Kind == 3) UMMA_ISSUE("i8");
+            if (Kind == 4)
+                asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %6, 0;\n"
+                             "tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.block32 [%0], %1, %2, %3, [%4], "
+                             "[%5], p;\n}" ::"r"(tmemD),
+                             "l"(da), "l"(db), "r"(idesc), "r"(tmemD + 64), "r"(tmemD + 68), "r"(accumulate)
+                             : "memory");
         }
         if (commit)
             asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%0];" ::"r"(
@@ -149,7 +167,7 @@ __device__ void ummaKernel(const uint8_t* A, const uint8_t* B, uint32_t* D, uint
     }
     TC_FENCE_BEFORE();
     __syncthreads();
-    if (warp == 0) tmemFree(tmemD, 64);
+    if (warp == 0) tmemFree(tmemD, 128);
 }
 
 // commit = 1: the correct kernel, the MMAs complete through tcgen05.commit on an mbarrier before D is read.
@@ -170,6 +188,13 @@ extern "C" __global__ void umma_f8f6f4(const uint8_t* A, const uint8_t* B, uint3
 extern "C" __global__ void umma_i8(const uint8_t* A, const uint8_t* B, uint32_t* D, uint32_t idesc,
                                    uint32_t commit) {
     ummaKernel<3>(A, B, D, idesc, commit);
+}
+
+// kind::mxf8f6f4.block_scale.block32 (e4m3 x e4m3, one UE8M0/UE4M3 scale factor per 32 elements of K): every
+// scale-factor byte of A and B is the low byte of sfWord (the kernel stores sfWord into every cell).
+extern "C" __global__ void umma_mxf8f6f4(const uint8_t* A, const uint8_t* B, uint32_t* D, uint32_t idesc,
+                                         uint32_t commit, uint32_t sfWord) {
+    ummaKernel<4>(A, B, D, idesc, commit, sfWord);
 }
 
 // --- tcgen05.cp.128x256b: 128 rows of 32 bytes from shared memory into lanes 0-127, columns 0-7 ------------
