@@ -317,3 +317,34 @@ TEST_CASE("exec tcgen05: .cta_group::2 allocates the same columns once for both 
         CHECK_THAT(errorOf(r), Catch::Matchers::Contains("peer CTA"));
     }
 }
+
+TEST_CASE("exec tcgen05: malformed or unmodelled forms stop at their line with the reason",
+          "[exec][tcgen05]") {
+    using Catch::Matchers::Contains;
+    auto stop = [](const std::string& instr, const std::string& why) {
+        auto r = runTcBody(instr + "\n", 32);
+        REQUIRE_FALSE(r);
+        CHECK(r.error().span.line == 13);
+        CHECK_THAT(errorOf(r), Contains(why));
+    };
+    SECTION("a register vector of the wrong length (PTX ISA Table 49)") {
+        stop("tcgen05.ld.sync.aligned.16x128b.x1.b32 {%r4}, [%r3];", "moves 2 registers a thread");
+    }
+    SECTION(".num too large for the shape") {
+        stop("tcgen05.ld.sync.aligned.16x256b.x64.b32 {%r4}, [%r3];", "more than 128 registers");
+    }
+    SECTION("tcgen05.ld.red") {
+        stop("tcgen05.ld.red.sync.aligned.32x32b.x2.min.u32 {%r4, %r5}, %r6, [%r3];", "not modelled");
+    }
+    SECTION(".block_scale on a dense kind") {
+        stop("tcgen05.mma.cta_group::1.kind::f16.block_scale [%r3], %rd1, %rd2, %r4, [%r5], [%r6], %p0;",
+             ".block_scale goes with");
+    }
+    SECTION("kind::mxf4nvf4 without a scale vector size") {
+        stop("tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale [%r3], %rd1, %rd2, %r4, [%r5], [%r6], %p0;",
+             "needs .block16");
+    }
+    SECTION("an unknown tcgen05 instruction") {
+        stop("tcgen05.frobnicate.cta_group::1 [%r3];", "not a tcgen05 instruction");
+    }
+}
