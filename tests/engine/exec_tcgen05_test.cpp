@@ -142,6 +142,24 @@ TEST_CASE("exec tcgen05: broken Tensor Memory use stops the run naming the rule 
         CHECK(r.error().span.line == 19);
         CHECK_THAT(errorOf(r), Contains("quarter"));
     }
+    SECTION("tcgen05.ld.red.min.s32 writes the minimum of the thread's loaded values") {
+        // PTX ISA 8.8 tcgen05.ld.red: the loaded registers as tcgen05.ld, and redval = min over them
+        auto r =
+            runTcBody(kAlloc +
+                      "shl.b32 %r4, %r1, 21;\nadd.u32 %r5, %r3, %r4;\nsub.s32 %r10, 5, %r0;\n"
+                      "mul.lo.s32 %r11, %r0, 3;\nsub.s32 %r11, 100, %r11;\n"
+                      "tcgen05.st.sync.aligned.32x32b.x2.b32 [%r5], {%r11, %r10};\n"
+                      "tcgen05.wait::st.sync.aligned;\n"
+                      "tcgen05.ld.red.sync.aligned.32x32b.x2.min.s32 {%r6, %r7}, %r12, [%r5];\n"
+                      "tcgen05.wait::ld.sync.aligned;\n"
+                      "ld.param.u64 %rd0, [out];\nmul.wide.u32 %rd1, %r0, 4;\nadd.u64 %rd2, %rd0, %rd1;\n"
+                      "st.global.u32 [%rd2], %r12;\n" +
+                      kFree);
+        INFO(errorOf(r));
+        REQUIRE(r);
+        const auto out = values<uint32_t>(*r, "out");
+        for (int t = 0; t < 128; ++t) CHECK(int32_t(out[size_t(t)]) == std::min(100 - 3 * t, 5 - t));
+    }
     SECTION("a load from columns no tcgen05.alloc covers") {
         auto r = runTcBody(kAlloc +
                            "shl.b32 %r4, %r1, 21;\nadd.u32 %r5, %r3, %r4;\nadd.u32 %r5, %r5, 64;\n"
@@ -333,8 +351,8 @@ TEST_CASE("exec tcgen05: malformed or unmodelled forms stop at their line with t
     SECTION(".num too large for the shape") {
         stop("tcgen05.ld.sync.aligned.16x256b.x64.b32 {%r4}, [%r3];", "more than 128 registers");
     }
-    SECTION("tcgen05.ld.red") {
-        stop("tcgen05.ld.red.sync.aligned.32x32b.x2.min.u32 {%r4, %r5}, %r6, [%r3];", "not modelled");
+    SECTION("tcgen05.ld.red with .x1 (ld.red needs .x2 or more)") {
+        stop("tcgen05.ld.red.sync.aligned.32x32b.x1.min.u32 {%r4}, %r6, [%r3];", ".x2 or more");
     }
     SECTION(".block_scale on a dense kind") {
         stop("tcgen05.mma.cta_group::1.kind::f16.block_scale [%r3], %rd1, %rd2, %r4, [%r5], [%r6], %p0;",

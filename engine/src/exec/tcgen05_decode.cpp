@@ -82,12 +82,15 @@ std::optional<std::string> decodeTcgen05(std::string_view text, DecodeScope& s, 
         op.mode = uint8_t(what == "ld" ? Tc::Ld : Tc::St);
         Result<LdStForm> f = parseLdSt(norm);
         if (!f) return f.error().message + " (" + f.error().ruleRef + ")";
-        if (f->reduce) return std::string("tcgen05.ld.red is not modelled by the executor yet");
-        const size_t vec = what == "ld" ? 0 : n - 1, addr = what == "ld" ? 1 : 0;
-        if (n < 2 || n > 3 || op.o[vec].kind != OK::Vec || op.o[addr].kind != OK::Mem)
+        // ld: {r...}, [taddr]{, imm}; ld.red: {r...}, redval, [taddr]{, imm}; st: [taddr]{, imm}, {r...}
+        const size_t red = f->reduce ? 1 : 0;
+        const size_t vec = what == "ld" ? 0 : n - 1, addr = what == "ld" ? 1 + red : 0;
+        if (n < 2 + red || n > 3 + red || op.o[vec].kind != OK::Vec || op.o[addr].kind != OK::Mem ||
+            (red && op.o[1].kind != OK::Reg))
             return count(9, 9,
-                         what == "ld" ? "{registers}, [taddr] (, immHalfSplitoff)"
-                                      : "[taddr] (, immHalfSplitoff), {registers}");
+                         what == "st" ? "[taddr] (, immHalfSplitoff), {registers}"
+                         : red == 0   ? "{registers}, [taddr] (, immHalfSplitoff)"
+                                      : "{registers}, redval, [taddr] (, immHalfSplitoff)");
         if (op.o[vec].elems.size() != regsPerThread(*f))
             return "`" + mnemonic + "` moves " + std::to_string(regsPerThread(*f)) +
                    " registers a thread but the vector has " + std::to_string(op.o[vec].elems.size()) +

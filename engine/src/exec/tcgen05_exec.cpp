@@ -107,7 +107,7 @@ bool ldSt(Machine& m, Warp& w, const Op& op, uint32_t exec, bool store) {
     Result<LdStForm> f = parseLdSt(tcgenBody(op));
     if (!f) return failWith(m, op, f.error());
     const Opnd& vec = op.o[store ? op.o.size() - 1 : 0];
-    const auto taddr = uniform(m, w, op, op.o[store ? 0 : 1], exec, true, "taddr");
+    const auto taddr = uniform(m, w, op, op.o[store ? 0 : f->reduce ? 2 : 1], exec, true, "taddr");
     if (!taddr) return false;
     const uint32_t warp = w.firstThread / 32, n = regsPerThread(*f);
     const TmemAddr a = decodeTmemAddress(uint32_t(*taddr));
@@ -134,6 +134,7 @@ bool ldSt(Machine& m, Warp& w, const Op& op, uint32_t exec, bool store) {
     for (uint32_t x = exec; x; x &= x - 1) {
         const int l = std::countr_zero(x);
         for (uint32_t j = 0; j < n; ++j) writeOperand(m, w, vec.elems[j], l, st.regs[l][j]);
+        if (f->reduce) writeOperand(m, w, op.o[1], l, ldRedReduce(*f, st.regs[l])); // redval: min/max of them
     }
     return true;
 }
