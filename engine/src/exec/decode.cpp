@@ -270,12 +270,17 @@ void decodeInstruction(const PtxStatement& st, DecodeScope& s, Op& op) {
                 }
             } else {
                 const auto f = s.functions->find(a);
+                if (f == s.functions->end() && a == "vprintf") { // CUDA printf: no output (a note says so)
+                    op.mode = 1, op.target = 0;
+                    continue;
+                }
                 if (f == s.functions->end())
                     return fail("call of `" + a + "`, which the module does not define");
                 op.target = f->second;
             }
         }
         if (op.target < 0) return fail("call without a function");
+        if (op.mode == 1) op.opc = Opc::Nop, op.target = -1;
         return;
     }
     auto ops = splitOperands(rest);
