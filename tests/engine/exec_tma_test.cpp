@@ -161,3 +161,44 @@ TEST_CASE("exec bulk copies: global -> shared through an mbarrier, shared -> glo
     if (!r) FAIL(formatDiagnostic(r.error()));
     CHECK(values<uint8_t>(*r, "1") == src);
 }
+
+TEST_CASE("exec TMA: the executor's bytes equal the H100's (when recorded)", "[exec][exec_tma]") {
+    // scripts/probes/exec_tma/run.sh records these on an H100 into tests/data/exec/h100/.
+    struct Case {
+        const char* file;
+        const char* entry;
+        const char* map;
+        int c0, c1;
+        uint32_t ctas;
+        const char* tensor; // which tensor to compare
+    };
+    const std::string sw128 = "tiled UINT16 dims=[128,128] strides=[256] box=[64,64] swizzle=128B address=T";
+    const std::string none = "tiled UINT16 dims=[128,128] strides=[256] box=[64,64] address=T";
+    const std::string half = "tiled UINT16 dims=[128,128] strides=[256] box=[64,32] swizzle=128B address=T";
+    const Case cases[] = {
+        {"tma_load_sw128_64_32.bin", "tma_load_2d", sw128.c_str(), 64, 32, 1, "1"},
+        {"tma_load_none_8_5.bin", "tma_load_2d", none.c_str(), 8, 5, 1, "1"},
+        {"tma_load_sw128_64_100.bin", "tma_load_2d", sw128.c_str(), 64, 100, 1, "1"},
+        {"tma_multicast_0_16.bin", "tma_multicast_2d", half.c_str(), 0, 16, 2, "1"},
+        {"tma_store_sw128_32_48.bin", "tma_store_2d", sw128.c_str(), 32, 48, 1, "T"},
+    };
+    const std::string ptx = readData("tma_kernels.ptx");
+    for (const Case& c : cases) {
+        const std::string recorded = readData("h100/" + std::string(c.file));
+        if (recorded.empty()) {
+            WARN("skipped: tests/data/exec/h100/"
+                 << c.file << " not recorded yet (run scripts/probes/exec_tma/run.sh on an H100)");
+            continue;
+        }
+        Launch l = tmaLaunch(c.entry, c.map, c.c0, c.c1, c.ctas);
+        if (std::string(c.entry) == "tma_store_2d") {
+            std::vector<uint8_t> in(8192);
+            for (size_t i = 0; i < in.size(); ++i) in[i] = uint8_t(i);
+            l.args[1] = tensorArg<uint8_t>("1", "u8", in);
+        }
+        auto r = runText(ptx, l);
+        if (!r) FAIL(formatDiagnostic(r.error()));
+        INFO(c.file);
+        CHECK(values<uint8_t>(*r, c.tensor) == std::vector<uint8_t>(recorded.begin(), recorded.end()));
+    }
+}
