@@ -282,6 +282,11 @@ TEST_CASE("exec tcgen05: tcgen05.mma of every dense kind equals the CPU product"
         // InstrDescriptorBlockScaled: no D format field, bit 23 scale format (1 = UE8M0), SF ids 0
         checkMma({"umma_mxf8f6f4", 1, idescOf(0, 0) | 1u << 23, false, false, 128});
     }
+    SECTION("the correct kernels: tcgen05.commit arrives on the mbarrier the threads wait on") {
+        checkMma({"umma_f16", 2, idescOf(1, 0), false, true});
+        checkMma({"umma_i8", 1, idescOf(2, 1), true, true});
+        checkMma({"umma_mxf8f6f4", 1, idescOf(0, 0) | 1u << 23, false, true, 128});
+    }
 }
 
 TEST_CASE("exec tcgen05: tcgen05.cp.128x256b puts shared-memory row r into lane r", "[exec][tcgen05]") {
@@ -290,9 +295,11 @@ TEST_CASE("exec tcgen05: tcgen05.cp.128x256b puts shared-memory row r into lane 
     // descriptor describes (the kernel lays them out canonically; unverified: open question 3).
     std::vector<uint8_t> src(128 * 32);
     for (size_t i = 0; i < src.size(); ++i) src[i] = uint8_t(i * 7 + i / 32);
-    auto r = runTc("tmem_cp", 128,
-                   {tensorArg("0", "u8", src),
-                    tensorArg("1", "u32", std::vector<uint32_t>(128 * 8, 0xDEADBEEF)), scalarArg("2", "0")});
+    const bool commit = GENERATE(false, true); // true: completed through tcgen05.commit and an mbarrier
+    auto r =
+        runTc("tmem_cp", 128,
+              {tensorArg("0", "u8", src), tensorArg("1", "u32", std::vector<uint32_t>(128 * 8, 0xDEADBEEF)),
+               scalarArg("2", commit ? "1" : "0")});
     REQUIRE(r);
     const auto out = values<uint32_t>(*r, "1");
     for (uint32_t lane = 0; lane < 128; ++lane)

@@ -2,6 +2,7 @@
 // (opcode, types, modifiers, operands resolved to register slots, symbols and pcs). Forms it does not
 // model decode to Opc::Trap with the reason, so the run stops there with a diagnostic, never skips them.
 #include "exec/decode.hpp"
+#include "exec/decode_async.hpp"
 #include "ptx/module_internal.hpp"
 
 #include <algorithm>
@@ -245,17 +246,17 @@ void decodeInstruction(const PtxStatement& st, DecodeScope& s, Op& op) {
         parts.push_back(opcode.substr(a, b - a));
         a = b + 1;
     }
-    const auto it = std::find_if(std::begin(kOpcodes), std::end(kOpcodes),
-                                 [&](const OpcName& n) { return parts[0] == n.name; });
-    if (it == std::end(kOpcodes))
-        return fail("instruction `" + parts[0] + "` is not modelled by the executor");
-    op.opc = it->opc;
-    // fence.proxy.async{.shared::cta|...}: orders generic-proxy writes before async-proxy reads (tcgen05.mma,
-    // TMA). The executor's async operations read memory when issued: no effect (PTX ISA 9.2 §9.7.13.4).
-    if (op.opc == Opc::Nop && opcode.rfind("fence.proxy.async", 0) == 0) return;
-    if (op.opc == Opc::Nop && parts[0] == "fence" && opcode.find("proxy") != std::string::npos)
-        return fail("`" + opcode + "` (a proxy fence) is not modelled yet");
-    if (auto err = modifiers(op, std::vector<std::string>(parts.begin() + 1, parts.end()))) return fail(*err);
+    bool asyncForm = false; // h/xasync: mbarrier, elect, mapa, barrier.cluster, fence, bulk copies
+    if (auto err = decodeAsync(parts, op, asyncForm)) return fail(*err);
+    if (!asyncForm) {
+        const auto it = std::find_if(std::begin(kOpcodes), std::end(kOpcodes),
+                                     [&](const OpcName& n) { return parts[0] == n.name; });
+        if (it == std::end(kOpcodes))
+            return fail("instruction `" + parts[0] + "` is not modelled by the executor");
+        op.opc = it->opc;
+        if (auto err = modifiers(op, std::vector<std::string>(parts.begin() + 1, parts.end())))
+            return fail(*err);
+    }
     const std::string rest = trim(t.substr(e));
     if (op.opc == Opc::Call) { // call{.uni} (rets), func, (args);
         for (const auto& a : splitOperands(rest)) {
@@ -285,7 +286,7 @@ void decodeInstruction(const PtxStatement& st, DecodeScope& s, Op& op) {
     }
     auto ops = splitOperands(rest);
     if (!ops.empty() && ops[0].find('|') != std::string::npos) { // `d|p` (shfl) or `p|q` (setp)
-        if (op.opc != Opc::Setp && op.opc != Opc::Shfl)
+        if (op.opc != Opc::Setp && op.opc != Opc::Shfl && op.opc != Opc::Elect)
             return fail("`|` in a destination of this instruction");
         const std::string first = ops[0];
         ops[0] = trim(first.substr(0, first.find('|')));
@@ -294,6 +295,13 @@ void decodeInstruction(const PtxStatement& st, DecodeScope& s, Op& op) {
     }
     for (const auto& a : ops) {
         Opnd o;
+        bool tensorOperand = false; // h/xasync: `[tensorMap, {coords}]`
+        if (op.opc == Opc::AsyncCopy)
+            if (auto err = parseTensorOperand(a, s, o, tensorOperand)) return fail(*err);
+        if (tensorOperand) {
+            op.o.push_back(std::move(o));
+            continue;
+        }
         if (auto err = parseOperand(a, s, o)) return fail(*err);
         op.o.push_back(std::move(o));
     }
@@ -390,8 +398,10 @@ Result<Program> decodeModule(const PtxModule& m) {
                 auto d = ptxmod::parseDecl(st.text, st.line, st.column);
                 if (!d) return d.diagnostics();
                 for (const auto& n : d->names) {
-                    // `.reg .pred p;` in an inline-asm block: a register named without '%' (CUTLASS's asm)
-                    if (d->space == ".reg" && !n.name.empty() && n.name[0] != '%') s.reg(n.name);
+                    if (d->space == ".reg") { // names without '%' (inline asm `{ .reg .pred p; ... }`)
+                        if (!n.name.empty() && n.name[0] != '%') s.reg(n.name);
+                        continue;
+                    }
                     const uint64_t bytes = d->typeBytes * n.elements;
                     if (d->space == ".param") {
                         const uint64_t at = p.threadParamBytes = alignUp(p.threadParamBytes, 8);

@@ -172,6 +172,7 @@ std::optional<std::string> decodeTcgen05(std::string_view text, DecodeScope& s, 
         if (!has(t, "mbarrier::arrive::one"))
             return std::string("tcgen05.commit needs .mbarrier::arrive::one");
         const bool multicast = has(t, "multicast::cluster");
+        op.space = has(t, "shared::cluster") ? Space::SharedCluster : Space::Generic; // [mbar]'s space
         if (n < 1 || op.o[0].kind != OK::Mem || n != (multicast ? 2u : 1u))
             return count(9, 9, multicast ? "[mbar], ctaMask" : "[mbar]");
         return std::nullopt;

@@ -1,7 +1,9 @@
-// tcgen05.mma and tcgen05.commit on a running kernel (PTX ISA 9.2 §9.7.16.10.9, §9.7.16.11.1). The
+// tcgen05.mma and tcgen05.commit on a running kernel (PTX ISA 9.2 §9.7.16.10.9, §9.7.16.11.1; commit arrives
+// through h/xasync's mbarrier API, exec/mbarrier.hpp). The
 // instruction descriptor is decoded by decodeUmmaIdesc (umma.hpp) and the product computed by the
 // engine's Tcgen05Executor::mma (umma_exec.cpp: A and B read through the shared-memory descriptors at the
 // consumer model's element addresses, D written at the data path layout), the scenario runner's code.
+#include "exec/mbarrier.hpp"
 #include "exec/tcgen05_state.hpp"
 #include "layoutscope/tcgen05/umma.hpp"
 
@@ -86,11 +88,24 @@ bool execTcgen05Mma(Machine& m, Warp& w, const Op& op, int lane) {
 }
 
 bool execTcgen05Commit(Machine& m, Warp& w, const Op& op, int lane) {
-    (void)w;
-    (void)lane;
-    return m.fail(op, DiagCode::Unsupported,
-                  "tcgen05.commit arrives on an mbarrier, and the executor does not model mbarriers yet "
-                  "(PTX ISA 9.2 §9.7.16.11.1)");
+    // tcgen05.commit.cta_group::N.mbarrier::arrive::one{.shared::cluster}{.multicast::cluster}.b64 [mbar]{,
+    // ctaMask}: one arrive on the mbarrier once every earlier async tcgen05 operation of this thread has
+    // completed, which in the early schedule is now (PTX ISA 9.2 §9.7.16.11.1). With .multicast::cluster
+    // the arrive goes to the mbarrier at the same offset in every CTA whose %cluster_ctarank bit is set.
+    uint32_t cta = 0, offset = 0;
+    if (!mbarTarget(m, w, op, op.space, addressOf(m, w, op.o[0], lane), lane, cta, offset)) return false;
+    if (op.o.size() < 2) return mbarArrive(m, op, cta, offset, 1, 0);
+    const uint32_t mask = uint32_t(readOperand(m, w, op.o[1], lane, {TK::B, 16})) & 0xFFFF;
+    for (uint32_t r = 0; r < 16; ++r) {
+        if (!(mask >> r & 1)) continue;
+        if (r >= m.ctas.size())
+            return m.fail(op, DiagCode::InvalidValue,
+                          "tcgen05.commit ctaMask " + std::to_string(mask) + " names CTA rank " +
+                              std::to_string(r) + ", outside the cluster's " + std::to_string(m.ctas.size()) +
+                              " CTAs [PTX ISA 9.2 §9.7.16.11.1]");
+        if (!mbarArrive(m, op, r, offset, 1, 0)) return false;
+    }
+    return true;
 }
 
 } // namespace layoutscope::exec
