@@ -83,7 +83,7 @@ enum class Opc : uint8_t {
     ClusterBar, ///< barrier.cluster.arrive / wait (§9.7.13.3); Op::mode: 0 arrive, 1 wait
     Fence,      ///< fence.* / membar (§9.7.13.4): no data effect; Op::mode: FenceForm
     AsyncCopy,  ///< cp.async.bulk*, cp.reduce.async.bulk* (tma.cpp); Op::mode: CopyForm
-    Tcgen05 ///< every tcgen05.* form; Op::mode says which (exec/tcgen05_state.hpp)
+    Tcgen05     ///< every tcgen05.* form; Op::mode says which (exec/tcgen05_state.hpp)
 };
 
 /// Operand types: U/S/B integer, F float (f32/f64), Pred, and the 16-bit float kinds.

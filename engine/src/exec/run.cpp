@@ -283,10 +283,13 @@ bool stepWarp(Machine& m, size_t wi, bool& progressed) {
         return true;
     case Opc::Nop:
         if (op.mode == 1 && exec && (m.notes.empty() || m.notes.back().ruleRef != "CUDA printf"))
-            m.notes.push_back({Severity::Warning, DiagCode::Unsupported, {op.line, op.column, 1},
+            m.notes.push_back({Severity::Warning,
+                               DiagCode::Unsupported,
+                               {op.line, op.column, 1},
                                "`call vprintf` (printf) executed by " + m.who(w, std::countr_zero(exec)) +
                                    ": the executor prints nothing and returns 0",
-                               "CUDA printf", Provenance::PtxText});
+                               "CUDA printf",
+                               Provenance::PtxText});
         advance(g);
         return true;
     case Opc::Trap:
