@@ -94,6 +94,9 @@ bool execTcgen05Commit(Machine& m, Warp& w, const Op& op, int lane) {
     // the arrive goes to the mbarrier at the same offset in every CTA whose %cluster_ctarank bit is set.
     uint32_t cta = 0, offset = 0;
     if (!mbarTarget(m, w, op, op.space, addressOf(m, w, op.o[0], lane), lane, cta, offset)) return false;
+    // The committing warp ends its quantum: the warps waiting on this phase see it complete before the
+    // committer can run ahead into the next one (it could not on hardware, where the MMA takes time).
+    w.yield = true;
     if (op.o.size() < 2) return mbarArrive(m, op, cta, offset, 1, 0);
     const uint32_t mask = uint32_t(readOperand(m, w, op.o[1], lane, {TK::B, 16})) & 0xFFFF;
     for (uint32_t r = 0; r < 16; ++r) {
