@@ -60,14 +60,19 @@ std::optional<std::string> decodeTcgen05(std::string_view text, DecodeScope& s, 
         op.o.push_back(std::move(o));
     }
     const size_t n = op.o.size();
+    // The reason for a wrong operand list, naming the form's operands; count(lo, hi, form): nullopt when the
+    // number of operands is in [lo, hi].
+    auto usage = [&](const std::string& form) -> std::optional<std::string> {
+        return "`" + mnemonic + "` takes operands " + form + " (PTX ISA 9.2 §9.7.16)";
+    };
     auto count = [&](size_t lo, size_t hi, const char* form) -> std::optional<std::string> {
-        if (n < lo || n > hi) return "`" + mnemonic + "` takes operands " + form;
+        if (n < lo || n > hi) return usage(form);
         return std::nullopt;
     };
     const std::string norm = mnemonic + " " + rest;
     if (what == "alloc") {
         op.mode = uint8_t(Tc::Alloc);
-        if (n != 2 || op.o[0].kind != OK::Mem) return count(9, 9, "[dst], nCols (dst a shared::cta address)");
+        if (n != 2 || op.o[0].kind != OK::Mem) return usage("[dst], nCols (dst a shared::cta address)");
         return std::nullopt;
     }
     if (what == "dealloc") {
@@ -87,8 +92,7 @@ std::optional<std::string> decodeTcgen05(std::string_view text, DecodeScope& s, 
         const size_t vec = what == "ld" ? 0 : n - 1, addr = what == "ld" ? 1 + red : 0;
         if (n < 2 + red || n > 3 + red || op.o[vec].kind != OK::Vec || op.o[addr].kind != OK::Mem ||
             (red && op.o[1].kind != OK::Reg))
-            return count(9, 9,
-                         what == "st" ? "[taddr] (, immHalfSplitoff), {registers}"
+            return usage(what == "st" ? "[taddr] (, immHalfSplitoff), {registers}"
                          : red == 0   ? "{registers}, [taddr] (, immHalfSplitoff)"
                                       : "{registers}, redval, [taddr] (, immHalfSplitoff)");
         if (op.o[vec].elems.size() != regsPerThread(*f))
@@ -149,16 +153,14 @@ std::optional<std::string> decodeTcgen05(std::string_view text, DecodeScope& s, 
         if (scaled) { // [d-tmem], a-desc|[a-tmem], b-desc, idesc, [scale-A-tmem], [scale-B-tmem],
                       // enable-input-d
             if (n != 7 || op.o[0].kind != OK::Mem || op.o[4].kind != OK::Mem || op.o[5].kind != OK::Mem)
-                return count(9, 9,
-                             "[d-tmem], a-desc|[a-tmem], b-desc, idesc, [scale-A-tmem], [scale-B-tmem], "
+                return usage("[d-tmem], a-desc|[a-tmem], b-desc, idesc, [scale-A-tmem], [scale-B-tmem], "
                              "enable-input-d");
             return std::nullopt;
         }
         // [d-tmem], a-desc | [a-tmem], b-desc, idesc, {disable-output-lane}?, enable-input-d {,
         // scale-input-d}
         if (n < 5 || n > 7 || op.o[0].kind != OK::Mem)
-            return count(9, 9,
-                         "[d-tmem], a-desc|[a-tmem], b-desc, idesc, {disable-output-lane}, enable-input-d");
+            return usage("[d-tmem], a-desc|[a-tmem], b-desc, idesc, {disable-output-lane}, enable-input-d");
         const bool mask = op.o[4].kind == OK::Vec;
         if (n == 7 || (n == 6 && !mask))
             return std::string("tcgen05.mma with scale-input-d is not modelled by the executor yet");
@@ -174,20 +176,20 @@ std::optional<std::string> decodeTcgen05(std::string_view text, DecodeScope& s, 
         const bool multicast = has(t, "multicast::cluster");
         op.space = has(t, "shared::cluster") ? Space::SharedCluster : Space::Generic; // [mbar]'s space
         if (n < 1 || op.o[0].kind != OK::Mem || n != (multicast ? 2u : 1u))
-            return count(9, 9, multicast ? "[mbar], ctaMask" : "[mbar]");
+            return usage(multicast ? "[mbar], ctaMask" : "[mbar]");
         return std::nullopt;
     }
     if (what == "cp") {
         op.mode = uint8_t(Tc::Cp);
         Result<CpForm> f = parseCp(norm);
         if (!f) return f.error().message + " (" + f.error().ruleRef + ")";
-        if (n != 2 || op.o[0].kind != OK::Mem) return count(9, 9, "[taddr], s-desc");
+        if (n != 2 || op.o[0].kind != OK::Mem) return usage("[taddr], s-desc");
         return std::nullopt;
     }
     if (what == "shift") {
         op.mode = uint8_t(Tc::Shift);
         if (!has(t, "down")) return std::string("tcgen05.shift needs .down");
-        if (n != 1 || op.o[0].kind != OK::Mem) return count(9, 9, "[taddr]");
+        if (n != 1 || op.o[0].kind != OK::Mem) return usage("[taddr]");
         return std::nullopt;
     }
     return "`" + mnemonic + "` is not a tcgen05 instruction the executor models";

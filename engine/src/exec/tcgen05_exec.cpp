@@ -17,13 +17,6 @@ namespace {
 
 constexpr const char* kTcgenRef = "PTX ISA 9.2 §9.7.16 (tcgen05)";
 
-uint64_t addressOf(Machine& m, Warp& w, const Opnd& o, int lane) {
-    uint64_t a = static_cast<uint64_t>(o.imm);
-    if (o.hasBase) a += m.reg(w, o.reg, lane);
-    if (o.sym >= 0) a += symbolAddress(m, m.p.symbols[o.sym]);
-    return a;
-}
-
 std::string hex(uint64_t v) {
     char buf[24];
     std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
@@ -44,10 +37,10 @@ bool collective(Machine& m, Warp& w, const Op& op, uint32_t exec) {
 std::optional<uint64_t> uniform(Machine& m, Warp& w, const Op& op, const Opnd& o, uint32_t exec, bool address,
                                 const char* what) {
     const int l0 = std::countr_zero(exec);
-    const uint64_t v = address ? addressOf(m, w, o, l0) : readOperand(m, w, o, l0, {TK::B, 64});
+    const uint64_t v = address ? tcgenAddress(m, w, o, l0) : readOperand(m, w, o, l0, {TK::B, 64});
     for (uint32_t x = exec & (exec - 1); x; x &= x - 1) {
         const int l = std::countr_zero(x);
-        const uint64_t u = address ? addressOf(m, w, o, l) : readOperand(m, w, o, l, {TK::B, 64});
+        const uint64_t u = address ? tcgenAddress(m, w, o, l) : readOperand(m, w, o, l, {TK::B, 64});
         if (u != v) {
             m.fail(op, DiagCode::InvalidValue,
                    std::string(what) + " differs across the warp (" + hex(v) + " in lane " +
@@ -141,7 +134,7 @@ bool ldSt(Machine& m, Warp& w, const Op& op, uint32_t exec, bool store) {
 
 bool cpShift(Machine& m, Warp& w, const Op& op, int lane, bool cp) {
     TcgenState& st = tcgenState(m);
-    const uint32_t taddr = uint32_t(addressOf(m, w, op.o[0], lane));
+    const uint32_t taddr = uint32_t(tcgenAddress(m, w, op.o[0], lane));
     const TmemAddr a = decodeTmemAddress(taddr);
     Status s = okStatus();
     if (cp) {

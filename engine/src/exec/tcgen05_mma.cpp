@@ -9,17 +9,6 @@
 
 namespace layoutscope::exec {
 
-namespace {
-
-uint64_t addressOf(Machine& m, Warp& w, const Opnd& o, int lane) {
-    uint64_t a = static_cast<uint64_t>(o.imm);
-    if (o.hasBase) a += m.reg(w, o.reg, lane);
-    if (o.sym >= 0) a += symbolAddress(m, m.p.symbols[o.sym]);
-    return a;
-}
-
-} // namespace
-
 bool execTcgen05Mma(Machine& m, Warp& w, const Op& op, int lane) {
     TcgenState& st = tcgenState(m);
     // [d-tmem], a-desc | [a-tmem], b-desc, idesc, {disable-output-lane}?, enable-input-d
@@ -30,13 +19,13 @@ bool execTcgen05Mma(Machine& m, Warp& w, const Op& op, int lane) {
                               : decodeUmmaIdesc(kind, op.boolOp, idesc);
     if (!u) return failWith(m, op, u.error());
     if (scaled) { // [scale-A-tmem], [scale-B-tmem]
-        u->sfaTaddr = uint32_t(addressOf(m, w, op.o[4], lane));
-        u->sfbTaddr = uint32_t(addressOf(m, w, op.o[5], lane));
+        u->sfaTaddr = uint32_t(tcgenAddress(m, w, op.o[4], lane));
+        u->sfbTaddr = uint32_t(tcgenAddress(m, w, op.o[5], lane));
     }
-    u->dTaddr = uint32_t(addressOf(m, w, op.o[0], lane));
+    u->dTaddr = uint32_t(tcgenAddress(m, w, op.o[0], lane));
     u->aFromTmem = op.o[1].kind == OK::Mem;
     if (u->aFromTmem)
-        u->aTaddr = uint32_t(addressOf(m, w, op.o[1], lane));
+        u->aTaddr = uint32_t(tcgenAddress(m, w, op.o[1], lane));
     else
         u->descA = readOperand(m, w, op.o[1], lane, {TK::B, 64});
     u->descB = readOperand(m, w, op.o[2], lane, {TK::B, 64});
@@ -93,7 +82,7 @@ bool execTcgen05Commit(Machine& m, Warp& w, const Op& op, int lane) {
     // completed, which in the early schedule is now (PTX ISA 9.2 §9.7.16.11.1). With .multicast::cluster
     // the arrive goes to the mbarrier at the same offset in every CTA whose %cluster_ctarank bit is set.
     uint32_t cta = 0, offset = 0;
-    if (!mbarTarget(m, w, op, op.space, addressOf(m, w, op.o[0], lane), lane, cta, offset)) return false;
+    if (!mbarTarget(m, w, op, op.space, tcgenAddress(m, w, op.o[0], lane), lane, cta, offset)) return false;
     // The committing warp ends its quantum: the warps waiting on this phase see it complete before the
     // committer can run ahead into the next one (it could not on hardware, where the MMA takes time).
     w.yield = true;

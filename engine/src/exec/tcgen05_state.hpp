@@ -43,6 +43,13 @@ struct TcgenState {
 /// tcgen05.mma / tcgen05.commit (tcgen05_mma.cpp), one issuing lane.
 bool execTcgen05Mma(Machine& m, Warp& w, const Op& op, int lane);
 bool execTcgen05Commit(Machine& m, Warp& w, const Op& op, int lane);
+/// The value of an address operand `[reg+imm]` / `[sym+imm]` for `lane` (a TMEM address, or a shared offset).
+inline uint64_t tcgenAddress(Machine& m, Warp& w, const Opnd& o, int lane) {
+    uint64_t a = static_cast<uint64_t>(o.imm);
+    if (o.hasBase) a += m.reg(w, o.reg, lane);
+    if (o.sym >= 0) a += symbolAddress(m, m.p.symbols[o.sym]);
+    return a;
+}
 /// The state, created at the first tcgen05 instruction.
 TcgenState& tcgenState(Machine& m);
 /// Copy the CTAs' shared memory into the shadow the executor reads (before mma / cp).
