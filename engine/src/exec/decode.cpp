@@ -2,6 +2,7 @@
 // (opcode, types, modifiers, operands resolved to register slots, symbols and pcs). Forms it does not
 // model decode to Opc::Trap with the reason, so the run stops there with a diagnostic, never skips them.
 #include "exec/decode.hpp"
+#include "exec/decode_async.hpp"
 #include "ptx/module_internal.hpp"
 
 #include <algorithm>
@@ -231,6 +232,10 @@ void decodeInstruction(const PtxStatement& st, DecodeScope& s, Op& op) {
         t = t.substr(e);
         while (!t.empty() && (t[0] == ' ' || t[0] == '\t' || t[0] == '\n')) t = t.substr(1);
     }
+    if (t.substr(0, 8) == "tcgen05.") {
+        if (auto err = decodeTcgen05(t, s, op)) return fail(*err);
+        return;
+    }
     size_t e = 0;
     while (e < t.size() && t[e] != ' ' && t[e] != '\t' && t[e] != '\n' && t[e] != '\r') ++e;
     const std::string opcode(t.substr(0, e));
@@ -241,14 +246,17 @@ void decodeInstruction(const PtxStatement& st, DecodeScope& s, Op& op) {
         parts.push_back(opcode.substr(a, b - a));
         a = b + 1;
     }
-    const auto it = std::find_if(std::begin(kOpcodes), std::end(kOpcodes),
-                                 [&](const OpcName& n) { return parts[0] == n.name; });
-    if (it == std::end(kOpcodes))
-        return fail("instruction `" + parts[0] + "` is not modelled by the executor");
-    op.opc = it->opc;
-    if (op.opc == Opc::Nop && parts[0] == "fence" && opcode.find("proxy") != std::string::npos)
-        return fail("`" + opcode + "` (an async-proxy fence) is not modelled yet");
-    if (auto err = modifiers(op, std::vector<std::string>(parts.begin() + 1, parts.end()))) return fail(*err);
+    bool asyncForm = false; // h/xasync: mbarrier, elect, mapa, barrier.cluster, fence, bulk copies
+    if (auto err = decodeAsync(parts, op, asyncForm)) return fail(*err);
+    if (!asyncForm) {
+        const auto it = std::find_if(std::begin(kOpcodes), std::end(kOpcodes),
+                                     [&](const OpcName& n) { return parts[0] == n.name; });
+        if (it == std::end(kOpcodes))
+            return fail("instruction `" + parts[0] + "` is not modelled by the executor");
+        op.opc = it->opc;
+        if (auto err = modifiers(op, std::vector<std::string>(parts.begin() + 1, parts.end())))
+            return fail(*err);
+    }
     const std::string rest = trim(t.substr(e));
     if (op.opc == Opc::Call) { // call{.uni} (rets), func, (args);
         for (const auto& a : splitOperands(rest)) {
@@ -263,17 +271,22 @@ void decodeInstruction(const PtxStatement& st, DecodeScope& s, Op& op) {
                 }
             } else {
                 const auto f = s.functions->find(a);
+                if (f == s.functions->end() && a == "vprintf") { // CUDA printf: no output (a note says so)
+                    op.mode = 1, op.target = 0;
+                    continue;
+                }
                 if (f == s.functions->end())
                     return fail("call of `" + a + "`, which the module does not define");
                 op.target = f->second;
             }
         }
         if (op.target < 0) return fail("call without a function");
+        if (op.mode == 1) op.opc = Opc::Nop, op.target = -1;
         return;
     }
     auto ops = splitOperands(rest);
     if (!ops.empty() && ops[0].find('|') != std::string::npos) { // `d|p` (shfl) or `p|q` (setp)
-        if (op.opc != Opc::Setp && op.opc != Opc::Shfl)
+        if (op.opc != Opc::Setp && op.opc != Opc::Shfl && op.opc != Opc::Elect)
             return fail("`|` in a destination of this instruction");
         const std::string first = ops[0];
         ops[0] = trim(first.substr(0, first.find('|')));
@@ -282,6 +295,13 @@ void decodeInstruction(const PtxStatement& st, DecodeScope& s, Op& op) {
     }
     for (const auto& a : ops) {
         Opnd o;
+        bool tensorOperand = false; // h/xasync: `[tensorMap, {coords}]`
+        if (op.opc == Opc::AsyncCopy)
+            if (auto err = parseTensorOperand(a, s, o, tensorOperand)) return fail(*err);
+        if (tensorOperand) {
+            op.o.push_back(std::move(o));
+            continue;
+        }
         if (auto err = parseOperand(a, s, o)) return fail(*err);
         op.o.push_back(std::move(o));
     }
@@ -365,19 +385,61 @@ Result<Program> decodeModule(const PtxModule& m) {
     for (size_t fi = 0; fi < m.functions.size(); ++fi) {
         const PtxFunction& f = m.functions[fi];
         // Labels first (pcs), then statements in order so declarations bind the names that follow.
-        std::map<std::string, int> labels;
+        // A label is visible in its `{ }` block and the blocks inside it (PTX ISA 9.2 §4.4): CUTLASS's
+        // inline asm repeats `LAB_WAIT:` / `DONE:` in every inlined wait loop of a function.
+        // The reader gives each statement its depth only: a block starts where the depth rises, so two
+        // sibling blocks with no statement between them count as one (a label defined twice in it is an
+        // error naming both lines, never a silent pick).
+        std::vector<int> blockOf(f.body.size()); // statement -> block number (0 = the body)
+        std::map<int, std::map<std::string, std::pair<int, int>>> blockLabels; // block -> name -> (pc, line)
         int pc = static_cast<int>(p.ops.size());
         p.functions[fi].firstPc = pc;
-        for (const auto& st : f.body) {
-            if (st.kind == PtxStatement::Kind::Label) labels[st.text] = pc;
-            if (st.kind == PtxStatement::Kind::Instruction) ++pc;
+        {
+            std::vector<int> open{0};
+            int blocks = 0;
+            for (size_t i = 0; i < f.body.size(); ++i) {
+                const PtxStatement& st = f.body[i];
+                const size_t depth = size_t(std::max(st.scopeDepth, 0));
+                if (depth + 1 < open.size()) open.resize(depth + 1);
+                while (open.size() < depth + 1) open.push_back(++blocks);
+                blockOf[i] = open.back();
+                if (st.kind == PtxStatement::Kind::Label) {
+                    auto [it, fresh] = blockLabels[blockOf[i]].try_emplace(st.text, pc, st.line);
+                    if (!fresh)
+                        return Diagnostic{Severity::Error,
+                                          DiagCode::Syntax,
+                                          {st.line, st.column, 1},
+                                          "label `" + st.text + "` is defined twice in one block (lines " +
+                                              std::to_string(it->second.second) + " and " +
+                                              std::to_string(st.line) + ")",
+                                          "PTX ISA 9.2 §4.4 (labels)",
+                                          Provenance::PtxText};
+                }
+                if (st.kind == PtxStatement::Kind::Instruction) ++pc;
+            }
         }
+        std::map<std::string, int> labels; // those visible at the statement being decoded
+        std::vector<int> chain;            // open blocks by depth
         DecodeScope s{&p, static_cast<int>(fi), {}, locals[fi], &globals, &labels, &functions};
-        for (const auto& st : f.body) {
+        for (size_t si = 0; si < f.body.size(); ++si) {
+            const PtxStatement& st = f.body[si];
+            const size_t depth = size_t(std::max(st.scopeDepth, 0));
+            if (chain.size() != depth + 1 || chain[depth] != blockOf[si]) {
+                chain.resize(depth + 1);
+                chain[depth] = blockOf[si];
+                labels.clear();
+                for (int id : chain) // outer blocks first, inner ones override
+                    if (auto it = blockLabels.find(id); it != blockLabels.end())
+                        for (const auto& [name, at] : it->second) labels[name] = at.first;
+            }
             if (st.kind == PtxStatement::Kind::Declaration) {
                 auto d = ptxmod::parseDecl(st.text, st.line, st.column);
                 if (!d) return d.diagnostics();
                 for (const auto& n : d->names) {
+                    if (d->space == ".reg") { // names without '%' (inline asm `{ .reg .pred p; ... }`)
+                        if (!n.name.empty() && n.name[0] != '%') s.reg(n.name);
+                        continue;
+                    }
                     const uint64_t bytes = d->typeBytes * n.elements;
                     if (d->space == ".param") {
                         const uint64_t at = p.threadParamBytes = alignUp(p.threadParamBytes, 8);

@@ -29,5 +29,8 @@ struct DecodeScope {
 /// Split an operand list on top-level commas (outside [] {} ()).
 [[nodiscard]] std::vector<std::string> splitOperands(std::string_view text);
 [[nodiscard]] std::string trim(std::string_view s);
+/// A tcgen05.* instruction (`text` without its guard) into `op` (tcgen05_decode.cpp): the reason when the
+/// form is not modelled or malformed.
+[[nodiscard]] std::optional<std::string> decodeTcgen05(std::string_view text, DecodeScope& s, Op& op);
 
 } // namespace layoutscope::exec
