@@ -267,6 +267,11 @@ void decodeInstruction(const PtxStatement& st, DecodeScope& s, Op& op) {
                 }
             } else {
                 const auto f = s.functions->find(a);
+                if (f == s.functions->end() && a == "vprintf") { // h/xasync: device printf prints nothing
+                    op.opc = Opc::Nop;                           // unverified: its return value is not set
+                    op.o.clear();
+                    return;
+                }
                 if (f == s.functions->end())
                     return fail("call of `" + a + "`, which the module does not define");
                 op.target = f->second;
@@ -376,15 +381,49 @@ Result<Program> decodeModule(const PtxModule& m) {
     for (size_t fi = 0; fi < m.functions.size(); ++fi) {
         const PtxFunction& f = m.functions[fi];
         // Labels first (pcs), then statements in order so declarations bind the names that follow.
-        std::map<std::string, int> labels;
-        int pc = static_cast<int>(p.ops.size());
-        p.functions[fi].firstPc = pc;
-        for (const auto& st : f.body) {
-            if (st.kind == PtxStatement::Kind::Label) labels[st.text] = pc;
-            if (st.kind == PtxStatement::Kind::Instruction) ++pc;
+        // Labels are scoped by `{ }` blocks (PTX ISA 9.2 §4.4: a label inside a block is local to it), so
+        // CUTLASS's inline asm may repeat `LAB_WAIT:` / `DONE:` in every block: each statement gets the
+        // chain of blocks it is in, and a block's labels shadow the outer ones.
+        std::vector<std::vector<int>> chainOf(f.body.size()); // block ids, outermost first (0: the body)
+        std::vector<std::map<std::string, int>> blockLabels(1);
+        {
+            std::vector<int> chain{0};
+            int pc = static_cast<int>(p.ops.size());
+            for (size_t i = 0; i < f.body.size(); ++i) {
+                const auto& st = f.body[i];
+                const size_t depth = static_cast<size_t>(std::max(0, st.scopeDepth)) + 1;
+                while (chain.size() > depth) chain.pop_back();
+                while (chain.size() < depth) {
+                    chain.push_back(static_cast<int>(blockLabels.size()));
+                    blockLabels.emplace_back();
+                }
+                // unverified: two blocks back to back at the same depth look like one; a label repeated in
+                // it starts the next block.
+                if (st.kind == PtxStatement::Kind::Label && depth > 1 &&
+                    blockLabels[chain.back()].count(st.text)) {
+                    chain.back() = static_cast<int>(blockLabels.size());
+                    blockLabels.emplace_back();
+                }
+                chainOf[i] = chain;
+                if (st.kind == PtxStatement::Kind::Label) blockLabels[chain.back()][st.text] = pc;
+                if (st.kind == PtxStatement::Kind::Instruction) ++pc;
+            }
+            p.functions[fi].firstPc = static_cast<int>(p.ops.size());
         }
+        std::map<std::string, int>& labels = blockLabels[0];
+        std::map<std::string, int> scoped; // the labels visible in the current block chain
         DecodeScope s{&p, static_cast<int>(fi), {}, locals[fi], &globals, &labels, &functions};
-        for (const auto& st : f.body) {
+        for (size_t si = 0; si < f.body.size(); ++si) {
+            const auto& st = f.body[si];
+            if (st.kind == PtxStatement::Kind::Instruction) {
+                s.labels = &labels;
+                if (chainOf[si].size() > 1) {
+                    scoped = labels;
+                    for (size_t k = 1; k < chainOf[si].size(); ++k)
+                        for (const auto& [n, lpc] : blockLabels[size_t(chainOf[si][k])]) scoped[n] = lpc;
+                    s.labels = &scoped;
+                }
+            }
             if (st.kind == PtxStatement::Kind::Declaration) {
                 auto d = ptxmod::parseDecl(st.text, st.line, st.column);
                 if (!d) return d.diagnostics();
