@@ -258,3 +258,22 @@ TEST_CASE("exec TMA: a tensor reduce adds the un-swizzled tile into the box", "[
             }
         }
 }
+
+TEST_CASE("exec order: a TMA store of st.shared data without fence.proxy.async is reported",
+          "[exec][exec_order]") {
+    // tma_store_2d with its fence.proxy.async removed from the PTX: the generic-proxy writes of the tile
+    // are consumed by the async proxy (the TMA store) with no proxy fence in between.
+    std::string ptx = readData("tma_kernels.ptx");
+    const std::string fence = "fence.proxy.async.shared::cta;";
+    for (size_t at; (at = ptx.find(fence)) != std::string::npos;) ptx.erase(at, fence.size());
+    Launch l =
+        tmaLaunch("tma_store_2d",
+                  "tiled UINT16 dims=[128,128] strides=[256] box=[64,64] swizzle=128B address=T", 32, 48);
+    auto r = runText(ptx, l);
+    REQUIRE_FALSE(r);
+    CHECK_THAT(r.error().message, Catch::Contains("order:"));
+    CHECK_THAT(r.error().message, Catch::Contains("fence.proxy.async"));
+    SECTION("the fixed twin (the committed PTX) runs clean") {
+        CHECK(runText(readData("tma_kernels.ptx"), l));
+    }
+}
