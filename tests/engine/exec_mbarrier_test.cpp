@@ -248,3 +248,36 @@ TEST_CASE("exec cluster: mapa, remote st/ld.shared::cluster, remote arrive and b
     }
     CHECK(out[63] == 7); // the remote arrive completed CTA 0's phase 0
 }
+
+TEST_CASE("exec labels inside { } blocks are local to the block (inline asm repeats them)",
+          "[exec][exec_mbar]") {
+    // Two inline-asm-style blocks both define LOOP/DONE (as CUTLASS's barrier waits do); each bra must go to
+    // its own block's label (PTX ISA 9.2 §4.4 scoping). Block 1 adds 1 three times, block 2 adds 10 twice.
+    const auto out = outOf(runKernelText(R"(
+        mov.u32 %r3, 0;
+        mov.u32 %r4, 0;
+        {
+        LOOP:
+        add.u32 %r3, %r3, 1;
+        setp.lt.u32 %p1, %r3, 3;
+        @%p1 bra LOOP;
+        bra DONE;
+        DONE:
+        }
+        {
+        LOOP:
+        add.u32 %r4, %r4, 10;
+        setp.lt.u32 %p1, %r4, 20;
+        @%p1 bra LOOP;
+        bra DONE;
+        DONE:
+        }
+        cvt.u64.u32 %rd10, %r3;
+        st.global.u64 [%rd0], %rd10;
+        cvt.u64.u32 %rd10, %r4;
+        st.global.u64 [%rd0+8], %rd10;
+    )",
+                                         1));
+    CHECK(out[0] == 3);
+    CHECK(out[1] == 20);
+}

@@ -202,3 +202,78 @@ TEST_CASE("exec TMA: the executor's bytes equal the H100's (when recorded)", "[e
         CHECK(values<uint8_t>(*r, c.tensor) == std::vector<uint8_t>(recorded.begin(), recorded.end()));
     }
 }
+
+TEST_CASE("exec order: a read of the tile with no wait is a race naming both lines",
+          "[exec][exec_tma][exec_order]") {
+    const std::string ptx = readData("tma_kernels.ptx");
+    const std::string map = "tiled UINT16 dims=[128,128] strides=[256] box=[64,64] swizzle=128B address=T";
+    auto r = runText(ptx, tmaLaunch("bug_no_wait", map, 0, 0));
+    REQUIRE_FALSE(r);
+    const std::string msg = r.error().message;
+    CHECK_THAT(msg, Catch::Contains("race (")); // RAW or WAR, by which warp runs first
+    CHECK_THAT(msg, Catch::Contains("cp.async.bulk.tensor.2d"));
+    CHECK_THAT(msg, Catch::Contains("ld.shared"));
+    SECTION("with the order model off the same run completes") {
+        auto m = readPtxModule(ptx);
+        REQUIRE(m);
+        ExecOptions o;
+        o.order = false;
+        CHECK(runKernel(*m, tmaLaunch("bug_no_wait", map, 0, 0), o));
+    }
+}
+
+TEST_CASE("exec TMA: a tensor reduce adds the un-swizzled tile into the box", "[exec][exec_tma]") {
+    // T: u32[128,64] holding its index; the [32, 64] box at (16, 8) (128-byte rows, SWIZZLE_128B) gets
+    // the tile added: element (r, c) of the box += the u32 at shared byte P(r * 128 + c * 4).
+    Launch l;
+    l.entry = "tma_reduce_add_2d";
+    l.block = {128, 1, 1};
+    auto t = parseExecTensor("T=tensor:u32[128,64]:index");
+    REQUIRE(t);
+    l.tensors.push_back(*t);
+    auto map = parseExecArg(
+        "0=tensormap:tiled UINT32 dims=[64,128] strides=[256] box=[32,64] swizzle=128B address=T");
+    REQUIRE(map);
+    l.args.push_back(*map);
+    std::vector<uint32_t> in(2048);
+    for (size_t i = 0; i < in.size(); ++i) in[i] = uint32_t(i * 3 + 1);
+    l.args.push_back(tensorArg<uint32_t>("1", "u32", in));
+    l.args.push_back(scalarArg("2", "16"));
+    l.args.push_back(scalarArg("3", "8"));
+    auto r = runText(readData("tma_kernels.ptx"), l);
+    if (!r) FAIL(formatDiagnostic(r.error()));
+    const auto got = values<uint32_t>(*r, "T");
+    for (uint32_t y = 0; y < 128; ++y)
+        for (uint32_t x = 0; x < 64; ++x) {
+            uint32_t expect = y * 64 + x;
+            if (y >= 8 && y < 72 && x >= 16 && x < 48) {
+                const uint32_t L = (y - 8) * 128 + (x - 16) * 4;
+                const uint32_t P = (L & ~0x7fu) | ((((L / 16) % 8) ^ ((L / 128) % 8)) * 16) | (L % 16);
+                expect += in[P / 4];
+            }
+            if (got[size_t(y) * 64 + x] != expect) {
+                FAIL_CHECK("T(" << y << "," << x << ") is " << got[size_t(y) * 64 + x] << ", expected "
+                                << expect);
+                return;
+            }
+        }
+}
+
+TEST_CASE("exec order: a TMA store of st.shared data without fence.proxy.async is reported",
+          "[exec][exec_order]") {
+    // tma_store_2d with its fence.proxy.async removed from the PTX: the generic-proxy writes of the tile
+    // are consumed by the async proxy (the TMA store) with no proxy fence in between.
+    std::string ptx = readData("tma_kernels.ptx");
+    const std::string fence = "fence.proxy.async.shared::cta;";
+    for (size_t at; (at = ptx.find(fence)) != std::string::npos;) ptx.erase(at, fence.size());
+    Launch l =
+        tmaLaunch("tma_store_2d",
+                  "tiled UINT16 dims=[128,128] strides=[256] box=[64,64] swizzle=128B address=T", 32, 48);
+    auto r = runText(ptx, l);
+    REQUIRE_FALSE(r);
+    CHECK_THAT(r.error().message, Catch::Contains("order:"));
+    CHECK_THAT(r.error().message, Catch::Contains("fence.proxy.async"));
+    SECTION("the fixed twin (the committed PTX) runs clean") {
+        CHECK(runText(readData("tma_kernels.ptx"), l));
+    }
+}

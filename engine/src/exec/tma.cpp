@@ -9,6 +9,7 @@
 #include "exec/args_struct.hpp"
 #include "exec/decode_async.hpp"
 #include "exec/mbarrier.hpp"
+#include "exec/order.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -59,9 +60,16 @@ bool sharedTarget(Machine& m, Warp& w, const Op& op, bool cluster, uint64_t addr
 
 // The engine's machine state over the executor's memory: tensors as generated regions (read in place),
 // the shared memory of `ctas` copied in.
-MachineState stateFor(Machine& m, uint32_t ctaMask) {
+MachineState stateFor(Machine& m, uint32_t ctaMask, int fill = -1) {
     MachineState st(uint32_t(m.ctas.size()), 0, uint32_t(m.ctas[0].smem.size()));
     for (const auto& t : m.tensors) {
+        if (fill >= 0) { // every global byte `fill`: tells the bytes a store writes from those it leaves
+            const uint8_t f = uint8_t(fill);
+            st.global.addRegion(
+                t.address, t.bytes.size(), [f](uint64_t) { return f; },
+                [f](const ByteRows& r, uint8_t* out) { std::memset(out, f, r.count * r.rowBytes); });
+            continue;
+        }
         const std::vector<uint8_t>* bytes = &t.bytes;
         st.global.addRegion(
             t.address, t.bytes.size(), [bytes](uint64_t o) { return (*bytes)[o]; },
@@ -143,10 +151,64 @@ bool tensorLoad(Machine& m, Warp& w, const Op& op, int l) {
     for (const auto& [key, mb] : st.mbarriers)
         if (mb.completedBytes && !mbarCompleteTx(m, op, key.first, key.second, mb.completedBytes))
             return false;
+    if (async::Model* mo = orderModel(m)) { // one async unit per delivery (each multicast destination)
+        // unverified: the written range is [dst, dst + box bytes); a swizzle only permutes 16-byte chunks
+        // within 128-byte lines of it when dst is aligned to the pattern.
+        const uint64_t bytes = tileGeometry(ld.map).boxBytes;
+        for (uint32_t c = 0; c < m.ctas.size(); ++c)
+            if (targets >> c & 1)
+                mo->issue(orderSite(m, w, op, l),
+                          async::AsyncOp{async::OpKind::TmaLoad,
+                                         {},
+                                         {orderSmem(c, dst, dst + bytes, "TMA destination")},
+                                         async::Completion::Mbarrier,
+                                         orderBarrier(tmaSignalCta(ld.ctaGroup, c, mbarCta), mbar),
+                                         int64_t(bytes),
+                                         multicast ? uint32_t(ld.ctaMask) : 0u,
+                                         UINT32_MAX});
+    }
     return true;
 }
 
-bool tensorStore(Machine& m, Warp& w, const Op& op, int l) {
+// cp.reduce.async.bulk.tensor's element operation (PTX ISA 9.2 §9.7.9.25.5.3): `old` in global memory
+// combined with `v` from shared memory, both of the map's element type.
+uint64_t reduceElement(AtomOp a, TensorDataType dt, uint64_t old, uint64_t v) {
+    const uint32_t bits = elementBits(dt);
+    const bool isF = isFloatType(dt), isS = dt == TensorDataType::INT32 || dt == TensorDataType::INT64;
+    const Ty ty = dt == TensorDataType::FLOAT16    ? Ty{TK::F16, 16}
+                  : dt == TensorDataType::BFLOAT16 ? Ty{TK::BF16, 16}
+                                                   : Ty{TK::F, uint8_t(bits)};
+    const int64_t so = signExtend(old, int(bits)), sv = signExtend(v, int(bits));
+    switch (a) {
+    case AtomOp::Add:
+        if (isF) return fromLongDouble((long double)toDouble(old, ty) + toDouble(v, ty), ty, Rnd::Rn, false);
+        return old + v;
+    case AtomOp::Min:
+    case AtomOp::Max: {
+        bool less;
+        if (isF)
+            less = toDouble(old, ty) < toDouble(v, ty);
+        else
+            less = isS ? so < sv : maskBits(old, int(bits)) < maskBits(v, int(bits));
+        return (a == AtomOp::Min) == less ? old : v;
+    }
+    case AtomOp::Inc:
+        return maskBits(old, int(bits)) >= maskBits(v, int(bits)) ? 0 : old + 1;
+    case AtomOp::Dec:
+        return maskBits(old, int(bits)) == 0 || maskBits(old, int(bits)) > maskBits(v, int(bits)) ? v
+                                                                                                  : old - 1;
+    case AtomOp::And:
+        return old & v;
+    case AtomOp::Or:
+        return old | v;
+    case AtomOp::Xor:
+        return old ^ v;
+    default:
+        return v;
+    }
+}
+
+bool tensorStore(Machine& m, Warp& w, const Op& op, int l, bool reduce = false) {
     const auto& o = op.o;
     if (o.size() < 2 || o[0].kind != OK::Mem || o[0].elems.empty() || o[1].kind != OK::Mem)
         return m.fail(op, DiagCode::Syntax,
@@ -169,14 +231,32 @@ bool tensorStore(Machine& m, Warp& w, const Op& op, int l) {
     sto.srcCta = srcCta;
     sto.srcAddr = src;
     sto.arch = archOf(m.sm);
-    MachineState st = stateFor(m, 1u << srcCta);
-    Trace trace;
-    trace.budgetBytes = 0;
-    TraceBuilder tb(trace);
-    tb.beginInstr(op.text, op.line);
-    const Status s = executeTmaStore(sto, st, tb);
-    tb.endInstr();
-    if (!s) return engineError(m, op, s);
+    // A reduce runs the store twice over global memory filled with 0x00 and 0xFF: the bytes the store
+    // writes read the same in both (the shared-memory values), the others differ.
+    MachineState st = stateFor(m, 1u << srcCta, reduce ? 0x00 : -1);
+    std::optional<MachineState> st2;
+    if (reduce) st2.emplace(stateFor(m, 1u << srcCta, 0xFF));
+    for (MachineState* one : {&st, st2 ? &*st2 : nullptr}) {
+        if (!one) continue;
+        Trace trace;
+        trace.budgetBytes = 0;
+        TraceBuilder tb(trace);
+        tb.beginInstr(op.text, op.line);
+        const Status s = executeTmaStore(sto, *one, tb);
+        tb.endInstr();
+        if (!s) return engineError(m, op, s);
+    }
+    if (async::Model* mo = orderModel(m)) {
+        const uint64_t bytes = tileGeometry(sto.map).boxBytes;
+        mo->issue(orderSite(m, w, op, l), async::AsyncOp{async::OpKind::TmaStore,
+                                                         {orderSmem(srcCta, src, src + bytes, "TMA source")},
+                                                         {},
+                                                         async::Completion::BulkGroup,
+                                                         {},
+                                                         0,
+                                                         0,
+                                                         UINT32_MAX});
+    }
     // Read back the box's bounding byte range of global memory (clamped to the tensors); the bytes the
     // store did not write read back unchanged from the regions.
     const auto& p = map->p;
@@ -191,9 +271,26 @@ bool tensorStore(Machine& m, Warp& w, const Op& op, int l) {
         const int64_t a = std::max<int64_t>(int64_t(p.globalAddress) + lo, int64_t(t.address));
         const int64_t b =
             std::min<int64_t>(int64_t(p.globalAddress) + hi, int64_t(t.address + t.bytes.size()));
-        if (a < b)
+        if (a >= b) continue;
+        if (!reduce) {
             st.global.read(uint64_t(a),
                            std::span<uint8_t>(t.bytes.data() + (uint64_t(a) - t.address), size_t(b - a)));
+            continue;
+        }
+        std::vector<uint8_t> v0(size_t(b - a)), v1(size_t(b - a));
+        st.global.read(uint64_t(a), v0);
+        st2->global.read(uint64_t(a), v1);
+        for (int64_t e = a; e + int64_t(eb) <= b; e += eb) {
+            if ((uint64_t(e) - p.globalAddress) % eb) continue; // element starts only
+            const size_t i = size_t(e - a);
+            if (std::memcmp(&v0[i], &v1[i], eb) != 0) continue; // not written by the box
+            uint64_t oldV = 0, newV = 0;
+            uint8_t* g = t.bytes.data() + (uint64_t(e) - t.address);
+            std::memcpy(&oldV, g, eb);
+            std::memcpy(&newV, &v0[i], eb);
+            const uint64_t r = reduceElement(op.atom, p.dataType, oldV, newV);
+            std::memcpy(g, &r, eb);
+        }
     }
     return true;
 }
@@ -215,6 +312,16 @@ bool bulkCopy(Machine& m, Warp& w, const Op& op, CopyForm f, int l) {
         uint8_t* d = s ? resolve(m, w, op, Space::Global, dstA, size, l, true) : nullptr;
         if (!d) return false;
         std::memmove(d, s, size);
+        if (async::Model* mo = orderModel(m))
+            mo->issue(orderSite(m, w, op, l),
+                      async::AsyncOp{async::OpKind::BulkCopy,
+                                     {orderSmem(w.cta, srcA, srcA + size, "bulk source")},
+                                     {},
+                                     async::Completion::BulkGroup,
+                                     {},
+                                     0,
+                                     0,
+                                     UINT32_MAX});
         return true;
     }
     // Loads into shared::cluster / shared::cta with complete_tx on [mbar].
@@ -246,6 +353,19 @@ bool bulkCopy(Machine& m, Warp& w, const Op& op, CopyForm f, int l) {
         std::memmove(m.ctas[c].smem.data() + dst, s, size);
         const uint32_t sigCta = (op.async & kAfMulticast) ? c : mbarCta; // each destination's own barrier
         if (!mbarCompleteTx(m, op, sigCta, mbar, int64_t(size))) return false;
+        if (async::Model* mo = orderModel(m)) {
+            async::AsyncOp a{async::OpKind::BulkCopy,
+                             {},
+                             {orderSmem(c, dst, dst + size, "bulk destination")},
+                             async::Completion::Mbarrier,
+                             orderBarrier(sigCta, mbar),
+                             int64_t(size),
+                             (op.async & kAfMulticast) ? targets : 0u,
+                             UINT32_MAX};
+            if (f == CopyForm::BulkSharedToCluster)
+                a.reads.push_back(orderSmem(w.cta, srcA, srcA + size, "bulk source"));
+            mo->issue(orderSite(m, w, op, l), std::move(a));
+        }
     }
     return true;
 }
@@ -254,7 +374,20 @@ bool bulkCopy(Machine& m, Warp& w, const Op& op, CopyForm f, int l) {
 
 bool execCopy(Machine& m, Warp& w, const Op& op, uint32_t exec) {
     const auto f = static_cast<CopyForm>(op.mode);
-    if (f == CopyForm::CommitGroup || f == CopyForm::WaitGroup) return true; // data landed at issue
+    if (f == CopyForm::CommitGroup || f == CopyForm::WaitGroup) { // data landed at issue; the model orders
+        if (async::Model* mo = orderModel(m))
+            for (uint32_t x = exec; x; x &= x - 1) {
+                const int l = std::countr_zero(x);
+                const async::Site site = orderSite(m, w, op, l);
+                if (f == CopyForm::CommitGroup)
+                    mo->commitGroup(site, async::Completion::BulkGroup);
+                else
+                    mo->waitGroup(site, async::Completion::BulkGroup,
+                                  op.o.empty() ? 0 : uint32_t(readOperand(m, w, op.o[0], l, {TK::U, 32})),
+                                  op.async & kAfRead);
+            }
+        return true;
+    }
     for (uint32_t x = exec; x; x &= x - 1) {
         const int l = std::countr_zero(x);
         switch (f) {
@@ -280,9 +413,12 @@ bool execCopy(Machine& m, Warp& w, const Op& op, uint32_t exec) {
         case CopyForm::BulkSharedToCluster:
             if (!bulkCopy(m, w, op, f, l)) return false;
             break;
+        case CopyForm::TensorReduce:
+            if (!tensorStore(m, w, op, l, true)) return false;
+            break;
         default:
             return m.fail(op, DiagCode::Unsupported,
-                          "cp.reduce.async.bulk[.tensor] is not executed yet; the run stops here");
+                          "cp.reduce.async.bulk (non-tensor) is not executed yet; the run stops here");
         }
     }
     return true;

@@ -94,6 +94,33 @@ int main(int argc, char** argv) {
     std::vector<uint8_t> tb(host.size() * 2);
     CHECK_CUDA(cudaMemcpy(tb.data(), t, tb.size(), cudaMemcpyDeviceToHost));
     writeFile(out + "/tma_store_sw128_32_48.bin", tb);
+    // Reduce-add: T32 u32[128,64] holding its index, in32[i] = 3i + 1 added into the [32, 64] box at (16, 8).
+    {
+        std::vector<uint32_t> t32h(128 * 64), in32(2048);
+        for (size_t i = 0; i < t32h.size(); ++i) t32h[i] = uint32_t(i);
+        for (size_t i = 0; i < in32.size(); ++i) in32[i] = uint32_t(i * 3 + 1);
+        uint32_t* t32 = nullptr;
+        CHECK_CUDA(cudaMalloc(&t32, t32h.size() * 4));
+        CHECK_CUDA(cudaMemcpy(t32, t32h.data(), t32h.size() * 4, cudaMemcpyHostToDevice));
+        CHECK_CUDA(cudaMemcpy(o, in32.data(), in32.size() * 4, cudaMemcpyHostToDevice));
+        CUtensorMap m32;
+        const cuuint64_t dims[2] = {64, 128};
+        const cuuint64_t strides[1] = {256};
+        const cuuint32_t box[2] = {32, 64};
+        const cuuint32_t estr[2] = {1, 1};
+        if (cuTensorMapEncodeTiled(&m32, CU_TENSOR_MAP_DATA_TYPE_UINT32, 2, t32, dims, strides, box, estr,
+                                   CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                                   CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                                   CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) != CUDA_SUCCESS) {
+            std::printf("encode (u32) failed\n");
+            return 1;
+        }
+        tma_reduce_add_2d<<<1, 128>>>(m32, o, 16, 8);
+        CHECK_CUDA(cudaDeviceSynchronize());
+        std::vector<uint8_t> rb(t32h.size() * 4);
+        CHECK_CUDA(cudaMemcpy(rb.data(), t32, rb.size(), cudaMemcpyDeviceToHost));
+        writeFile(out + "/tma_reduce_add_u32_16_8.bin", rb);
+    }
     std::printf("done\n");
     return 0;
 }

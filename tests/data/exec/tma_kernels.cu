@@ -213,3 +213,22 @@ extern "C" __global__ void bulk_copy(const uint8_t* src, uint8_t* dst) {
         asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
     }
 }
+
+// cp.reduce.async.bulk.tensor .add: the tile (from `in`) added element-wise into the tensor's box.
+extern "C" __global__ void tma_reduce_add_2d(const __grid_constant__ CUtensorMap map, const uint8_t* in,
+                                             int c0, int c1) {
+    __shared__ alignas(1024) uint8_t tile[kTileBytes];
+    for (int i = threadIdx.x * 16; i < kTileBytes; i += blockDim.x * 16)
+        *reinterpret_cast<uint4*>(tile + i) = *reinterpret_cast<const uint4*>(in + i);
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        asm volatile(
+            "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%0, {%1, %2}], [%3];" ::
+                "l"(&map),
+            "r"(c0), "r"(c1), "r"(smemAddr(tile))
+            : "memory");
+        asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+        asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+    }
+}
