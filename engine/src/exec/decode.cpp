@@ -241,6 +241,10 @@ void decodeInstruction(const PtxStatement& st, DecodeScope& s, Op& op) {
         parts.push_back(opcode.substr(a, b - a));
         a = b + 1;
     }
+    if (isMatrixOpcode(parts[0], parts.size() > 1 ? parts[1] : "")) { // decode_mma.cpp
+        if (auto err = decodeMatrix(parts, trim(t.substr(e)), s, op)) return fail(*err);
+        return;
+    }
     const auto it = std::find_if(std::begin(kOpcodes), std::end(kOpcodes),
                                  [&](const OpcName& n) { return parts[0] == n.name; });
     if (it == std::end(kOpcodes))
@@ -377,6 +381,10 @@ Result<Program> decodeModule(const PtxModule& m) {
             if (st.kind == PtxStatement::Kind::Declaration) {
                 auto d = ptxmod::parseDecl(st.text, st.line, st.column);
                 if (!d) return d.diagnostics();
+                if (d->space == ".reg" && d->type == ".pred") // cp.async ignore-src (decode_mma.cpp)
+                    for (const auto& n : d->names)
+                        for (int i = 0; i < std::max(n.count, 1); ++i)
+                            s.predRegs.insert(n.count ? n.name + std::to_string(i) : n.name);
                 for (const auto& n : d->names) {
                     const uint64_t bytes = d->typeBytes * n.elements;
                     if (d->space == ".param") {

@@ -5,6 +5,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -19,6 +20,7 @@ struct DecodeScope {
     const std::map<std::string, int>* globals = nullptr;
     const std::map<std::string, int>* labels = nullptr;
     const std::map<std::string, int>* functions = nullptr;
+    std::set<std::string> predRegs; ///< names declared `.reg .pred` (cp.async's ignore-src operand)
     uint32_t reg(const std::string& name);
     [[nodiscard]] int symbol(const std::string& name) const; ///< -1 if unknown
 };
@@ -29,5 +31,10 @@ struct DecodeScope {
 /// Split an operand list on top-level commas (outside [] {} ()).
 [[nodiscard]] std::vector<std::string> splitOperands(std::string_view text);
 [[nodiscard]] std::string trim(std::string_view s);
+
+/// decode_mma.cpp: cp.async, wgmma, mma.sync, ldmatrix, stmatrix, movmatrix (opcode split on '.').
+[[nodiscard]] bool isMatrixOpcode(const std::string& opcode0, const std::string& opcode1);
+[[nodiscard]] std::optional<std::string> decodeMatrix(const std::vector<std::string>& parts,
+                                                      const std::string& rest, DecodeScope& s, Op& op);
 
 } // namespace layoutscope::exec

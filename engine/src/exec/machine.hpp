@@ -24,8 +24,10 @@ struct Warp {
     std::array<int, 32> pc{};
     std::array<std::vector<Frame>, 32> stack;
     std::vector<uint64_t> regs; ///< slot * 32 + lane
-    int blockedBarrier = -1;
+    int blockedBarrier = -1;    ///< 0..15 a bar.sync; kWarpgroupWait: at a wgmma.mma_async (wgmma.cpp)
+    int wgmmaPc = -1;           ///< the wgmma.mma_async this warp waits at for its warpgroup (-1: none)
 };
+constexpr int kWarpgroupWait = 16;
 
 struct Cta {
     Dim3 id;        ///< %ctaid
@@ -47,6 +49,7 @@ struct Machine {
     std::optional<Diagnostic> error;
     uint64_t threadInstructions = 0;
     std::vector<Diagnostic> notes;
+    std::vector<std::array<uint32_t, 2>> cpAsync; ///< per thread: cp.async {not committed, committed groups}
 
     uint64_t& reg(Warp& w, uint32_t slot, int lane) { return w.regs[size_t(slot) * 32 + lane]; }
     /// Stop the run with a diagnostic at `op` (first error wins).
@@ -86,6 +89,13 @@ bool execFloat(Machine& m, Warp& w, const Op& op, uint32_t mask);   // fp.cpp
 bool execConvert(Machine& m, Warp& w, const Op& op, uint32_t mask); // fp.cpp (cvt)
 bool execMemory(Machine& m, Warp& w, const Op& op, uint32_t mask);  // memory.cpp (ld, st, atom, red, cvta)
 [[nodiscard]] bool isFloatOp(const Op& op);                         // fp.cpp: handled by execFloat
+// Matrix and async-copy instructions (cp_async.cpp, ldmatrix.cpp, mma_sync.cpp, wgmma.cpp); `g` the
+// lanes at the instruction, `exec` those whose guard holds. execWgmma blocks the warp until its
+// warpgroup's 4 warps arrive, then runs the instruction for all 128 threads.
+bool execCpAsync(Machine& m, Warp& w, const Op& op, uint32_t exec);
+bool execLdStMatrix(Machine& m, Warp& w, const Op& op, uint32_t g, uint32_t exec);
+bool execMmaSync(Machine& m, Warp& w, const Op& op, uint32_t g, uint32_t exec);
+bool execWgmma(Machine& m, size_t wi, const Op& op, int pc, uint32_t g, uint32_t exec);
 /// Bytes at `addr` of `space` for `lane` (nullptr + m.error when out of range).
 uint8_t* resolve(Machine& m, Warp& w, const Op& op, Space space, uint64_t addr, uint64_t bytes, int lane,
                  bool write);
