@@ -113,6 +113,7 @@ __device__ __forceinline__ uint64_t sw128Desc(uint32_t addr) {
 }
 
 extern "C" __global__ void wgmma_gemm(const __half* A, const __half* Bt, float* C) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL) // wgmma needs sm_90a (nvcc -arch=sm_90a also builds a compute_90 pass)
     __shared__ __align__(1024) __half sA[64 * 64];
     __shared__ __align__(1024) __half sB[64 * 64];
     const int t = threadIdx.x;
@@ -147,4 +148,7 @@ extern "C" __global__ void wgmma_gemm(const __half* A, const __half* Bt, float* 
     const int w = t / 32, l = t % 32;
     for (int i = 0; i < 32; ++i)
         C[(16 * w + l / 4 + 8 * ((i / 2) % 2)) * 64 + 8 * (i / 4) + 2 * (l % 4) + i % 2] = d[i];
+#else
+    __trap();
+#endif
 }
