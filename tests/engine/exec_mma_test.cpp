@@ -51,7 +51,7 @@ std::vector<uint16_t> halves(const std::vector<int>& v) {
 } // namespace
 
 TEST_CASE("exec nvcc: cp.async copies 16/8/4 bytes with src-size zero fill and ignore-src", "[exec][xmma]") {
-    std::vector<uint8_t> in(1600);
+    std::vector<uint8_t> in(1792);
     for (size_t i = 0; i < in.size(); ++i) in[i] = uint8_t(i * 7 + 3);
     auto r = runMma("cp_async_copy", 64,
                     {tensorArg("0", "u8", in), tensorArg("1", "u8", std::vector<uint8_t>(1792, 0xee))});

@@ -381,10 +381,12 @@ Result<Program> decodeModule(const PtxModule& m) {
             if (st.kind == PtxStatement::Kind::Declaration) {
                 auto d = ptxmod::parseDecl(st.text, st.line, st.column);
                 if (!d) return d.diagnostics();
-                if (d->space == ".reg" && d->type == ".pred") // cp.async ignore-src (decode_mma.cpp)
-                    for (const auto& n : d->names)
-                        for (int i = 0; i < std::max(n.count, 1); ++i)
-                            s.predRegs.insert(n.count ? n.name + std::to_string(i) : n.name);
+                for (const auto& n : d->names) { // registers named without '%'; predicates (decode_mma.cpp)
+                    if (d->space == ".reg" && !n.name.empty() && n.name[0] != '%' && !n.count)
+                        s.plainRegs.insert(n.name);
+                    for (int i = 0; d->space == ".reg" && d->type == ".pred" && i < std::max(n.count, 1); ++i)
+                        s.predRegs.insert(n.count ? n.name + std::to_string(i) : n.name);
+                }
                 for (const auto& n : d->names) {
                     const uint64_t bytes = d->typeBytes * n.elements;
                     if (d->space == ".param") {

@@ -20,7 +20,8 @@ struct DecodeScope {
     const std::map<std::string, int>* globals = nullptr;
     const std::map<std::string, int>* labels = nullptr;
     const std::map<std::string, int>* functions = nullptr;
-    std::set<std::string> predRegs; ///< names declared `.reg .pred` (cp.async's ignore-src operand)
+    std::set<std::string> predRegs;  ///< names declared `.reg .pred` (cp.async's ignore-src operand)
+    std::set<std::string> plainRegs; ///< `.reg` names without '%' (`{ .reg .pred p; ... }` of inline asm)
     uint32_t reg(const std::string& name);
     [[nodiscard]] int symbol(const std::string& name) const; ///< -1 if unknown
 };

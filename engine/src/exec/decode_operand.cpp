@@ -175,7 +175,7 @@ std::optional<std::string> baseAndOffset(const std::string& t, DecodeScope& s, O
         out.imm = lit.imm;
     }
     if (name.empty()) return address ? std::nullopt : std::optional<std::string>("empty operand");
-    if (name[0] == '%') {
+    if (name[0] == '%' || s.plainRegs.count(name)) {
         Opnd sp;
         if (special(name, sp)) return "a special register cannot be used as an address base";
         out.hasBase = true;
@@ -221,7 +221,7 @@ std::optional<std::string> parseOperand(std::string_view text, DecodeScope& s, O
         out.neg = true;
         return std::nullopt;
     }
-    if (t.front() == '%') {
+    if (t.front() == '%' || s.plainRegs.count(t)) {
         if (special(t, out)) return std::nullopt;
         if (t.find_first_of("+-") != std::string::npos) return "register arithmetic outside an address";
         out.kind = OK::Reg;

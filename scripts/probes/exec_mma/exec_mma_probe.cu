@@ -48,7 +48,7 @@ template <class T> void dump(const char* kernel, const char* buffer, const T* d,
 
 int main() {
     { // cp_async_copy: in[i] = i * 7 + 3, out prefilled with 0xee
-        std::vector<uint8_t> in(1600);
+        std::vector<uint8_t> in(1792);
         for (size_t i = 0; i < in.size(); ++i) in[i] = uint8_t(i * 7 + 3);
         uint8_t* dIn = upload(in);
         uint8_t* dOut = upload(std::vector<uint8_t>(1792, 0xee));
