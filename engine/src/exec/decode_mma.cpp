@@ -198,6 +198,8 @@ std::optional<std::string> ldst(const Parts& p, const std::string& rest, DecodeS
 
 std::optional<std::string> mmaSync(const Parts& p, const std::string& rest, DecodeScope& s, Op& op,
                                    MmaForm& f) {
+    if (p.size() > 1 && (p[1] == "sp" || p[1] == "sp::ordered_metadata"))
+        return std::string("sparse `mma.sp` is not modelled yet");
     Parts q;
     for (size_t i = 1; i < p.size(); ++i)
         if (p[i] != "sync" && p[i] != "aligned") q.push_back(p[i]);
