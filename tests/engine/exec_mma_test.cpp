@@ -5,6 +5,8 @@
 #include "exec_test_util.hpp"
 
 #include <cmath>
+#include <map>
+#include <sstream>
 
 using namespace exectest;
 
@@ -123,4 +125,59 @@ TEST_CASE("exec nvcc: wgmma m64n64k16 over SWIZZLE_128B K-major tiles equals the
             if (c[m * 64 + n] != float(want)) ++bad;
         }
     CHECK(bad == 0);
+}
+
+TEST_CASE("exec nvcc: the matrix kernels' output bytes equal the H100's (scripts/probes/exec_mma)",
+          "[exec][xmma]") {
+    // The probe runs the same kernels with the same inputs on an H100 and prints one JSON line per buffer.
+    const std::string rec = readData("h100_mma.jsonl");
+    if (rec.empty()) {
+        WARN(
+            "skipped: tests/data/exec/h100_mma.jsonl is not recorded yet (run scripts/probes/exec_mma/run.sh "
+            "on an H100 and commit its exec_mma.jsonl there)");
+        return;
+    }
+    std::map<std::string, std::string> want; // "kernel/buffer" -> hex
+    std::istringstream in(rec);
+    for (std::string line; std::getline(in, line);) {
+        auto field = [&](const std::string& k) {
+            const size_t a = line.find("\"" + k + "\":\"");
+            if (a == std::string::npos) return std::string();
+            const size_t b = a + k.size() + 4;
+            return line.substr(b, line.find('"', b) - b);
+        };
+        if (!line.empty()) want[field("kernel") + "/" + field("buffer")] = field("hex");
+    }
+    auto hex = [](const ExecResult& r, const std::string& name) {
+        std::string s;
+        char b[3];
+        for (const auto& t : r.tensors)
+            if (t.name == name)
+                for (uint8_t x : t.bytes) std::snprintf(b, sizeof b, "%02x", x), s += b;
+        return s;
+    };
+    std::vector<uint8_t> cpIn(1792);
+    for (size_t i = 0; i < cpIn.size(); ++i) cpIn[i] = uint8_t(i * 7 + 3);
+    std::vector<int> tile(256);
+    for (int i = 0; i < 256; ++i) tile[i] = i - 128;
+    auto cp = runMma("cp_async_copy", 64,
+                     {tensorArg("0", "u8", cpIn), tensorArg("1", "u8", std::vector<uint8_t>(1792, 0xee))});
+    auto ld =
+        runMma("ldmatrix_roundtrip", 32,
+               {tensorArg("0", "f16", halves(tile)), tensorArg("1", "u32", std::vector<uint32_t>(256, 0)),
+                tensorArg("2", "f16", std::vector<uint16_t>(512, 0))});
+    auto ms = runMma("mma_sync_gemm", 32,
+                     {tensorArg("0", "f16", halves(smallInts(512, 1))),
+                      tensorArg("1", "f16", halves(smallInts(512, 2))),
+                      tensorArg("2", "f32", std::vector<float>(256, -1.0f))});
+    auto wg = runMma("wgmma_gemm", 128,
+                     {tensorArg("0", "f16", halves(smallInts(4096, 3))),
+                      tensorArg("1", "f16", halves(smallInts(4096, 4))),
+                      tensorArg("2", "f32", std::vector<float>(4096, -1.0f))});
+    REQUIRE((cp && ld && ms && wg));
+    CHECK(want["cp_async_copy/1"] == hex(*cp, "1"));
+    CHECK(want["ldmatrix_roundtrip/1"] == hex(*ld, "1"));
+    CHECK(want["ldmatrix_roundtrip/2"] == hex(*ld, "2"));
+    CHECK(want["mma_sync_gemm/2"] == hex(*ms, "2"));
+    CHECK(want["wgmma_gemm/2"] == hex(*wg, "2"));
 }
