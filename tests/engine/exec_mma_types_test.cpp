@@ -375,3 +375,79 @@ TEST_CASE("exec: wgmma.mma_async forms equal the CPU GEMM through the PTX ISA D 
         runWgmma({"m64n16k32", 16, 32, "s32", "u8", "u8", true, false, true, 1, "", 0, 15});
     }
 }
+
+TEST_CASE("exec: movmatrix.trans transposes the 8x8 b16 fragment (PTX ISA §9.7.14.5.17)", "[exec][xmma]") {
+    // Thread t holds row t/4, columns 2(t%4), 2(t%4)+1 of an 8x8 matrix (element value 8*row + col); after
+    // movmatrix.trans it holds the same positions of the transpose: values 8*col + row.
+    const std::string ptx =
+        ".version 8.0\n.target sm_90a\n.address_size 64\n"
+        ".visible .entry k(.param .u64 out)\n{\n.reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n"
+        "ld.param.u64 %rd0, [out];\nmov.u32 %r0, %tid.x;\n"
+        "shr.u32 %r1, %r0, 2;\nand.b32 %r2, %r0, 3;\nshl.b32 %r2, %r2, 1;\n"
+        "mad.lo.u32 %r3, %r1, 8, %r2;\nadd.u32 %r4, %r3, 1;\nshl.b32 %r4, %r4, 16;\n"
+        "or.b32 %r5, %r3, %r4;\nmovmatrix.sync.aligned.m8n8.trans.b16 %r6, %r5;\n"
+        "mul.wide.u32 %rd1, %r0, 4;\nadd.u64 %rd2, %rd0, %rd1;\nst.global.b32 [%rd2], %r6;\nret;\n}\n";
+    Launch l;
+    l.block = {32, 1, 1};
+    l.args = {tensorArg<uint32_t>("out", "u32", std::vector<uint32_t>(32, 0))};
+    auto r = runText(ptx, l);
+    if (!r) FAIL(formatDiagnostic(r.error()));
+    const auto out = values<uint32_t>(*r, "out");
+    for (uint32_t t = 0; t < 32; ++t)
+        for (uint32_t h = 0; h < 2; ++h)
+            CHECK((out[t] >> (16 * h) & 0xffff) == 8 * (2 * (t % 4) + h) + t / 4);
+}
+
+TEST_CASE("exec: misused matrix instructions stop the run with their rule", "[exec][xmma]") {
+    auto run = [](const std::string& body, uint32_t threads) {
+        const std::string ptx = ".version 8.0\n.target sm_90a\n.address_size 64\n"
+                                ".visible .entry k(.param .u64 out)\n{\n.reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n"
+                                ".reg .f32 %f<8>;\n.reg .pred %p<4>;\n.shared .align 1024 .b8 sm[4096];\n"
+                                "mov.u32 %r0, %tid.x;\nmov.b64 %rd1, 0x4000004000010000;\n" +
+                                body + "\nret;\n}\n";
+        Launch l;
+        l.block = {threads, 1, 1};
+        l.args = {tensorArg<uint32_t>("out", "u32", std::vector<uint32_t>(32, 0))};
+        return runText(ptx, l);
+    };
+    const std::string mma =
+        "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f0, %f1, %f2, %f3}, %rd1, %rd1, 1, "
+        "1, 1, 0, 0;\n";
+    SECTION("warps of one warpgroup at different wgmma instructions") {
+        auto r = run("setp.lt.u32 %p0, %r0, 64;\n@%p0 bra A;\n" + mma + "bra.uni B;\nA:\n" + mma + "B:", 128);
+        REQUIRE_FALSE(r);
+        CHECK_THAT(r.error().message, Catch::Contains("different wgmma.mma_async instructions"));
+    }
+    SECTION("a warp of the warpgroup exits before the wgmma") {
+        auto r = run("setp.ge.u32 %p0, %r0, 96;\n@%p0 exit;\n" + mma, 128);
+        REQUIRE_FALSE(r);
+        CHECK_THAT(r.error().message, Catch::Contains("deadlock") && Catch::Contains("warpgroup"));
+    }
+    SECTION("wgmma in part of a warp") {
+        auto r = run("setp.lt.u32 %p0, %r0, 16;\n@%p0 " + mma, 128);
+        REQUIRE_FALSE(r);
+        CHECK_THAT(r.error().message, Catch::Contains("part of a warp"));
+    }
+    SECTION("cp.async src-size larger than cp-size") {
+        auto r =
+            run("ld.param.u64 %rd2, [out];\nmov.u32 %r1, sm;\ncp.async.ca.shared.global [%r1], [%rd2], 4, 8;",
+                32);
+        REQUIRE_FALSE(r);
+        CHECK_THAT(r.error().message, Catch::Contains("src-size 8") && Catch::Contains("cp-size 4"));
+    }
+    SECTION("wgmma with a d vector of the wrong length") {
+        auto r = run(
+            "wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 {%f0, %f1, %f2, %f3}, %rd1, %rd1, 1, 1, 1, "
+            "0, 0;",
+            128);
+        REQUIRE_FALSE(r);
+        CHECK_THAT(r.error().message, Catch::Contains("d has 4 registers") && Catch::Contains("needs 8"));
+    }
+    SECTION("wgmma bf16 with an f16 accumulator") {
+        auto r =
+            run("wgmma.mma_async.sync.aligned.m64n8k16.f16.bf16.bf16 {%r1, %r2}, %rd1, %rd1, 1, 1, 1, 0, 0;",
+                128);
+        REQUIRE_FALSE(r);
+        CHECK_THAT(r.error().message, Catch::Contains("types .f16.bf16.bf16"));
+    }
+}
