@@ -48,8 +48,9 @@ long double elementAt(const ExecTensor& t, uint64_t i) {
     return (long double)bits;
 }
 
-// C = gemm(A, B[, nt]): A[M,K] row-major, B[K,N] (nn, default) or B[N,K] (nt); the exact product of the
-// inputs, then rounded to C's dtype (exact for integer-valued inputs of moderate size).
+// C = gemm(A, B[, LAYOUT]): LAYOUT's first letter says how A is given, n: A[M,K], t: A[K,M]; its second
+// how B is, n: B[K,N], t: B[N,K] (nn is the default). The exact product of the inputs, then rounded to
+// C's dtype (exact for integer-valued inputs of moderate size).
 bool gemmExpect(const std::string& spec, const std::map<std::string, const ExecTensor*>& byName,
                 const ExecTensor& c, std::ostream& err) {
     const size_t lp = spec.find('('), rp = spec.rfind(')');
@@ -60,18 +61,18 @@ bool gemmExpect(const std::string& spec, const std::map<std::string, const ExecT
         s = e + 1;
     }
     if (parts.size() < 2 || parts.size() > 3 || !byName.count(parts[0]) || !byName.count(parts[1]) ||
-        (parts.size() == 3 && parts[2] != "nn" && parts[2] != "nt")) {
-        err << "exec: --expect " << spec << ": write gemm(A,B[,nn|nt]) with A and B tensor arguments\n";
+        (parts.size() == 3 && parts[2] != "nn" && parts[2] != "nt" && parts[2] != "tn" && parts[2] != "tt")) {
+        err << "exec: --expect " << spec << ": write gemm(A,B[,nn|nt|tn|tt]) with A and B tensors\n";
         return false;
     }
     const ExecTensor& a = *byName.at(parts[0]);
     const ExecTensor& b = *byName.at(parts[1]);
-    const bool nt = parts.size() == 3 && parts[2] == "nt";
+    const bool nt = parts.size() == 3 && parts[2][1] == 't', ta = parts.size() == 3 && parts[2][0] == 't';
     if (a.shape.size() != 2 || b.shape.size() != 2 || c.shape.size() != 2) {
         err << "exec: --expect " << spec << ": A, B and C must be 2-D\n";
         return false;
     }
-    const uint64_t M = a.shape[0], K = a.shape[1], N = nt ? b.shape[0] : b.shape[1];
+    const uint64_t M = a.shape[ta ? 1 : 0], K = a.shape[ta ? 0 : 1], N = nt ? b.shape[0] : b.shape[1];
     if ((nt ? b.shape[1] : b.shape[0]) != K || c.shape[0] != M || c.shape[1] != N) {
         err << "exec: --expect " << spec << ": shapes do not match (A " << M << "x" << K << ", C "
             << c.shape[0] << "x" << c.shape[1] << ")\n";
@@ -82,7 +83,7 @@ bool gemmExpect(const std::string& spec, const std::map<std::string, const ExecT
         for (uint64_t j = 0; j < N; ++j) {
             long double s = 0;
             for (uint64_t k = 0; k < K; ++k)
-                s += elementAt(a, i * K + k) * elementAt(b, nt ? j * K + k : k * N + j);
+                s += elementAt(a, ta ? k * M + i : i * K + k) * elementAt(b, nt ? j * K + k : k * N + j);
             const long double got = elementAt(c, i * N + j);
             if (got != s && !(std::isnan(got) && std::isnan(s)) && bad++ < 8)
                 err << "exec: C(" << i << "," << j << ") is " << double(got) << ", the CPU reference "
@@ -103,7 +104,7 @@ int cmdExec(const Args& args, std::ostream& out, std::ostream& err) {
         const std::string& a = args[i];
         const bool takes = a == "--entry" || a == "--grid" || a == "--block" || a == "--cluster" ||
                            a == "--cta" || a == "--dynamic-smem" || a == "--arg" || a == "--out" ||
-                           a == "--expect";
+                           a == "--expect" || a == "--tensor";
         if (takes && i + 1 >= args.size()) return usageError(err, "missing value for '" + a + "'");
         if (!takes && a.rfind("--", 0) == 0) return usageError(err, "unknown option '" + a + "'");
         if (!takes) {
@@ -133,6 +134,13 @@ int cmdExec(const Args& args, std::ostream& out, std::ostream& err) {
                 return arg.error().code == DiagCode::Syntax ? kExitUsage : kExitDiagnostics;
             }
             launch.args.push_back(std::move(arg).value());
+        } else if (a == "--tensor") {
+            auto t = exec::parseExecTensor(v);
+            if (!t) {
+                printDiagnostics(err, t.diagnostics(), "");
+                return t.error().code == DiagCode::Syntax ? kExitUsage : kExitDiagnostics;
+            }
+            launch.tensors.push_back(std::move(t).value());
         } else {
             const size_t eq = v.find('=');
             if (eq == std::string::npos || eq == 0) return usageError(err, a + " takes NAME=VALUE");

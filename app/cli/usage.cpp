@@ -87,11 +87,15 @@ const std::map<std::string, std::string>& usages() {
              "usage: layoutscope-cli exec MODULE.ptx [--entry NAME|INDEX] --grid X[,Y,Z] --block X[,Y,Z]\n"
              "         [--cluster X[,Y,Z]] [--cta X,Y,Z] [--dynamic-smem BYTES] [--arg NAME|INDEX=VALUE "
              "...]\n"
-             "         [--out NAME=FILE.npy ...] [--expect NAME=REF.npy | --expect C=gemm(A,B[,nn|nt]) ...]\n"
+             "         [--tensor NAME=tensor:...|F.npy ...] [--out NAME=FILE.npy ...]\n"
+             "         [--expect NAME=REF.npy | --expect C=gemm(A,B[,nn|nt|tn|tt]) ...]\n"
              "  run every thread of one CTA (default 0,0,0; with --cluster, its whole cluster) through the\n"
              "  kernel's PTX (docs/exec.md); VALUE: a scalar (42, -1, 0.5), a tensor\n"
-             "  tensor:DTYPE[D0,D1,...]:index|zeros|random:SEED (f16 bf16 f32 f64 u8..u64 s8..s64), or "
-             "F.npy\n"},
+             "  tensor:DTYPE[D0,D1,...]:index|zeros|random:SEED|int:SEED (f16 bf16 f32 f64 u8..u64 "
+             "s8..s64),\n"
+             "  F.npy, a struct fields:OFF=TYPE:VALUE,... (TYPE u8..u64 s8..s64 f16 bf16 f32 f64 ptr\n"
+             "  tensormap; ptr VALUE: a tensor name[+BYTES]) or tensormap:DESC (the scenario tensormap\n"
+             "  directive's options with address=TENSOR, or a hex CUtensorMap[@TENSOR])\n"},
             {"help", "usage: layoutscope-cli help [COMMAND]\n"},
         };
     }();

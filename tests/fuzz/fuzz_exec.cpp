@@ -1,6 +1,7 @@
-// libFuzzer target for the PTX executor (docs/exec.md): the launch parsers (parseDim3, parseExecArg) on
-// every line of the input, then the input as a PTX module whose first kernel runs for one 64-thread CTA
-// with a 4 KiB tensor for every 8-byte parameter and 3 for the others, at most 20000 warp steps. Nothing
+// libFuzzer target for the PTX executor (docs/exec.md): the launch parsers (parseDim3, parseExecArg,
+// parseExecTensor) on every line of the input, then the input as a PTX module whose first kernel runs for
+// one 64-thread CTA with a 4 KiB tensor for every 8-byte parameter, the input's `fields:` / `tensormap:`
+// lines (in order, then `fields:`) for larger ones and 3 for the others, at most 20000 warp steps. Nothing
 // may crash, hang or grow without bound: every failure is a diagnostic.
 #include "layoutscope/exec/exec.hpp"
 #include "layoutscope/ptx/module.hpp"
@@ -9,17 +10,23 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 using namespace layoutscope;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string_view text(reinterpret_cast<const char*>(data), size);
+    std::vector<std::string> structs;                  // struct specs for the .b8 array parameters
     for (size_t s = 0; s < text.size() && s < 4096;) { // the launch text parsers, line by line
         size_t e = text.find('\n', s);
         if (e == std::string_view::npos) e = text.size();
         const std::string_view line = text.substr(s, std::min<size_t>(e - s, 256));
         (void)exec::parseDim3(line);
-        if (line.find(".npy") == std::string_view::npos) (void)exec::parseExecArg(line); // no file reads
+        if (line.find(".npy") == std::string_view::npos) { // no file reads
+            (void)exec::parseExecArg(line);
+            (void)exec::parseExecTensor(line);
+            if (line.rfind("fields:", 0) == 0 || line.rfind("tensormap:", 0) == 0) structs.emplace_back(line);
+        }
         s = e + 1;
     }
     auto m = readPtxModule(text);
@@ -29,8 +36,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     exec::Launch l;
     l.block = {64, 1, 1};
     l.dynamicSmem = 1024;
+    if (auto t = exec::parseExecTensor("T=tensor:u8[4096]:index")) l.tensors.push_back(*t);
+    size_t nextStruct = 0;
     for (size_t i = 0; i < entries[0]->params.size() && i < 16; ++i) {
-        if (entries[0]->params[i].bytes == 8) {
+        if (entries[0]->params[i].bytes > 8) {
+            exec::ExecArg a;
+            a.key = std::to_string(i);
+            a.structSpec = nextStruct < structs.size() ? structs[nextStruct++] : "fields:";
+            l.args.push_back(a);
+        } else if (entries[0]->params[i].bytes == 8) {
             auto a = exec::parseExecArg(std::to_string(i) + "=tensor:u8[4096]:index");
             if (a) l.args.push_back(*a);
         } else {

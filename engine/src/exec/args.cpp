@@ -3,6 +3,7 @@
 // little-endian) read and written for --arg / --out / --expect.
 #include "exec/machine.hpp"
 
+#include <cctype>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -115,9 +116,12 @@ Result<ExecArg> parseExecArg(std::string_view text) {
         t.bytes.assign(count * eb, 0);
         const std::string fill = rb + 1 < v.size() && v[rb + 1] == ':' ? v.substr(rb + 2) : "";
         uint64_t seed = 0;
-        const bool random = fill.rfind("random:", 0) == 0 && parseU64(std::string_view(fill).substr(7), seed);
+        // `int:SEED` is another name for random:SEED (the values are small integers either way).
+        const bool random =
+            (fill.rfind("random:", 0) == 0 && parseU64(std::string_view(fill).substr(7), seed)) ||
+            (fill.rfind("int:", 0) == 0 && parseU64(std::string_view(fill).substr(4), seed));
         if (fill != "index" && fill != "zeros" && !random)
-            return argError("tensor `" + v + "`: the fill is index, zeros or random:SEED");
+            return argError("tensor `" + v + "`: the fill is index, zeros, random:SEED or int:SEED");
         if (fill != "zeros")
             for (uint64_t i = 0; i < count; ++i) {
                 long double val = static_cast<long double>(i);
@@ -141,9 +145,34 @@ Result<ExecArg> parseExecArg(std::string_view text) {
         a.tensor = std::move(t).value();
         return a;
     }
+    if (v.rfind("fields:", 0) == 0 || v.rfind("tensormap:", 0) == 0) {
+        a.structSpec = v; // bound at launch (args_struct.cpp): offsets need the parameter's size
+        return a;
+    }
     if (v.empty()) return argError("argument `" + a.key + "` has no value");
     a.scalar = v;
     return a;
+}
+
+Result<ExecTensor> parseExecTensor(std::string_view text) {
+    const size_t eq = text.find('=');
+    const std::string_view name = text.substr(0, eq == std::string_view::npos ? 0 : eq);
+    const bool nameOk =
+        !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0])) &&
+        name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") ==
+            std::string_view::npos;
+    if (!nameOk)
+        return argError("--tensor `" + std::string(text.substr(0, 80)) +
+                        "` is not NAME=SPEC with NAME a name ([A-Za-z_][A-Za-z0-9_]*)");
+    auto a = parseExecArg(text);
+    if (!a) return a.diagnostics();
+    if (!a->isTensor)
+        return argError("--tensor " + std::string(name) +
+                        ": the value is tensor:DTYPE[D0,...]:FILL or a .npy file, not `" + a->scalar +
+                        a->structSpec + "`");
+    ExecTensor t = std::move(a->tensor);
+    t.name = std::string(name);
+    return t;
 }
 
 Result<ExecTensor> readNpy(const std::string& path) {

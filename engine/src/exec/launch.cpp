@@ -1,7 +1,7 @@
 // runKernel: check a launch against the kernel (entry, argument count and types, grid covering --cta,
 // shared memory), lay out the parameters per the kernel's .param declarations (PTX ISA 9.2 §5.1.6.1),
 // place the tensors at stable global addresses, build the CTAs and warps, run, and collect the tensors.
-#include "exec/machine.hpp"
+#include "exec/args_struct.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -66,8 +66,8 @@ Status bindScalar(const PtxParam& prm, const ExecArg& a, uint8_t* dst) {
     }
     if (prm.bytes > 8)
         return launchError("parameter `" + prm.name + "` is a " + std::to_string(prm.bytes) + "-byte " + t +
-                               " array (a struct or CUtensorMap): not supported as an argument yet",
-                           DiagCode::Unsupported);
+                           " array (a struct or CUtensorMap): give it as fields:OFF=TYPE:VALUE,... or "
+                           "tensormap:DESC (docs/exec.md)");
     const bool neg = !v.empty() && v[0] == '-';
     const uint64_t x = neg ? uint64_t(std::strtoll(v.c_str(), &end, 0)) : std::strtoull(v.c_str(), &end, 0);
     if (v.empty() || *end)
@@ -133,20 +133,38 @@ Result<ExecResult> runKernel(const PtxModule& mod, const Launch& L, const ExecOp
     for (int s : fn.params) paramBytes = std::max(paramBytes, p.symbols[s].offset + p.symbols[s].bytes);
     m.kernelParams.assign(paramBytes, 0);
     uint64_t next = kGlobalBase;
+    auto place = [&](ExecTensor t) {
+        t.address = next;
+        next += (t.bytes.size() + 0xffff) / 0x10000 * 0x10000 + 0x10000; // 64 KiB apart, a gap between
+        m.tensors.push_back(std::move(t));
+        return m.tensors.back().address;
+    };
+    // Tensors first (arguments, then --tensor), so struct `ptr` fields and tensor maps can name any.
+    for (size_t i = 0; i < bound.size(); ++i) {
+        const ExecArg& a = *bound[i];
+        const PtxParam& prm = kf.params[i];
+        if (!a.isTensor) continue;
+        if (prm.bytes != 8)
+            return launchError("argument `" + a.key + "` is a tensor but parameter `" + prm.name + "` is " +
+                               prm.type + " (a pointer parameter is .u64 / .b64)");
+        ExecTensor t = a.tensor;
+        t.name = a.key;
+        const uint64_t addr = place(std::move(t));
+        std::memcpy(m.kernelParams.data() + p.symbols[fn.params[i]].offset, &addr, 8);
+    }
+    for (const auto& t : L.tensors) {
+        for (const auto& u : m.tensors)
+            if (u.name == t.name)
+                return launchError("--tensor " + t.name + ": a tensor of that name is already given");
+        place(t);
+    }
     for (size_t i = 0; i < bound.size(); ++i) {
         const ExecArg& a = *bound[i];
         const PtxParam& prm = kf.params[i];
         uint8_t* dst = m.kernelParams.data() + p.symbols[fn.params[i]].offset;
-        if (a.isTensor) {
-            if (prm.bytes != 8)
-                return launchError("argument `" + a.key + "` is a tensor but parameter `" + prm.name +
-                                   "` is " + prm.type + " (a pointer parameter is .u64 / .b64)");
-            ExecTensor t = a.tensor;
-            t.name = a.key;
-            t.address = next;
-            next += (t.bytes.size() + 0xffff) / 0x10000 * 0x10000 + 0x10000; // 64 KiB apart, a gap between
-            std::memcpy(dst, &t.address, 8);
-            m.tensors.push_back(std::move(t));
+        if (a.isTensor) continue;
+        if (!a.structSpec.empty()) {
+            if (auto st = bindStruct(prm, a, m.tensors, mod.target.sm, dst); !st) return st.diagnostics();
         } else if (auto st = bindScalar(prm, a, dst); !st) {
             return st.diagnostics();
         }

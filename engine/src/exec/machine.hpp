@@ -3,8 +3,10 @@
 /// instruction semantics split over alu.cpp (integer, bit, compare, select), fp.cpp (floating point,
 /// conversions), memory.cpp (addresses, ld/st/atom) and run.cpp (control flow, warps, barriers).
 #include "exec/program.hpp"
+#include "layoutscope/tma/tensor_map.hpp"
 
 #include <array>
+#include <map>
 #include <optional>
 
 namespace layoutscope::exec {
@@ -50,6 +52,8 @@ struct Machine {
     uint64_t threadInstructions = 0;
     std::vector<Diagnostic> notes;
     std::vector<std::array<uint32_t, 2>> cpAsync; ///< per thread: cp.async {not committed, committed groups}
+    // --- h/xasync: tensor maps read back from the bytes a TMA operand points at (args_struct.cpp)
+    std::map<std::array<uint8_t, 128>, TensorMap> tensorMapCache{};
 
     uint64_t& reg(Warp& w, uint32_t slot, int lane) { return w.regs[size_t(slot) * 32 + lane]; }
     /// Stop the run with a diagnostic at `op` (first error wins).

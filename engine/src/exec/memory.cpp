@@ -157,6 +157,8 @@ uint8_t* resolve(Machine& m, Warp& w, const Op& op, Space space, uint64_t addr, 
             space = Space::Local, addr -= kLocalWindow;
         else if (addr - kConstBase < kWindowBytes)
             space = Space::Const, addr -= kConstBase;
+        else if (addr - kParamWindow < kWindowBytes) // cvta.param: kernel parameters (__grid_constant__)
+            space = Space::Param, addr -= kParamWindow;
         else
             space = Space::Global;
     }

@@ -106,6 +106,8 @@ bool execMemory(Machine& m, Warp& w, const Op& op, uint32_t mask) {
             base = kLocalWindow;
         else if (sp == Space::Const)
             base = kConstBase;
+        else if (sp == Space::Param) // PTX ISA 9.2 §9.7.9.7: cvta.param (kernel parameters, sm_70+)
+            base = kParamWindow;
         else if (sp != Space::Global)
             return m.fail(op, DiagCode::Unsupported, "cvta of this state space is not modelled");
         for (int l = 0; l < 32; ++l)

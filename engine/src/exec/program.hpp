@@ -233,5 +233,7 @@ constexpr uint64_t kGlobalBase = 0x0000700000000000ull;       ///< the first ten
 constexpr uint64_t kThreadParamBase = uint64_t(1) << 40;      ///< .param address of per-thread params
 constexpr uint64_t kModuleGlobalBase = 0x00006f0000000000ull; ///< module .global variables
 constexpr uint64_t kConstBase = 0x0000300000000000ull;        ///< generic address of .const offset 0
+constexpr uint64_t kParamWindow =
+    0x0000200000000000ull; ///< generic address of kernel .param offset 0 (cvta.param)
 
 } // namespace layoutscope::exec

@@ -5,7 +5,7 @@
 /// scheduling), round-robin over warps, `bar.sync` per CTA, memory spaces and the address map.
 ///
 /// [SECTION] index
-///   Launch    Dim3, ExecTensor, ExecArg, Launch, parseDim3, parseExecArg
+///   Launch    Dim3, ExecTensor, ExecArg, Launch, parseDim3, parseExecArg, parseExecTensor
 ///   Running   ExecOptions, ExecResult, runKernel
 ///   NumPy     readNpy, writeNpy
 #include "layoutscope/core/result.hpp"
@@ -43,6 +43,9 @@ struct ExecArg {
     bool isTensor = false;
     std::string scalar; ///< the literal as written (typed by the parameter's declaration)
     ExecTensor tensor;
+    /// A by-value struct (`.param .align A .b8 NAME[N]`): `fields:OFF=TYPE:VALUE,...` or
+    /// `tensormap:DESC` as written; bound at launch (tensor names resolve to addresses then).
+    std::string structSpec;
 };
 
 struct Launch {
@@ -52,6 +55,9 @@ struct Launch {
     Dim3 cta{0, 0, 0}; ///< which CTA (with a cluster: any CTA of the cluster to run)
     uint32_t dynamicSmem = 0;
     std::vector<ExecArg> args;
+    /// `--tensor NAME=SPEC`: global tensors bound to no parameter (reached through struct `ptr` fields
+    /// or tensor maps); placed after the tensor arguments, in this order.
+    std::vector<ExecTensor> tensors;
 };
 
 /// "X[,Y[,Z]]" with every extent >= 1 (`allowZero`: >= 0, for --cta). Errors name the rule.
@@ -59,6 +65,8 @@ struct Launch {
 /// "KEY=VALUE" (see ExecArg); tensors: `tensor:DTYPE[D0,D1,...]:index|zeros|random:SEED` or a `.npy`
 /// path (read here). Tensors larger than 1 GiB are refused.
 [[nodiscard]] Result<ExecArg> parseExecArg(std::string_view text);
+/// `--tensor NAME=SPEC` (SPEC as a tensor argument's); NAME is [A-Za-z_][A-Za-z0-9_]*.
+[[nodiscard]] Result<ExecTensor> parseExecTensor(std::string_view text);
 
 // [SECTION] Running ------------------------------------------------------------------------------
 
