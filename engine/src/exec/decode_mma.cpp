@@ -2,6 +2,7 @@
 // §9.7.14.5 mma.sync, §9.7.14.5.15 ldmatrix, §9.7.14.5.16 stmatrix, §9.7.14.5.17 movmatrix, §9.7.15.5
 // wgmma). Every form outside the ones executed is refused here with the reason, so the run stops at it.
 #include "exec/decode.hpp"
+#include "exec/mma_exec.hpp"
 
 #include <algorithm>
 
@@ -234,6 +235,16 @@ std::optional<std::string> mmaSync(const Parts& p, const std::string& rest, Deco
                "s8/u8, m8n8k4 f64)";
     if (f.satfinite && !integer) return std::string(".satfinite is for the integer mma");
     if (auto err = operands(rest, s, op, 4)) return err;
+    static const char* kRole[] = {"d", "a", "b", "c"};
+    for (int i = 0; i < 4;
+         ++i) { // registers per operand: its fragment's elements packed into .b32 (f64: .b64)
+        const char which = "DABC"[i];
+        const uint32_t bits = meBits(which == 'A' ? f.a : which == 'B' ? f.b : which == 'C' ? f.c : f.d);
+        const uint32_t n = fragCount(f, which), regs = bits >= 32 ? n : n * bits / 32;
+        if ((op.o[size_t(i)].kind != OK::Vec && regs != 1) || vecLen(op.o[size_t(i)]) != regs)
+            return std::string(kRole[i]) + " of this mma.sync form is a vector of " + std::to_string(regs) +
+                   " registers (§9.7.14.5.8)";
+    }
     op.opc = Opc::MmaSync;
     return std::nullopt;
 }

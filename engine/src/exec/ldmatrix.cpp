@@ -43,8 +43,11 @@ bool movmatrix(Machine& m, Warp& w, const Op& op) {
 
 bool execLdStMatrix(Machine& m, Warp& w, const Op& op, uint32_t g, uint32_t exec) {
     if (!converged(m, w, op, g, exec)) return false;
-    if (w.valid != ~0u)
-        return m.fail(op, DiagCode::FaultIllegalInstruction, "a matrix instruction in a partial warp");
+    if (w.valid != ~0u || w.exited)
+        return m.fail(
+            op, DiagCode::FaultIllegalInstruction,
+            "a .sync.aligned matrix instruction in a warp with fewer than 32 live threads (a partial "
+            "last warp, or threads that exited): all 32 must execute it");
     if (op.opc == Opc::Movmatrix) return movmatrix(m, w, op);
     const MmaForm& f = m.p.mmaForms[size_t(op.form)];
     const bool st = op.opc == Opc::Stmatrix;

@@ -12,7 +12,7 @@ namespace layoutscope::exec {
 
 bool execMmaSync(Machine& m, Warp& w, const Op& op, uint32_t g, uint32_t exec) {
     const uint32_t live = w.valid & ~w.exited;
-    if (g != live || exec != g || w.valid != ~0u)
+    if (g != live || exec != g || w.valid != ~0u || w.exited)
         return m.fail(op, DiagCode::FaultIllegalInstruction,
                       "mma.sync.aligned executed by part of a warp (mask " + std::to_string(exec) +
                           "): all 32 threads must execute it together");

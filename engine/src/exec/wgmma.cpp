@@ -116,7 +116,7 @@ bool runWarpgroup(Machine& m, const Op& op, const Group& grp) {
 bool execWgmma(Machine& m, size_t wi, const Op& op, int pc, uint32_t g, uint32_t exec) {
     Warp& w = m.warps[wi];
     const uint32_t live = w.valid & ~w.exited;
-    if (w.valid != ~0u || g != live || exec != g)
+    if (w.valid != ~0u || w.exited || g != live || exec != g)
         return m.fail(op, DiagCode::FaultIllegalInstruction,
                       "wgmma.mma_async executed by part of a warp (lanes mask " + std::to_string(exec) +
                           "): every thread of the warpgroup's 4 warps must execute it (.sync.aligned)");
