@@ -443,6 +443,19 @@ TEST_CASE("exec: misused matrix instructions stop the run with their rule", "[ex
         REQUIRE_FALSE(r);
         CHECK_THAT(r.error().message, Catch::Contains("d has 4 registers") && Catch::Contains("needs 8"));
     }
+    SECTION("mma.sync with too few A registers") {
+        auto r = run(
+            "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f0, %f1, %f2, %f3}, {%r1, %r2}, {%r1, %r2}, "
+            "{%f0, %f1, %f2, %f3};",
+            32);
+        REQUIRE_FALSE(r);
+        CHECK_THAT(r.error().message, Catch::Contains("a of this mma.sync form is a vector of 4 registers"));
+    }
+    SECTION("ldmatrix in a partial warp") {
+        auto r = run("mov.u32 %r1, sm;\nldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r2}, [%r1];", 16);
+        REQUIRE_FALSE(r);
+        CHECK_THAT(r.error().message, Catch::Contains("fewer than 32 live threads"));
+    }
     SECTION("wgmma bf16 with an f16 accumulator") {
         auto r =
             run("wgmma.mma_async.sync.aligned.m64n8k16.f16.bf16.bf16 {%r1, %r2}, %rd1, %rd1, 1, 1, 1, 0, 0;",
