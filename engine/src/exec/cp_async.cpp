@@ -3,8 +3,10 @@
 // kernel reads the same bytes as on hardware; a kernel that reads the destination before its wait_group
 // is not caught here (the order model's job). Groups are counted per thread (Machine::cpAsync).
 //
+// cp.async.mbarrier.arrive (§9.7.9.25.3.4) arrives on the mbarrier at once (the copies have landed).
 // src-size < cp-size copies src-size bytes and zero-fills the rest; a true ignore-src predicate writes
 // cp-size zero bytes without reading the source.
+#include "exec/mbarrier.hpp"
 #include "exec/mma_exec.hpp"
 
 #include <algorithm>
@@ -19,6 +21,17 @@ bool execCpAsync(Machine& m, Warp& w, const Op& op, uint32_t exec) {
     auto state = [&](int lane) -> std::array<uint32_t, 2>& {
         return m.cpAsync[size_t(w.cta) * m.threadsPerCta + w.firstThread + lane];
     };
+    if (op.opc == Opc::CpAsyncGroup && op.mode == 2) { // cp.async.mbarrier.arrive{.noinc}
+        // Every prior cp.async of the thread has landed, so its arrive-on happens now. Without .noinc the
+        // pending count is incremented first (§9.7.9.25.3.4): the phase's arrivals are unchanged.
+        for (uint32_t x = exec; x; x &= x - 1) {
+            const int l = std::countr_zero(x);
+            uint32_t cta = 0, off = 0;
+            if (!mbarTarget(m, w, op, op.space, memAddress(m, w, op.o[0], l), l, cta, off)) return false;
+            if (f.noinc ? !mbarArrive(m, op, cta, off, 1, 0) : !mbarAt(m, op, cta, off)) return false;
+        }
+        return true;
+    }
     if (op.opc == Opc::CpAsyncGroup) {
         for (uint32_t x = exec; x; x &= x - 1) {
             auto& s = state(std::countr_zero(x));

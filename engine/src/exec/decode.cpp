@@ -2,6 +2,7 @@
 // (opcode, types, modifiers, operands resolved to register slots, symbols and pcs). Forms it does not
 // model decode to Opc::Trap with the reason, so the run stops there with a diagnostic, never skips them.
 #include "exec/decode.hpp"
+#include "exec/decode_async.hpp"
 #include "ptx/module_internal.hpp"
 
 #include <algorithm>
@@ -241,18 +242,21 @@ void decodeInstruction(const PtxStatement& st, DecodeScope& s, Op& op) {
         parts.push_back(opcode.substr(a, b - a));
         a = b + 1;
     }
-    if (isMatrixOpcode(parts[0], parts.size() > 1 ? parts[1] : "")) { // decode_mma.cpp
+    if (isMatrixOpcode(parts)) { // decode_mma.cpp
         if (auto err = decodeMatrix(parts, trim(t.substr(e)), s, op)) return fail(*err);
         return;
     }
-    const auto it = std::find_if(std::begin(kOpcodes), std::end(kOpcodes),
-                                 [&](const OpcName& n) { return parts[0] == n.name; });
-    if (it == std::end(kOpcodes))
-        return fail("instruction `" + parts[0] + "` is not modelled by the executor");
-    op.opc = it->opc;
-    if (op.opc == Opc::Nop && parts[0] == "fence" && opcode.find("proxy") != std::string::npos)
-        return fail("`" + opcode + "` (an async-proxy fence) is not modelled yet");
-    if (auto err = modifiers(op, std::vector<std::string>(parts.begin() + 1, parts.end()))) return fail(*err);
+    bool asyncForm = false; // h/xasync: mbarrier, elect, mapa, barrier.cluster, fence, bulk copies
+    if (auto err = decodeAsync(parts, op, asyncForm)) return fail(*err);
+    if (!asyncForm) {
+        const auto it = std::find_if(std::begin(kOpcodes), std::end(kOpcodes),
+                                     [&](const OpcName& n) { return parts[0] == n.name; });
+        if (it == std::end(kOpcodes))
+            return fail("instruction `" + parts[0] + "` is not modelled by the executor");
+        op.opc = it->opc;
+        if (auto err = modifiers(op, std::vector<std::string>(parts.begin() + 1, parts.end())))
+            return fail(*err);
+    }
     const std::string rest = trim(t.substr(e));
     if (op.opc == Opc::Call) { // call{.uni} (rets), func, (args);
         for (const auto& a : splitOperands(rest)) {
@@ -277,7 +281,7 @@ void decodeInstruction(const PtxStatement& st, DecodeScope& s, Op& op) {
     }
     auto ops = splitOperands(rest);
     if (!ops.empty() && ops[0].find('|') != std::string::npos) { // `d|p` (shfl) or `p|q` (setp)
-        if (op.opc != Opc::Setp && op.opc != Opc::Shfl)
+        if (op.opc != Opc::Setp && op.opc != Opc::Shfl && op.opc != Opc::Elect)
             return fail("`|` in a destination of this instruction");
         const std::string first = ops[0];
         ops[0] = trim(first.substr(0, first.find('|')));
@@ -286,6 +290,13 @@ void decodeInstruction(const PtxStatement& st, DecodeScope& s, Op& op) {
     }
     for (const auto& a : ops) {
         Opnd o;
+        bool tensorOperand = false; // h/xasync: `[tensorMap, {coords}]`
+        if (op.opc == Opc::AsyncCopy)
+            if (auto err = parseTensorOperand(a, s, o, tensorOperand)) return fail(*err);
+        if (tensorOperand) {
+            op.o.push_back(std::move(o));
+            continue;
+        }
         if (auto err = parseOperand(a, s, o)) return fail(*err);
         op.o.push_back(std::move(o));
     }
@@ -381,13 +392,14 @@ Result<Program> decodeModule(const PtxModule& m) {
             if (st.kind == PtxStatement::Kind::Declaration) {
                 auto d = ptxmod::parseDecl(st.text, st.line, st.column);
                 if (!d) return d.diagnostics();
-                for (const auto& n : d->names) { // registers named without '%'; predicates (decode_mma.cpp)
-                    if (d->space == ".reg" && !n.name.empty() && n.name[0] != '%' && !n.count)
-                        s.plainRegs.insert(n.name);
+                for (const auto& n : d->names) // predicate registers (cp.async's ignore-src, decode_mma.cpp)
                     for (int i = 0; d->space == ".reg" && d->type == ".pred" && i < std::max(n.count, 1); ++i)
                         s.predRegs.insert(n.count ? n.name + std::to_string(i) : n.name);
-                }
                 for (const auto& n : d->names) {
+                    if (d->space == ".reg") { // names without '%' (inline asm `{ .reg .pred p; ... }`)
+                        if (!n.name.empty() && n.name[0] != '%') s.reg(n.name);
+                        continue;
+                    }
                     const uint64_t bytes = d->typeBytes * n.elements;
                     if (d->space == ".param") {
                         const uint64_t at = p.threadParamBytes = alignUp(p.threadParamBytes, 8);

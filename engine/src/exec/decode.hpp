@@ -20,8 +20,7 @@ struct DecodeScope {
     const std::map<std::string, int>* globals = nullptr;
     const std::map<std::string, int>* labels = nullptr;
     const std::map<std::string, int>* functions = nullptr;
-    std::set<std::string> predRegs;  ///< names declared `.reg .pred` (cp.async's ignore-src operand)
-    std::set<std::string> plainRegs; ///< `.reg` names without '%' (`{ .reg .pred p; ... }` of inline asm)
+    std::set<std::string> predRegs; ///< names declared `.reg .pred` (cp.async's ignore-src operand)
     uint32_t reg(const std::string& name);
     [[nodiscard]] int symbol(const std::string& name) const; ///< -1 if unknown
 };
@@ -34,7 +33,7 @@ struct DecodeScope {
 [[nodiscard]] std::string trim(std::string_view s);
 
 /// decode_mma.cpp: cp.async, wgmma, mma.sync, ldmatrix, stmatrix, movmatrix (opcode split on '.').
-[[nodiscard]] bool isMatrixOpcode(const std::string& opcode0, const std::string& opcode1);
+[[nodiscard]] bool isMatrixOpcode(const std::vector<std::string>& parts);
 [[nodiscard]] std::optional<std::string> decodeMatrix(const std::vector<std::string>& parts,
                                                       const std::string& rest, DecodeScope& s, Op& op);
 

@@ -52,8 +52,6 @@ size_t vecLen(const Opnd& o) {
 
 std::optional<std::string> cpAsync(const Parts& p, const std::string& rest, DecodeScope& s, Op& op,
                                    MmaForm& f) {
-    if (p.size() > 2 && p[2] == "bulk")
-        return std::string("`cp.async.bulk*` (TMA and bulk copies) is not modelled by this executor yet");
     if (p.size() > 2 && (p[2] == "commit_group" || p[2] == "wait_group" || p[2] == "wait_all")) {
         op.opc = Opc::CpAsyncGroup;
         op.mode = p[2] == "commit_group" ? 0 : 1;
@@ -65,8 +63,22 @@ std::optional<std::string> cpAsync(const Parts& p, const std::string& rest, Deco
         }
         return std::nullopt;
     }
-    if (p.size() > 2 && p[2] == "mbarrier")
-        return std::string("`cp.async.mbarrier.arrive` needs the mbarrier model, not in this executor yet");
+    if (p.size() > 3 && p[2] == "mbarrier" && p[3] == "arrive") {
+        // cp.async.mbarrier.arrive{.noinc}{.shared{::cta}}.b64 [addr] (§9.7.9.25.3.4)
+        op.opc = Opc::CpAsyncGroup;
+        op.mode = 2;
+        for (size_t i = 4; i < p.size(); ++i) {
+            if (p[i] == "noinc")
+                f.noinc = true;
+            else if (p[i] == "shared" || p[i] == "shared::cta")
+                op.space = Space::Shared;
+            else if (p[i] != "b64")
+                return "modifier `." + p[i] + "` of cp.async.mbarrier.arrive";
+        }
+        if (auto err = operands(rest, s, op, 1)) return err;
+        if (op.o[0].kind != OK::Mem) return std::string("cp.async.mbarrier.arrive takes [addr]");
+        return std::nullopt;
+    }
     if (p.size() < 5 || (p[2] != "ca" && p[2] != "cg") || (p[3] != "shared" && p[3] != "shared::cta") ||
         p[4] != "global")
         return std::string("expected cp.async.ca|cg.shared{::cta}.global [dst], [src], cp-size{, src-size}");
@@ -251,9 +263,11 @@ std::optional<std::string> mmaSync(const Parts& p, const std::string& rest, Deco
 
 } // namespace
 
-bool isMatrixOpcode(const std::string& opcode0, const std::string& opcode1) {
-    return (opcode0 == "cp" && opcode1 == "async") || opcode0 == "wgmma" || opcode0 == "ldmatrix" ||
-           opcode0 == "stmatrix" || opcode0 == "movmatrix" || opcode0 == "mma";
+bool isMatrixOpcode(const std::vector<std::string>& parts) {
+    const std::string& p0 = parts[0];
+    if (p0 == "cp") // cp.async (sm_80) here; cp.async.bulk* are the TMA / bulk copies (decode_async.cpp)
+        return parts.size() > 2 && parts[1] == "async" && parts[2] != "bulk";
+    return p0 == "wgmma" || p0 == "ldmatrix" || p0 == "stmatrix" || p0 == "movmatrix" || p0 == "mma";
 }
 
 std::optional<std::string> decodeMatrix(const std::vector<std::string>& parts, const std::string& rest,

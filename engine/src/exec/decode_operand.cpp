@@ -175,7 +175,7 @@ std::optional<std::string> baseAndOffset(const std::string& t, DecodeScope& s, O
         out.imm = lit.imm;
     }
     if (name.empty()) return address ? std::nullopt : std::optional<std::string>("empty operand");
-    if (name[0] == '%' || s.plainRegs.count(name)) {
+    if (name[0] == '%' || s.regs.count(name)) { // h/xasync: or a declared register without '%'
         Opnd sp;
         if (special(name, sp)) return "a special register cannot be used as an address base";
         out.hasBase = true;
@@ -221,7 +221,7 @@ std::optional<std::string> parseOperand(std::string_view text, DecodeScope& s, O
         out.neg = true;
         return std::nullopt;
     }
-    if (t.front() == '%' || s.plainRegs.count(t)) {
+    if (t.front() == '%') {
         if (special(t, out)) return std::nullopt;
         if (t.find_first_of("+-") != std::string::npos) return "register arithmetic outside an address";
         out.kind = OK::Reg;
@@ -230,6 +230,11 @@ std::optional<std::string> parseOperand(std::string_view text, DecodeScope& s, O
     }
     if (literal(t, out)) return std::nullopt;
     if ((t[0] >= '0' && t[0] <= '9') || t[0] == '-') return "malformed number `" + t + "`";
+    if (s.regs.count(t)) { // a register declared without '%' (`.reg .pred p;` in inline asm)
+        out.kind = OK::Reg;
+        out.reg = s.reg(t);
+        return std::nullopt;
+    }
     // A label, a function or a symbol (with an optional offset).
     if (auto it = s.labels->find(t); it != s.labels->end()) {
         out.kind = OK::Label;

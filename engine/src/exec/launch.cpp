@@ -129,6 +129,7 @@ Result<ExecResult> runKernel(const PtxModule& mod, const Launch& L, const ExecOp
                                "`, " + kf.params[i].type + ") has no --arg");
     Machine m{p, L, {}, {}, {}, {}, {}, {}, {}, {}, 0, std::nullopt, 0, {}};
     const auto& fn = p.functions[size_t(&kf - mod.functions.data())];
+    m.sm = mod.target.sm;
     uint64_t paramBytes = 0;
     for (int s : fn.params) paramBytes = std::max(paramBytes, p.symbols[s].offset + p.symbols[s].bytes);
     m.kernelParams.assign(paramBytes, 0);

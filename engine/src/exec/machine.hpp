@@ -28,8 +28,30 @@ struct Warp {
     std::vector<uint64_t> regs; ///< slot * 32 + lane
     int blockedBarrier = -1;    ///< 0..15 a bar.sync; kWarpgroupWait: at a wgmma.mma_async (wgmma.cpp)
     int wgmmaPc = -1;           ///< the wgmma.mma_async this warp waits at for its warpgroup (-1: none)
+    // --- h/xasync: an mbarrier wait that failed (the warp spins on it; mbarrier.cpp), cluster barrier
+    struct Spin {
+        bool on = false;
+        uint32_t cta = 0, addr = 0; ///< the barrier (CTA index, shared::cta offset)
+        uint64_t waitFor = 0;       ///< the parity, or the phase of the state token
+        bool parity = false;
+        int pc = 0; ///< the wait instruction
+    } spin{};
+    bool yield = false;          ///< end this warp's quantum after the step (a failed wait)
+    uint32_t clusterArrived = 0; ///< lanes arrived at the cluster barrier's current phase
 };
-constexpr int kWarpgroupWait = 16;
+
+constexpr int kClusterBarrierId = 16; ///< Warp::blockedBarrier of a barrier.cluster.wait
+constexpr int kWarpgroupWait = 17;    ///< Warp::blockedBarrier at a wgmma.mma_async (wgmma.cpp)
+
+/// An mbarrier object (PTX ISA 9.2 §9.7.13.15.1): the 8 bytes in shared memory are kept here.
+struct MbarState {
+    uint32_t phase = 0;   ///< completed phases (the current phase's parity is phase & 1)
+    int64_t pending = 0;  ///< arrivals still expected in the current phase
+    int64_t expected = 0; ///< arrivals per phase (init count, less arrive_drop)
+    int64_t tx = 0;       ///< tx-count of the current phase
+    int initLine = 0;     ///< the PTX line of mbarrier.init
+    int lastArriveLine = 0;
+};
 
 struct Cta {
     Dim3 id;        ///< %ctaid
@@ -54,6 +76,9 @@ struct Machine {
     std::vector<std::array<uint32_t, 2>> cpAsync; ///< per thread: cp.async {not committed, committed groups}
     // --- h/xasync: tensor maps read back from the bytes a TMA operand points at (args_struct.cpp)
     std::map<std::array<uint8_t, 128>, TensorMap> tensorMapCache{};
+    std::map<uint64_t, MbarState> mbars{}; ///< key: CTA index << 32 | shared::cta address
+    uint64_t clusterPhase = 0;             ///< barrier.cluster phases completed
+    std::string sm{};                      ///< the module's .target (TMA restrictions per arch)
 
     uint64_t& reg(Warp& w, uint32_t slot, int lane) { return w.regs[size_t(slot) * 32 + lane]; }
     /// Stop the run with a diagnostic at `op` (first error wins).
@@ -100,6 +125,11 @@ bool execCpAsync(Machine& m, Warp& w, const Op& op, uint32_t exec);
 bool execLdStMatrix(Machine& m, Warp& w, const Op& op, uint32_t g, uint32_t exec);
 bool execMmaSync(Machine& m, Warp& w, const Op& op, uint32_t g, uint32_t exec);
 bool execWgmma(Machine& m, size_t wi, const Op& op, int pc, uint32_t g, uint32_t exec);
+/// h/xasync (cluster.cpp): mbarrier, elect, mapa, barrier.cluster, fence, bulk copies; `g` the lanes at
+/// the instruction, `exec` those whose guard holds. clusterBarrierCheck: release barrier.cluster waiters
+/// once every live thread of the cluster arrived (after an arrive or an exit).
+bool execAsync(Machine& m, Warp& w, const Op& op, uint32_t g, uint32_t exec);
+void clusterBarrierCheck(Machine& m);
 /// Bytes at `addr` of `space` for `lane` (nullptr + m.error when out of range).
 uint8_t* resolve(Machine& m, Warp& w, const Op& op, Space space, uint64_t addr, uint64_t bytes, int lane,
                  bool write);

@@ -151,8 +151,8 @@ uint8_t* resolve(Machine& m, Warp& w, const Op& op, Space space, uint64_t addr, 
         return v.data() + off;
     };
     if (space == Space::Generic) {
-        if (addr - kSharedWindow < kWindowBytes)
-            space = Space::Shared, addr -= kSharedWindow;
+        if (addr - kSharedWindow < kWindowBytes) // generic addresses reach the cluster's shared memory
+            space = Space::SharedCluster, addr -= kSharedWindow;
         else if (addr - kLocalWindow < kWindowBytes)
             space = Space::Local, addr -= kLocalWindow;
         else if (addr - kConstBase < kWindowBytes)
@@ -165,11 +165,22 @@ uint8_t* resolve(Machine& m, Warp& w, const Op& op, Space space, uint64_t addr, 
     uint8_t* p = nullptr;
     switch (space) {
     case Space::Shared:
-    case Space::SharedCluster:
-        p = in(m.ctas[w.cta].smem, addr);
+    case Space::SharedCluster: {
+        uint32_t cta = w.cta;
+        if (const uint64_t rank = addr >> kClusterRankShift) { // h/xasync: another CTA's (mapa)
+            if (space == Space::Shared)
+                return bad("a shared::cluster address (from mapa) used in the .shared::cta space");
+            if (rank > m.ctas.size())
+                return bad("a shared::cluster address of CTA rank " + std::to_string(rank - 1) +
+                           "; the cluster has " + std::to_string(m.ctas.size()) + " CTAs");
+            cta = uint32_t(rank - 1);
+            addr &= (uint64_t(1) << kClusterRankShift) - 1;
+        }
+        p = in(m.ctas[cta].smem, addr);
         return p ? p
-                 : bad("outside the CTA's " + std::to_string(m.ctas[w.cta].smem.size()) +
+                 : bad("outside the CTA's " + std::to_string(m.ctas[cta].smem.size()) +
                        " bytes of shared memory");
+    }
     case Space::Local: {
         const uint64_t per = m.p.localBytes;
         if (addr > per || bytes > per - addr)

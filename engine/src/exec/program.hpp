@@ -77,7 +77,14 @@ enum class Opc : uint8_t {
     SubCC,
     SubC,
     Trap,
-    // Matrix and async-copy instructions (decode_mma.cpp; Op::form names their MmaForm).
+    // --- h/xasync (decode_async.cpp, mbarrier.cpp, cluster.cpp): Op::async holds the form
+    Mbarrier,   ///< mbarrier.* (PTX ISA 9.2 §9.7.13.15); Op::mode: MbarOp
+    Elect,      ///< elect.sync (§9.7.13.11)
+    Mapa,       ///< mapa (§9.7.9.16)
+    ClusterBar, ///< barrier.cluster.arrive / wait (§9.7.13.3); Op::mode: 0 arrive, 1 wait
+    Fence,      ///< fence.* / membar (§9.7.13.4): no data effect; Op::mode: FenceForm
+    AsyncCopy,  ///< cp.async.bulk*, cp.reduce.async.bulk* (tma.cpp); Op::mode: CopyForm
+    // --- h/xmma: matrix and cp.async instructions (decode_mma.cpp; Op::form names their MmaForm)
     CpAsync,      ///< cp.async.ca/.cg.shared.global (cp_async.cpp)
     CpAsyncGroup, ///< cp.async.commit_group / wait_group / wait_all / mbarrier.arrive (cp_async.cpp)
     WgmmaOrder,   ///< wgmma.fence / commit_group / wait_group (wgmma.cpp: ordering only)
@@ -187,6 +194,7 @@ struct Op {
     int line = 0, column = 0, locFile = 0, locLine = 0;
     std::string text;                    ///< the instruction as written (for diagnostics)
     std::vector<int> callArgs, callRets; ///< call: caller symbols (Program::symbols) of the args / returns
+    uint32_t async = 0; ///< h/xasync: qualifier flags of the async forms (decode_async.hpp AsyncFlag)
 };
 
 struct Symbol {
@@ -233,6 +241,9 @@ constexpr uint64_t kGlobalBase = 0x0000700000000000ull;       ///< the first ten
 constexpr uint64_t kThreadParamBase = uint64_t(1) << 40;      ///< .param address of per-thread params
 constexpr uint64_t kModuleGlobalBase = 0x00006f0000000000ull; ///< module .global variables
 constexpr uint64_t kConstBase = 0x0000300000000000ull;        ///< generic address of .const offset 0
+/// h/xasync: a shared::cluster address of another CTA (mapa) carries (rank + 1) << 24 above the offset;
+/// a shared::cta address (rank bits 0) is the executing CTA's own (PTX ISA 9.2 §5.1.5.1 shared::cluster).
+constexpr uint32_t kClusterRankShift = 24;
 constexpr uint64_t kParamWindow =
     0x0000200000000000ull; ///< generic address of kernel .param offset 0 (cvta.param)
 

@@ -12,6 +12,7 @@
 // Warps run round-robin in a fixed order (CTA, then warp index), each until it waits at a barrier,
 // exits or has issued kQuantum steps: deterministic.
 #include "exec/machine.hpp"
+#include "exec/mbarrier.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -21,6 +22,7 @@ namespace layoutscope::exec {
 namespace {
 
 constexpr uint64_t kQuantum = 1 << 12;
+constexpr int kSpinWindow = 16; ///< instructions around a failed mbarrier wait that count as its spin loop
 
 uint32_t runnable(const Warp& w) {
     return w.valid & ~w.exited & ~w.blocked;
@@ -162,6 +164,8 @@ bool stepWarp(Machine& m, size_t wi, bool& progressed) {
     const uint32_t g = group(w, pc);
     progressed = g != 0;
     if (!g) return true;
+    // h/xasync: a warp spinning on a failed mbarrier wait leaves the spin when it runs code away from it.
+    if (w.spin.on && (pc < w.spin.pc - kSpinWindow || pc > w.spin.pc + kSpinWindow)) w.spin.on = false;
     const Op& op = m.p.ops[pc];
     uint32_t exec = g;
     if (op.guard >= 0)
@@ -233,6 +237,7 @@ bool stepWarp(Machine& m, size_t wi, bool& progressed) {
         // Threads that exited may complete a barrier the others wait at.
         for (int id = 0; id < 16; ++id)
             if (m.ctas[w.cta].arrived[id]) releaseIfComplete(m, w.cta, id, m.ctas[w.cta].liveThreads);
+        clusterBarrierCheck(m); // h/xasync: exited threads no longer hold up barrier.cluster
         return true;
     case Opc::Bar:
     case Opc::BarArrive: {
@@ -294,6 +299,14 @@ bool stepWarp(Machine& m, size_t wi, bool& progressed) {
     case Opc::Cvt:
         if (!execConvert(m, w, op, exec)) return false;
         break;
+    case Opc::Mbarrier: // h/xasync (cluster.cpp, mbarrier.cpp, tma.cpp)
+    case Opc::Elect:
+    case Opc::Mapa:
+    case Opc::ClusterBar:
+    case Opc::Fence:
+    case Opc::AsyncCopy:
+        if (!execAsync(m, w, op, g, exec)) return false;
+        break;
     case Opc::CpAsync: // cp_async.cpp, ldmatrix.cpp, mma_sync.cpp, wgmma.cpp
     case Opc::CpAsyncGroup:
         if (!execCpAsync(m, w, op, exec)) return false;
@@ -320,14 +333,21 @@ bool stepWarp(Machine& m, size_t wi, bool& progressed) {
 }
 
 bool runWarps(Machine& m, const ExecOptions& opt, uint64_t& steps) {
+    int idleRounds = 0; // h/xasync: rounds in which every warp that ran only spun on mbarrier waits
     for (;;) {
-        bool any = false, allDone = true;
+        bool any = false, allDone = true, effect = false;
         for (size_t wi = 0; wi < m.warps.size(); ++wi) {
             for (uint64_t q = 0; q < kQuantum; ++q) {
                 bool progressed = false;
                 if (!stepWarp(m, wi, progressed)) return false;
                 if (!progressed) break;
                 any = true;
+                Warp& sw = m.warps[wi];
+                effect |= !sw.spin.on;
+                if (sw.yield) {
+                    sw.yield = false;
+                    break;
+                }
                 if (++steps > opt.maxWarpSteps) {
                     int pc = 0;
                     group(m.warps[wi], pc);
@@ -341,6 +361,8 @@ bool runWarps(Machine& m, const ExecOptions& opt, uint64_t& steps) {
             if ((m.warps[wi].valid & ~m.warps[wi].exited) != 0) allDone = false;
         }
         if (allDone) return true;
+        idleRounds = any && !effect ? idleRounds + 1 : 0;
+        if (idleRounds >= 2) return reportHang(m); // mbarrier.cpp: names every waiting warp
         if (!any) { // every live lane waits at a barrier nobody else will reach
             for (auto& w : m.warps)
                 if (w.blocked) {
@@ -352,9 +374,13 @@ bool runWarps(Machine& m, const ExecOptions& opt, uint64_t& steps) {
                                           " waits at this wgmma.mma_async for the other warps of its "
                                           "warpgroup (4 consecutive warps), which exited or wait elsewhere");
                     return m.fail(op, DiagCode::FaultLaunchFailure,
-                                  "deadlock: " + m.who(w, l) + " waits at barrier " +
-                                      std::to_string(w.blockedBarrier) +
-                                      " but the other threads of its CTA have exited or wait elsewhere");
+                                  "deadlock: " + m.who(w, l) + " waits at " +
+                                      (w.blockedBarrier == kClusterBarrierId
+                                           ? std::string("barrier.cluster.wait")
+                                           : "barrier " + std::to_string(w.blockedBarrier)) +
+                                      " but the other threads of its " +
+                                      (w.blockedBarrier == kClusterBarrierId ? "cluster" : "CTA") +
+                                      " have exited or wait elsewhere");
                 }
             return m.fail(m.p.ops.front(), DiagCode::FaultLaunchFailure, "no warp can run (deadlock)");
         }

@@ -167,3 +167,49 @@ extern "C" __global__ void bug_tx_count(const __grid_constant__ CUtensorMap map,
     waitParity(&bar, 0);
     copyOut(tile, out);
 }
+
+// Shared -> global: the threads write `in` (8192 bytes) into the tile, fence.proxy.async makes the
+// generic-proxy writes visible to the TMA, then one thread stores the [64, 64] box at (c0, c1).
+extern "C" __global__ void tma_store_2d(const __grid_constant__ CUtensorMap map, const uint8_t* in, int c0,
+                                        int c1) {
+    __shared__ alignas(1024) uint8_t tile[kTileBytes];
+    for (int i = threadIdx.x * 16; i < kTileBytes; i += blockDim.x * 16)
+        *reinterpret_cast<uint4*>(tile + i) = *reinterpret_cast<const uint4*>(in + i);
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        asm volatile(
+            "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%0, {%1, %2}], [%3];" ::"l"(&map),
+            "r"(c0), "r"(c1), "r"(smemAddr(tile))
+            : "memory");
+        asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+        asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+    }
+}
+
+// Plain bulk copies: 4096 bytes global -> shared through an mbarrier, then shared -> global (bulk_group).
+extern "C" __global__ void bulk_copy(const uint8_t* src, uint8_t* dst) {
+    __shared__ alignas(128) uint8_t buf[4096];
+    __shared__ alignas(8) uint64_t bar;
+    if (threadIdx.x == 0) {
+        mbarInit(&bar, 1);
+        fenceInit();
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        arriveExpectTx(&bar, 4096);
+        asm volatile(
+            "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], 4096, [%2];" ::"r"(
+                smemAddr(buf)),
+            "l"(src), "r"(smemAddr(&bar))
+            : "memory");
+    }
+    waitParity(&bar, 0);
+    if (threadIdx.x == 0) {
+        asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], 4096;" ::"l"(dst),
+                     "r"(smemAddr(buf))
+                     : "memory");
+        asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+        asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+    }
+}
