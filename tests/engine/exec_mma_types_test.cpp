@@ -464,3 +464,43 @@ TEST_CASE("exec: misused matrix instructions stop the run with their rule", "[ex
         CHECK_THAT(r.error().message, Catch::Contains("types .f16.bf16.bf16"));
     }
 }
+
+TEST_CASE("exec: cp.async.mbarrier.arrive(.noinc) arrives on the mbarrier (PTX ISA §9.7.9.25.3.4)",
+          "[exec][xmma]") {
+    // 32 threads each cp.async 4 bytes into shared memory, then arrive through cp.async.mbarrier.arrive:
+    // with .noinc each counts as one of the 32 expected arrivals; without it the pending count is raised
+    // first (no net arrival), so the threads also arrive with mbarrier.arrive. A try_wait loop then reads
+    // the copy back. init count 32 in both.
+    auto run = [](bool noinc) {
+        const std::string arrive = noinc ? "cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%r5];\n"
+                                         : "cp.async.mbarrier.arrive.shared::cta.b64 "
+                                           "[%r5];\nmbarrier.arrive.shared::cta.b64 %rd6, [%r5];\n";
+        const std::string ptx =
+            ".version 8.0\n.target sm_90a\n.address_size 64\n"
+            ".visible .entry k(.param .u64 in, .param .u64 out)\n{\n.reg .b32 %r<16>;\n.reg .b64 %rd<16>;\n"
+            ".reg .pred %p<4>;\n.shared .align 8 .b8 bar[8];\n.shared .align 16 .b8 buf[128];\n"
+            "ld.param.u64 %rd0, [in];\nld.param.u64 %rd1, [out];\nmov.u32 %r0, %tid.x;\n"
+            "mov.u32 %r5, bar;\nmov.u32 %r6, buf;\nsetp.eq.u32 %p0, %r0, 0;\n"
+            "@%p0 mbarrier.init.shared::cta.b64 [%r5], 32;\nbar.sync 0;\n"
+            "mul.wide.u32 %rd2, %r0, 4;\nadd.u64 %rd3, %rd0, %rd2;\nshl.b32 %r7, %r0, 2;\nadd.u32 %r8, %r6, "
+            "%r7;\n"
+            "cp.async.ca.shared.global [%r8], [%rd3], 4;\n" +
+            arrive +
+            "WAIT:\nmbarrier.try_wait.parity.shared::cta.b64 %p1, [%r5], 0;\n@!%p1 bra WAIT;\n"
+            "xor.b32 %r9, %r7, 4;\nadd.u32 %r10, %r6, %r9;\nld.shared.u32 %r11, [%r10];\n"
+            "add.u64 %rd4, %rd1, %rd2;\nst.global.u32 [%rd4], %r11;\nret;\n}\n";
+        Launch l;
+        l.block = {32, 1, 1};
+        std::vector<uint32_t> in(32);
+        for (uint32_t i = 0; i < 32; ++i) in[i] = 1000 + i;
+        l.args = {tensorArg<uint32_t>("in", "u32", in),
+                  tensorArg<uint32_t>("out", "u32", std::vector<uint32_t>(32, 0))};
+        return runText(ptx, l);
+    };
+    for (bool noinc : {true, false}) {
+        auto r = run(noinc);
+        if (!r) FAIL(formatDiagnostic(r.error()));
+        const auto out = values<uint32_t>(*r, "out");
+        for (uint32_t t = 0; t < 32; ++t) CHECK(out[t] == 1000 + (t ^ 1)); // the neighbour's copy
+    }
+}
