@@ -151,6 +151,7 @@ void runMmaSync(const Case& c) {
               tensorArg<uint64_t>("psm", "u64", std::vector<uint64_t>(1, 0))};
     auto r = runText(harness(instr, ra + rb + rc, ra + rb + rc, rd, c.ta == "f64", 0), l);
     if (!r) FAIL(formatDiagnostic(r.error()));
+    CHECK(r->notes.empty()); // integer-valued: nothing rounded
     const auto out = values<uint64_t>(*r, "pout");
     const int bits = bitsOf(c.td), perReg = bits >= 32 ? 1 : 32 / bits;
     int bad = 0;
@@ -503,4 +504,23 @@ TEST_CASE("exec: cp.async.mbarrier.arrive(.noinc) arrives on the mbarrier (PTX I
         const auto out = values<uint32_t>(*r, "out");
         for (uint32_t t = 0; t < 32; ++t) CHECK(out[t] == 1000 + (t ^ 1)); // the neighbour's copy
     }
+}
+
+TEST_CASE("exec: an mma whose exact sum is rounded to the accumulator says so (unverified)", "[exec][xmma]") {
+    // A = B = 1.0 (f16 0x3C00), C = 2047 (0x67FF): d = 2047 + 8 = 2055, not an f16 (spacing 2 above 2048).
+    const std::string ptx =
+        ".version 8.0\n.target sm_90a\n.address_size 64\n"
+        ".visible .entry k(.param .u64 out)\n{\n.reg .b32 %r<16>;\n.reg .b64 %rd<4>;\n"
+        "ld.param.u64 %rd0, [out];\nmov.b32 %r1, 0x3C003C00;\nmov.b32 %r2, 0x67FF67FF;\n"
+        "mma.sync.aligned.m16n8k8.row.col.f16.f16.f16.f16 {%r3, %r4}, {%r1, %r1}, {%r1}, {%r2, %r2};\n"
+        "mov.u32 %r5, %tid.x;\nmul.wide.u32 %rd1, %r5, 4;\nadd.u64 %rd2, %rd0, %rd1;\n"
+        "st.global.b32 [%rd2], %r3;\nret;\n}\n";
+    Launch l;
+    l.block = {32, 1, 1};
+    l.args = {tensorArg<uint32_t>("out", "u32", std::vector<uint32_t>(32, 0))};
+    auto r = runText(ptx, l);
+    if (!r) FAIL(formatDiagnostic(r.error()));
+    CHECK(values<uint32_t>(*r, "out")[0] == 0x68046804u); // 2056: 2055 rounded to nearest even
+    REQUIRE(r->notes.size() == 1);
+    CHECK_THAT(r->notes[0].message, Catch::Contains("rounded") && Catch::Contains("unverified"));
 }

@@ -13,6 +13,10 @@ namespace layoutscope::exec {
 /// with `satfinite`), as register bits.
 [[nodiscard]] uint64_t meStore(long double v, ME e, bool satfinite);
 
+/// The accumulator bits of `v` (meStore); when the exact value had to be rounded (or clamped), a warning
+/// once per instruction: unverified, the hardware's accumulation order and precision may differ there.
+[[nodiscard]] uint64_t meStoreNoted(Machine& m, const Op& op, long double v, ME e, bool satfinite);
+
 /// Element `i` of a thread's register fragment: which register (index into the operand's vector), which
 /// bit offset in it, and the (row, col) of the matrix element: A (m, k), B (k, n), C/D (m, n).
 struct FragElem {

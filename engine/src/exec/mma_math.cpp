@@ -77,6 +77,23 @@ uint64_t meStore(long double v, ME e, bool satfinite) {
     }
 }
 
+uint64_t meStoreNoted(Machine& m, const Op& op, long double v, ME e, bool satfinite) {
+    const uint64_t bits = meStore(v, e, satfinite);
+    if (meValue(bits, e) == v || std::isnan(v) || m.notes.size() >= 16) return bits;
+    for (const Diagnostic& d : m.notes)
+        if (d.span.line == op.line && d.message.find("rounded") != std::string::npos) return bits;
+    m.notes.push_back({Severity::Warning,
+                       DiagCode::Unsupported,
+                       {op.line, op.column, 1},
+                       "`" + op.text.substr(0, op.text.find('\n')) +
+                           "`: the exact sum of products was rounded to the accumulator (unverified: the "
+                           "hardware's accumulation order and internal precision may give other last bits; "
+                           "integer-valued inputs whose sums fit the accumulator are exact)",
+                       kExecRef,
+                       Provenance::Assumption});
+    return bits;
+}
+
 uint32_t fragCount(const MmaForm& f, char which) {
     if (which == 'C' || which == 'D') return uint32_t(f.m) * f.n / 32;
     const uint32_t elems = which == 'A' ? uint32_t(f.m) * f.k : uint32_t(f.k) * f.n;

@@ -40,7 +40,7 @@ bool execMmaSync(Machine& m, Warp& w, const Op& op, uint32_t g, uint32_t exec) {
             const FragElem fe = mmaFrag(f, 'D', l, i);
             long double acc = C[size_t(fe.row) * N + fe.col];
             for (uint32_t k = 0; k < K; ++k) acc += A[size_t(fe.row) * K + k] * B[size_t(k) * N + fe.col];
-            regs[l][fe.reg] |= maskBits(meStore(acc, f.d, f.satfinite), int(dbits)) << fe.shift;
+            regs[l][fe.reg] |= maskBits(meStoreNoted(m, op, acc, f.d, f.satfinite), int(dbits)) << fe.shift;
         }
     for (uint32_t l = 0; l < 32; ++l)
         for (uint32_t r = 0; r < (dbits >= 32 ? nd : nd * dbits / 32); ++r)

@@ -102,7 +102,7 @@ bool runWarpgroup(Machine& m, const Op& op, const Group& grp) {
                 if (scaleD && r >= 0)
                     acc = meValue(maskBits(m.reg(w, uint32_t(r), int(l)) >> fe.shift, int(dbits)), f.d);
                 for (uint32_t k = 0; k < K; ++k) acc += A[size_t(fe.row) * K + k] * B[size_t(k) * N + fe.col];
-                regs[fe.reg] |= maskBits(meStore(acc, f.d, f.satfinite), int(dbits)) << fe.shift;
+                regs[fe.reg] |= maskBits(meStoreNoted(m, op, acc, f.d, f.satfinite), int(dbits)) << fe.shift;
             }
             for (uint32_t r = 0; r < dRegs; ++r)
                 if (vecReg(op.o[0], r) >= 0) m.reg(w, uint32_t(vecReg(op.o[0], r)), int(l)) = regs[r];
