@@ -380,15 +380,30 @@ Result<Program> decodeModule(const PtxModule& m) {
     for (size_t fi = 0; fi < m.functions.size(); ++fi) {
         const PtxFunction& f = m.functions[fi];
         // Labels first (pcs), then statements in order so declarations bind the names that follow.
-        std::map<std::string, int> labels;
+        // Labels are scoped by `{ }` blocks (PTX ISA §4.4: a label inside a block is visible there): the
+        // inline-asm waits CUTLASS emits each define `LAB_WAIT:` / `DONE:` in their own block, and a
+        // branch must reach its own block's label. A block sees its own labels, then its ancestors'.
+        std::vector<int> blockOf(f.body.size()), parent{-1}, stack{0};
+        for (size_t i = 0; i < f.body.size(); ++i) {
+            const size_t d = size_t(std::max(f.body[i].scopeDepth, 0));
+            while (stack.size() > d + 1) stack.pop_back();
+            while (stack.size() < d + 1)
+                parent.push_back(stack.back()), stack.push_back(int(parent.size()) - 1);
+            blockOf[i] = stack.back();
+        }
+        std::vector<std::map<std::string, int>> labels(parent.size());
         int pc = static_cast<int>(p.ops.size());
         p.functions[fi].firstPc = pc;
-        for (const auto& st : f.body) {
-            if (st.kind == PtxStatement::Kind::Label) labels[st.text] = pc;
-            if (st.kind == PtxStatement::Kind::Instruction) ++pc;
+        for (size_t i = 0; i < f.body.size(); ++i) {
+            if (f.body[i].kind == PtxStatement::Kind::Label) labels[size_t(blockOf[i])][f.body[i].text] = pc;
+            if (f.body[i].kind == PtxStatement::Kind::Instruction) ++pc;
         }
-        DecodeScope s{&p, static_cast<int>(fi), {}, locals[fi], &globals, &labels, &functions};
-        for (const auto& st : f.body) {
+        for (size_t b = 1; b < labels.size(); ++b) // parents come first: inherit what the parent sees
+            labels[b].insert(labels[size_t(parent[b])].begin(), labels[size_t(parent[b])].end());
+        DecodeScope s{&p, static_cast<int>(fi), {}, locals[fi], &globals, &labels[0], &functions};
+        for (size_t si = 0; si < f.body.size(); ++si) {
+            const PtxStatement& st = f.body[si];
+            s.labels = &labels[size_t(blockOf[si])];
             if (st.kind == PtxStatement::Kind::Declaration) {
                 auto d = ptxmod::parseDecl(st.text, st.line, st.column);
                 if (!d) return d.diagnostics();
