@@ -98,13 +98,14 @@ bool gemmExpect(const std::string& spec, const std::map<std::string, const ExecT
 int cmdExec(const Args& args, std::ostream& out, std::ostream& err) {
     std::string file;
     exec::Launch launch;
+    exec::ExecOptions options;
     bool haveGrid = false, haveBlock = false;
     std::vector<std::pair<std::string, std::string>> outs, expects;
     for (size_t i = 1; i < args.size(); ++i) {
         const std::string& a = args[i];
         const bool takes = a == "--entry" || a == "--grid" || a == "--block" || a == "--cluster" ||
                            a == "--cta" || a == "--dynamic-smem" || a == "--arg" || a == "--out" ||
-                           a == "--expect" || a == "--tensor";
+                           a == "--expect" || a == "--tensor" || a == "--order";
         if (takes && i + 1 >= args.size()) return usageError(err, "missing value for '" + a + "'");
         if (!takes && a.rfind("--", 0) == 0) return usageError(err, "unknown option '" + a + "'");
         if (!takes) {
@@ -134,6 +135,9 @@ int cmdExec(const Args& args, std::ostream& out, std::ostream& err) {
                 return arg.error().code == DiagCode::Syntax ? kExitUsage : kExitDiagnostics;
             }
             launch.args.push_back(std::move(arg).value());
+        } else if (a == "--order") {
+            if (v != "on" && v != "off") return usageError(err, "--order takes on or off");
+            options.order = v == "on";
         } else if (a == "--tensor") {
             auto t = exec::parseExecTensor(v);
             if (!t) {
@@ -153,7 +157,7 @@ int cmdExec(const Args& args, std::ostream& out, std::ostream& err) {
     if (!text) return printDiagnostics(err, text.diagnostics(), file), kExitDiagnostics;
     auto mod = readPtxModule(*text);
     if (!mod) return printDiagnostics(err, mod.diagnostics(), file), kExitDiagnostics;
-    auto r = exec::runKernel(*mod, launch);
+    auto r = exec::runKernel(*mod, launch, options);
     if (!r) return printDiagnostics(err, r.diagnostics(), file), kExitDiagnostics;
     printDiagnostics(err, r->notes, file);
     out << file << ": ran " << r->ctas << " CTA" << (r->ctas == 1 ? "" : "s") << ", " << r->threads

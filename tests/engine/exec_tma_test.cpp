@@ -202,3 +202,22 @@ TEST_CASE("exec TMA: the executor's bytes equal the H100's (when recorded)", "[e
         CHECK(values<uint8_t>(*r, c.tensor) == std::vector<uint8_t>(recorded.begin(), recorded.end()));
     }
 }
+
+TEST_CASE("exec order: a read of the tile with no wait is a race naming both lines",
+          "[exec][exec_tma][exec_order]") {
+    const std::string ptx = readData("tma_kernels.ptx");
+    const std::string map = "tiled UINT16 dims=[128,128] strides=[256] box=[64,64] swizzle=128B address=T";
+    auto r = runText(ptx, tmaLaunch("bug_no_wait", map, 0, 0));
+    REQUIRE_FALSE(r);
+    const std::string msg = r.error().message;
+    CHECK_THAT(msg, Catch::Contains("race (")); // RAW or WAR, by which warp runs first
+    CHECK_THAT(msg, Catch::Contains("cp.async.bulk.tensor.2d"));
+    CHECK_THAT(msg, Catch::Contains("ld.shared"));
+    SECTION("with the order model off the same run completes") {
+        auto m = readPtxModule(ptx);
+        REQUIRE(m);
+        ExecOptions o;
+        o.order = false;
+        CHECK(runKernel(*m, tmaLaunch("bug_no_wait", map, 0, 0), o));
+    }
+}

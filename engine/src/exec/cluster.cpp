@@ -5,6 +5,7 @@
 // (program.hpp kClusterRankShift); memory.cpp resolves it for ld / st / atom.
 #include "exec/decode_async.hpp"
 #include "exec/mbarrier.hpp"
+#include "exec/order.hpp"
 
 #include <bit>
 
@@ -90,6 +91,7 @@ void clusterBarrierCheck(Machine& m) {
     }
     if (!any) return;
     ++m.clusterPhase;
+    orderBarrierRelease(m);
     for (Warp& w : m.warps) {
         w.clusterArrived = 0;
         if (w.blockedBarrier == kClusterBarrierId) w.blocked = 0, w.blockedBarrier = -1;
@@ -106,8 +108,14 @@ bool execAsync(Machine& m, Warp& w, const Op& op, uint32_t g, uint32_t exec) {
         return mapa(m, w, op, exec);
     case Opc::ClusterBar:
         return clusterBarrier(m, w, op, g, exec);
-    case Opc::Fence:
-        return true; // no data effect (memory is sequentially consistent here)
+    case Opc::Fence: // no data effect (memory is sequentially consistent here); the order model reads it
+        if (async::Model* mo = orderModel(m);
+            mo && (op.mode == uint8_t(FenceForm::ProxyAsync) || op.mode == uint8_t(FenceForm::MbarrierInit)))
+            for (uint32_t x = exec; x; x &= x - 1)
+                mo->fence(orderSite(m, w, op, std::countr_zero(x)), op.mode == uint8_t(FenceForm::ProxyAsync)
+                                                                        ? async::FenceKind::ProxyAsync
+                                                                        : async::FenceKind::MbarrierInit);
+        return true;
     case Opc::AsyncCopy:
         return execCopy(m, w, op, exec);
     default:

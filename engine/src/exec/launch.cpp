@@ -2,6 +2,7 @@
 // shared memory), lay out the parameters per the kernel's .param declarations (PTX ISA 9.2 §5.1.6.1),
 // place the tensors at stable global addresses, build the CTAs and warps, run, and collect the tensors.
 #include "exec/args_struct.hpp"
+#include "exec/order.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -203,8 +204,11 @@ Result<ExecResult> runKernel(const PtxModule& mod, const Launch& L, const ExecOp
             w.regs.assign(size_t(p.regSlots) * 32, 0);
             m.warps.push_back(std::move(w));
         }
+    if (opt.order) m.order = std::make_unique<async::Model>();
     uint64_t steps = 0;
     if (!runWarps(m, opt, steps)) return *m.error;
+    std::vector<Diagnostic> orderFindings = orderFinish(m);
+    if (!orderFindings.empty() && orderFindings.front().severity == Severity::Error) return orderFindings;
     ExecResult r;
     r.tensors = std::move(m.tensors);
     r.threadInstructions = m.threadInstructions;
@@ -212,6 +216,7 @@ Result<ExecResult> runKernel(const PtxModule& mod, const Launch& L, const ExecOp
     r.ctas = uint32_t(m.ctas.size());
     r.threads = uint32_t(threads);
     r.notes = std::move(m.notes);
+    for (auto& d : orderFindings) r.notes.push_back(std::move(d));
     return r;
 }
 

@@ -3,10 +3,12 @@
 /// instruction semantics split over alu.cpp (integer, bit, compare, select), fp.cpp (floating point,
 /// conversions), memory.cpp (addresses, ld/st/atom) and run.cpp (control flow, warps, barriers).
 #include "exec/program.hpp"
+#include "layoutscope/async/async.hpp"
 #include "layoutscope/tma/tensor_map.hpp"
 
 #include <array>
 #include <map>
+#include <memory>
 #include <optional>
 
 namespace layoutscope::exec {
@@ -79,6 +81,7 @@ struct Machine {
     std::map<uint64_t, MbarState> mbars{}; ///< key: CTA index << 32 | shared::cta address
     uint64_t clusterPhase = 0;             ///< barrier.cluster phases completed
     std::string sm{};                      ///< the module's .target (TMA restrictions per arch)
+    std::unique_ptr<async::Model> order{}; ///< the time-and-order model (order.hpp); null when off
 
     uint64_t& reg(Warp& w, uint32_t slot, int lane) { return w.regs[size_t(slot) * 32 + lane]; }
     /// Stop the run with a diagnostic at `op` (first error wins).

@@ -5,6 +5,7 @@
 // passes with every running warp spinning (docs/exec.md "mbarrier and hangs").
 #include "exec/mbarrier.hpp"
 #include "exec/decode_async.hpp"
+#include "exec/order.hpp"
 
 #include <bit>
 #include <cstdio>
@@ -161,6 +162,8 @@ bool execMbarrier(Machine& m, Warp& w, const Op& op, uint32_t exec) {
         auto arg = [&](size_t i, uint64_t dflt) {
             return i < o.size() ? readOperand(m, w, o[i], l, {TK::U, 32}) : dflt;
         };
+        async::Model* mo = orderModel(m); // h/xasync order model (order.hpp)
+        const async::BarrierRef ref = orderBarrier(cta, off);
         switch (kind) {
         case MbarOp::Init: {
             const uint64_t count = arg(1, 0);
@@ -172,6 +175,7 @@ bool execMbarrier(Machine& m, Warp& w, const Op& op, uint32_t exec) {
             b.pending = b.expected = int64_t(count);
             b.initLine = op.line;
             m.mbars[uint64_t(cta) << 32 | off] = b;
+            if (mo) mo->init(orderSite(m, w, op, l), ref, uint32_t(count));
             break;
         }
         case MbarOp::Inval:
@@ -180,9 +184,11 @@ bool execMbarrier(Machine& m, Warp& w, const Op& op, uint32_t exec) {
             break;
         case MbarOp::ExpectTx:
             if (!mbarArrive(m, op, cta, off, 0, int64_t(arg(1, 0)))) return false;
+            if (mo) mo->arrive(orderSite(m, w, op, l), ref, int64_t(arg(1, 0)), false);
             break;
         case MbarOp::CompleteTx:
             if (!mbarCompleteTx(m, op, cta, off, int64_t(arg(1, 0)))) return false;
+            if (mo) mo->completeTx(orderSite(m, w, op, l), ref, int64_t(arg(1, 0)));
             break;
         case MbarOp::Arrive:
         case MbarOp::ArriveDrop: {
@@ -208,6 +214,9 @@ bool execMbarrier(Machine& m, Warp& w, const Op& op, uint32_t exec) {
             const uint64_t token = mbarToken(*b); // the phase this arrive belongs to
             if (!mbarArrive(m, op, cta, off, count, tx)) return false;
             if (o[0].kind == OK::Reg) writeOperand(m, w, o[0], l, token);
+            if (mo) // unverified: arrive_drop is modelled as arrivals (the model has no drop)
+                for (uint32_t k = 0; k < count; ++k)
+                    mo->arrive(orderSite(m, w, op, l), ref, k ? 0 : tx, true);
             break;
         }
         case MbarOp::TestWait:
@@ -221,6 +230,8 @@ bool execMbarrier(Machine& m, Warp& w, const Op& op, uint32_t exec) {
             if (!done) {
                 failed |= 1u << l;
                 w.spin = {true, cta, off, waitFor, parity, int(&op - m.p.ops.data())};
+            } else if (mo) { // the observed phase: its parity (a token names its phase)
+                mo->wait(orderSite(m, w, op, l), ref, uint32_t(parity ? waitFor & 1 : (waitFor >> 32) & 1));
             }
             break;
         }

@@ -13,6 +13,7 @@
 // exits or has issued kQuantum steps: deterministic.
 #include "exec/machine.hpp"
 #include "exec/mbarrier.hpp"
+#include "exec/order.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -127,6 +128,7 @@ void releaseIfComplete(Machine& m, uint32_t cta, int id, uint32_t expected) {
     Cta& c = m.ctas[cta];
     if (c.arrived[id] < expected) return;
     c.arrived[id] = 0;
+    orderBarrierRelease(m); // h/xasync: the barrier orders every thread's accesses before it
     for (auto& w : m.warps)
         if (w.cta == cta && w.blockedBarrier == id) w.blocked = 0, w.blockedBarrier = -1;
 }
@@ -294,6 +296,7 @@ bool stepWarp(Machine& m, size_t wi, bool& progressed) {
     case Opc::Atom:
     case Opc::Red:
     case Opc::Cvta:
+        orderMemory(m, w, op, exec); // h/xasync: shared-memory accesses for the order model
         if (!execMemory(m, w, op, exec)) return false;
         break;
     case Opc::Cvt:

@@ -9,6 +9,7 @@
 #include "exec/args_struct.hpp"
 #include "exec/decode_async.hpp"
 #include "exec/mbarrier.hpp"
+#include "exec/order.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -143,6 +144,22 @@ bool tensorLoad(Machine& m, Warp& w, const Op& op, int l) {
     for (const auto& [key, mb] : st.mbarriers)
         if (mb.completedBytes && !mbarCompleteTx(m, op, key.first, key.second, mb.completedBytes))
             return false;
+    if (async::Model* mo = orderModel(m)) { // one async unit per delivery (each multicast destination)
+        // unverified: the written range is [dst, dst + box bytes); a swizzle only permutes 16-byte chunks
+        // within 128-byte lines of it when dst is aligned to the pattern.
+        const uint64_t bytes = tileGeometry(ld.map).boxBytes;
+        for (uint32_t c = 0; c < m.ctas.size(); ++c)
+            if (targets >> c & 1)
+                mo->issue(orderSite(m, w, op, l),
+                          async::AsyncOp{async::OpKind::TmaLoad,
+                                         {},
+                                         {orderSmem(c, dst, dst + bytes, "TMA destination")},
+                                         async::Completion::Mbarrier,
+                                         orderBarrier(tmaSignalCta(ld.ctaGroup, c, mbarCta), mbar),
+                                         int64_t(bytes),
+                                         multicast ? uint32_t(ld.ctaMask) : 0u,
+                                         UINT32_MAX});
+    }
     return true;
 }
 
@@ -177,6 +194,17 @@ bool tensorStore(Machine& m, Warp& w, const Op& op, int l) {
     const Status s = executeTmaStore(sto, st, tb);
     tb.endInstr();
     if (!s) return engineError(m, op, s);
+    if (async::Model* mo = orderModel(m)) {
+        const uint64_t bytes = tileGeometry(sto.map).boxBytes;
+        mo->issue(orderSite(m, w, op, l), async::AsyncOp{async::OpKind::TmaStore,
+                                                         {orderSmem(srcCta, src, src + bytes, "TMA source")},
+                                                         {},
+                                                         async::Completion::BulkGroup,
+                                                         {},
+                                                         0,
+                                                         0,
+                                                         UINT32_MAX});
+    }
     // Read back the box's bounding byte range of global memory (clamped to the tensors); the bytes the
     // store did not write read back unchanged from the regions.
     const auto& p = map->p;
@@ -215,6 +243,16 @@ bool bulkCopy(Machine& m, Warp& w, const Op& op, CopyForm f, int l) {
         uint8_t* d = s ? resolve(m, w, op, Space::Global, dstA, size, l, true) : nullptr;
         if (!d) return false;
         std::memmove(d, s, size);
+        if (async::Model* mo = orderModel(m))
+            mo->issue(orderSite(m, w, op, l),
+                      async::AsyncOp{async::OpKind::BulkCopy,
+                                     {orderSmem(w.cta, srcA, srcA + size, "bulk source")},
+                                     {},
+                                     async::Completion::BulkGroup,
+                                     {},
+                                     0,
+                                     0,
+                                     UINT32_MAX});
         return true;
     }
     // Loads into shared::cluster / shared::cta with complete_tx on [mbar].
@@ -246,6 +284,19 @@ bool bulkCopy(Machine& m, Warp& w, const Op& op, CopyForm f, int l) {
         std::memmove(m.ctas[c].smem.data() + dst, s, size);
         const uint32_t sigCta = (op.async & kAfMulticast) ? c : mbarCta; // each destination's own barrier
         if (!mbarCompleteTx(m, op, sigCta, mbar, int64_t(size))) return false;
+        if (async::Model* mo = orderModel(m)) {
+            async::AsyncOp a{async::OpKind::BulkCopy,
+                             {},
+                             {orderSmem(c, dst, dst + size, "bulk destination")},
+                             async::Completion::Mbarrier,
+                             orderBarrier(sigCta, mbar),
+                             int64_t(size),
+                             (op.async & kAfMulticast) ? targets : 0u,
+                             UINT32_MAX};
+            if (f == CopyForm::BulkSharedToCluster)
+                a.reads.push_back(orderSmem(w.cta, srcA, srcA + size, "bulk source"));
+            mo->issue(orderSite(m, w, op, l), std::move(a));
+        }
     }
     return true;
 }
@@ -254,7 +305,20 @@ bool bulkCopy(Machine& m, Warp& w, const Op& op, CopyForm f, int l) {
 
 bool execCopy(Machine& m, Warp& w, const Op& op, uint32_t exec) {
     const auto f = static_cast<CopyForm>(op.mode);
-    if (f == CopyForm::CommitGroup || f == CopyForm::WaitGroup) return true; // data landed at issue
+    if (f == CopyForm::CommitGroup || f == CopyForm::WaitGroup) { // data landed at issue; the model orders
+        if (async::Model* mo = orderModel(m))
+            for (uint32_t x = exec; x; x &= x - 1) {
+                const int l = std::countr_zero(x);
+                const async::Site site = orderSite(m, w, op, l);
+                if (f == CopyForm::CommitGroup)
+                    mo->commitGroup(site, async::Completion::BulkGroup);
+                else
+                    mo->waitGroup(site, async::Completion::BulkGroup,
+                                  op.o.empty() ? 0 : uint32_t(readOperand(m, w, op.o[0], l, {TK::U, 32})),
+                                  op.async & kAfRead);
+            }
+        return true;
+    }
     for (uint32_t x = exec; x; x &= x - 1) {
         const int l = std::countr_zero(x);
         switch (f) {

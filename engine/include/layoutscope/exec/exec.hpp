@@ -72,6 +72,9 @@ struct Launch {
 
 struct ExecOptions {
     uint64_t maxWarpSteps = uint64_t(1) << 28; ///< instructions issued per warp group; past it: a diagnostic
+    /// Feed the run to the time-and-order model (docs/exec.md "Time and order"): races, missed waits and
+    /// proxy fences become errors. Off: no order checks (faster on big kernels).
+    bool order = true;
 };
 
 struct ExecResult {

@@ -1,0 +1,103 @@
+// The executor's events fed to the time-and-order model (order.hpp; issue 23, docs/async-order.md).
+#include "exec/order.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstdio>
+
+namespace layoutscope::exec {
+
+async::Model* orderModel(Machine& m) {
+    return m.order.get();
+}
+
+async::Site orderSite(const Machine& m, const Warp& w, const Op& op, int lane) {
+    (void)m;
+    return async::Site{{w.cta, w.firstThread / 32, w.firstThread + uint32_t(lane)},
+                       SourceSpan{op.line, op.column, 1},
+                       op.text.substr(0, op.text.find('\n'))};
+}
+
+async::Range orderSmem(uint32_t cta, uint64_t begin, uint64_t end, std::string name) {
+    return async::Range{MemSpace::SharedCta, cta, begin, end, std::move(name)};
+}
+
+async::BarrierRef orderBarrier(uint32_t cta, uint32_t offset) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "0x%x", offset);
+    return async::BarrierRef{cta, offset, std::string("mbarrier@") + buf};
+}
+
+namespace {
+
+std::string smemName(const Machine& m, uint64_t off) {
+    for (const Symbol& s : m.p.symbols)
+        if (s.space == Space::Shared && off >= s.offset && (off < s.offset + s.bytes || s.bytes == 0))
+            return s.name;
+    return "smem";
+}
+
+} // namespace
+
+void orderMemory(Machine& m, Warp& w, const Op& op, uint32_t exec) {
+    async::Model* mo = orderModel(m);
+    // Atomics are not fed: they do not race with each other (unverified: an atomic against a plain access
+    // of another thread is not checked).
+    if (!mo || op.opc == Opc::Cvta || op.opc == Opc::Atom || op.opc == Opc::Red) return;
+    if (op.space != Space::Shared && op.space != Space::SharedCluster && op.space != Space::Generic) return;
+    const bool isStore = op.opc == Opc::St || op.opc == Opc::Red;
+    const size_t addrIdx = isStore ? 0 : 1;
+    if (op.o.size() <= addrIdx || op.o[addrIdx].kind != OK::Mem) return;
+    const Opnd& a = op.o[addrIdx];
+    const uint64_t bytes =
+        uint64_t(std::max(1, op.t.bits / 8)) * (op.opc == Opc::Ld || op.opc == Opc::St ? op.vec : 1);
+    for (uint32_t x = exec; x; x &= x - 1) {
+        const int l = std::countr_zero(x);
+        uint64_t addr = uint64_t(a.imm);
+        if (a.hasBase) addr += m.reg(w, a.reg, l);
+        if (a.sym >= 0) addr += symbolAddress(m, m.p.symbols[a.sym]);
+        if (op.space == Space::Generic) {
+            if (addr - kSharedWindow >= kWindowBytes) continue; // not shared memory
+            addr -= kSharedWindow;
+        }
+        uint32_t cta = w.cta;
+        if (const uint64_t rank = addr >> kClusterRankShift) {
+            if (rank > m.ctas.size()) continue;
+            cta = uint32_t(rank - 1);
+            addr &= (uint64_t(1) << kClusterRankShift) - 1;
+        }
+        std::vector<async::Range> r{orderSmem(cta, addr, addr + bytes, smemName(m, addr))};
+        const bool reads = op.opc != Opc::St, writes = op.opc != Opc::Ld;
+        mo->access(orderSite(m, w, op, l), reads ? r : std::vector<async::Range>{},
+                   writes ? r : std::vector<async::Range>{});
+    }
+}
+
+void orderBarrierRelease(Machine& m) {
+    async::Model* mo = orderModel(m);
+    if (!mo) return;
+    Op bar;
+    bar.text = "bar.sync";
+    for (const Warp& w : m.warps) // every thread known to the model before the join
+        for (uint32_t x = w.valid & ~w.exited; x; x &= x - 1)
+            mo->access(orderSite(m, w, bar, std::countr_zero(x)), {}, {});
+    mo->clusterBarrier(orderSite(m, m.warps.front(), bar, 0));
+}
+
+std::vector<Diagnostic> orderFinish(Machine& m) {
+    async::Model* mo = orderModel(m);
+    if (!mo) return {};
+    Op exitOp;
+    exitOp.text = "kernel exit";
+    mo->finish(orderSite(m, m.warps.front(), exitOp, 0));
+    std::vector<Diagnostic> out;
+    for (Diagnostic d : mo->findings()) {
+        d.message = "order: " + d.message;
+        out.push_back(std::move(d));
+    }
+    std::stable_sort(out.begin(), out.end(),
+                     [](const Diagnostic& a, const Diagnostic& b) { return a.severity < b.severity; });
+    return out;
+}
+
+} // namespace layoutscope::exec
