@@ -524,3 +524,34 @@ TEST_CASE("exec: an mma whose exact sum is rounded to the accumulator says so (u
     REQUIRE(r->notes.size() == 1);
     CHECK_THAT(r->notes[0].message, Catch::Contains("rounded") && Catch::Contains("unverified"));
 }
+
+TEST_CASE("exec: cp.async groups reach the order model (a read before wait_group is a race)",
+          "[exec][xmma]") {
+    auto run = [](const std::string& between) {
+        const std::string ptx = ".version 8.0\n.target sm_90a\n.address_size 64\n"
+                                ".visible .entry k(.param .u64 in, .param .u64 out)\n{\n.reg .b32 %r<16>;\n"
+                                ".reg .b64 %rd<16>;\n.shared .align 16 .b8 buf[128];\n"
+                                "ld.param.u64 %rd0, [in];\nld.param.u64 %rd1, [out];\nmov.u32 %r0, %tid.x;\n"
+                                "mov.u32 %r6, buf;\nmul.wide.u32 %rd2, %r0, 4;\nadd.u64 %rd3, %rd0, %rd2;\n"
+                                "shl.b32 %r7, %r0, 2;\nadd.u32 %r8, %r6, %r7;\n"
+                                "cp.async.ca.shared.global [%r8], [%rd3], 4;\n" +
+                                between +
+                                "ld.shared.u32 %r11, [%r8];\nadd.u64 %rd4, %rd1, %rd2;\n"
+                                "st.global.u32 [%rd4], %r11;\nret;\n}\n";
+        Launch l;
+        l.block = {32, 1, 1};
+        l.args = {tensorArg<uint32_t>("in", "u32", std::vector<uint32_t>(32, 7)),
+                  tensorArg<uint32_t>("out", "u32", std::vector<uint32_t>(32, 0))};
+        return runText(ptx, l);
+    };
+    SECTION("commit_group + wait_group 0 before the read: ordered") {
+        auto r = run("cp.async.commit_group;\ncp.async.wait_group 0;\n");
+        if (!r) FAIL(formatDiagnostic(r.error()));
+        CHECK(values<uint32_t>(*r, "out")[5] == 7);
+    }
+    SECTION("no wait: the read races with the copy") {
+        auto r = run("cp.async.commit_group;\n");
+        REQUIRE_FALSE(r);
+        CHECK_THAT(r.error().message, Catch::Contains("race") && Catch::Contains("cp.async"));
+    }
+}

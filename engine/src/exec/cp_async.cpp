@@ -8,6 +8,7 @@
 // cp-size zero bytes without reading the source.
 #include "exec/mbarrier.hpp"
 #include "exec/mma_exec.hpp"
+#include "exec/order.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -21,6 +22,7 @@ bool execCpAsync(Machine& m, Warp& w, const Op& op, uint32_t exec) {
     auto state = [&](int lane) -> std::array<uint32_t, 2>& {
         return m.cpAsync[size_t(w.cta) * m.threadsPerCta + w.firstThread + lane];
     };
+    async::Model* mo = orderModel(m);                  // h/xasync's order model: groups per thread
     if (op.opc == Opc::CpAsyncGroup && op.mode == 2) { // cp.async.mbarrier.arrive{.noinc}
         // Every prior cp.async of the thread has landed, so its arrive-on happens now. Without .noinc the
         // pending count is incremented first (§9.7.9.25.3.4): the phase's arrivals are unchanged.
@@ -29,12 +31,24 @@ bool execCpAsync(Machine& m, Warp& w, const Op& op, uint32_t exec) {
             uint32_t cta = 0, off = 0;
             if (!mbarTarget(m, w, op, op.space, memAddress(m, w, op.o[0], l), l, cta, off)) return false;
             if (f.noinc ? !mbarArrive(m, op, cta, off, 1, 0) : !mbarAt(m, op, cta, off)) return false;
+            if (mo) { // unverified: modelled as "the thread's copies completed, then an arrive" (noinc), so a
+                      // waiter of the phase is ordered after them; without .noinc no arrival is counted
+                const async::Site site = orderSite(m, w, op, l);
+                mo->commitGroup(site, async::Completion::CpAsyncGroup); // it tracks every prior cp.async,
+                mo->waitGroup(site, async::Completion::CpAsyncGroup, 0, false); // committed or not
+                mo->arrive(site, orderBarrier(cta, off), 0, f.noinc);
+            }
         }
         return true;
     }
     if (op.opc == Opc::CpAsyncGroup) {
         for (uint32_t x = exec; x; x &= x - 1) {
-            auto& s = state(std::countr_zero(x));
+            const int l = std::countr_zero(x);
+            if (mo && op.mode == 0) mo->commitGroup(orderSite(m, w, op, l), async::Completion::CpAsyncGroup);
+            if (mo && op.mode == 1)
+                mo->waitGroup(orderSite(m, w, op, l), async::Completion::CpAsyncGroup,
+                              uint32_t(std::max(f.waitN, 0)), false);
+            auto& s = state(l);
             if (op.mode == 0 && s[0]) s[0] = 0, ++s[1]; // commit_group (an empty group commits nothing)
             // wait_group N / wait_all: every copy has landed at issue; nothing to wait for.
         }
@@ -76,6 +90,12 @@ bool execCpAsync(Machine& m, Warp& w, const Op& op, uint32_t exec) {
         }
         std::memcpy(d, buf, f.cpSize);
         ++state(l)[0];
+        if (mo) {
+            async::AsyncOp ao{
+                async::OpKind::CpAsync, {}, {}, async::Completion::CpAsyncGroup, {}, 0, 0, UINT32_MAX};
+            ao.writes.push_back(orderSmem(w.cta, dst, dst + f.cpSize, "cp.async destination"));
+            mo->issue(orderSite(m, w, op, l), std::move(ao));
+        }
     }
     return true;
 }

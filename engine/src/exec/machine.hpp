@@ -128,6 +128,8 @@ bool execCpAsync(Machine& m, Warp& w, const Op& op, uint32_t exec);
 bool execLdStMatrix(Machine& m, Warp& w, const Op& op, uint32_t g, uint32_t exec);
 bool execMmaSync(Machine& m, Warp& w, const Op& op, uint32_t g, uint32_t exec);
 bool execWgmma(Machine& m, size_t wi, const Op& op, int pc, uint32_t g, uint32_t exec);
+void orderWgmmaGroup(Machine& m, Warp& w, const Op& op,
+                     uint32_t exec); ///< wgmma.commit/wait_group -> order model
 /// h/xasync (cluster.cpp): mbarrier, elect, mapa, barrier.cluster, fence, bulk copies; `g` the lanes at
 /// the instruction, `exec` those whose guard holds. clusterBarrierCheck: release barrier.cluster waiters
 /// once every live thread of the cluster arrived (after an arrive or an exit).

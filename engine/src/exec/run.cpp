@@ -315,6 +315,7 @@ bool stepWarp(Machine& m, size_t wi, bool& progressed) {
         if (!execCpAsync(m, w, op, exec)) return false;
         break;
     case Opc::WgmmaOrder: // wgmma.fence / commit_group / wait_group: the data lands at issue
+        orderWgmmaGroup(m, w, op, exec);
         break;
     case Opc::Ldmatrix:
     case Opc::Stmatrix:
