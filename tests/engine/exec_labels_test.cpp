@@ -27,3 +27,18 @@ TEST_CASE("exec decode: a label defined twice in one block is an error naming bo
     CHECK(r.error().span.line == 8);
     CHECK_THAT(formatDiagnostic(r.error()), Catch::Matchers::Contains("lines 6 and 8"));
 }
+
+TEST_CASE("exec: a branch reaches the label of its own { } block when blocks reuse a name", "[exec]") {
+    // Block 1 jumps over `mov %r1, 1` to its DONE; block 2 jumps over `mov %r2, 2` to its DONE. With one flat
+    // label table both branches would go to block 2's DONE and skip `mov %r3, 3` between the blocks.
+    const std::string body =
+        "mov.u32 %r1, 10;\nmov.u32 %r2, 20;\nmov.u32 %r3, 30;\n"
+        "{\nbra DONE;\nmov.u32 %r1, 1;\nDONE:\n}\n"
+        "mov.u32 %r3, 3;\n"
+        "{\nbra DONE;\nmov.u32 %r2, 2;\nDONE:\n}\n"
+        "st.global.u32 [%rd0], %r1;\nst.global.u32 [%rd0+8], %r2;\nst.global.u32 [%rd0+16], %r3;";
+    const auto out = runBody(body);
+    CHECK(uint32_t(out[0]) == 10);
+    CHECK(uint32_t(out[1]) == 20);
+    CHECK(uint32_t(out[2]) == 3);
+}

@@ -246,6 +246,10 @@ void decodeInstruction(const PtxStatement& st, DecodeScope& s, Op& op) {
         parts.push_back(opcode.substr(a, b - a));
         a = b + 1;
     }
+    if (isMatrixOpcode(parts)) { // decode_mma.cpp
+        if (auto err = decodeMatrix(parts, trim(t.substr(e)), s, op)) return fail(*err);
+        return;
+    }
     bool asyncForm = false; // h/xasync: mbarrier, elect, mapa, barrier.cluster, fence, bulk copies
     if (auto err = decodeAsync(parts, op, asyncForm)) return fail(*err);
     if (!asyncForm) {
@@ -435,6 +439,9 @@ Result<Program> decodeModule(const PtxModule& m) {
             if (st.kind == PtxStatement::Kind::Declaration) {
                 auto d = ptxmod::parseDecl(st.text, st.line, st.column);
                 if (!d) return d.diagnostics();
+                for (const auto& n : d->names) // predicate registers (cp.async's ignore-src, decode_mma.cpp)
+                    for (int i = 0; d->space == ".reg" && d->type == ".pred" && i < std::max(n.count, 1); ++i)
+                        s.predRegs.insert(n.count ? n.name + std::to_string(i) : n.name);
                 for (const auto& n : d->names) {
                     if (d->space == ".reg") { // names without '%' (inline asm `{ .reg .pred p; ... }`)
                         if (!n.name.empty() && n.name[0] != '%') s.reg(n.name);

@@ -5,6 +5,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -19,6 +20,7 @@ struct DecodeScope {
     const std::map<std::string, int>* globals = nullptr;
     const std::map<std::string, int>* labels = nullptr;
     const std::map<std::string, int>* functions = nullptr;
+    std::set<std::string> predRegs; ///< names declared `.reg .pred` (cp.async's ignore-src operand)
     uint32_t reg(const std::string& name);
     [[nodiscard]] int symbol(const std::string& name) const; ///< -1 if unknown
 };
@@ -32,5 +34,10 @@ struct DecodeScope {
 /// A tcgen05.* instruction (`text` without its guard) into `op` (tcgen05_decode.cpp): the reason when the
 /// form is not modelled or malformed.
 [[nodiscard]] std::optional<std::string> decodeTcgen05(std::string_view text, DecodeScope& s, Op& op);
+
+/// decode_mma.cpp: cp.async, wgmma, mma.sync, ldmatrix, stmatrix, movmatrix (opcode split on '.').
+[[nodiscard]] bool isMatrixOpcode(const std::vector<std::string>& parts);
+[[nodiscard]] std::optional<std::string> decodeMatrix(const std::vector<std::string>& parts,
+                                                      const std::string& rest, DecodeScope& s, Op& op);
 
 } // namespace layoutscope::exec

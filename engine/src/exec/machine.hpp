@@ -28,7 +28,8 @@ struct Warp {
     std::array<int, 32> pc{};
     std::array<std::vector<Frame>, 32> stack;
     std::vector<uint64_t> regs; ///< slot * 32 + lane
-    int blockedBarrier = -1;
+    int blockedBarrier = -1;    ///< 0..15 a bar.sync; kWarpgroupWait: at a wgmma.mma_async (wgmma.cpp)
+    int wgmmaPc = -1;           ///< the wgmma.mma_async this warp waits at for its warpgroup (-1: none)
     // --- h/xasync: an mbarrier wait that failed (the warp spins on it; mbarrier.cpp), cluster barrier
     struct Spin {
         bool on = false;
@@ -42,6 +43,7 @@ struct Warp {
 };
 
 constexpr int kClusterBarrierId = 16; ///< Warp::blockedBarrier of a barrier.cluster.wait
+constexpr int kWarpgroupWait = 17;    ///< Warp::blockedBarrier at a wgmma.mma_async (wgmma.cpp)
 
 /// An mbarrier object (PTX ISA 9.2 §9.7.13.15.1): the 8 bytes in shared memory are kept here.
 struct MbarState {
@@ -76,6 +78,7 @@ struct Machine {
     uint64_t threadInstructions = 0;
     std::vector<Diagnostic> notes;
     std::shared_ptr<TcgenState> tcgen; ///< Tensor Memory, created at the first tcgen05 instruction
+    std::vector<std::array<uint32_t, 2>> cpAsync; ///< per thread: cp.async {not committed, committed groups}
     // --- h/xasync: tensor maps read back from the bytes a TMA operand points at (args_struct.cpp)
     std::map<std::array<uint8_t, 128>, TensorMap> tensorMapCache{};
     std::map<uint64_t, MbarState> mbars{}; ///< key: CTA index << 32 | shared::cta address
@@ -125,6 +128,15 @@ bool execMemory(Machine& m, Warp& w, const Op& op, uint32_t mask);  // memory.cp
 bool execTcgen05(Machine& m, Warp& w, const Op& op, uint32_t g, uint32_t exec);
 /// Kernel end: Tensor Memory still allocated stops the run (tcgen05_exec.cpp).
 bool finishTcgen05(Machine& m);
+// Matrix and async-copy instructions (cp_async.cpp, ldmatrix.cpp, mma_sync.cpp, wgmma.cpp); `g` the
+// lanes at the instruction, `exec` those whose guard holds. execWgmma blocks the warp until its
+// warpgroup's 4 warps arrive, then runs the instruction for all 128 threads.
+bool execCpAsync(Machine& m, Warp& w, const Op& op, uint32_t exec);
+bool execLdStMatrix(Machine& m, Warp& w, const Op& op, uint32_t g, uint32_t exec);
+bool execMmaSync(Machine& m, Warp& w, const Op& op, uint32_t g, uint32_t exec);
+bool execWgmma(Machine& m, size_t wi, const Op& op, int pc, uint32_t g, uint32_t exec);
+void orderWgmmaGroup(Machine& m, Warp& w, const Op& op,
+                     uint32_t exec); ///< wgmma.commit/wait_group -> order model
 /// h/xasync (cluster.cpp): mbarrier, elect, mapa, barrier.cluster, fence, bulk copies; `g` the lanes at
 /// the instruction, `exec` those whose guard holds. clusterBarrierCheck: release barrier.cluster waiters
 /// once every live thread of the cluster arrived (after an arrive or an exit).

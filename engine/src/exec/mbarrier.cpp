@@ -261,7 +261,9 @@ bool reportHang(Machine& m) {
             msg += "; warp " + std::to_string(w.firstThread / 32) + " of CTA rank " + std::to_string(w.cta) +
                    " waits at " +
                    (w.blockedBarrier == kClusterBarrierId ? std::string("barrier.cluster.wait")
-                                                          : "bar.sync " + std::to_string(w.blockedBarrier)) +
+                    : w.blockedBarrier == kWarpgroupWait // h/xmma
+                        ? std::string("wgmma.mma_async for the other warps of its warpgroup")
+                        : "bar.sync " + std::to_string(w.blockedBarrier)) +
                    " (line " + std::to_string(op.line) + ")";
         } else if (w.spin.on) {
             const Op& op = m.p.ops[size_t(w.spin.pc)];

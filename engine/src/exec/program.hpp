@@ -1,6 +1,7 @@
 #pragma once
 /// Internal to the executor: the decoded program (every function's statements decoded once into Op),
 /// the machine state, and the per-group execution entry points (alu.cpp, fp.cpp, memory.cpp, run.cpp).
+#include "exec/mma_form.hpp"
 #include "layoutscope/exec/exec.hpp"
 
 #include <array>
@@ -83,7 +84,16 @@ enum class Opc : uint8_t {
     ClusterBar, ///< barrier.cluster.arrive / wait (§9.7.13.3); Op::mode: 0 arrive, 1 wait
     Fence,      ///< fence.* / membar (§9.7.13.4): no data effect; Op::mode: FenceForm
     AsyncCopy,  ///< cp.async.bulk*, cp.reduce.async.bulk* (tma.cpp); Op::mode: CopyForm
-    Tcgen05     ///< every tcgen05.* form; Op::mode says which (exec/tcgen05_state.hpp)
+    Tcgen05,    ///< every tcgen05.* form; Op::mode says which (exec/tcgen05_state.hpp)
+    // --- h/xmma: matrix and cp.async instructions (decode_mma.cpp; Op::form names their MmaForm)
+    CpAsync,      ///< cp.async.ca/.cg.shared.global (cp_async.cpp)
+    CpAsyncGroup, ///< cp.async.commit_group / wait_group / wait_all / mbarrier.arrive (cp_async.cpp)
+    WgmmaOrder,   ///< wgmma.fence / commit_group / wait_group (wgmma.cpp: ordering only)
+    Wgmma,        ///< wgmma.mma_async (wgmma.cpp)
+    Ldmatrix,     ///< ldmatrix (ldmatrix.cpp)
+    Stmatrix,     ///< stmatrix (ldmatrix.cpp)
+    Movmatrix,    ///< movmatrix (ldmatrix.cpp)
+    MmaSync       ///< mma.sync (mma_sync.cpp)
 };
 
 /// Operand types: U/S/B integer, F float (f32/f64), Pred, and the 16-bit float kinds.
@@ -181,6 +191,7 @@ struct Op {
     bool guardNeg = false;
     std::vector<Opnd> o;
     int target = -1; ///< bra: the target pc; call: the callee's function index
+    int form = -1;   ///< matrix / cp.async instructions: index into Program::mmaForms
     int line = 0, column = 0, locFile = 0, locLine = 0;
     std::string text;                    ///< the instruction as written (for diagnostics)
     std::vector<int> callArgs, callRets; ///< call: caller symbols (Program::symbols) of the args / returns
@@ -206,6 +217,7 @@ struct Program {
     std::vector<Op> ops; ///< every function's instructions, concatenated
     std::vector<Function> functions;
     std::vector<Symbol> symbols;
+    std::vector<MmaForm> mmaForms; ///< Op::form of the matrix and cp.async instructions
     uint32_t regSlots = 0;         ///< register slots (all functions; a function's names are its own)
     uint64_t staticSmem = 0;       ///< static .shared bytes
     uint64_t dynSmemOffset = 0;    ///< where `extern .shared` arrays start

@@ -321,6 +321,23 @@ bool stepWarp(Machine& m, size_t wi, bool& progressed) {
     case Opc::AsyncCopy:
         if (!execAsync(m, w, op, g, exec)) return false;
         break;
+    case Opc::CpAsync: // cp_async.cpp, ldmatrix.cpp, mma_sync.cpp, wgmma.cpp
+    case Opc::CpAsyncGroup:
+        if (!execCpAsync(m, w, op, exec)) return false;
+        break;
+    case Opc::WgmmaOrder: // wgmma.fence / commit_group / wait_group: the data lands at issue
+        orderWgmmaGroup(m, w, op, exec);
+        break;
+    case Opc::Ldmatrix:
+    case Opc::Stmatrix:
+    case Opc::Movmatrix:
+        if (!execLdStMatrix(m, w, op, g, exec)) return false;
+        break;
+    case Opc::MmaSync:
+        if (!execMmaSync(m, w, op, g, exec)) return false;
+        break;
+    case Opc::Wgmma: // waits for the warpgroup's 4 warps; advances the pcs itself
+        return execWgmma(m, wi, op, pc, g, exec);
     default:
         if (op.t.bits == 0)
             return m.fail(op, DiagCode::Syntax, "the instruction has no type suffix (.u32, .f32, ...)");
@@ -366,6 +383,11 @@ bool runWarps(Machine& m, const ExecOptions& opt, uint64_t& steps) {
                 if (w.blocked) {
                     const int l = std::countr_zero(w.blocked);
                     const Op& op = m.p.ops[w.pc[l] - 1];
+                    if (w.blockedBarrier == kWarpgroupWait)
+                        return m.fail(op, DiagCode::FaultLaunchFailure,
+                                      "deadlock: the warp of " + m.who(w, l) +
+                                          " waits at this wgmma.mma_async for the other warps of its "
+                                          "warpgroup (4 consecutive warps), which exited or wait elsewhere");
                     return m.fail(op, DiagCode::FaultLaunchFailure,
                                   "deadlock: " + m.who(w, l) + " waits at " +
                                       (w.blockedBarrier == kClusterBarrierId
