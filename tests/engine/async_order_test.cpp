@@ -95,7 +95,7 @@ TEST_CASE("async: each broken ordering example gets exactly its diagnostics, its
           {E, 11, {"race (read after write)", "ld.shared"}},
           {W, 11, {"kernel exit"}}}},
         {"async_remote_barrier_no_init_fence",
-         {{E, 18, {"mbarrier bar1 of CTA 1", "used from CTA 0", "no fence.mbarrier_init"}}}},
+         {{E, 20, {"mbarrier bar1 of CTA 1", "used from CTA 0", "no fence.mbarrier_init"}}}},
     };
     for (const Pair& p : pairs) {
         SECTION(p.name) {

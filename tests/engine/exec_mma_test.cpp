@@ -130,10 +130,10 @@ TEST_CASE("exec nvcc: wgmma m64n64k16 over SWIZZLE_128B K-major tiles equals the
 TEST_CASE("exec nvcc: the matrix kernels' output bytes equal the H100's (scripts/probes/exec_mma)",
           "[exec][xmma]") {
     // The probe runs the same kernels with the same inputs on an H100 and prints one JSON line per buffer.
-    const std::string rec = readData("h100_mma.jsonl");
+    const std::string rec = readData("h200_mma.jsonl");
     if (rec.empty()) {
         WARN(
-            "skipped: tests/data/exec/h100_mma.jsonl is not recorded yet (run scripts/probes/exec_mma/run.sh "
+            "skipped: tests/data/exec/h200_mma.jsonl is not recorded yet (run scripts/probes/exec_mma/run.sh "
             "on an H100 and commit its exec_mma.jsonl there)");
         return;
     }

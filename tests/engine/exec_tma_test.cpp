@@ -163,7 +163,7 @@ TEST_CASE("exec bulk copies: global -> shared through an mbarrier, shared -> glo
 }
 
 TEST_CASE("exec TMA: the executor's bytes equal the H100's (when recorded)", "[exec][exec_tma]") {
-    // scripts/probes/exec_tma/run.sh records these on an H100 into tests/data/exec/h100/.
+    // scripts/probes/exec_tma/run.sh records these on an H100 into tests/data/exec/h200/.
     struct Case {
         const char* file;
         const char* entry;
@@ -184,9 +184,9 @@ TEST_CASE("exec TMA: the executor's bytes equal the H100's (when recorded)", "[e
     };
     const std::string ptx = readData("tma_kernels.ptx");
     for (const Case& c : cases) {
-        const std::string recorded = readData("h100/" + std::string(c.file));
+        const std::string recorded = readData("h200/" + std::string(c.file));
         if (recorded.empty()) {
-            WARN("skipped: tests/data/exec/h100/"
+            WARN("skipped: tests/data/exec/h200/"
                  << c.file << " not recorded yet (run scripts/probes/exec_tma/run.sh on an H100)");
             continue;
         }

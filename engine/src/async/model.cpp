@@ -425,7 +425,10 @@ void Model::fence(const Site& s, FenceKind k) {
     m->tick(t);
 }
 
-void Model::clusterBarrier(const Site&) {
+void Model::clusterBarrier(const Site&, bool publishesInits) {
+    if (publishesInits)
+        for (auto& [key, b] : m->barriers)
+            if (b.initialised && b.fencedAt < 0) b.fencedAt = m->clusterGen;
     for (ThreadRec& t : m->threads)
         if (!t.hung) join(m->clusterClock, t.clock);
     for (ThreadRec& t : m->threads)

@@ -70,6 +70,7 @@ bool clusterBarrier(Machine& m, Warp& w, const Op& op, uint32_t g, uint32_t exec
                               m.who(w, std::countr_zero(w.clusterArrived & exec)) +
                               " (PTX ISA 9.2 §9.7.13.3)");
         w.clusterArrived |= exec;
+        m.clusterArriveRelaxed |= op.text.find(".relaxed") != std::string::npos;
         clusterBarrierCheck(m);
         return true;
     }
@@ -91,7 +92,9 @@ void clusterBarrierCheck(Machine& m) {
     }
     if (!any) return;
     ++m.clusterPhase;
-    orderBarrierRelease(m);
+    orderBarrierRelease(m,
+                        !m.clusterArriveRelaxed); // a release arrive publishes the mbarrier inits before it
+    m.clusterArriveRelaxed = false;
     for (Warp& w : m.warps) {
         w.clusterArrived = 0;
         if (w.blockedBarrier == kClusterBarrierId) w.blocked = 0, w.blockedBarrier = -1;

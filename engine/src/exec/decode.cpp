@@ -390,51 +390,46 @@ Result<Program> decodeModule(const PtxModule& m) {
         const PtxFunction& f = m.functions[fi];
         // Labels first (pcs), then statements in order so declarations bind the names that follow.
         // A label is visible in its `{ }` block and the blocks inside it (PTX ISA 9.2 §4.4): CUTLASS's
-        // inline asm repeats `LAB_WAIT:` / `DONE:` in every inlined wait loop of a function.
-        // The reader gives each statement its depth only: a block starts where the depth rises, so two
-        // sibling blocks with no statement between them count as one (a label defined twice in it is an
-        // error naming both lines, never a silent pick).
-        std::vector<int> blockOf(f.body.size()); // statement -> block number (0 = the body)
+        // inline asm repeats `LAB_WAIT:` / `DONE:` in every inlined wait loop of a function. The reader
+        // numbers the blocks (PtxStatement::scopeId, PtxFunction::scopeParents), so sibling blocks are apart
+        // even back to back; a label defined twice in one block is an error naming both lines.
+        const auto& parents = f.scopeParents;
+        auto blockOf = [&](const PtxStatement& st) {
+            return st.scopeId >= 0 && size_t(st.scopeId) < parents.size() ? st.scopeId : 0;
+        };
         std::map<int, std::map<std::string, std::pair<int, int>>> blockLabels; // block -> name -> (pc, line)
         int pc = static_cast<int>(p.ops.size());
         p.functions[fi].firstPc = pc;
-        {
-            std::vector<int> open{0};
-            int blocks = 0;
-            for (size_t i = 0; i < f.body.size(); ++i) {
-                const PtxStatement& st = f.body[i];
-                const size_t depth = size_t(std::max(st.scopeDepth, 0));
-                if (depth + 1 < open.size()) open.resize(depth + 1);
-                while (open.size() < depth + 1) open.push_back(++blocks);
-                blockOf[i] = open.back();
-                if (st.kind == PtxStatement::Kind::Label) {
-                    auto [it, fresh] = blockLabels[blockOf[i]].try_emplace(st.text, pc, st.line);
-                    if (!fresh)
-                        return Diagnostic{Severity::Error,
-                                          DiagCode::Syntax,
-                                          {st.line, st.column, 1},
-                                          "label `" + st.text + "` is defined twice in one block (lines " +
-                                              std::to_string(it->second.second) + " and " +
-                                              std::to_string(st.line) + ")",
-                                          "PTX ISA 9.2 §4.4 (labels)",
-                                          Provenance::PtxText};
-                }
-                if (st.kind == PtxStatement::Kind::Instruction) ++pc;
+        for (const PtxStatement& st : f.body) {
+            if (st.kind == PtxStatement::Kind::Label) {
+                auto [it, fresh] = blockLabels[blockOf(st)].try_emplace(st.text, pc, st.line);
+                if (!fresh)
+                    return Diagnostic{Severity::Error,
+                                      DiagCode::Syntax,
+                                      {st.line, st.column, 1},
+                                      "label `" + st.text + "` is defined twice in one block (lines " +
+                                          std::to_string(it->second.second) + " and " +
+                                          std::to_string(st.line) + ")",
+                                      "PTX ISA 9.2 §4.4 (labels)",
+                                      Provenance::PtxText};
             }
+            if (st.kind == PtxStatement::Kind::Instruction) ++pc;
         }
         std::map<std::string, int> labels; // those visible at the statement being decoded
-        std::vector<int> chain;            // open blocks by depth
+        int current = -1;                  // the block `labels` was built for
         DecodeScope s{&p, static_cast<int>(fi), {}, locals[fi], &globals, &labels, &functions};
         for (size_t si = 0; si < f.body.size(); ++si) {
             const PtxStatement& st = f.body[si];
-            const size_t depth = size_t(std::max(st.scopeDepth, 0));
-            if (chain.size() != depth + 1 || chain[depth] != blockOf[si]) {
-                chain.resize(depth + 1);
-                chain[depth] = blockOf[si];
+            if (blockOf(st) != current) {
+                current = blockOf(st);
+                std::vector<int> chain{current}; // the block and its ancestors, innermost first
+                for (int b = current;
+                     size_t(b) < parents.size() && parents[size_t(b)] >= 0 && chain.size() <= parents.size();)
+                    chain.push_back(b = parents[size_t(b)]);
                 labels.clear();
-                for (int id : chain) // outer blocks first, inner ones override
-                    if (auto it = blockLabels.find(id); it != blockLabels.end())
-                        for (const auto& [name, at] : it->second) labels[name] = at.first;
+                for (auto it = chain.rbegin(); it != chain.rend(); ++it) // outer blocks first, inner override
+                    if (auto bl = blockLabels.find(*it); bl != blockLabels.end())
+                        for (const auto& [name, at] : bl->second) labels[name] = at.first;
             }
             if (st.kind == PtxStatement::Kind::Declaration) {
                 auto d = ptxmod::parseDecl(st.text, st.line, st.column);

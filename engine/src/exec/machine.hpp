@@ -77,12 +77,13 @@ struct Machine {
     std::optional<Diagnostic> error;
     uint64_t threadInstructions = 0;
     std::vector<Diagnostic> notes;
-    std::shared_ptr<TcgenState> tcgen; ///< Tensor Memory, created at the first tcgen05 instruction
+    std::shared_ptr<TcgenState> tcgen;            ///< Tensor Memory, created at the first tcgen05 instruction
     std::vector<std::array<uint32_t, 2>> cpAsync; ///< per thread: cp.async {not committed, committed groups}
     // --- h/xasync: tensor maps read back from the bytes a TMA operand points at (args_struct.cpp)
     std::map<std::array<uint8_t, 128>, TensorMap> tensorMapCache{};
     std::map<uint64_t, MbarState> mbars{}; ///< key: CTA index << 32 | shared::cta address
     uint64_t clusterPhase = 0;             ///< barrier.cluster phases completed
+    bool clusterArriveRelaxed = false;     ///< an arrive of the current cluster-barrier phase was .relaxed
     std::string sm{};                      ///< the module's .target (TMA restrictions per arch)
     std::unique_ptr<async::Model> order{}; ///< the time-and-order model (order.hpp); null when off
 

@@ -73,7 +73,7 @@ void orderMemory(Machine& m, Warp& w, const Op& op, uint32_t exec) {
     }
 }
 
-void orderBarrierRelease(Machine& m) {
+void orderBarrierRelease(Machine& m, bool publishesInits) {
     async::Model* mo = orderModel(m);
     if (!mo) return;
     Op bar;
@@ -81,7 +81,7 @@ void orderBarrierRelease(Machine& m) {
     for (const Warp& w : m.warps) // every thread known to the model before the join
         for (uint32_t x = w.valid & ~w.exited; x; x &= x - 1)
             mo->access(orderSite(m, w, bar, std::countr_zero(x)), {}, {});
-    mo->clusterBarrier(orderSite(m, m.warps.front(), bar, 0));
+    mo->clusterBarrier(orderSite(m, m.warps.front(), bar, 0), publishesInits);
 }
 
 std::vector<Diagnostic> orderFinish(Machine& m) {

@@ -22,7 +22,7 @@ void Reader::declare(const ptxmod::Decl& d, std::vector<PtxVariable>* vars, bool
 void Reader::record(PtxStatement::Kind k, std::string_view text, const Cursor& at) {
     if (!fn) return;
     fn->body.push_back({k, ptxmod::blankComments(text), at.line, at.column, locFile, locLine,
-                        static_cast<int>(marks.size()) - 1});
+                        static_cast<int>(marks.size()) - 1, scopeIds.empty() ? 0 : scopeIds.back()});
 }
 
 bool Reader::declaration(const Cursor& start, std::vector<PtxVariable>* vars) {
@@ -122,6 +122,10 @@ bool Reader::openScope() {
         return fail(c.here(), "scopes nested deeper than " + std::to_string(kMaxDepth) + " levels");
     marks.push_back(decls.size());
     opens.push_back(c.here());
+    if (fn) { // blocks numbered in opening order, so sibling blocks are told apart (labels are per block)
+        fn->scopeParents.push_back(scopeIds.empty() ? -1 : scopeIds.back());
+        scopeIds.push_back(static_cast<int>(fn->scopeParents.size()) - 1);
+    }
     c.advance();
     return true;
 }
@@ -130,6 +134,7 @@ void Reader::closeScope() {
     decls.resize(marks.back());
     marks.pop_back();
     opens.pop_back();
+    if (!scopeIds.empty()) scopeIds.pop_back();
     envDirty = true;
     c.advance();
     if (marks.empty()) fn = nullptr, decls.resize(moduleDecls);

@@ -27,6 +27,7 @@ struct Reader {
     std::vector<PtxDeclaration> decls; // visible names: module, params, open scopes
     std::vector<size_t> marks;         // decls.size() at each open '{'
     std::vector<SourceSpan> opens;     // where each open '{' is
+    std::vector<int> scopeIds;         // the open blocks of the current function (PtxStatement::scopeId)
     size_t moduleDecls = 0;
     bool envDirty = true;
     bool sawTarget = false;

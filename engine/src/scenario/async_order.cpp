@@ -144,6 +144,7 @@ void checkAsyncOrder(const Scenario& s, const Run& run, std::vector<Diagnostic>&
     if (tr.instrs.size() != s.instrs.size() || s.instrs.empty()) return; // a run stopped early: no model
     async::Model model([&tr](uint32_t idx, const Range& ov) { return writesDiffer(tr, idx, ov); });
     std::map<uint32_t, uint32_t> allocColumn; ///< CTA -> first column of its last tcgen05.alloc
+    bool relaxedArrive = false;               ///< the last barrier.cluster.arrive was .relaxed
     for (uint32_t i = 0; i < s.instrs.size(); ++i) {
         const ScenarioInstr& in = s.instrs[i];
         const std::string& t = in.text;
@@ -280,8 +281,10 @@ void checkAsyncOrder(const Scenario& s, const Run& run, std::vector<Diagnostic>&
                 model.tcgen05Wait(site, async::Completion::Tcgen05WaitLd);
             } else if (starts(t, "tcgen05.wait::st")) {
                 model.tcgen05Wait(site, async::Completion::Tcgen05WaitSt);
+            } else if (starts(t, "barrier.cluster.arrive")) {
+                relaxedArrive = has(t, ".relaxed");
             } else if (starts(t, "barrier.cluster.wait")) {
-                model.clusterBarrier(site);
+                model.clusterBarrier(site, !relaxedArrive); // a release arrive publishes the inits before it
             }
             break;
         }

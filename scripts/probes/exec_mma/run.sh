@@ -1,6 +1,6 @@
 #!/bin/bash
 # On the device: build and run the executor matrix-kernel probe; records to $OUT/exec_mma.jsonl
-# (copy it to tests/data/exec/h100_mma.jsonl: exec_mma_test.cpp then requires the executor's bytes equal).
+# (copy it to tests/data/exec/h200_mma.jsonl: exec_mma_test.cpp then requires the executor's bytes equal).
 set -eu
 cd "$(dirname "$0")"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader

@@ -1,6 +1,6 @@
 // H100 probe for the executor's TMA path (docs/exec.md, tests/engine/exec_tma_test.cpp): runs the
 // kernels of tests/data/exec/tma_kernels.cu with the inputs the tests use and writes each output's raw
-// bytes to $OUT/<case>.bin, for tests/data/exec/h100/ (the test compares the executor's bytes with them).
+// bytes to $OUT/<case>.bin, for tests/data/exec/h200/ (the test compares the executor's bytes with them).
 //   nvcc -arch=sm_90a -O2 -std=c++17 probe.cu -o /tmp/exec_tma_probe -lcuda && /tmp/exec_tma_probe OUTDIR
 #include "../../../tests/data/exec/tma_kernels.cu"
 

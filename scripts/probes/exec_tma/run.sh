@@ -1,6 +1,6 @@
 #!/bin/bash
 # On the H100: build the probe and record the executor-test kernels' output bytes to $OUT (default
-# /tmp/exec_tma). Commit the .bin files to tests/data/exec/h100/ with the log (README.md there).
+# /tmp/exec_tma). Commit the .bin files to tests/data/exec/h200/ with the log (README.md there).
 set -eu
 cd "$(dirname "$0")"
 OUT=${OUT:-/tmp/exec_tma}

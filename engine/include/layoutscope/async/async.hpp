@@ -130,7 +130,11 @@ class Model {
     void tcgen05Wait(const Site& at, Completion which);
     void fence(const Site& at, FenceKind k);
     /// barrier.cluster.arrive + wait executed by every thread of the cluster.
-    void clusterBarrier(const Site& at);
+    /// `publishesInits`: the arrive had release semantics (barrier.cluster.arrive without .relaxed), which
+    /// makes every earlier mbarrier.init visible to the other CTAs as fence.mbarrier_init would (unverified:
+    /// the PTX ISA pairs fence.mbarrier_init with barrier.cluster.arrive.relaxed; CUTLASS's cluster_sync()
+    /// after initialize_barrier, as in the CuTe tutorials, relies on the release arrive alone).
+    void clusterBarrier(const Site& at, bool publishesInits = false);
     /// tcgen05.dealloc of TMEM columns [col0, col1) of the thread's CTA.
     void dealloc(const Site& at, uint32_t col0, uint32_t col1);
     /// Kernel exit: operations still in flight, barriers with pending transactions.

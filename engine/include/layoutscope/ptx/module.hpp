@@ -79,6 +79,7 @@ struct PtxStatement {
     int line = 0, column = 0;
     int locFile = 0, locLine = 0; ///< `.loc FILE LINE ...` in force (0: none)
     int scopeDepth = 0;           ///< 0 = the function body, 1 = a `{ ... }` inside it, ...
+    int scopeId = 0;              ///< its `{ }` block, numbered in opening order (0 = the body)
 };
 
 struct PtxFunction {
@@ -88,6 +89,7 @@ struct PtxFunction {
     std::vector<PtxParam> params;
     std::vector<PtxVariable> variables;    ///< declared in the body (every scope)
     std::vector<PtxModuleInstr> instrs;    ///< data-movement instructions in program (text) order
+    std::vector<int> scopeParents;         ///< block id -> the block that encloses it (-1 for the body)
     std::vector<PtxEnvironment> envs;      ///< declaration sets referred to by PtxModuleInstr::envIndex
     size_t otherInstructions = 0;          ///< instructions tolerated without validation
     std::vector<PtxUnmodelled> unmodelled; ///< those of them that move data (a subset, in text order)
