@@ -4,6 +4,7 @@
 // engine's Tcgen05Executor::mma (umma_exec.cpp: A and B read through the shared-memory descriptors at the
 // consumer model's element addresses, D written at the data path layout), the scenario runner's code.
 #include "exec/mbarrier.hpp"
+#include "exec/order.hpp"
 #include "exec/tcgen05_state.hpp"
 #include "layoutscope/tcgen05/umma.hpp"
 
@@ -86,7 +87,14 @@ bool execTcgen05Commit(Machine& m, Warp& w, const Op& op, int lane) {
     // The committing warp ends its quantum: the warps waiting on this phase see it complete before the
     // committer can run ahead into the next one (it could not on hardware, where the MMA takes time).
     w.yield = true;
-    if (op.o.size() < 2) return mbarArrive(m, op, cta, offset, 1, 0);
+    // h/x2sm: the order model sees the arrival too (its hook, order.hpp); without it a wait on the MMA
+    // barrier reads as a hang there. unverified: the model's tracked set holds no tcgen05.mma yet (the
+    // MMAs are not reported to it), so the arrival carries no operand reads.
+    async::Model* mo = orderModel(m);
+    if (op.o.size() < 2) {
+        if (mo) mo->tcgen05Commit(orderSite(m, w, op, lane), orderBarrier(cta, offset));
+        return mbarArrive(m, op, cta, offset, 1, 0);
+    }
     const uint32_t mask = uint32_t(readOperand(m, w, op.o[1], lane, {TK::B, 16})) & 0xFFFF;
     for (uint32_t r = 0; r < 16; ++r) {
         if (!(mask >> r & 1)) continue;
@@ -95,6 +103,7 @@ bool execTcgen05Commit(Machine& m, Warp& w, const Op& op, int lane) {
                           "tcgen05.commit ctaMask " + std::to_string(mask) + " names CTA rank " +
                               std::to_string(r) + ", outside the cluster's " + std::to_string(m.ctas.size()) +
                               " CTAs [PTX ISA 9.2 §9.7.16.11.1]");
+        if (mo) mo->tcgen05Commit(orderSite(m, w, op, lane), orderBarrier(r, offset));
         if (!mbarArrive(m, op, r, offset, 1, 0)) return false;
     }
     return true;
