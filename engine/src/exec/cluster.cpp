@@ -1,8 +1,8 @@
 // Cluster and warp forms of the async core: elect.sync (PTX ISA 9.2 §9.7.13.11), mapa (§9.7.9.16),
 // barrier.cluster.arrive / wait (§9.7.13.3), fence / membar (§9.7.13.4: no data effect in the
 // executor's sequentially consistent memory), and the dispatch of the h/xasync opcodes (execAsync).
-// Remote shared memory: a shared::cluster address of CTA rank r is offset | (r + 1) << 24
-// (program.hpp kClusterRankShift); memory.cpp resolves it for ld / st / atom.
+// Remote shared memory: a shared::cluster address of CTA rank r is offset | r << 24, the executing
+// CTA's own shared::cta addresses included (program.hpp kClusterRankShift); memory.cpp splitShared.
 #include "exec/decode_async.hpp"
 #include "exec/mbarrier.hpp"
 #include "exec/order.hpp"
@@ -53,7 +53,7 @@ bool mapa(Machine& m, Warp& w, const Op& op, uint32_t exec) {
             a -= kSharedWindow;
         }
         a &= (uint64_t(1) << kClusterRankShift) - 1;
-        const uint64_t d = (a | (rank + 1) << kClusterRankShift) + (generic ? kSharedWindow : 0);
+        const uint64_t d = (a | rank << kClusterRankShift) + (generic ? kSharedWindow : 0);
         writeOperand(m, w, op.o[0], l, maskBits(d, op.t.bits));
     }
     return true;

@@ -146,8 +146,14 @@ void clusterBarrierCheck(Machine& m);
 /// Bytes at `addr` of `space` for `lane` (nullptr + m.error when out of range).
 uint8_t* resolve(Machine& m, Warp& w, const Op& op, Space space, uint64_t addr, uint64_t bytes, int lane,
                  bool write);
-/// The symbol's address in its own space (shared offset, param offset, global address, ...).
-uint64_t symbolAddress(const Machine& m, const Symbol& s);
+/// The symbol's address in its own space for CTA index `cta` (a .shared symbol: the CTA's rank bits above
+/// its offset, program.hpp kClusterRankShift; param offset, global address, ...).
+uint64_t symbolAddress(const Machine& m, const Symbol& s, uint32_t cta);
+/// A .shared address (after the generic window is removed) -> (CTA index, offset in its shared memory).
+/// `cluster`: a .shared::cluster address (any CTA of the cluster); otherwise .shared::cta (the executing
+/// CTA `w`'s own). Returns an empty string, or why the address names no CTA it may reach.
+std::string splitShared(const Machine& m, const Warp& w, bool cluster, uint64_t addr, uint32_t& cta,
+                        uint64_t& offset);
 
 // fp.cpp helpers shared with alu.cpp (setp on floats, cvt).
 [[nodiscard]] double toDouble(uint64_t bits, Ty t);

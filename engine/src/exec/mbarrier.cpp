@@ -26,7 +26,7 @@ std::string hex(uint64_t v) {
 uint64_t memAddress(Machine& m, Warp& w, const Opnd& o, int lane) {
     uint64_t a = static_cast<uint64_t>(o.imm);
     if (o.hasBase) a += m.reg(w, o.reg, lane);
-    if (o.sym >= 0) a += symbolAddress(m, m.p.symbols[o.sym]);
+    if (o.sym >= 0) a += symbolAddress(m, m.p.symbols[o.sym], w.cta);
     return a;
 }
 
@@ -59,21 +59,8 @@ bool mbarTarget(Machine& m, Warp& w, const Op& op, Space space, uint64_t addr, i
         a -= kSharedWindow;
         space = Space::SharedCluster;
     }
-    cta = w.cta;
-    if (const uint64_t rank = a >> kClusterRankShift) {
-        if (space != Space::SharedCluster)
-            return m.fail(
-                op, DiagCode::FaultLaunchFailure,
-                "the mbarrier operand " + hex(addr) +
-                    " is another CTA's shared::cluster address; the instruction names .shared::cta");
-        if (rank > m.ctas.size())
-            return m.fail(op, DiagCode::FaultLaunchFailure,
-                          "the mbarrier operand " + hex(addr) + " names CTA rank " +
-                              std::to_string(rank - 1) + "; the cluster has " +
-                              std::to_string(m.ctas.size()) + " CTAs");
-        cta = uint32_t(rank - 1);
-        a &= (uint64_t(1) << kClusterRankShift) - 1;
-    }
+    if (std::string why = splitShared(m, w, space == Space::SharedCluster, a, cta, a); !why.empty())
+        return m.fail(op, DiagCode::FaultLaunchFailure, "the mbarrier operand " + hex(addr) + ": " + why);
     if (a % 8)
         return m.fail(op, DiagCode::FaultMisalignedAddress,
                       "the mbarrier operand " + hex(addr) + " of " + m.who(w, lane) +

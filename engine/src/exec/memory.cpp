@@ -77,8 +77,32 @@ uint64_t special(Machine& m, Warp& w, const Opnd& o, int lane) {
 
 } // namespace
 
-uint64_t symbolAddress(const Machine&, const Symbol& s) {
+uint64_t symbolAddress(const Machine& m, const Symbol& s, uint32_t cta) {
+    if (s.space == Space::Shared || s.space == Space::SharedCluster)
+        return uint64_t(m.ctas[cta].rank) << kClusterRankShift | s.offset;
     return s.perThreadParam ? kThreadParamBase + s.offset : s.offset;
+}
+
+std::string splitShared(const Machine& m, const Warp& w, bool cluster, uint64_t addr, uint32_t& cta,
+                        uint64_t& offset) {
+    const uint64_t rank = addr >> kClusterRankShift;
+    offset = addr & ((uint64_t(1) << kClusterRankShift) - 1);
+    cta = w.cta;
+    if (rank == m.ctas[w.cta].rank) return {};
+    if (!cluster) {
+        // unverified: a shared::cta address without the CTA's rank bits (a literal offset written in the
+        // PTX) is taken as the executing CTA's; hardware may fault. Another CTA's rank bits are an error.
+        if (rank == 0) return {};
+        return "a shared::cluster address of CTA rank " + std::to_string(rank) +
+               " (its bits [24,32)) used in "
+               "the .shared::cta space of CTA rank " +
+               std::to_string(m.ctas[w.cta].rank);
+    }
+    if (rank >= m.ctas.size())
+        return "a shared::cluster address of CTA rank " + std::to_string(rank) + "; the cluster has " +
+               std::to_string(m.ctas.size()) + " CTAs";
+    cta = uint32_t(rank); // Machine::ctas is in %cluster_ctarank order (launch.cpp)
+    return {};
 }
 
 uint64_t readOperandSlow(Machine& m, Warp& w, const Opnd& o, int lane, Ty t) {
@@ -121,7 +145,7 @@ uint64_t readOperandSlow(Machine& m, Warp& w, const Opnd& o, int lane, Ty t) {
     case OK::Special:
         return special(m, w, o, lane);
     case OK::Sym:
-        return symbolAddress(m, m.p.symbols[o.sym]) + static_cast<uint64_t>(o.imm);
+        return symbolAddress(m, m.p.symbols[o.sym], w.cta) + static_cast<uint64_t>(o.imm);
     default:
         return 0;
     }
@@ -167,16 +191,10 @@ uint8_t* resolve(Machine& m, Warp& w, const Op& op, Space space, uint64_t addr, 
     case Space::Shared:
     case Space::SharedCluster: {
         uint32_t cta = w.cta;
-        if (const uint64_t rank = addr >> kClusterRankShift) { // h/xasync: another CTA's (mapa)
-            if (space == Space::Shared)
-                return bad("a shared::cluster address (from mapa) used in the .shared::cta space");
-            if (rank > m.ctas.size())
-                return bad("a shared::cluster address of CTA rank " + std::to_string(rank - 1) +
-                           "; the cluster has " + std::to_string(m.ctas.size()) + " CTAs");
-            cta = uint32_t(rank - 1);
-            addr &= (uint64_t(1) << kClusterRankShift) - 1;
-        }
-        p = in(m.ctas[cta].smem, addr);
+        uint64_t off = 0;
+        if (std::string why = splitShared(m, w, space == Space::SharedCluster, addr, cta, off); !why.empty())
+            return bad(why);
+        p = in(m.ctas[cta].smem, off);
         return p ? p
                  : bad("outside the CTA's " + std::to_string(m.ctas[cta].smem.size()) +
                        " bytes of shared memory");

@@ -55,17 +55,13 @@ void orderMemory(Machine& m, Warp& w, const Op& op, uint32_t exec) {
         const int l = std::countr_zero(x);
         uint64_t addr = uint64_t(a.imm);
         if (a.hasBase) addr += m.reg(w, a.reg, l);
-        if (a.sym >= 0) addr += symbolAddress(m, m.p.symbols[a.sym]);
+        if (a.sym >= 0) addr += symbolAddress(m, m.p.symbols[a.sym], w.cta);
         if (op.space == Space::Generic) {
             if (addr - kSharedWindow >= kWindowBytes) continue; // not shared memory
             addr -= kSharedWindow;
         }
         uint32_t cta = w.cta;
-        if (const uint64_t rank = addr >> kClusterRankShift) {
-            if (rank > m.ctas.size()) continue;
-            cta = uint32_t(rank - 1);
-            addr &= (uint64_t(1) << kClusterRankShift) - 1;
-        }
+        if (!splitShared(m, w, op.space != Space::Shared, addr, cta, addr).empty()) continue;
         std::vector<async::Range> r{orderSmem(cta, addr, addr + bytes, smemName(m, addr))};
         const bool reads = op.opc != Opc::St, writes = op.opc != Opc::Ld;
         mo->access(orderSite(m, w, op, l), reads ? r : std::vector<async::Range>{},

@@ -242,8 +242,12 @@ constexpr uint64_t kGlobalBase = 0x0000700000000000ull;       ///< the first ten
 constexpr uint64_t kThreadParamBase = uint64_t(1) << 40;      ///< .param address of per-thread params
 constexpr uint64_t kModuleGlobalBase = 0x00006f0000000000ull; ///< module .global variables
 constexpr uint64_t kConstBase = 0x0000300000000000ull;        ///< generic address of .const offset 0
-/// h/xasync: a shared::cluster address of another CTA (mapa) carries (rank + 1) << 24 above the offset;
-/// a shared::cta address (rank bits 0) is the executing CTA's own (PTX ISA 9.2 §5.1.5.1 shared::cluster).
+/// The shared-memory address map (PTX ISA 9.2 §5.1.5 shared state space, §9.7.9.21 mapa): the CTA of
+/// %cluster_ctarank r has its shared memory at r << 24 | offset, in .shared::cluster and in .shared::cta
+/// alike (a CTA's shared::cta window lies inside the cluster's shared::cluster window, so its own
+/// addresses carry its rank bits). CUTLASS relies on this: Sm100MmaPeerBitMask (0xFEFFFFFF) clears bit 24
+/// of a shared::cta address to name the even (leader) CTA of a .cta_group::2 pair. unverified: that the
+/// rank sits at bit 24 on hardware (scripts/probes/smem_rank prints it); a cluster of 1 is unaffected.
 constexpr uint32_t kClusterRankShift = 24;
 constexpr uint64_t kParamWindow =
     0x0000200000000000ull; ///< generic address of kernel .param offset 0 (cvta.param)

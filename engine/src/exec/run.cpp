@@ -201,8 +201,8 @@ bool stepWarp(Machine& m, size_t wi, bool& progressed) {
             for (size_t i = 0; i < f.params.size(); ++i) {
                 const Symbol& from = m.p.symbols[op.callArgs[i]];
                 const Symbol& to = m.p.symbols[f.params[i]];
-                uint8_t* src = resolve(m, w, op, Space::Param, symbolAddress(m, from), 0, l, false);
-                uint8_t* dst = resolve(m, w, op, Space::Param, symbolAddress(m, to), 0, l, true);
+                uint8_t* src = resolve(m, w, op, Space::Param, symbolAddress(m, from, w.cta), 0, l, false);
+                uint8_t* dst = resolve(m, w, op, Space::Param, symbolAddress(m, to, w.cta), 0, l, true);
                 if (!src || !dst) return false;
                 std::copy_n(src, std::min(from.bytes, to.bytes), dst);
             }
@@ -228,8 +228,8 @@ bool stepWarp(Machine& m, size_t wi, bool& progressed) {
             for (size_t i = 0; i < f.returns.size(); ++i) {
                 const Symbol& from = m.p.symbols[f.returns[i]];
                 const Symbol& to = m.p.symbols[call.callRets[i]];
-                uint8_t* src = resolve(m, w, op, Space::Param, symbolAddress(m, from), 0, l, false);
-                uint8_t* dst = resolve(m, w, op, Space::Param, symbolAddress(m, to), 0, l, true);
+                uint8_t* src = resolve(m, w, op, Space::Param, symbolAddress(m, from, w.cta), 0, l, false);
+                uint8_t* dst = resolve(m, w, op, Space::Param, symbolAddress(m, to, w.cta), 0, l, true);
                 if (!src || !dst) return false;
                 std::copy_n(src, std::min(from.bytes, to.bytes), dst);
             }

@@ -55,9 +55,12 @@ std::optional<uint64_t> uniform(Machine& m, Warp& w, const Op& op, const Opnd& o
 
 bool alloc(Machine& m, Warp& w, const Op& op, uint32_t exec) {
     TcgenState& st = tcgenState(m);
-    const auto dst = uniform(m, w, op, op.o[0], exec, true, "the destination address");
+    auto dst = uniform(m, w, op, op.o[0], exec, true, "the destination address");
     const auto nCols = dst ? uniform(m, w, op, op.o[1], exec, false, "nCols") : std::nullopt;
     if (!nCols) return false;
+    uint32_t dstCta = 0; // the .shared::cta address carries the CTA's rank bits (program.hpp)
+    if (std::string why = splitShared(m, w, false, *dst, dstCta, *dst); !why.empty())
+        return m.fail(op, DiagCode::FaultLaunchFailure, "tcgen05.alloc destination: " + why);
     const uint32_t group = op.boolOp;
     // .cta_group::2: one warp of each CTA of the pair executes the alloc and together they allocate once,
     // the same columns in both CTAs (tmem.hpp allocPair). The first to arrive allocates; the peer's

@@ -47,7 +47,7 @@ bool execTcgen05Commit(Machine& m, Warp& w, const Op& op, int lane);
 inline uint64_t tcgenAddress(Machine& m, Warp& w, const Opnd& o, int lane) {
     uint64_t a = static_cast<uint64_t>(o.imm);
     if (o.hasBase) a += m.reg(w, o.reg, lane);
-    if (o.sym >= 0) a += symbolAddress(m, m.p.symbols[o.sym]);
+    if (o.sym >= 0) a += symbolAddress(m, m.p.symbols[o.sym], w.cta);
     return a;
 }
 /// The state, created at the first tcgen05 instruction.

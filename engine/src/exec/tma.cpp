@@ -24,7 +24,7 @@ constexpr const char* kCopyRef = "PTX ISA 9.2 §9.7.9.25 (bulk and tensor copies
 uint64_t memAddress(Machine& m, Warp& w, const Opnd& o, int lane) {
     uint64_t a = static_cast<uint64_t>(o.imm);
     if (o.hasBase) a += m.reg(w, o.reg, lane);
-    if (o.sym >= 0) a += symbolAddress(m, m.p.symbols[o.sym]);
+    if (o.sym >= 0) a += symbolAddress(m, m.p.symbols[o.sym], w.cta);
     return a;
 }
 
@@ -38,17 +38,9 @@ TmaArch archOf(const std::string& sm) {
 // A shared-memory operand -> (CTA index, shared::cta offset); `cluster`: a .shared::cluster address.
 bool sharedTarget(Machine& m, Warp& w, const Op& op, bool cluster, uint64_t addr, uint32_t& cta,
                   uint32_t& off, const char* what) {
-    cta = w.cta;
-    uint64_t a = addr;
-    if (const uint64_t rank = a >> kClusterRankShift) {
-        if (!cluster || rank > m.ctas.size())
-            return m.fail(op, DiagCode::FaultLaunchFailure,
-                          std::string("the ") + what + " operand is a shared::cluster address of CTA rank " +
-                              std::to_string(rank - 1) +
-                              (cluster ? ", outside the cluster" : " in .shared::cta"));
-        cta = uint32_t(rank - 1);
-        a &= (uint64_t(1) << kClusterRankShift) - 1;
-    }
+    uint64_t a = 0;
+    if (std::string why = splitShared(m, w, cluster, addr, cta, a); !why.empty())
+        return m.fail(op, DiagCode::FaultLaunchFailure, std::string("the ") + what + " operand: " + why);
     if (a >= m.ctas[cta].smem.size())
         return m.fail(op, DiagCode::FaultLaunchFailure,
                       std::string("the ") + what + " operand " + std::to_string(a) +
