@@ -13,15 +13,7 @@ using namespace exectest;
 namespace {
 
 Result<ExecResult> runMma(const std::string& entry, uint32_t threads, std::vector<ExecArg> args) {
-    const std::string text = readData("mma_kernels.ptx");
-    REQUIRE_FALSE(text.empty());
-    Launch l;
-    l.entry = entry;
-    l.block = {threads, 1, 1};
-    l.args = std::move(args);
-    auto r = runText(text, l);
-    if (!r) UNSCOPED_INFO(formatDiagnostic(r.error()));
-    return r;
+    return runDataKernel("mma_kernels.ptx", entry, threads, std::move(args));
 }
 
 // An integer-valued float (|v| < 2048) as f16 bits.

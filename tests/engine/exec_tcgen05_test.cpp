@@ -11,15 +11,7 @@ using namespace exectest;
 namespace {
 
 Result<ExecResult> runTc(const std::string& entry, uint32_t threads, std::vector<ExecArg> args) {
-    const std::string text = readData("tcgen05_kernels.ptx");
-    REQUIRE_FALSE(text.empty());
-    Launch l;
-    l.entry = entry;
-    l.block = {threads, 1, 1};
-    l.args = std::move(args);
-    auto r = runText(text, l);
-    if (!r) UNSCOPED_INFO(formatDiagnostic(r.error()));
-    return r;
+    return runDataKernel("tcgen05_kernels.ptx", entry, threads, std::move(args));
 }
 
 struct Cell {

@@ -61,6 +61,21 @@ inline Result<ExecResult> runText(const std::string& ptx, const Launch& l) {
     return runKernel(*m, l);
 }
 
+/// Kernel `entry` of tests/data/exec/`file` run by one CTA of `threads` threads with `args`; a failed run's
+/// diagnostic goes into the test's output.
+inline Result<ExecResult> runDataKernel(const std::string& file, const std::string& entry, uint32_t threads,
+                                        std::vector<ExecArg> args) {
+    const std::string text = readData(file);
+    REQUIRE_FALSE(text.empty());
+    Launch l;
+    l.entry = entry;
+    l.block = {threads, 1, 1};
+    l.args = std::move(args);
+    auto r = runText(text, l);
+    if (!r) UNSCOPED_INFO(formatDiagnostic(r.error()));
+    return r;
+}
+
 /// One kernel `k(.param .u64 out)` around `body`, run by `threads` threads of one CTA; returns the
 /// 64 u64 words of `out` (the body stores its results through %rd0 = out). Registers declared:
 /// %r<32> .b32, %rd<32> .b64, %f<16> .f32, %fd<16> .f64, %h<16> .b16, %p<8> .pred.

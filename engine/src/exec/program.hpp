@@ -246,8 +246,9 @@ constexpr uint64_t kConstBase = 0x0000300000000000ull;        ///< generic addre
 /// %cluster_ctarank r has its shared memory at r << 24 | offset, in .shared::cluster and in .shared::cta
 /// alike (a CTA's shared::cta window lies inside the cluster's shared::cluster window, so its own
 /// addresses carry its rank bits). CUTLASS relies on this: Sm100MmaPeerBitMask (0xFEFFFFFF) clears bit 24
-/// of a shared::cta address to name the even (leader) CTA of a .cta_group::2 pair. unverified: that the
-/// rank sits at bit 24 on hardware (scripts/probes/smem_rank prints it); a cluster of 1 is unaffected.
+/// of a shared::cta address to name the even (leader) CTA of a .cta_group::2 pair. Measured on Hopper (an
+/// H200, tests/data/exec/h200/smem_rank.txt: rank r's own addresses are r << 24 | offset, mapa q gives
+/// q << 24 | offset); unverified on Blackwell (assumed the same). A cluster of 1 is unaffected.
 constexpr uint32_t kClusterRankShift = 24;
 constexpr uint64_t kParamWindow =
     0x0000200000000000ull; ///< generic address of kernel .param offset 0 (cvta.param)
