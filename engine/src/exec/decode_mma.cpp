@@ -101,7 +101,7 @@ std::optional<std::string> cpAsync(const Parts& p, const std::string& rest, Deco
     if (p[2] == "cg" && f.cpSize != 16) return std::string("cp.async.cg takes cp-size 16 only");
     if (base == 4) {
         f.hasSrcSize = true;
-        const std::string& t = splitOperands(rest)[3];
+        const std::string t = splitOperands(rest)[3]; // a copy: the vector is a temporary
         f.ignoreSrc = op.o[3].neg || (op.o[3].kind == OK::Reg && s.predRegs.count(t));
     }
     op.opc = Opc::CpAsync;
