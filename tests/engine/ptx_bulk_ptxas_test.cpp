@@ -7,32 +7,18 @@
 
 #include <catch2/catch.hpp>
 
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
+#include <vector>
 
+#include "ptxas_live_sample.hpp"
 #include "ptxas_path.hpp"
 
 using namespace layoutscope;
-namespace fs = std::filesystem;
 
 namespace {
 
-std::string wrapped(const std::string& sm, const std::string& version, const std::string& instr) {
-    // golden/ptxas/README.md "Kernel wrapper": the instruction on line 15.
-    return ".version " + version + "\n.target " + sm +
-           "\n.address_size 64\n.visible .entry k(.param .u64 p0, .param .align 64 .b8 tmap[128])\n{\n"
-           "  .reg .pred %p<4>;\n  .reg .b16 %h<8>;\n  .reg .b32 %r<300>;\n  .reg .b64 %rd<8>;\n"
-           "  .shared .align 128 .b8 smem[4096];\n  .shared .align 8 .b64 mbar;\n  .reg .b32 %tmp<2>;\n"
-           "  ld.param.u64 %rd0, [p0];\n  mov.u32 %r0, 0;\n  " +
-           instr + "\n  ret;\n}\n";
-}
-
-const char* kSample[] = {
+const std::vector<const char*> kSample = {
     "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r2], [%rd0], %r1, [%r3];",
     "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster.L2::cache_hint "
     "[%r2], "
@@ -80,25 +66,5 @@ TEST_CASE(
         WARN("SKIPPED: ptxas not found on PATH or at /usr/local/cuda/bin/ptxas; live bulk sample not run");
         return;
     }
-    const fs::path dir = fs::temp_directory_path() / ("layoutscope_bulk_" + std::to_string(::getpid()));
-    fs::create_directories(dir);
-    const PtxEnvironment env = ptxasWrapperEnvironment();
-    int checked = 0;
-    for (const char* sm : {"sm_90a", "sm_100a", "sm_120f"}) {
-        for (const char* instr : kSample) {
-            const fs::path file = dir / "k.ptx";
-            std::ofstream(file) << wrapped(sm, "9.0", instr);
-            const std::string cmd = "(ulimit -v 4194304; exec timeout 60 " + ptxas + " -arch=" + sm + " " +
-                                    file.string() + " -o /dev/null) > /dev/null 2>&1";
-            const int rc = std::system(cmd.c_str());
-            const bool ptxasOk = rc != -1 && WIFEXITED(rc) && WEXITSTATUS(rc) == 0;
-            auto p = parseInstruction(instr, 15, 3);
-            const bool ours = p && validateInstruction(*p, PtxTarget{sm, 9, 0}, env).ok();
-            INFO(sm << ": " << instr << " (ptxas " << (ptxasOk ? "accepts" : "rejects") << ")");
-            CHECK(ours == ptxasOk);
-            ++checked;
-        }
-    }
-    fs::remove_all(dir);
-    CHECK(checked == 3 * static_cast<int>(std::size(kSample)));
+    test::checkLiveSample(ptxas, "bulk", {"sm_90a", "sm_100a", "sm_120f"}, kSample);
 }

@@ -8,31 +8,17 @@
 
 #include <catch2/catch.hpp>
 
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
+#include <vector>
 
+#include "ptxas_live_sample.hpp"
 #include "ptxas_path.hpp"
 
 using namespace layoutscope;
-namespace fs = std::filesystem;
 
 namespace {
 
-std::string wrapped(const std::string& sm, const std::string& version, const std::string& instr) {
-    // golden/ptxas/README.md "Kernel wrapper": the instruction on line 15.
-    return ".version " + version + "\n.target " + sm +
-           "\n.address_size 64\n.visible .entry k(.param .u64 p0, .param .align 64 .b8 tmap[128])\n{\n"
-           "  .reg .pred %p<4>;\n  .reg .b16 %h<8>;\n  .reg .b32 %r<300>;\n  .reg .b64 %rd<8>;\n"
-           "  .shared .align 128 .b8 smem[4096];\n  .shared .align 8 .b64 mbar;\n  .reg .b32 %tmp<2>;\n"
-           "  ld.param.u64 %rd0, [p0];\n  mov.u32 %r0, 0;\n  " +
-           instr + "\n  ret;\n}\n";
-}
-
-const char* kSample[] = {
+const std::vector<const char*> kSample = {
     // valid forms (as the CuTe tutorials and CCCL write them)
     "wgmma.mma_async.sync.aligned.m64n64k16.f16.f16.f16 {%r10, %r11, %r12, %r13, %r14, %r15, %r16, %r17, "
     "%r18, %r19, %r20, %r21, %r22, %r23, %r24, %r25}, %rd1, %rd2, %p1, 1, 1, 1, 1;",
@@ -86,25 +72,5 @@ TEST_CASE("front-end families: the validator agrees with the installed ptxas on 
              "run");
         return;
     }
-    const fs::path dir = fs::temp_directory_path() / ("layoutscope_front_" + std::to_string(::getpid()));
-    fs::create_directories(dir);
-    const PtxEnvironment env = ptxasWrapperEnvironment();
-    int checked = 0;
-    for (const char* sm : {"sm_90a", "sm_100a"}) {
-        for (const char* instr : kSample) {
-            const fs::path file = dir / "k.ptx";
-            std::ofstream(file) << wrapped(sm, "9.0", instr);
-            const std::string cmd = "(ulimit -v 4194304; exec timeout 60 " + ptxas + " -arch=" + sm + " " +
-                                    file.string() + " -o /dev/null) > /dev/null 2>&1";
-            const int rc = std::system(cmd.c_str());
-            const bool ptxasOk = rc != -1 && WIFEXITED(rc) && WEXITSTATUS(rc) == 0;
-            auto p = parseInstruction(instr, 15, 3);
-            const bool ours = p && validateInstruction(*p, PtxTarget{sm, 9, 0}, env).ok();
-            INFO(sm << ": " << instr << " (ptxas " << (ptxasOk ? "accepts" : "rejects") << ")");
-            CHECK(ours == ptxasOk);
-            ++checked;
-        }
-    }
-    fs::remove_all(dir);
-    CHECK(checked == 2 * static_cast<int>(std::size(kSample)));
+    test::checkLiveSample(ptxas, "front", {"sm_90a", "sm_100a"}, kSample);
 }

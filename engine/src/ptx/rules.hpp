@@ -208,6 +208,10 @@ struct InstrEntry {
 [[nodiscard]] std::vector<InstrEntry> ldstSharedEntries();   ///< rules_ldst_shared.cpp
 [[nodiscard]] std::vector<InstrEntry> matrixEntries(); ///< rules_matrix.cpp (ldmatrix, stmatrix, movmatrix)
 
+/// mbarrier `.sem` and `.scope` are written together or not at all (rules_mbarrier.cpp); `orders` names the
+/// memory orders that may stand before the scope, for the message ("`.release` or `.relaxed`").
+void mbarrierSemScope(Checker& c, const char* ref, const std::string& orders);
+
 /// The first opcode token of every instruction some table models ("cp", "wgmma", "ld", ...).
 [[nodiscard]] bool validatorHead(std::string_view head);
 

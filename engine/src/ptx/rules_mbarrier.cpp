@@ -71,20 +71,6 @@ const InstrSpec kTestWaitParity =
 
 constexpr uint32_t kBarAddr = kSharedSym | kR32 | kR64;
 
-/// `.sem` and `.scope` are written together or not at all.
-void semScope(Checker& c, const char* ref) {
-    const Matched* sem = c.find("memory-order semantics");
-    const Matched* sc = c.find("scope");
-    if (sem && !sc)
-        c.error(DiagCode::InvalidValue, sem->tok->span,
-                "`" + sem->tok->text + "` needs a scope: add `.cta` or `.cluster`", ref, Provenance::Ptxas);
-    if (sc && !sem)
-        c.error(DiagCode::InvalidValue, sc->tok->span,
-                "`" + sc->tok->text + "` needs a memory order before it: add `" +
-                    std::string(c.spec.groups[0].values[0].text) + "` or `.relaxed`",
-                ref, Provenance::Ptxas);
-}
-
 Status checkInit(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironment& env) {
     Checker c(in, t, env, kInit);
     c.matchQualifiers();
@@ -98,7 +84,7 @@ Status checkInit(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironment
 Status checkArrive(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironment& env) {
     Checker c(in, t, env, kArrive);
     c.matchQualifiers();
-    semScope(c, kArriveRef);
+    mbarrierSemScope(c, kArriveRef, "`" + std::string(c.spec.groups[0].values[0].text) + "` or `.relaxed`");
     if (c.expectCount(3, "state, [addr], txCount", kArriveRef)) {
         if (c.has(".shared::cluster"))
             c.expectScalar(in.operands[0], "the state (a remote barrier returns none)", kSink, kArriveRef);
@@ -114,7 +100,7 @@ Status checkWait(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironment
                  bool parity, bool tryWait) {
     Checker c(in, t, env, spec);
     c.matchQualifiers();
-    semScope(c, kWaitRef);
+    mbarrierSemScope(c, kWaitRef, "`" + std::string(c.spec.groups[0].values[0].text) + "` or `.relaxed`");
     const size_t n = in.operands.size();
     const std::string list = std::string("waitComplete, [addr], ") + (parity ? "phaseParity" : "state") +
                              (tryWait ? " {, suspendTimeHint}" : "");
@@ -142,6 +128,18 @@ Status checkTestWaitParity(const ParsedInstr& i, const PtxTarget& t, const PtxEn
 }
 
 } // namespace
+
+void mbarrierSemScope(Checker& c, const char* ref, const std::string& orders) {
+    const Matched* sem = c.find("memory-order semantics");
+    const Matched* sc = c.find("scope");
+    if (sem && !sc)
+        c.error(DiagCode::InvalidValue, sem->tok->span,
+                "`" + sem->tok->text + "` needs a scope: add `.cta` or `.cluster`", ref, Provenance::Ptxas);
+    if (sc && !sem)
+        c.error(DiagCode::InvalidValue, sc->tok->span,
+                "`" + sc->tok->text + "` needs a memory order before it: add " + orders, ref,
+                Provenance::Ptxas);
+}
 
 std::vector<InstrEntry> mbarrierEntries() {
     return {{&kInit, &checkInit},         {&kArrive, &checkArrive},

@@ -96,24 +96,11 @@ const InstrSpec kPending{"mbarrier.pending_count",
                          {b64(kPendingRef)},
                          {}};
 
-/// `.sem` and `.scope` are written together or not at all.
-void semScope(Checker& c, const char* ref, const char* defaultSem) {
-    const Matched* sem = c.find("memory-order semantics");
-    const Matched* sc = c.find("scope");
-    if (sem && !sc)
-        c.error(DiagCode::InvalidValue, sem->tok->span,
-                "`" + sem->tok->text + "` needs a scope: add `.cta` or `.cluster`", ref, Provenance::Ptxas);
-    if (sc && !sem)
-        c.error(DiagCode::InvalidValue, sc->tok->span,
-                "`" + sc->tok->text + "` needs a memory order before it: add `" + defaultSem + "`", ref,
-                Provenance::Ptxas);
-}
-
 Status checkArriveLike(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironment& env,
                        const InstrSpec& s, bool expectTx) {
     Checker c(in, t, env, s);
     c.matchQualifiers();
-    semScope(c, s.ref, "`.release` or `.relaxed");
+    mbarrierSemScope(c, s.ref, "`.release` or `.relaxed`");
     const bool noComplete = c.find("no completion") != nullptr;
     if (noComplete && (c.find("memory-order semantics") || c.find("scope")))
         c.error(DiagCode::InvalidValue, c.spanOf("no completion"),
@@ -155,7 +142,7 @@ Status checkDropTx(const ParsedInstr& i, const PtxTarget& t, const PtxEnvironmen
 Status checkTx(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironment& env, const InstrSpec& s) {
     Checker c(in, t, env, s);
     c.matchQualifiers();
-    semScope(c, kTxRef, ".relaxed");
+    mbarrierSemScope(c, kTxRef, "`.relaxed`");
     if (c.expectCount(2, "[addr], txCount", kTxRef)) {
         c.expectAddress(in.operands[0], "the mbarrier address", kBarAddr, true, kTxRef);
         c.expectScalar(in.operands[1], "txCount", kR32 | kImm, kTxRef);
