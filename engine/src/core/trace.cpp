@@ -44,7 +44,7 @@ size_t Trace::firstUntraced() const {
     return instrs.size();
 }
 
-void TraceBuilder::beginInstr(std::string text, int sourceLine) {
+void TraceBuilder::beginInstr(std::string text, int sourceLine, const SourceOrigin& origin) {
     LAYOUTSCOPE_ASSERT(!m_open);
     m_open = true;
     m_instr = static_cast<uint32_t>(m_t.instrs.size());
@@ -54,6 +54,7 @@ void TraceBuilder::beginInstr(std::string text, int sourceLine) {
     TraceInstr in{std::move(text), sourceLine, m_t.stepCount, m_t.stepCount, {}, {}};
     in.firstMove = in.endMove = m_t.moves.size();
     in.traced = m_tracing;
+    in.origin = origin;
     m_t.instrs.push_back(std::move(in));
 }
 

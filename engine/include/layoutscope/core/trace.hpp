@@ -26,6 +26,19 @@ struct TxEvent {
     int64_t bytes = 0; ///< positive: complete_tx of that many bytes
 };
 
+/// Where an instruction recorded from a kernel run came from (issue 22): its PTX line and, when the
+/// module has line info (`.loc`), the CUDA source line, and who issued it. Empty for hand-written
+/// scenario instructions (ptxLine 0).
+struct SourceOrigin {
+    int ptxLine = 0;      ///< 1-based line in the .ptx module; 0: not from a kernel
+    std::string cudaFile; ///< the `.file` name of the `.loc` in force (empty: no line info)
+    int cudaLine = 0;
+    int32_t cta = -1;    ///< issuing CTA's %cluster_ctarank (-1: not known)
+    int32_t warp = -1;   ///< issuing warp in its CTA
+    int32_t thread = -1; ///< first issuing thread (linear index in the CTA)
+    [[nodiscard]] bool known() const { return ptxLine > 0; }
+};
+
 /// One executed instruction and the range of steps it produced.
 struct TraceInstr {
     std::string text;       ///< PTX as written
@@ -41,6 +54,7 @@ struct TraceInstr {
     uint64_t endMove = 0;
     uint64_t bytesMoved = 0; ///< sum of the lengths of its moves (counted even when not traced)
     bool traced = true;      ///< false: over Trace::budgetBytes, executed but its moves not recorded
+    SourceOrigin origin;     ///< the kernel line behind a recorded instruction (ScenarioInstr::origin)
 };
 
 struct Trace {
@@ -85,7 +99,7 @@ class TraceBuilder {
   public:
     explicit TraceBuilder(Trace& t) : m_t(t) {}
     /// Start an instruction; subsequent moves belong to it.
-    void beginInstr(std::string text, int sourceLine = 0);
+    void beginInstr(std::string text, int sourceLine = 0, const SourceOrigin& origin = {});
     void endInstr(std::string summary = {});
     /// Record a move and write `bytes` to the destination in `state` (shared or global memory).
     /// `derive`: the destination (or source) address is the swizzle of its logicalOffset (move_table.hpp),

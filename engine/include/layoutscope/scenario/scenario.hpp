@@ -183,6 +183,8 @@ struct ScenarioInstr {
     std::optional<UmmaRead> umma;         ///< appended: tcgen05.mma (kind NoOp)
     std::optional<FragmentExpectation>
         expectFragment; ///< appended: tcgen05.ld: the `expect fragment` in force
+    SourceOrigin
+        origin; ///< appended: a recorded kernel's PTX/CUDA line (directive `origin`); ptxLine 0 if none
 };
 
 /// A warp that executes tcgen05.st / ld / cp in a scenario, with its registers. (appended)
@@ -205,6 +207,17 @@ struct Observation {
     SourceSpan span;
 };
 
+/// The `kernel` directive (issue 22 item 2): a launch of a real kernel, in layoutscope-cli exec's own
+/// words (`kernel FILE.ptx --grid 1 --block 128 --arg 0=tensor:f16[64,64]:index ...`, docs/exec.md). A
+/// scenario that has one holds nothing else but comments and `observe`: loadScenario runs the kernel and
+/// its recorded data movement becomes the scenario's instructions (exec/record.hpp).
+struct ScenarioKernel {
+    std::string path;              ///< the .ptx as written (relative to the scenario's folder)
+    std::vector<std::string> args; ///< the exec options after the path, one word each (quotes removed)
+    SourceSpan span;
+    std::string resolvedPath; ///< set by loadScenario: the module read
+};
+
 struct Scenario {
     std::string target = "sm_90a";
     uint32_t clusterSize = 1;
@@ -221,6 +234,11 @@ struct Scenario {
     [[nodiscard]] const ScenarioBarrier* findBarrier(std::string_view name) const; ///< appended
     std::vector<ScenarioWarp> warps;       ///< appended: warps given registers by `regs` (their `initial`)
     std::vector<Observation> observations; ///< appended: `observe` directives, in order
+    std::optional<ScenarioKernel>
+        kernel; ///< appended: the `kernel` directive (before loadScenario expands it)
+    /// appended: set by loadScenario on a kernel scenario: the recording is not a program order the scenario
+    /// ordering checker may judge (warps ran concurrently); the executor's own order model judged the run.
+    bool recorded = false;
 };
 
 /// Largest scenario accepted, in bytes (16 MiB): scenarios are hand-written text, and the largest
@@ -233,6 +251,12 @@ struct BankReport;
 
 /// Parse and validate a scenario. Every diagnostic has a line and column.
 [[nodiscard]] Result<Scenario> parseScenario(std::string_view text);
+
+/// parseScenario, then, when it holds a `kernel` directive, run that kernel (the .ptx path relative to
+/// `scenarioPath`'s folder) and return the scenario its run recorded (exec/record.hpp: every TMA, bulk,
+/// mbarrier, wgmma and tcgen05 operation with its concrete operands, each with its SourceOrigin). Errors
+/// of the launch or the run carry the directive's span. Without a `kernel` directive: parseScenario.
+[[nodiscard]] Result<Scenario> loadScenario(std::string_view text, const std::string& scenarioPath);
 
 /// Read a scenario file (bytes, unchanged). Reads at most kMaxScenarioBytes + 1 bytes, so a device
 /// such as /dev/zero or an endless pipe ends with the size-limit diagnostic instead of reading forever.
