@@ -227,10 +227,16 @@ Result<ExecResult> runKernel(const PtxModule& mod, const Launch& L, const ExecOp
     for (auto& d : orderFindings) r.notes.push_back(std::move(d));
     if (rec) {
         m.tensors = r.tensors; // the recording reads the tensors' addresses
-        r.recording = recordingText(m, *rec,
-                                    "kernel " + kf.name + " of " + std::to_string(m.ctas.size()) +
-                                        " CTA(s) x " + std::to_string(m.threadsPerCta) + " threads");
+        r.recording = recordingText(
+            m, *rec,
+            "kernel " + (kf.name.size() > 48 ? kf.name.substr(0, 45) + "..." : kf.name) + " of " +
+                std::to_string(m.ctas.size()) + " CTA(s) x " + std::to_string(m.threadsPerCta) + " threads");
         r.initialTensors = std::move(initialTensors);
+        if (rec->pokesTruncated || rec->truncated)
+            rec->notes.push_back(rec->truncated
+                                     ? "everything past 15 MiB of recording text (a shorter run records all)"
+                                     : "thread stores past 10 MiB of recording text (the views show "
+                                       "the shared and global bytes they wrote as they were before)");
         for (const std::string& n : rec->notes)
             r.notes.push_back(Diagnostic{Severity::Warning,
                                          DiagCode::Unsupported,

@@ -13,9 +13,11 @@ std::string hex(uint64_t v) {
     return b;
 }
 
-bool over(Recorder& r, size_t more) {
-    if (r.body.size() + more <= Recorder::kMaxBytes) return false;
-    r.truncated = true;
+// Whether `more` bytes of text would pass the budget: pokes stop at kMaxPokeText, the rest (the
+// operations the checks need) at kMaxBytes.
+bool over(Recorder& r, size_t more, bool poke = false) {
+    if (r.body.size() + more <= (poke ? Recorder::kMaxPokeText : Recorder::kMaxBytes)) return false;
+    (poke ? r.pokesTruncated : r.truncated) = true;
     return true;
 }
 
@@ -126,26 +128,34 @@ void recordFlush(Machine& m, const Warp& w, const Op& op, uint32_t exec) {
         runs.push_back(x);
     }
     const int lane = exec ? std::countr_zero(exec) : 0;
-    for (const auto& x : runs) {
-        const uint8_t* p = nullptr;
-        if (!x.global) {
-            p = m.ctas[x.cta].smem.data() + x.addr;
-        } else {
-            for (const ExecTensor& t : m.tensors)
-                if (x.addr >= t.address && x.addr - t.address + x.len <= t.bytes.size())
-                    p = t.bytes.data() + (x.addr - t.address);
-            if (!p) continue; // a module .global variable: not a tensor the views show
-        }
-        if (over(r, 2 * x.len + 256)) return;
+    static const char* digits = "0123456789abcdef";
+    for (size_t a = 0; a < runs.size();) { // one poke per space and CTA: all its ranges
+        size_t b = a;
+        uint64_t bytes = 0;
+        while (b < runs.size() && runs[b].global == runs[a].global && runs[b].cta == runs[a].cta)
+            bytes += runs[b++].len;
+        if (over(r, 2 * bytes + 24 * (b - a) + 256, true)) return;
         recordOrigin(m, w, op, lane);
-        std::string line = std::string("poke ") +
-                           (x.global ? "global" : "smem cta=" + std::to_string(x.cta)) +
-                           " addr=" + hex(x.addr) + " bytes=";
-        static const char* digits = "0123456789abcdef";
-        line.reserve(line.size() + 2 * x.len);
-        for (uint64_t i = 0; i < x.len; ++i) line += digits[p[i] >> 4], line += digits[p[i] & 15];
+        std::string line =
+            std::string("poke ") + (runs[a].global ? "global" : "smem cta=" + std::to_string(runs[a].cta));
+        line.reserve(line.size() + 2 * bytes + 24 * (b - a));
+        for (size_t k = a; k < b; ++k) {
+            const Recorder::Write& x = runs[k];
+            const uint8_t* p = nullptr;
+            if (!x.global) {
+                p = m.ctas[x.cta].smem.data() + x.addr;
+            } else {
+                for (const ExecTensor& t : m.tensors)
+                    if (x.addr >= t.address && x.addr - t.address + x.len <= t.bytes.size())
+                        p = t.bytes.data() + (x.addr - t.address);
+                if (!p) continue; // a module .global variable: not a tensor the views show
+            }
+            line += " " + hex(x.addr) + "=";
+            for (uint64_t i = 0; i < x.len; ++i) line += digits[p[i] >> 4], line += digits[p[i] & 15];
+            r.pokeBytes += x.len;
+        }
         recordStatement(m, line);
-        r.pokeBytes += x.len;
+        a = b;
     }
 }
 

@@ -34,8 +34,9 @@ struct Recorder {
     std::vector<Write> pending; ///< thread stores of the instruction being executed
     int cta = -1, warp = -1;    ///< the `cta` / `warp` directives in force
     uint64_t pokeBytes = 0;
-    static constexpr uint64_t kMaxBytes = uint64_t(12) << 20; ///< text budget (scenarios stop at 16 MiB)
-    bool truncated = false;
+    static constexpr uint64_t kMaxBytes = uint64_t(15) << 20;    ///< text budget (scenarios stop at 16 MiB)
+    static constexpr uint64_t kMaxPokeText = uint64_t(10) << 20; ///< thread stores stop here (ops go on)
+    bool truncated = false, pokesTruncated = false;
 };
 
 /// The origin line and the `cta`/`warp` directives for an instruction of warp `w` issued by `lane`.

@@ -31,6 +31,9 @@ void recordTcgen05(Machine& m, Warp& w, const Op& op, uint32_t exec) {
         recordOrigin(m, w, op, lane);
         recordStatement(m, opc + (operands.empty() ? "" : " " + operands) + ";");
     };
+    // .cta_group::2 alloc / dealloc: both CTAs of the pair execute it and it takes effect once (the even
+    // CTA's, tcgen05_exec.cpp), as the scenario's single instruction does for the pair.
+    if ((t == Tc::Alloc || t == Tc::Dealloc) && op.boolOp == 2 && (w.cta & 1)) return;
     switch (t) {
     case Tc::Alloc: {
         uint32_t cta = w.cta;

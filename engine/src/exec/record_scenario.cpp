@@ -16,6 +16,7 @@ constexpr const char* kKernelRef = "docs/exec.md (kernel scenarios)";
 std::vector<Diagnostic> atDirective(std::vector<Diagnostic> ds, const ScenarioKernel& k) {
     for (Diagnostic& d : ds) {
         if (d.span.line > 0) d.message = k.path + ":" + std::to_string(d.span.line) + ": " + d.message;
+        if (d.code == DiagCode::Io) d.message = "kernel " + k.path + ": " + d.message;
         d.span = k.span;
     }
     return ds;

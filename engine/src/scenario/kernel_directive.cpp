@@ -9,7 +9,6 @@
 
 #include <cctype>
 #include <charconv>
-#include <cstdio>
 
 namespace layoutscope::scn {
 namespace {
@@ -66,22 +65,22 @@ void kernelDirective(Context& ctx, std::string_view text, int line, int column) 
     const SourceSpan at{line, column, 6};
     std::string err;
     auto words = splitWords(text, err);
-    if (!words) return ctx.error(DiagCode::Syntax, at, "kernel: " + err, kKernelRef);
+    if (!words) return ctx.error(DiagCode::Syntax, at, "kernel: " + err, kKernelRef, Provenance::ToolFormat);
     if (ctx.s.kernel)
         return ctx.error(DiagCode::InvalidValue, at,
                          "a scenario runs one kernel (the first `kernel` is at line " +
                              std::to_string(ctx.s.kernel->span.line) + ")",
-                         kKernelRef);
+                         kKernelRef, Provenance::ToolFormat);
     if (!ctx.s.instrs.empty())
         return ctx.error(DiagCode::InvalidValue, at,
                          "a kernel scenario holds no instructions of its own; the first is at line " +
                              std::to_string(ctx.s.instrs.front().span.line),
-                         kKernelRef);
+                         kKernelRef, Provenance::ToolFormat);
     if (words->size() < 2 || (*words)[1].rfind("--", 0) == 0)
         return ctx.error(DiagCode::Syntax, at,
                          "kernel takes the .ptx module first, then layoutscope-cli exec's options: kernel "
                          "FILE.ptx --grid X --block X [--entry NAME] [--arg KEY=VALUE ...]",
-                         kKernelRef);
+                         kKernelRef, Provenance::ToolFormat);
     ScenarioKernel k;
     k.path = (*words)[1];
     k.args.assign(words->begin() + 2, words->end());
@@ -93,7 +92,7 @@ void originDirective(Context& ctx, std::string_view text, int line, int column) 
     const SourceSpan at{line, column, 6};
     std::string err;
     auto words = splitWords(text, err);
-    if (!words) return ctx.error(DiagCode::Syntax, at, "origin: " + err, kKernelRef);
+    if (!words) return ctx.error(DiagCode::Syntax, at, "origin: " + err, kKernelRef, Provenance::ToolFormat);
     SourceOrigin o;
     for (size_t i = 1; i < words->size(); ++i) {
         const std::string& w = (*words)[i];
@@ -117,61 +116,59 @@ void originDirective(Context& ctx, std::string_view text, int line, int column) 
             return ctx.error(DiagCode::Syntax, at,
                              "origin takes ptx=LINE [cu=FILE:LINE] [cta=N] [warp=N] [thread=N], not '" + w +
                                  "'",
-                             kKernelRef);
+                             kKernelRef, Provenance::ToolFormat);
     }
     if (o.ptxLine <= 0)
-        return ctx.error(DiagCode::Syntax, at, "origin needs ptx=LINE (1 or more)", kKernelRef);
+        return ctx.error(DiagCode::Syntax, at, "origin needs ptx=LINE (1 or more)", kKernelRef,
+                         Provenance::ToolFormat);
     ctx.pendingOrigin = std::move(o);
+    ctx.s.recorded = true; // a recording: its order is the executor's interleaving (Scenario::recorded)
 }
 
 void pokeDirective(Context& ctx, const std::vector<Tok>& toks) {
     const SourceSpan at = toks[0].span;
     auto bad = [&](const std::string& why) {
         ctx.error(DiagCode::Syntax, at,
-                  "poke smem|global [cta=N] addr=ADDR bytes=HEX: " + why +
-                      " (written by the kernel recorder)",
-                  kKernelRef);
+                  "poke smem|global [cta=N] ADDR=HEX ...: " + why + " (written by the kernel recorder)",
+                  kKernelRef, Provenance::ToolFormat);
     };
     if (toks.size() < 2 || (toks[1].text != "smem" && toks[1].text != "global"))
         return bad("smem or global first");
     ScenarioPoke p;
     p.global = toks[1].text == "global";
-    bool haveAddr = false;
+    size_t total = 0;
     for (size_t i = 2; i < toks.size(); i += 3) {
-        if (i + 2 >= toks.size() || toks[i + 1].text != "=") return bad("options are KEY=VALUE");
+        if (i + 2 >= toks.size() || toks[i + 1].text != "=") return bad("ranges are ADDR=HEX");
         const std::string& key = toks[i].text;
         const std::string& value = toks[i + 2].text;
-        if (key == "bytes") {
-            if (value.size() % 2 || value.empty()) return bad("bytes= takes two hex digits a byte");
-            p.bytes.reserve(value.size() / 2);
-            for (size_t j = 0; j < value.size(); j += 2) {
-                const int hi = hexDigit(value[j]), lo = hexDigit(value[j + 1]);
-                if (hi < 0 || lo < 0) return bad("bytes= takes hex digits");
-                p.bytes.push_back(uint8_t(hi << 4 | lo));
-            }
+        auto v = parseInt(key == "cta" ? value : key);
+        if (!v || *v < 0)
+            return bad("'" + key + "=" + value.substr(0, 16) + "' is not a range ADDR=HEX or cta=N");
+        if (key == "cta") {
+            if (*v >= int64_t(ctx.s.clusterSize)) return bad("cta=" + value + " is outside the cluster");
+            p.cta = uint32_t(*v);
             continue;
         }
-        auto v = parseInt(value);
-        if (!v || *v < 0) return bad("'" + key + "=" + value + "' is not a non-negative integer");
-        if (key == "addr")
-            p.addr = uint64_t(*v), haveAddr = true;
-        else if (key == "cta" && *v < int64_t(ctx.s.clusterSize))
-            p.cta = uint32_t(*v);
-        else
-            return bad("unknown or out-of-range option '" + key + "'");
+        if (value.size() % 2 || value.empty()) return bad("a range's bytes are two hex digits each");
+        ScenarioPoke::Range r;
+        r.addr = uint64_t(*v);
+        r.bytes.reserve(value.size() / 2);
+        for (size_t k = 0; k < value.size(); k += 2) {
+            const int hi = hexDigit(value[k]), lo = hexDigit(value[k + 1]);
+            if (hi < 0 || lo < 0) return bad("a range's bytes are hex digits");
+            r.bytes.push_back(uint8_t(hi << 4 | lo));
+        }
+        if (!p.global && r.addr + r.bytes.size() > kSmemBytesPerCta)
+            return bad("a range ends past shared memory");
+        if (!p.ranges.empty() && r.addr < p.ranges.back().addr + p.ranges.back().bytes.size())
+            return bad("ranges are ascending and disjoint");
+        total += r.bytes.size();
+        p.ranges.push_back(std::move(r));
     }
-    if (!haveAddr || p.bytes.empty()) return bad("addr= and bytes= are required");
-    if (!p.global && p.addr + p.bytes.size() > kSmemBytesPerCta)
-        return bad("the bytes end past shared memory");
+    if (p.ranges.empty()) return bad("at least one range ADDR=HEX");
     ScenarioInstr in;
-    in.text = std::string("poke ") + (p.global ? "global" : "smem cta=" + std::to_string(p.cta)) +
-              " addr=0x" +
-              [](uint64_t v) {
-                  char b[24];
-                  std::snprintf(b, sizeof b, "%llx", static_cast<unsigned long long>(v));
-                  return std::string(b);
-              }(p.addr) +
-              " (" + std::to_string(p.bytes.size()) + " B)";
+    in.text = std::string("poke ") + (p.global ? "global" : "smem cta=" + std::to_string(p.cta)) + ": " +
+              std::to_string(total) + " B in " + std::to_string(p.ranges.size()) + " range(s)";
     in.span = at;
     in.kind = ScenarioInstrKind::Poke;
     in.cta = p.cta;

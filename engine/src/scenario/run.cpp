@@ -443,21 +443,29 @@ Result<Run> runScenario(const Scenario& s, const RunOptions& options) {
             break;                      // handled above
         case ScenarioInstrKind::Poke: { // a recorded kernel's thread stores: registers -> memory, as stored
             const ScenarioPoke& pk = *in.poke;
-            ByteMove mv;
-            mv.src = MemRef{MemSpace::Register, static_cast<uint8_t>(pk.cta), 0};
-            mv.dst = MemRef{pk.global ? MemSpace::Global : MemSpace::SharedCta, static_cast<uint8_t>(pk.cta),
-                            pk.addr};
-            mv.length = static_cast<uint32_t>(pk.bytes.size());
-            if (!pk.global && pk.addr + pk.bytes.size() > state.smem[pk.cta].size())
-                return atInstr(
-                    Diagnostic{Severity::Error, DiagCode::InvalidValue, in.span,
-                               "poke past the end of CTA " + std::to_string(pk.cta) + "'s shared memory",
-                               "docs/exec.md (kernel scenarios)", Provenance::ToolFormat},
-                    in);
-            tb.move(state, mv, pk.bytes);
-            summary = std::to_string(pk.bytes.size()) + " B stored by the kernel's threads to " +
-                      (pk.global ? "global " + hex(pk.addr)
-                                 : "shared memory of CTA " + std::to_string(pk.cta) + " at " + hex(pk.addr));
+            uint64_t total = 0;
+            bool first = true;
+            for (const ScenarioPoke::Range& r : pk.ranges) {
+                if (!pk.global && r.addr + r.bytes.size() > state.smem[pk.cta].size())
+                    return atInstr(
+                        Diagnostic{Severity::Error, DiagCode::InvalidValue, in.span,
+                                   "poke past the end of CTA " + std::to_string(pk.cta) + "'s shared memory",
+                                   "docs/exec.md (kernel scenarios)", Provenance::ToolFormat},
+                        in);
+                ByteMove mv;
+                mv.src = MemRef{MemSpace::Register, static_cast<uint8_t>(pk.cta), 0};
+                mv.dst = MemRef{pk.global ? MemSpace::Global : MemSpace::SharedCta,
+                                static_cast<uint8_t>(pk.cta), r.addr};
+                mv.length = static_cast<uint32_t>(r.bytes.size());
+                tb.move(state, mv, r.bytes, first); // one step: the warp's stores land together
+                first = false;
+                total += r.bytes.size();
+            }
+            summary = std::to_string(total) + " B stored by the kernel's threads to " +
+                      (pk.global ? std::string("global memory")
+                                 : "shared memory of CTA " + std::to_string(pk.cta)) +
+                      " (" + std::to_string(pk.ranges.size()) + " range(s), first at " +
+                      hex(pk.ranges.front().addr) + ")";
             break;
         }
         }

@@ -113,12 +113,15 @@ enum class ScenarioInstrKind : uint8_t {
 };
 
 /// The `poke` directive of a recorded kernel (docs/exec.md "Kernel scenarios"): the bytes one warp
-/// instruction of the kernel stored at one contiguous address range, as its threads left them. (appended)
+/// instruction of the kernel stored, range by range, as its threads left them. (appended)
 struct ScenarioPoke {
-    bool global = false; ///< false: shared::cta of CTA `cta`; true: a global address
+    bool global = false; ///< false: shared::cta of CTA `cta`; true: global addresses
     uint32_t cta = 0;
-    uint64_t addr = 0;
-    std::vector<uint8_t> bytes;
+    struct Range {
+        uint64_t addr = 0;
+        std::vector<uint8_t> bytes;
+    };
+    std::vector<Range> ranges; ///< ascending, disjoint
 };
 
 /// wgmma.mma_async with A and B from shared-memory matrix descriptors (PTX ISA 9.2 §9.7.15.5.2): the
