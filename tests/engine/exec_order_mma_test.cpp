@@ -3,6 +3,7 @@
 // -arch=sm_100a / sm_90a accepts) gets exactly its expected diagnostics, naming both PTX lines and the fix;
 // its fixed twin none. The lines are found in the PTX text itself, not taken from the executor.
 #include "exec_test_util.hpp"
+#include "layoutscope/async/async.hpp"
 #include "ptxas_path.hpp"
 
 #include <cstdlib>
@@ -185,4 +186,40 @@ TEST_CASE("exec order: ptxas accepts every planted kernel and its twin (skipped 
             CHECK(std::system(cmd.c_str()) == 0);
             std::filesystem::remove(out);
         }
+}
+
+TEST_CASE("exec order: Tensor Memory lane x column rectangles overlap only on a common lane and column",
+          "[exec][exec_order_mma][async]") {
+    // An MMA's D write of lanes [32, 64) x columns [8, 16) (async::Range::lanes), never completed; each read
+    // below comes from its own thread, so each overlap is its own read-after-write race.
+    using namespace layoutscope::async;
+    Model mo;
+    auto site = [](uint32_t thread) {
+        return Site{{0, thread / 32, thread}, SourceSpan{int(thread) + 1, 1, 1}, "x"};
+    };
+    auto tmem = [](uint32_t lane, uint32_t col, uint32_t cols, uint32_t lanes) {
+        return Range{MemSpace::TensorMemory,
+                     0,
+                     uint64_t(lane) << 16 | col,
+                     (uint64_t(lane) << 16 | col) + cols,
+                     "D",
+                     lanes};
+    };
+    AsyncOp op;
+    op.kind = OpKind::Tcgen05Mma;
+    op.how = Completion::Tcgen05Commit;
+    op.writes = {tmem(32, 8, 8, 32)};
+    mo.issue(site(0), op);
+    mo.access(site(40), {tmem(40, 12, 1, 1)}, {}); // inside: lane 40, column 12
+    mo.access(site(64), {tmem(64, 8, 8, 1)}, {});  // lane 64: outside the lanes
+    mo.access(site(33), {tmem(33, 16, 4, 1)}, {}); // columns [16, 20): outside the columns
+    mo.access(site(96), {tmem(0, 15, 6, 128)},
+              {}); // every lane, columns [15, 21): lanes [32, 64) x column 15
+    const auto& f = mo.findings();
+    REQUIRE(f.size() == 2);
+    CHECK(f[0].span.line == 41);
+    CHECK_THAT(f[0].message, Catch::Contains("race (read after write)"));
+    CHECK_THAT(f[0].message, Catch::Contains("TMEM lane 40 columns [12, 13) of CTA 0"));
+    CHECK(f[1].span.line == 97);
+    CHECK_THAT(f[1].message, Catch::Contains("TMEM lanes [32, 64) columns [15, 16) of CTA 0"));
 }
