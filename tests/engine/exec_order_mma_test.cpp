@@ -223,3 +223,88 @@ TEST_CASE("exec order: Tensor Memory lane x column rectangles overlap only on a 
     CHECK(f[1].span.line == 97);
     CHECK_THAT(f[1].message, Catch::Contains("TMEM lanes [32, 64) columns [15, 16) of CTA 0"));
 }
+
+namespace {
+
+// One warp: alloc 32 columns, tcgen05.st columns 0-7 + wait::st, tcgen05.ld them, then `use`, then
+// bar.sync and dealloc (no tcgen05.wait::ld anywhere).
+std::string ldThenDealloc(const std::string& use) {
+    return R"(.version 8.7
+.target sm_100a
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.reg .b32 %r<16>;
+	.reg .b32 %v<8>;
+	.reg .b64 %rd<4>;
+	.shared .align 4 .b32 slot;
+	mov.u32 %r1, slot;
+	tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%r1], 32;
+	tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;
+	bar.sync 0;
+	ld.shared.b32 %r2, [%r1];
+	mov.u32 %r0, %tid.x;
+	tcgen05.st.sync.aligned.32x32b.x8.b32 [%r2], {%r0, %r0, %r0, %r0, %r0, %r0, %r0, %r0};
+	tcgen05.wait::st.sync.aligned;
+	tcgen05.ld.sync.aligned.32x32b.x8.b32 {%v0, %v1, %v2, %v3, %v4, %v5, %v6, %v7}, [%r2];
+)" + use + R"(
+	bar.sync 0;
+	tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r2, 32;
+	ret;
+}
+)";
+}
+
+Launch oneWarp() {
+    Launch l;
+    l.entry = "k";
+    l.block = {32, 1, 1};
+    l.args.push_back(tensorArg<uint32_t>("0", "u32", std::vector<uint32_t>(32, 0)));
+    return l;
+}
+
+} // namespace
+
+TEST_CASE(
+    "exec order: tcgen05.ld registers read by a plain instruction complete the load (register dependency)",
+    "[exec][exec_order_mma]") {
+    // ref/tcgen05.md §4 (PTX §9.7.16.6.4.5): a register true dependency on a tcgen05.ld destination is
+    // honoured, as CUTLASS's epilogues and the CuTe tutorials assume: no wait::ld, yet nothing is in flight
+    // at dealloc.
+    const std::string ptx = ldThenDealloc("\tadd.s32 %r3, %v0, %v7;\n"
+                                          "\tld.param.u64 %rd0, [out];\n"
+                                          "\tcvta.to.global.u64 %rd0, %rd0;\n"
+                                          "\tst.global.b32 [%rd0], %r3;");
+    auto r = runText(ptx, oneWarp());
+    if (!r) FAIL(formatDiagnostic(r.error()));
+    for (const Diagnostic& d : r->notes) CHECK_THAT(d.message, !Catch::StartsWith("order: "));
+}
+
+TEST_CASE("exec order: a tcgen05.ld neither waited for nor read is in flight at the dealloc of its columns",
+          "[exec][exec_order_mma]") {
+    const std::string ptx = ldThenDealloc("");
+    auto r = runText(ptx, oneWarp());
+    REQUIRE_FALSE(r);
+    CHECK(r.error().span.line == lineOf(ptx, "tcgen05.dealloc"));
+    CHECK_THAT(r.error().message, Catch::Contains("tcgen05.ld"));
+    CHECK_THAT(r.error().message, Catch::Contains("line " + std::to_string(lineOf(ptx, "tcgen05.ld"))));
+    CHECK_THAT(r.error().message, Catch::Contains("still in flight at tcgen05.dealloc"));
+    CHECK_THAT(r.error().message, Catch::Contains("tcgen05.wait::ld"));
+}
+
+TEST_CASE(
+    "exec order: a tcgen05.st over the columns of a tcgen05.ld not yet complete is a write-after-read race",
+    "[exec][exec_order_mma]") {
+    const std::string ptx =
+        ldThenDealloc("\ttcgen05.st.sync.aligned.32x32b.x8.b32 [%r2], {%r0, %r0, %r0, %r0, "
+                      "%r0, %r0, %r0, %r0};\n\ttcgen05.wait::st.sync.aligned;");
+    auto r = runText(ptx, oneWarp());
+    REQUIRE_FALSE(r);
+    const int st = lineOf(ptx, "tcgen05.st.sync", 1), ld = lineOf(ptx, "tcgen05.ld");
+    CHECK(r.error().span.line == st);
+    CHECK_THAT(r.error().message, Catch::Contains("race (write after read): tcgen05.st"));
+    CHECK_THAT(r.error().message, Catch::Contains("TMEM lanes [0, 32) columns [0, 8)"));
+    CHECK_THAT(r.error().message, Catch::Contains("tcgen05.ld"));
+    CHECK_THAT(r.error().message, Catch::Contains("line " + std::to_string(ld)));
+    CHECK_THAT(r.error().message, Catch::Contains("tcgen05.wait::ld"));
+}
