@@ -93,7 +93,6 @@ void tmemRects(std::vector<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>>& 
 void traceRanges(const Trace& tr, bool dst, const char* smemName, const char* tmemName,
                  std::vector<Range>& out) {
     std::vector<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>> cells;
-    std::vector<std::pair<uint32_t, uint32_t>> smem;
     std::vector<Range> shared;
     for (const TraceInstr& ti : tr.instrs)
         for (uint64_t i = ti.firstMove; i < ti.endMove; ++i) {
