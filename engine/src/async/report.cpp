@@ -165,8 +165,9 @@ void Model::Impl::race(const AccessRec& a, const AccessRec& b, const Range& ov, 
 }
 
 void Model::Impl::proxyRace(const AccessRec& w, const AccessRec& r, const Range& ov) {
-    // One report per pair of lines: a kernel's 128 threads storing a tile make one finding, not 128.
-    if (!reported.insert({int(w.site.span.line), int(r.site.span.line), 3, 0}).second) return;
+    // One report per reading line: a kernel's threads storing a tile (often many unrolled st.shared lines)
+    // make one finding at the consumer, whose fence fixes them all.
+    if (!reported.insert({-1, int(r.site.span.line), 3, 0}).second) return;
     // An MMA's operand read (tcgen05.mma, wgmma.mma_async) is an async-proxy read too, but a warning: the
     // CuTe tutorial 01_mma_sm100 feeds tcgen05.mma st.shared data after bar.sync alone, and what the hardware
     // does without the fence is unverified (docs/exec.md "Time and order").
