@@ -1,6 +1,6 @@
 // async::Model: vector clocks over threads and async units (FastTrack's happens-before, Flanagan and
-// Freund PLDI 2009, without its epoch compression: scenarios are small, so every access is kept and every
-// overlapping pair checked), mbarrier phases, commit groups, and the late schedule.
+// Freund PLDI 2009, without its epoch compression: every access is kept and every overlapping pair checked;
+// the history is indexed by granule, history.hpp), mbarrier phases, commit groups, and the late schedule.
 //
 // The rules implemented, PTX ISA 9.2:
 // * An async operation's writes (and its reads' end) become visible to a thread only through its
@@ -41,9 +41,6 @@ void setAt(Clock& c, uint32_t u, uint32_t v) {
 bool isPipelined(OpKind k) {
     return k == OpKind::Tcgen05Mma || k == OpKind::Tcgen05Cp || k == OpKind::Tcgen05Shift;
 }
-bool overlaps(const Range& a, const Range& b) {
-    return a.space == b.space && a.cta == b.cta && a.begin < b.end && b.begin < a.end;
-}
 } // namespace
 
 Model::Model(ValueDiffers differs) : m(std::make_unique<Impl>()) {
@@ -56,8 +53,9 @@ const std::vector<Diagnostic>& Model::findings() const {
 }
 
 ThreadRec& Model::Impl::thread(const ThreadId& t) {
-    for (ThreadRec& r : threads)
-        if (r.id == t) return r;
+    const auto [it, added] =
+        threadIndex.try_emplace({t.cta, t.warp, t.thread}, static_cast<uint32_t>(threads.size()));
+    if (!added) return threads[it->second];
     ThreadRec r;
     r.id = t;
     r.unit = units++;
@@ -148,12 +146,11 @@ void Model::Impl::record(const Site& s, uint32_t unit, uint32_t epoch, const Clo
         if (r.begin >= r.end) continue;
         AccessRec cur{unit, epoch, write, asyncProxy, op, 0, threadUnit, r, s};
         if (op < 0) cur.proxyFences = threads[threadOfUnit[threadUnit]].proxyFences;
-        for (size_t i = 0; i < history.size(); ++i) {
-            const AccessRec h = history[i]; // a copy: race() may not grow history, but stay safe
+        history.candidates(r, candidates);
+        for (const uint32_t i : candidates) {
+            const AccessRec& h = history[i]; // race() and the reports do not grow the history
             if ((!write && !h.write) || h.unit == unit || !overlaps(h.range, r)) continue;
-            Range ov = r;
-            ov.begin = std::max(r.begin, h.range.begin);
-            ov.end = std::min(r.end, h.range.end);
+            Range ov = intersect(r, h.range);
             if (ov.name.empty()) ov.name = h.range.name;
             // An op pipelined after the writer (same thread, tcgen05 mma/cp/shift) sees its writes in both
             // schedules.
@@ -173,7 +170,7 @@ void Model::Impl::record(const Site& s, uint32_t unit, uint32_t epoch, const Clo
             }
             race(h, cur, ov, valueDiffers);
         }
-        history.push_back(std::move(cur));
+        history.add(std::move(cur));
         if (history.size() >= kMaxHistory) {
             capped = true;
             emit(Severity::Warning, s.span,
@@ -186,65 +183,78 @@ void Model::Impl::record(const Site& s, uint32_t unit, uint32_t epoch, const Clo
 }
 
 uint32_t Model::issue(const Site& s, AsyncOp op) {
-    const uint32_t id = static_cast<uint32_t>(m->ops.size());
-    ThreadRec& t0 = m->thread(s.thread);
-    const uint32_t tIndex = m->threadOfUnit[t0.unit];
+    return m->issueOp({s}, std::move(op));
+}
+
+uint32_t Model::issueCollective(const std::vector<Site>& issuers, AsyncOp op) {
+    return issuers.empty() ? UINT32_MAX : m->issueOp(issuers, std::move(op));
+}
+
+uint32_t Model::Impl::issueOp(const std::vector<Site>& all, AsyncOp op) {
+    const Site& s = all.front();
+    const uint32_t id = static_cast<uint32_t>(ops.size());
+    std::vector<uint32_t> tIndex; // the issuers' thread records (the first names the operation)
+    for (const Site& a : all) tIndex.push_back(threadOfUnit[thread(a.thread).unit]);
+    ThreadRec& t0 = threads[tIndex.front()];
     OpRec rec;
     rec.site = s;
-    rec.unit = m->units++;
+    rec.unit = units++;
     rec.thread = t0.unit;
     rec.clock = t0.clock;
+    for (size_t k = 1; k < tIndex.size(); ++k) join(rec.clock, threads[tIndex[k]].clock);
     const bool pipelined = isPipelined(op.kind);
-    if (pipelined && t0.lastPipelined >= 0) join(rec.clock, m->ops[t0.lastPipelined].clock);
+    if (pipelined && t0.lastPipelined >= 0) join(rec.clock, ops[t0.lastPipelined].clock);
     setAt(rec.clock, rec.unit, 1);
     rec.op = std::move(op);
     const bool hung = t0.hung;
-    m->ops.push_back(std::move(rec));
+    ops.push_back(std::move(rec));
     if (hung) {
-        m->ops[id].lateDone = m->ops[id].dropped = true; // never issued: the thread hangs before it
+        ops[id].lateDone = ops[id].dropped = true; // never issued: the thread hangs before it
         return id;
     }
-    OpRec& o = m->ops[id];
+    OpRec& o = ops[id];
     if (o.op.how == Completion::Mbarrier && o.op.barrier) {
-        BarrierRec& b = m->barrier(s, *o.op.barrier, "a copy's complete_tx");
-        m->remoteUse(b, s, s.thread.cta);
+        BarrierRec& b = barrier(s, *o.op.barrier, "a copy's complete_tx");
+        remoteUse(b, s, s.thread.cta);
         o.barrierKey = {o.op.barrier->cta, o.op.barrier->addr};
         o.phase = b.phase;
         b.inflight.push_back(id);
     }
-    if (o.op.multicastMask) m->multicastOps.push_back(id);
-    ThreadRec& t = m->threads[tIndex];
-    switch (o.op.how) {
-    case Completion::BulkGroup:
-        t.uncommittedBulk.push_back(id);
-        break;
-    case Completion::WgmmaGroup:
-        t.uncommittedWgmma.push_back(id);
-        break;
-    case Completion::CpAsyncGroup:
-        t.uncommittedCp.push_back(id);
-        break;
-    case Completion::Tcgen05Commit:
-        t.tcgenAsync.push_back(id);
-        break;
-    case Completion::Tcgen05WaitLd:
-        t.tcgenLd.push_back(id);
-        break;
-    case Completion::Tcgen05WaitSt:
-        t.tcgenSt.push_back(id);
-        break;
-    case Completion::Mbarrier:
-        break;
+    if (o.op.multicastMask) multicastOps.push_back(id);
+    for (const uint32_t ti : tIndex) {
+        ThreadRec& t = threads[ti];
+        switch (o.op.how) {
+        case Completion::BulkGroup:
+            t.uncommittedBulk.push_back(id);
+            break;
+        case Completion::WgmmaGroup:
+            t.uncommittedWgmma.push_back(id);
+            break;
+        case Completion::CpAsyncGroup:
+            t.uncommittedCp.push_back(id);
+            break;
+        case Completion::Tcgen05Commit:
+            t.tcgenAsync.push_back(id);
+            break;
+        case Completion::Tcgen05WaitLd:
+            t.tcgenLd.push_back(id);
+            break;
+        case Completion::Tcgen05WaitSt:
+            t.tcgenSt.push_back(id);
+            break;
+        case Completion::Mbarrier:
+            break;
+        }
+        if (pipelined) t.lastPipelined = static_cast<int>(id);
     }
-    if (pipelined) t.lastPipelined = static_cast<int>(id);
     // tcgen05.ld / st move Tensor Memory and registers, not shared memory: not the async proxy's view.
     const bool asyncProxy = o.op.kind != OpKind::Tcgen05Ld && o.op.kind != OpKind::Tcgen05St;
     const Clock knows = o.clock;
+    const uint32_t unit = o.unit, issuer = t0.unit;
     const std::vector<Range> reads = o.op.reads, writes = o.op.writes;
-    m->record(s, o.unit, 1, knows, static_cast<int>(id), t.unit, reads, false, asyncProxy);
-    m->record(s, m->ops[id].unit, 1, knows, static_cast<int>(id), m->threads[tIndex].unit, writes, true,
-              asyncProxy);
-    m->tick(m->threads[tIndex]);
+    record(s, unit, 1, knows, static_cast<int>(id), issuer, reads, false, asyncProxy);
+    record(s, unit, 1, knows, static_cast<int>(id), issuer, writes, true, asyncProxy);
+    for (const uint32_t ti : tIndex) tick(threads[ti]);
     return id;
 }
 

@@ -2,6 +2,7 @@
 // The state behind async::Model (async.hpp): vector clocks of threads and async units, mbarrier phases,
 // commit groups, and the access history the race checks walk. model.cpp drives it; report.cpp words
 // what it finds.
+#include "async/history.hpp"
 #include "layoutscope/async/async.hpp"
 
 #include <deque>
@@ -79,21 +80,26 @@ struct Model::Impl {
     uint32_t units = 0;
     std::vector<ThreadRec> threads;
     std::map<uint32_t, uint32_t> threadOfUnit;
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t>
+        threadIndex; ///< (cta, warp, thread) -> index
     std::vector<OpRec> ops;
     std::map<std::pair<uint32_t, uint32_t>, BarrierRec> barriers;
-    std::vector<AccessRec> history;
+    IndexedHistory<AccessRec> history;
+    std::vector<uint32_t> candidates; ///< record()'s scratch: the history entries an access may overlap
     std::set<std::tuple<int, int, int, int>> reported; ///< (unit a, unit b, kind) pairs reported
     int clusterGen = 0;
     Clock clusterClock;
     std::vector<uint32_t> multicastOps; ///< deliveries, for the hang report
     bool anyHang = false;
     bool capped = false; ///< the history reached kMaxHistory: later accesses are not checked
-    static constexpr size_t kMaxHistory = 20000; ///< every access is checked against all earlier ones: O(n^2)
+    /// Memory bound: an access is compared only with the earlier ones in its granules (history.hpp).
+    static constexpr size_t kMaxHistory = 2000000;
     std::set<std::pair<uint32_t, std::string>> inflightReported;
 
     ThreadRec& thread(const ThreadId& t);
     BarrierRec& barrier(const Site& at, const BarrierRef& b, const char* use);
     void tick(ThreadRec& t);
+    uint32_t issueOp(const std::vector<Site>& at, AsyncOp op);
     /// Complete op `id` in the late schedule (and, for a commit, what it tracks).
     void complete(uint32_t id);
     void phaseCheck(BarrierRec& b);

@@ -64,8 +64,9 @@ struct Cta {
     uint32_t liveThreads = 0;
 };
 
-struct TcgenState; // exec/tcgen05_state.hpp
-struct Recorder;   // exec/record.hpp
+struct TcgenState;    // exec/tcgen05_state.hpp
+struct Recorder;      // exec/record.hpp
+struct OrderMmaState; // exec/order_mma.cpp
 
 struct Machine {
     const Program& p;
@@ -88,6 +89,8 @@ struct Machine {
     std::string sm{};                      ///< the module's .target (TMA restrictions per arch)
     std::unique_ptr<async::Model> order{}; ///< the time-and-order model (order.hpp); null when off
     Recorder* rec = nullptr;               ///< ExecOptions::record: the recorder (record.hpp); null when off
+    std::shared_ptr<OrderMmaState>
+        orderMma{}; ///< h/order2: tcgen05.ld not yet complete, per warp (order_mma.cpp)
 
     uint64_t& reg(Warp& w, uint32_t slot, int lane) { return w.regs[size_t(slot) * 32 + lane]; }
     /// Stop the run with a diagnostic at `op` (first error wins).

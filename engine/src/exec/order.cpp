@@ -1,6 +1,8 @@
 // The executor's events fed to the time-and-order model (order.hpp; issue 23, docs/async-order.md).
 #include "exec/order.hpp"
 
+#include "exec/order_mma.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <cstdio>
@@ -83,6 +85,7 @@ void orderBarrierRelease(Machine& m, bool publishesInits) {
 std::vector<Diagnostic> orderFinish(Machine& m) {
     async::Model* mo = orderModel(m);
     if (!mo) return {};
+    orderMmaFinish(m); // tcgen05.ld still pending
     Op exitOp;
     exitOp.text = "kernel exit";
     mo->finish(orderSite(m, m.warps.front(), exitOp, 0));

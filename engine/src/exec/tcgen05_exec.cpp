@@ -6,6 +6,7 @@
 // `.sync.aligned` forms (alloc, dealloc, relinquish_alloc_permit, ld, st, wait) are warp-collective: every
 // live thread of the warp executes them together with the same operands, else the run stops. mma, cp,
 // shift and commit are issued by each thread that executes them (nvcc's code elects one).
+#include "exec/order_mma.hpp"
 #include "exec/record.hpp"
 #include "exec/tcgen05_state.hpp"
 
@@ -122,10 +123,12 @@ bool ldSt(Machine& m, Warp& w, const Op& op, uint32_t exec, bool store) {
                 regs[l][j] = (exec >> l & 1) ? uint32_t(readOperand(m, w, vec.elems[j], l, {TK::B, 32})) : 0;
         }
         Status s = st.ex.st(*f, w.cta, warp, uint32_t(*taddr), regs, src);
+        if (s) orderTcgen05LdSt(m, w, op, exec, true, st.trace, vec); // h/order2
         st.trace = Trace{};
         return s ? true : failWith(m, op, s.error());
     }
     Status s = st.ex.ldInto(*f, w.cta, warp, uint32_t(*taddr), src, st.regs);
+    if (s) orderTcgen05LdSt(m, w, op, exec, false, st.trace, vec); // h/order2
     st.trace = Trace{};
     if (!s) return failWith(m, op, s.error());
     for (uint32_t x = exec; x; x &= x - 1) {
@@ -156,6 +159,7 @@ bool cpShift(Machine& m, Warp& w, const Op& op, int lane, bool cp) {
                 return failWith(m, op, *d);
         s = st.ex.shiftDown(op.boolOp, w.cta, taddr, {op.text, op.line});
     }
+    if (s) orderTcgen05CpShift(m, w, op, lane, cp, st.trace); // h/order2
     st.trace = Trace{};
     return s ? true : failWith(m, op, s.error());
 }
@@ -204,6 +208,7 @@ bool execTcgen05(Machine& m, Warp& w, const Op& op, uint32_t /*g*/, uint32_t exe
         const auto taddr = uniform(m, w, op, op.o[0], exec, false, "taddr");
         const auto nCols = taddr ? uniform(m, w, op, op.o[1], exec, false, "nCols") : std::nullopt;
         if (!nCols) return false;
+        orderTcgen05Dealloc(m, w, op, exec, uint32_t(*taddr) & 0xFFFF, uint32_t(*nCols)); // h/order2
         TcgenState& st = tcgenState(m);
         if (op.boolOp == 2) { // both CTAs of the pair execute it; the pair's columns are freed once
             int64_t& pending = st.pairDealloc[w.cta & ~1u];
@@ -222,6 +227,8 @@ bool execTcgen05(Machine& m, Warp& w, const Op& op, uint32_t /*g*/, uint32_t exe
         return ldSt(m, w, op, exec, t == Tc::St);
     case Tc::WaitLd: // every tcgen05.ld / st completed when it was issued (the early schedule)
     case Tc::WaitSt:
+        orderTcgen05Wait(m, w, op, exec, t == Tc::WaitLd); // h/order2: the order model's completion
+        return true;
     case Tc::Fence: // no data effect: the executor's memory is sequentially consistent
         return true;
     case Tc::Mma:

@@ -5,6 +5,7 @@
 // consumer model's element addresses, D written at the data path layout), the scenario runner's code.
 #include "exec/mbarrier.hpp"
 #include "exec/order.hpp"
+#include "exec/order_mma.hpp"
 #include "exec/tcgen05_state.hpp"
 #include "layoutscope/tcgen05/umma.hpp"
 
@@ -61,6 +62,7 @@ bool execTcgen05Mma(Machine& m, Warp& w, const Op& op, int lane) {
             }
     syncShadow(m);
     Status s = st.ex.mma(*u, w.cta, {op.text, op.line});
+    if (s) orderTcgen05Mma(m, w, op, lane, *u, st.trace); // h/order2: its reads, writes and completion
     st.trace = Trace{};
     if (!s) return failWith(m, op, s.error());
     if (!st.notedOrder) {
@@ -87,9 +89,8 @@ bool execTcgen05Commit(Machine& m, Warp& w, const Op& op, int lane) {
     // The committing warp ends its quantum: the warps waiting on this phase see it complete before the
     // committer can run ahead into the next one (it could not on hardware, where the MMA takes time).
     w.yield = true;
-    // The order model (order.hpp) sees the arrive as tcgen05.commit's: its waits then complete there too.
-    // unverified: the tcgen05.mma/cp/shift themselves are not yet issued to the model as async units, so
-    // it cannot yet tell an MMA read of a stage from a later TMA reload of it.
+    // The order model (order.hpp) sees the arrive as tcgen05.commit's: its waits then complete there too, and
+    // they observe the completion of the tcgen05.mma/cp/shift the thread issued before it (order_mma.cpp).
     async::Model* mo = orderModel(m);
     const async::Site site = mo ? orderSite(m, w, op, lane) : async::Site{};
     if (op.o.size() < 2) {

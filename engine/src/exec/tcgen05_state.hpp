@@ -6,8 +6,9 @@
 ///
 /// Timing model (the "early schedule"): an asynchronous tcgen05 operation (mma, cp, shift) completes when
 /// it is issued, so tcgen05.wait::ld/st and the fences have no data effect, and tcgen05.commit arrives on
-/// its mbarrier at once. unverified: the hardware completes them later; a kernel that reads a result
-/// before waiting for it is not flagged yet.
+/// its mbarrier at once. The hardware completes them later: the order model (order_mma.hpp) sees each as an
+/// async operation that completes only through tcgen05.commit / wait::ld / wait::st, and reports a kernel
+/// that reads a result (or reuses its operands) before waiting for it.
 #include "exec/machine.hpp"
 #include "layoutscope/core/memory.hpp"
 #include "layoutscope/core/trace.hpp"

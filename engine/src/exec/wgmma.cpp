@@ -12,6 +12,7 @@
 // Arithmetic: exact products and sum, one rounding (mma_sync.cpp's unverified note applies).
 #include "exec/mma_exec.hpp"
 #include "exec/order.hpp"
+#include "exec/order_mma.hpp"
 #include "layoutscope/tcgen05/smem_descriptor.hpp"
 
 #include <algorithm>
@@ -112,10 +113,9 @@ bool runWarpgroup(Machine& m, const Op& op, const Group& grp) {
                 if (vecReg(op.o[0], r) >= 0) m.reg(w, uint32_t(vecReg(op.o[0], r)), int(l)) = regs[r];
         }
     }
-    // unverified: whether wgmma's shared-memory operand reads go through the async proxy (so that st.shared
-    // before them needs fence.proxy.async) is not settled here (CUTLASS's cp.async + wgmma tutorial has no
-    // proxy fence); the reads are not reported to the order model yet, only the commit/wait groups are.
-    (void)readAddrs;
+    // h/order2: the operand reads go to the order model as one async operation of the warpgroup, complete at
+    // wgmma.wait_group (order_mma.hpp; async-proxy reads: unverified, docs/exec.md "Time and order").
+    orderWgmma(m, op, grp.warps, readAddrs, meBits(f.b) / 8);
     return true;
 }
 

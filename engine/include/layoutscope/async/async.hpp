@@ -43,11 +43,13 @@ struct Site {
 };
 
 /// A byte range [begin, end) of one space (Tensor Memory: lane << 16 | column, end exclusive in columns).
+/// Registers: thread << 16 | 4 * register; the executor's: thread << 32 | 4 * slot, named ("%r12") in `name`.
 struct Range {
     MemSpace space = MemSpace::SharedCta;
     uint32_t cta = 0;
     uint64_t begin = 0, end = 0;
-    std::string name; ///< the buffer (or "registers", "TMEM"), for reports
+    std::string name;   ///< the buffer (or "registers", "TMEM"), for reports
+    uint32_t lanes = 1; ///< Tensor Memory: the range covers these columns in `lanes` lanes from begin >> 16
 };
 
 enum class OpKind : uint8_t {
@@ -113,6 +115,10 @@ class Model {
 
     /// Issue an asynchronous operation; returns its id.
     uint32_t issue(const Site& at, AsyncOp op);
+    /// Issue one operation that several threads execute together (a warp's tcgen05.ld / st, a warpgroup's
+    /// wgmma.mma_async): one async unit, ordered after every issuer's earlier events, named by the first
+    /// issuer in reports; each issuer's own commit / wait completes it for that thread.
+    uint32_t issueCollective(const std::vector<Site>& issuers, AsyncOp op);
     /// Synchronous generic-proxy accesses of a thread (ld/st.shared, register reads).
     void access(const Site& at, const std::vector<Range>& reads, const std::vector<Range>& writes);
     void init(const Site& at, const BarrierRef& b, uint32_t count);

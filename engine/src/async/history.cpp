@@ -1,0 +1,42 @@
+// Range geometry of the async model's history (history.hpp): byte intervals, and Tensor Memory lane x column
+// rectangles (address lane << 16 | column, `lanes` lanes from the first).
+#include "async/history.hpp"
+
+#include <algorithm>
+
+namespace layoutscope::async {
+
+namespace {
+struct Rect {
+    uint64_t l0, l1, c0, c1;
+};
+Rect rect(const Range& r) {
+    const uint64_t l0 = r.begin >> 16, c0 = r.begin & 0xFFFF;
+    return {l0, l0 + std::max<uint32_t>(r.lanes, 1), c0, c0 + (r.end - r.begin)};
+}
+} // namespace
+
+bool overlaps(const Range& a, const Range& b) {
+    if (a.space != b.space || a.cta != b.cta) return false;
+    if (a.space != MemSpace::TensorMemory) return a.begin < b.end && b.begin < a.end;
+    const Rect x = rect(a), y = rect(b);
+    return x.l0 < y.l1 && y.l0 < x.l1 && x.c0 < y.c1 && y.c0 < x.c1;
+}
+
+Range intersect(const Range& a, const Range& b) {
+    Range ov = a;
+    if (a.space != MemSpace::TensorMemory) {
+        ov.begin = std::max(a.begin, b.begin);
+        ov.end = std::min(a.end, b.end);
+        return ov;
+    }
+    const Rect x = rect(a), y = rect(b);
+    const uint64_t l0 = std::max(x.l0, y.l0), l1 = std::min(x.l1, y.l1);
+    const uint64_t c0 = std::max(x.c0, y.c0), c1 = std::min(x.c1, y.c1);
+    ov.begin = l0 << 16 | c0;
+    ov.end = l0 << 16 | c1;
+    ov.lanes = static_cast<uint32_t>(l1 - l0);
+    return ov;
+}
+
+} // namespace layoutscope::async

@@ -1,0 +1,80 @@
+#pragma once
+// The access history of async::Model (model_impl.hpp), indexed by granule: a new access is compared only with
+// the earlier accesses whose granules it shares, not with the whole history (issue 23: the CuTe kernels the
+// executor runs make tens of thousands of shared-memory and Tensor Memory accesses; a linear walk made the
+// checks quadratic and had to stop after 20000 accesses).
+//
+// Granules: 128 bytes of shared or global memory, 32 registers of a thread, and 32 lanes x 32 columns of
+// Tensor Memory (a Range with `lanes` > 1 is a lane x column rectangle). A range of more than kWideGranules
+// granules goes to one "wide" list of its space and CTA, which every query of that space and CTA also reads.
+#include "layoutscope/async/async.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+namespace layoutscope::async {
+
+/// Whether two ranges share a byte (Tensor Memory: a lane and a column).
+[[nodiscard]] bool overlaps(const Range& a, const Range& b);
+/// Their common part (only when they overlap): a's name, the intersection's bounds.
+[[nodiscard]] Range intersect(const Range& a, const Range& b);
+
+template <class Rec>
+class IndexedHistory {
+  public:
+    [[nodiscard]] size_t size() const { return m_recs.size(); }
+    [[nodiscard]] const Rec& operator[](size_t i) const { return m_recs[i]; }
+    /// The indices of the earlier records that may overlap `r`, ascending, each once.
+    void candidates(const Range& r, std::vector<uint32_t>& out) {
+        out.clear();
+        if (m_seen.size() < m_recs.size()) m_seen.resize(m_recs.size(), 0);
+        ++m_gen;
+        forGranules(r, [&](uint64_t key) {
+            auto it = m_buckets.find(key);
+            if (it == m_buckets.end()) return;
+            for (uint32_t i : it->second)
+                if (m_seen[i] != m_gen) m_seen[i] = m_gen, out.push_back(i);
+        });
+        std::sort(out.begin(), out.end());
+    }
+    void add(Rec rec) {
+        const uint32_t i = static_cast<uint32_t>(m_recs.size());
+        forGranules(
+            rec.range, [&](uint64_t key) { m_buckets[key].push_back(i); }, false);
+        m_recs.push_back(std::move(rec));
+    }
+
+  private:
+    static constexpr uint64_t kWideGranules = 4096;
+    static constexpr uint64_t kWide = (uint64_t(1) << 40) - 1;
+    static uint64_t key(const Range& r, uint64_t granule) {
+        return uint64_t(r.space) | uint64_t(r.cta & 0xFFFF) << 8 | granule << 24;
+    }
+    /// Calls f(key) for each granule of r (and, when `query`, the wide list of r's space and CTA).
+    template <class F>
+    static void forGranules(const Range& r, F&& f, bool query = true) {
+        if (r.begin >= r.end) return;
+        uint64_t count = 0;
+        if (r.space == MemSpace::TensorMemory) {
+            const uint64_t l0 = r.begin >> 16, l1 = l0 + std::max<uint32_t>(r.lanes, 1);
+            const uint64_t c0 = r.begin & 0xFFFF, c1 = c0 + (r.end - r.begin);
+            count = ((l1 - 1) / 32 - l0 / 32 + 1) * ((c1 - 1) / 32 - c0 / 32 + 1);
+            if (count <= kWideGranules)
+                for (uint64_t lb = l0 / 32; lb <= (l1 - 1) / 32; ++lb)
+                    for (uint64_t cb = c0 / 32; cb <= (c1 - 1) / 32; ++cb) f(key(r, lb << 16 | cb));
+        } else {
+            count = ((r.end - 1) >> 7) - (r.begin >> 7) + 1;
+            if (count <= kWideGranules)
+                for (uint64_t g = r.begin >> 7; g <= (r.end - 1) >> 7; ++g) f(key(r, g & (kWide - 1)));
+        }
+        if (query || count > kWideGranules) f(key(r, kWide));
+    }
+    std::vector<Rec> m_recs;
+    std::unordered_map<uint64_t, std::vector<uint32_t>> m_buckets;
+    std::vector<uint32_t> m_seen;
+    uint32_t m_gen = 0;
+};
+
+} // namespace layoutscope::async
