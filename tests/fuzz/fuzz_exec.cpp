@@ -1,10 +1,12 @@
 // libFuzzer target for the PTX executor (docs/exec.md): the launch parsers (parseDim3, parseExecArg,
 // parseExecTensor) on every line of the input, then the input as a PTX module whose first kernel runs for
 // one 64-thread CTA with a 4 KiB tensor for every 8-byte parameter, the input's `fields:` / `tensormap:`
-// lines (in order, then `fields:`) for larger ones and 3 for the others, at most 20000 warp steps. Nothing
+// lines (in order, then `fields:`) for larger ones and 3 for the others, at most 20000 warp steps, recorded
+// (the recording read back and run as a scenario); each line's words through parseLaunchWords too. Nothing
 // may crash, hang or grow without bound: every failure is a diagnostic.
 #include "layoutscope/exec/exec.hpp"
 #include "layoutscope/ptx/module.hpp"
+#include "layoutscope/scenario/scenario.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -26,6 +28,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             (void)exec::parseExecArg(line);
             (void)exec::parseExecTensor(line);
             if (line.rfind("fields:", 0) == 0 || line.rfind("tensormap:", 0) == 0) structs.emplace_back(line);
+            std::vector<std::string> words; // the whole launch parser (exec's options, the kernel directive)
+            for (size_t a = 0; a < line.size();) {
+                const size_t b = std::min(line.find(' ', a), line.size());
+                if (b > a) words.emplace_back(line.substr(a, b - a));
+                a = b + 1;
+            }
+            (void)exec::parseLaunchWords(words);
         }
         s = e + 1;
     }
@@ -56,6 +65,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     exec::ExecOptions o;
     o.maxWarpSteps = 20000;
-    (void)exec::runKernel(*m, l, o);
+    o.record = true; // and the recorder: its scenario must read back (kernel scenarios, docs/exec.md)
+    if (auto r = exec::runKernel(*m, l, o))
+        if (auto sc = parseScenario(r->recording)) (void)runScenario(*sc, RunOptions{uint64_t(1) << 20});
     return 0;
 }
