@@ -138,9 +138,11 @@ int cmdExec(const Args& args, std::ostream& out, std::ostream& err) {
     out << file << ": ran " << r->ctas << " CTA" << (r->ctas == 1 ? "" : "s") << ", " << r->threads
         << " threads: " << r->threadInstructions << " thread-instructions (" << r->warpInstructions
         << " warp steps)\n";
+    int status = kExitOk;
+    for (const Diagnostic& d : r->notes) // a recorded run keeps its order errors as notes
+        if (d.severity == Severity::Error) status = kExitDiagnostics;
     std::map<std::string, const ExecTensor*> byName;
     for (const auto& t : r->tensors) byName[t.name] = &t;
-    int status = kExitOk;
     for (const auto& [name, path] : outs) {
         if (!byName.count(name))
             return usageError(err, "--out " + name + ": no tensor argument of that name");

@@ -216,7 +216,10 @@ Result<ExecResult> runKernel(const PtxModule& mod, const Launch& L, const ExecOp
     uint64_t steps = 0;
     if (!runWarps(m, opt, steps) || !finishTcgen05(m)) return *m.error;
     std::vector<Diagnostic> orderFindings = orderFinish(m);
-    if (!orderFindings.empty() && orderFindings.front().severity == Severity::Error) return orderFindings;
+    // A recorded run keeps its order errors as notes (error severity): the recording still shows the run,
+    // and the kernel scenario reports them (loadScenario).
+    if (!opt.record && !orderFindings.empty() && orderFindings.front().severity == Severity::Error)
+        return orderFindings;
     ExecResult r;
     r.tensors = std::move(m.tensors);
     r.threadInstructions = m.threadInstructions;

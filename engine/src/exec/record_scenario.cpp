@@ -67,6 +67,7 @@ Result<Scenario> loadScenario(std::string_view text, const std::string& scenario
             t.data = std::make_shared<const std::vector<uint8_t>>(et.bytes.begin() + int64_t(a - et.address),
                                                                   et.bytes.end());
         }
+    rec->kernelNotes = atDirective(run->notes, k);
     rec->kernel = k;
     rec->kernel->resolvedPath = path;
     rec->recorded = true;

@@ -268,6 +268,7 @@ Result<Run> runScenario(const Scenario& s, const RunOptions& options) {
         run.initial.global.addRegion(t.map.p.globalAddress, t.extent, scenarioFillGenerator(t),
                                      scenarioFillBulkGenerator(t));
     for (const ScenarioBarrier& b : s.barriers) run.initial.mbarriers[{b.cta, b.addr}] = MbarrierState{};
+    run.warnings = s.kernelNotes; // a kernel scenario: what its run said (races, approximations) comes first
     MachineState state = run.initial;
     TraceBuilder tb(run.trace);
     Tcgen05Executor tcgen(run.trace, state, tmem);

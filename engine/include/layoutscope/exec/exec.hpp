@@ -89,7 +89,8 @@ struct ExecOptions {
     /// Feed the run to the time-and-order model (docs/exec.md "Time and order"): races, missed waits and
     /// proxy fences become errors. Off: no order checks (faster on big kernels).
     bool order = true;
-    /// Record the run as a scenario (ExecResult::recording; docs/exec.md "Kernel scenarios").
+    /// Record the run as a scenario (ExecResult::recording; docs/exec.md "Kernel scenarios"). The order
+    /// model's errors then do not fail the run: they are ExecResult::notes of Error severity.
     bool record = false;
 };
 

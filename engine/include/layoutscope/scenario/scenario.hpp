@@ -257,6 +257,9 @@ struct Scenario {
     /// appended: set by loadScenario on a kernel scenario: the recording is not a program order the scenario
     /// ordering checker may judge (warps ran concurrently); the executor's own order model judged the run.
     bool recorded = false;
+    /// appended: what the kernel's run itself said (the executor's notes and its order model's findings),
+    /// placed at the `kernel` directive with the PTX line in words; runScenario reports them first.
+    std::vector<Diagnostic> kernelNotes;
 };
 
 /// Largest scenario accepted, in bytes (16 MiB): scenarios are hand-written text, and the largest
