@@ -7,6 +7,7 @@
 #include "exec/decode_async.hpp"
 #include "exec/order.hpp"
 #include "exec/record.hpp"
+#include "layoutscope/core/hex.hpp"
 
 #include <bit>
 #include <cstdio>
@@ -17,12 +18,6 @@ namespace {
 
 constexpr const char* kMbarRef = "PTX ISA 9.2 §9.7.13.15 (mbarrier)";
 constexpr int64_t kTxLimit = (int64_t(1) << 20) - 1; // tx-count range ±(2^20 - 1), §9.7.13.15.1
-
-std::string hex(uint64_t v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-    return buf;
-}
 
 uint64_t memAddress(Machine& m, Warp& w, const Opnd& o, int lane) {
     uint64_t a = static_cast<uint64_t>(o.imm);

@@ -1,17 +1,12 @@
 // The recorder (record.hpp): a kernel's run written as a scenario, statement by statement.
 #include "exec/record.hpp"
+#include "layoutscope/core/hex.hpp"
 
 #include <algorithm>
 #include <cstdio>
 
 namespace layoutscope::exec {
 namespace {
-
-std::string hex(uint64_t v) {
-    char b[24];
-    std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
-    return b;
-}
 
 // Whether `more` bytes of text would pass the budget: pokes stop at kMaxPokeText, the rest (the
 // operations the checks need) at kMaxBytes.
@@ -159,29 +154,35 @@ void recordFlush(Machine& m, const Warp& w, const Op& op, uint32_t exec) {
     }
 }
 
-void recordTmaLoad(Machine& m, const Warp& w, const Op& op, int lane, const TmaTileLoad& ld) {
-    if (!m.rec || over(*m.rec, 512)) return;
+namespace {
+
+// The opcode of a tile copy as written (less .L2::cache_hint, whose operand the recording leaves out) and its
+// coordinates `{c0, c1, ...}`.
+std::pair<std::string, std::string> tmaParts(Machine& m, const Warp& w, const Op& op, int lane, uint32_t rank,
+                                             const std::array<int32_t, 5>& coords) {
     recordOrigin(m, w, op, lane);
     std::string opc = opcodeOf(op);
     if (const size_t h = opc.find(".L2::cache_hint"); h != std::string::npos) opc.erase(h, 15);
-    std::string coords;
-    for (uint32_t i = 0; i < ld.map.p.tensorRank; ++i)
-        coords += (i ? ", " : "") + std::to_string(ld.coords[i]);
-    std::string text = opc + " [" + smemRef(ld.dstCta, ld.dstAddr) + "], [" + mapName(m, ld.map) + ", {" +
-                       coords + "}], [" + barrierName(m, ld.mbarCta, ld.mbarAddr) + "]";
+    std::string c;
+    for (uint32_t i = 0; i < rank; ++i) c += (i ? ", " : "") + std::to_string(coords[i]);
+    return {opc, "{" + c + "}"};
+}
+
+} // namespace
+
+void recordTmaLoad(Machine& m, const Warp& w, const Op& op, int lane, const TmaTileLoad& ld) {
+    if (!m.rec || over(*m.rec, 512)) return;
+    const auto [opc, coords] = tmaParts(m, w, op, lane, ld.map.p.tensorRank, ld.coords);
+    std::string text = opc + " [" + smemRef(ld.dstCta, ld.dstAddr) + "], [" + mapName(m, ld.map) + ", " +
+                       coords + "], [" + barrierName(m, ld.mbarCta, ld.mbarAddr) + "]";
     if (ld.multicast) text += ", " + std::to_string(ld.ctaMask);
     recordStatement(m, text + ";");
 }
 
 void recordTmaStore(Machine& m, const Warp& w, const Op& op, int lane, const TmaTileStore& st) {
     if (!m.rec || over(*m.rec, 512)) return;
-    recordOrigin(m, w, op, lane);
-    std::string opc = opcodeOf(op);
-    if (const size_t h = opc.find(".L2::cache_hint"); h != std::string::npos) opc.erase(h, 15);
-    std::string coords;
-    for (uint32_t i = 0; i < st.map.p.tensorRank; ++i)
-        coords += (i ? ", " : "") + std::to_string(st.coords[i]);
-    recordStatement(m, opc + " [" + mapName(m, st.map) + ", {" + coords + "}], [" +
+    const auto [opc, coords] = tmaParts(m, w, op, lane, st.map.p.tensorRank, st.coords);
+    recordStatement(m, opc + " [" + mapName(m, st.map) + ", " + coords + "], [" +
                            smemRef(st.srcCta, st.srcAddr) + "];");
 }
 

@@ -9,6 +9,7 @@
 #include "exec/order_mma.hpp"
 #include "exec/record.hpp"
 #include "exec/tcgen05_state.hpp"
+#include "layoutscope/core/hex.hpp"
 
 #include <bit>
 #include <cstring>
@@ -18,12 +19,6 @@ namespace layoutscope::exec {
 namespace {
 
 constexpr const char* kTcgenRef = "PTX ISA 9.2 §9.7.16 (tcgen05)";
-
-std::string hex(uint64_t v) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-    return buf;
-}
 
 // The warp's live lanes must all execute a .sync.aligned form (exec == live).
 bool collective(Machine& m, Warp& w, const Op& op, uint32_t exec) {

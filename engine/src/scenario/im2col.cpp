@@ -3,6 +3,7 @@
 // .im2col / .im2col::w / .im2col::w::128 loads and .im2col_no_offs stores (PTX ISA 9.2 §5.5.4, §5.5.5;
 // docs/im2col.md). scenario_tensormap.cpp and scenario_ops.cpp call in here from small hooks.
 #include "scenario/im2col.hpp"
+#include "layoutscope/core/hex.hpp"
 #include "scenario/tma_extra.hpp"
 
 #include "layoutscope/tma/tma.hpp"
@@ -15,12 +16,6 @@ namespace layoutscope::scn {
 namespace {
 
 constexpr const char* kIm2colRef = "cuda.h cuTensorMapEncodeIm2col / cuTensorMapEncodeIm2colWide";
-
-std::string hex(uint64_t v) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-    return buf;
-}
 
 // Place an encode diagnostic on the option it names (or the whole directive).
 SourceSpan spanFor(const Diagnostic& d, const std::vector<Option>& opts, SourceSpan fallback) {

@@ -1,6 +1,7 @@
 // runScenario: build the machine (global tensors from their fill patterns, one shared memory per
 // CTA of the cluster), then execute each instruction through the TMA executor, recording a trace.
 #include "layoutscope/analysis/banks.hpp"
+#include "layoutscope/core/hex.hpp"
 #include "layoutscope/scenario/scenario.hpp"
 #include "scenario/async_order.hpp"
 #include "scenario/im2col.hpp"
@@ -141,12 +142,6 @@ BulkByteGenerator scenarioFillBulkGenerator(const ScenarioTensorMap& t) {
 }
 
 namespace {
-
-std::string hex(uint64_t v) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-    return buf;
-}
 
 std::string boxText(const TensorMap& m) {
     std::string s;

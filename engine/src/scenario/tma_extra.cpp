@@ -2,6 +2,7 @@
 // §5.5.3.4; tma.md §8) and the dispatch of every ScenarioOp to its executor. .cta_group::2 and the
 // sub-byte tensor maps need no op of their own: they are fields of TmaTileLoad / the TensorMap.
 #include "scenario/tma_extra.hpp"
+#include "layoutscope/core/hex.hpp"
 #include "scenario/im2col.hpp"
 #include "scenario/parse.hpp"
 #include "tma/plan.hpp"
@@ -11,12 +12,6 @@
 
 namespace layoutscope::scn {
 namespace {
-
-std::string hex(uint64_t v) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-    return buf;
-}
 
 std::string rowsText(const std::array<int32_t, 4>& rows) {
     std::string s;
