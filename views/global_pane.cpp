@@ -60,12 +60,17 @@ GlobalPane::GlobalPane(CellCanvas* canvas, QWidget* parent) : QWidget(parent), m
     m_tileBox = new QComboBox(m_bar);
     m_tileBox->setFocusPolicy(Qt::NoFocus);
     m_tileBox->setToolTip("Which TMA copy the view shows (auto: the one the timeline is at)");
-    h->addWidget(m_tileLabel);
-    h->addWidget(m_tileBox);
     m_fixedBar = new QWidget(m_bar);
     m_fixedRow = new QHBoxLayout(m_fixedBar);
     m_fixedRow->setContentsMargins(0, 0, 0, 0);
     m_fixedRow->setSpacing(4);
+    // The tile picker on the second row: on the first beside across / down it made the dock 360 px wide at
+    // least, and with the Tensor Memory / timeline column and the right docks a 1280-px window 5-13 px too
+    // wide (issue 24 item 7). Shown only for a document with several copies.
+    m_fixedRow->addWidget(m_tileLabel);
+    m_fixedRow->addWidget(m_tileBox);
+    m_tileLabel->hide();
+    m_tileBox->hide();
     m_fixedRow->addStretch(1);
     rows->addWidget(m_fixedBar);
     m_fixedBar->hide();
@@ -104,6 +109,7 @@ void GlobalPane::setDocument(const Document* doc) {
         model->invisibleRootItem()->appendRows(rows);
     m_tileLabel->setVisible(several);
     m_tileBox->setVisible(several);
+    m_fixedBar->setVisible(several || !m_fixedWidgets.empty());
 }
 
 std::optional<uint32_t> GlobalPane::pinnedInstr() const {
@@ -205,7 +211,7 @@ void GlobalPane::rebuildPickers() {
         m_fixedWidgets.push_back(spin);
         m_spins[size_t(d)] = spin;
     }
-    m_fixedBar->setVisible(!m_fixedWidgets.empty());
+    m_fixedBar->setVisible(!m_fixedWidgets.empty() || !m_tileBox->isHidden());
 }
 
 } // namespace layoutscope::views

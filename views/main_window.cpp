@@ -217,8 +217,7 @@ void MainWindow::showEvent(QShowEvent* e) {
         m_firstState = saveState(AppSettings::kStateVersion);
         return;
     }
-    // Shared memory (the centre) gets most of the width: global tensor ~26%, scenario editor ~27%.
-    resizeDocks({m_globalDock, m_srcDock}, {width() * 26 / 100, width() * 27 / 100}, Qt::Horizontal);
+    sizeDockColumns(); // left ~26%, right ~27%, the centre keeping its minimum (main_window_fit.cpp)
     // The global tensor over the event list, about 60:40.
     resizeDocks({m_globalDock, m_eventDock}, {height() * 36 / 100, height() * 24 / 100}, Qt::Vertical);
     m_firstState = saveState(AppSettings::kStateVersion);

@@ -161,7 +161,8 @@ class MainWindow : public QMainWindow {
     [[nodiscard]] bool usesGlobalView() const; ///< a TMA tile copy to show (or no trace: the reason)
     void applyPaneVisibility(); ///< show exactly the docks the document uses (after a layout restore too)
     void applyDockCorners();    ///< left and right columns full height, bottom docks under the centre
-    QString m_layoutKind;       ///< kind of the layout shown (saved under it when the kind changes)
+    void sizeDockColumns();  ///< first show: the left and right columns' widths (the centre's minimum kept)
+    QString m_layoutKind;    ///< kind of the layout shown (saved under it when the kind changes)
     QByteArray m_firstState; ///< the layout at the first show: a kind without a saved layout starts from it
     void exportPngDialog();
     void updateStatus();

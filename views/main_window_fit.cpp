@@ -4,6 +4,7 @@
 #include "operand_view.hpp"
 
 #include <QDockWidget>
+#include <algorithm>
 
 namespace layoutscope::views {
 
@@ -33,6 +34,32 @@ void MainWindow::applyDockCorners() {
     setCorner(Qt::TopLeftCorner, Qt::LeftDockWidgetArea);
     setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
     setCorner(Qt::TopRightCorner, Qt::RightDockWidgetArea);
+}
+
+void MainWindow::sizeDockColumns() {
+    // Shared memory (the centre) gets most of the width: the left column ~26%, the right ~27%, each no
+    // narrower than its docks need, and the left one narrower where the centre column (its timeline and
+    // Tensor Memory) would not keep its minimum: at 1280 px 26% + the right column's 415 px + the
+    // timeline's minimum made a window 25 px wider than the screen.
+    int leftMin = 0, rightMin = 0, centreMin = centralWidget()->minimumSizeHint().width();
+    for (QDockWidget* d : findChildren<QDockWidget*>()) {
+        if (d->isHidden() || d->isFloating()) continue;
+        const int m = d->minimumSizeHint().width();
+        switch (dockWidgetArea(d)) {
+        case Qt::LeftDockWidgetArea:
+            leftMin = std::max(leftMin, m);
+            break;
+        case Qt::RightDockWidgetArea:
+            rightMin = std::max(rightMin, m);
+            break;
+        default:
+            centreMin = std::max(centreMin, m);
+            break;
+        }
+    }
+    const int right = std::max(width() * 27 / 100, rightMin);
+    const int left = std::max(leftMin, std::min(width() * 26 / 100, width() - right - centreMin - 24));
+    resizeDocks({m_eventDock, m_srcDock}, {left, right}, Qt::Horizontal);
 }
 
 } // namespace layoutscope::views

@@ -14,6 +14,7 @@
 #include <QFileInfo>
 #include <QRegion>
 #include <QStatusBar>
+#include <QTabBar>
 #include <QTest>
 #include <QToolBar>
 
@@ -40,6 +41,9 @@ std::vector<QWidget*> shownPanes(MainWindow& w) {
     std::vector<QWidget*> out{w.centralWidget()};
     for (QDockWidget* d : w.findChildren<QDockWidget*>())
         if (d->isVisible() && !d->visibleRegion().isEmpty() && !d->isFloating()) out.push_back(d);
+    // The tab bars of tabbed docks (Events | Breakpoints, Scenario | Operand | ...) are the window's own.
+    for (QTabBar* t : w.findChildren<QTabBar*>(Qt::FindDirectChildrenOnly))
+        if (t->isVisible() && w.rect().contains(inWindow(t, w))) out.push_back(t);
     return out;
 }
 

@@ -392,9 +392,17 @@ OverlayList buildTmaFanOverlay(const Camera2D& cam, glm::vec2 viewport, const Tm
         o.lines.push_back({a, b, Rgba8{c.r, c.g, c.b, 200}, 2.0f, true, a + glm::vec2(dx, 0) + lift,
                            b - glm::vec2(dx, 0) + lift});
     }
-    o.text({8, viewport.y - 42},
-           "each curve: a block of box rows and the CTA it is multicast to (same CTA-relative offset)", kDim);
-    o.text({8, viewport.y - 24}, "CTA strips fill as the rows land; white = this step", kDim);
+    // The pane spans the centre only (MainWindow::applyDockCorners): captions give way to shorter ones.
+    o.text(
+        {8, viewport.y - 42},
+        fitLabel({"each curve: a block of box rows and the CTA it is multicast to (same CTA-relative offset)",
+                  "each curve: a block of box rows -> the CTA it is multicast to", "curve: box rows -> CTA"},
+                 viewport.x - 12),
+        kDim);
+    o.text({8, viewport.y - 24},
+           fitLabel({"CTA strips fill as the rows land; white = this step", "white = this step"},
+                    viewport.x - 12),
+           kDim);
     return o;
 }
 
