@@ -132,9 +132,8 @@ TimelineWidget::TimelineWidget(Playback* pb, QWidget* parent) : QWidget(parent),
     m_slider->setToolTip("Scrub: step N shows memory after every move of steps 0..N-1");
     m_slider->setFocusPolicy(Qt::NoFocus);
     // The timeline spans the centre column only (MainWindow::applyDockCorners): its minimum width is part of
-    // what must fit 1280 px beside the left and right columns, so the label, slider and speed box are
-    // no wider than they need (issue 24 item 7).
-    m_slider->setMinimumWidth(40);
+    // what must fit 1280 px beside the left and right columns, so the label and the speed box are no wider
+    // than they need (issue 24 item 7).
     m_stepLabel = new QLabel(this);
     m_stepLabel->setMinimumWidth(m_stepLabel->fontMetrics().horizontalAdvance("step 0000 / 0000"));
     m_instrLabel = new QLabel(this);

@@ -175,10 +175,7 @@ OverlayList buildTmemOverlay(const Camera2D& cam, glm::vec2 viewport, const Tmem
         std::string label, shortLabel;
         bool hatched = false, outline = false;
     };
-    std::vector<Item> items{{kUntouched, "never written", "unwritten"},
-                            {Rgba8{90, 90, 96, 255}, "not allocated", "no alloc", true},
-                            {Rgba8{235, 235, 235, 255}, "moved this step", "moved"},
-                            {kAlloc, "allocation", "alloc", false, true}};
+    std::vector<Item> items;
     if (s.observedMarked)
         items.push_back({kDiffColour, "differs from dump (" + std::to_string(s.observedMarked) + " cells)",
                          "differs (" + std::to_string(s.observedMarked) + ")"});
@@ -195,6 +192,12 @@ OverlayList buildTmemOverlay(const Camera2D& cam, glm::vec2 viewport, const Tmem
              "wrong element (" + std::to_string(s.expectedChunks) +
                  (s.expectedUnchecked ? ", +" + std::to_string(s.expectedUnchecked) + " unchecked" : "") +
                  ")"});
+    // The mismatch items first: in a narrow pane they are the ones the line keeps (issue 24 item 6).
+    for (const Item& it : std::vector<Item>{{kUntouched, "never written", "unwritten"},
+                                            {Rgba8{90, 90, 96, 255}, "not allocated", "no alloc", true},
+                                            {Rgba8{235, 235, 235, 255}, "moved this step", "moved"},
+                                            {kAlloc, "allocation", "alloc", false, true}})
+        items.push_back(it);
     float longW = 8;
     for (const Item& it : items) longW += 19 + approxTextWidth(it.label) + 16;
     const bool useLong = longW - 16 <= viewport.x - 4;
