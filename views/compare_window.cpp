@@ -181,8 +181,19 @@ void CompareWindow::buildMetricsDock() {
             m_table->setItem(int(i), 0, new QTableWidgetItem(QString::fromStdString(m_set.errors[i])));
     } else {
         const auto& rows = cols[0].values;
+        // Rows at 0 in every scenario are left out, as `layoutscope-cli compare` does, and named in the
+        // tooltip (issue 24 item 8: a table of zeros hid the rows that tell the scenarios apart).
+        std::vector<size_t> shown;
+        QStringList hidden;
+        for (size_t r = 0; r < rows.size(); ++r) {
+            if (rowAllZero(cols, r))
+                hidden << QString::fromStdString(rows[r].name);
+            else
+                shown.push_back(r);
+        }
+        m_hiddenMetrics = hidden;
         m_table->setColumnCount(int(cols.size()));
-        m_table->setRowCount(int(rows.size()));
+        m_table->setRowCount(int(shown.size()));
         // Columns are numbered like the panes ("1: name" in each pane's header); the name is the tooltip.
         QStringList labels;
         for (size_t c = 0; c < cols.size(); ++c) {
@@ -190,10 +201,11 @@ void CompareWindow::buildMetricsDock() {
             head->setToolTip(QString::fromStdString(cols[c].name));
             m_table->setHorizontalHeaderItem(int(c), head);
         }
-        for (const MetricValue& r : rows) labels << QString::fromStdString(r.name);
+        for (size_t r : shown) labels << QString::fromStdString(rows[r].name);
         m_table->setVerticalHeaderLabels(labels);
         const QColor differ = palette().color(QPalette::Highlight).darker(160);
-        for (size_t r = 0; r < rows.size(); ++r) {
+        for (size_t row = 0; row < shown.size(); ++row) {
+            const size_t r = shown[row];
             const auto best = bestOfRow(cols, r);
             const bool differs = rowDiffers(cols, r);
             for (size_t c = 0; c < cols.size(); ++c) {
@@ -206,10 +218,12 @@ void CompareWindow::buildMetricsDock() {
                     f.setBold(true);
                     item->setFont(f);
                 }
-                m_table->setItem(int(r), int(c), item);
+                m_table->setItem(int(row), int(c), item);
             }
         }
-        m_table->setToolTip("* = the better value of the row; highlighted rows differ between the scenarios");
+        m_table->setToolTip(
+            "* = the better value of the row; highlighted rows differ between the scenarios" +
+            (hidden.isEmpty() ? QString() : "\n0 in every scenario, not shown: " + hidden.join(", ")));
     }
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     dock->setWidget(m_table);

@@ -6,7 +6,8 @@
 ///   * a click on a shared-memory cell selects, in every pane, the cells holding the same logical
 ///     element (scene/compare_scene.hpp: the tensor element, from the trace's byte moves);
 ///   * cells that differ from the first scenario are tinted (kFlagDiffers, legend in each pane);
-///   * the metrics table of `layoutscope-cli compare` in a dock, rows that differ highlighted.
+///   * the metrics table of `layoutscope-cli compare` in a dock, rows that differ highlighted, rows at 0
+///     in every scenario left out.
 /// File > Export comparison writes PNG + SVG of the panes and the Markdown table (compare_export.hpp).
 #include "cell_canvas.hpp"
 #include "compare_export.hpp"
@@ -37,6 +38,8 @@ class CompareWindow : public QMainWindow {
     /// Null when scenario i has no Tensor Memory.
     [[nodiscard]] CellCanvas* tmemCanvas(size_t i) const { return m_tmem[i]; }
     [[nodiscard]] QTableWidget* metricsTable() const { return m_table; }
+    /// Metric rows the table leaves out: 0 in every scenario (as `layoutscope-cli compare` does).
+    [[nodiscard]] const QStringList& hiddenMetrics() const { return m_hiddenMetrics; }
     [[nodiscard]] const CompareSet& compareSet() const { return m_set; }
     [[nodiscard]] const std::vector<ComparePanes>& panes() const { return m_panes; }
 
@@ -75,6 +78,7 @@ class CompareWindow : public QMainWindow {
     QComboBox* m_syncBox = nullptr;
     QLabel* m_steps = nullptr;
     QTableWidget* m_table = nullptr;
+    QStringList m_hiddenMetrics;
 };
 
 /// A CompareWindow of `files` on its own (deleted when closed), shown.

@@ -37,6 +37,9 @@ EventList::EventList(QWidget* parent) : QTreeWidget(parent) {
     for (const auto& [col, w] :
          {std::pair{ColSteps, 90}, {ColPtx, 420}, {ColCta, 40}, {ColBytes, 80}, {ColTx, 60}})
         setColumnWidth(col, w);
+    // Several rows always show (issue 24 item 7: at 1280x800 the list was squeezed to one row).
+    setMinimumHeight(header()->sizeHint().height() + kMinRowsShown * (fontMetrics().height() + 6) +
+                     2 * frameWidth() + 2);
     connect(this, &QTreeWidget::itemExpanded, this, [this](QTreeWidgetItem* it) { fillSubSteps(it); });
     connect(this, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* it, QTreeWidgetItem*) {
         if (it && !m_updating) emit seekRequested(it->data(0, kStepRole).toUInt());

@@ -21,6 +21,7 @@ class EventList : public QTreeWidget {
     /// once, the rest in slices between events (a 10,000-instruction trace never stalls the window).
     void setTrace(const Trace* trace);
     static constexpr size_t kRowsPerSlice = 250; ///< ~3-5 ms of rows (10,000: 40 slices)
+    static constexpr int kMinRowsShown = 4;      ///< the minimum height shows this many rows
     /// Whether every row of the trace is made.
     [[nodiscard]] bool filled() const { return !m_trace || m_filled >= m_trace->instrs.size(); }
     /// Highlight the row of the instruction that produced `step`'s moves (no seek is emitted).

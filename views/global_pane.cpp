@@ -37,7 +37,7 @@ GlobalPane::GlobalPane(CellCanvas* canvas, QWidget* parent) : QWidget(parent), m
     rows->setContentsMargins(6, 3, 6, 3);
     rows->setSpacing(2);
     auto* h = new QHBoxLayout();
-    h->setSpacing(4);
+    h->setSpacing(2);
     rows->addLayout(h);
     auto label = [this](const QString& text) {
         auto* l = new QLabel(text, m_bar);
@@ -60,8 +60,16 @@ GlobalPane::GlobalPane(CellCanvas* canvas, QWidget* parent) : QWidget(parent), m
     m_tileBox = new QComboBox(m_bar);
     m_tileBox->setFocusPolicy(Qt::NoFocus);
     m_tileBox->setToolTip("Which TMA copy the view shows (auto: the one the timeline is at)");
+    // Narrow (its popup shows the whole names): at its contents' width the row made the dock 360 px wide
+    // at least, and a 1280-px window with the timeline's column and the right docks 27 px too wide.
+    m_tileBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_tileBox->setMinimumContentsLength(4);
     h->addWidget(m_tileLabel);
     h->addWidget(m_tileBox);
+    // Shown only for a document with several copies: shown before the first document, it made the dock
+    // 360 px wide at least and the first window at 1280 px 5 px wider than the screen (issue 24 item 7).
+    m_tileLabel->hide();
+    m_tileBox->hide();
     m_fixedBar = new QWidget(m_bar);
     m_fixedRow = new QHBoxLayout(m_fixedBar);
     m_fixedRow->setContentsMargins(0, 0, 0, 0);

@@ -59,6 +59,7 @@ void MainWindow::buildUi() {
         resize(initialWindowSize(QSize(1600, 980 + kTitleBarAllowance)));
     }
     m_playback = new Playback(this);
+    applyDockCorners(); // main_window_fit.cpp
 
     m_smem = new CellCanvas(this);
     m_smem->setMargins(kSmemMargins);
@@ -212,13 +213,11 @@ void MainWindow::showEvent(QShowEvent* e) {
     if (AppSettings().restoreWindow(*this)) {
         const QByteArray kind = AppSettings().kindLayout(m_layoutKind);
         if (!kind.isEmpty()) restoreState(kind, AppSettings::kStateVersion);
-        m_tmemViews->applyVisibility(); // the saved layout may be another document's
-        m_operandView->applyVisibility();
+        applyPaneVisibility(); // the saved layout may be another document's
         m_firstState = saveState(AppSettings::kStateVersion);
         return;
     }
-    // Shared memory (the centre) gets most of the width: global tensor ~26%, scenario editor ~27%.
-    resizeDocks({m_globalDock, m_srcDock}, {width() * 26 / 100, width() * 27 / 100}, Qt::Horizontal);
+    sizeDockColumns(); // left ~26%, right ~27%, the centre keeping its minimum (main_window_fit.cpp)
     // The global tensor over the event list, about 60:40.
     resizeDocks({m_globalDock, m_eventDock}, {height() * 36 / 100, height() * 24 / 100}, Qt::Vertical);
     m_firstState = saveState(AppSettings::kStateVersion);
@@ -242,8 +241,7 @@ void MainWindow::switchLayoutKind(const QByteArray& before) {
     QByteArray saved = AppSettings().kindLayout(kind);
     if (saved.isEmpty() && kind == "tma") saved = m_firstState;
     if (!saved.isEmpty()) restoreState(saved, AppSettings::kStateVersion);
-    m_tmemViews->applyVisibility(); // the docks this document needs, in the kind's sizes
-    m_operandView->applyVisibility();
+    applyPaneVisibility(); // the docks this document needs, in the kind's sizes
 }
 
 void MainWindow::keyPressEvent(QKeyEvent* e) {
@@ -343,6 +341,7 @@ void MainWindow::applyDocument(std::unique_ptr<Document> doc, bool keepStep) {
     m_playback->seek(step);
     if (m_doc->hasTrace() && !m_globalScene.tile) // tcgen05-only scenarios: say why the pane is empty
         m_global->setMessage("No TMA tile copy", "This scenario reads no global tensor.");
+    applyPaneVisibility(); // e.g. no global tensor pane for a tcgen05-only scenario
     if (!keepStep) {
         switchLayoutKind(layoutBefore); // TMA / tcgen05 / mixed: each kind keeps its own layout
         m_smem->fitView();

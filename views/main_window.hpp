@@ -157,6 +157,11 @@ class MainWindow : public QMainWindow {
     [[nodiscard]] QString layoutKind() const;
     /// After a document of another kind: keep `before` as the old kind's layout, restore the new one's.
     void switchLayoutKind(const QByteArray& before);
+    // Which panes a document uses, dock corners (main_window_fit.cpp; issue 24 item 7).
+    [[nodiscard]] bool usesGlobalView() const; ///< a TMA tile copy to show (or no trace: the reason)
+    void applyPaneVisibility(); ///< show exactly the docks the document uses (after a layout restore too)
+    void applyDockCorners();    ///< left and right columns full height, bottom docks under the centre
+    void sizeDockColumns();  ///< first show: the left and right columns' widths (the centre's minimum kept)
     QString m_layoutKind;    ///< kind of the layout shown (saved under it when the kind changes)
     QByteArray m_firstState; ///< the layout at the first show: a kind without a saved layout starts from it
     void exportPngDialog();

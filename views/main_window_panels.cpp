@@ -120,7 +120,6 @@ void MainWindow::buildPanels(QMenu* file, QMenu* view) {
 
     // Event list: one row per instruction; selecting a row seeks, playback highlights the row.
     m_events = new EventList(this);
-    m_events->setMinimumHeight(40); // a few rows: the views above keep their minimums at 1280x800
     auto* eventDock = new QDockWidget("Events", this);
     eventDock->setObjectName("eventDock");
     eventDock->setWidget(m_events);

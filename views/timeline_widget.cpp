@@ -131,8 +131,11 @@ TimelineWidget::TimelineWidget(Playback* pb, QWidget* parent) : QWidget(parent),
     m_slider = new QSlider(Qt::Horizontal, this);
     m_slider->setToolTip("Scrub: step N shows memory after every move of steps 0..N-1");
     m_slider->setFocusPolicy(Qt::NoFocus);
+    // The timeline spans the centre column only (MainWindow::applyDockCorners): its minimum width is part of
+    // what must fit 1280 px beside the left and right columns, so the label and the speed box are no wider
+    // than they need (issue 24 item 7).
     m_stepLabel = new QLabel(this);
-    m_stepLabel->setMinimumWidth(150);
+    m_stepLabel->setMinimumWidth(m_stepLabel->fontMetrics().horizontalAdvance("step 0000 / 0000"));
     m_instrLabel = new QLabel(this);
     m_instrLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     // A long summary (tcgen05.mma's) must not widen the window: the line is elided to the space there is.
@@ -143,6 +146,8 @@ TimelineWidget::TimelineWidget(Playback* pb, QWidget* parent) : QWidget(parent),
     for (int s : {1, 4, 16, 64, 256, 1024, 4096}) m_speed->addItem(QString("%1 steps/s").arg(s), s);
     m_speed->setCurrentIndex(3);
     m_speed->setFocusPolicy(Qt::NoFocus);
+    m_speed->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_speed->setMinimumContentsLength(9); // "64 steps/" : the popup still shows the whole names
     m_transport = {start, instrBack, back, m_play, fwd, instrFwd, end};
     for (QToolButton* b : m_transport) b->setFocusPolicy(Qt::NoFocus);
 

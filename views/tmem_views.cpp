@@ -45,12 +45,15 @@ TmemViews::TmemViews(QMainWindow* window) : QObject(window), m_window(window) {
     m_regDock = dock(window, "Registers (tcgen05.ld/st)", "registerDock", m_regs);
     m_decompDock = dock(window, "Decompression (tcgen05.cp)", "decompDock", m_decomp);
     // Usable minimums: a dock never squeezes its grid to nothing (issue 15).
-    // Margins (labels, legend) plus at least 40 px of cells (all of it fits a 1280x800 window).
-    m_tmem->setMinimumSize(260, int(kTmemMargins.y + kTmemMargins.w) + 28);
+    // Margins (labels, legend) plus at least 40 px of cells (all of it fits a 1280x800 window); Tensor
+    // Memory one pixel per lane at least, so its four lane quarters stay labelled (issue 24 item 7: a
+    // 28-px strip showed lane 0 only).
+    m_tmem->setMinimumSize(260, int(kTmemMargins.y + kTmemMargins.w) + int(kTmemMinGridHeight));
     m_regs->setMinimumSize(200, int(kRegMargins.y + kRegMargins.w) + 40);
     m_decomp->setMinimumSize(260, int(kDecompMargins.y + kDecompMargins.w) + 28);
-    // TMEM is 4:1 wide: a full-width band under the timeline. Registers and decompression share the
-    // right-hand area with the scenario editor (tabs), raised when a document has tcgen05 moves.
+    // TMEM is 4:1 wide: a band under the centre view (MainWindow::applyDockCorners), with the timeline.
+    // Registers and decompression share the right-hand area with the scenario editor (tabs), raised when a
+    // document has tcgen05 moves.
     window->addDockWidget(Qt::BottomDockWidgetArea, m_tmemDock, Qt::Vertical);
     if (auto* scenario = window->findChild<QDockWidget*>("scenarioDock")) {
         window->tabifyDockWidget(scenario, m_regDock);

@@ -26,6 +26,10 @@ class QToolBar;
 
 namespace layoutscope::views {
 
+/// Pixels of cells the Tensor Memory view keeps at least (its minimum height less the margins): one per
+/// lane, so the 128 lanes are an overview with each 32-lane quarter labelled (issue 24 item 7).
+inline constexpr float kTmemMinGridHeight = 128.0f;
+
 class TmemViews : public QObject {
     Q_OBJECT
   public:

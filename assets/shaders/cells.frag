@@ -37,9 +37,12 @@ void main() {
             return;
         }
     }
-    if ((t.a & kFlagDiffers) != 0u) { // compare mode: a tint, and a 2-px inner outline at >= 6 px per cell
-        vec2 w = 2.0 / max(uZoom, vec2(1.0));
-        c = mix(c, kDiffColour, 0.4);
+    if ((t.a & kFlagDiffers) != 0u) { // a mismatch: seen at any zoom (issue 24 item 6)
+        // Small cells (< 6 px) are nearly all magenta; larger ones keep their colour tinted inside an
+        // inner outline whose width grows with the cell: 2 px at 6-11 px, 3 at 12-19, 4 at 20-27, ... 6 px from 36.
+        float wpx = clamp(floor(zMin / 8.0 + 0.5) + 1.0, 2.0, 6.0);
+        vec2 w = wpx / max(uZoom, vec2(1.0));
+        c = mix(c, kDiffColour, zMin < 6.0 ? 0.8 : 0.4);
         if (zMin >= 6.0 && (f.x < w.x || f.y < w.y || f.x > 1.0 - w.x || f.y > 1.0 - w.y)) {
             fragColor = vec4(kDiffColour, 1.0);
             return;

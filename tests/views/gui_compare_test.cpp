@@ -83,6 +83,28 @@ TEST_CASE("The compare window shows one sized, non-empty pane per scenario", "[v
         CHECK(t->item(bytes, 0)->text() == "16384");
         CHECK(t->item(bytes, 0)->background().style() == Qt::NoBrush); // equal: not highlighted
     }
+    SECTION("the metrics dock hides the rows at 0 in both scenarios, as the CLI does (issue 24 item 8)") {
+        QTableWidget* t = w.metricsTable();
+        QStringList rows;
+        for (int r = 0; r < t->rowCount(); ++r) rows << t->verticalHeaderItem(r)->text();
+        // assets/reviews/README.md's table of pack 1: these are 0 in both columns ...
+        for (const char* zero :
+             {"TMA stores", "tcgen05 operations", "wgmma operations", "OOB-filled bytes",
+              "shared alignment padding", "global 32-B sectors written", "global 128-B lines written",
+              "TMEM columns allocated", "TMEM columns written", "check errors"}) {
+            INFO(zero);
+            CHECK_FALSE(rows.contains(zero));
+            CHECK(w.hiddenMetrics().contains(zero));
+        }
+        // ... and these are not.
+        for (const char* shown :
+             {"instructions", "TMA loads", "mbarrier operations", "bytes moved", "global 32-B sectors read",
+              "global 128-B line requests (per instruction)"}) {
+            INFO(shown);
+            CHECK(rows.contains(shown));
+        }
+        CHECK(t->toolTip().contains("0 in every scenario, not shown: "));
+    }
     SECTION("a click selects the same tensor element in both panes") {
         // Element (m = 5, k = 40): option A at sw128(1024 + 5*128 + 80), option B in box 2 at
         // sw64(1024 + 8192 + 5*64 + 16).

@@ -1,5 +1,7 @@
 #include "scene/cell_style.hpp"
 
+#include "scene/mark_badge.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -67,9 +69,9 @@ Rgba8 shadeCell(Rgba8 texel, glm::vec2 world, glm::vec2 px, const ShadeParams& p
         else if (f.x < w.x || f.y < w.y || f.x > 1.0f - w.x || f.y > 1.0f - w.y)
             return {kReadOutline.r, kReadOutline.g, kReadOutline.b, 255};
     }
-    if (flags & kFlagDiffers) { // compare mode: a tint, and a 2-px inner outline at >= 6 px per cell
-        const glm::vec2 w = 2.0f / glm::max(z, glm::vec2(1.0f));
-        c = glm::mix(c, toVec(kDiffColour), 0.4f);
+    if (flags & kFlagDiffers) { // a mismatch: seen at any zoom (issue 24 item 6)
+        const glm::vec2 w = diffOutlinePx(zMin) / glm::max(z, glm::vec2(1.0f));
+        c = glm::mix(c, toVec(kDiffColour), zMin < 6.0f ? 0.8f : 0.4f);
         if (zMin >= 6.0f && (f.x < w.x || f.y < w.y || f.x > 1.0f - w.x || f.y > 1.0f - w.y))
             return {kDiffColour.r, kDiffColour.g, kDiffColour.b, 255};
     }

@@ -11,8 +11,9 @@
 ///   bit 4  kFlagSkipped   global: inside the box span but skipped by elementStrides
 ///   bit 5  kFlagRead      SMEM: read (a move's source) by the step just played: drawn as an outline,
 ///                         the byte keeps the colour of the move that wrote it
-///   bit 6  kFlagDiffers   compare mode: the cell differs from the other pane (scene/compare_scene.hpp):
-///                         a tint towards kDiffColour, and a 2-px inner outline once cells are 6 px
+///   bit 6  kFlagDiffers   a mismatch (compare mode, operand and TMEM checks, observed dumps): below
+///                         6 px per cell a strong tint (80%) towards kDiffColour, from 6 px a 40% tint
+///                         and an inner outline diffOutlinePx(cell px) wide (mark_badge.hpp)
 #include <cstdint>
 
 #include <glm/glm.hpp>

@@ -1,5 +1,7 @@
 #include "scene/operand_scene.hpp"
 
+#include "scene/mark_badge.hpp"
+
 #include <algorithm>
 #include <cstdio>
 
@@ -68,27 +70,41 @@ OverlayList buildOperandOverlay(const Camera2D& cam, glm::vec2 viewport, const O
                                 const OperandScene& s, const BoxFrame* producer, const std::string& title) {
     OverlayList o;
     // Text cut to the pane (the dock is narrow: a tab beside the scenario editor).
-    const auto put = [&](glm::vec2 p, std::string t, Rgba8 c) {
-        const float room = viewport.x - 6 - p.x;
+    const auto put = [&](glm::vec2 p, std::string t, Rgba8 c, float right = -1.0f) {
+        const float room = (right < 0 ? viewport.x : right) - 6 - p.x;
         if (approxTextWidth(t) > room) t = t.substr(0, size_t(std::max(0.0f, room / 8.4f - 2))) + "..";
         o.text(p, t, c);
     };
-    put({8, 4}, title, kAxis);
+    const float z = cam.zoom();
+    const glm::vec2 lo = cam.worldToScreen({0, 0});
+    // The margins are opaque: a zoomed grid never shows under the title, axes or legend (issue 24 item 6:
+    // zooming painted the cells over the header).
+    const float top = std::max(lo.y, kOperandMargins.y), left = std::max(lo.x, kOperandMargins.x);
+    o.rects.push_back({{0, 0}, {viewport.x, top - 1}, kBackground, true});
+    o.rects.push_back({{0, 0}, {left - 1, viewport.y}, kBackground, true});
+    o.rects.push_back({{0, viewport.y - kOperandMargins.w + 4}, viewport, kBackground, true});
+    // The mismatch count as a badge at the header's right, its size following the cells'.
+    float titleRoom = viewport.x;
+    if (s.mismatched) {
+        const MarkBadge b = markBadge(std::to_string(s.mismatched) + " differ", z, viewport.x);
+        o.rects.push_back({b.lo, b.hi, kDiffColour, true});
+        o.text(b.textPos, b.text, Rgba8{255, 255, 255, 255});
+        o.regions.push_back({"badge", b.lo, b.hi});
+        titleRoom = b.lo.x - 6;
+    }
+    put({8, 4}, title, kAxis, titleRoom);
     put({8, 20},
         g.checked ? std::to_string(g.rows) + " " + g.indexName + " x " + std::to_string(g.cols) +
                         (g.what == "tcgen05.cp" ? " 16-B chunks" : " k") + " of " + g.tensor +
                         "; colour = element read"
                   : "not checked: " + g.note,
         kDim);
-    const float z = cam.zoom();
-    const glm::vec2 lo = cam.worldToScreen({0, 0});
-    const float top = std::max(lo.y, 40.0f);
     // k (or 16-B chunk) along the top, m / n down the left, thinned to the zoom.
     const std::string kName = g.what == "tcgen05.cp" ? "chunk" : "k";
     o.text({8, top - 18}, kName, kDim);
     for (uint32_t x = 0; x < g.cols; x += uint32_t(thin(z, 22.0f))) {
         const glm::vec2 p = cam.worldToScreen({float(x) + 0.5f, 0});
-        if (p.x < 44 || p.x > viewport.x - 8) continue;
+        if (p.x < left - 1 || p.x > viewport.x - 8) continue;
         const std::string t = std::to_string(x);
         o.text({p.x - approxTextWidth(t) * 0.5f, top - 18}, t, kAxis);
     }
@@ -96,7 +112,7 @@ OverlayList buildOperandOverlay(const Camera2D& cam, glm::vec2 viewport, const O
         const glm::vec2 p = cam.worldToScreen({0, float(y) + 0.5f});
         if (p.y < top || p.y > viewport.y - kOperandMargins.w) continue;
         const std::string t = g.indexName + std::to_string(g.rowBase + y); // a pair half: the operand's row
-        o.text({std::max(2.0f, lo.x - approxTextWidth(t) - 6), p.y - 7}, t, kAxis);
+        o.text({std::max(2.0f, left - approxTextWidth(t) - 6), p.y - 7}, t, kAxis);
     }
     // Legend, four lines: the colour map (the shared-memory view's), then the counts.
     const float ly = viewport.y - kOperandMargins.w + 14;

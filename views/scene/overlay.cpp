@@ -193,8 +193,9 @@ OverlayList buildSmemOverlay(const Camera2D& cam, glm::vec2 viewport, const Smem
         const std::string t = std::to_string(b);
         o.text({p.x - approxTextWidth(t) * 0.5f, top - 34}, t, kAxis);
     }
-    // Byte-in-row ticks (0, 32, 64, 96) under the bank numbers.
-    for (int x = 0; x < 128; x += z * 32 >= 40 ? 16 : 32) {
+    // Byte-in-row ticks (0, 16, 32, ...) under the bank numbers, thinned so that "+112" (36 px) never meets
+    // the next (a tall, narrow grid drew "+0+32+64+96" over each other, issue 24 item 7).
+    for (int x = 0; x < 128; x += 16 * thin(16.0f * z, 40.0f)) {
         const glm::vec2 p = cam.worldToScreen({static_cast<float>(x), 0});
         if (p.x < 40 || p.x > viewport.x - 20) continue;
         o.text({p.x + 2, top - 17}, "+" + std::to_string(x), kDim);

@@ -1,5 +1,8 @@
 #include "scene/tmem_overlay.hpp"
 
+#include "scene/label_layout.hpp"
+#include "scene/mark_badge.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -56,8 +59,23 @@ OverlayList buildTmemOverlay(const Camera2D& cam, glm::vec2 viewport, const Tmem
     o.rects.push_back({{0, 0}, {viewport.x, top - 1}, kBackground, true});
     o.rects.push_back({{0, 0}, {left - 1, viewport.y}, kBackground, true});
     o.rects.push_back({{0, viewport.y - kTmemMargins.w + 4}, viewport, kBackground, true});
+    // The mismatch count as a badge at the header's right (issue 24 item 6), sized with the cells.
+    float titleRoom = viewport.x - 12;
+    size_t marked = 0; // cells flagged (a cell both observed and expected wrong counts once)
+    if (s.observedMarked + s.expectedMarked > 0)
+        for (const Rgba8& t : s.texels) marked += (t.a & kFlagDiffers) ? 1 : 0;
+    if (marked > 0) {
+        const MarkBadge b = markBadge(std::to_string(marked) + " cells differ", std::min(z, zy), viewport.x);
+        o.rects.push_back({b.lo, b.hi, kDiffColour, true});
+        o.text(b.textPos, b.text, Rgba8{255, 255, 255, 255});
+        o.regions.push_back({"badge", b.lo, b.hi});
+        titleRoom = b.lo.x - 14;
+    }
     o.text({8, 4},
-           "Tensor Memory: 128 lanes x 512 columns of 32-bit cells per CTA; address = lane<<16 | column",
+           fitLabel(
+               {"Tensor Memory: 128 lanes x 512 columns of 32-bit cells per CTA; address = lane<<16 | column",
+                "Tensor Memory: 128 lanes x 512 columns per CTA", "Tensor Memory"},
+               titleRoom),
            kAxis);
     for (uint32_t k = 0; k < s.ctaCount; ++k) {
         const glm::vec2 p = cam.worldToScreen({float(s.originOf(s.firstCta + k)), 0});
@@ -123,8 +141,6 @@ OverlayList buildTmemOverlay(const Camera2D& cam, glm::vec2 viewport, const Tmem
             const float rowH = 128.0f / float(std::max(1u, fans->srcRows));
             const glm::vec2 sa = cam.worldToScreen({sx, 0});
             const float sw = 18.0f;
-            const glm::vec2 sb = cam.worldToScreen({sx, 128.0f});
-            o.text({sa.x, std::min(sb.y + 4, viewport.y - kTmemMargins.w - 16)}, "source rows (smem)", kAxis);
             for (uint32_t blk = 0; blk * 32 < fans->srcRows; ++blk) {
                 const glm::vec2 a = cam.worldToScreen({sx, rowH * float(32 * blk)});
                 const glm::vec2 b =
@@ -136,6 +152,9 @@ OverlayList buildTmemOverlay(const Camera2D& cam, glm::vec2 viewport, const Tmem
                            std::to_string(std::min(fans->srcRows, 32 * blk + 32) - 1),
                        kAxis);
             }
+            // Its caption right of the strip's top, unless a block label is there (the pass below drops it);
+            // at the grid's bottom it was drawn over the last block's strip.
+            o.text({sa.x + sw + 4, std::max(sa.y, top) + 2}, "source rows (smem)", kAxis);
             for (const FanEdge& e : fans->edges) {
                 if (e.cta < s.firstCta || e.cta >= s.firstCta + s.ctaCount) continue;
                 const glm::vec2 from = cam.worldToScreen({sx, rowH * 0.5f * float(e.rowLo + e.rowHi)});
@@ -146,7 +165,8 @@ OverlayList buildTmemOverlay(const Camera2D& cam, glm::vec2 viewport, const Tmem
                 o.lines.push_back({from, to, Rgba8{c.r, c.g, c.b, 220}, 3.0f, true, from - glm::vec2(dx, 0),
                                    to + glm::vec2(dx, 0)});
             }
-            o.text({8, viewport.y - 66}, fitLabel({fans->label}, viewport.x - 12), kAxis);
+            // Between the allocation's caption (grid bottom + 4) and the legend (bottom - 46).
+            o.text({8, viewport.y - 64}, fitLabel({fans->label}, viewport.x - 12), kAxis);
         }
     }
     // Legend: the long labels where they fit on one line, else the short ones; nothing past the edge.
@@ -155,10 +175,7 @@ OverlayList buildTmemOverlay(const Camera2D& cam, glm::vec2 viewport, const Tmem
         std::string label, shortLabel;
         bool hatched = false, outline = false;
     };
-    std::vector<Item> items{{kUntouched, "never written", "unwritten"},
-                            {Rgba8{90, 90, 96, 255}, "not allocated", "no alloc", true},
-                            {Rgba8{235, 235, 235, 255}, "moved this step", "moved"},
-                            {kAlloc, "allocation", "alloc", false, true}};
+    std::vector<Item> items;
     if (s.observedMarked)
         items.push_back({kDiffColour, "differs from dump (" + std::to_string(s.observedMarked) + " cells)",
                          "differs (" + std::to_string(s.observedMarked) + ")"});
@@ -175,6 +192,12 @@ OverlayList buildTmemOverlay(const Camera2D& cam, glm::vec2 viewport, const Tmem
              "wrong element (" + std::to_string(s.expectedChunks) +
                  (s.expectedUnchecked ? ", +" + std::to_string(s.expectedUnchecked) + " unchecked" : "") +
                  ")"});
+    // The mismatch items first: in a narrow pane they are the ones the line keeps (issue 24 item 6).
+    for (const Item& it : std::vector<Item>{{kUntouched, "never written", "unwritten"},
+                                            {Rgba8{90, 90, 96, 255}, "not allocated", "no alloc", true},
+                                            {Rgba8{235, 235, 235, 255}, "moved this step", "moved"},
+                                            {kAlloc, "allocation", "alloc", false, true}})
+        items.push_back(it);
     float longW = 8;
     for (const Item& it : items) longW += 19 + approxTextWidth(it.label) + 16;
     const bool useLong = longW - 16 <= viewport.x - 4;
@@ -208,6 +231,7 @@ OverlayList buildTmemOverlay(const Camera2D& cam, glm::vec2 viewport, const Tmem
                    "colour = where the bytes came from (hover a cell)", "colour = provenance"},
                   lineW);
     o.text({8, viewport.y - 24}, colourLine, kDim);
+    dropOverlappingTexts(o); // the first-placed (axes, allocation, fan) win over later captions
     return o;
 }
 
@@ -259,6 +283,7 @@ OverlayList buildRegOverlay(const Camera2D& cam, glm::vec2 viewport, const RegSc
                      "colour = its TMEM cell; dim = not moved yet", "colour = its TMEM cell"},
                     viewport.x - 12),
            kDim);
+    dropOverlappingTexts(o);
     return o;
 }
 
@@ -370,9 +395,17 @@ OverlayList buildTmaFanOverlay(const Camera2D& cam, glm::vec2 viewport, const Tm
         o.lines.push_back({a, b, Rgba8{c.r, c.g, c.b, 200}, 2.0f, true, a + glm::vec2(dx, 0) + lift,
                            b - glm::vec2(dx, 0) + lift});
     }
-    o.text({8, viewport.y - 42},
-           "each curve: a block of box rows and the CTA it is multicast to (same CTA-relative offset)", kDim);
-    o.text({8, viewport.y - 24}, "CTA strips fill as the rows land; white = this step", kDim);
+    // The pane spans the centre only (MainWindow::applyDockCorners): captions give way to shorter ones.
+    o.text(
+        {8, viewport.y - 42},
+        fitLabel({"each curve: a block of box rows and the CTA it is multicast to (same CTA-relative offset)",
+                  "each curve: a block of box rows -> the CTA it is multicast to", "curve: box rows -> CTA"},
+                 viewport.x - 12),
+        kDim);
+    o.text({8, viewport.y - 24},
+           fitLabel({"CTA strips fill as the rows land; white = this step", "white = this step"},
+                    viewport.x - 12),
+           kDim);
     return o;
 }
 

@@ -62,6 +62,12 @@ bool rowDiffers(const std::vector<MetricColumn>& cols, size_t r) {
     return false;
 }
 
+bool rowAllZero(const std::vector<MetricColumn>& cols, size_t r) {
+    for (const MetricColumn& c : cols)
+        if (r >= c.values.size() || c.values[r].value != 0) return false;
+    return !cols.empty();
+}
+
 std::string formatMetricsTable(const std::vector<MetricColumn>& cols, const std::string& format) {
     if (cols.empty()) return {};
     std::ostringstream out;
@@ -70,9 +76,7 @@ std::string formatMetricsTable(const std::vector<MetricColumn>& cols, const std:
     std::vector<size_t> shown;
     std::string hidden;
     for (size_t r = 0; r < rows.size(); ++r) {
-        bool zero = true;
-        for (const MetricColumn& c : cols) zero = zero && c.values[r].value == 0;
-        if (zero && format != "json" && format != "csv")
+        if (rowAllZero(cols, r) && format != "json" && format != "csv")
             hidden += (hidden.empty() ? "" : ", ") + rows[r].name;
         else
             shown.push_back(r);

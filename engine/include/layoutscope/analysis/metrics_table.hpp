@@ -23,6 +23,10 @@ struct MetricColumn {
 /// True when the columns do not all hold the same value in row `r`.
 [[nodiscard]] bool rowDiffers(const std::vector<MetricColumn>& cols, size_t r);
 
+/// True when every column holds 0 in row `r`: the text and Markdown tables and the GUI's metrics dock
+/// leave such rows out and name them in a note (issue 24 item 8).
+[[nodiscard]] bool rowAllZero(const std::vector<MetricColumn>& cols, size_t r);
+
 /// The table as `format`: "text" (aligned, '*' on the better value), "md" (a Markdown table and the
 /// footnote on '*'), "csv" or "json". Empty for an unknown format or no columns.
 [[nodiscard]] std::string formatMetricsTable(const std::vector<MetricColumn>& cols,
