@@ -153,6 +153,7 @@ void MainWindow::buildUi() {
     view->addAction(globalDock->toggleViewAction());
     view->addAction(srcDock->toggleViewAction());
     buildPanels(file, view);
+    buildSourcePane(view); // issue 22: the Source dock (main_window_kernel.cpp)
     buildLinks();
     m_editor->setDark(AppSettings().theme() == Theme::Dark);
 
@@ -348,6 +349,7 @@ void MainWindow::applyDocument(std::unique_ptr<Document> doc, bool keepStep) {
         m_smem->fitView();
         m_global->fitView();
     }
+    showKernelSource(!keepStep); // the Source dock: shown for a recorded kernel
     // Nothing points into the old document any more. Freeing a 10,000-instruction trace takes tens of
     // milliseconds: a pool thread does it, not the event loop (the editor's re-check, issue 11 item 4).
     if (previous) QThreadPool::globalInstance()->start([p = previous.release()] { delete p; });

@@ -206,6 +206,7 @@ void MainWindow::selectSmemCell(uint32_t x, uint32_t y) {
         const bool tma = m.src.space == MemSpace::Global || m.src.space == MemSpace::Fill;
         len = tma ? m_doc->elemBytesOf(m.instr) : 1;
         lo = addr - (m.logicalOffset + (addr - uint32_t(m.dst.addr))) % len;
+        noteOrigin(m.instr); // a recorded kernel's: the PTX and CUDA line that moved it (issue 22)
     }
     std::vector<DataLoc> start;
     for (uint32_t k = 0; k < len; ++k) start.push_back({MemSpace::SharedCta, cta, lo + k});

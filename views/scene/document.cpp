@@ -110,11 +110,14 @@ std::unique_ptr<Document> Document::fromText(std::string text, std::string path,
     d->m_text = std::move(text);
     d->m_path = std::move(path);
     auto load = [&d, &options] {
-        Result<Scenario> sc = parseScenario(d->m_text);
+        // loadScenario: a `kernel` directive runs the kernel and its recording is the scenario (issue 22);
+        // its launch and run errors come back like parse errors, at the directive.
+        Result<Scenario> sc = loadScenario(d->m_text, d->m_path);
         if (!sc.ok()) {
             d->m_diags = sc.diagnostics();
             return;
         }
+        if (sc->kernel) d->m_kernelPath = sc->kernel->resolvedPath;
         for (const ScenarioInstr& in : sc->instrs) d->m_tiles.push_back(layoutscope::views::tileOf(in));
         Result<Run> run = runScenario(*sc, options);
         if (!run.ok()) {
