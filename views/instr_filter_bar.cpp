@@ -27,9 +27,12 @@ InstrFilterBar::InstrFilterBar(EventList* list, TimelineWidget* timeline, QWidge
     m_family->setObjectName("filterFamily");
     m_family->setToolTip("Show one instruction family");
     m_count = new QLabel(this);
+    m_count->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     for (QComboBox* b : {m_warp, m_family}) {
         b->setFocusPolicy(Qt::NoFocus);
-        b->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+        // Never wider than a few words: the Events dock keeps its width at 1280x800 (the popup is wider).
+        b->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        b->setMinimumContentsLength(12);
         connect(b, &QComboBox::activated, this, [this](int) { apply(); });
     }
     auto* row = new QHBoxLayout(this);
@@ -109,5 +112,3 @@ QWidget* eventPaneWithFilter(EventList* list, TimelineWidget* timeline, QWidget*
 }
 
 } // namespace layoutscope::views
-
-#include "moc_instr_filter_bar.cpp"

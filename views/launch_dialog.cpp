@@ -215,5 +215,3 @@ PtxOpenChoice askKernelLaunch(QWidget* parent, const QString& ptxPath, const Ptx
 }
 
 } // namespace layoutscope::views
-
-#include "moc_launch_dialog.cpp"

@@ -15,6 +15,7 @@
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QMenu>
+#include <QStatusBar>
 #include <QTextDocument>
 #include <cstdlib>
 #include <cxxabi.h>
@@ -101,7 +102,10 @@ void MainWindow::noteOrigin(uint32_t instr) {
     m_sourcePane->showInstr(int32_t(instr));
     QString text = QString::fromStdString(in.text);
     if (text.size() > 80) text = text.left(77) + "...";
-    showNote(QString("Moved by `%1`: %2").arg(text, QString::fromStdString(originText(in.origin))));
+    // After the selection's own summary ("selected data: ..."), which stays in front.
+    const QString before = statusBar()->currentMessage();
+    showNote((before.isEmpty() ? QString() : before + " - ") +
+             QString("moved by `%1`: %2").arg(text, QString::fromStdString(originText(in.origin))));
 }
 
 } // namespace layoutscope::views

@@ -189,5 +189,3 @@ void SourcePane::showInstr(int32_t instr) {
 }
 
 } // namespace layoutscope::views
-
-#include "moc_source_pane.cpp"

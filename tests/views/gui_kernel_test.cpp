@@ -240,7 +240,8 @@ TEST_CASE("Clicking a byte names the instruction and lines that moved it", "[vie
     const std::string ptx = test::writeRecordedSources(dir.path().toStdString(), true);
     MainWindow w;
     w.setDocument(test::makeRecordedDocument(ptx));
-    w.playback()->seek(0);
+    w.playback()->seek(6); // every byte written; the step's instruction is instr 3 (line 24)
+    CHECK(w.sourcePane()->ptxLine() == 24);
     const auto cell = w.smemCellOf(0x505); // written by st.shared.v4 of warp 1 (PTX line 20)
     REQUIRE(cell);
     w.selectSmemCell(cell->x, cell->y);
@@ -298,5 +299,32 @@ TEST_CASE("The event list and the timeline filter by warp and by family", "[view
         CHECK(hiddenRows() == std::vector<bool>{false, false, false, false});
         CHECK(tl->shown().empty());
         CHECK(bar->warpBox()->currentIndex() == 0);
+    }
+}
+
+TEST_CASE("The Source dock and the filter bar fit 1280x800 and 1920x1080", "[views][gui][kernel]") {
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    const std::string ptx = test::writeRecordedSources(dir.path().toStdString(), true);
+    for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
+        INFO(size.width() << "x" << size.height());
+        MainWindow w;
+        w.resize(size);
+        w.show();
+        REQUIRE(QTest::qWaitForWindowExposed(&w));
+        w.setDocument(test::makeRecordedDocument(ptx));
+        w.playback()->seek(5);
+        auto* bar = w.findChild<InstrFilterBar*>();
+        REQUIRE(bar);
+        bar->warpBox()->setCurrentIndex(2);
+        emit bar->warpBox()->activated(2);
+        QCoreApplication::processEvents();
+        CHECK(w.sourceDock()->isVisible());
+        CHECK(w.sourcePane()->ptxView()->width() > 100);
+        CHECK(w.sourcePane()->cudaView()->width() > 100);
+        CHECK(bar->isVisible());
+        CHECK(bar->width() >= bar->minimumSizeHint().width());
+        CHECK(w.width() <= size.width()); // nothing new widened the window
+        test::screenshot(w, size.width() == 1280 ? "kernel_1280x800.png" : "kernel_1920x1080.png");
     }
 }
