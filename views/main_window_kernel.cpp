@@ -17,6 +17,7 @@
 #include <QMenu>
 #include <QStatusBar>
 #include <QTextDocument>
+#include <QTimer>
 #include <cstdlib>
 #include <cxxabi.h>
 
@@ -90,7 +91,8 @@ void MainWindow::showKernelSource(bool newDocument) {
     const bool kernel = m_doc && !m_doc->kernelPtxPath().empty();
     if (newDocument) {
         m_sourceDock->setVisible(kernel);
-        if (kernel) m_sourceDock->raise();
+        // After the other docks' own choices for the new document (TmemViews raises Registers).
+        if (kernel) QTimer::singleShot(0, m_sourceDock, [d = m_sourceDock] { d->raise(); });
     }
     m_sourcePane->showStep(m_playback->step());
 }

@@ -320,6 +320,7 @@ TEST_CASE("The Source dock and the filter bar fit 1280x800 and 1920x1080", "[vie
         emit bar->warpBox()->activated(2);
         QCoreApplication::processEvents();
         CHECK(w.sourceDock()->isVisible());
+        CHECK_FALSE(w.sourcePane()->visibleRegion().isEmpty()); // its tab is the one shown
         CHECK(w.sourcePane()->ptxView()->width() > 100);
         CHECK(w.sourcePane()->cudaView()->width() > 100);
         CHECK(bar->isVisible());
