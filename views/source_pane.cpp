@@ -113,8 +113,7 @@ void SourcePane::setDocument(const Document* doc) {
         return;
     }
     loadPtx(path);
-    m_ptxHead->setText(
-        QString::fromStdString(QFileInfo(QString::fromStdString(path)).fileName().toStdString()));
+    m_ptxHead->setText(QFileInfo(QString::fromStdString(path)).fileName());
     m_ptxHead->setToolTip(QString::fromStdString(path));
 }
 
@@ -153,14 +152,16 @@ void SourcePane::showInstr(int32_t instr) {
     const SourceOrigin& o = in.origin;
     m_ptxLine = o.ptxLine;
     highlight(m_ptx, m_ptxLine);
+    // Short, so the column's width shows it: "k.ptx:812  instr 3/40  warp 1 of CTA 0".
     m_ptxHead->setText(
-        o.known() ? QString("%1, line %2: instruction %3 of %4%5")
+        o.known() ? QString("%1:%2  instr %3/%4%5")
                         .arg(file)
                         .arg(o.ptxLine)
                         .arg(instr + 1)
                         .arg(ins.size())
-                        .arg(o.warp >= 0 ? QString(", warp %1 of CTA %2").arg(o.warp).arg(o.cta) : QString())
-                  : QString("%1: no line info for instruction %2").arg(file).arg(instr + 1));
+                        .arg(o.warp >= 0 ? QString("  warp %1 of CTA %2").arg(o.warp).arg(o.cta) : QString())
+                  : QString("%1: no line info for instr %2").arg(file).arg(instr + 1));
+    m_ptxHead->setToolTip(QString::fromStdString(m_ptxPath + "\n" + in.text));
     // The CUDA side: the `.loc` file beside the module, when there is one.
     if (o.cudaFile.empty() || o.cudaLine <= 0) {
         m_cudaHead->setText("no line info (compile with nvcc -lineinfo for CUDA lines)");

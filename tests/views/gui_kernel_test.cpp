@@ -194,7 +194,7 @@ TEST_CASE("The Source dock shows the PTX and CUDA lines of the step's instructio
         CHECK(pane->cudaLine() == 7);
         CHECK(highlighted(pane->cudaView()) == "// cu line 7");
         CHECK(pane->cudaStatus() == "kernel.cu, line 7");
-        CHECK(pane->ptxStatus().contains("line 12: instruction 1 of 4, warp 0 of CTA 0"));
+        CHECK(pane->ptxStatus() == "kernel.ptx:12  instr 1/4  warp 0 of CTA 0");
         test::screenshot(w, "kernel_source_1280x800.png");
         w.playback()->seek(5); // instr 2: line 20, kernel.cu:11
         CHECK(highlighted(pane->ptxView()) == "// line 20");
