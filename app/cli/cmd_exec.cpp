@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <fstream>
 #include <map>
 
 namespace layoutscope::cli {
@@ -96,63 +97,31 @@ bool gemmExpect(const std::string& spec, const std::map<std::string, const ExecT
 } // namespace
 
 int cmdExec(const Args& args, std::ostream& out, std::ostream& err) {
-    std::string file;
-    exec::Launch launch;
-    exec::ExecOptions options;
-    bool haveGrid = false, haveBlock = false;
-    std::vector<std::pair<std::string, std::string>> outs, expects;
+    std::vector<std::string> words;
+    std::string recordPath;
     for (size_t i = 1; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        const bool takes = a == "--entry" || a == "--grid" || a == "--block" || a == "--cluster" ||
-                           a == "--cta" || a == "--dynamic-smem" || a == "--arg" || a == "--out" ||
-                           a == "--expect" || a == "--tensor" || a == "--order";
-        if (takes && i + 1 >= args.size()) return usageError(err, "missing value for '" + a + "'");
-        if (!takes && a.rfind("--", 0) == 0) return usageError(err, "unknown option '" + a + "'");
-        if (!takes) {
-            if (!file.empty()) return usageError(err, "one PTX module at a time ('" + a + "' is a second)");
-            file = a;
+        if (args[i] == "--record") { // the run as a scenario (docs/exec.md "Kernel scenarios")
+            if (i + 1 >= args.size()) return usageError(err, "missing value for '--record'");
+            recordPath = args[++i];
             continue;
         }
-        const std::string v = args[++i];
-        if (a == "--entry")
-            launch.entry = v;
-        else if (a == "--grid" || a == "--block" || a == "--cluster" || a == "--cta") {
-            auto d = exec::parseDim3(v, a == "--cta");
-            if (!d) return usageError(err, a + ": " + d.error().message);
-            (a == "--grid"      ? launch.grid
-             : a == "--block"   ? launch.block
-             : a == "--cluster" ? launch.cluster
-                                : launch.cta) = *d;
-            haveGrid |= a == "--grid", haveBlock |= a == "--block";
-        } else if (a == "--dynamic-smem") {
-            if (v.empty() || v.size() > 9 || v.find_first_not_of("0123456789") != std::string::npos)
-                return usageError(err, "--dynamic-smem takes a byte count");
-            launch.dynamicSmem = uint32_t(std::stoul(v));
-        } else if (a == "--arg") {
-            auto arg = exec::parseExecArg(v);
-            if (!arg) {
-                printDiagnostics(err, arg.diagnostics(), "");
-                return arg.error().code == DiagCode::Syntax ? kExitUsage : kExitDiagnostics;
-            }
-            launch.args.push_back(std::move(arg).value());
-        } else if (a == "--order") {
-            if (v != "on" && v != "off") return usageError(err, "--order takes on or off");
-            options.order = v == "on";
-        } else if (a == "--tensor") {
-            auto t = exec::parseExecTensor(v);
-            if (!t) {
-                printDiagnostics(err, t.diagnostics(), "");
-                return t.error().code == DiagCode::Syntax ? kExitUsage : kExitDiagnostics;
-            }
-            launch.tensors.push_back(std::move(t).value());
-        } else {
-            const size_t eq = v.find('=');
-            if (eq == std::string::npos || eq == 0) return usageError(err, a + " takes NAME=VALUE");
-            (a == "--out" ? outs : expects).emplace_back(v.substr(0, eq), v.substr(eq + 1));
-        }
+        words.push_back(args[i]);
     }
-    if (file.empty()) return usageError(err, "missing the PTX module");
-    if (!haveGrid || !haveBlock) return usageError(err, "--grid and --block are required");
+    auto spec = exec::parseLaunchWords(words);
+    if (!spec) {
+        const Diagnostic& d = spec.error();
+        if (d.code == DiagCode::Syntax && d.ruleRef == "docs/exec.md (Launch)")
+            return usageError(err, d.message);
+        printDiagnostics(err, spec.diagnostics(), "");
+        return d.code == DiagCode::Syntax ? kExitUsage : kExitDiagnostics;
+    }
+    const std::string& file = spec->module;
+    const exec::Launch& launch = spec->launch;
+    exec::ExecOptions options;
+    options.order = spec->options.order;
+    options.record = !recordPath.empty();
+    const auto& outs = spec->outs;
+    const auto& expects = spec->expects;
     auto text = readPtxModuleFile(file);
     if (!text) return printDiagnostics(err, text.diagnostics(), file), kExitDiagnostics;
     auto mod = readPtxModule(*text);
@@ -160,6 +129,12 @@ int cmdExec(const Args& args, std::ostream& out, std::ostream& err) {
     auto r = exec::runKernel(*mod, launch, options);
     if (!r) return printDiagnostics(err, r.diagnostics(), file), kExitDiagnostics;
     printDiagnostics(err, r->notes, file);
+    if (!recordPath.empty()) {
+        std::ofstream f(recordPath, std::ios::binary);
+        if (!(f << r->recording))
+            return err << "exec: cannot write the recording to " << recordPath << "\n", kExitDiagnostics;
+        out << "recorded the run as a scenario in " << recordPath << "\n";
+    }
     out << file << ": ran " << r->ctas << " CTA" << (r->ctas == 1 ? "" : "s") << ", " << r->threads
         << " threads: " << r->threadInstructions << " thread-instructions (" << r->warpInstructions
         << " warp steps)\n";

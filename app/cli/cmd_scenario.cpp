@@ -66,16 +66,17 @@ std::optional<Loaded> loadAndRun(const std::string& path, std::ostream& err) {
         printDiags(err, text.diagnostics(), path);
         return std::nullopt;
     }
-    auto sc = parseScenario(*text);
+    auto sc = loadScenario(*text, path); // a `kernel` directive runs its kernel (docs/exec.md)
     if (!sc) {
         printDiags(err, sc.diagnostics(), path);
         return std::nullopt;
     }
     auto run = runScenario(*sc);
     if (!run) {
-        printDiags(err, run.diagnostics(), path);
+        printDiags(err, placeInKernel(*sc, run.diagnostics()), path);
         return std::nullopt;
     }
+    run->warnings = placeInKernel(*sc, std::move(run->warnings));
     if (auto bad = observeFileErrors(*sc, path); !bad.empty()) { // `observe` files are inputs too
         printDiags(err, bad, path);
         return std::nullopt;
@@ -93,7 +94,7 @@ int checkOne(const std::string& f, bool execute, std::ostream& out, std::ostream
         return 1;
     }
     if (looksLikePtxModule(*text)) return checkModule(f, *text, out, err);
-    auto sc = parseScenario(*text);
+    auto sc = loadScenario(*text, f); // a `kernel` directive runs its kernel (docs/exec.md)
     if (!sc) {
         printDiags(err, sc.diagnostics(), f);
         return 1;
@@ -102,9 +103,10 @@ int checkOne(const std::string& f, bool execute, std::ostream& out, std::ostream
     if (execute) {
         auto run = runScenario(*sc);
         if (!run) {
-            printDiags(err, run.diagnostics(), f);
+            printDiags(err, placeInKernel(*sc, run.diagnostics()), f);
             return 1;
         }
+        run->warnings = placeInKernel(*sc, std::move(run->warnings));
         printDiags(err, run->warnings, f);     // warnings do not change the exit status; errors found by the
         if (hasError(run->warnings)) return 1; // run's checks (TMEM use, expect_tx) do
         if (auto bad = observeFileErrors(*sc, f); !bad.empty()) {

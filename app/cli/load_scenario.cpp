@@ -18,7 +18,7 @@ void printDiagnostics(std::ostream& err, const std::vector<Diagnostic>& ds, cons
 std::optional<LoadedScenario> loadScenarioForCommand(const std::string& file, std::ostream& err, bool run) {
     auto text = readScenarioFile(file);
     if (!text) return printDiagnostics(err, text.diagnostics(), file), std::nullopt;
-    auto sc = parseScenario(*text);
+    auto sc = loadScenario(*text, file); // a `kernel` directive runs its kernel (docs/exec.md)
     if (!sc) return printDiagnostics(err, sc.diagnostics(), file), std::nullopt;
     LoadedScenario l{std::move(text).value(), std::move(sc).value(), std::nullopt};
     if (!run) return l;

@@ -89,6 +89,7 @@ const std::map<std::string, std::string>& usages() {
              "...]\n"
              "         [--tensor NAME=tensor:...|F.npy ...] [--out NAME=FILE.npy ...]\n"
              "         [--expect NAME=REF.npy | --expect C=gemm(A,B[,nn|nt|tn|tt]) ...] [--order on|off]\n"
+             "         [--record FILE.scn]   (the run's data movement as a scenario; docs/exec.md)\n"
              "  run every thread of one CTA (default 0,0,0; with --cluster, its whole cluster) through the\n"
              "  kernel's PTX (docs/exec.md); VALUE: a scalar (42, -1, 0.5), a tensor\n"
              "  tensor:DTYPE[D0,D1,...]:index|zeros|random:SEED|int:SEED (f16 bf16 f32 f64 u8..u64 "

@@ -3,6 +3,7 @@
 // place the tensors at stable global addresses, build the CTAs and warps, run, and collect the tensors.
 #include "exec/args_struct.hpp"
 #include "exec/order.hpp"
+#include "exec/record.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -205,6 +206,13 @@ Result<ExecResult> runKernel(const PtxModule& mod, const Launch& L, const ExecOp
             m.warps.push_back(std::move(w));
         }
     if (opt.order) m.order = std::make_unique<async::Model>();
+    std::optional<Recorder> rec;
+    std::vector<ExecTensor> initialTensors;
+    if (opt.record) {
+        rec.emplace();
+        m.rec = &*rec;
+        initialTensors = m.tensors;
+    }
     uint64_t steps = 0;
     if (!runWarps(m, opt, steps) || !finishTcgen05(m)) return *m.error;
     std::vector<Diagnostic> orderFindings = orderFinish(m);
@@ -217,6 +225,20 @@ Result<ExecResult> runKernel(const PtxModule& mod, const Launch& L, const ExecOp
     r.threads = uint32_t(threads);
     r.notes = std::move(m.notes);
     for (auto& d : orderFindings) r.notes.push_back(std::move(d));
+    if (rec) {
+        m.tensors = r.tensors; // the recording reads the tensors' addresses
+        r.recording = recordingText(m, *rec,
+                                    "kernel " + kf.name + " of " + std::to_string(m.ctas.size()) +
+                                        " CTA(s) x " + std::to_string(m.threadsPerCta) + " threads");
+        r.initialTensors = std::move(initialTensors);
+        for (const std::string& n : rec->notes)
+            r.notes.push_back(Diagnostic{Severity::Warning,
+                                         DiagCode::Unsupported,
+                                         {},
+                                         "the recording leaves out " + n,
+                                         "docs/exec.md (kernel scenarios)",
+                                         Provenance::ToolFormat});
+    }
     return r;
 }
 

@@ -65,6 +65,7 @@ struct Cta {
 };
 
 struct TcgenState; // exec/tcgen05_state.hpp
+struct Recorder;   // exec/record.hpp
 
 struct Machine {
     const Program& p;
@@ -86,6 +87,7 @@ struct Machine {
     bool clusterArriveRelaxed = false;     ///< an arrive of the current cluster-barrier phase was .relaxed
     std::string sm{};                      ///< the module's .target (TMA restrictions per arch)
     std::unique_ptr<async::Model> order{}; ///< the time-and-order model (order.hpp); null when off
+    Recorder* rec = nullptr;               ///< ExecOptions::record: the recorder (record.hpp); null when off
 
     uint64_t& reg(Warp& w, uint32_t slot, int lane) { return w.regs[size_t(slot) * 32 + lane]; }
     /// Stop the run with a diagnostic at `op` (first error wins).

@@ -6,6 +6,7 @@
 #include "exec/mbarrier.hpp"
 #include "exec/decode_async.hpp"
 #include "exec/order.hpp"
+#include "exec/record.hpp"
 
 #include <bit>
 #include <cstdio>
@@ -162,6 +163,7 @@ bool execMbarrier(Machine& m, Warp& w, const Op& op, uint32_t exec) {
             b.pending = b.expected = int64_t(count);
             b.initLine = op.line;
             m.mbars[uint64_t(cta) << 32 | off] = b;
+            recordMbarrier(m, w, op, l, true, cta, off, count, false);
             if (mo) mo->init(orderSite(m, w, op, l), ref, uint32_t(count));
             break;
         }
@@ -171,6 +173,7 @@ bool execMbarrier(Machine& m, Warp& w, const Op& op, uint32_t exec) {
             break;
         case MbarOp::ExpectTx:
             if (!mbarArrive(m, op, cta, off, 0, int64_t(arg(1, 0)))) return false;
+            recordMbarrier(m, w, op, l, false, cta, off, arg(1, 0), false);
             if (mo) mo->arrive(orderSite(m, w, op, l), ref, int64_t(arg(1, 0)), false);
             break;
         case MbarOp::CompleteTx:
@@ -182,6 +185,7 @@ bool execMbarrier(Machine& m, Warp& w, const Op& op, uint32_t exec) {
             const bool expect = op.async & kAfExpectTx;
             const uint32_t count = expect ? 1 : uint32_t(arg(2, 1));
             const int64_t tx = expect ? int64_t(arg(2, 0)) : 0;
+            if (expect) recordMbarrier(m, w, op, l, false, cta, off, uint64_t(tx), true);
             if (count == 0)
                 return m.fail(op, DiagCode::InvalidValue,
                               "an arrive count of 0 (" + std::string(kMbarRef) + ")");

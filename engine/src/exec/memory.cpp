@@ -3,6 +3,7 @@
 // alignment-checked: an out-of-range or misaligned address stops the run naming the line, the thread
 // and the address. Memory is single-copy and sequentially consistent (ordering qualifiers are no-ops).
 #include "exec/machine.hpp"
+#include "exec/record.hpp"
 
 #include <cstring>
 
@@ -195,6 +196,7 @@ uint8_t* resolve(Machine& m, Warp& w, const Op& op, Space space, uint64_t addr, 
         if (std::string why = splitShared(m, w, space == Space::SharedCluster, addr, cta, off); !why.empty())
             return bad(why);
         p = in(m.ctas[cta].smem, off);
+        if (p && write && m.rec) recordWrite(m, false, cta, off, bytes);
         return p ? p
                  : bad("outside the CTA's " + std::to_string(m.ctas[cta].smem.size()) +
                        " bytes of shared memory");
@@ -234,6 +236,7 @@ uint8_t* resolve(Machine& m, Warp& w, const Op& op, Space space, uint64_t addr, 
             for (auto& t : m.tensors) {
                 if (addr >= t.address && addr - t.address < t.bytes.size()) {
                     p = in(t.bytes, addr - t.address);
+                    if (p && write && m.rec) recordWrite(m, true, 0, addr, bytes);
                     return p ? p : bad("runs past the end of tensor `" + t.name + "`");
                 }
                 if (addr >= t.address && (!below || t.address > below->address)) below = &t;

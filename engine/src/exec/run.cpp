@@ -14,6 +14,7 @@
 #include "exec/machine.hpp"
 #include "exec/mbarrier.hpp"
 #include "exec/order.hpp"
+#include "exec/record.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -337,12 +338,14 @@ bool stepWarp(Machine& m, size_t wi, bool& progressed) {
         if (!execMmaSync(m, w, op, g, exec)) return false;
         break;
     case Opc::Wgmma: // waits for the warpgroup's 4 warps; advances the pcs itself
+        if (m.rec) recordWgmma(m, w, op, exec);
         return execWgmma(m, wi, op, pc, g, exec);
     default:
         if (op.t.bits == 0)
             return m.fail(op, DiagCode::Syntax, "the instruction has no type suffix (.u32, .f32, ...)");
         if (!(isFloatOp(op) ? execFloat(m, w, op, exec) : execInteger(m, w, op, exec))) return false;
     }
+    if (m.rec && !m.rec->pending.empty()) recordFlush(m, w, op, exec); // the threads' stores, as pokes
     advance(g);
     return true;
 }

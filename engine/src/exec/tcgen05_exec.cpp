@@ -6,6 +6,7 @@
 // `.sync.aligned` forms (alloc, dealloc, relinquish_alloc_permit, ld, st, wait) are warp-collective: every
 // live thread of the warp executes them together with the same operands, else the run stops. mma, cp,
 // shift and commit are issued by each thread that executes them (nvcc's code elects one).
+#include "exec/record.hpp"
 #include "exec/tcgen05_state.hpp"
 
 #include <bit>
@@ -195,6 +196,7 @@ bool execTcgen05(Machine& m, Warp& w, const Op& op, uint32_t /*g*/, uint32_t exe
     default:
         break;
     }
+    recordTcgen05(m, w, op, exec); // record.hpp: a no-op unless the run is recorded
     switch (t) {
     case Tc::Alloc:
         return alloc(m, w, op, exec);

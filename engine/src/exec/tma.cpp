@@ -10,6 +10,7 @@
 #include "exec/decode_async.hpp"
 #include "exec/mbarrier.hpp"
 #include "exec/order.hpp"
+#include "exec/record.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -143,6 +144,7 @@ bool tensorLoad(Machine& m, Warp& w, const Op& op, int l) {
     for (const auto& [key, mb] : st.mbarriers)
         if (mb.completedBytes && !mbarCompleteTx(m, op, key.first, key.second, mb.completedBytes))
             return false;
+    recordTmaLoad(m, w, op, l, ld);
     if (async::Model* mo = orderModel(m)) { // one async unit per delivery (each multicast destination)
         // unverified: the written range is [dst, dst + box bytes); a swizzle only permutes 16-byte chunks
         // within 128-byte lines of it when dst is aligned to the pattern.
@@ -238,6 +240,7 @@ bool tensorStore(Machine& m, Warp& w, const Op& op, int l, bool reduce = false) 
         tb.endInstr();
         if (!s) return engineError(m, op, s);
     }
+    if (!reduce) recordTmaStore(m, w, op, l, sto);
     if (async::Model* mo = orderModel(m)) {
         const uint64_t bytes = tileGeometry(sto.map).boxBytes;
         mo->issue(orderSite(m, w, op, l), async::AsyncOp{async::OpKind::TmaStore,
@@ -282,6 +285,7 @@ bool tensorStore(Machine& m, Warp& w, const Op& op, int l, bool reduce = false) 
             std::memcpy(&newV, &v0[i], eb);
             const uint64_t r = reduceElement(op.atom, p.dataType, oldV, newV);
             std::memcpy(g, &r, eb);
+            recordWrite(m, true, 0, uint64_t(e), eb); // a reduce is recorded as the bytes it left
         }
     }
     return true;
@@ -343,6 +347,13 @@ bool bulkCopy(Machine& m, Warp& w, const Op& op, CopyForm f, int l) {
             return m.fail(op, DiagCode::FaultLaunchFailure,
                           "the bulk copy runs past the end of shared memory");
         std::memmove(m.ctas[c].smem.data() + dst, s, size);
+        recordWrite(m, false, c, dst, size); // the bytes as a poke; its complete_tx as the instruction
+        if (m.rec) {
+            recordOrigin(m, w, op, l);
+            recordStatement(m, "mbarrier.complete_tx.relaxed.cluster.shared::cluster.b64 [" +
+                                   barrierName(m, (op.async & kAfMulticast) ? c : mbarCta, mbar) + "], " +
+                                   std::to_string(size) + ";");
+        }
         const uint32_t sigCta = (op.async & kAfMulticast) ? c : mbarCta; // each destination's own barrier
         if (!mbarCompleteTx(m, op, sigCta, mbar, int64_t(size))) return false;
         if (async::Model* mo = orderModel(m)) {

@@ -214,6 +214,7 @@ void smem(DirectiveReader& r) {
     if (!size) return;
     b.size = static_cast<uint32_t>(*size);
     b.align = 128;
+    std::optional<uint32_t> at;
     std::vector<Option> opts;
     if (!r.options(opts)) return;
     for (const Option& o : opts) {
@@ -230,12 +231,26 @@ void smem(DirectiveReader& r) {
             auto c = ctaOption(r, o);
             if (!c) return;
             b.cta = *c;
+        } else if (o.key->text == "at" && o.value) {
+            auto a = r.integer(*o.value, "shared::cta address", 0, kSmemBytesPerCta - 1);
+            if (!a) return;
+            at = static_cast<uint32_t>(*a);
         } else {
-            unknownOption(ctx, o, "smem", "align=N, cta=N");
+            unknownOption(ctx, o, "smem", "align=N, cta=N, at=ADDR");
             return;
         }
     }
-    if (!place(ctx, b.cta, b.size, b.align, r.toks[0].span, b.addr)) return;
+    if (at) { // a recorded kernel's own layout (docs/exec.md): the address it used, not the layout pass's
+        if (uint64_t{*at} + b.size > kSmemBytesPerCta || *at % b.align != 0) {
+            ctx.error(DiagCode::InvalidValue, r.toks[0].span,
+                      "smem " + b.name + " at=" + std::to_string(*at) +
+                          " must be a multiple of its alignment " + std::to_string(b.align) +
+                          " and end within " + std::to_string(kSmemBytesPerCta) + " B");
+            return;
+        }
+        b.addr = *at;
+    } else if (!place(ctx, b.cta, b.size, b.align, r.toks[0].span, b.addr))
+        return;
     if (ctx.declare(b.name, NameKind::Buffer, b.span)) ctx.s.buffers.push_back(b);
 }
 
@@ -245,6 +260,7 @@ void mbarrier(DirectiveReader& r) {
     ScenarioBarrier b;
     if (!r.name(b.name, "a barrier name")) return;
     b.span = r.toks[1].span;
+    std::optional<uint32_t> at;
     std::vector<Option> opts;
     if (!r.options(opts)) return;
     for (const Option& o : opts) {
@@ -252,12 +268,25 @@ void mbarrier(DirectiveReader& r) {
             auto c = ctaOption(r, o);
             if (!c) return;
             b.cta = *c;
+        } else if (o.key->text == "at" && o.value) {
+            auto a = r.integer(*o.value, "shared::cta address", 0, kSmemBytesPerCta - 8);
+            if (!a) return;
+            if (*a % 8 != 0) {
+                ctx.error(DiagCode::InvalidValue, o.value->span,
+                          "an mbarrier is 8-byte aligned (PTX ISA 9.2 §9.7.13.15.1), not at " +
+                              o.value->text);
+                return;
+            }
+            at = static_cast<uint32_t>(*a);
         } else {
-            unknownOption(ctx, o, "mbarrier", "cta=N");
+            unknownOption(ctx, o, "mbarrier", "cta=N, at=ADDR");
             return;
         }
     }
-    if (!place(ctx, b.cta, 8, 8, r.toks[0].span, b.addr)) return;
+    if (at)
+        b.addr = *at;
+    else if (!place(ctx, b.cta, 8, 8, r.toks[0].span, b.addr))
+        return;
     if (ctx.declare(b.name, NameKind::Barrier, b.span)) ctx.s.barriers.push_back(b);
 }
 
@@ -348,6 +377,8 @@ void applyDirectiveTo(Context& ctx, const std::vector<Tok>& toks) {
         expectDirective(ctx, toks); // scenario_wgmma.cpp
     } else if (k == "observe") {
         observeDirective(ctx, toks); // scenario/observe.cpp
+    } else if (k == "poke") {
+        pokeDirective(ctx, toks); // scenario/kernel_directive.cpp
     } else if (k == "smem") {
         smem(r);
     } else if (k == "mbarrier") {

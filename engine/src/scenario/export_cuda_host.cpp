@@ -37,6 +37,8 @@ int fillKind(ScenarioFill f) {
         return 2;
     case ScenarioFill::Random:
         return 3;
+    case ScenarioFill::Data: // a recorded kernel's bytes: export-cuda refuses kernel scenarios before this
+        return 1;
     }
     return 1;
 }

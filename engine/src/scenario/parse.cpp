@@ -99,9 +99,10 @@ std::string quoted(std::string_view text) {
 }
 
 bool isDirectiveKeyword(std::string_view w) {
-    static constexpr std::string_view kWords[] = {
-        "target", "ptx",     "cluster",  "tensormap", "smem", "mbarrier", "fill",   "let",
-        "cta",    ".target", ".version", "warp",      "regs", "desc",     "expect", "observe"};
+    static constexpr std::string_view kWords[] = {"target",   "ptx",    "cluster", "tensormap", "smem",
+                                                  "mbarrier", "fill",   "let",     "cta",       ".target",
+                                                  ".version", "warp",   "regs",    "desc",      "expect",
+                                                  "observe",  "kernel", "origin",  "poke"};
     return std::find(std::begin(kWords), std::end(kWords), w) != std::end(kWords);
 }
 
@@ -189,7 +190,15 @@ void forEachStatement(std::string_view clean, Each&& each) {
         const lex::Cursor start = c;
         const std::string_view rest = clean.substr(c.pos);
         if (startsDirective(rest)) {
-            while (!c.atEnd() && c.peek() != '\n') c.advance();
+            for (;;) { // to the end of the line; a `\` ending it (blanks after it allowed) continues it
+                size_t lastNonBlank = std::string_view::npos;
+                while (!c.atEnd() && c.peek() != '\n') {
+                    if (!lex::isSpace(c.peek())) lastNonBlank = c.pos;
+                    c.advance();
+                }
+                if (c.atEnd() || lastNonBlank == std::string_view::npos || clean[lastNonBlank] != '\\') break;
+                c.advance(); // the newline
+            }
             each(Statement{true, clean.substr(start.pos, c.pos - start.pos), start.line, start.column, true,
                            leadingWord(rest)});
             continue;
@@ -259,15 +268,29 @@ Result<Scenario> parseScenario(std::string_view text) {
     cap.filter(ctx.diags);
     forEachStatement(clean, [&](const Statement& st) {
         const size_t before = ctx.diags.size();
+        const size_t instrsBefore = ctx.s.instrs.size();
         if (st.directive) {
-            if (!isHeaderDirective(st.keyword))
+            if (st.keyword == "kernel")
+                kernelDirective(ctx, st.text, st.line, st.column);
+            else if (st.keyword == "origin")
+                originDirective(ctx, st.text, st.line, st.column);
+            else if (!isHeaderDirective(st.keyword))
                 applyDirective(ctx, tokenizeDirective(st.text, st.line, st.column));
         } else {
+            if (ctx.s.kernel && !st.text.empty())
+                ctx.error(DiagCode::InvalidValue, SourceSpan{st.line, st.column, 1},
+                          "a kernel scenario holds no instructions of its own: its instructions are what the "
+                          "kernel of the `kernel` directive at line " +
+                              std::to_string(ctx.s.kernel->span.line) + " does when it runs");
             applyInstruction(ctx, st.text, st.line, st.column, st.terminated);
+        }
+        if (ctx.s.instrs.size() > instrsBefore && ctx.pendingOrigin) {
+            ctx.s.instrs.back().origin = *ctx.pendingOrigin;
+            ctx.pendingOrigin.reset();
         }
         if (ctx.diags.size() != before) cap.filter(ctx.diags, before);
     });
-    if (ctx.diags.empty() && ctx.s.instrs.empty())
+    if (ctx.diags.empty() && ctx.s.instrs.empty() && !ctx.s.kernel)
         ctx.error(DiagCode::InvalidValue, SourceSpan{1, 1, 1},
                   "the scenario has no instruction to run: add a PTX instruction such as "
                   "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes [sA], [A, "

@@ -50,6 +50,7 @@ struct Context {
     bool ctaGroupMixReported = false;         ///< the kernel-wide .cta_group rule is reported once
     std::optional<OperandExpectation> expectA, expectB; ///< `expect` statements for the wgmmas that follow
     std::optional<FragmentExpectation> expectFragment;  ///< `expect fragment` for the tcgen05.ld that follow
+    std::optional<SourceOrigin> pendingOrigin;          ///< `origin`: the kernel line of the next instruction
 
     void error(DiagCode code, SourceSpan span, std::string message, std::string ruleRef = kFormatRef,
                Provenance prov = Provenance::Assumption) {
@@ -128,6 +129,15 @@ class ProducerIndex;
 void lowerSmemAccess(Context& ctx, std::string_view text, int line, int column);
 /// `expect A|B tensor=NAME m=dimI k=dimJ` (B: n=dimI): what the following wgmmas' operand must see.
 void expectDirective(Context& ctx, const std::vector<Tok>& toks);
+/// Recorded kernels (scenario/kernel_directive.cpp, docs/exec.md "Kernel scenarios"): `kernel FILE.ptx
+/// OPTIONS...` (raw words, shell-like quotes), `origin ptx=L [cu=FILE:L] [cta=C] [warp=W] [thread=T]` (for
+/// the next instruction) and `poke smem|global [cta=C] addr=A bytes=HEX`.
+void kernelDirective(Context& ctx, std::string_view text, int line, int column);
+void originDirective(Context& ctx, std::string_view text, int line, int column);
+void pokeDirective(Context& ctx, const std::vector<Tok>& toks);
+/// Words of a directive line, blanks separating them, "..." grouping (no escapes); a `\` at a line's end
+/// continues it. nullopt (and `err`) for an unterminated quote.
+[[nodiscard]] std::optional<std::vector<std::string>> splitWords(std::string_view text, std::string& err);
 /// `observe smem|global|tmem ... file=PATH` (scenario/observe.cpp).
 void observeDirective(Context& ctx, const std::vector<Tok>& toks);
 [[nodiscard]] bool lowerWgmma(Context& ctx, const ParsedInstr& in, ScenarioInstr& out);

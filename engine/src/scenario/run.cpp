@@ -92,6 +92,11 @@ ByteGenerator scenarioFillGenerator(const ScenarioTensorMap& t) {
         return [](uint64_t o) { return splitmixByte(o); };
     case ScenarioFill::Index:
         break;
+    case ScenarioFill::Data: {
+        std::shared_ptr<const std::vector<uint8_t>> d = t.data;
+        if (!d) return nullptr;
+        return [d](uint64_t o) { return o < d->size() ? (*d)[o] : uint8_t(0); };
+    }
     }
     // Element o/es holds its own index, little-endian: byte k of an element is byte k of the index.
     return [es](uint64_t o) { return static_cast<uint8_t>((o / es) >> (8 * (o % es))); };
@@ -112,6 +117,12 @@ BulkByteGenerator scenarioFillBulkGenerator(const ScenarioTensorMap& t) {
         return [](const ByteRows& rows, uint8_t* out) {
             eachRow(rows, out, [](uint64_t o, uint8_t* p, size_t n) {
                 for (size_t i = 0; i < n; ++i) p[i] = splitmixByte(o + i);
+            });
+        };
+    case ScenarioFill::Data:
+        return [d = t.data](const ByteRows& rows, uint8_t* out) {
+            eachRow(rows, out, [&](uint64_t o, uint8_t* p, size_t n) {
+                for (size_t i = 0; i < n; ++i) p[i] = o + i < d->size() ? (*d)[o + i] : uint8_t(0);
             });
         };
     default:
@@ -429,7 +440,26 @@ Result<Run> runScenario(const Scenario& s, const RunOptions& options) {
             }
             break;
         case ScenarioInstrKind::Tcgen05:
-            break; // handled above
+            break;                      // handled above
+        case ScenarioInstrKind::Poke: { // a recorded kernel's thread stores: registers -> memory, as stored
+            const ScenarioPoke& pk = *in.poke;
+            ByteMove mv;
+            mv.src = MemRef{MemSpace::Register, static_cast<uint8_t>(pk.cta), 0};
+            mv.dst = MemRef{pk.global ? MemSpace::Global : MemSpace::SharedCta, static_cast<uint8_t>(pk.cta),
+                            pk.addr};
+            mv.length = static_cast<uint32_t>(pk.bytes.size());
+            if (!pk.global && pk.addr + pk.bytes.size() > state.smem[pk.cta].size())
+                return atInstr(
+                    Diagnostic{Severity::Error, DiagCode::InvalidValue, in.span,
+                               "poke past the end of CTA " + std::to_string(pk.cta) + "'s shared memory",
+                               "docs/exec.md (kernel scenarios)", Provenance::ToolFormat},
+                    in);
+            tb.move(state, mv, pk.bytes);
+            summary = std::to_string(pk.bytes.size()) + " B stored by the kernel's threads to " +
+                      (pk.global ? "global " + hex(pk.addr)
+                                 : "shared memory of CTA " + std::to_string(pk.cta) + " at " + hex(pk.addr));
+            break;
+        }
         }
         tb.endInstr(std::move(summary));
     }
@@ -439,7 +469,16 @@ Result<Run> runScenario(const Scenario& s, const RunOptions& options) {
             run.warnings.push_back(txDiagnostic(txMismatch(s, mb, w, key.first, key.second), w.expectSpan));
     }
     exitWarnings(tmem, allocSites, run.warnings);
-    scn::checkAsyncOrder(s, run, run.warnings); // issue 23: completion order, races, hangs
+    // issue 23: completion order, races, hangs. A recorded kernel's instructions are its warps' work in the
+    // executor's interleaving, not one program order: the executor's own order model judged that run.
+    if (!s.recorded) scn::checkAsyncOrder(s, run, run.warnings);
+    if (s.recorded) { // every trace instruction names the kernel line its scenario instruction came from
+        std::map<int, const SourceOrigin*> byLine;
+        for (const ScenarioInstr& in : s.instrs)
+            if (in.origin.known()) byLine[in.span.line] = &in.origin;
+        for (TraceInstr& ti : run.trace.instrs)
+            if (auto it = byLine.find(ti.sourceLine); it != byLine.end()) ti.origin = *it->second;
+    }
     run.final = std::move(state);
     run.tmemFinal = std::move(tmem);
     return run;

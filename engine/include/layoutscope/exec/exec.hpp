@@ -68,6 +68,20 @@ struct Launch {
 /// `--tensor NAME=SPEC` (SPEC as a tensor argument's); NAME is [A-Za-z_][A-Za-z0-9_]*.
 [[nodiscard]] Result<ExecTensor> parseExecTensor(std::string_view text);
 
+/// The words of `layoutscope-cli exec MODULE.ptx OPTIONS...` (and of a scenario's `kernel` directive): the
+/// module path, the launch, the run's options, and the --out / --expect requests (NAME, VALUE).
+struct LaunchSpec {
+    std::string module;
+    Launch launch;
+    struct Options {
+        bool order = true;
+    } options;
+    std::vector<std::pair<std::string, std::string>> outs, expects;
+};
+/// Parse them (`words` without the program and command names). Errors: DiagCode::Syntax for a usage error
+/// (unknown option, missing value, no module, no --grid/--block), the argument parsers' own otherwise.
+[[nodiscard]] Result<LaunchSpec> parseLaunchWords(const std::vector<std::string>& words);
+
 // [SECTION] Running ------------------------------------------------------------------------------
 
 struct ExecOptions {
@@ -75,6 +89,8 @@ struct ExecOptions {
     /// Feed the run to the time-and-order model (docs/exec.md "Time and order"): races, missed waits and
     /// proxy fences become errors. Off: no order checks (faster on big kernels).
     bool order = true;
+    /// Record the run as a scenario (ExecResult::recording; docs/exec.md "Kernel scenarios").
+    bool record = false;
 };
 
 struct ExecResult {
@@ -82,7 +98,9 @@ struct ExecResult {
     uint64_t threadInstructions = 0; ///< instructions executed, counted per active thread
     uint64_t warpInstructions = 0;   ///< instructions issued, counted per warp group
     uint32_t ctas = 0, threads = 0;
-    std::vector<Diagnostic> notes; ///< warnings (an approximation used, ...)
+    std::vector<Diagnostic> notes;          ///< warnings (an approximation used, ...)
+    std::string recording;                  ///< ExecOptions::record: the run as scenario text
+    std::vector<ExecTensor> initialTensors; ///< ExecOptions::record: the global tensors before the run
 };
 
 /// Run `launch` on `module`. Errors stop the run: an unknown entry, wrong argument count or type, a

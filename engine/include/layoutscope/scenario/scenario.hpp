@@ -46,6 +46,7 @@
 
 #include <array>
 #include <atomic>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -62,6 +63,7 @@ enum class ScenarioFill : uint8_t {
     Zero,   ///< all bytes zero
     Bytes,  ///< byte o holds o & 0xFF
     Random, ///< byte o holds the low byte of splitmix64(o) (fixed, reproducible)
+    Data,   ///< appended: byte o holds ScenarioTensorMap::data[o] (a recorded kernel's tensor; 0 beyond it)
 };
 
 struct ScenarioTensorMap {
@@ -74,6 +76,8 @@ struct ScenarioTensorMap {
     /// for a batch/other dimension); empty when not declared. The consumer check takes an operand's
     /// major-ness from it instead of from the descriptor under test.
     std::string roles;
+    /// appended: the bytes of fill Data, from the tensor's address on (loadScenario: the kernel's tensor)
+    std::shared_ptr<const std::vector<uint8_t>> data;
 };
 
 struct ScenarioBuffer {
@@ -105,6 +109,16 @@ enum class ScenarioInstrKind : uint8_t {
     MbarrierWait,       ///< mbarrier.try_wait / test_wait: accepted and recorded, no effect
     NoOp,               ///< fences, cp.async.bulk.commit_group / wait_group, barrier.cluster
     Tcgen05, ///< appended: tcgen05.alloc/dealloc/relinquish_alloc_permit/st/ld/cp/shift (Tcgen05Executor)
+    Poke, ///< appended: `poke`: bytes a recorded kernel's threads stored (st.shared, cp.async, st.global...)
+};
+
+/// The `poke` directive of a recorded kernel (docs/exec.md "Kernel scenarios"): the bytes one warp
+/// instruction of the kernel stored at one contiguous address range, as its threads left them. (appended)
+struct ScenarioPoke {
+    bool global = false; ///< false: shared::cta of CTA `cta`; true: a global address
+    uint32_t cta = 0;
+    uint64_t addr = 0;
+    std::vector<uint8_t> bytes;
 };
 
 /// wgmma.mma_async with A and B from shared-memory matrix descriptors (PTX ISA 9.2 §9.7.15.5.2): the
@@ -185,6 +199,7 @@ struct ScenarioInstr {
         expectFragment; ///< appended: tcgen05.ld: the `expect fragment` in force
     SourceOrigin
         origin; ///< appended: a recorded kernel's PTX/CUDA line (directive `origin`); ptxLine 0 if none
+    std::optional<ScenarioPoke> poke; ///< appended: kind Poke
 };
 
 /// A warp that executes tcgen05.st / ld / cp in a scenario, with its registers. (appended)
@@ -257,6 +272,12 @@ struct BankReport;
 /// mbarrier, wgmma and tcgen05 operation with its concrete operands, each with its SourceOrigin). Errors
 /// of the launch or the run carry the directive's span. Without a `kernel` directive: parseScenario.
 [[nodiscard]] Result<Scenario> loadScenario(std::string_view text, const std::string& scenarioPath);
+
+/// A recorded kernel's diagnostics point at lines of its recording, which the user never wrote: each one
+/// whose line is a recorded instruction is placed at the `kernel` directive, its message led by the
+/// kernel's own place ("02_mma_tma_sm100.ptx:812 (02_mma_tma_sm100.cu:301), thread 0 of CTA 0: ...").
+/// Other scenarios' diagnostics are returned unchanged.
+[[nodiscard]] std::vector<Diagnostic> placeInKernel(const Scenario& s, std::vector<Diagnostic> ds);
 
 /// Read a scenario file (bytes, unchanged). Reads at most kMaxScenarioBytes + 1 bytes, so a device
 /// such as /dev/zero or an endless pipe ends with the size-limit diagnostic instead of reading forever.

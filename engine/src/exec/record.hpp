@@ -1,0 +1,74 @@
+#pragma once
+/// Internal to the executor: the recorder (issue 22 item 3; docs/exec.md "Kernel scenarios"). While a kernel
+/// runs with ExecOptions::record, every operation that moves data the engine's trace can show is written as
+/// a scenario statement with its concrete operands, each preceded by an `origin` naming its PTX line, CUDA
+/// line and issuing thread:
+///   TMA tile loads and stores          -> the same cp.async.bulk.tensor instruction on named maps and
+///   buffers mbarrier.init / expect_tx          -> the same instruction on a named barrier tcgen05
+///   alloc/dealloc/ld/cp/shift/mma, wgmma.mma_async -> the same instruction, descriptors as `let`s every
+///   other byte the threads store into shared or global memory (st, atom, red, cp.async, stmatrix, bulk
+///   copies, TMA reduces) -> `poke` with the bytes as stored
+/// The text is a scenario (parseScenario reads it back; loadScenario gives its tensors the kernel's bytes).
+#include "exec/machine.hpp"
+#include "layoutscope/tma/tma.hpp"
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace layoutscope::exec {
+
+struct Recorder {
+    std::string body;                                    ///< statements in execution order
+    std::set<std::pair<uint32_t, uint32_t>> barriers;    ///< (CTA, shared::cta offset)
+    std::map<std::string, uint64_t> lets;                ///< name -> value, declared in the header
+    std::vector<std::pair<TensorMap, std::string>> maps; ///< distinct tensor maps and their names
+    std::vector<std::string> notes;                      ///< what was not recorded, once each
+    std::set<std::string> noted;
+    struct Write {
+        bool global = false;
+        uint32_t cta = 0;
+        uint64_t addr = 0, len = 0;
+    };
+    std::vector<Write> pending; ///< thread stores of the instruction being executed
+    int cta = -1, warp = -1;    ///< the `cta` / `warp` directives in force
+    uint64_t pokeBytes = 0;
+    static constexpr uint64_t kMaxBytes = uint64_t(12) << 20; ///< text budget (scenarios stop at 16 MiB)
+    bool truncated = false;
+};
+
+/// The origin line and the `cta`/`warp` directives for an instruction of warp `w` issued by `lane`.
+void recordOrigin(Machine& m, const Warp& w, const Op& op, int lane);
+/// One recorded statement (after recordOrigin).
+void recordStatement(Machine& m, const std::string& text);
+/// A thread store about to happen (resolve()); flushed as pokes by recordFlush after the instruction.
+void recordWrite(Machine& m, bool global, uint32_t cta, uint64_t addr, uint64_t len);
+void recordFlush(Machine& m, const Warp& w, const Op& op, uint32_t exec);
+/// Something the recording leaves out (said once, in the header and ExecResult::notes).
+void recordNote(Machine& m, const std::string& what);
+
+/// Names, declared on first use: a barrier, a tensor map (by its fields), a 64-bit `let` value.
+[[nodiscard]] std::string barrierName(Machine& m, uint32_t cta, uint32_t offset);
+[[nodiscard]] std::string mapName(Machine& m, const TensorMap& map);
+[[nodiscard]] std::string letName(Machine& m, const char* prefix, uint64_t value);
+/// `smem_cN+0xOFF`: a shared::cta address of CTA `cta` inside its recorded buffer.
+[[nodiscard]] std::string smemRef(uint32_t cta, uint64_t offset);
+/// The opcode as written (the instruction's text without its guard, up to its first operand).
+[[nodiscard]] std::string opcodeOf(const Op& op);
+
+// Hooks of the operations (each a no-op when m.rec is null).
+void recordTmaLoad(Machine& m, const Warp& w, const Op& op, int lane, const TmaTileLoad& ld);
+void recordTmaStore(Machine& m, const Warp& w, const Op& op, int lane, const TmaTileStore& st);
+void recordMbarrier(Machine& m, const Warp& w, const Op& op, int lane, bool init, uint32_t cta, uint32_t off,
+                    uint64_t value, bool arrive);
+
+/// tcgen05.* before it executes (record_mma.cpp; `exec` the lanes whose guard holds) and wgmma.mma_async
+/// (once per warpgroup, from its first warp).
+void recordTcgen05(Machine& m, Warp& w, const Op& op, uint32_t exec);
+void recordWgmma(Machine& m, Warp& w, const Op& op, uint32_t exec);
+
+/// The whole scenario: header (target, cluster, tensor maps, buffers, barriers, lets) and body.
+[[nodiscard]] std::string recordingText(const Machine& m, const Recorder& r, const std::string& title);
+
+} // namespace layoutscope::exec
