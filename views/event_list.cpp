@@ -49,7 +49,13 @@ EventList::~EventList() {
 }
 
 void EventList::setTrace(const Trace* trace) {
+    setTrace(trace, {});
+}
+
+void EventList::setTrace(const Trace* trace, std::vector<InstrFamily> families) {
     m_trace = trace;
+    m_families = families.size() == (trace ? trace->instrs.size() : 0) || !trace ? std::move(families)
+                                                                                 : instrFamilies(*trace, {});
     ++m_fillGen;
     m_filled = 0;
     m_txAt = 0;
@@ -67,9 +73,10 @@ void EventList::setFilter(const InstrFilter& f) {
     m_filter = f;
     m_shown = 0;
     if (!m_trace) return;
-    for (const TraceInstr& in : m_trace->instrs) m_shown += f.passes(in) ? 1 : 0;
+    for (size_t i = 0; i < m_trace->instrs.size(); ++i)
+        m_shown += f.passes(m_trace->instrs[i], m_families[i]);
     for (int i = 0; i < topLevelItemCount(); ++i) // rows made so far; addRow filters the rest
-        topLevelItem(i)->setHidden(!f.passes(m_trace->instrs[size_t(i)]));
+        topLevelItem(i)->setHidden(!f.passes(m_trace->instrs[size_t(i)], m_families[size_t(i)]));
 }
 
 void EventList::fillSlice(uint64_t gen) {
@@ -126,7 +133,7 @@ void EventList::addRow(uint32_t i) {
     row->setData(0, kInstrRole, i);
     if (in.origin.known()) // a recorded kernel's instruction: where it comes from
         row->setToolTip(ColPtx, row->toolTip(ColPtx) + "\n" + QString::fromStdString(originText(in.origin)));
-    if (!m_filter.all()) row->setHidden(!m_filter.passes(in));
+    if (!m_filter.all()) row->setHidden(!m_filter.passes(in, m_families[i]));
 }
 
 void EventList::fillSubSteps(QTreeWidgetItem* row) {

@@ -21,6 +21,10 @@ class EventList : public QTreeWidget {
     /// Rebuild the rows from a trace (empty trace: no rows). The first kRowsPerSlice rows are made at
     /// once, the rest in slices between events (a 10,000-instruction trace never stalls the window).
     void setTrace(const Trace* trace);
+    /// setTrace with each instruction's family (Document::instrFamilies; empty: from the texts).
+    void setTrace(const Trace* trace, std::vector<InstrFamily> families);
+    /// The family of each instruction of the trace shown.
+    [[nodiscard]] const std::vector<InstrFamily>& families() const { return m_families; }
     static constexpr size_t kRowsPerSlice = 250; ///< ~3-5 ms of rows (10,000: 40 slices)
     /// Whether every row of the trace is made.
     [[nodiscard]] bool filled() const { return !m_trace || m_filled >= m_trace->instrs.size(); }
@@ -51,6 +55,7 @@ class EventList : public QTreeWidget {
     std::vector<QTreeWidgetItem*> m_graveyard; ///< rows of the previous trace, deleted in slices
     const Trace* m_trace = nullptr;            ///< the trace of the rows (owned by the document)
     InstrFilter m_filter;                      ///< rows it does not pass are hidden
+    std::vector<InstrFamily> m_families;       ///< one per instruction of m_trace
     size_t m_shown = 0;
 };
 

@@ -70,7 +70,7 @@ void InstrFilterBar::refill() {
                                 .arg(w.cta >= 0 ? QString::number(w.cta) : QString("?"))
                                 .arg(w.instrs),
                             warpKey(w.cta, w.warp));
-        const std::vector<uint32_t> n = familyCounts(*t);
+        const std::vector<uint32_t> n = familyCounts(m_list->families());
         for (size_t f = 0; f < n.size(); ++f)
             if (n[f])
                 m_family->addItem(QString("%1 (%2)").arg(instrFamilyName(InstrFamily(f))).arg(n[f]), int(f));
@@ -94,7 +94,7 @@ void InstrFilterBar::apply() {
         std::vector<bool> shown;
         if (t && !f.all()) {
             shown.reserve(total);
-            for (const TraceInstr& in : t->instrs) shown.push_back(f.passes(in));
+            for (size_t i = 0; i < total; ++i) shown.push_back(f.passes(t->instrs[i], m_list->families()[i]));
         }
         m_timeline->setShown(std::move(shown));
     }

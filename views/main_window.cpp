@@ -334,7 +334,7 @@ void MainWindow::applyDocument(std::unique_ptr<Document> doc, bool keepStep) {
     // Views first, then the step count: setStepCount emits stepChanged, which they answer.
     m_timeline->setSpans(std::move(spans));
     m_globalPane->setDocument(m_doc.get());
-    m_events->setTrace(m_doc->hasTrace() ? &m_doc->trace() : nullptr);
+    m_events->setTrace(m_doc->hasTrace() ? &m_doc->trace() : nullptr, m_doc->instrFamilies());
     m_operandView->setDocument(m_doc.get()); // hidden without a consumer (wgmma, tcgen05.mma / .cp)
     m_playback->setStepCount(m_doc->hasTrace() ? m_doc->trace().stepCount : 0);
     // A new file opens on the finished copy (Space replays it from step 0); an edit keeps the step.

@@ -87,9 +87,35 @@ TEST_CASE("The filter passes instructions by issuing warp and by family", "[view
         CHECK((w[0].cta == 0 && w[0].warp == 0 && w[0].instrs == 1));
         CHECK((w[1].cta == 0 && w[1].warp == 1 && w[1].instrs == 2));
         CHECK((w[2].cta == 0 && w[2].warp == 2 && w[2].instrs == 1));
-        const auto n = familyCounts(t);
+        const auto n = familyCounts(instrFamilies(t, {}));
         CHECK(n[size_t(InstrFamily::Tma)] == 1);
         CHECK(n[size_t(InstrFamily::Mbarrier)] == 1);
         CHECK(n[size_t(InstrFamily::LdSt)] == 2);
     }
+}
+
+TEST_CASE("A recorded kernel's pokes take the family of their PTX line", "[views][filter]") {
+    // The recorder writes thread stores as `poke` (docs/exec.md); the module's line says which store.
+    Trace t;
+    auto poke = [&t](int ptxLine) {
+        TraceInstr in;
+        in.text = "poke smem cta=0 addr=0x400 bytes=00ff";
+        in.origin.ptxLine = ptxLine;
+        t.instrs.push_back(in);
+    };
+    poke(3);  // cp.async
+    poke(4);  // atom
+    poke(2);  // a line that is no store: the recorded poke stays ld/st
+    poke(0);  // no origin
+    poke(99); // past the module's end
+    const std::string ptx = "// 1\n// 2\n\t@%p1 cp.async.ca.shared.global [%r1], [%rd1], 16;\n"
+                            "    atom.shared.add.u32 %r2, [%r3], 1;\n";
+    CHECK(instrFamilies(t, ptx) == std::vector<InstrFamily>{InstrFamily::CpAsync, InstrFamily::LdSt,
+                                                            InstrFamily::LdSt, InstrFamily::LdSt,
+                                                            InstrFamily::LdSt});
+    CHECK(instrFamilies(t, {}) == std::vector<InstrFamily>(5, InstrFamily::LdSt));
+    InstrFilter f;
+    f.families = 1u << uint32_t(InstrFamily::CpAsync);
+    CHECK(f.passes(t.instrs[0], InstrFamily::CpAsync));
+    CHECK_FALSE(f.passes(t.instrs[0])); // from its text alone: a poke is ld/st
 }

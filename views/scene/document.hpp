@@ -5,6 +5,7 @@
 /// A failed parse or run leaves diagnostics and no trace; the window still opens.
 #include "layoutscope/scenario/scenario.hpp"
 #include "layoutscope/tma/tma.hpp"
+#include "scene/instr_filter.hpp"
 
 #include <algorithm>
 #include <array>
@@ -98,6 +99,9 @@ class Document {
     /// the source pane shows it. setKernelPtxPath: fixtures whose hand-built trace carries origins.
     [[nodiscard]] const std::string& kernelPtxPath() const { return m_kernelPath; }
     void setKernelPtxPath(std::string p) { m_kernelPath = std::move(p); }
+    /// The family of each instruction of the trace (instrFamilies: a recorded kernel's pokes by the PTX
+    /// line they come from); empty without a trace.
+    [[nodiscard]] const std::vector<InstrFamily>& instrFamilies() const { return m_families; }
     /// View state built ahead, off the UI thread (prepared_views.hpp); taken once by the main window.
     void setPrepared(std::unique_ptr<PreparedViews> p);
     [[nodiscard]] std::unique_ptr<PreparedViews> takePrepared();
@@ -130,6 +134,7 @@ class Document {
     std::vector<ObservedElement> m_observedGlobal;
     std::string m_text, m_path;
     std::string m_kernelPath; ///< kernelPtxPath()
+    std::vector<InstrFamily> m_families;
     std::vector<Diagnostic> m_diags;
     std::optional<Run> m_run;
     std::unique_ptr<const Scenario> m_scenario; ///< set with m_run

@@ -42,6 +42,7 @@ InstrFamily instrFamilyOf(std::string_view ptx) {
     if (startsWith(op, "mma.")) return InstrFamily::MmaSync;
     for (std::string_view p : {"ld.", "st.", "ldu.", "atom.", "red.", "ldmatrix.", "stmatrix."})
         if (startsWith(op, p)) return InstrFamily::LdSt;
+    if (op == "poke") return InstrFamily::LdSt; // a recorded kernel's thread stores
     return InstrFamily::Other;
 }
 
@@ -73,9 +74,37 @@ const char* instrFamilyName(InstrFamily f) {
 }
 
 bool InstrFilter::passes(const TraceInstr& in) const {
+    return passes(in, instrFamilyOf(in.text));
+}
+
+bool InstrFilter::passes(const TraceInstr& in, InstrFamily family) const {
     if (cta >= 0 && in.origin.cta != cta) return false;
     if (warp >= 0 && in.origin.warp != warp) return false;
-    return (families >> uint32_t(instrFamilyOf(in.text))) & 1u;
+    return (families >> uint32_t(family)) & 1u;
+}
+
+std::vector<InstrFamily> instrFamilies(const Trace& t, std::string_view ptxText) {
+    std::vector<size_t> lineStart; // made on the first poke with an origin
+    std::vector<InstrFamily> out;
+    out.reserve(t.instrs.size());
+    for (const TraceInstr& in : t.instrs) {
+        InstrFamily f = instrFamilyOf(in.text);
+        if (opcodeOf(in.text) == "poke" && in.origin.ptxLine > 0 && !ptxText.empty()) {
+            if (lineStart.empty()) {
+                lineStart.push_back(0);
+                for (size_t i = 0; i < ptxText.size(); ++i)
+                    if (ptxText[i] == '\n') lineStart.push_back(i + 1);
+            }
+            const size_t l = size_t(in.origin.ptxLine) - 1;
+            if (l < lineStart.size()) {
+                const size_t end = l + 1 < lineStart.size() ? lineStart[l + 1] : ptxText.size();
+                const InstrFamily g = instrFamilyOf(ptxText.substr(lineStart[l], end - lineStart[l]));
+                if (g != InstrFamily::Other) f = g; // a store the module names (else: ld/st, as recorded)
+            }
+        }
+        out.push_back(f);
+    }
+    return out;
 }
 
 std::vector<IssuingWarp> issuingWarps(const Trace& t) {
@@ -87,9 +116,9 @@ std::vector<IssuingWarp> issuingWarps(const Trace& t) {
     return out;
 }
 
-std::vector<uint32_t> familyCounts(const Trace& t) {
+std::vector<uint32_t> familyCounts(const std::vector<InstrFamily>& families) {
     std::vector<uint32_t> n(size_t(InstrFamily::Count), 0);
-    for (const TraceInstr& in : t.instrs) ++n[size_t(instrFamilyOf(in.text))];
+    for (InstrFamily f : families) ++n[size_t(f)];
     return n;
 }
 

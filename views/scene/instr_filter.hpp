@@ -25,8 +25,13 @@ enum class InstrFamily : uint8_t {
     Count
 };
 
-/// The family of a PTX instruction as written (a guard `@p` / `@!p` and leading space are skipped).
+/// The family of a PTX instruction as written (a guard `@p` / `@!p` and leading space are skipped). A
+/// recorded kernel's `poke` (bytes its threads stored: docs/exec.md) is ld/st when its PTX is not known.
 [[nodiscard]] InstrFamily instrFamilyOf(std::string_view ptx);
+/// The family of each instruction of `t`: instrFamilyOf its text, except that a recorded `poke` takes the
+/// family of the kernel's instruction at its origin.ptxLine in `ptxText` (the module; empty: not known),
+/// so cp.async, atom or stmatrix stores are told apart from st.
+[[nodiscard]] std::vector<InstrFamily> instrFamilies(const Trace& t, std::string_view ptxText);
 /// "TMA", "bulk copy", "cp.async", "mbarrier", "tcgen05.mma", "tcgen05 (other)", "wgmma", "mma.sync",
 /// "ld/st", "other".
 [[nodiscard]] const char* instrFamilyName(InstrFamily f);
@@ -42,6 +47,8 @@ struct InstrFilter {
     /// Whether `in` passes. With a warp (or CTA) chosen, an instruction whose issuer is not known
     /// (origin.warp < 0: a hand-written scenario's) does not.
     [[nodiscard]] bool passes(const TraceInstr& in) const;
+    /// The same, with the instruction's family already known (instrFamilies).
+    [[nodiscard]] bool passes(const TraceInstr& in, InstrFamily family) const;
 };
 
 /// A warp that issued instructions of a trace, and how many it issued.
@@ -51,7 +58,7 @@ struct IssuingWarp {
 };
 /// Every (CTA, warp) of the trace's origins, CTA then warp order (empty for hand-written scenarios).
 [[nodiscard]] std::vector<IssuingWarp> issuingWarps(const Trace& t);
-/// How many instructions of each family the trace holds (index: InstrFamily).
-[[nodiscard]] std::vector<uint32_t> familyCounts(const Trace& t);
+/// How many instructions of each family there are (index: InstrFamily), from instrFamilies.
+[[nodiscard]] std::vector<uint32_t> familyCounts(const std::vector<InstrFamily>& families);
 
 } // namespace layoutscope::views
