@@ -17,8 +17,10 @@
 #include <catch2/catch.hpp>
 
 #include <QComboBox>
+#include <QDir>
 #include <QDockWidget>
 #include <QFile>
+#include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -328,4 +330,89 @@ TEST_CASE("The Source dock and the filter bar fit 1280x800 and 1920x1080", "[vie
         CHECK(w.width() <= size.width()); // nothing new widened the window
         test::screenshot(w, size.width() == 1280 ? "kernel_1280x800.png" : "kernel_1920x1080.png");
     }
+}
+
+namespace {
+/// A file of `n` lines "// cu line K" at `path` (parents made): a stand-in for a CUDA source the test
+/// machine does not have, so the highlighted line's text says which line it is.
+void writeNumberedFile(const QString& path, int n) {
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile f(path);
+    REQUIRE(f.open(QIODevice::WriteOnly));
+    for (int i = 1; i <= n; ++i) f.write(QString("// cu line %1\n").arg(i).toUtf8());
+}
+} // namespace
+
+TEST_CASE("A CuTe tutorial kernel opens as a kernel scenario with its source", "[views][gui][kernel][cute]") {
+    // hopper/wgmma_sm90.cu's gemm_nt at m = n = 128, k = 256: the launch line of docs/exec.md.
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    copyInto(dir, QStringLiteral(LAYOUTSCOPE_TEST_DATA_DIR) + "/cute_tutorials/wgmma_sm90.ptx",
+             "wgmma_sm90.ptx");
+    const QString scn = dir.filePath("wgmma.scn");
+    QFile f(scn);
+    REQUIRE(f.open(QIODevice::WriteOnly));
+    f.write("# CuTe tutorial hopper/wgmma_sm90.cu, gemm_nt (docs/exec.md)\n"
+            "kernel wgmma_sm90.ptx --entry 0 --grid 1,1 --block 128 --dynamic-smem 98304 \\\n"
+            "  --tensor A=tensor:f16[256,128]:int:1 --tensor B=tensor:f16[256,128]:int:2 \\\n"
+            "  --tensor C=tensor:f16[128,128]:zeros --arg 0=fields:0=s32:128,4=s32:128,8=s32:256 \\\n"
+            "  --arg 1=fields: --arg 2=fields:0=ptr:A --arg 3=fields:0=s32:128 --arg 4=fields: --arg "
+            "5=fields: \\\n"
+            "  --arg 6=fields:0=ptr:B --arg 7=fields:0=s32:128 --arg 8=fields: --arg 9=fields: \\\n"
+            "  --arg 10=fields:0=ptr:C --arg 11=fields:0=s32:128 --arg 12=fields:0=u32:1 \\\n"
+            "  --arg 13=fields:0=f16:1 --arg 14=fields:0=f16:0\n");
+    f.close();
+    // The module's text, line by line (the truth the Source dock's highlight is checked against).
+    QFile m(dir.filePath("wgmma_sm90.ptx"));
+    REQUIRE(m.open(QIODevice::ReadOnly));
+    const QStringList ptxLines = QString::fromUtf8(m.readAll()).split('\n');
+
+    MainWindow w;
+    w.resize(1280, 800);
+    w.show();
+    w.openFile(scn);
+    REQUIRE(w.document());
+    INFO(w.diagnosticsText().toStdString());
+    REQUIRE(w.document()->hasTrace());
+    CHECK(QString::fromStdString(w.document()->kernelPtxPath()).endsWith("wgmma_sm90.ptx"));
+    CHECK(w.sourceDock()->isVisible());
+    const Trace& t = w.document()->trace();
+    // The first instruction that moved shared bytes (a cp.async of the mainloop, recorded as a poke).
+    size_t k = 0;
+    while (k < t.instrs.size() &&
+           !(t.instrs[k].endStep > t.instrs[k].firstStep && t.instrs[k].origin.known()))
+        ++k;
+    REQUIRE(k < t.instrs.size());
+    const SourceOrigin o = t.instrs[k].origin;
+    REQUIRE(o.ptxLine <= ptxLines.size());
+    // The CUDA file the origin names, made beside the module (as written, relative to its folder).
+    REQUIRE_FALSE(o.cudaFile.empty());
+    writeNumberedFile(dir.filePath(QString::fromStdString(o.cudaFile)), o.cudaLine + 10);
+    w.playback()->seek(t.instrs[k].endStep);
+    SourcePane* pane = w.sourcePane();
+    CHECK(pane->ptxLine() == o.ptxLine);
+    CHECK(highlighted(pane->ptxView()) == ptxLines[o.ptxLine - 1]);
+    CHECK(highlighted(pane->cudaView()) == QString("// cu line %1").arg(o.cudaLine));
+    // Its family from the module's line: what nvcc wrote there.
+    const InstrFamily fam = w.document()->instrFamilies()[k];
+    CHECK(fam == instrFamilyOf(ptxLines[o.ptxLine - 1].toStdString()));
+    // Four warps issued instructions; filtering on one hides every other's rows.
+    auto* bar = w.findChild<InstrFilterBar*>();
+    REQUIRE(bar);
+    CHECK(bar->warpBox()->count() == 5); // all + warps 0..3 of CTA 0
+    EventList* list = w.eventList();
+    REQUIRE(QTest::qWaitFor([list] { return list->filled(); }, 20000));
+    bar->warpBox()->setCurrentIndex(2);
+    emit bar->warpBox()->activated(2);
+    size_t shown = 0, wrong = 0;
+    for (int i = 0; i < list->topLevelItemCount(); ++i) {
+        if (list->topLevelItem(i)->isHidden()) continue;
+        ++shown;
+        wrong += t.instrs[size_t(i)].origin.warp != 1;
+    }
+    CHECK(shown > 0);
+    CHECK(wrong == 0);
+    test::screenshot(w, "cute_wgmma_1280x800.png");
+    w.resize(1920, 1080);
+    test::screenshot(w, "cute_wgmma_1920x1080.png");
 }

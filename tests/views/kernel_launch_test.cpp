@@ -1,6 +1,7 @@
 // The launch dialog's text (issue 22 item 4): the `kernel` directive composed from a launch, checked
 // against hand-written text in docs/exec.md's form (a trailing `\` continues the line, double quotes
 // group a word), and the parameter lines a kernel starts from.
+#include "layoutscope/scenario/scenario.hpp"
 #include "scene/kernel_launch.hpp"
 
 #include <catch2/catch.hpp>
@@ -36,6 +37,21 @@ TEST_CASE("A launch composes the kernel directive docs/exec.md describes", "[vie
               "    --arg \"3=tensormap:tiled FLOAT16 dims=[128,256] box=[64,8] address=A\" \\\n"
               "    --arg \"5=tensormap:tiled FLOAT16 dims=[8,8] box=[8,8] address=B\" \\\n"
               "    --tensor A=tensor:f16[128,256]:int:1\n");
+    }
+    SECTION("the engine's scenario reader reads back the same words (its kernel directive)") {
+        const auto text = composeKernelScenario(l);
+        REQUIRE(text.ok());
+        const auto sc = parseScenario(*text);
+        REQUIRE(sc.ok());
+        REQUIRE(sc->kernel);
+        CHECK(sc->kernel->path == "/data/k.ptx");
+        CHECK(sc->kernel->span.line == 2);
+        CHECK(sc->kernel->args ==
+              std::vector<std::string>{"--entry", "0", "--grid", "1,1,1", "--block", "128", "--dynamic-smem",
+                                       "49280", "--arg", "0=fields:0=s32:128", "--arg",
+                                       "3=tensormap:tiled FLOAT16 dims=[128,256] box=[64,8] address=A",
+                                       "--arg", "5=tensormap:tiled FLOAT16 dims=[8,8] box=[8,8] address=B",
+                                       "--tensor", "A=tensor:f16[128,256]:int:1"});
     }
     SECTION("cluster and CTA when given; a module path with a space is quoted") {
         l.ptxPath = "/my data/k.ptx";
@@ -90,6 +106,14 @@ TEST_CASE("A launch that cannot be composed says which field or line is wrong", 
         CHECK(error() == "argument line 1: a double quote is not closed");
         l.argLines = {"--tensor"};
         CHECK(error() == "argument line 1: `--tensor` has no value");
+        l.argLines = {"--arg 0=1", "--expect C=gemm(A,B)"};
+        CHECK(error() ==
+              "argument line 2: `--expect` belongs to layoutscope-cli exec: a kernel scenario shows the "
+              "run instead");
+        l.argLines = {"--grid 2"};
+        CHECK(error() == "argument line 1: `--grid` has its own field above");
+        l.argLines = {"--args 0=1"};
+        CHECK_THAT(error(), Catch::StartsWith("argument line 1: unknown option `--args`"));
     }
 }
 

@@ -118,6 +118,16 @@ Result<std::string> composeKernelScenario(const KernelLaunch& l) {
             return d;
         }
         if (words->empty()) continue;
+        const std::string& opt = (*words)[0];
+        std::string why; // the kernel directive takes exec's launch options, less what shows results
+        if (opt == "--out" || opt == "--expect")
+            why = "`" + opt + "` belongs to layoutscope-cli exec: a kernel scenario shows the run instead";
+        else if (opt == "--entry" || opt == "--grid" || opt == "--block" || opt == "--cluster" ||
+                 opt == "--cta" || opt == "--dynamic-smem")
+            why = "`" + opt + "` has its own field above";
+        else if (opt != "--arg" && opt != "--tensor" && opt != "--order")
+            why = "unknown option `" + opt + "` (expected --arg, --tensor or --order)";
+        if (!why.empty()) return launchError("argument line " + std::to_string(i + 1) + ": " + why);
         opts.push_back((*words)[0] + " " + quoteLaunchWord((*words)[1]));
     }
     const size_t slash = l.ptxPath.find_last_of('/');

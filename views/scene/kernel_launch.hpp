@@ -40,7 +40,8 @@ struct KernelLaunch {
 /// The scenario text of a launch: a comment naming the kernel and module, then the `kernel` directive,
 /// one option per line joined by ` \`. Errors name the field or the line (`argument line 3: ...`):
 /// a grid, block, cluster or CTA that is not 1 to 3 positive integers (CTA: non-negative), a dynamic
-/// shared memory size that is not a non-negative integer, or a bad option line.
+/// shared memory size that is not a non-negative integer, or a bad option line (`--out` / `--expect`
+/// belong to the CLI's exec, `--grid` ... have their own fields; only --arg, --tensor and --order).
 [[nodiscard]] Result<std::string> composeKernelScenario(const KernelLaunch& l);
 
 } // namespace layoutscope::views
