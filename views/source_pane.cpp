@@ -10,8 +10,10 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QLabel>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTextBlock>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace layoutscope::views {
@@ -25,6 +27,8 @@ CodeEditor* sourceView(QWidget* parent, const char* name) {
     e->setReadOnly(true);
     e->setUndoRedoEnabled(false);
     e->setLineWrapMode(QPlainTextEdit::NoWrap);
+    // nvcc indents with tabs: 4 columns each, so an instruction starts near the gutter in a narrow dock.
+    e->setTabStopDistance(4 * e->fontMetrics().horizontalAdvance(' '));
     e->setDark(AppSettings().theme() == Theme::Dark);
     e->setPlainText("");
     return e;
@@ -117,6 +121,24 @@ void SourcePane::setDocument(const Document* doc) {
     m_ptxHead->setToolTip(QString::fromStdString(path));
 }
 
+void SourcePane::recentre() {
+    for (auto [e, line] : {std::pair{m_ptx, m_ptxLine}, std::pair{m_cuda, m_cudaLine}}) {
+        if (line <= 0) continue;
+        e->centerCursor(); // the cursor sits on the highlighted line (highlight())
+        e->horizontalScrollBar()->setValue(0);
+    }
+}
+
+void SourcePane::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    recentre();
+}
+
+void SourcePane::showEvent(QShowEvent* e) {
+    QWidget::showEvent(e);
+    QTimer::singleShot(0, this, [this] { recentre(); }); // once the views have their sizes
+}
+
 void SourcePane::showStep(uint32_t step) {
     if (!m_doc || !m_doc->hasTrace() || m_ptxPath.empty()) return;
     showInstr(instrOfStep(m_doc->trace(), step));
@@ -134,6 +156,7 @@ void SourcePane::highlight(CodeEditor* e, int line) {
         QTextCursor c(b);
         e->setTextCursor(c);
         e->centerCursor();
+        e->horizontalScrollBar()->setValue(0); // the line's start, not where a long line scrolled to
     }
     e->setExtraSelections(sels);
 }

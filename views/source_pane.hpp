@@ -44,7 +44,12 @@ class SourcePane : public QWidget {
     /// Reads of a module or CUDA file so far (a step must not read one again).
     [[nodiscard]] int fileReads() const { return m_reads; }
 
+  protected:
+    void resizeEvent(QResizeEvent* e) override; ///< keeps the highlighted lines centred
+    void showEvent(QShowEvent* e) override;
+
   private:
+    void recentre(); ///< each view scrolled to its highlighted line, at its left edge
     void loadPtx(const std::string& path);
     bool loadCuda(const std::string& path);
     static void highlight(CodeEditor* e, int line);
