@@ -6,6 +6,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace layoutscope::views {
 
@@ -106,8 +107,12 @@ QWidget* eventPaneWithFilter(EventList* list, TimelineWidget* timeline, QWidget*
     auto* col = new QVBoxLayout(pane);
     col->setContentsMargins(0, 0, 0, 0);
     col->setSpacing(0);
-    col->addWidget(new InstrFilterBar(list, timeline, pane));
+    auto* bar = new InstrFilterBar(list, timeline, pane);
+    col->addWidget(bar);
     col->addWidget(list, 1);
+    // The bar takes its height from the list's minimum: the Events dock needs no more than before, so
+    // every view still fits a 1280x800 window (gui_layout_test.cpp).
+    list->setMinimumHeight(std::max(0, list->minimumHeight() - bar->sizeHint().height()));
     return pane;
 }
 
