@@ -1,5 +1,6 @@
 #include "app_settings.hpp"
 
+#include <QCryptographicHash>
 #include <QFileInfo>
 #include <QMainWindow>
 #include <QSettings>
@@ -9,6 +10,10 @@ namespace layoutscope::views {
 namespace {
 QSettings settings() {
     return QSettings(QSettings::IniFormat, QSettings::UserScope, "layoutscope", "layoutscope");
+}
+/// A settings key for a file path (slashes would make groups): its SHA-1.
+QString pathKey(const QString& path) {
+    return QString::fromLatin1(QCryptographicHash::hash(path.toUtf8(), QCryptographicHash::Sha1).toHex());
 }
 } // namespace
 
@@ -94,6 +99,17 @@ void AppSettings::saveKindLayout(const QString& kind, const QByteArray& state) c
 }
 QByteArray AppSettings::kindLayout(const QString& kind) const {
     return kind.isEmpty() ? QByteArray() : settings().value("window/layout_" + kind).toByteArray();
+}
+
+void AppSettings::saveKernelLaunch(const QString& ptx, const QVariantMap& launch) const {
+    QVariantMap m = launch;
+    m["path"] = ptx; // the key is a hash: the path itself, to check it
+    settings().setValue("kernelLaunch/" + pathKey(ptx), m);
+}
+
+QVariantMap AppSettings::kernelLaunch(const QString& ptx) const {
+    const QVariantMap m = settings().value("kernelLaunch/" + pathKey(ptx)).toMap();
+    return m.value("path").toString() == ptx ? m : QVariantMap();
 }
 
 void AppSettings::resetLayout() const {

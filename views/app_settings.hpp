@@ -5,6 +5,7 @@
 /// user's settings.
 #include <QByteArray>
 #include <QString>
+#include <QVariantMap>
 
 class QMainWindow;
 
@@ -48,6 +49,10 @@ class AppSettings {
     void saveKindLayout(const QString& kind, const QByteArray& state) const;
     /// The layout saved for `kind`, or empty.
     [[nodiscard]] QByteArray kindLayout(const QString& kind) const;
+    /// The last launch of the kernel in the .ptx at absolute path `ptx` (File > Open's launch dialog,
+    /// issue 22 item 4), or an empty map.
+    void saveKernelLaunch(const QString& ptx, const QVariantMap& launch) const;
+    [[nodiscard]] QVariantMap kernelLaunch(const QString& ptx) const;
     /// Forget the layout and geometry (the theme and last file stay).
     void resetLayout() const;
 };

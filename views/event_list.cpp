@@ -1,4 +1,5 @@
 #include "event_list.hpp"
+#include "scene/source_origin.hpp"
 
 #include <QHeaderView>
 #include <QTimer>
@@ -51,7 +52,13 @@ EventList::~EventList() {
 }
 
 void EventList::setTrace(const Trace* trace) {
+    setTrace(trace, {});
+}
+
+void EventList::setTrace(const Trace* trace, std::vector<InstrFamily> families) {
     m_trace = trace;
+    m_families = families.size() == (trace ? trace->instrs.size() : 0) || !trace ? std::move(families)
+                                                                                 : instrFamilies(*trace, {});
     ++m_fillGen;
     m_filled = 0;
     m_txAt = 0;
@@ -59,7 +66,20 @@ void EventList::setTrace(const Trace* trace) {
     // The old rows leave the view at once and are deleted in slices: 10,000 items take tens of ms.
     const QList<QTreeWidgetItem*> old = invisibleRootItem()->takeChildren();
     m_graveyard.insert(m_graveyard.end(), old.begin(), old.end());
+    m_filter = InstrFilter{}; // a new trace has other warps: every row shows until the bar filters again
+    m_shown = trace ? trace->instrs.size() : 0;
     fillSlice(m_fillGen);
+    emit traceChanged();
+}
+
+void EventList::setFilter(const InstrFilter& f) {
+    m_filter = f;
+    m_shown = 0;
+    if (!m_trace) return;
+    for (size_t i = 0; i < m_trace->instrs.size(); ++i)
+        m_shown += f.passes(m_trace->instrs[i], m_families[i]);
+    for (int i = 0; i < topLevelItemCount(); ++i) // rows made so far; addRow filters the rest
+        topLevelItem(i)->setHidden(!f.passes(m_trace->instrs[size_t(i)], m_families[size_t(i)]));
 }
 
 void EventList::fillSlice(uint64_t gen) {
@@ -114,6 +134,9 @@ void EventList::addRow(uint32_t i) {
     row->setText(ColProvenance, provenanceText(rules));
     row->setData(0, kStepRole, std::max(in.endStep, in.firstStep));
     row->setData(0, kInstrRole, i);
+    if (in.origin.known()) // a recorded kernel's instruction: where it comes from
+        row->setToolTip(ColPtx, row->toolTip(ColPtx) + "\n" + QString::fromStdString(originText(in.origin)));
+    if (!m_filter.all()) row->setHidden(!m_filter.passes(in, m_families[i]));
 }
 
 void EventList::fillSubSteps(QTreeWidgetItem* row) {

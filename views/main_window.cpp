@@ -154,6 +154,7 @@ void MainWindow::buildUi() {
     view->addAction(globalDock->toggleViewAction());
     view->addAction(srcDock->toggleViewAction());
     buildPanels(file, view);
+    buildSourcePane(view); // issue 22: the Source dock (main_window_kernel.cpp)
     buildLinks();
     m_editor->setDark(AppSettings().theme() == Theme::Dark);
 
@@ -331,7 +332,7 @@ void MainWindow::applyDocument(std::unique_ptr<Document> doc, bool keepStep) {
     // Views first, then the step count: setStepCount emits stepChanged, which they answer.
     m_timeline->setSpans(std::move(spans));
     m_globalPane->setDocument(m_doc.get());
-    m_events->setTrace(m_doc->hasTrace() ? &m_doc->trace() : nullptr);
+    m_events->setTrace(m_doc->hasTrace() ? &m_doc->trace() : nullptr, m_doc->instrFamilies());
     m_operandView->setDocument(m_doc.get()); // hidden without a consumer (wgmma, tcgen05.mma / .cp)
     m_playback->setStepCount(m_doc->hasTrace() ? m_doc->trace().stepCount : 0);
     // A new file opens on the finished copy (Space replays it from step 0); an edit keeps the step.
@@ -347,6 +348,7 @@ void MainWindow::applyDocument(std::unique_ptr<Document> doc, bool keepStep) {
         m_smem->fitView();
         m_global->fitView();
     }
+    showKernelSource(!keepStep); // the Source dock: shown for a recorded kernel
     // Nothing points into the old document any more. Freeing a 10,000-instruction trace takes tens of
     // milliseconds: a pool thread does it, not the event loop (the editor's re-check, issue 11 item 4).
     if (previous) QThreadPool::globalInstance()->start([p = previous.release()] { delete p; });

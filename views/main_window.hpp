@@ -34,6 +34,7 @@ class EventList;
 class GlobalPane;
 class OperandView;
 class PathOverlay;
+class SourcePane;
 
 /// Pixels a window manager's title bar takes above a window (frame geometry minus geometry).
 inline constexpr int kTitleBarAllowance = 40;
@@ -58,6 +59,13 @@ class MainWindow : public QMainWindow {
     /// kernel picked from a list when there are several; docs/ptx-modules.md). False when `path` is not a
     /// module that reads cleanly (openFile then shows its diagnostics).
     bool openPtxScaffold(const QString& path);
+    // --- Real kernels (issue 22 item 4; main_window_kernel.cpp) ---
+    /// File > Open of a .ptx: the launch dialog (launch_dialog.hpp); its `kernel` scenario opens untitled,
+    /// or the scaffold when chosen. False when `path` is not a module that reads (openFile shows why).
+    bool openPtx(const QString& path);
+    /// The Source dock: the PTX and CUDA lines of the current step's instruction (source_pane.hpp).
+    [[nodiscard]] SourcePane* sourcePane() const { return m_sourcePane; }
+    [[nodiscard]] QDockWidget* sourceDock() const { return m_sourceDock; }
     /// A .ptx that does not read or check: its text (if any) in the editor with its diagnostics.
     bool showPtxProblems(const QString& path, const std::string& text, std::vector<Diagnostic> ds);
     /// Read the open file again (it changed on disk); keeps the step when the scenario still has it.
@@ -216,6 +224,12 @@ class MainWindow : public QMainWindow {
     /// pair operand it is, the global view to its TMA load; redraws what moved.
     void revealOperand();
     PathOverlay* m_path = nullptr; ///< gui-tmem: smemSceneAt without replaying from step 0 (scrubbing)
+    // Real kernels (main_window_kernel.cpp).
+    void buildSourcePane(QMenu* view);
+    void showKernelSource(bool newDocument); ///< applyDocument: the Source dock follows the document
+    void noteOrigin(uint32_t instr);         ///< a clicked byte: its instruction's PTX / CUDA line
+    SourcePane* m_sourcePane = nullptr;
+    QDockWidget* m_sourceDock = nullptr;
 };
 
 } // namespace layoutscope::views

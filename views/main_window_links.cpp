@@ -200,16 +200,19 @@ void MainWindow::selectSmemCell(uint32_t x, uint32_t y) {
     }
     // The element the byte belongs to (element-aligned in the box image), else the byte alone.
     uint32_t lo = addr, len = 1;
+    int64_t movedBy = -1; // the instruction that wrote it
     const size_t i = size_t(y) * 128 + x;
     if (m_doc && m_doc->hasTrace() && i < m_smemScene.moveOf.size() && m_smemScene.moveOf[i] >= 0) {
         const ByteMove& m = m_doc->trace().moves[size_t(m_smemScene.moveOf[i])];
         const bool tma = m.src.space == MemSpace::Global || m.src.space == MemSpace::Fill;
         len = tma ? m_doc->elemBytesOf(m.instr) : 1;
         lo = addr - (m.logicalOffset + (addr - uint32_t(m.dst.addr))) % len;
+        movedBy = int64_t(m.instr);
     }
     std::vector<DataLoc> start;
     for (uint32_t k = 0; k < len; ++k) start.push_back({MemSpace::SharedCta, cta, lo + k});
     selectLocs(std::move(start));
+    if (movedBy >= 0) noteOrigin(uint32_t(movedBy)); // a recorded kernel's: its PTX and CUDA line (issue 22)
 }
 
 void MainWindow::selectGlobalCell(uint32_t x, uint32_t y) {

@@ -27,7 +27,7 @@ namespace layoutscope::views {
 void MainWindow::openFile(const QString& path) {
     // A FIFO, /dev/zero or a directory is never opened: loadFile shows why (issue 25 item 2).
     const bool regular = !notRegularFile(path.toStdString());
-    if (regular && path.endsWith(".ptx", Qt::CaseInsensitive) && openPtxScaffold(path)) return;
+    if (regular && path.endsWith(".ptx", Qt::CaseInsensitive) && openPtx(path)) return; // launch dialog
     const QString abs = QFileInfo(path).absoluteFilePath();
     finishOpening(); // the previous file drew (or we would not be here)
     AppSettings().beginOpening(abs);

@@ -7,6 +7,7 @@
 #include "event_list.hpp"
 #include "examples_menu.hpp"
 #include "export_dialogs.hpp"
+#include "instr_filter_bar.hpp"
 #include "lesson_menu.hpp"
 #include "main_window.hpp"
 #include "swizzle_explorer_dock.hpp"
@@ -122,7 +123,7 @@ void MainWindow::buildPanels(QMenu* file, QMenu* view) {
     m_events = new EventList(this);
     auto* eventDock = new QDockWidget("Events", this);
     eventDock->setObjectName("eventDock");
-    eventDock->setWidget(m_events);
+    eventDock->setWidget(eventPaneWithFilter(m_events, m_timeline, eventDock)); // + warp / family filter
     addDockWidget(Qt::LeftDockWidgetArea, eventDock);
     m_eventDock = eventDock;
     connect(m_events, &EventList::seekRequested, m_playback, [this](uint32_t step) {

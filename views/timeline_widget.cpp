@@ -20,8 +20,10 @@ namespace layoutscope::views {
 class InstrStrip : public QWidget {
   public:
     InstrStrip(QSlider* slider, QWidget* parent) : QWidget(parent), m_slider(slider) { setFixedHeight(18); }
-    void setSpans(const std::vector<TimelineWidget::Span>* spans, uint32_t count, uint32_t step) {
+    void setSpans(const std::vector<TimelineWidget::Span>* spans, const std::vector<bool>* shown,
+                  uint32_t count, uint32_t step) {
         m_spans = spans;
+        m_shown = shown;
         m_count = count;
         m_step = step;
         update();
@@ -41,13 +43,16 @@ class InstrStrip : public QWidget {
         int k = 0;
         double lastX = -1; // gui-tmem (views_bench): spans thinner than a pixel are merged and labels
                            // need 24 px, so a 10,000-instruction trace costs pixels, not 10,000 texts
-        for (const TimelineWidget::Span& sp : *m_spans) {
+        for (size_t i = 0; i < m_spans->size(); ++i) {
+            const TimelineWidget::Span& sp = (*m_spans)[i];
             if (sp.end <= sp.first) continue;
             const QRectF r(QPointF(xOf(sp.first), 2), QPointF(xOf(sp.end), height() - 2));
+            // Filtered out (the event list's filter bar): grey, unlabelled, still in place.
+            const bool shown = !m_shown || m_shown->empty() || (i < m_shown->size() && (*m_shown)[i]);
             if (r.right() < lastX + 1.0) continue;
             lastX = r.right();
-            p.fillRect(r, colours[k++ % 4]);
-            if (r.width() < 24) continue;
+            p.fillRect(r, shown ? colours[k++ % 4] : QColor(62, 63, 68));
+            if (!shown || r.width() < 24) continue;
             p.setPen(QColor(235, 235, 240));
             p.drawText(r.adjusted(4, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft,
                        p.fontMetrics().elidedText(QString::fromStdString(sp.text), Qt::ElideRight,
@@ -60,6 +65,7 @@ class InstrStrip : public QWidget {
   private:
     QSlider* m_slider;
     const std::vector<TimelineWidget::Span>* m_spans = nullptr;
+    const std::vector<bool>* m_shown = nullptr;
     uint32_t m_count = 0, m_step = 0;
 };
 
@@ -181,7 +187,13 @@ TimelineWidget::TimelineWidget(Playback* pb, QWidget* parent) : QWidget(parent),
 
 void TimelineWidget::setSpans(std::vector<Span> spans) {
     m_spans = std::move(spans);
+    m_shown.clear();
     onStep(m_pb->step());
+}
+
+void TimelineWidget::setShown(std::vector<bool> shown) {
+    m_shown = std::move(shown);
+    m_strip->update();
 }
 
 void TimelineWidget::onStep(uint32_t step) {
@@ -189,7 +201,7 @@ void TimelineWidget::onStep(uint32_t step) {
     m_slider->setRange(0, static_cast<int>(m_pb->stepCount()));
     m_slider->setValue(static_cast<int>(step));
     m_stepLabel->setText(QString("step %1 / %2").arg(step).arg(m_pb->stepCount()));
-    m_strip->setSpans(&m_spans, m_pb->stepCount(), step);
+    m_strip->setSpans(&m_spans, &m_shown, m_pb->stepCount(), step);
     // The instruction of the last applied step (step - 1), or the first one at step 0.
     const uint32_t s = step > 0 ? step - 1 : 0;
     QString text = m_spans.empty() ? QString("no trace") : QString();

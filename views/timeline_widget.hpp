@@ -24,6 +24,10 @@ class TimelineWidget : public QWidget {
         std::string text;
     };
     void setSpans(std::vector<Span> spans);
+    /// Which spans the event filter shows (one per span; empty: all): the strip draws the others grey
+    /// and unlabelled (issue 22 item 4). setSpans clears it.
+    void setShown(std::vector<bool> shown);
+    [[nodiscard]] const std::vector<bool>& shown() const { return m_shown; }
 
   protected:
     void changeEvent(QEvent* e) override;       ///< redraws the transport icons when the theme changes
@@ -43,6 +47,7 @@ class TimelineWidget : public QWidget {
     QComboBox* m_speed;
     class InstrStrip* m_strip = nullptr;
     std::vector<Span> m_spans;
+    std::vector<bool> m_shown;
 };
 
 } // namespace layoutscope::views

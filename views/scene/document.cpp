@@ -1,5 +1,6 @@
 #include "scene/document.hpp"
 #include "layoutscope/analysis/observed.hpp"
+#include "layoutscope/ptx/module.hpp"
 #include "scene/file_kind.hpp"
 #include "scene/prepared_views.hpp"
 
@@ -110,23 +111,33 @@ std::unique_ptr<Document> Document::fromText(std::string text, std::string path,
     d->m_text = std::move(text);
     d->m_path = std::move(path);
     auto load = [&d, &options] {
-        Result<Scenario> sc = parseScenario(d->m_text);
+        // loadScenario: a `kernel` directive runs the kernel and its recording is the scenario (issue 22);
+        // its launch and run errors come back like parse errors, at the directive.
+        Result<Scenario> sc = loadScenario(d->m_text, d->m_path);
         if (!sc.ok()) {
             d->m_diags = sc.diagnostics();
             return;
         }
+        if (sc->kernel) d->m_kernelPath = sc->kernel->resolvedPath;
         for (const ScenarioInstr& in : sc->instrs) d->m_tiles.push_back(layoutscope::views::tileOf(in));
         Result<Run> run = runScenario(*sc, options);
+        // A recorded kernel's diagnostics name lines of its recording, which the user never wrote: at the
+        // `kernel` directive, led by the kernel's own PTX and CUDA line (placeInKernel; others unchanged).
         if (!run.ok()) {
-            d->m_diags = run.diagnostics();
+            d->m_diags = placeInKernel(*sc, run.diagnostics());
             return;
         }
         d->m_run.emplace(std::move(run).value());
-        d->m_diags = d->m_run->warnings; // diagnostics of a completed run (TMEM use, expect_tx, leaks)
+        // Diagnostics of a completed run (TMEM use, expect_tx, leaks).
+        d->m_diags = placeInKernel(*sc, d->m_run->warnings);
         im2colPixelsFromTrace(d->m_tiles, d->m_run->trace);
         for (uint32_t cta = 0; cta < d->m_run->initial.smem.size(); ++cta)
             d->m_windows.push_back(smemWindowOf(d->m_run->trace, cta, &*sc));
         d->compareObservations(*sc);
+        std::string module; // a recorded kernel's module: the families of its pokes (instrFamilies)
+        if (!d->m_kernelPath.empty())
+            if (auto t = readPtxModuleFile(d->m_kernelPath)) module = std::move(t).value();
+        d->m_families = layoutscope::views::instrFamilies(d->m_run->trace, module);
         d->m_scenario = std::make_unique<const Scenario>(std::move(sc).value());
     };
     try {
@@ -178,6 +189,7 @@ std::unique_ptr<Document> Document::fromTrace(Trace trace, MachineState initial,
     d->m_tiles = std::move(tiles);
     im2colPixelsFromTrace(d->m_tiles, d->m_run->trace);
     d->m_windows = {window};
+    d->m_families = layoutscope::views::instrFamilies(d->m_run->trace, {});
     return d;
 }
 

@@ -1,9 +1,11 @@
 #pragma once
-/// Document: what the GUI shows, built from a scenario file by the engine's pure stages
-/// (parseScenario -> runScenario). Plain C++ (no Qt), so tests can build one by hand.
+/// Document: what the GUI shows, built from a scenario file by the engine's pure stages (loadScenario ->
+/// runScenario; a `kernel` scenario is the recording of a real kernel's run). Plain C++ (no Qt), so tests
+/// can build one by hand.
 /// A failed parse or run leaves diagnostics and no trace; the window still opens.
 #include "layoutscope/scenario/scenario.hpp"
 #include "layoutscope/tma/tma.hpp"
+#include "scene/instr_filter.hpp"
 
 #include <algorithm>
 #include <array>
@@ -93,6 +95,13 @@ class Document {
     /// need its declarations (operands, fragment expectations, bank patterns) read it here instead of
     /// parsing the text again on the UI thread (issue 11 item 4: 40-55 ms for 10,000 instructions).
     [[nodiscard]] const Scenario* scenario() const { return m_scenario.get(); }
+    /// The PTX module a `kernel` scenario ran (Scenario::kernel->resolvedPath; empty for other scenarios):
+    /// the source pane shows it. setKernelPtxPath: fixtures whose hand-built trace carries origins.
+    [[nodiscard]] const std::string& kernelPtxPath() const { return m_kernelPath; }
+    void setKernelPtxPath(std::string p) { m_kernelPath = std::move(p); }
+    /// The family of each instruction of the trace (instrFamilies: a recorded kernel's pokes by the PTX
+    /// line they come from); empty without a trace.
+    [[nodiscard]] const std::vector<InstrFamily>& instrFamilies() const { return m_families; }
     /// View state built ahead, off the UI thread (prepared_views.hpp); taken once by the main window.
     void setPrepared(std::unique_ptr<PreparedViews> p);
     [[nodiscard]] std::unique_ptr<PreparedViews> takePrepared();
@@ -124,6 +133,8 @@ class Document {
     std::vector<ObservedCell> m_observedTmem;
     std::vector<ObservedElement> m_observedGlobal;
     std::string m_text, m_path;
+    std::string m_kernelPath; ///< kernelPtxPath()
+    std::vector<InstrFamily> m_families;
     std::vector<Diagnostic> m_diags;
     std::optional<Run> m_run;
     std::unique_ptr<const Scenario> m_scenario; ///< set with m_run

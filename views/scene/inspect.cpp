@@ -1,4 +1,5 @@
 #include "scene/inspect.hpp"
+#include "scene/source_origin.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -136,6 +137,19 @@ static void ruleLines(std::ostringstream& o, const ByteMove& m) {
     o << "status:  " << provenanceSentence(r.provenance) << "\n";
 }
 
+namespace {
+/// A recorded kernel's instruction behind move `m` (issue 22 item 4): its PTX text, PTX and CUDA lines
+/// and issuing warp; nothing for a hand-written scenario's (origin unknown).
+void originLines(std::ostringstream& o, const Document& doc, const ByteMove& m) {
+    if (m.instr >= doc.trace().instrs.size()) return;
+    const TraceInstr& in = doc.trace().instrs[m.instr];
+    if (!in.origin.known()) return;
+    std::string text = in.text;
+    if (text.size() > 72) text = text.substr(0, 69) + "...";
+    o << "by:      " << text << "\n         " << originText(in.origin) << "\n";
+}
+} // namespace
+
 std::string inspectSmemByte(const Document& doc, const SmemScene& s, std::span<const uint8_t> smem,
                             uint32_t addr) {
     const auto idx = s.indexOf(addr);
@@ -174,6 +188,7 @@ std::string inspectSmemByte(const Document& doc, const SmemScene& s, std::span<c
     }
     o << "moved:   step " << m.step << " of " << doc.trace().stepCount << ", " << transformName(m.transform)
       << ", " << m.length << " B\n";
+    originLines(o, doc, m);
     ruleLines(o, m);
     return o.str();
 }
@@ -240,6 +255,7 @@ std::string inspectGlobalCell(const Document& doc, const GlobalScene& g, const G
     o << (tile.load ? "to:      smem " : "from:    smem ") << hex(s.addr + inMove, 4) << " (cta "
       << int(s.cta) << ", bank " << ((s.addr + inMove) / 4) % 32 << ")\n";
     o << "moved:   step " << m.step << ", " << transformName(m.transform) << "\n";
+    originLines(o, doc, m);
     ruleLines(o, m);
     return o.str();
 }
