@@ -211,7 +211,9 @@ void TmemViews::resetDocument(const Document* doc) {
         for (const TraceInstr& in : t.instrs) {
             if (in.endMove <= in.firstMove) continue;
             const ByteMove first = t.moves[in.firstMove];
-            if (!tmemSide(first.dst) && !tmemSide(first.src)) continue;
+            // A kernel scenario's thread stores (`poke`) come from registers into shared or global memory:
+            // no tcgen05 instruction among them, so they do not open the Tensor Memory and Registers docks.
+            if (!tmemSide(first.dst) && first.src.space != MemSpace::TensorMemory) continue;
             for (uint64_t i = in.firstMove; i < in.endMove; ++i) {
                 const ByteMove m = t.moves[i];
                 for (const MemRef* r : {&m.dst, &m.src})
