@@ -5,6 +5,7 @@
 /// last file persist through AppSettings.
 #include "app_settings.hpp"
 #include "cell_canvas.hpp"
+#include "layoutscope/ptx/module.hpp"
 #include "path_overlay.hpp"
 #include "playback.hpp"
 #include "scene/document.hpp"
@@ -68,6 +69,9 @@ class MainWindow : public QMainWindow {
     [[nodiscard]] QDockWidget* sourceDock() const { return m_sourceDock; }
     /// A .ptx that does not read or check: its text (if any) in the editor with its diagnostics.
     bool showPtxProblems(const QString& path, const std::string& text, std::vector<Diagnostic> ds);
+    /// The module at `path`, read and checked (main_window_open.cpp); nullopt after its problems were shown,
+    /// or with `handled` false when it defines no kernel.
+    std::optional<PtxModule> readCheckedPtx(const QString& path, bool& handled);
     /// Read the open file again (it changed on disk); keeps the step when the scenario still has it.
     void reloadFile(const QString& path);
     /// Start-up without --scenario: open the newest file with a pending recovery (crash) and offer it;

@@ -35,16 +35,9 @@ QStringList kernelLabels(const PtxModule& module) {
 }
 
 bool MainWindow::openPtx(const QString& path) {
-    const auto text = readPtxModuleFile(path.toStdString());
-    if (!text) return showPtxProblems(path, {}, text.diagnostics());
-    const auto module = readPtxModule(*text);
-    if (!module) return showPtxProblems(path, *text, module.diagnostics());
-    // A module whose instructions do not check opens as text with its errors (issue 25 item 1), as for
-    // the scaffold: the executor would stop at the first of them anyway.
-    std::vector<Diagnostic> problems = checkPtxModule(*module);
-    for (const Diagnostic& d : problems)
-        if (d.severity == Severity::Error) return showPtxProblems(path, *text, std::move(problems));
-    if (module->entries().empty()) return false;
+    bool handled = true;
+    const std::optional<PtxModule> module = readCheckedPtx(path, handled);
+    if (!module) return handled;
     const QString abs = QFileInfo(path).absoluteFilePath();
     const PtxOpenChoice c = askKernelLaunch(this, abs, *module, kernelLabels(*module));
     if (c.kind == PtxOpenChoice::Cancel) return true;

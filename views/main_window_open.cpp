@@ -39,18 +39,26 @@ void MainWindow::openFile(const QString& path) {
     updateTitle();
 }
 
-bool MainWindow::openPtxScaffold(const QString& path) {
+std::optional<PtxModule> MainWindow::readCheckedPtx(const QString& path, bool& handled) {
+    handled = true;
     const auto text = readPtxModuleFile(path.toStdString());
-    if (!text) return showPtxProblems(path, {}, text.diagnostics());
-    const auto module = readPtxModule(*text);
-    if (!module) return showPtxProblems(path, *text, module.diagnostics());
-    // Scaffolding a module whose instructions do not check crashed (issue 25 item 1: a
-    // cp.async.bulk.tensor with no operands): check it first, as the CLI's scaffold does, and show
-    // the module's diagnostics instead of a scenario.
+    if (!text) return showPtxProblems(path, {}, text.diagnostics()), std::nullopt;
+    auto module = readPtxModule(*text);
+    if (!module) return showPtxProblems(path, *text, module.diagnostics()), std::nullopt;
+    // A module whose instructions do not check opens as text with its errors (issue 25 item 1: scaffolding a
+    // cp.async.bulk.tensor with no operands crashed; the executor would stop at the first of them anyway).
     std::vector<Diagnostic> problems = checkPtxModule(*module);
     for (const Diagnostic& d : problems)
-        if (d.severity == Severity::Error) return showPtxProblems(path, *text, std::move(problems));
-    if (module->entries().empty()) return false;
+        if (d.severity == Severity::Error)
+            return showPtxProblems(path, *text, std::move(problems)), std::nullopt;
+    if (module->entries().empty()) return handled = false, std::nullopt;
+    return std::move(module).value();
+}
+
+bool MainWindow::openPtxScaffold(const QString& path) {
+    bool handled = true;
+    const std::optional<PtxModule> module = readCheckedPtx(path, handled);
+    if (!module) return handled;
     QStringList names, labels; // labels: demangled C++ names where nvcc mangled them
     for (const PtxFunction* f : module->entries()) {
         names << QString::fromStdString(f->name);
