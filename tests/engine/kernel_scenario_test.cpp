@@ -93,3 +93,41 @@ TEST_CASE("kernel scenario: launch errors are placed at the kernel directive", "
         CHECK(s.error().message.find("--cta 2,0,0 is outside --grid 1,1,1") != std::string::npos);
     }
 }
+
+TEST_CASE("kernel scenario: tcgen05.st stores the kernel's registers into Tensor Memory",
+          "[kernel-scenario]") {
+    // tests/data/exec/tcgen05_kernels.cu tmem_ldst: warp w stores into its lane quarter the pattern
+    // cell(lane L, column c) = L << 16 | c for c < 16 (32x32b.x16), zeros at columns 16-17 (32x32b.x2), then
+    // 16x64b.x1 of 0xA0000000 | t at column 16. Truth: the kernel's source and the 16x64b map of
+    // ../shared/ref/tcgen05.md §4.1 (thread t -> lane L0 + (t>>2) + 8*(t&1), column C0 + ((t>>1)&1)).
+    const std::string ptx = std::string(LAYOUTSCOPE_TEST_DATA_DIR) + "/exec/tcgen05_kernels.ptx";
+    auto s = loadScenario("kernel " + ptx +
+                              " --entry tmem_ldst --grid 1 --block 128 --arg 0=tensor:u32[2560]:zeros\n",
+                          "/nowhere/k.scn");
+    REQUIRE(s);
+    size_t regPokes = 0, stores = 0;
+    for (const ScenarioInstr& in : s->instrs) {
+        regPokes += in.poke && in.poke->regs;
+        stores += in.text.rfind("tcgen05.st", 0) == 0;
+    }
+    CHECK(regPokes == 12); // three tcgen05.st per warp, 4 warps, each after its registers
+    CHECK(stores == 12);
+    auto run = runScenario(*s);
+    REQUIRE(run);
+    const TensorMemory& t = run->tmemFinal.ctas[0];
+    for (uint32_t lane = 0; lane < 128; ++lane)
+        for (uint32_t c = 0; c < 16; ++c) {
+            INFO("lane " << lane << " column " << c);
+            REQUIRE(t.cell(lane, c) == (lane << 16 | c));
+        }
+    for (uint32_t w = 0; w < 4; ++w) {
+        for (uint32_t th = 0; th < 32; ++th) {
+            INFO("warp " << w << " thread " << th);
+            CHECK(t.cell(32 * w + (th >> 2) + 8 * (th & 1), 16 + ((th >> 1) & 1)) == (0xA0000000u | th));
+        }
+        for (uint32_t l = 16; l < 32; ++l) { // the 16x64b store covers lanes 0-15 of the quarter only
+            CHECK(t.cell(32 * w + l, 16) == 0);
+            CHECK(t.cell(32 * w + l, 17) == 0);
+        }
+    }
+}

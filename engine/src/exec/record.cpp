@@ -22,6 +22,10 @@ std::string typeName(TensorDataType t) {
 
 } // namespace
 
+bool recordFits(Machine& m, size_t more, bool poke) {
+    return !over(*m.rec, more, poke);
+}
+
 std::string opcodeOf(const Op& op) {
     std::string_view t = op.text;
     while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);

@@ -46,6 +46,9 @@ void recordStatement(Machine& m, const std::string& text);
 /// A thread store about to happen (resolve()); flushed as pokes by recordFlush after the instruction.
 void recordWrite(Machine& m, bool global, uint32_t cta, uint64_t addr, uint64_t len);
 void recordFlush(Machine& m, const Warp& w, const Op& op, uint32_t exec);
+/// Whether `more` bytes of text still fit the recording's budget (`poke`: the thread-store budget); false
+/// marks the recording truncated.
+[[nodiscard]] bool recordFits(Machine& m, size_t more, bool poke);
 /// Something the recording leaves out (said once, in the header and ExecResult::notes).
 void recordNote(Machine& m, const std::string& what);
 

@@ -57,9 +57,27 @@ void recordTcgen05(Machine& m, Warp& w, const Op& op, uint32_t exec) {
         if (op.o.size() > 2) s += ", " + std::to_string(readOperand(m, w, op.o[2], first, {TK::U, 32}));
         return one(first, s);
     }
-    case Tc::St:
-        return recordNote(m, "tcgen05.st (the registers it stores are not in the scenario's register model; "
-                             "Tensor Memory it writes shows zeros in the recording)");
+    case Tc::St: { // the warp's registers as a `poke regs`, then the store from r0..r(n-1)
+        const Opnd& vec = op.o.back();
+        const size_t n = vec.elems.size();
+        if (!recordFits(m, 2 * 128 * n + 512, true)) return;
+        static const char* digits = "0123456789abcdef";
+        std::string line =
+            "poke regs cta=" + std::to_string(w.cta) + " warp=" + std::to_string(w.firstThread / 32) + " 0=";
+        line.reserve(line.size() + 2 * 128 * n);
+        for (int l = 0; l < 32; ++l)
+            for (size_t j = 0; j < n; ++j) {
+                const uint32_t v =
+                    (exec >> l & 1) ? uint32_t(readOperand(m, w, vec.elems[j], l, {TK::B, 32})) : 0;
+                for (int b = 0; b < 4; ++b)
+                    line += digits[v >> (8 * b + 4) & 15], line += digits[v >> 8 * b & 15];
+            }
+        recordOrigin(m, w, op, first);
+        recordStatement(m, line);
+        std::string s = tmemRef(m, uint32_t(tcgenAddress(m, w, op.o[0], first)));
+        if (op.o.size() > 2) s += ", " + std::to_string(readOperand(m, w, op.o[1], first, {TK::U, 32}));
+        return one(first, s + ", " + regList("r", n));
+    }
     case Tc::WaitLd:
     case Tc::WaitSt:
     case Tc::Fence:

@@ -129,24 +129,32 @@ void pokeDirective(Context& ctx, const std::vector<Tok>& toks) {
     const SourceSpan at = toks[0].span;
     auto bad = [&](const std::string& why) {
         ctx.error(DiagCode::Syntax, at,
-                  "poke smem|global [cta=N] ADDR=HEX ...: " + why + " (written by the kernel recorder)",
+                  "poke smem|global|regs [cta=N] ADDR=HEX ...: " + why + " (written by the kernel recorder)",
                   kKernelRef, Provenance::ToolFormat);
     };
-    if (toks.size() < 2 || (toks[1].text != "smem" && toks[1].text != "global"))
-        return bad("smem or global first");
+    if (toks.size() < 2 || (toks[1].text != "smem" && toks[1].text != "global" && toks[1].text != "regs"))
+        return bad("smem, global or regs first");
     ScenarioPoke p;
     p.global = toks[1].text == "global";
+    p.regs = toks[1].text == "regs";
+    bool warpGiven = false;
     size_t total = 0;
     for (size_t i = 2; i < toks.size(); i += 3) {
         if (i + 2 >= toks.size() || toks[i + 1].text != "=") return bad("ranges are ADDR=HEX");
         const std::string& key = toks[i].text;
         const std::string& value = toks[i + 2].text;
-        auto v = parseInt(key == "cta" ? value : key);
+        const bool field = key == "cta" || (p.regs && key == "warp");
+        auto v = parseInt(field ? value : key);
         if (!v || *v < 0)
             return bad("'" + key + "=" + value.substr(0, 16) + "' is not a range ADDR=HEX or cta=N");
         if (key == "cta") {
             if (*v >= int64_t(ctx.s.clusterSize)) return bad("cta=" + value + " is outside the cluster");
             p.cta = uint32_t(*v);
+            continue;
+        }
+        if (key == "warp") {
+            if (*v >= 32) return bad("warp=" + value + " is not a warp of a CTA (0..31)");
+            p.warp = uint32_t(*v), warpGiven = true;
             continue;
         }
         if (value.size() % 2 || value.empty()) return bad("a range's bytes are two hex digits each");
@@ -158,7 +166,12 @@ void pokeDirective(Context& ctx, const std::vector<Tok>& toks) {
             if (hi < 0 || lo < 0) return bad("a range's bytes are hex digits");
             r.bytes.push_back(uint8_t(hi << 4 | lo));
         }
-        if (!p.global && r.addr + r.bytes.size() > kSmemBytesPerCta)
+        if (p.regs) { // R=HEX: registers r[R, R+k) of 32 threads, 4 bytes each
+            if (!p.ranges.empty()) return bad("regs takes one range R=HEX");
+            if (r.bytes.size() % 128) return bad("regs bytes are 32 threads x k registers x 4 bytes");
+            if (r.addr + r.bytes.size() / 128 > kScenarioRegsPerThread)
+                return bad("registers end past r" + std::to_string(kScenarioRegsPerThread - 1));
+        } else if (!p.global && r.addr + r.bytes.size() > kSmemBytesPerCta)
             return bad("a range ends past shared memory");
         if (!p.ranges.empty() && r.addr < p.ranges.back().addr + p.ranges.back().bytes.size())
             return bad("ranges are ascending and disjoint");
@@ -166,12 +179,20 @@ void pokeDirective(Context& ctx, const std::vector<Tok>& toks) {
         p.ranges.push_back(std::move(r));
     }
     if (p.ranges.empty()) return bad("at least one range ADDR=HEX");
+    if (p.regs && !warpGiven) return bad("regs needs warp=W");
     ScenarioInstr in;
-    in.text = std::string("poke ") + (p.global ? "global" : "smem cta=" + std::to_string(p.cta)) + ": " +
-              std::to_string(total) + " B in " + std::to_string(p.ranges.size()) + " range(s)";
+    if (p.regs) {
+        const uint64_t r0 = p.ranges[0].addr, k = total / 128;
+        in.text = "poke regs cta=" + std::to_string(p.cta) + " warp=" + std::to_string(p.warp) + ": r" +
+                  std::to_string(r0) + "..r" + std::to_string(r0 + k - 1) + " of 32 threads";
+    } else {
+        in.text = std::string("poke ") + (p.global ? "global" : "smem cta=" + std::to_string(p.cta)) + ": " +
+                  std::to_string(total) + " B in " + std::to_string(p.ranges.size()) + " range(s)";
+    }
     in.span = at;
     in.kind = ScenarioInstrKind::Poke;
     in.cta = p.cta;
+    in.warp = p.warp;
     in.poke = std::move(p);
     ctx.s.instrs.push_back(std::move(in));
 }

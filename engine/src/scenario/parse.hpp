@@ -110,6 +110,10 @@ void descDirective(Context& ctx, const std::vector<Tok>& toks);
 [[nodiscard]] bool lowerTcgen05(Context& ctx, const ParsedInstr& in, ScenarioInstr& out);
 /// The registers of a warp at the start of a run: those given by `regs`, else zero (128 per thread).
 [[nodiscard]] WarpRegisters scenarioWarpRegisters(const Scenario& s, uint32_t cta, uint32_t warp);
+/// Warp (cta, warp) of a run's register files, added with its `regs` values on first use.
+ScenarioWarp& scenarioWarp(std::vector<ScenarioWarp>& ws, const Scenario& s, uint32_t cta, uint32_t warp);
+/// Registers per thread in the scenario's register model (r0..r127).
+inline constexpr uint32_t kScenarioRegsPerThread = 128;
 class ProducerIndex;
 /// Execute a ScenarioInstrKind::Tcgen05 instruction (it records its own trace instruction). Errors that
 /// do not stop the run (Tensor Memory used outside a live allocation) are appended to `findings`.

@@ -439,6 +439,20 @@ Result<Run> runScenario(const Scenario& s, const RunOptions& options) {
             break;                      // handled above
         case ScenarioInstrKind::Poke: { // a recorded kernel's thread stores: registers -> memory, as stored
             const ScenarioPoke& pk = *in.poke;
+            if (pk.regs) { // the kernel's register values before its tcgen05.st (no memory byte moves)
+                ScenarioWarp& w = scn::scenarioWarp(run.warps, s, pk.cta, pk.warp);
+                const std::vector<uint8_t>& b = pk.ranges[0].bytes;
+                const size_t k = b.size() / 128, r0 = size_t(pk.ranges[0].addr);
+                for (size_t t = 0; t < 32; ++t)
+                    for (size_t j = 0; j < k; ++j) {
+                        const uint8_t* p = b.data() + 4 * (t * k + j);
+                        w.final[t][r0 + j] = p[0] | p[1] << 8 | p[2] << 16 | uint32_t(p[3]) << 24;
+                    }
+                summary = "registers r" + std::to_string(r0) + "..r" + std::to_string(r0 + k - 1) +
+                          " of warp " + std::to_string(pk.warp) + " (CTA " + std::to_string(pk.cta) +
+                          ") hold the kernel's values";
+                break;
+            }
             uint64_t total = 0;
             bool first = true;
             for (const ScenarioPoke::Range& r : pk.ranges) {

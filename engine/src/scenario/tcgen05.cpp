@@ -13,7 +13,7 @@ namespace layoutscope::scn {
 namespace {
 
 constexpr const char* kTcgenRef = "PTX ISA 9.2 §9.7.16 (tcgen05)";
-constexpr uint32_t kRegsPerThread = 128; ///< enough for the widest form (32x32b.x128)
+constexpr uint32_t kRegsPerThread = kScenarioRegsPerThread; ///< enough for the widest form (32x32b.x128)
 
 std::optional<int64_t> parseInt(std::string_view t) {
     int base = 10;
@@ -41,7 +41,9 @@ std::optional<uint32_t> registerNumber(std::string_view name) {
     return static_cast<uint32_t>(*v);
 }
 
-ScenarioWarp& warpOf(std::vector<ScenarioWarp>& ws, const Scenario& s, uint32_t cta, uint32_t warp) {
+} // namespace
+
+ScenarioWarp& scenarioWarp(std::vector<ScenarioWarp>& ws, const Scenario& s, uint32_t cta, uint32_t warp) {
     for (ScenarioWarp& w : ws)
         if (w.cta == cta && w.warp == warp) return w;
     ScenarioWarp w{cta, warp, scenarioWarpRegisters(s, cta, warp), {}};
@@ -49,8 +51,6 @@ ScenarioWarp& warpOf(std::vector<ScenarioWarp>& ws, const Scenario& s, uint32_t 
     ws.push_back(std::move(w));
     return ws.back();
 }
-
-} // namespace
 
 // warp N: the warp of the current CTA issuing the tcgen05 instructions that follow (default 0).
 void warpDirective(Context& ctx, const std::vector<Tok>& toks) {
@@ -416,7 +416,7 @@ Status runTcgen05(const Scenario& s, const ScenarioInstr& instr, Tcgen05Executor
         if (f->shape == LdStShape::k16x32bx2 && f->immHalfSplitoff < 0) lo += f->immHalfSplitoff;
         requireAllocated(lo, int64_t(ta.column) + fp.cols, 1);
     }
-    ScenarioWarp& w = warpOf(warps, s, in.cta, in.warp);
+    ScenarioWarp& w = scenarioWarp(warps, s, in.cta, in.warp);
     // The executor numbers registers by their position in the vector operand; the trace names them as
     // the scenario does ({%r4, %r7}: positions 0, 1 -> registers 4, 7).
     ex.setRegisterNames(in.regs);

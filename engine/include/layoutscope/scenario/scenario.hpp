@@ -122,6 +122,11 @@ struct ScenarioPoke {
         std::vector<uint8_t> bytes;
     };
     std::vector<Range> ranges; ///< ascending, disjoint
+    /// `poke regs cta=C warp=W R=HEX` (appended): registers r[R, R+k) of the 32 threads of warp W, as the
+    /// kernel held them before a tcgen05.st; HEX is thread 0's k registers (each little-endian), then thread
+    /// 1's ... (one range; `global` false). Sets the scenario's register model; moves no memory byte.
+    bool regs = false;
+    uint32_t warp = 0;
 };
 
 /// wgmma.mma_async with A and B from shared-memory matrix descriptors (PTX ISA 9.2 §9.7.15.5.2): the
