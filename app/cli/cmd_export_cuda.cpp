@@ -28,7 +28,7 @@ int cmdExportCuda(const Args& args, std::ostream& out, std::ostream& err) {
         err << usageOf("export-cuda");
         return kExitUsage;
     }
-    auto l = loadScenarioForCommand(file, err);
+    auto l = loadScenarioForCommand(file, err, true, true); // traced: consumer reads replay it
     if (!l) return kExitDiagnostics;
     ExportCudaOptions eo;
     eo.sourceName = file.substr(file.find_last_of('/') + 1);

@@ -39,7 +39,7 @@ struct LoadedScenario {
     std::optional<Run> run;
 };
 std::optional<LoadedScenario> loadScenarioForCommand(const std::string& file, std::ostream& err,
-                                                     bool run = true);
+                                                     bool run = true, bool traced = false);
 
 /// The scenario's `observe` files that cannot be read as dumps (missing, a directory, a FIFO or device, too
 /// large, malformed), one error each at its directive; paths relative to `file`'s folder (load_scenario.cpp).

@@ -15,7 +15,8 @@ void printDiagnostics(std::ostream& err, const std::vector<Diagnostic>& ds, cons
     for (const Diagnostic& d : notes) err << formatDiagnostic(d, file) << "\n";
 }
 
-std::optional<LoadedScenario> loadScenarioForCommand(const std::string& file, std::ostream& err, bool run) {
+std::optional<LoadedScenario> loadScenarioForCommand(const std::string& file, std::ostream& err, bool run,
+                                                     bool traced) {
     auto text = readScenarioFile(file);
     if (!text) return printDiagnostics(err, text.diagnostics(), file), std::nullopt;
     auto sc = loadScenario(*text, file); // a `kernel` directive runs its kernel (docs/exec.md)
@@ -23,7 +24,7 @@ std::optional<LoadedScenario> loadScenarioForCommand(const std::string& file, st
     LoadedScenario l{std::move(text).value(), std::move(sc).value(), std::nullopt};
     if (!run) return l;
     RunOptions opts;
-    opts.traceBudgetBytes = 0; // only the final state is needed
+    if (!traced) opts.traceBudgetBytes = 0; // only the final state is needed
     auto r = runScenario(l.scenario, opts);
     if (!r) return printDiagnostics(err, r.diagnostics(), file), std::nullopt;
     l.run.emplace(std::move(r).value());

@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cctype>
 #include <string>
 
 using namespace layoutscope;
@@ -117,4 +118,46 @@ TEST_CASE("export-cuda: what a repro cannot express is an error naming the line"
     REQUIRE_FALSE(cu);
     CHECK(cu.error().code == DiagCode::Unsupported);
     CHECK(cu.error().span.line == 3);
+}
+
+TEST_CASE("export-cuda: a consumer ld.shared is run by its lanes and compared with the bytes it must see",
+          "[export_cuda]") {
+    // A FLOAT16 tile 64x64 (index fill: element e holds the 16-bit integer e) loaded with SWIZZLE_128B, then
+    // read by lane l at sA + 16 l: row r = l / 8, 16-byte chunk c = l % 8. SW128 stores the logical chunk
+    // c ^ (r % 8) of row r at chunk c (../shared/ref TMA swizzle), so lane l must read elements
+    // 256 r + 8 (c ^ r) + 0..7 of the 256-wide tensor, little-endian.
+    const std::string text = "target sm_90a\n"
+                             "tensormap A tiled FLOAT16 dims=[256,256] box=[64,64] swizzle=128B\n"
+                             "smem sA 8192 align=1024\n"
+                             "mbarrier bar\n"
+                             "mbarrier.init.shared::cta.b64 [bar], 1;\n"
+                             "mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], 8192;\n"
+                             "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes "
+                             "[sA], [A, {0, 0}], [bar];\n"
+                             "mbarrier.try_wait.parity.shared::cta.b64 p, [bar], 0;\n"
+                             "ld.shared.v4.b32 {%r0, %r1, %r2, %r3}, [sA + lane * 16];\n";
+    auto cu = exportText(text);
+    REQUIRE(cu);
+    const std::string& s = cu.value();
+    CHECK(has(s, "// line 9: ld.shared by each active lane"));
+    CHECK(has(s, "ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];"));
+    CHECK(has(s, "constexpr uint32_t kObsBytes = 512;"));
+    // The expected bytes: the literal after the table entry {9, 0, 0, 4294967295u, 16, 0,
+    const size_t at = s.find("{9, 0, 0, 4294967295u, 16, 0,");
+    REQUIRE(at != std::string::npos);
+    std::string hexs;
+    for (size_t i = s.find('"', at); hexs.size() < 1024 && i < s.size(); ++i)
+        if (std::isxdigit(static_cast<unsigned char>(s[i]))) hexs += s[i];
+    REQUIRE(hexs.size() == 1024);
+    for (uint32_t l = 0; l < 32; ++l) {
+        const uint32_t r = l / 8, c = l % 8;
+        for (uint32_t e = 0; e < 8; ++e) {
+            const uint32_t want = 256 * r + 8 * (c ^ r) + e;
+            const auto byte = [&](uint32_t b) {
+                return std::stoul(hexs.substr(2 * (16 * l + 2 * e + b), 2), nullptr, 16);
+            };
+            INFO("lane " << l << " element " << e);
+            CHECK((byte(0) | byte(1) << 8) == want);
+        }
+    }
 }

@@ -77,6 +77,9 @@ Result<std::string> exportCuda(const Scenario& s, const Run& run, std::string_vi
     std::set<std::pair<uint32_t, uint32_t>> waited;     // (cta, barrier address) with a try_wait
     std::map<std::pair<uint32_t, uint32_t>, int> inits; // (cta, barrier address) -> line of its init
     uint32_t maxWarp = 3;
+    std::vector<ObservedRead> reads; // consumer ld.shared, in program order
+    uint32_t obsBytes = 0;
+    Replay replay(run.trace, run.initial);
     bool usesTcgen05 = false;
     for (const ScenarioInstr& in : s.instrs) {
         if (startsWith(in.text, "barrier.cluster.wait")) {
@@ -84,6 +87,19 @@ Result<std::string> exportCuda(const Scenario& s, const Run& run, std::string_vi
             continue;
         }
         if (startsWith(in.text, "barrier.cluster.arrive")) continue; // the cluster barrier does both halves
+        if (in.smemAccess && in.smemAccess->kind == SmemAccess::Kind::Load) { // a consumer read, observed
+            Result<ObservedRead> r = observedRead(replay, run, in, obsBytes);
+            if (!r) {
+                errors.push_back(r.error());
+                continue;
+            }
+            obsBytes += 32 * r.value().width;
+            maxWarp = std::max(maxWarp, in.warp);
+            pastInits.insert(in.cta);
+            segments.back()[in.cta].push_back(readStatement(r.value()));
+            reads.push_back(std::move(r.value()));
+            continue;
+        }
         Result<AsmStatement> st = asmFor(s, in, sym, layout, options.spinLimit);
         if (!st) {
             errors.push_back(st.error());
@@ -196,7 +212,7 @@ Result<std::string> exportCuda(const Scenario& s, const Run& run, std::string_vi
     k << "\n__global__ void __launch_bounds__(kThreads, 1)\n"
       << "layoutscopeRepro(const __grid_constant__ Maps maps, uint8_t* dump, uint32_t* status, const "
          "uint32_t* regInit,\n"
-      << "                 uint32_t* regDump, uint32_t* tmemDump) {\n"
+      << "                 uint32_t* regDump, uint32_t* tmemDump, uint8_t* obs) {\n"
       << "    extern __shared__ __align__(1024) uint8_t dyn[];\n"
       << "    uint8_t* base = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(dyn) + 1023) & "
          "~uintptr_t(1023));\n"
@@ -208,7 +224,7 @@ Result<std::string> exportCuda(const Scenario& s, const Run& run, std::string_vi
       << "    asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\");\n"
       << "    __syncthreads();\n"
       << "    (void)sb;\n    (void)maps;\n    (void)lane;\n    (void)regInit;\n    (void)regDump;\n    "
-         "(void)tmemDump;\n";
+         "(void)tmemDump;\n    (void)obs;\n";
     if (regs) {
         k << "    // The registers of the scenario's tcgen05 warps (`regs`), slot = index in the host's "
              "kRegs table.\n"
@@ -236,7 +252,7 @@ Result<std::string> exportCuda(const Scenario& s, const Run& run, std::string_vi
          "base[i];\n"
       << "}\n\n";
 
-    Result<std::string> host = hostProgram(s, run);
+    Result<std::string> host = hostProgram(s, run, reads);
     if (!host) return host.diagnostics();
     return k.str() + host.value();
 }

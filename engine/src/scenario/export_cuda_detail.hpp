@@ -3,6 +3,7 @@
 #include "layoutscope/core/result.hpp"
 #include "layoutscope/scenario/scenario.hpp"
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <set>
@@ -54,8 +55,26 @@ struct TmemDump {
 /// Hex digits of bytes, split into C++ string-literal lines of 64 bytes each.
 [[nodiscard]] std::string hexLiteral(const uint8_t* p, size_t n, std::string_view indent);
 
+/// A consumer `ld.shared` of the scenario (SmemAccess Load): in the repro every active lane of its warp reads
+/// `width` bytes at its address and writes them to the `obs` buffer at offset + lane * width; the host
+/// compares them with the bytes the engine predicts the read sees (shared memory before the instruction in
+/// the run's trace). A read that raced an asynchronous write shows as a stale value.
+struct ObservedRead {
+    int line = 0;
+    uint32_t cta = 0, warp = 0, mask = 0, width = 0, offset = 0;
+    std::array<uint32_t, 32> addr{};
+    std::vector<uint8_t> predicted; ///< 32 * width bytes (inactive lanes: zero, not compared)
+};
+/// The statement of an observed read (export_cuda_reads.cpp).
+[[nodiscard]] AsmStatement readStatement(const ObservedRead& r);
+/// The observed read of instruction `in` (in.smemAccess, a Load) with the engine's predicted bytes: `rp`
+/// replays the run's trace (reads come in program order, so it only seeks forward).
+[[nodiscard]] Result<ObservedRead> observedRead(Replay& rp, const Run& run, const ScenarioInstr& in,
+                                                uint32_t offset);
+
 /// The host half of the program: allocation, fills, encodes, launch, dumps and the comparison (the kernel
 /// half defines kCluster, kThreads, kRegion and kSmemBase, which it uses).
-[[nodiscard]] Result<std::string> hostProgram(const Scenario& s, const Run& run);
+[[nodiscard]] Result<std::string> hostProgram(const Scenario& s, const Run& run,
+                                              const std::vector<ObservedRead>& reads);
 
 } // namespace layoutscope::cudaexport

@@ -108,7 +108,7 @@ uint32_t tmemDumpColumns(const std::vector<TmemDump>& d) {
     return n;
 }
 
-Result<std::string> hostProgram(const Scenario& s, const Run& run) {
+Result<std::string> hostProgram(const Scenario& s, const Run& run, const std::vector<ObservedRead>& reads) {
     std::ostringstream h;
     h << "struct Tensor {\n    const char* name;\n    uint64_t scenarioAddress, extent, elemBytes;\n    int "
          "fill;\n};\n"
@@ -194,7 +194,20 @@ Result<std::string> hostProgram(const Scenario& s, const Run& run) {
         h << "    {" << d.cta << ", " << d.column << ", " << d.count << ",\n"
           << hexLiteral(b.data(), b.size(), "     ") << "},\n";
     }
-    h << "    {0, 0, 0, nullptr}};\n\n";
+    h << "    {0, 0, 0, nullptr}};\n";
+    // Consumer ld.shared reads (export_cuda_reads.cpp): what each lane must see, 32 * width bytes each.
+    uint32_t obsBytes = 0;
+    h << "struct ReadExpect {\n    uint32_t line, cta, warp, mask, width, offset;\n    const char* "
+         "bytes;\n};\n"
+      << "static const ReadExpect kReads[] = {\n";
+    for (const ObservedRead& r : reads) {
+        h << "    {" << r.line << ", " << r.cta << ", " << r.warp << ", " << r.mask << "u, " << r.width
+          << ", " << r.offset << ",\n"
+          << hexLiteral(r.predicted.data(), r.predicted.size(), "     ") << "},\n";
+        obsBytes = r.offset + 32 * r.width;
+    }
+    h << "    {0, 0, 0, 0, 0, 0, nullptr}};\n"
+      << "constexpr uint32_t kObsBytes = " << obsBytes << ";\n\n";
 
     h << R"(static uint8_t fillByte(const Tensor& t, uint64_t o) { // the scenario's fill (scenario.hpp ScenarioFill)
     switch (t.fill) {
@@ -269,6 +282,9 @@ int main() {
     CHECK_CUDA(cudaMalloc(&tmemDump, tmemWords * 4));
     CHECK_CUDA(cudaMemcpy(regInit, regHost.data(), regWords * 4, cudaMemcpyHostToDevice));
     CHECK_CUDA(cudaMemset(tmemDump, 0, tmemWords * 4));
+    uint8_t* obs = nullptr;
+    CHECK_CUDA(cudaMalloc(&obs, kObsBytes + 1));
+    CHECK_CUDA(cudaMemset(obs, 0, kObsBytes + 1));
     const size_t smemBytes = kRegion + 1024;
     CHECK_CUDA(cudaFuncSetAttribute(layoutscopeRepro, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smemBytes)));
     if (kCluster > 8) CHECK_CUDA(cudaFuncSetAttribute(layoutscopeRepro, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
@@ -283,7 +299,7 @@ int main() {
     attr[0].val.clusterDim.z = 1;
     cfg.attrs = attr;
     cfg.numAttrs = 1;
-    CHECK_CUDA(cudaLaunchKernelEx(&cfg, layoutscopeRepro, maps, dump, status, (const uint32_t*)regInit, regDump, tmemDump));
+    CHECK_CUDA(cudaLaunchKernelEx(&cfg, layoutscopeRepro, maps, dump, status, (const uint32_t*)regInit, regDump, tmemDump, obs));
     CHECK_CUDA(cudaDeviceSynchronize());
     std::vector<uint32_t> st(kCluster);
     std::vector<uint8_t> got(size_t(kCluster) * kRegion + 1);
@@ -306,6 +322,23 @@ int main() {
                         "(%llu bytes differ)\n", b->cta, b->buffer, (unsigned long long)first,
                         (unsigned long long)(b->scenarioAddress + first), g, hexByte(b->hex, first),
                         (unsigned long long)diff);
+            ++failed;
+        }
+    }
+    uint64_t readBytesChecked = 0;
+    std::vector<uint8_t> obsGot(kObsBytes + 1);
+    CHECK_CUDA(cudaMemcpy(obsGot.data(), obs, kObsBytes, cudaMemcpyDeviceToHost));
+    for (const ReadExpect* r = kReads; r->bytes; ++r) {
+        uint32_t diff = 0, firstLane = 0, firstByte = 0;
+        for (uint32_t l = 0; l < 32; ++l)
+            for (uint32_t b = 0; (r->mask >> l & 1) && b < r->width; ++b, ++readBytesChecked)
+                if (obsGot[r->offset + l * r->width + b] != hexByte(r->bytes, l * r->width + b) && diff++ == 0)
+                    firstLane = l, firstByte = b;
+        if (diff) {
+            const size_t i = size_t(firstLane) * r->width + firstByte;
+            std::printf("FAIL: the ld.shared of scenario line %u (CTA %u warp %u lane %u, byte %u) read 0x%02x, engine "
+                        "predicted 0x%02x (%u bytes differ: the read saw memory the write had not reached)\n", r->line,
+                        r->cta, r->warp, firstLane, firstByte, obsGot[r->offset + i], hexByte(r->bytes, i), diff);
             ++failed;
         }
     }
@@ -349,9 +382,10 @@ int main() {
         cudaFree(raw[k]);
     }
     if (failed) return 1;
-    std::printf("PASS: %llu shared-memory bytes, %llu global bytes, %llu registers and %llu TMEM cells match the "
-                "engine's prediction\n", (unsigned long long)smemBytesChecked, (unsigned long long)globalBytesChecked,
-                (unsigned long long)regsChecked, (unsigned long long)cellsChecked);
+    std::printf("PASS: %llu shared-memory bytes, %llu global bytes, %llu registers, %llu TMEM cells and %llu bytes "
+                "read by ld.shared match the engine's prediction\n", (unsigned long long)smemBytesChecked,
+                (unsigned long long)globalBytesChecked, (unsigned long long)regsChecked,
+                (unsigned long long)cellsChecked, (unsigned long long)readBytesChecked);
     return 0;
 }
 )";
