@@ -477,6 +477,164 @@ TEST_CASE("exec comp: tcgen05.mma leaves the lanes of a disable-output-lane mask
     CHECK(bad == 0);
 }
 
+namespace {
+
+// wgmma.mma_async.sp of one warpgroup on hand-built sparse A (PTX ISA §9.7.15.6): the logical 64 x K A has
+// 2 non-zeros in every chunk of 4 (1 in every pair for tf32) at positions chosen per (row, chunk); the
+// kernel gets the stored 64 x K/2 values in shared memory (K-major SWIZZLE_128B) and each thread's sp-meta
+// built by the rule of docs/exec.md (CUTLASS's ELayout thread map, nibble = first | second << 2); D must be
+// the dense product of the logical A and B. unverified on hardware.
+struct SpCase {
+    std::string types; // "f32.f16.f16"
+    std::string ta;    // "f16", "tf32", "e4m3"
+    uint32_t K;
+    uint32_t sel;
+};
+
+uint64_t encodeElem(const std::string& t, int v) {
+    if (t == "f16") return encodeF16(v);
+    if (t == "tf32") return encodeF32(v);
+    static const uint8_t kMag[] = {0x00, 0x38, 0x40, 0x44, 0x48}; // e4m3 of 0..4
+    return uint8_t(kMag[v < 0 ? -v : v] | (v < 0 ? 0x80 : 0));
+}
+uint32_t kMajorSw128At(uint32_t base, uint32_t mn, uint32_t kb) {
+    return base + mn / 8 * 1024 + mn % 8 * 128 + ((kb / 16) ^ (mn % 8)) * 16 + kb % 16;
+}
+
+std::string spKernel(const SpCase& c, uint32_t smBytes) {
+    const std::string shape = "m64n8k" + std::to_string(c.K);
+    const uint64_t da = 0 | uint64_t(1024 >> 4) << 16 | uint64_t(1024 >> 4) << 32 | uint64_t(1) << 62;
+    const uint64_t db =
+        uint64_t(8192 >> 4) | uint64_t(1) << 16 | uint64_t(1024 >> 4) << 32 | uint64_t(1) << 62;
+    return ".version 8.2\n.target sm_90a\n.address_size 64\n"
+           ".visible .entry k(.param .u64 psm, .param .u64 pmeta, .param .u64 pout)\n{\n"
+           ".reg .b32 %r<16>;\n.reg .b64 %rd<16>;\n.reg .f32 %f<8>;\n.reg .pred %p<4>;\n"
+           ".shared .align 1024 .b8 sm[" +
+           std::to_string(smBytes) +
+           "];\n"
+           "mov.u32 %r0, %tid.x;\nld.param.u64 %rd1, [psm];\nmov.u32 %r1, %r0;\nmov.u32 %r2, sm;\n"
+           "COPY:\nsetp.ge.u32 %p0, %r1, " +
+           std::to_string(smBytes / 8) +
+           ";\n@%p0 bra DONE;\nmul.wide.u32 %rd2, %r1, 8;\nadd.u64 %rd3, %rd1, %rd2;\n"
+           "ld.global.u64 %rd4, [%rd3];\nshl.b32 %r3, %r1, 3;\nadd.u32 %r4, %r2, %r3;\n"
+           "st.shared.u64 [%r4], %rd4;\nadd.u32 %r1, %r1, 128;\nbra.uni COPY;\nDONE:\nbar.sync 0;\n"
+           "ld.param.u64 %rd5, [pmeta];\nmul.wide.u32 %rd6, %r0, 4;\nadd.u64 %rd7, %rd5, %rd6;\n"
+           "ld.global.u32 %r10, [%rd7];\nmov.b64 %rd10, " +
+           std::to_string(da) + ";\nmov.b64 %rd11, " + std::to_string(db) +
+           ";\nsetp.ne.u32 %p1, %r0, %r0;\nfence.proxy.async.shared::cta;\nwgmma.fence.sync.aligned;\n"
+           "wgmma.mma_async.sp.sync.aligned." +
+           shape + "." + c.types + " {%f0, %f1, %f2, %f3}, %rd10, %rd11, %r10, " + std::to_string(c.sel) +
+           ", %p1, 1, 1" + (c.ta == "f16" ? ", 0, 0" : "") +
+           ";\nwgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;\n"
+           "ld.param.u64 %rd8, [pout];\nmul.wide.u32 %rd9, %r0, 16;\nadd.u64 %rd12, %rd8, %rd9;\n"
+           "st.global.v4.f32 [%rd12], {%f0, %f1, %f2, %f3};\nret;\n}\n";
+}
+
+// Builds the case's inputs; `breakMeta`: thread 5's metadata becomes 0 (an invalid index pair).
+Result<ExecResult> runSparse(const SpCase& c, std::vector<float>* want, bool breakMeta = false) {
+    const uint32_t K = c.K, Kc = K / 2, bytes = c.ta == "f16" ? 2 : c.ta == "tf32" ? 4 : 1;
+    const bool tf32 = c.ta == "tf32", narrow = bytes == 1;
+    std::vector<int> Alog(64 * K, 0), Acomp(64 * Kc, 0), B(K * 8);
+    std::vector<uint32_t> meta(128, 0);
+    static const uint32_t kPairs[][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}, {1, 0}, {3, 1}};
+    for (uint32_t row = 0; row < 64; ++row)
+        for (uint32_t h = 0; h < 2; ++h) {
+            const uint32_t w = row / 16, g = row % 8, u = row % 16 / 8, chunks = narrow ? 8 : 4;
+            const uint32_t lane = narrow ? 4 * g + 2 * h + u : 4 * g + 2 * c.sel + h;
+            for (uint32_t ch = 0; ch < chunks; ++ch) {
+                const uint32_t logical = K / 2 * h, stored = K / 4 * h;
+                uint32_t nib;
+                if (tf32) {
+                    const uint32_t idx = (row + ch + h) % 2;
+                    nib = idx ? 0xE : 0x4;
+                    const int v = int((row * 3 + ch * 5 + h) % 7) - 3;
+                    Alog[row * K + logical + 2 * ch + idx] = v;
+                    Acomp[row * Kc + stored + ch] = v;
+                } else {
+                    const auto& pr = kPairs[(row * 7 + ch * 3 + h) % 8];
+                    nib = pr[0] | pr[1] << 2;
+                    for (uint32_t j = 0; j < 2; ++j) {
+                        const int v = int((row * 5 + ch * 3 + j * 2 + h) % 9) - 4;
+                        Alog[row * K + logical + 4 * ch + pr[j]] = v;
+                        Acomp[row * Kc + stored + 2 * ch + j] = v;
+                    }
+                }
+                meta[32 * w + lane] |= nib << (4 * ch + (narrow ? 0 : 16 * u));
+            }
+        }
+    for (uint32_t k = 0; k < K; ++k)
+        for (uint32_t n = 0; n < 8; ++n) B[k * 8 + n] = int((k * 7 + n * 3) % 9) - 4;
+    if (breakMeta) meta[5] = 0;
+    const uint32_t smBytes = 8192 + 1024;
+    std::vector<uint8_t> sm(smBytes, 0);
+    for (uint32_t m = 0; m < 64; ++m)
+        for (uint32_t k = 0; k < Kc; ++k) {
+            const uint64_t e = encodeElem(c.ta, Acomp[m * Kc + k]);
+            std::memcpy(sm.data() + kMajorSw128At(0, m, k * bytes), &e, bytes);
+        }
+    for (uint32_t n = 0; n < 8; ++n)
+        for (uint32_t k = 0; k < K; ++k) {
+            const uint64_t e = encodeElem(c.ta, B[k * 8 + n]);
+            std::memcpy(sm.data() + kMajorSw128At(8192, n, k * bytes), &e, bytes);
+        }
+    std::vector<uint64_t> smWords(smBytes / 8);
+    std::memcpy(smWords.data(), sm.data(), smBytes);
+    if (want) {
+        want->assign(128 * 4, 0);
+        for (uint32_t t = 0; t < 128; ++t)
+            for (uint32_t i = 0; i < 4; ++i) { // wgmma D fragment (§9.7.15.5.1.1), N = 8
+                const uint32_t l = t % 32, row = 16 * (t / 32) + l / 4 + 8 * ((i / 2) % 2),
+                               col = 2 * (l % 4) + i % 2;
+                int64_t acc = 0;
+                for (uint32_t k = 0; k < K; ++k) acc += int64_t(Alog[row * K + k]) * B[k * 8 + col];
+                (*want)[t * 4 + i] = float(acc);
+            }
+    }
+    Launch l;
+    l.block = {128, 1, 1};
+    l.args = {tensorArg<uint64_t>("psm", "u64", smWords), tensorArg<uint32_t>("pmeta", "u32", meta),
+              tensorArg<float>("pout", "f32", std::vector<float>(128 * 4, -1.0f))};
+    return runText(spKernel(c, smBytes), l);
+}
+
+const SpCase kSpCases[] = {{"f32.f16.f16", "f16", 32, 0},
+                           {"f32.f16.f16", "f16", 32, 1},
+                           {"f32.tf32.tf32", "tf32", 16, 1},
+                           {"f32.e4m3.e4m3", "e4m3", 64, 0}};
+
+} // namespace
+
+TEST_CASE("exec comp: wgmma.mma_async.sp equals the dense product of the expanded A", "[exec-comp]") {
+    for (const SpCase& c : kSpCases) {
+        INFO(c.types << " k" << c.K << " sp-sel " << c.sel);
+        std::vector<float> want;
+        auto r = runSparse(c, &want);
+        if (!r) FAIL(formatDiagnostic(r.error()));
+        const auto got = values<float>(*r, "pout");
+        int bad = 0;
+        for (size_t i = 0; i < want.size(); ++i)
+            if (got[i] != want[i] && ++bad <= 4)
+                FAIL_CHECK("thread " << i / 4 << " d" << i % 4 << " = " << got[i] << ", want " << want[i]);
+        CHECK(bad == 0);
+    }
+}
+
+TEST_CASE("exec comp: malformed wgmma.mma_async.sp stops with the rule", "[exec-comp]") {
+    SECTION("metadata with the same index twice (0b0000) is undefined behaviour") {
+        auto r = runSparse(kSpCases[0], nullptr, true);
+        REQUIRE_FALSE(r);
+        CHECK_THAT(r.error().message,
+                   Catch::Contains("not a valid 2:4 index pair") && Catch::Contains("9.7.15.6"));
+    }
+    SECTION("sp-sel 1 on an 8-bit type") {
+        SpCase c = kSpCases[3];
+        c.sel = 1;
+        auto r = runSparse(c, nullptr);
+        REQUIRE_FALSE(r);
+        CHECK_THAT(r.error().message, Catch::Contains("sp-sel must be the constant 0 for 8-bit types"));
+    }
+}
+
 TEST_CASE("exec comp: ptxas accepts every kernel of these tests (skipped without ptxas)",
           "[exec-comp][ptxas]") {
     const std::string ptxas = layoutscope::test::findPtxas();
@@ -496,6 +654,14 @@ TEST_CASE("exec comp: ptxas accepts every kernel of these tests (skipped without
         INFO(cmd);
         CHECK(std::system(cmd.c_str()) == 0);
         std::filesystem::remove(path);
+    }
+    for (const SpCase& c : kSpCases) {
+        const auto sp = dir / "layoutscope_exec_comp_sp.ptx";
+        std::ofstream(sp) << spKernel(c, 9216);
+        const std::string spCmd = "'" + ptxas + "' -arch=sm_90a '" + sp.string() + "' -o /dev/null 2>&1";
+        INFO(spCmd);
+        CHECK(std::system(spCmd.c_str()) == 0);
+        std::filesystem::remove(sp);
     }
     const auto path = dir / "layoutscope_exec_comp_mask.ptx";
     std::ofstream(path) << maskedUmmaModule({1, 2, 3, 4});
