@@ -145,6 +145,8 @@ cvt.rn.bf16x2.ue8m0x2 %r6, %h13;             st.global.u32 [%rd0+120], %r6;
 cvt.rn.relu.f16x2.e2m1x2 %r7, %b4;           st.global.u32 [%rd0+128], %r7;
 mov.b32 %f13, 0f7F7FFFFF;                                     // the largest f32
 cvt.rn.satfinite.tf32.f32 %r8, %f13;         st.global.u32 [%rd0+136], %r8;   // .satfinite: sm_100
+mov.b32 %r9, 0x3E00C600;                                      // f16x2 {1.5, -6.0}
+cvt.rn.satfinite.e2m1x2.f16x2 %b5, %r9;      st.global.u8 [%rd0+144], %b5;
 )";
 
 const std::string kDirected = R"(
@@ -256,6 +258,7 @@ TEST_CASE("exec comp: cvt to and from .e2m1x2/.e2m3x2/.e3m2x2/.ue8m0x2 (sm_100a)
     CHECK(w[15] == 0x7FFF4000u); // ue8m0x2 {0xFF, 128} -> {NaN, 2.0}
     CHECK(w[16] == 0x3E000000u); // .relu: -6 -> 0
     CHECK(w[17] == 0x7F7FE000u); // tf32 .satfinite: the largest f32 -> the largest tf32
+    CHECK(w[18] == 0x3Fu);       // e2m1x2 from f16x2: upper 1.5 -> 0x3, lower -6 -> 0xF
 }
 
 TEST_CASE("exec comp: malformed packed cvt forms stop with the rule they break", "[exec-comp]") {

@@ -11,13 +11,13 @@
 #include <string>
 #include <vector>
 
-#define CHECK_CUDA(x)                                                                                   \
-    do {                                                                                                \
-        cudaError_t e = (x);                                                                            \
-        if (e != cudaSuccess) {                                                                         \
-            std::printf("CUDA error %s at %s:%d\n", cudaGetErrorString(e), __FILE__, __LINE__);         \
-            return 1;                                                                                   \
-        }                                                                                               \
+#define CHECK_CUDA(x)                                                                                        \
+    do {                                                                                                     \
+        cudaError_t e = (x);                                                                                 \
+        if (e != cudaSuccess) {                                                                              \
+            std::printf("CUDA error %s at %s:%d\n", cudaGetErrorString(e), __FILE__, __LINE__);              \
+            return 1;                                                                                        \
+        }                                                                                                    \
     } while (0)
 
 constexpr int kForms = 12;
@@ -52,26 +52,28 @@ extern "C" __global__ void wgmma_sp_probe(const uint64_t* sm, const uint32_t* me
     for (int i = t; i < 9216 / 8; i += 128) s[i] = sm[i];
     __syncthreads();
     const uint32_t base = uint32_t(__cvta_generic_to_shared(s));
-    const uint64_t da = uint64_t(base >> 4) | uint64_t(1024 >> 4) << 16 | uint64_t(1024 >> 4) << 32 | 1ull << 62;
+    const uint64_t da =
+        uint64_t(base >> 4) | uint64_t(1024 >> 4) << 16 | uint64_t(1024 >> 4) << 32 | 1ull << 62;
     const uint64_t db =
         uint64_t((base + 8192) >> 4) | uint64_t(1) << 16 | uint64_t(1024 >> 4) << 32 | 1ull << 62;
     const uint32_t e = meta[t];
     float d0 = 0, d1 = 0, d2 = 0, d3 = 0;
-    asm volatile("fence.proxy.async.shared::cta;\nwgmma.fence.sync.aligned;\n"
-                 "{\n.reg .pred p;\nsetp.ne.u32 p, 0, 0;\n"
-                 "wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 {%0, %1, %2, %3}, %4, %5, %6, 0, p, 1, 1, "
-                 "0, 0;\n}\nwgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;\n"
-                 : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3)
-                 : "l"(da), "l"(db), "r"(e)
-                 : "memory");
+    asm volatile(
+        "fence.proxy.async.shared::cta;\nwgmma.fence.sync.aligned;\n"
+        "{\n.reg .pred p;\nsetp.ne.u32 p, 0, 0;\n"
+        "wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 {%0, %1, %2, %3}, %4, %5, %6, 0, p, 1, 1, "
+        "0, 0;\n}\nwgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;\n"
+        : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3)
+        : "l"(da), "l"(db), "r"(e)
+        : "memory");
     out[4 * t + 0] = d0, out[4 * t + 1] = d1, out[4 * t + 2] = d2, out[4 * t + 3] = d3;
 }
 
 namespace {
 
 void writeNpy(const std::string& path, const char* descr, size_t n, const void* data, size_t bytes) {
-    std::string h = "{'descr': '" + std::string(descr) + "', 'fortran_order': False, 'shape': (" + std::to_string(n) +
-                    ",), }";
+    std::string h = "{'descr': '" + std::string(descr) + "', 'fortran_order': False, 'shape': (" +
+                    std::to_string(n) + ",), }";
     while ((10 + h.size() + 1) % 64) h += ' ';
     h += '\n';
     FILE* f = std::fopen(path.c_str(), "wb");
@@ -181,7 +183,8 @@ int main(int argc, char** argv) {
     int bad = 0;
     for (uint32_t t = 0; t < 128; ++t)
         for (uint32_t i = 0; i < 4; ++i) {
-            const uint32_t l = t % 32, row = 16 * (t / 32) + l / 4 + 8 * ((i / 2) % 2), col = 2 * (l % 4) + i % 2;
+            const uint32_t l = t % 32, row = 16 * (t / 32) + l / 4 + 8 * ((i / 2) % 2),
+                           col = 2 * (l % 4) + i % 2;
             long acc = 0;
             for (uint32_t k = 0; k < K; ++k) acc += long(Alog[row * K + k]) * B[k * 8 + col];
             if (D[4 * t + i] != float(acc) && ++bad <= 8)
