@@ -9,8 +9,9 @@
 //   8-bit types (K 64, sp-sel 0): lane 4 g + 2 h + u holds K-half h of row g + 8 u, chunk c at bits 4c.
 // Within a 2:4 chunk's 4 bits, bits [1:0] are the position of the first stored value and [3:2] of the
 // second (0b0000, 0b0101, 0b1010, 0b1111: undefined behaviour, stopped here); tf32: 0b0100 = the first of
-// the pair, 0b1110 = the second. unverified (no test on an H100 yet): the nibble order within a chunk and
-// the thread map above, taken from CUTLASS's layouts, not from a hardware record.
+// the pair, 0b1110 = the second (as CUTLASS's compressor writes them: cutlass/transform/kernel/
+// sm90_sparse_gemm_compressor.hpp MetadataOneChunk2to4 / 1to2). unverified (no H100 record yet, probe
+// scripts/probes/xcomp): the nibble order and the thread map, taken from CUTLASS, not from hardware.
 #include "exec/mma_exec.hpp"
 
 #include <string>
