@@ -492,6 +492,7 @@ struct SpCase {
     std::string ta;    // "f16", "tf32", "e4m3"
     uint32_t K;
     uint32_t sel;
+    bool aRegs = false; ///< A's stored values from registers (the dense m64nNk16 A fragment; f16 only here)
 };
 
 uint64_t encodeElem(const std::string& t, int v) {
@@ -510,7 +511,7 @@ std::string spKernel(const SpCase& c, uint32_t smBytes) {
     const uint64_t db =
         uint64_t(8192 >> 4) | uint64_t(1) << 16 | uint64_t(1024 >> 4) << 32 | uint64_t(1) << 62;
     return ".version 8.2\n.target sm_90a\n.address_size 64\n"
-           ".visible .entry k(.param .u64 psm, .param .u64 pmeta, .param .u64 pout)\n{\n"
+           ".visible .entry k(.param .u64 psm, .param .u64 pmeta, .param .u64 pout, .param .u64 pa)\n{\n"
            ".reg .b32 %r<16>;\n.reg .b64 %rd<16>;\n.reg .f32 %f<8>;\n.reg .pred %p<4>;\n"
            ".shared .align 1024 .b8 sm[" +
            std::to_string(smBytes) +
@@ -522,12 +523,15 @@ std::string spKernel(const SpCase& c, uint32_t smBytes) {
            "ld.global.u64 %rd4, [%rd3];\nshl.b32 %r3, %r1, 3;\nadd.u32 %r4, %r2, %r3;\n"
            "st.shared.u64 [%r4], %rd4;\nadd.u32 %r1, %r1, 128;\nbra.uni COPY;\nDONE:\nbar.sync 0;\n"
            "ld.param.u64 %rd5, [pmeta];\nmul.wide.u32 %rd6, %r0, 4;\nadd.u64 %rd7, %rd5, %rd6;\n"
-           "ld.global.u32 %r10, [%rd7];\nmov.b64 %rd10, " +
+           "ld.global.u32 %r10, [%rd7];\nld.param.u64 %rd13, [pa];\nmul.wide.u32 %rd14, %r0, 16;\n"
+           "add.u64 %rd15, %rd13, %rd14;\nld.global.v4.u32 {%r11, %r12, %r13, %r14}, [%rd15];\nmov.b64 "
+           "%rd10, " +
            std::to_string(da) + ";\nmov.b64 %rd11, " + std::to_string(db) +
            ";\nsetp.ne.u32 %p1, %r0, %r0;\nfence.proxy.async.shared::cta;\nwgmma.fence.sync.aligned;\n"
            "wgmma.mma_async.sp.sync.aligned." +
-           shape + "." + c.types + " {%f0, %f1, %f2, %f3}, %rd10, %rd11, %r10, " + std::to_string(c.sel) +
-           ", %p1, 1, 1" + (c.ta == "f16" ? ", 0, 0" : "") +
+           shape + "." + c.types + " {%f0, %f1, %f2, %f3}, " +
+           (c.aRegs ? "{%r11, %r12, %r13, %r14}" : "%rd10") + ", %rd11, %r10, " + std::to_string(c.sel) +
+           ", %p1, 1, 1" + (c.ta == "f16" ? (c.aRegs ? ", 0" : ", 0, 0") : "") +
            ";\nwgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;\n"
            "ld.param.u64 %rd8, [pout];\nmul.wide.u32 %rd9, %r0, 16;\nadd.u64 %rd12, %rd8, %rd9;\n"
            "st.global.v4.f32 [%rd12], {%f0, %f1, %f2, %f3};\nret;\n}\n";
@@ -593,23 +597,32 @@ Result<ExecResult> runSparse(const SpCase& c, std::vector<float>* want, bool bre
                 (*want)[t * 4 + i] = float(acc);
             }
     }
+    std::vector<uint32_t> aRegs(128 * 4, 0); // f16: element i of lane l of warp w, the m16n8k16 A figure
+    for (uint32_t t = 0; t < 128 && c.aRegs; ++t)
+        for (uint32_t i = 0; i < 8; ++i) {
+            const uint32_t l = t % 32, row = 16 * (t / 32) + l / 4 + 8 * ((i / 2) % 2),
+                           col = 2 * (l % 4) + i % 2 + 8 * (i / 4);
+            aRegs[t * 4 + i / 2] |= uint32_t(encodeF16(Acomp[row * Kc + col])) << (16 * (i % 2));
+        }
     Launch l;
     l.block = {128, 1, 1};
     l.args = {tensorArg<uint64_t>("psm", "u64", smWords), tensorArg<uint32_t>("pmeta", "u32", meta),
-              tensorArg<float>("pout", "f32", std::vector<float>(128 * 4, -1.0f))};
+              tensorArg<float>("pout", "f32", std::vector<float>(128 * 4, -1.0f)),
+              tensorArg<uint32_t>("pa", "u32", aRegs)};
     return runText(spKernel(c, smBytes), l);
 }
 
 const SpCase kSpCases[] = {{"f32.f16.f16", "f16", 32, 0},
                            {"f32.f16.f16", "f16", 32, 1},
                            {"f32.tf32.tf32", "tf32", 16, 1},
-                           {"f32.e4m3.e4m3", "e4m3", 64, 0}};
+                           {"f32.e4m3.e4m3", "e4m3", 64, 0},
+                           {"f32.f16.f16", "f16", 32, 1, true}};
 
 } // namespace
 
 TEST_CASE("exec comp: wgmma.mma_async.sp equals the dense product of the expanded A", "[exec-comp]") {
     for (const SpCase& c : kSpCases) {
-        INFO(c.types << " k" << c.K << " sp-sel " << c.sel);
+        INFO(c.types << " k" << c.K << " sp-sel " << c.sel << (c.aRegs ? " A from registers" : ""));
         std::vector<float> want;
         auto r = runSparse(c, &want);
         if (!r) FAIL(formatDiagnostic(r.error()));
