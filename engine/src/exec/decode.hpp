@@ -31,6 +31,10 @@ struct DecodeScope {
 /// Split an operand list on top-level commas (outside [] {} ()).
 [[nodiscard]] std::vector<std::string> splitOperands(std::string_view text);
 [[nodiscard]] std::string trim(std::string_view s);
+/// decode_modifiers.cpp: the opcode of a plain instruction (its first '.'-part), and its modifiers (the
+/// other parts) into `op`; the reason when a modifier is not understood.
+[[nodiscard]] std::optional<Opc> opcodeOf(std::string_view name);
+[[nodiscard]] std::optional<std::string> decodeModifiers(Op& op, const std::vector<std::string>& mods);
 /// A tcgen05.* instruction (`text` without its guard) into `op` (tcgen05_decode.cpp): the reason when the
 /// form is not modelled or malformed.
 [[nodiscard]] std::optional<std::string> decodeTcgen05(std::string_view text, DecodeScope& s, Op& op);

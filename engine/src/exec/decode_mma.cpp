@@ -122,9 +122,9 @@ std::optional<std::string> wgmma(const Parts& p, const std::string& rest, Decode
         return std::nullopt;
     }
     if (what != "mma_async") return "`wgmma." + what + "` is not a wgmma instruction";
-    if (p.size() > 2 && p[2] == "sp") return std::string("sparse wgmma (`.sp`) is not modelled yet");
-    // wgmma.mma_async.sync.aligned.shape{.satfinite}.dtype.atype.btype
-    Parts q(p.begin() + 2, p.end());
+    // wgmma.mma_async{.sp}.sync.aligned.shape{.satfinite}.dtype.atype.btype (.sp: PTX ISA §9.7.15.6)
+    const bool sparse = p.size() > 2 && p[2] == "sp";
+    Parts q(p.begin() + (sparse ? 3 : 2), p.end());
     q.erase(std::remove_if(q.begin(), q.end(),
                            [](const std::string& x) { return x == "sync" || x == "aligned"; }),
             q.end());
@@ -144,13 +144,29 @@ std::optional<std::string> wgmma(const Parts& p, const std::string& rest, Decode
                ": wgmma takes f16 (f16/f32 accumulator), bf16 and tf32 (f32), e4m3/e5m2 (f16/f32), s8/u8 "
                "(s32) (PTX ISA §9.7.15.5.2)";
     if (f.satfinite && !integer) return std::string(".satfinite is for the integer wgmma (s32 accumulator)");
-    const unsigned wantK = f16 ? 16 : f.a == ME::TF32 ? 8 : 32;
+    const unsigned wantK = (f16 ? 16 : f.a == ME::TF32 ? 8 : 32) * (sparse ? 2 : 1); // .sp: A is K/2 wide
     const bool nOk =
         integer ? (f.n == 8 || f.n == 16 || f.n == 24 || (f.n >= 32 && f.n % 16 == 0)) : f.n % 8 == 0;
     if (f.m != 64 || f.k != wantK || f.n < 8 || f.n > 256 || !nOk)
         return "shape " + q[0] + ": this type needs m64nNk" + std::to_string(wantK) + " with N " +
                (integer ? "8, 16, 24 or a multiple of 16 in 32..256" : "a multiple of 8 in 8..256");
     if (auto err = operands(rest, s, op, 0)) return err;
+    Opnd meta; // .sp: d, a, b-desc, sp-meta, sp-sel, scale-d, ...: sp-meta moves to the end, sp-sel to the
+               // form
+    if (sparse) {
+        if (op.o.size() < 6 || op.o[3].kind != OK::Reg)
+            return std::string("wgmma.mma_async.sp takes d, a, b-desc, sp-meta (a .b32 register), sp-sel, "
+                               "scale-d, ... (PTX ISA §9.7.15.6)");
+        // unverified: the 8-bit types take sp-sel 0 only (their metadata lives in all 4 threads of a quad,
+        // CUTLASS cute/atom/mma_traits_sm90_gmma_sparse.hpp ELayout_64x64)
+        const int64_t maxSel = meBits(f.a) == 8 ? 0 : 1;
+        if (op.o[4].kind != OK::Imm || op.o[4].imm < 0 || op.o[4].imm > maxSel)
+            return "sp-sel must be the constant 0" + std::string(maxSel ? " or 1" : " for 8-bit types") +
+                   " (PTX ISA §9.7.15.6)";
+        meta = op.o[3];
+        f.sparse = true, f.spSel = uint8_t(op.o[4].imm);
+        op.o.erase(op.o.begin() + 3, op.o.begin() + 5);
+    }
     const size_t nOps = op.o.size();
     f.aRegs = nOps > 1 && op.o[1].kind == OK::Vec;
     const size_t want = integer ? 4 : !f16 ? 6 : f.aRegs ? 7 : 8;
@@ -177,6 +193,7 @@ std::optional<std::string> wgmma(const Parts& p, const std::string& rest, Decode
         if (i == 6 && !f.aRegs) f.transA = v == 1;
         if (i == nOps - 1 && i >= 6) f.transB = v == 1;
     }
+    if (sparse) op.o.push_back(meta);
     op.opc = Opc::Wgmma;
     return std::nullopt;
 }

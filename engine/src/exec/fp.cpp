@@ -1,6 +1,7 @@
-// Floating-point arithmetic and conversions over a warp's active lanes (PTX ISA 9.2 §9.7.3 floating
-// point, §9.7.4 half precision, §9.7.9.21 cvt). Rounding to every PTX format goes through one exact
-// routine (roundTo) on long double (64-bit significand: every f32/f64/int64 input is exact there).
+// Floating-point arithmetic over a warp's active lanes (PTX ISA 9.2 §9.7.3 floating point, §9.7.4 half
+// precision). Rounding goes through fp_round.cpp's exact routine; the directed f32/f64 roundings are
+// fp_directed.cpp's, cvt is cvt.cpp's.
+#include "exec/fp_round.hpp"
 #include "exec/machine.hpp"
 
 #include <algorithm>
@@ -9,125 +10,6 @@
 #include <cstring>
 
 namespace layoutscope::exec {
-
-namespace {
-
-struct Format {
-    int man, exp; ///< stored significand bits, exponent bits
-};
-Format formatOf(Ty t) {
-    if (t.k == TK::F16 || t.k == TK::F16x2) return {10, 5};
-    if (t.k == TK::BF16 || t.k == TK::BF16x2) return {7, 8};
-    return t.bits == 64 ? Format{52, 11} : Format{23, 8};
-}
-
-uint64_t canonicalNaN(Format f) {
-    // f32 0x7fffffff (PTX ISA: canonical NaN); f16 0x7fff, bf16 0x7fff; unverified for f64 (0x7fff...f).
-    return (uint64_t(1) << (f.man + f.exp)) - 1;
-}
-
-// x rounded to format f with mode r; `sat` clamps to [0, 1] with NaN -> 0.
-uint64_t roundTo(long double x, Format f, Rnd r) {
-    const uint64_t signBit = uint64_t(1) << (f.man + f.exp);
-    const uint64_t expMask = (uint64_t(1) << f.exp) - 1;
-    if (std::isnan(x)) return canonicalNaN(f);
-    const bool neg = std::signbit(x);
-    const uint64_t sign = neg ? signBit : 0;
-    long double a = std::fabs(x);
-    const uint64_t inf = sign | (expMask << f.man);
-    const uint64_t maxFinite = sign | ((expMask - 1) << f.man) | ((uint64_t(1) << f.man) - 1);
-    if (std::isinf(a)) return inf;
-    if (a == 0) return sign;
-    const int emax = (1 << (f.exp - 1)) - 1, emin = 1 - emax;
-    int e2 = 0;
-    std::frexp(a, &e2);
-    int e = std::max(e2 - 1, emin);
-    long double scaled = std::ldexp(a, f.man - e); // integer part: the significand with its hidden bit
-    long double q;
-    switch (r) {
-    case Rnd::Rz:
-        q = std::trunc(scaled);
-        break;
-    case Rnd::Rm:
-        q = neg ? std::ceil(scaled) : std::floor(scaled);
-        break;
-    case Rnd::Rp:
-        q = neg ? std::floor(scaled) : std::ceil(scaled);
-        break;
-    case Rnd::Rna:
-        q = std::round(scaled);
-        break;
-    default: { // ties to even
-        const long double fl = std::floor(scaled), diff = scaled - fl;
-        q = diff > 0.5L ? fl + 1 : diff < 0.5L ? fl : (std::fmod(fl, 2.0L) == 0 ? fl : fl + 1);
-    }
-    }
-    uint64_t qi = static_cast<uint64_t>(q);
-    if (qi >> (f.man + 1)) qi >>= 1, ++e; // rounded up to the next binade (exact: the low bit is 0)
-    if (e > emax) {
-        const bool toInf = r == Rnd::Rn || r == Rnd::None || r == Rnd::Rna || (r == Rnd::Rp && !neg) ||
-                           (r == Rnd::Rm && neg);
-        return toInf ? inf : maxFinite;
-    }
-    if (!(qi >> f.man)) return sign | qi; // subnormal (or rounded to zero)
-    return sign | (uint64_t(e + emax) << f.man) | (qi & ((uint64_t(1) << f.man) - 1));
-}
-
-bool isSubnormal(uint64_t bits, Format f) {
-    return ((bits >> f.man) & ((uint64_t(1) << f.exp) - 1)) == 0 && (bits & ((uint64_t(1) << f.man) - 1));
-}
-uint64_t flush(uint64_t bits, Format f) {
-    return isSubnormal(bits, f) ? bits & (uint64_t(1) << (f.man + f.exp)) : bits;
-}
-
-long double fromBits(uint64_t bits, Format f) {
-    const uint64_t man = bits & ((uint64_t(1) << f.man) - 1);
-    const uint64_t ex = (bits >> f.man) & ((uint64_t(1) << f.exp) - 1);
-    const bool neg = (bits >> (f.man + f.exp)) & 1;
-    const int emax = (1 << (f.exp - 1)) - 1;
-    long double v;
-    if (ex == ((uint64_t(1) << f.exp) - 1))
-        v = man ? NAN : INFINITY;
-    else if (ex == 0)
-        v = std::ldexp(static_cast<long double>(man), 1 - emax - f.man);
-    else
-        v = std::ldexp(static_cast<long double>(man | (uint64_t(1) << f.man)), int(ex) - emax - f.man);
-    return neg ? -v : v;
-}
-
-Rnd intRounding(Rnd r) { // .rni etc. round a float to an integral value
-    return r == Rnd::Rni   ? Rnd::Rn
-           : r == Rnd::Rzi ? Rnd::Rz
-           : r == Rnd::Rmi ? Rnd::Rm
-           : r == Rnd::Rpi ? Rnd::Rp
-                           : r;
-}
-
-long double roundIntegral(long double v, Rnd r) {
-    switch (intRounding(r)) {
-    case Rnd::Rz:
-        return std::trunc(v);
-    case Rnd::Rm:
-        return std::floor(v);
-    case Rnd::Rp:
-        return std::ceil(v);
-    default: {
-        const long double fl = std::floor(v), d = v - fl;
-        return d > 0.5L ? fl + 1 : d < 0.5L ? fl : (std::fmod(fl, 2.0L) == 0 ? fl : fl + 1);
-    }
-    }
-}
-
-// An exact result (long double holds it: sums and products of two f32, products of f16/bf16) or a
-// correctly rounded f64 one (computed by the error-free transformations below) rounded to `t`.
-uint64_t finish(long double v, Ty t, Rnd r, bool ftz, bool sat) {
-    const Format f = formatOf(t);
-    if (sat) v = std::isnan(v) ? 0.0L : std::clamp(v, 0.0L, 1.0L);
-    uint64_t bits = roundTo(v, f, r == Rnd::None ? Rnd::Rn : r);
-    return ftz ? flush(bits, f) : bits;
-}
-
-} // namespace
 
 double toDouble(uint64_t bits, Ty t) {
     if (t.isFloat() || t.k == TK::F16x2 || t.k == TK::BF16x2)
@@ -257,15 +139,10 @@ bool execFloat(Machine& m, Warp& w, const Op& op, uint32_t mask) {
         return true;
     const bool pair = t.k == TK::F16x2 || t.k == TK::BF16x2;
     const Ty et = pair ? Ty{t.k == TK::F16x2 ? TK::F16 : TK::BF16, 16} : t;
-    const Format f = formatOf(et);
+    const FpFormat f = formatOf(et);
     const auto& o = op.o;
     if (o.size() < 2) return m.fail(op, DiagCode::Syntax, "missing operands");
     const bool directed = op.rnd == Rnd::Rz || op.rnd == Rnd::Rm || op.rnd == Rnd::Rp;
-    if (directed && et.bits == 64 &&
-        (op.opc == Opc::Fma || op.opc == Opc::Mad || op.opc == Opc::Div || op.opc == Opc::Sqrt ||
-         op.opc == Opc::Rcp))
-        return m.fail(op, DiagCode::Unsupported,
-                      "f64 fma/div/sqrt/rcp with a directed rounding mode is not modelled yet");
     if (op.approx &&
         (op.opc == Opc::Ex2 || op.opc == Opc::Lg2 || op.opc == Opc::Sin || op.opc == Opc::Cos ||
          op.opc == Opc::Rsqrt || op.opc == Opc::Div || op.opc == Opc::Rcp || op.opc == Opc::Sqrt)) {
@@ -297,6 +174,12 @@ bool execFloat(Machine& m, Warp& w, const Op& op, uint32_t mask) {
             long double v = 0;
             uint64_t bits = 0;
             bool raw = false;
+            // f32/f64 add/sub/mul/fma/div/rcp/sqrt with .rz/.rm/.rp: exact, rounded once (fp_directed.cpp);
+            // the result is representable, so finish() only applies .sat and .ftz to it
+            if (directed && !op.approx && directedFloat(op.opc, op.rnd, et, a, b, c, bits)) {
+                out |= finish(fromBits(bits, f), et, Rnd::Rn, op.ftz, op.sat);
+                continue;
+            }
             switch (op.opc) {
             case Opc::Add:
                 v = a + b;
@@ -314,7 +197,7 @@ bool execFloat(Machine& m, Warp& w, const Op& op, uint32_t mask) {
                 else if (et.bits == 32 && !directed)
                     v = std::fma(float(a), float(b), float(c)); // fused, exact RN
                 else
-                    v = a * b + c; // unverified: directed f32 / f16 sums spanning more than 64 bits
+                    v = a * b + c; // f16/bf16 (.rn only): exact in long double
                 break;
             case Opc::Div:
                 if (et.bits == 64)
@@ -383,8 +266,7 @@ bool execFloat(Machine& m, Warp& w, const Op& op, uint32_t mask) {
             if (op.opc == Opc::Testp) break;
             if (!raw) {
                 // Round-to-nearest sums and products in their own precision (correctly rounded by
-                // the host FPU); unverified: directed modes of sums whose exponents differ by more
-                // than 64 bits (long double loses the sticky bit).
+                // the host FPU); the directed f32/f64 ones went through directedFloat above.
                 if (!directed && (op.opc == Opc::Add || op.opc == Opc::Sub || op.opc == Opc::Mul)) {
                     if (et.bits == 64)
                         v = op.opc == Opc::Add   ? double(a) + double(b)
@@ -400,61 +282,6 @@ bool execFloat(Machine& m, Warp& w, const Op& op, uint32_t mask) {
             out |= pair ? (bits & 0xffff) << sh : bits;
         }
         if (op.opc != Opc::Testp) writeOperand(m, w, o[0], l, out);
-    }
-    return true;
-}
-
-bool execConvert(Machine& m, Warp& w, const Op& op, uint32_t mask) {
-    const Ty dt = op.t, st = op.t2;
-    if (op.o.size() != 2 || st.k == TK::None)
-        return m.fail(op, DiagCode::Syntax, "cvt needs .dtype.stype and 2 operands");
-    if (dt.k == TK::F16x2 || dt.k == TK::BF16x2 || st.k == TK::F16x2 || st.k == TK::BF16x2)
-        return m.fail(op, DiagCode::Unsupported, "packed cvt forms (.f16x2/.bf16x2) are not modelled yet");
-    const bool dFloat = dt.isFloat(), sFloat = st.isFloat();
-    for (int l = 0; l < 32; ++l) {
-        if (!(mask >> l & 1)) continue;
-        const uint64_t x = readOperand(m, w, op.o[1], l, st);
-        uint64_t r;
-        if (!dFloat && !sFloat) { // integer -> integer: truncate or extend; .sat clamps
-            const long double v =
-                st.k == TK::S ? (long double)signExtend(x, st.bits) : (long double)maskBits(x, st.bits);
-            if (op.sat) {
-                const long double lo = dt.k == TK::S ? -std::ldexp(1.0L, dt.bits - 1) : 0;
-                const long double hi =
-                    dt.k == TK::S ? std::ldexp(1.0L, dt.bits - 1) - 1 : std::ldexp(1.0L, dt.bits) - 1;
-                const long double c = std::clamp(v, lo, hi);
-                r = c < 0 ? uint64_t(int64_t(c)) : uint64_t(c);
-            } else {
-                r = st.k == TK::S ? uint64_t(signExtend(x, st.bits)) : maskBits(x, st.bits);
-            }
-            r = dt.k == TK::S ? uint64_t(signExtend(r, dt.bits)) : maskBits(r, dt.bits);
-        } else if (dFloat) {
-            uint64_t sx = x;
-            if (sFloat && op.ftz) sx = flush(maskBits(x, st.bits), formatOf(st));
-            const long double v = sFloat ? fromBits(maskBits(sx, st.bits), formatOf(st))
-                                         : (st.k == TK::S ? (long double)signExtend(x, st.bits)
-                                                          : (long double)maskBits(x, st.bits));
-            if (sFloat &&
-                (op.rnd == Rnd::Rni || op.rnd == Rnd::Rzi || op.rnd == Rnd::Rmi || op.rnd == Rnd::Rpi))
-                r = finish(roundIntegral(v, op.rnd), dt, Rnd::Rn, op.ftz, op.sat);
-            else
-                r = finish(v, dt, op.rnd, op.ftz, op.sat);
-        } else { // float -> integer: round to integral (default .rzi required by PTX), saturate, NaN -> 0
-            long double v = fromBits(
-                maskBits(op.ftz ? flush(maskBits(x, st.bits), formatOf(st)) : x, st.bits), formatOf(st));
-            if (std::isnan(v)) {
-                r = 0;
-            } else {
-                v = roundIntegral(v, op.rnd == Rnd::None ? Rnd::Rz : op.rnd);
-                const long double lo = dt.k == TK::S ? -std::ldexp(1.0L, dt.bits - 1) : 0;
-                const long double hi =
-                    dt.k == TK::S ? std::ldexp(1.0L, dt.bits - 1) - 1 : std::ldexp(1.0L, dt.bits) - 1;
-                v = std::clamp(v, lo, hi);
-                r = v < 0 ? uint64_t(int64_t(v)) : uint64_t(v);
-                r = dt.k == TK::S ? uint64_t(signExtend(r, dt.bits)) : maskBits(r, dt.bits);
-            }
-        }
-        writeOperand(m, w, op.o[0], l, r);
     }
     return true;
 }

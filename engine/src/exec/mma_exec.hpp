@@ -30,6 +30,12 @@ struct FragElem {
 [[nodiscard]] FragElem mmaFrag(const MmaForm& f, char which, uint32_t lane, uint32_t i);
 [[nodiscard]] FragElem wgmmaD(const MmaForm& f, uint32_t warpInGroup, uint32_t lane, uint32_t i);
 
+/// wgmma.mma_async.sp (wgmma_sparse.cpp): `A`, the stored 64 x K/2 values (row-major), becomes the 64 x K
+/// matrix the metadata (sp-meta, Op::o.back(), of the 4 warps) places them in; false (m.error) on invalid
+/// metadata.
+[[nodiscard]] bool expandSparseA(Machine& m, const Op& op, const std::array<Warp*, 4>& warps,
+                                 const MmaForm& f, std::vector<long double>& A);
+
 /// The register slot of element `i` of a vector operand (the operand itself when it is not a vector);
 /// -1 for an immediate or sink.
 [[nodiscard]] inline int vecReg(const Opnd& o, size_t i) {

@@ -179,13 +179,15 @@ struct Op {
     Cmp cmp = Cmp::None;
     uint8_t boolOp = 0; ///< setp/.and/.or/.xor: 1/2/3
     uint8_t mode = 0;   ///< mul/mad: 0 lo, 1 hi, 2 wide; shfl: 0 up, 1 down, 2 bfly, 3 idx; vote: 0 all,
-                        ///< 1 any, 2 uni, 3 ballot; bfe/shr signedness from t; prmt: 0 default, 1..6
+                        ///< 1 any, 2 uni, 3 ballot; bfe/shr signedness from t; prmt: 0 default, 1..6;
+                        ///< cvt: the packed narrow formats, dst | src << 4 (cvt_packed.hpp PackFmt)
     Space space = Space::Generic;
     Space space2 = Space::Generic; ///< cvta: the other space
     bool toGeneric = true;         ///< cvta (false: cvta.to)
     uint8_t vec = 1;
     AtomOp atom = AtomOp::None;
     bool sat = false, ftz = false, approx = false, cc = false;
+    bool relu = false, satfinite = false; ///< cvt .relu / .satfinite (cvt_packed.cpp)
     bool pairDest = false; ///< `setp p|q, ...` / `shfl d|p, ...`: o[1] is the second destination
     int guard = -1;        ///< predicate register slot, -1 = none
     bool guardNeg = false;

@@ -5,6 +5,7 @@
 #include "exec/tcgen05_state.hpp"
 #include "layoutscope/tcgen05/umma.hpp"
 
+#include <algorithm>
 #include <bit>
 
 namespace layoutscope::exec {
@@ -117,7 +118,13 @@ void recordTcgen05(Machine& m, Warp& w, const Op& op, uint32_t exec) {
             recordNote(m, "tcgen05.mma .ws / .sp forms");
             continue;
         }
-        one(l, s); // a zero disable-output-lane mask (the executor refuses others) is left out
+        if (mask && std::any_of(op.o[4].elems.begin(), op.o[4].elems.end(), [&](const Opnd& r) {
+                return uint32_t(readOperand(m, w, r, l, {TK::B, 32})) != 0;
+            })) { // h/xcomp: the scenario's tcgen05.mma has no mask; its lanes would be written
+            recordNote(m, "tcgen05.mma with a non-zero disable-output-lane mask");
+            continue;
+        }
+        one(l, s); // a zero disable-output-lane mask is left out
     }
 }
 

@@ -11,6 +11,22 @@
 
 namespace layoutscope::exec {
 
+namespace {
+
+// A warning of the run, once per message (Blackwell semantics this machine cannot check).
+void noteOnce(Machine& m, const Op& op, const std::string& msg) {
+    for (const auto& n : m.notes)
+        if (n.message == msg) return;
+    m.notes.push_back({Severity::Warning,
+                       DiagCode::InvalidValue,
+                       {op.line, op.column, 1},
+                       msg,
+                       "PTX ISA 9.2 §9.7.16.10.9",
+                       Provenance::Assumption});
+}
+
+} // namespace
+
 bool execTcgen05Mma(Machine& m, Warp& w, const Op& op, int lane) {
     TcgenState& st = tcgenState(m);
     // [d-tmem], a-desc | [a-tmem], b-desc, idesc, {disable-output-lane}?, enable-input-d
@@ -32,12 +48,6 @@ bool execTcgen05Mma(Machine& m, Warp& w, const Op& op, int lane) {
         u->descA = readOperand(m, w, op.o[1], lane, {TK::B, 64});
     u->descB = readOperand(m, w, op.o[2], lane, {TK::B, 64});
     const bool mask = !scaled && op.o[4].kind == OK::Vec;
-    if (mask)
-        for (const Opnd& r : op.o[4].elems)
-            if (uint32_t(readOperand(m, w, r, lane, {TK::B, 32})) != 0)
-                return m.fail(op, DiagCode::Unsupported,
-                              "a non-zero disable-output-lane mask is not modelled by the executor yet "
-                              "(PTX ISA 9.2 §9.7.16.10.9)");
     u->enableInputD = readOperand(m, w, op.o[scaled ? 6 : mask ? 5 : 4], lane, {TK::Pred, 1}) & 1;
     // D (and A in Tensor Memory) must lie in live allocations of every CTA the MMA writes.
     const UmmaDShape shape = ummaDShape(*u);
@@ -60,8 +70,32 @@ bool execTcgen05Mma(Machine& m, Warp& w, const Op& op, int lane) {
                                                                          : "tcgen05.mma's scale factors B"))
                         return failWith(m, op, *e);
             }
+    // disable-output-lane (PTX ISA 9.2 §9.7.16.10.9): the Tensor Memory lanes the MMA must not update with
+    // D. unverified (no Blackwell GPU here): bit i of element j names lane 32 (j % 4) + i of the pair's CTA
+    // j / 4 (the even CTA's lanes in elements 0..3); those lanes keep their D cells (the trace and the
+    // order model still see the whole D written).
+    std::vector<std::pair<uint32_t, std::vector<uint32_t>>> keep; // (CTA << 8 | lane, its D cells)
+    if (mask && checkUmmaDShape(shape) && d.column + ummaDColumns(shape) <= kTmemColumns)
+        for (size_t j = 0; j < op.o[4].elems.size(); ++j) {
+            const uint32_t bits = uint32_t(readOperand(m, w, op.o[4].elems[j], lane, {TK::B, 32}));
+            const uint32_t c = first + uint32_t(j / 4);
+            for (uint32_t i = 0; i < 32 && c < m.ctas.size(); ++i)
+                if (bits >> i & 1) {
+                    const auto cells = st.tmem.ctas[c].laneCells(32 * uint32_t(j % 4) + i);
+                    keep.push_back(
+                        {c << 8 | (32 * uint32_t(j % 4) + i),
+                         {cells.begin() + d.column, cells.begin() + d.column + ummaDColumns(shape)}});
+                }
+        }
+    if (!keep.empty())
+        noteOnce(m, op,
+                 "tcgen05.mma with a non-zero disable-output-lane mask: the lanes "
+                 "it names keep their D cells (unverified: the bit to lane map)");
     syncShadow(m);
     Status s = st.ex.mma(*u, w.cta, {op.text, op.line});
+    for (const auto& [where, cells] : keep)
+        std::copy(cells.begin(), cells.end(),
+                  st.tmem.ctas[where >> 8].laneCells(where & 0xFF).begin() + d.column);
     if (s) orderTcgen05Mma(m, w, op, lane, *u, st.trace); // h/order2: its reads, writes and completion
     st.trace = Trace{};
     if (!s) return failWith(m, op, s.error());

@@ -54,17 +54,18 @@ bool runWarpgroup(Machine& m, const Op& op, const Group& grp) {
                                       m.who(*w, l) + "); it must be the same in all 128 threads");
         return true;
     };
-    std::vector<long double> A(size_t(M) * K), B(size_t(K) * N);
+    const uint32_t Ka = f.sparse ? K / 2 : K; // A's stored columns (.sp: the non-zero half, wgmma_sparse.cpp)
+    std::vector<long double> A(size_t(M) * Ka), B(size_t(K) * N);
     std::vector<uint32_t> readAddrs; // shared bytes the operands read (for the order model, below)
     auto fromSmem = [&](const Opnd& o, bool isA, std::vector<long double>& to) {
         uint64_t v = 0;
         if (!uniform(o, v)) return false;
         const SmemDescriptor d = sm90Descriptor(v);
         const ME e = isA ? f.a : f.b;
-        const uint32_t bits = meBits(e), rows = isA ? M : N;
+        const uint32_t bits = meBits(e), rows = isA ? M : N, cols = isA ? Ka : K;
         const MatrixMajor major = (isA ? f.transA : f.transB) ? MatrixMajor::MN : MatrixMajor::K;
         for (uint32_t mn = 0; mn < rows; ++mn)
-            for (uint32_t k = 0; k < K; ++k) {
+            for (uint32_t k = 0; k < cols; ++k) {
                 const uint32_t addr = elementAddress(d, major, bits, mn, k);
                 const uint8_t* p = resolve(m, w0, op, Space::Shared, addr, bits / 8, 0, false);
                 if (!p) return false;
@@ -73,27 +74,30 @@ bool runWarpgroup(Machine& m, const Op& op, const Group& grp) {
                 std::memcpy(&raw, p, bits / 8);
                 const long double x = meValue(raw, e) * (isA ? f.scaleA : f.scaleB);
                 if (isA)
-                    to[size_t(mn) * K + k] = x;
+                    to[size_t(mn) * Ka + k] = x;
                 else
                     to[size_t(k) * N + mn] = x;
             }
         return true;
     };
     if (f.aRegs) {
-        const uint32_t n = fragCount(f, 'A'), bits = meBits(f.a);
+        MmaForm fa = f; // .sp: the stored A is a dense m64nNk(K/2) A fragment
+        fa.k = uint16_t(Ka);
+        const uint32_t n = fragCount(fa, 'A'), bits = meBits(f.a);
         for (uint32_t wi = 0; wi < 4; ++wi)
             for (uint32_t l = 0; l < 32; ++l)
                 for (uint32_t i = 0; i < n; ++i) {
-                    const FragElem fe = mmaFrag(f, 'A', l, i);
+                    const FragElem fe = mmaFrag(fa, 'A', l, i);
                     const int r = vecReg(op.o[1], fe.reg);
                     const uint64_t reg = r >= 0 ? m.reg(*grp.warps[wi], uint32_t(r), int(l)) : 0;
-                    A[size_t(fe.row + 16 * wi) * K + fe.col] =
+                    A[size_t(fe.row + 16 * wi) * Ka + fe.col] =
                         meValue(maskBits(reg >> fe.shift, int(bits)), f.a) * f.scaleA;
                 }
     } else if (!fromSmem(op.o[1], true, A)) {
         return false;
     }
     if (!fromSmem(op.o[2], false, B)) return false;
+    if (f.sparse && !expandSparseA(m, op, grp.warps, f, A)) return false;
     const uint32_t nd = N / 2, dbits = meBits(f.d), dRegs = dbits == 16 ? N / 4 : N / 2;
     for (uint32_t wi = 0; wi < 4; ++wi) {
         Warp& w = *grp.warps[wi];
