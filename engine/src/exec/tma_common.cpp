@@ -89,7 +89,25 @@ uint64_t reduceValue(AtomOp a, Ty ty, uint64_t old, uint64_t v) {
     const bool isF = ty.k == TK::F || ty.k == TK::F16 || ty.k == TK::BF16, isS = ty.k == TK::S;
     switch (a) {
     case AtomOp::Add: // floating point: the exact sum rounded once to nearest even (.noftz keeps subnormals)
-        if (isF) return fromLongDouble((long double)toDouble(old, ty) + toDouble(v, ty), ty, Rnd::Rn, false);
+        if (isF && ty.k == TK::F) { // f32 / f64: the host's IEEE addition (round to nearest even), as add.rn
+            if (bits == 32) {
+                float a, b;
+                const uint32_t x = uint32_t(old), y = uint32_t(v);
+                std::memcpy(&a, &x, 4), std::memcpy(&b, &y, 4);
+                a += b;
+                uint32_t r;
+                std::memcpy(&r, &a, 4);
+                return r;
+            }
+            double a, b;
+            std::memcpy(&a, &old, 8), std::memcpy(&b, &v, 8);
+            a += b;
+            uint64_t r;
+            std::memcpy(&r, &a, 8);
+            return r;
+        }
+        if (isF) // f16 / bf16: the sum is exact in long double (64-bit significand), then rounded once
+            return fromLongDouble((long double)toDouble(old, ty) + toDouble(v, ty), ty, Rnd::Rn, false);
         return maskBits(old + v, bits);
     case AtomOp::Min:
     case AtomOp::Max: {
