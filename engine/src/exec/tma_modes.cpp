@@ -86,6 +86,18 @@ bool tensorLoadMode(Machine& m, Warp& w, const Op& op, int l) {
     TmaTileLoad ld;
     uint32_t targets = 0;
     if (!prepareLoad(m, w, op, l, ld, targets, gather ? 5 : op.vec, gather ? 3 : 4)) return false;
+    if (wide && ld.map.mode == TensorMap::Mode::Im2col && !ld.map.pixelBoxLowerCorner[1] &&
+        !ld.map.pixelBoxUpperCorner[1] && !ld.map.pixelBoxLowerCorner[2] && !ld.map.pixelBoxUpperCorner[2]) {
+        // A cuTensorMapEncodeIm2colWide map writes the bytes of an im2col map with W corners only, in mode W
+        // and W128 alike (docs/tensormap-layout.md §2): the instruction's qualifier names the mode.
+        // unverified: on sm_100 the mode may also live in the map's bytes.
+        auto wm = encodeIm2colWide(
+            {ld.map.p, ld.map.pixelBoxLowerCorner[0], ld.map.pixelBoxUpperCorner[0], ld.map.channelsPerPixel,
+             ld.map.pixelsPerColumn,
+             op.async & kAfIm2colW128 ? TensorIm2colWideMode::W128 : TensorIm2colWideMode::W},
+            ld.arch);
+        if (wm) ld.map = *wm;
+    }
     MachineState st = stateFor(m, targets | (1u << ld.mbarCta));
     Trace trace;
     trace.budgetBytes = 0;
