@@ -77,6 +77,19 @@ void recordGather4(Machine& m, Warp& w, const Op& op, int l, const TmaGather4Loa
     recordStatement(m, text + ";");
 }
 
+// A warning once per line for the modes no hardware record backs (the engine's reading of the PTX ISA).
+void noteUnverified(Machine& m, const Op& op, const std::string& what) {
+    for (const Diagnostic& d : m.notes)
+        if (d.span.line == op.line && d.ruleRef == kCopyRef) return;
+    if (m.notes.size() < 16)
+        m.notes.push_back({Severity::Warning,
+                           DiagCode::Unsupported,
+                           {op.line, op.column, 1},
+                           "`" + op.text + "`: " + what + " (unverified: no hardware record)",
+                           kCopyRef,
+                           Provenance::Assumption});
+}
+
 } // namespace
 
 bool tensorLoadMode(Machine& m, Warp& w, const Op& op, int l) {
@@ -129,6 +142,12 @@ bool tensorLoadMode(Machine& m, Warp& w, const Op& op, int l) {
         for (const auto& c : m.ctas) before.push_back(c.smem);
     const int64_t bytes = deliverLoad(m, w, op, l, ld, targets, st);
     if (bytes < 0) return false;
+    if (gather || wide)
+        noteUnverified(
+            m, op,
+            gather ? "the four rows' placement and tx count of .tile::gather4 follow PTX ISA §5.5.3.4 "
+                     "and tma.md §8"
+                   : "the W walk and halo of .im2col::w* follow PTX ISA §5.5.5 and docs/im2col.md §5");
     if (gather)
         recordGather4(m, w, op, l, g);
     else
@@ -165,6 +184,9 @@ bool tensorStoreMode(Machine& m, Warp& w, const Op& op, int l, bool reduce) {
         tb.endInstr();
         if (!s) return engineError(m, op, s);
     }
+    if (scatter)
+        noteUnverified(m, op,
+                       "the four rows' placement of .tile::scatter4 follows PTX ISA §5.5.3.4 and tma.md §8");
     const TensorMap& map = sto.map;
     const uint64_t eb = std::max<uint32_t>(1, elementBits(map.p.dataType) / 8);
     // unverified: the shared-memory bytes read are taken as the dense image (4 rows of boxDim[0] elements;
