@@ -227,3 +227,20 @@ TEST_CASE("exec move: malformed plain bulk reduces get a diagnostic naming the r
                    Catch::Contains("needs [dstMem], [srcMem], size, [mbar] (3 operands given"));
     }
 }
+
+TEST_CASE("exec move: the recorder writes a bulk reduce as a poke of the bytes it left",
+          "[exec][exec-move]") {
+    std::vector<uint8_t> io(128);
+    for (size_t i = 0; i < io.size(); ++i) io[i] = uint8_t(i < 64 ? 1 : 0x10); // 0x10101010 + 0x01010101
+    Launch l;
+    l.block = {32, 1, 1};
+    l.args.push_back(tensorArg<uint8_t>("io", "u8", io));
+    auto m = readPtxModule(globalKernel("add.u32"));
+    REQUIRE(m);
+    ExecOptions opt;
+    opt.record = true;
+    auto r = runKernel(*m, l, opt);
+    if (!r) FAIL(formatDiagnostic(r.error()));
+    CHECK_THAT(r->recording, Catch::Contains("poke global 0x"));
+    CHECK_THAT(r->recording, Catch::Contains("=" + std::string(128, '1') + "\n")); // 64 bytes of 0x11
+}

@@ -72,6 +72,23 @@ TEST_CASE("exec move: .im2col loads walk the pixels as the reference describes",
         CHECK(tensorBytes(*r, "1") ==
               u16Bytes(im2colWalk(16, 10, 1, 2, -1, 8, 0, 0, 8, -1, 0, 0, 1, 0, 8, 12)));
     }
+    SECTION("3d .multicast::cluster: the ctaMask operand follows the offsets") {
+        const std::string ptx = checked(
+            loadKernel("sm_90a", coords({8, -1, 0}) + "mov.u16 %rs1, 1;\nmov.u16 %rs3, 1;\n",
+                       "cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes."
+                       "multicast::cluster [%r2], [%rd4, " +
+                           coordList(3) + "], [%r3], {%rs1}, %rs3;",
+                       12 * 16, 48),
+            "sm_90a");
+        auto r =
+            runText(ptx, moveLaunch("T=tensor:u16[2,10,16]:index",
+                                    "im2col UINT16 dims=[16,10,2] strides=[32,320] lower=[-1] upper=[-1] "
+                                    "channels=8 pixels=12 address=T",
+                                    std::vector<uint8_t>(192, 0xEE)));
+        if (!r) FAIL(formatDiagnostic(r.error()));
+        CHECK(tensorBytes(*r, "1") ==
+              u16Bytes(im2colWalk(16, 10, 1, 2, -1, 8, 0, 0, 8, -1, 0, 0, 1, 0, 8, 12)));
+    }
     SECTION("4d: W then H, offsets W and H, pixels past H read zero") {
         // T {C 8, W 6, H 5, N 2}; W in [0, 3], H in [-1, 4]; start (0, w 1, h -1, n 0), offsets {2, 1}.
         const std::string ptx = checked(

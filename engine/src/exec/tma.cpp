@@ -112,6 +112,7 @@ bool tensorStore(Machine& m, Warp& w, const Op& op, int l, bool reduce = false) 
     }
     return true;
 }
+
 } // namespace
 
 bool execCopy(Machine& m, Warp& w, const Op& op, uint32_t exec) {
