@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstring>
 
 namespace layoutscope::exec {
@@ -112,9 +113,13 @@ uint64_t reduceValue(AtomOp a, Ty ty, uint64_t old, uint64_t v) {
     case AtomOp::Min:
     case AtomOp::Max: {
         bool less;
-        if (isF) // unverified: NaN operands (PTX: min/max of a NaN and a number give the number)
-            less = toDouble(old, ty) < toDouble(v, ty);
-        else
+        if (isF) { // PTX ISA §9.7.4.10 (min/max): a NaN and a number give the number (the H200's reduces do,
+                   // tests/data/exec/bulk_h200.jsonl), two NaNs the canonical NaN (unverified); -0 < +0
+            const double a = toDouble(old, ty), b = toDouble(v, ty);
+            if (a != a && b != b) return maskBits(~uint64_t(0), bits - 1);
+            if (a != a || b != b) return a != a ? v : old;
+            less = a < b || (a == b && std::signbit(a) && !std::signbit(b));
+        } else
             less =
                 isS ? signExtend(old, bits) < signExtend(v, bits) : maskBits(old, bits) < maskBits(v, bits);
         return (a == AtomOp::Min) == less ? old : v;
