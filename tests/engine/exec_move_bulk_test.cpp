@@ -244,3 +244,48 @@ TEST_CASE("exec move: the recorder writes a bulk reduce as a poke of the bytes i
     CHECK_THAT(r->recording, Catch::Contains("poke global 0x"));
     CHECK_THAT(r->recording, Catch::Contains("=" + std::string(128, '1') + "\n")); // 64 bytes of 0x11
 }
+
+TEST_CASE("exec move: plain bulk reduces leave the bytes the H100 left", "[exec][exec-move]") {
+    // tests/data/exec/bulk_reduce_h100.jsonl: scripts/probes/bulk_reduce (run.sh on the H100; README.md
+    // there).
+    const std::string text = readData("bulk_reduce_h100.jsonl");
+    if (text.empty()) {
+        WARN("SKIPPED: tests/data/exec/bulk_reduce_h100.jsonl not recorded yet "
+             "(scripts/probes/bulk_reduce/run.sh "
+             "on an H100)");
+        return;
+    }
+    auto field = [](const std::string& line, const std::string& key) {
+        const std::string k = "\"" + key + "\": \"";
+        const size_t a = line.find(k);
+        return a == std::string::npos
+                   ? std::string()
+                   : line.substr(a + k.size(), line.find('"', a + k.size()) - a - k.size());
+    };
+    auto unhex = [](const std::string& h) {
+        std::vector<uint8_t> b(h.size() / 2);
+        for (size_t i = 0; i < b.size(); ++i) b[i] = uint8_t(std::stoul(h.substr(2 * i, 2), nullptr, 16));
+        return b;
+    };
+    std::stringstream lines(text);
+    std::string line;
+    int ran = 0;
+    while (std::getline(lines, line)) {
+        const std::string form = field(line, "form");
+        if (form.empty() || line.find("\"error\"") != std::string::npos) continue;
+        DYNAMIC_SECTION(form) {
+            const bool cluster = form.rfind("cluster.", 0) == 0;
+            const std::string opType = form.substr(form.find('.') + 1);
+            std::vector<uint8_t> io = unhex(field(line, "src"));
+            const auto before = unhex(field(line, "before")), after = unhex(field(line, "after"));
+            REQUIRE(io.size() == 64);
+            io.insert(io.end(), before.begin(), before.end());
+            auto r = run(cluster ? clusterKernel(opType) : globalKernel(opType), io);
+            if (!r) FAIL(formatDiagnostic(r.error()));
+            const auto out = values<uint8_t>(*r, "io");
+            CHECK(std::vector<uint8_t>(out.begin() + 64, out.end()) == after);
+        }
+        ++ran;
+    }
+    CHECK(ran > 0);
+}
