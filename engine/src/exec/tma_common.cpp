@@ -250,16 +250,27 @@ bool storeBack(Machine& m, Warp& w, const Op& op, int l, const TmaTileStore& sto
     const TensorDataType dt = sto.map.p.dataType;
     const uint32_t eb = std::max<uint32_t>(1, elementBits(dt) / 8);
     const Ty ty = elementTy(dt);
+    // Only the map's own byte range [globalAddress, + extent) can be written: compared there alone (16 bytes
+    // more: a store writes the 16-byte granule that holds the last element, docs/im2col.md §4).
+    const auto& p = sto.map.p;
+    uint64_t extent = uint64_t(p.globalDim[0]) * eb + 16;
+    for (uint32_t i = 1; i < p.tensorRank; ++i)
+        extent += (uint64_t(p.globalDim[i]) - 1) * p.globalStrides[i - 1];
     for (auto& t : m.tensors) {
-        std::vector<uint8_t> v0(t.bytes.size()), v1(t.bytes.size());
-        st0.global.read(t.address, v0);
-        stFF.global.read(t.address, v1);
+        const uint64_t a = std::max(p.globalAddress, t.address) - t.address;
+        const uint64_t b = std::min(p.globalAddress + extent, t.address + t.bytes.size());
+        if (t.address + a >= b) continue;
+        const uint64_t n = b - t.address - a;
+        std::vector<uint8_t> v0(n), v1(n);
+        st0.global.read(t.address + a, v0);
+        stFF.global.read(t.address + a, v1);
         const uint64_t step = atom == AtomOp::None ? 1 : eb;
-        for (uint64_t i = 0; i + step <= t.bytes.size(); i += step) {
-            if (std::memcmp(&v0[i], &v1[i], step) != 0) continue; // not written by the store
+        for (uint64_t j = 0; j + step <= n; j += step) {
+            const uint64_t i = a + j;
+            if (std::memcmp(&v0[j], &v1[j], step) != 0) continue; // not written by the store
             uint64_t oldV = 0, newV = 0;
             std::memcpy(&oldV, &t.bytes[i], step);
-            std::memcpy(&newV, &v0[i], step);
+            std::memcpy(&newV, &v0[j], step);
             const uint64_t r = atom == AtomOp::None ? newV : reduceValue(atom, ty, oldV, newV);
             std::memcpy(&t.bytes[i], &r, step);
             recordWrite(m, true, 0, t.address + i, step); // recorded as the bytes it left (a poke)
