@@ -107,6 +107,19 @@ inline std::optional<std::string> ptxasVerdict(const std::string& ptx, const std
     return rc == 0 ? std::string() : ss.str() + "(rc " + std::to_string(rc) + ")";
 }
 
+/// `mov.u32 %r20.., value;` for each coordinate, and the operand `{%r20, ...}` naming them.
+inline std::string coords(const std::vector<int>& c) {
+    std::string s;
+    for (size_t i = 0; i < c.size(); ++i)
+        s += "mov.u32 %r" + std::to_string(20 + i) + ", " + std::to_string(c[i]) + ";\n";
+    return s;
+}
+inline std::string coordList(size_t n) {
+    std::string s = "{";
+    for (size_t i = 0; i < n; ++i) s += (i ? ", %r" : "%r") + std::to_string(20 + i);
+    return s + "}";
+}
+
 /// `ptx` after checking that ptxas accepts it for `arch` (the kernels' independent validity check; said once
 /// and skipped when ptxas is absent).
 inline std::string checked(std::string ptx, const std::string& arch) {
