@@ -218,6 +218,16 @@ TEST_CASE("exec move: malformed plain bulk reduces get a diagnostic naming the r
         REQUIRE_FALSE(r);
         CHECK_THAT(r.error().message, Catch::Contains("into .shared::cluster (.and/.or/.xor: .b32"));
     }
+    SECTION("a source other than shared::cta") {
+        std::string ptx = globalKernel("add.u32");
+        const std::string from = ".global.shared::cta.bulk_group";
+        ptx.replace(ptx.find(from), from.size(), ".global.global.bulk_group");
+        CHECK(ptxasVerdict(ptx, "sm_90a").value_or("refused") != "");
+        auto r = run(ptx, io);
+        REQUIRE_FALSE(r);
+        CHECK_THAT(r.error().message,
+                   Catch::Contains("cp.reduce.async.bulk into .global reads .shared::cta"));
+    }
     SECTION("shared::cluster without its [mbar]") {
         const std::string ptx = clusterKernel("add.u32", "64");
         CHECK(ptxasVerdict(ptx, "sm_90a").value_or("refused") != "");

@@ -139,13 +139,19 @@ std::optional<std::string> copy(const std::vector<std::string>& parts, Op& op) {
         f = tensor ? CopyForm::TensorPrefetch : CopyForm::BulkPrefetch;
     else if (spaces.empty())
         return std::string("a bulk copy needs its .dst.src state spaces");
+    else if (spaces[0] == "global" && reduce && (spaces.size() < 2 || spaces[1] != "shared::cta"))
+        return std::string(
+            "cp.reduce.async.bulk into .global reads .shared::cta (PTX ISA 9.2 §9.7.9.25.4.2)");
     else if (spaces[0] == "global")
         f = reduce ? (tensor ? CopyForm::TensorReduce : CopyForm::BulkReduce)
                    : (tensor ? CopyForm::TensorStore : CopyForm::BulkStore);
     else if (reduce && tensor)
         return std::string("cp.reduce.async.bulk.tensor writes global memory only (.global.shared::cta)");
-    else if (reduce)
+    else if (reduce && spaces[0] == "shared::cluster" && spaces.size() > 1 && spaces[1] == "shared::cta")
         f = CopyForm::BulkReduce; // .shared::cluster.shared::cta with .mbarrier::complete_tx::bytes
+    else if (reduce)
+        return std::string("cp.reduce.async.bulk goes .global.shared::cta or .shared::cluster.shared::cta "
+                           "(PTX ISA 9.2 §9.7.9.25.4.2)");
     else if (spaces.size() > 1 && spaces[1] != "global")
         f = CopyForm::BulkSharedToCluster;
     else
