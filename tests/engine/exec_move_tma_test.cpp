@@ -207,58 +207,87 @@ TEST_CASE("exec move: .im2col::w loads equal the engine's scenario-side result",
     // No hardware record exists for the ::w modes (docs/im2col.md §5, unverified): the executor must place
     // the bytes exactly as the engine's executeTmaIm2colLoad (the function scenarios run) does for the same
     // map.
-    const std::string ptx = checked(
-        loadKernel("sm_100a", coords({0, 2, 0}) + "mov.u16 %rs1, 3;\nmov.u16 %rs2, 1;\n",
-                   "cp.async.bulk.tensor.3d.shared::cta.global.im2col::w.mbarrier::complete_tx::bytes [%r2], "
-                   "[%rd4, " +
-                       coordList(3) + "], [%r3], {%rs1, %rs2};",
-                   11 * 64, 11 * 16),
-        "sm_100a");
-    auto r = runText(ptx, moveLaunch("T=tensor:u16[2,20,32]:index",
-                                     "im2col_wide UINT16 dims=[32,20,2] strides=[64,1280] lower=-2 upper=0 "
-                                     "channels=32 pixels=8 mode=W swizzle=64B address=T",
-                                     std::vector<uint8_t>(11 * 64, 0xEE)));
-    if (!r) FAIL(formatDiagnostic(r.error()));
-    const ExecTensor* t = nullptr;
-    for (const auto& x : r->tensors)
-        if (x.name == "T") t = &x;
-    REQUIRE(t);
-    TensorMapIm2colWideParams p;
-    p.base.dataType = TensorDataType::UINT16;
-    p.base.tensorRank = 3;
-    p.base.globalAddress = t->address;
-    p.base.globalDim = {32, 20, 2, 1, 1};
-    p.base.globalStrides = {64, 1280, 0, 0};
-    p.base.elementStrides = {1, 1, 1, 1, 1};
-    p.base.swizzle = TensorSwizzle::S64B;
-    p.pixelBoxLowerCornerWidth = -2;
-    p.pixelBoxUpperCornerWidth = 0;
-    p.channelsPerPixel = 32;
-    p.pixelsPerColumn = 8;
-    auto map = encodeIm2colWide(p, TmaArch::Sm100);
-    if (!map) FAIL(formatDiagnostic(map.error()));
-    TmaIm2colLoad ld;
-    ld.load.map = *map;
-    ld.load.coords = {0, 2, 0, 0, 0};
-    ld.load.dstAddr = 0; // `tile`, the kernel's first shared variable (1024-aligned)
-    ld.load.mbarAddr = 4096;
-    ld.load.arch = TmaArch::Sm100;
-    ld.mode = TmaIm2colMode::W;
-    ld.wHalo = 3;
-    ld.wOffset = 1;
-    MachineState st(1, 0, 8192);
-    std::vector<uint8_t> index(t->bytes.size());
-    for (size_t i = 0; i < index.size(); ++i) index[i] = uint8_t((i / 2) >> (8 * (i % 2))); // u16 index
-    st.global.addRegion(t->address, index.size(), [&](uint64_t o) { return index[o]; });
-    Trace trace;
-    TraceBuilder tb(trace);
-    tb.beginInstr("ref", 1);
-    const Status s = executeTmaIm2colLoad(ld, st, tb);
-    tb.endInstr();
-    if (!s) FAIL(formatDiagnostic(s.error()));
-    const auto smem = st.smem[0].bytes();
-    CHECK(tensorBytes(*r, "1") == std::vector<uint8_t>(smem.begin(), smem.begin() + 11 * 64));
-    CHECK(st.mbarriers.begin()->second.completedBytes == 11 * 64); // the tx the kernel expects
+    struct Variant {
+        const char* name;
+        TensorDataType type;
+        const char* typeName;
+        uint32_t eb, w, pixelsRun, halo, offset;
+        TensorSwizzle swizzle;
+        const char* swizzleName;
+        TmaIm2colMode mode;
+    };
+    const Variant variants[] = {
+        {"::w", TensorDataType::UINT16, "UINT16", 2, 20, 11, 3, 1, TensorSwizzle::S64B, "64B",
+         TmaIm2colMode::W},
+        {"::w::128", TensorDataType::UINT8, "UINT8", 1, 200, 128, 0, 2, TensorSwizzle::S32B, "32B",
+         TmaIm2colMode::W128},
+    };
+    for (const Variant& v : variants) {
+        DYNAMIC_SECTION(v.name) {
+            const uint32_t rowBytes = 32 * v.eb, bytes = v.pixelsRun * rowBytes; // 32 channels per pixel
+            const bool w128 = v.mode == TmaIm2colMode::W128;
+            const std::string ptx =
+                checked(loadKernel("sm_100a",
+                                   coords({0, 2, 0}) + "mov.u16 %rs1, " + std::to_string(v.halo) +
+                                       ";\nmov.u16 %rs2, " + std::to_string(v.offset) + ";\n",
+                                   std::string("cp.async.bulk.tensor.3d.shared::cta.global.im2col") + v.name +
+                                       ".mbarrier::complete_tx::bytes [%r2], [%rd4, " + coordList(3) +
+                                       "], [%r3], {%rs1, %rs2};",
+                                   bytes, bytes / 4),
+                        "sm_100a");
+            const std::string dims = "[32," + std::to_string(v.w) + ",2]";
+            auto r = runText(
+                ptx, moveLaunch(std::string("T=tensor:") + (v.eb == 2 ? "u16" : "u8") + "[2," +
+                                    std::to_string(v.w) + ",32]:index",
+                                std::string("im2col_wide ") + v.typeName + " dims=" + dims + " strides=[" +
+                                    std::to_string(rowBytes) + "," + std::to_string(rowBytes * v.w) +
+                                    "] lower=-2 upper=0 channels=32 pixels=8 mode=" + (w128 ? "W128" : "W") +
+                                    " swizzle=" + v.swizzleName + " address=T",
+                                std::vector<uint8_t>(bytes, 0xEE)));
+            if (!r) FAIL(formatDiagnostic(r.error()));
+            const ExecTensor* t = nullptr;
+            for (const auto& x : r->tensors)
+                if (x.name == "T") t = &x;
+            REQUIRE(t);
+            TensorMapIm2colWideParams p;
+            p.base.dataType = v.type;
+            p.base.tensorRank = 3;
+            p.base.globalAddress = t->address;
+            p.base.globalDim = {32, v.w, 2, 1, 1};
+            p.base.globalStrides = {rowBytes, uint64_t(rowBytes) * v.w, 0, 0};
+            p.base.elementStrides = {1, 1, 1, 1, 1};
+            p.base.swizzle = v.swizzle;
+            p.pixelBoxLowerCornerWidth = -2;
+            p.pixelBoxUpperCornerWidth = 0;
+            p.channelsPerPixel = 32;
+            p.pixelsPerColumn = 8;
+            p.mode = w128 ? TensorIm2colWideMode::W128 : TensorIm2colWideMode::W;
+            auto map = encodeIm2colWide(p, TmaArch::Sm100);
+            if (!map) FAIL(formatDiagnostic(map.error()));
+            TmaIm2colLoad ld;
+            ld.load.map = *map;
+            ld.load.coords = {0, 2, 0, 0, 0};
+            ld.load.dstAddr = 0; // `tile`, the kernel's first shared variable (1024-aligned)
+            ld.load.mbarAddr = 8192;
+            ld.load.arch = TmaArch::Sm100;
+            ld.mode = v.mode;
+            ld.wHalo = uint16_t(v.halo);
+            ld.wOffset = uint16_t(v.offset);
+            MachineState st(1, 0, 16384);
+            std::vector<uint8_t> index(t->bytes.size()); // element i holds i (little-endian, truncated)
+            for (size_t i = 0; i < index.size(); ++i) index[i] = uint8_t((i / v.eb) >> (8 * (i % v.eb)));
+            st.global.addRegion(t->address, index.size(), [&](uint64_t o) { return index[o]; });
+            Trace trace;
+            TraceBuilder tb(trace);
+            tb.beginInstr("ref", 1);
+            const Status s = executeTmaIm2colLoad(ld, st, tb);
+            tb.endInstr();
+            if (!s) FAIL(formatDiagnostic(s.error()));
+            const auto smem = st.smem[0].bytes();
+            CHECK(tensorBytes(*r, "1") == std::vector<uint8_t>(smem.begin(), smem.begin() + bytes));
+            CHECK(st.mbarriers.begin()->second.completedBytes == int64_t(bytes)); // the tx the kernel expects
+        }
+    }
 }
 
 TEST_CASE("exec move: malformed TMA mode operands get a diagnostic naming the rule", "[exec][exec-move]") {
