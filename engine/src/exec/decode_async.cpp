@@ -12,6 +12,10 @@ namespace layoutscope::exec {
 
 namespace {
 
+constexpr const char* kModes =
+    ".tile, .im2col, .im2col::w, .im2col::w::128, .im2col_no_offs, .tile::gather4, "
+    ".tile::scatter4; PTX ISA 9.2 §9.7.9.25.5";
+
 bool ordering(const std::string& m) {
     static const char* kNames[] = {"sync",    "aligned", "release", "acquire",    "relaxed",
                                    "acq_rel", "sc",      "cta",     "cluster",    "gpu",
@@ -97,9 +101,20 @@ std::optional<std::string> copy(const std::vector<std::string>& parts, Op& op) {
             ;
         else if (m == "cta_group::2")
             op.async |= kAfCtaGroup2;
-        else if (m.rfind("im2col", 0) == 0 || m == "tile::gather4" || m == "tile::scatter4" ||
-                 m == "im2col_no_offs")
-            return "`." + m + "` copies are not modelled by the executor yet";
+        else if (m == "im2col")
+            op.async |= kAfIm2col;
+        else if (m == "im2col::w")
+            op.async |= kAfIm2colW;
+        else if (m == "im2col::w::128")
+            op.async |= kAfIm2colW128;
+        else if (m == "im2col_no_offs")
+            op.async |= kAfNoOffs;
+        else if (m == "tile::gather4")
+            op.async |= kAfGather4;
+        else if (m == "tile::scatter4")
+            op.async |= kAfScatter4;
+        else if (m.rfind("im2col", 0) == 0 || m.rfind("tile::", 0) == 0)
+            return "`." + m + "` is not a load mode of " + parts[0] + "." + parts[1] + " (" + kModes + ")";
         else if (reduce && (m == "add" || m == "min" || m == "max" || m == "inc" || m == "dec" ||
                             m == "and" || m == "or" || m == "xor")) {
             static const char* kOps[] = {"add", "min", "max", "exch", "cas",
@@ -124,11 +139,19 @@ std::optional<std::string> copy(const std::vector<std::string>& parts, Op& op) {
         f = tensor ? CopyForm::TensorPrefetch : CopyForm::BulkPrefetch;
     else if (spaces.empty())
         return std::string("a bulk copy needs its .dst.src state spaces");
+    else if (spaces[0] == "global" && reduce && (spaces.size() < 2 || spaces[1] != "shared::cta"))
+        return std::string(
+            "cp.reduce.async.bulk into .global reads .shared::cta (PTX ISA 9.2 §9.7.9.25.4.2)");
     else if (spaces[0] == "global")
         f = reduce ? (tensor ? CopyForm::TensorReduce : CopyForm::BulkReduce)
                    : (tensor ? CopyForm::TensorStore : CopyForm::BulkStore);
+    else if (reduce && tensor)
+        return std::string("cp.reduce.async.bulk.tensor writes global memory only (.global.shared::cta)");
+    else if (reduce && spaces[0] == "shared::cluster" && spaces.size() > 1 && spaces[1] == "shared::cta")
+        f = CopyForm::BulkReduce; // .shared::cluster.shared::cta with .mbarrier::complete_tx::bytes
     else if (reduce)
-        return std::string("cp.reduce.async.bulk into shared::cluster is not modelled yet");
+        return std::string("cp.reduce.async.bulk goes .global.shared::cta or .shared::cluster.shared::cta "
+                           "(PTX ISA 9.2 §9.7.9.25.4.2)");
     else if (spaces.size() > 1 && spaces[1] != "global")
         f = CopyForm::BulkSharedToCluster;
     else
@@ -137,6 +160,24 @@ std::optional<std::string> copy(const std::vector<std::string>& parts, Op& op) {
     (void)global;
     op.mode = static_cast<uint8_t>(f);
     if (tensor && op.vec < 1) return std::string("a tensor copy needs its dimension (.1d ... .5d)");
+    const uint32_t modes =
+        op.async & (kAfIm2col | kAfIm2colW | kAfIm2colW128 | kAfNoOffs | kAfGather4 | kAfScatter4);
+    if (modes & (modes - 1)) return std::string("a tensor copy takes one load mode (") + kModes + ")";
+    if (modes && !tensor) return std::string("a load mode needs cp.async.bulk.tensor (") + kModes + ")";
+    const bool load = f == CopyForm::TensorLoad || f == CopyForm::TensorPrefetch;
+    if ((modes & (kAfIm2col | kAfIm2colW | kAfIm2colW128 | kAfGather4)) && !load)
+        return std::string("`.im2col`, `.im2col::w*` and `.tile::gather4` are load modes (global -> shared); "
+                           "stores and reduces take `.tile`, `.tile::scatter4` or `.im2col_no_offs`");
+    if ((modes & (kAfNoOffs | kAfScatter4)) && load)
+        return std::string("`.im2col_no_offs` and `.tile::scatter4` are store modes (shared::cta -> global)");
+    if ((modes & kAfScatter4) && reduce)
+        return std::string(
+            "cp.reduce.async.bulk.tensor takes `.tile` or `.im2col_no_offs`, not `.tile::scatter4`");
+    if ((modes & (kAfIm2col | kAfIm2colW | kAfIm2colW128 | kAfNoOffs)) && op.vec < 3)
+        return "im2col modes need a 3d to 5d tensor (" + std::to_string(op.vec) + "d given)";
+    if ((modes & (kAfGather4 | kAfScatter4)) && op.vec != 2)
+        return "`.tile::gather4` / `.tile::scatter4` need a 2d tensor (" + std::to_string(op.vec) +
+               "d given)";
     return std::nullopt;
 }
 

@@ -44,17 +44,22 @@ enum class CopyForm : uint8_t {
 
 /// Op::async bits.
 enum AsyncFlag : uint32_t {
-    kAfParity = 1u << 0,     ///< .parity (test_wait / try_wait)
-    kAfExpectTx = 1u << 1,   ///< arrive.expect_tx / arrive_drop.expect_tx
-    kAfNoComplete = 1u << 2, ///< .noComplete
-    kAfCluster = 1u << 3,    ///< .shared::cluster operand space
-    kAfMulticast = 1u << 4,  ///< .multicast::cluster
-    kAfCacheHint = 1u << 5,  ///< .L2::cache_hint (a trailing cache-policy operand)
-    kAfRead = 1u << 6,       ///< wait_group.read
-    kAfCtaGroup2 = 1u << 7,  ///< .cta_group::2
-    kAfMbarrier = 1u << 8,   ///< .mbarrier::complete_tx::bytes completion
-    kAfBulkGroup = 1u << 9,  ///< .bulk_group completion
-    kAfIm2col = 1u << 10,    ///< .im2col* / gather4 / scatter4 (not modelled: stops)
+    kAfParity = 1u << 0,      ///< .parity (test_wait / try_wait)
+    kAfExpectTx = 1u << 1,    ///< arrive.expect_tx / arrive_drop.expect_tx
+    kAfNoComplete = 1u << 2,  ///< .noComplete
+    kAfCluster = 1u << 3,     ///< .shared::cluster operand space
+    kAfMulticast = 1u << 4,   ///< .multicast::cluster
+    kAfCacheHint = 1u << 5,   ///< .L2::cache_hint (a trailing cache-policy operand)
+    kAfRead = 1u << 6,        ///< wait_group.read
+    kAfCtaGroup2 = 1u << 7,   ///< .cta_group::2
+    kAfMbarrier = 1u << 8,    ///< .mbarrier::complete_tx::bytes completion
+    kAfBulkGroup = 1u << 9,   ///< .bulk_group completion
+    kAfIm2col = 1u << 10,     ///< .im2col (loads: {offW, offH, offD} after [mbar])
+    kAfIm2colW = 1u << 11,    ///< .im2col::w (loads: {wHalo, wOffset} after [mbar])
+    kAfIm2colW128 = 1u << 12, ///< .im2col::w::128
+    kAfNoOffs = 1u << 13,     ///< .im2col_no_offs (stores, reduces)
+    kAfGather4 = 1u << 14,    ///< .tile::gather4 (2-D loads, {col, row0..row3})
+    kAfScatter4 = 1u << 15,   ///< .tile::scatter4 (2-D stores, {col, row0..row3})
 };
 
 /// Decode `parts` (the opcode split at '.') when it is one of the forms above: sets `handled` and fills

@@ -198,28 +198,66 @@ std::optional<std::string> wgmma(const Parts& p, const std::string& rest, Decode
     return std::nullopt;
 }
 
+// ldmatrix / stmatrix / movmatrix (PTX ISA 9.2 §9.7.14.5.15-17): .m8n8 .b16, and the sm_100 .b8 shapes
+// ldmatrix .m16n16 .x1/.x2 .trans .b8 | .b8x16.{b6x16_p32,b4x16_p64} (2 registers per matrix), ldmatrix
+// .m8n16 .x1/.x2/.x4 .b8x16.{b6x16_p32,b4x16_p64} (no .trans), stmatrix .m16n8 .x1/.x2/.x4 .trans .b8.
 std::optional<std::string> ldst(const Parts& p, const std::string& rest, DecodeScope& s, Op& op, MmaForm& f) {
     const bool st = p[0] == "stmatrix", mov = p[0] == "movmatrix";
-    if (!has(p, "m8n8"))
-        return "`" + p[0] +
-               "` with a shape other than .m8n8 (the .m16n16/.m8n16 .b8 forms) is not modelled yet";
+    const char* kRef = " (PTX ISA 9.2 §9.7.14.5.15-16)";
+    bool b8 = false, b8x16 = false, b16 = false;
     for (size_t i = 1; i < p.size(); ++i) {
         const std::string& m = p[i];
         if (m == "x1" || m == "x2" || m == "x4")
             f.num = uint8_t(m[1] - '0');
         else if (m == "trans")
             f.trans = true;
-        else if (m != "sync" && m != "aligned" && m != "m8n8" && m != "b16" && m != "shared" &&
-                 m != "shared::cta")
+        else if (m == "m16n16" && !st && !mov)
+            f.shape = 1;
+        else if (m == "m8n16" && !st && !mov)
+            f.shape = 2;
+        else if (m == "m16n8" && st)
+            f.shape = 3;
+        else if (m == "b8")
+            b8 = true;
+        else if (m == "b8x16" && !st && !mov)
+            b8x16 = true;
+        else if ((m == "b6x16_p32" || m == "b4x16_p64") && !st && !mov)
+            f.srcBits = uint8_t(m[1] - '0');
+        else if (m == "b16")
+            b16 = true;
+        else if (m != "sync" && m != "aligned" && m != "m8n8" && m != "shared" && m != "shared::cta")
             return "modifier `." + m + "` of " + p[0] + " is not modelled";
     }
-    if (!has(p, "b16")) return p[0] + " needs the .b16 type";
-    if (mov && !f.trans) return std::string("movmatrix takes .trans");
+    if (f.shape == 0) {
+        if (!has(p, "m8n8"))
+            return p[0] + " needs a shape: .m8n8 (.b16)" +
+                   std::string(mov  ? ""
+                               : st ? ", .m16n8 (.b8)"
+                                    : ", .m16n16 or .m8n16 (.b8 forms)") +
+                   kRef;
+        if (!b16 || b8 || b8x16) return p[0] + " .m8n8 needs the .b16 type" + kRef;
+        if (mov && !f.trans) return std::string("movmatrix takes .trans");
+    } else {
+        if (b16) return p[0] + " .b16 takes the .m8n8 shape" + kRef;
+        if (f.shape == 2 ? !(b8x16 && f.srcBits != 8) : !(b8 || (b8x16 && f.srcBits != 8)) || (b8 && b8x16))
+            return std::string(f.shape == 2   ? "ldmatrix .m8n16 needs .b8x16.b6x16_p32 or .b8x16.b4x16_p64"
+                               : f.shape == 1 ? "ldmatrix .m16n16 needs .b8 or .b8x16.b6x16_p32 / "
+                                                ".b8x16.b4x16_p64"
+                                              : "stmatrix .m16n8 needs .b8") +
+                   kRef;
+        if (b8x16 != (f.srcBits != 8)) return std::string(".b8x16 goes with .b6x16_p32 or .b4x16_p64") + kRef;
+        if (f.shape == 2 && f.trans) return std::string("ldmatrix .m8n16 takes no .trans") + kRef;
+        if (f.shape != 2 && !f.trans)
+            return p[0] + (f.shape == 1 ? " .m16n16" : " .m16n8") + " requires .trans" + kRef;
+        if (f.shape == 1 && f.num == 4) return std::string("ldmatrix .m16n16 takes .x1 or .x2") + kRef;
+    }
     if (auto err = operands(rest, s, op, 2)) return err;
     const Opnd& regs = st ? op.o[1] : op.o[0];
-    if (!mov && vecLen(regs) != f.num)
-        return "x" + std::to_string(f.num) + " takes " + std::to_string(f.num) + " registers, got " +
-               std::to_string(vecLen(regs));
+    const size_t want = size_t(f.num) * (f.shape == 1 ? 2 : 1); // .m16n16: two registers per matrix
+    if (!mov && vecLen(regs) != want)
+        return "x" + std::to_string(f.num) + " takes " + std::to_string(want) + " registers, got " +
+               std::to_string(vecLen(regs)) + std::string(f.shape == 1 ? " (.m16n16: two per matrix)" : "") +
+               kRef;
     if (!mov && (st ? op.o[0] : op.o[1]).kind != OK::Mem) return p[0] + "'s address goes in brackets";
     op.space = has(p, "shared") || has(p, "shared::cta") ? Space::Shared : Space::Generic;
     op.opc = st ? Opc::Stmatrix : mov ? Opc::Movmatrix : Opc::Ldmatrix;

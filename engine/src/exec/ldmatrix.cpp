@@ -4,6 +4,7 @@
 // .trans thread t holds row t/4, elements 2(t%4), 2(t%4)+1 of each matrix; with .trans the transpose.
 // stmatrix is the same map written the other way. The warp must be converged (.sync.aligned).
 #include "exec/mma_exec.hpp"
+#include "exec/order.hpp"
 #include "layoutscope/analysis/consumer.hpp"
 
 #include <bit>
@@ -41,6 +42,27 @@ bool movmatrix(Machine& m, Warp& w, const Op& op) {
 
 } // namespace
 
+// Each 16-byte row as a synchronous shared-memory access of the thread that gave its address (the order
+// model's view of ld/st.shared, orderMemory).
+void orderRows(Machine& m, Warp& w, const Op& op, const std::array<uint64_t, 32>& rowAddr, uint32_t n,
+               bool st) {
+    async::Model* mo = orderModel(m);
+    if (!mo) return;
+    for (uint32_t r = 0; r < n; ++r) {
+        uint64_t off = rowAddr[r];
+        uint32_t cta = w.cta;
+        const bool shared = op.space == Space::Shared || off - kSharedWindow < kWindowBytes;
+        if (!shared) continue;
+        if (op.space == Space::Generic) off -= kSharedWindow;
+        if (!splitShared(m, w, false, off, cta, off).empty()) continue;
+        std::vector<async::Range> rg{orderSmem(cta, off, off + 16, st ? "stmatrix row" : "ldmatrix row")};
+        mo->access(orderSite(m, w, op, int(r)), st ? std::vector<async::Range>{} : rg,
+                   st ? rg : std::vector<async::Range>{});
+    }
+}
+
+bool execLdStMatrixB8(Machine& m, Warp& w, const Op& op); // ldmatrix_b8.cpp
+
 bool execLdStMatrix(Machine& m, Warp& w, const Op& op, uint32_t g, uint32_t exec) {
     if (!converged(m, w, op, g, exec)) return false;
     if (w.valid != ~0u || w.exited)
@@ -50,6 +72,7 @@ bool execLdStMatrix(Machine& m, Warp& w, const Op& op, uint32_t g, uint32_t exec
             "last warp, or threads that exited): all 32 must execute it");
     if (op.opc == Opc::Movmatrix) return movmatrix(m, w, op);
     const MmaForm& f = m.p.mmaForms[size_t(op.form)];
+    if (f.shape != 0) return execLdStMatrixB8(m, w, op);
     const bool st = op.opc == Opc::Stmatrix;
     const Opnd& mem = st ? op.o[0] : op.o[1];
     const Opnd& regs = st ? op.o[1] : op.o[0];
@@ -65,6 +88,7 @@ bool execLdStMatrix(Machine& m, Warp& w, const Op& op, uint32_t g, uint32_t exec
                               " is not 16-byte aligned (each row is 8 .b16 elements, §9.7.14.5.15)");
         tag[r] = r << 16;
     }
+    orderRows(m, w, op, rowAddr, 8u * f.num, st);
     const LdmatrixForm lf{f.num, f.trans};
     std::array<std::array<uint32_t, 4>, 32> vals{};
     if (st)

@@ -284,4 +284,26 @@ bool reportHang(Machine& m) {
     return m.fail(first ? *first : m.p.ops.front(), DiagCode::FaultLaunchFailure, msg);
 }
 
+bool reportDeadlock(Machine& m) { // every live lane waits at a barrier nobody else will reach
+    for (auto& w : m.warps)
+        if (w.blocked) {
+            const int l = std::countr_zero(w.blocked);
+            const Op& op = m.p.ops[w.pc[l] - 1];
+            if (w.blockedBarrier == kWarpgroupWait)
+                return m.fail(op, DiagCode::FaultLaunchFailure,
+                              "deadlock: the warp of " + m.who(w, l) +
+                                  " waits at this wgmma.mma_async for the other warps of its "
+                                  "warpgroup (4 consecutive warps), which exited or wait elsewhere");
+            return m.fail(op, DiagCode::FaultLaunchFailure,
+                          "deadlock: " + m.who(w, l) + " waits at " +
+                              (w.blockedBarrier == kClusterBarrierId
+                                   ? std::string("barrier.cluster.wait")
+                                   : "barrier " + std::to_string(w.blockedBarrier)) +
+                              " but the other threads of its " +
+                              (w.blockedBarrier == kClusterBarrierId ? "cluster" : "CTA") +
+                              " have exited or wait elsewhere");
+        }
+    return m.fail(m.p.ops.front(), DiagCode::FaultLaunchFailure, "no warp can run (deadlock)");
+}
+
 } // namespace layoutscope::exec

@@ -44,4 +44,8 @@ bool execMbarrier(Machine& m, Warp& w, const Op& op, uint32_t exec);
 /// blocked at a bar.sync / barrier.cluster. Always returns false.
 bool reportHang(Machine& m);
 
+/// No warp can run: every live lane waits at a bar.sync, barrier.cluster.wait or wgmma.mma_async that nobody
+/// else will reach. Stops with a deadlock diagnostic naming the first such warp. Always returns false.
+bool reportDeadlock(Machine& m);
+
 } // namespace layoutscope::exec

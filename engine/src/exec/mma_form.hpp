@@ -35,6 +35,8 @@ struct MmaForm {
     bool aRegs = false;      ///< wgmma: A from registers (else a shared-memory descriptor)
     bool rowA = true;        ///< mma.sync .row/.col of A (m8n8k4 f64 and the k16/k32 forms: .row.col only)
     uint8_t num = 1;         ///< ldmatrix/stmatrix: .x1/.x2/.x4
+    uint8_t shape = 0;       ///< ldmatrix/stmatrix: 0 .m8n8 (.b16), 1 .m16n16, 2 .m8n16, 3 .m16n8 (.b8 forms)
+    uint8_t srcBits = 8;     ///< ldmatrix .b8x16 decompression: 6 (.b6x16_p32), 4 (.b4x16_p64), else 8
     bool trans = false;      ///< ldmatrix/stmatrix/movmatrix .trans
     uint8_t cpSize = 0;      ///< cp.async: 4, 8 or 16 bytes
     bool ignoreSrc = false;  ///< cp.async: operand 3 is the ignore-src predicate (else src-size)

@@ -82,6 +82,15 @@ void orderBarrierRelease(Machine& m, bool publishesInits) {
     mo->clusterBarrier(orderSite(m, m.warps.front(), bar, 0), publishesInits);
 }
 
+void orderWarpSync(Machine& m, const Warp& w, const Op& op, uint32_t member) {
+    async::Model* mo = orderModel(m);
+    if (!mo) return;
+    std::vector<async::Site> sites;
+    for (uint32_t x = member & w.valid & ~w.exited; x; x &= x - 1)
+        sites.push_back(orderSite(m, w, op, std::countr_zero(x)));
+    mo->warpBarrier(sites);
+}
+
 std::vector<Diagnostic> orderFinish(Machine& m) {
     async::Model* mo = orderModel(m);
     if (!mo) return {};

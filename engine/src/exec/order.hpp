@@ -29,6 +29,8 @@ void orderMemory(Machine& m, Warp& w, const Op& op, uint32_t exec);
 /// A CTA barrier (bar.sync) or cluster barrier completed: every thread of the run is ordered after every
 /// access before it (unverified over-approximation for bar.sync in a cluster: it also orders other CTAs).
 void orderBarrierRelease(Machine& m, bool publishesInits = false);
+/// bar.warp.sync with member mask `member`: a join of those lanes of warp `w` (async::Model::warpBarrier).
+void orderWarpSync(Machine& m, const Warp& w, const Op& op, uint32_t member);
 /// Kernel end: in-flight operations, then the findings as the run's diagnostics (errors first).
 [[nodiscard]] std::vector<Diagnostic> orderFinish(Machine& m);
 

@@ -266,13 +266,14 @@ bool stepWarp(Machine& m, size_t wi, bool& progressed) {
         releaseIfComplete(m, w.cta, int(id), expected);
         return true;
     }
-    case Opc::BarWarp:
-        if (!warpSync(m, w, op, g,
-                      op.o.empty() ? ~0u
-                                   : uint32_t(readOperand(m, w, op.o[0], std::countr_zero(g), {TK::B, 32}))))
-            return false;
+    case Opc::BarWarp: {
+        const uint32_t member =
+            op.o.empty() ? ~0u : uint32_t(readOperand(m, w, op.o[0], std::countr_zero(g), {TK::B, 32}));
+        if (!warpSync(m, w, op, g, member)) return false;
+        orderWarpSync(m, w, op, member); // memory ordering among the members (PTX ISA §9.7.13.2)
         advance(g);
         return true;
+    }
     case Opc::Shfl:
         if (!shfl(m, w, op, g, exec)) return false;
         advance(g);
@@ -383,27 +384,7 @@ bool runWarps(Machine& m, const ExecOptions& opt, uint64_t& steps) {
         if (allDone) return true;
         idleRounds = any && !effect ? idleRounds + 1 : 0;
         if (idleRounds >= 2) return reportHang(m); // mbarrier.cpp: names every waiting warp
-        if (!any) { // every live lane waits at a barrier nobody else will reach
-            for (auto& w : m.warps)
-                if (w.blocked) {
-                    const int l = std::countr_zero(w.blocked);
-                    const Op& op = m.p.ops[w.pc[l] - 1];
-                    if (w.blockedBarrier == kWarpgroupWait)
-                        return m.fail(op, DiagCode::FaultLaunchFailure,
-                                      "deadlock: the warp of " + m.who(w, l) +
-                                          " waits at this wgmma.mma_async for the other warps of its "
-                                          "warpgroup (4 consecutive warps), which exited or wait elsewhere");
-                    return m.fail(op, DiagCode::FaultLaunchFailure,
-                                  "deadlock: " + m.who(w, l) + " waits at " +
-                                      (w.blockedBarrier == kClusterBarrierId
-                                           ? std::string("barrier.cluster.wait")
-                                           : "barrier " + std::to_string(w.blockedBarrier)) +
-                                      " but the other threads of its " +
-                                      (w.blockedBarrier == kClusterBarrierId ? "cluster" : "CTA") +
-                                      " have exited or wait elsewhere");
-                }
-            return m.fail(m.p.ops.front(), DiagCode::FaultLaunchFailure, "no warp can run (deadlock)");
-        }
+        if (!any) return reportDeadlock(m); // every live lane waits at a barrier nobody else will reach
     }
 }
 

@@ -141,6 +141,9 @@ class Model {
     /// the PTX ISA pairs fence.mbarrier_init with barrier.cluster.arrive.relaxed; CUTLASS's cluster_sync()
     /// after initialize_barrier, as in the CuTe tutorials, relies on the release arrive alone).
     void clusterBarrier(const Site& at, bool publishesInits = false);
+    /// bar.warp.sync: the members' accesses before it happen before their accesses after it
+    /// (warp_barrier.cpp).
+    void warpBarrier(const std::vector<Site>& members);
     /// tcgen05.dealloc of TMEM columns [col0, col1) of the thread's CTA.
     void dealloc(const Site& at, uint32_t col0, uint32_t col1);
     /// Kernel exit: operations still in flight, barriers with pending transactions.
