@@ -95,7 +95,7 @@ void decodeInstruction(const PtxStatement& st, DecodeScope& s, Op& op) {
     }
     auto ops = splitOperands(rest);
     if (!ops.empty() && ops[0].find('|') != std::string::npos) { // `d|p` (shfl) or `p|q` (setp)
-        if (op.opc != Opc::Setp && op.opc != Opc::Shfl && op.opc != Opc::Elect)
+        if (op.opc != Opc::Setp && op.opc != Opc::Shfl && op.opc != Opc::Elect && op.opc != Opc::Match)
             return fail("`|` in a destination of this instruction");
         const std::string first = ops[0];
         ops[0] = trim(first.substr(0, first.find('|')));

@@ -114,6 +114,8 @@ constexpr OpcName kOpcodes[] = {
     {"red", Opc::Red},
     {"shfl", Opc::Shfl},
     {"vote", Opc::Vote},
+    {"match", Opc::Match},
+    {"redux", Opc::Redux},
     {"activemask", Opc::Activemask},
     {"bra", Opc::Bra},
     {"call", Opc::Call},
@@ -194,6 +196,18 @@ std::optional<std::string> decodeModifiers(Op& op, const std::vector<std::string
                 if (m == kOps[i]) op.atom = static_cast<AtomOp>(i + 1);
         } else if (op.opc == Opc::Shfl && (m == "up" || m == "down" || m == "bfly" || m == "idx")) {
             op.mode = m == "up" ? 0 : m == "down" ? 1 : m == "bfly" ? 2 : 3;
+        } else if (op.opc == Opc::Match && (m == "any" || m == "all")) {
+            op.mode = m == "all";
+        } else if (op.opc == Opc::Redux &&
+                   (m == "add" || m == "min" || m == "max" || m == "and" || m == "or" || m == "xor")) {
+            op.atom = m == "add"   ? AtomOp::Add
+                      : m == "min" ? AtomOp::Min
+                      : m == "max" ? AtomOp::Max
+                      : m == "and" ? AtomOp::And
+                      : m == "or"  ? AtomOp::Or
+                                   : AtomOp::Xor;
+        } else if (op.opc == Opc::Redux && (m == "abs" || m == "NaN")) {
+            op.mode |= m == "abs" ? 1 : 2;
         } else if (op.opc == Opc::Vote && (m == "all" || m == "any" || m == "uni" || m == "ballot")) {
             op.mode = m == "all" ? 0 : m == "any" ? 1 : m == "uni" ? 2 : 3;
         } else if (op.opc == Opc::Prmt &&

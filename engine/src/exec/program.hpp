@@ -93,7 +93,9 @@ enum class Opc : uint8_t {
     Ldmatrix,     ///< ldmatrix (ldmatrix.cpp)
     Stmatrix,     ///< stmatrix (ldmatrix.cpp)
     Movmatrix,    ///< movmatrix (ldmatrix.cpp)
-    MmaSync       ///< mma.sync (mma_sync.cpp)
+    MmaSync,      ///< mma.sync (mma_sync.cpp)
+    Match,        ///< match.any / match.all.sync (warp_ops.cpp); Op::mode 0 any, 1 all
+    Redux,        ///< redux.sync (warp_ops.cpp); Op::atom the operation, Op::mode bit 0 .abs, bit 1 .NaN
 };
 
 /// Operand types: U/S/B integer, F float (f32/f64), Pred, and the 16-bit float kinds.

@@ -1,5 +1,5 @@
 // The executor's scheduler and control flow (PTX ISA 9.2 §9.7.12 control flow, §9.7.13.1 bar,
-// §9.7.9.6 shfl.sync, §9.7.13.9 vote.sync).
+// §9.7.13.1 bar; the warp-synchronous shfl, vote, match and redux are in warp_ops.cpp).
 //
 // Divergence: every lane keeps its own pc and call stack (independent thread scheduling, as on sm_70+);
 // a warp step runs the lanes whose pc is the smallest among its runnable lanes. For the structured code
@@ -16,6 +16,7 @@
 #include "exec/order.hpp"
 #include "exec/order_mma.hpp"
 #include "exec/record.hpp"
+#include "exec/warp_ops.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -41,88 +42,6 @@ uint32_t group(const Warp& w, int& pc) {
         if (w.pc[l] == pc) g |= 1u << l;
     }
     return g;
-}
-
-bool warpSync(Machine& m, Warp& w, const Op& op, uint32_t g, uint32_t member) {
-    const uint32_t live = member & w.valid & ~w.exited;
-    if ((live & g) != live)
-        return m.fail(op, DiagCode::FaultIllegalInstruction,
-                      "warp-synchronous instruction executed by lanes " + std::to_string(g) +
-                          " (mask) while its member mask " + std::to_string(member) +
-                          " names lanes at another instruction (a non-converged warp)");
-    return true;
-}
-
-bool shfl(Machine& m, Warp& w, const Op& op, uint32_t g, uint32_t exec) {
-    // shfl.sync.mode.b32 d[|p], a, b, c, membermask
-    std::vector<Opnd> o = op.o;
-    Opnd pdst;
-    if (op.pairDest && o.size() == 6) pdst = o[1], o.erase(o.begin() + 1);
-    if (o.size() != 5) return m.fail(op, DiagCode::Syntax, "shfl.sync needs d[|p], a, b, c, membermask");
-    std::array<uint64_t, 32> a{};
-    for (int l = 0; l < 32; ++l) a[l] = readOperand(m, w, o[1], l, op.t);
-    const uint32_t member = uint32_t(readOperand(m, w, o[4], std::countr_zero(g), {TK::B, 32}));
-    if (!warpSync(m, w, op, g, member)) return false;
-    for (int l = 0; l < 32; ++l) {
-        if (!(exec >> l & 1)) continue;
-        const uint32_t b = uint32_t(readOperand(m, w, o[2], l, {TK::B, 32})) & 31;
-        const uint32_t c = uint32_t(readOperand(m, w, o[3], l, {TK::B, 32}));
-        const uint32_t cval = c & 31, segmask = (c >> 8) & 31;
-        const uint32_t maxLane = (l & segmask) | (cval & ~segmask), minLane = l & segmask;
-        int j = l;
-        bool pval;
-        switch (op.mode) {
-        case 0:
-            j = l - int(b), pval = j >= int(maxLane);
-            break;
-        case 1:
-            j = l + int(b), pval = j <= int(maxLane);
-            break;
-        case 2:
-            j = l ^ int(b), pval = j <= int(maxLane);
-            break;
-        default:
-            j = int(minLane | (b & ~segmask)), pval = j <= int(maxLane);
-            break;
-        }
-        if (!pval) j = l;
-        // unverified: reading a lane outside the member mask (or exited) gives an undefined value; the
-        // executor returns that lane's register as it is.
-        writeOperand(m, w, o[0], l, maskBits(a[j], 32));
-        writeOperand(m, w, pdst, l, pval);
-    }
-    return true;
-}
-
-bool vote(Machine& m, Warp& w, const Op& op, uint32_t g, uint32_t exec) {
-    const auto& o = op.o;
-    if (o.size() != 3) return m.fail(op, DiagCode::Syntax, "vote.sync needs d, {!}a, membermask");
-    const uint32_t member = uint32_t(readOperand(m, w, o[2], std::countr_zero(g), {TK::B, 32}));
-    if (!warpSync(m, w, op, g, member)) return false;
-    uint32_t ballot = 0;
-    for (int l = 0; l < 32; ++l)
-        if ((exec & member) >> l & 1) ballot |= uint32_t(readOperand(m, w, o[1], l, {TK::Pred, 1}) & 1) << l;
-    const uint32_t active = exec & member;
-    for (int l = 0; l < 32; ++l) {
-        if (!(exec >> l & 1)) continue;
-        uint64_t r;
-        switch (op.mode) {
-        case 0:
-            r = (ballot & active) == active;
-            break;
-        case 1:
-            r = ballot != 0;
-            break;
-        case 2:
-            r = ballot == 0 || ballot == active;
-            break;
-        default:
-            r = ballot;
-            break;
-        }
-        writeOperand(m, w, o[0], l, r);
-    }
-    return true;
 }
 
 // Release a CTA barrier when every live thread has arrived (bar.sync without a count) or `count` did.
@@ -280,6 +199,11 @@ bool stepWarp(Machine& m, size_t wi, bool& progressed) {
         return true;
     case Opc::Vote:
         if (!vote(m, w, op, g, exec)) return false;
+        advance(g);
+        return true;
+    case Opc::Match:
+    case Opc::Redux:
+        if (!(op.opc == Opc::Match ? match(m, w, op, g, exec) : redux(m, w, op, g, exec))) return false;
         advance(g);
         return true;
     case Opc::Activemask:
