@@ -63,3 +63,26 @@ TEST_CASE("exec: a redux.sync type its operation does not take stops the run", "
     CHECK(r.error().message.find("redux.sync takes .add/.min/.max with .u32/.s32") != std::string::npos);
     CHECK(r.error().span.line == 8);
 }
+
+TEST_CASE("exec: bar.red gives every thread of the CTA the count, and, or of all predicates",
+          "[exec][warp-ops]") {
+    // warp_ops.cu bar_red over 64 threads holding v = 3t + 1: v % 3 == 0 never holds (count 0); v > 0 holds
+    // for all (and 1); v == 40 holds at t = 13 only (or 1); v < 1000 for all (and 1). A second input with
+    // v = t: t % 3 == 0 at t = 0, 3, ..., 63 (22 threads), t > 0 fails at t = 0 (and 0), t == 40 once.
+    for (int variant = 0; variant < 2; ++variant) {
+        std::vector<uint32_t> in(64);
+        for (uint32_t t = 0; t < 64; ++t) in[t] = variant ? t : 3 * t + 1;
+        auto r =
+            runDataKernel("warp_ops.ptx", "bar_red", 64,
+                          {tensorArg("0", "u32", in), tensorArg("1", "u32", std::vector<uint32_t>(256, 7))});
+        REQUIRE(r);
+        const auto out = values<uint32_t>(*r, "1");
+        for (uint32_t t = 0; t < 64; ++t) {
+            INFO("variant " << variant << " thread " << t);
+            CHECK(out[4 * t + 0] == (variant ? 22u : 0u));
+            CHECK(out[4 * t + 1] == (variant ? 0u : 1u));
+            CHECK(out[4 * t + 2] == 1u);
+            CHECK(out[4 * t + 3] == 1u);
+        }
+    }
+}

@@ -215,8 +215,11 @@ std::optional<std::string> decodeModifiers(Op& op, const std::vector<std::string
             static const char* kModes[] = {"f4e", "b4e", "rc8", "ecl", "ecr", "rc16"};
             for (size_t i = 0; i < std::size(kModes); ++i)
                 if (m == kModes[i]) op.mode = static_cast<uint8_t>(i + 1);
-        } else if (op.opc == Opc::Bar && (m == "arrive" || m == "red")) {
-            if (m == "red") return std::string("`bar.red` is not modelled yet");
+        } else if (op.opc == Opc::Bar && m == "red") {
+            op.mode = 8; // bar.red: | 1 popc, 2 and, 3 or (run.cpp)
+        } else if (op.opc == Opc::Bar && op.mode == 8 && (m == "popc" || m == "and" || m == "or")) {
+            op.mode = uint8_t(8 | (m == "popc" ? 1 : m == "and" ? 2 : 3));
+        } else if (op.opc == Opc::Bar && m == "arrive") {
             op.opc = Opc::BarArrive;
         } else if (op.opc == Opc::Bar && m == "warp") {
             op.opc = Opc::BarWarp;

@@ -40,6 +40,8 @@ struct Warp {
     } spin{};
     bool yield = false;          ///< end this warp's quantum after the step (a failed wait)
     uint32_t clusterArrived = 0; ///< lanes arrived at the cluster barrier's current phase
+    const Op* barRed = nullptr;  ///< a bar.red this warp waits at: its d is written at the release
+    uint32_t barRedLanes = 0;
 };
 
 constexpr int kClusterBarrierId = 16; ///< Warp::blockedBarrier of a barrier.cluster.wait
@@ -60,7 +62,8 @@ struct Cta {
     Dim3 inCluster; ///< %cluster_ctaid
     uint32_t rank = 0;
     std::vector<uint8_t> smem;
-    std::array<uint32_t, 16> arrived{}; ///< threads arrived at each named barrier
+    std::array<uint32_t, 16> arrived{};             ///< threads arrived at each named barrier
+    std::array<uint32_t, 16> redTrue{}, redFalse{}; ///< bar.red: arrivals whose predicate was true / false
     uint32_t liveThreads = 0;
 };
 

@@ -50,8 +50,18 @@ void releaseIfComplete(Machine& m, uint32_t cta, int id, uint32_t expected) {
     if (c.arrived[id] < expected) return;
     c.arrived[id] = 0;
     orderBarrierRelease(m); // h/xasync: the barrier orders every thread's accesses before it
-    for (auto& w : m.warps)
-        if (w.cta == cta && w.blockedBarrier == id) w.blocked = 0, w.blockedBarrier = -1;
+    const uint32_t nTrue = c.redTrue[id], nFalse = c.redFalse[id];
+    c.redTrue[id] = c.redFalse[id] = 0;
+    for (auto& w : m.warps) {
+        if (w.cta != cta || w.blockedBarrier != id) continue;
+        w.blocked = 0, w.blockedBarrier = -1;
+        if (!w.barRed) continue;
+        const int how = w.barRed->mode & 7; // bar.red: every participant gets the reduction over all of them
+        const uint64_t r = how == 1 ? nTrue : how == 2 ? nFalse == 0 : nTrue > 0;
+        for (uint32_t x = w.barRedLanes; x; x &= x - 1)
+            writeOperand(m, w, w.barRed->o[0], std::countr_zero(x), r);
+        w.barRed = nullptr, w.barRedLanes = 0;
+    }
 }
 
 } // namespace
@@ -165,15 +175,22 @@ bool stepWarp(Machine& m, size_t wi, bool& progressed) {
         return true;
     case Opc::Bar:
     case Opc::BarArrive: {
-        if (op.o.empty()) return m.fail(op, DiagCode::Syntax, "bar needs a barrier number");
+        // bar.red.popc.u32 d, a{, b}, {!}c / bar.red.and|or.pred p, a{, b}, {!}c: a barrier whose
+        // participants each get the reduction of c over all of them (PTX ISA 9.2 §9.7.13.1)
+        const bool red = op.mode & 8;
+        if (red && ((op.mode & 7) == 0 || op.o.size() < 3 || op.o.size() > 4))
+            return m.fail(op, DiagCode::Syntax,
+                          "bar.red needs .popc.u32 d, or .and/.or.pred p, then a{, b}, {!}c");
+        const std::vector<Opnd> bo(op.o.begin() + (red ? 1 : 0), op.o.end() - (red ? 1 : 0));
+        if (bo.empty()) return m.fail(op, DiagCode::Syntax, "bar needs a barrier number");
         const int lane0 = std::countr_zero(g);
-        const uint64_t id = readOperand(m, w, op.o[0], lane0, {TK::U, 32});
+        const uint64_t id = readOperand(m, w, bo[0], lane0, {TK::U, 32});
         if (id >= 16)
             return m.fail(op, DiagCode::InvalidValue,
                           "barrier number " + std::to_string(id) + " is not in 0..15");
         uint32_t expected = m.ctas[w.cta].liveThreads;
-        if (op.o.size() > 1)
-            expected = uint32_t(readOperand(m, w, op.o[1], lane0, {TK::U, 32}));
+        if (bo.size() > 1)
+            expected = uint32_t(readOperand(m, w, bo[1], lane0, {TK::U, 32}));
         else if (op.opc == Opc::BarArrive)
             return m.fail(op, DiagCode::Syntax, "bar.arrive needs a thread count");
         if (exec != g)
@@ -182,6 +199,13 @@ bool stepWarp(Machine& m, size_t wi, bool& progressed) {
         advance(g);
         m.ctas[w.cta].arrived[id] += std::popcount(exec);
         if (op.opc == Opc::Bar) w.blocked |= exec, w.blockedBarrier = int(id);
+        if (red) {
+            for (uint32_t x = exec; x; x &= x - 1)
+                ++(readOperand(m, w, op.o.back(), std::countr_zero(x), {TK::Pred, 1}) & 1
+                       ? m.ctas[w.cta].redTrue
+                       : m.ctas[w.cta].redFalse)[id];
+            w.barRed = &op, w.barRedLanes = exec;
+        }
         releaseIfComplete(m, w.cta, int(id), expected);
         return true;
     }

@@ -18,3 +18,14 @@ extern "C" __global__ void warp_ops(const uint32_t* in, uint32_t* out) {
     asm volatile("redux.sync.min.abs.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(f), "r"(0xFFFFFFFFu));
     o[7] = __float_as_uint(r);
 }
+
+// bar.red (PTX ISA 9.2 §9.7.13.1) from __syncthreads_count / _and / _or over 64 threads: thread t writes
+// out[4 t + k].
+extern "C" __global__ void bar_red(const uint32_t* in, uint32_t* out) {
+    const uint32_t t = threadIdx.x;
+    const uint32_t v = in[t];
+    out[4 * t + 0] = uint32_t(__syncthreads_count(v % 3 == 0));
+    out[4 * t + 1] = uint32_t(__syncthreads_and(v > 0));
+    out[4 * t + 2] = uint32_t(__syncthreads_or(v == 40));
+    out[4 * t + 3] = uint32_t(__syncthreads_and(v < 1000));
+}
