@@ -384,5 +384,20 @@ int main(int argc, char** argv) {
                     l.name.c_str(), l.play.frames, l.play.frame.mean, l.play.frame.median, l.play.frame.max,
                     l.play.frame.p95);
     }
-    return 0;
+    // A row that did not run must not print as a measurement (issue 25 item 12): name it and fail.
+    std::vector<std::string> missing;
+    auto need = [&](bool ran, const char* row) {
+        if (!ran) missing.push_back(row);
+    };
+    need(full.frames > 0 && full.smemFrames > 0, "frame interval while playing (no frame, or SMEM never painted)");
+    need(full.tmemFrames > 0, "frame interval while playing: the TMEM canvas never painted");
+    need(!cold.empty(), "cold start to first frame");
+    need(!coldSmall.empty(), "cold start to first frame, small tcgen05.st document");
+    need(!tReplay.empty() && !tSmem.empty() && !tTmemCached.empty(), "scrub");
+    need(small.frames > 0, "small grids");
+    need(alone.frames > 0, "docks closed");
+    need(!bare.dt.empty(), "bare QOpenGLWidget");
+    for (const LessonResult& l : lessons) need(l.steps > 0 && l.play.frames > 0, "a lesson row");
+    for (const std::string& m : missing) std::printf("FAIL: the row \"%s\" did not run\n", m.c_str());
+    return missing.empty() ? 0 : 1;
 }
