@@ -58,9 +58,14 @@ void AsyncLanes::setOrder(async::Timeline order, std::vector<Diagnostic> diagnos
         if (std::any_of(m_order.ops.begin(), m_order.ops.end(),
                         [l](const async::OpSpan& o) { return async::laneOf(o.kind) == l; }))
             m_lanes.push_back(l);
-    const int h = (m_order.races.empty() ? 0 : kRaceBand) + int(m_lanes.size()) * kRowHeight +
-                  (m_order.phases.empty() ? 0 : kTickRow) + 2;
-    setFixedHeight(h);
+    // Full rows (a race band, the lanes, a tick row) where the window has the height; compact rows (the
+    // arrows over the first lane, the ticks at the bottom of the last) where it has not: at 1280x800 the
+    // centre view keeps its grid (gui_layout_test). A drag of the dock's edge gives the full rows back.
+    m_fullHeight = (m_order.races.empty() ? 0 : kRaceBand) + int(m_lanes.size()) * kRowHeight +
+                   (m_order.phases.empty() ? 0 : kTickRow) + 2;
+    setMinimumHeight(int(m_lanes.size()) * kCompactRow + 1);
+    setMaximumHeight(m_fullHeight);
+    updateGeometry();
     setVisible(!m_order.ops.empty());
     update();
 }
@@ -99,10 +104,38 @@ double AsyncLanes::instrX(uint32_t instr, bool end) const {
     return xOfStep(end ? m_instrSteps[instr].second : m_instrSteps[instr].first);
 }
 
-int AsyncLanes::laneTop(async::Lane l) const {
-    const int y0 = m_order.races.empty() ? 0 : kRaceBand;
+QSize AsyncLanes::sizeHint() const {
+    // Full rows in a window of 900 px or more; in a shorter one (1280x800) the centre view needs the height
+    // more: the minimum, which a drag of the dock's edge enlarges up to full rows.
+    const QWidget* top = window();
+    return {400, !top || top->height() >= 900 ? m_fullHeight : minimumHeight()};
+}
+
+AsyncLanes::Bands AsyncLanes::bands() const {
+    Bands b;
+    const double lanes = double(std::max<size_t>(1, m_lanes.size()));
+    if (height() >= m_fullHeight) {
+        b.race = m_order.races.empty() ? 0 : kRaceBand;
+        b.tick = m_order.phases.empty() ? 0 : kTickRow;
+        b.row = kRowHeight;
+        b.ticksY = b.race + b.row * lanes;
+        b.arrowY = b.race / 2.0;
+        return b;
+    }
+    // Compact: the lanes share the height; arrows run along the top of the first lane, ticks stand in the
+    // bottom 5 px of the last one.
+    b.compact = true;
+    b.row = std::max(double(kCompactRow), std::min(double(kRowHeight), (height() - 1) / lanes));
+    b.tick = m_order.phases.empty() ? 0 : 5;
+    b.ticksY = b.row * lanes - b.tick;
+    b.arrowY = 2.5;
+    return b;
+}
+
+double AsyncLanes::laneTop(async::Lane l) const {
+    const Bands b = bands();
     const auto it = std::find(m_lanes.begin(), m_lanes.end(), l);
-    return y0 + int(it - m_lanes.begin()) * kRowHeight;
+    return b.race + double(it - m_lanes.begin()) * b.row;
 }
 
 const std::vector<AsyncLanes::Item>& AsyncLanes::items() const {
@@ -119,6 +152,8 @@ void AsyncLanes::buildItems() const {
     std::vector<Item>& out = m_items;
     out.clear();
     m_itemsValid = true;
+    const Bands b = bands();
+    const double pad = b.row >= 9 ? 2 : 1;
     for (const async::OpSpan& o : m_order.ops) {
         const async::Lane l = async::laneOf(o.kind);
         Item it;
@@ -129,7 +164,7 @@ void AsyncLanes::buildItems() const {
         const double x0 = instrX(o.issueStep, false);
         double x1 = it.open ? axisRight() + 6 : instrX(o.doneStep, true);
         x1 = std::max(x1, x0 + 3);
-        it.rect = QRectF(QPointF(x0, laneTop(l) + 2), QPointF(x1, laneTop(l) + kRowHeight - 2));
+        it.rect = QRectF(QPointF(x0, laneTop(l) + pad), QPointF(x1, laneTop(l) + b.row - pad));
         it.tip = QString("%1 %2 (line %3, CTA %4 thread %5): issued at instruction %6; ")
                      .arg(async::opKindName(o.kind), quoted(o.text))
                      .arg(o.line)
@@ -143,14 +178,13 @@ void AsyncLanes::buildItems() const {
                 : QString("completion visible at instruction %1 (line %2)").arg(o.doneStep).arg(o.doneLine);
         out.push_back(std::move(it));
     }
-    const int ticksY = (m_order.races.empty() ? 0 : kRaceBand) + int(m_lanes.size()) * kRowHeight;
     for (const async::PhaseChange& p : m_order.phases) {
         Item it;
         it.kind = Item::Tick;
         it.instr = p.step;
         it.colour = kTickColour;
         const double x = instrX(p.step, true);
-        it.rect = QRectF(x - 3, ticksY, 6, kTickRow);
+        it.rect = QRectF(x - 3, b.ticksY, 6, b.tick);
         it.tip = QString("mbarrier %1 (CTA %2): phase %3 completes at instruction %4")
                      .arg(QString::fromStdString(p.barrier.name))
                      .arg(p.barrier.cta)
@@ -165,9 +199,9 @@ void AsyncLanes::buildItems() const {
         it.colour = kRaceColour;
         const double xa = (instrX(r.firstStep, false) + instrX(r.firstStep, true)) / 2;
         const double xb = (instrX(r.secondStep, false) + instrX(r.secondStep, true)) / 2;
-        const double y = kRaceBand / 2.0;
+        const double y = b.arrowY;
         it.line = QLineF(xa, y, xb, y);
-        it.rect = QRectF(QPointF(std::min(xa, xb) - 3, 0), QPointF(std::max(xa, xb) + 3, kRaceBand));
+        it.rect = QRectF(QPointF(std::min(xa, xb) - 3, 0), QPointF(std::max(xa, xb) + 3, y + 3));
         it.tip = QString("race between instruction %1 (line %2) %3 and instruction %4 (line %5) %6")
                      .arg(r.firstStep)
                      .arg(r.firstLine)
@@ -187,25 +221,25 @@ void AsyncLanes::buildItems() const {
 void AsyncLanes::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.fillRect(rect(), QColor(34, 35, 40));
+    const Bands b = bands();
     QFont f = font();
-    f.setPixelSize(9);
+    f.setPixelSize(std::max(6, std::min(10, int(b.row) - 1)));
     p.setFont(f);
     p.fillRect(QRectF(axisLeft() - 2, 0, axisRight() - axisLeft() + 4, height()), QColor(40, 41, 46));
     for (const async::Lane l : m_lanes) { // names in the space under the transport buttons
-        const QRectF r(2, laneTop(l), kLabelWidth - 2, kRowHeight);
+        const QRectF r(2, laneTop(l), kLabelWidth - 2, b.row);
         p.setPen(laneColour(l).lighter(130));
         p.drawText(r, Qt::AlignVCenter | Qt::AlignRight,
                    p.fontMetrics().elidedText(async::laneName(l), Qt::ElideRight, int(r.width())));
     }
-    const int ticksY = (m_order.races.empty() ? 0 : kRaceBand) + int(m_lanes.size()) * kRowHeight;
-    if (!m_order.phases.empty()) {
+    if (!m_order.phases.empty() && !b.compact) {
         p.setPen(kTickColour);
-        p.drawText(QRectF(2, ticksY, kLabelWidth - 2, kTickRow), Qt::AlignVCenter | Qt::AlignRight,
+        p.drawText(QRectF(2, b.ticksY, kLabelWidth - 2, b.tick), Qt::AlignVCenter | Qt::AlignRight,
                    "mbarrier phases");
     }
-    if (!m_order.races.empty()) {
+    if (!m_order.races.empty() && !b.compact) {
         p.setPen(kRaceColour);
-        p.drawText(QRectF(2, 0, kLabelWidth - 2, kRaceBand), Qt::AlignVCenter | Qt::AlignRight, "races");
+        p.drawText(QRectF(2, 0, kLabelWidth - 2, b.race), Qt::AlignVCenter | Qt::AlignRight, "races");
     }
     p.setRenderHint(QPainter::Antialiasing);
     const std::vector<Item>& all = items();
@@ -237,7 +271,7 @@ void AsyncLanes::paintEvent(QPaintEvent*) {
         faint.setAlpha(150);
         p.setPen(QPen(faint, 1, Qt::DashLine));
         for (const double x : {it.line.x1(), it.line.x2()})
-            p.drawLine(QPointF(x, kRaceBand / 2.0), QPointF(x, height()));
+            p.drawLine(QPointF(x, b.arrowY), QPointF(x, height()));
         p.setPen(QPen(it.colour, 2));
         p.drawLine(it.line);
         const double dir = it.line.x2() >= it.line.x1() ? 1 : -1, y = it.line.y2(), x = it.line.x2();

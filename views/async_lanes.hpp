@@ -44,7 +44,7 @@ class AsyncLanes : public QWidget {
     /// The lanes drawn (async::Lane in order), for tests.
     [[nodiscard]] std::vector<async::Lane> lanes() const { return m_lanes; }
     [[nodiscard]] const async::Timeline& order() const { return m_order; }
-    static constexpr int kRowHeight = 13, kRaceBand = 11, kTickRow = 10, kLabelWidth = 84;
+    static constexpr int kRowHeight = 13, kRaceBand = 11, kTickRow = 10, kLabelWidth = 84, kCompactRow = 9;
 
   signals:
     void instrActivated(uint32_t instr);
@@ -54,13 +54,20 @@ class AsyncLanes : public QWidget {
     bool event(QEvent* e) override; ///< tooltips
     void mousePressEvent(QMouseEvent* e) override;
     void resizeEvent(QResizeEvent* e) override;
+    [[nodiscard]] QSize sizeHint() const override; ///< full rows
 
   private:
     [[nodiscard]] double xOfStep(uint32_t s) const;
     [[nodiscard]] double instrX(uint32_t instr, bool end) const;
     [[nodiscard]] double axisLeft() const;
     [[nodiscard]] double axisRight() const;
-    [[nodiscard]] int laneTop(async::Lane l) const;
+    struct Bands {
+        double race = 0, row = 0, tick = 0, ticksY = 0; ///< heights of the race band, a lane, the tick row
+        double arrowY = 0;                              ///< where race arrows run
+        bool compact = false;                           ///< no race band or tick row of their own
+    };
+    [[nodiscard]] Bands bands() const; ///< scaled to the height the layout gives
+    [[nodiscard]] double laneTop(async::Lane l) const;
     [[nodiscard]] const Item* hit(const QPointF& p) const;
     void buildItems() const;
     async::Timeline m_order;
@@ -68,6 +75,7 @@ class AsyncLanes : public QWidget {
     std::vector<async::Lane> m_lanes;
     std::vector<std::pair<uint32_t, uint32_t>> m_instrSteps;
     uint32_t m_count = 0, m_step = 0;
+    int m_fullHeight = 0;
     mutable std::vector<Item> m_items;
     mutable bool m_itemsValid = false;
 };

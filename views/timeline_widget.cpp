@@ -168,6 +168,7 @@ TimelineWidget::TimelineWidget(Playback* pb, QWidget* parent) : QWidget(parent),
     row->addWidget(m_speed);
     auto* col = new QVBoxLayout(this);
     col->setContentsMargins(6, 2, 6, 2);
+    col->setSpacing(1); // the async lanes' rows come out of the gaps (1280x800: the centre keeps its grid)
     col->addLayout(row);
     m_strip = new InstrStrip(m_slider, this);
     col->addWidget(m_strip);
