@@ -5,6 +5,7 @@
 #include <QPainter>
 #include <QPainterPath>
 #include <QResizeEvent>
+#include <QScreen>
 #include <QToolTip>
 #include <algorithm>
 #include <cmath>
@@ -107,8 +108,11 @@ double AsyncLanes::instrX(uint32_t instr, bool end) const {
 QSize AsyncLanes::sizeHint() const {
     // Full rows in a window of 900 px or more; in a shorter one (1280x800) the centre view needs the height
     // more: the minimum, which a drag of the dock's edge enlarges up to full rows.
+    // Before the window shows, its height is not yet its own: the screen's decides.
     const QWidget* top = window();
-    return {400, !top || top->height() >= 900 ? m_fullHeight : minimumHeight()};
+    const QScreen* sc = screen();
+    const int h = top && top->isVisible() ? top->height() : sc ? sc->availableGeometry().height() : 1080;
+    return {400, h >= 900 ? m_fullHeight : minimumHeight()};
 }
 
 AsyncLanes::Bands AsyncLanes::bands() const {

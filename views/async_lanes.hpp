@@ -44,6 +44,8 @@ class AsyncLanes : public QWidget {
     /// The lanes drawn (async::Lane in order), for tests.
     [[nodiscard]] std::vector<async::Lane> lanes() const { return m_lanes; }
     [[nodiscard]] const async::Timeline& order() const { return m_order; }
+    /// Full rows in a window (or, before it shows, a screen) 900 px tall or more, else compact ones.
+    [[nodiscard]] QSize sizeHint() const override;
     static constexpr int kRowHeight = 13, kRaceBand = 11, kTickRow = 10, kLabelWidth = 84, kCompactRow = 9;
 
   signals:
@@ -54,7 +56,6 @@ class AsyncLanes : public QWidget {
     bool event(QEvent* e) override; ///< tooltips
     void mousePressEvent(QMouseEvent* e) override;
     void resizeEvent(QResizeEvent* e) override;
-    [[nodiscard]] QSize sizeHint() const override; ///< full rows
 
   private:
     [[nodiscard]] double xOfStep(uint32_t s) const;

@@ -7,9 +7,11 @@
 #include "layoutscope/scenario/order_timeline.hpp"
 
 #include <QComboBox>
+#include <QDockWidget>
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMainWindow>
 #include <QPainter>
 #include <QResizeEvent>
 #include <QSlider>
@@ -209,6 +211,12 @@ void TimelineWidget::setOrder(const Document* doc) {
     async::Timeline t;
     if (doc && doc->hasTrace() && doc->scenario()) t = orderTimeline(*doc->scenario(), doc->run());
     m_lanes->setOrder(std::move(t), doc && doc->hasTrace() ? doc->run().warnings : std::vector<Diagnostic>{});
+    // A dock keeps the height it was first given: in a tall window, grow it so the lanes get full rows.
+    auto* dock = qobject_cast<QDockWidget*>(parentWidget());
+    auto* main = qobject_cast<QMainWindow*>(window());
+    if (m_lanes->isVisibleTo(this) && dock && main && m_lanes->height() < m_lanes->sizeHint().height())
+        main->resizeDocks({dock}, {dock->height() + m_lanes->sizeHint().height() - m_lanes->height()},
+                          Qt::Vertical);
 }
 
 void TimelineWidget::setShown(std::vector<bool> shown) {
