@@ -4,6 +4,7 @@
 #include "editor_dock.hpp"
 #include "examples_menu.hpp"
 #include "file_prompts.hpp"
+#include "kernel_run.hpp"
 #include "recovery_store.hpp"
 #include "scene/file_kind.hpp"
 
@@ -17,6 +18,7 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSaveFile>
 #include <QTextCursor>
 
@@ -128,6 +130,20 @@ std::unique_ptr<Document> EditorDock::loadFile(const QString& path) {
     const QByteArray raw = QByteArray::fromStdString(bytes.value());
     setFileState(path, raw, true);
     m_shownText.clear(); // set by showDocument(doc, true)
+    // A kernel scenario runs its kernel off the UI thread, with a progress dialog and Cancel (issue 25
+    // item 3); cancelled, the file opens with the run's "run cancelled" error and no trace.
+    static const QRegularExpression kernelLine("^\\s*kernel\\s", QRegularExpression::MultilineOption);
+    if (QString::fromStdString(m_loadedText).contains(kernelLine)) {
+        QString cancelled;
+        if (auto doc = buildKernelDocument(this, m_loadedText, path.toStdString(), cancelled)) return doc;
+        return Document::failed(m_loadedText, path.toStdString(),
+                                Diagnostic{Severity::Error,
+                                           DiagCode::Unsupported,
+                                           {},
+                                           cancelled.toStdString(),
+                                           "docs/exec.md (kernel scenarios)",
+                                           Provenance::ToolFormat});
+    }
     return Document::fromText(m_loadedText, path.toStdString());
 }
 

@@ -5,6 +5,7 @@
 
 #include "code_editor.hpp"
 #include "editor_dock.hpp"
+#include "kernel_run.hpp"
 #include "launch_dialog.hpp"
 #include "scene/source_origin.hpp"
 #include "source_pane.hpp"
@@ -44,10 +45,11 @@ bool MainWindow::openPtx(const QString& path) {
     if (c.kind == PtxOpenChoice::Scaffold) return openPtxScaffold(path);
     if (!m_editor->maybeSave()) return true;
     finishOpening();
-    QApplication::setOverrideCursor(Qt::WaitCursor); // the kernel runs now (seconds for a CuTe GEMM)
+    // The kernel runs on a worker thread with a progress dialog and Cancel (kernel_run.hpp).
+    QString cancelled;
     auto doc =
         c.error.isEmpty()
-            ? Document::fromText(c.scenarioText.toStdString(), {})
+            ? buildKernelDocument(this, c.scenarioText.toStdString(), {}, cancelled)
             : Document::failed(c.scenarioText.toStdString(), {},
                                Diagnostic{Severity::Error,
                                           DiagCode::Syntax,
@@ -55,7 +57,11 @@ bool MainWindow::openPtx(const QString& path) {
                                           "the remembered launch does not compose: " + c.error.toStdString(),
                                           "docs/exec.md (Launch)",
                                           Provenance::Assumption});
-    QApplication::restoreOverrideCursor();
+    if (!doc) { // cancelled: the previous document stays
+        showNote(QString("Launch of %1 cancelled (%2); the previous document is kept.")
+                     .arg(QFileInfo(path).fileName(), cancelled));
+        return true;
+    }
     m_editor->showDocument(*doc, false);
     setDocument(std::move(doc));
     m_editor->editor()->document()->setModified(true);

@@ -1,11 +1,17 @@
 #include "timeline_widget.hpp"
 
+#include "async_lanes.hpp"
 #include "playback_keys.hpp"
+#include "scene/document.hpp"
+
+#include "layoutscope/scenario/order_timeline.hpp"
 
 #include <QComboBox>
+#include <QDockWidget>
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMainWindow>
 #include <QPainter>
 #include <QResizeEvent>
 #include <QSlider>
@@ -164,9 +170,15 @@ TimelineWidget::TimelineWidget(Playback* pb, QWidget* parent) : QWidget(parent),
     row->addWidget(m_speed);
     auto* col = new QVBoxLayout(this);
     col->setContentsMargins(6, 2, 6, 2);
+    col->setSpacing(1); // the async lanes' rows come out of the gaps (1280x800: the centre keeps its grid)
     col->addLayout(row);
     m_strip = new InstrStrip(m_slider, this);
     col->addWidget(m_strip);
+    m_lanes = new AsyncLanes(this);
+    col->addWidget(m_lanes);
+    connect(m_lanes, &AsyncLanes::instrActivated, this, [this](uint32_t instr) {
+        if (instr < m_spans.size()) m_pb->seek(m_spans[instr].end); // the state after the instruction
+    });
     col->addWidget(m_instrLabel);
 
     connect(start, &QToolButton::clicked, pb, &Playback::toStart);
@@ -188,7 +200,23 @@ TimelineWidget::TimelineWidget(Playback* pb, QWidget* parent) : QWidget(parent),
 void TimelineWidget::setSpans(std::vector<Span> spans) {
     m_spans = std::move(spans);
     m_shown.clear();
+    std::vector<std::pair<uint32_t, uint32_t>> steps;
+    steps.reserve(m_spans.size());
+    for (const Span& sp : m_spans) steps.emplace_back(sp.first, sp.end);
+    m_lanes->setSteps(std::move(steps));
     onStep(m_pb->step());
+}
+
+void TimelineWidget::setOrder(const Document* doc) {
+    async::Timeline t;
+    if (doc && doc->hasTrace() && doc->scenario()) t = orderTimeline(*doc->scenario(), doc->run());
+    m_lanes->setOrder(std::move(t), doc && doc->hasTrace() ? doc->run().warnings : std::vector<Diagnostic>{});
+    // A dock keeps the height it was first given: in a tall window, grow it so the lanes get full rows.
+    auto* dock = qobject_cast<QDockWidget*>(parentWidget());
+    auto* main = qobject_cast<QMainWindow*>(window());
+    if (m_lanes->isVisibleTo(this) && dock && main && m_lanes->height() < m_lanes->sizeHint().height())
+        main->resizeDocks({dock}, {dock->height() + m_lanes->sizeHint().height() - m_lanes->height()},
+                          Qt::Vertical);
 }
 
 void TimelineWidget::setShown(std::vector<bool> shown) {
@@ -202,6 +230,7 @@ void TimelineWidget::onStep(uint32_t step) {
     m_slider->setValue(static_cast<int>(step));
     m_stepLabel->setText(QString("step %1 / %2").arg(step).arg(m_pb->stepCount()));
     m_strip->setSpans(&m_spans, &m_shown, m_pb->stepCount(), step);
+    m_lanes->setStep(m_pb->stepCount(), step);
     // The instruction of the last applied step (step - 1), or the first one at step 0.
     const uint32_t s = step > 0 ? step - 1 : 0;
     QString text = m_spans.empty() ? QString("no trace") : QString();

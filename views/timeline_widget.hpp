@@ -28,6 +28,11 @@ class TimelineWidget : public QWidget {
     /// and unlabelled (issue 22 item 4). setSpans clears it.
     void setShown(std::vector<bool> shown);
     [[nodiscard]] const std::vector<bool>& shown() const { return m_shown; }
+    /// The async lanes (issue 23 item 4: spans, phases, race arrows) of `doc`'s run; hidden without
+    /// asynchronous operations (and for recorded kernels, whose order the executor judged). Call after
+    /// setSpans.
+    void setOrder(const class Document* doc);
+    [[nodiscard]] class AsyncLanes* asyncLanes() const { return m_lanes; }
 
   protected:
     void changeEvent(QEvent* e) override;       ///< redraws the transport icons when the theme changes
@@ -46,6 +51,7 @@ class TimelineWidget : public QWidget {
     std::vector<QToolButton*> m_transport; ///< start, instr back, back, play, forward, instr forward, end
     QComboBox* m_speed;
     class InstrStrip* m_strip = nullptr;
+    class AsyncLanes* m_lanes = nullptr;
     std::vector<Span> m_spans;
     std::vector<bool> m_shown;
 };

@@ -1,7 +1,9 @@
 #include "scene/document.hpp"
 #include "layoutscope/analysis/observed.hpp"
 #include "layoutscope/ptx/module.hpp"
+#include "layoutscope/scenario/load_kernel.hpp"
 #include "scene/file_kind.hpp"
+#include "scene/kernel_progress.hpp"
 #include "scene/prepared_views.hpp"
 
 #include <algorithm>
@@ -113,7 +115,12 @@ std::unique_ptr<Document> Document::fromText(std::string text, std::string path,
     auto load = [&d, &options] {
         // loadScenario: a `kernel` directive runs the kernel and its recording is the scenario (issue 22);
         // its launch and run errors come back like parse errors, at the directive.
-        Result<Scenario> sc = loadScenario(d->m_text, d->m_path);
+        // The kernel's run stops on options.cancel (File > Open's Cancel, the editor's next keystroke) and
+        // reports its progress to the building thread's KernelProgressScope.
+        LoadOptions lo{options.cancel, {}};
+        if (std::atomic<uint64_t>* sink = KernelProgressScope::current())
+            lo.progress = [sink](uint64_t n) { sink->store(n, std::memory_order_relaxed); };
+        Result<Scenario> sc = loadScenario(d->m_text, d->m_path, lo);
         if (!sc.ok()) {
             d->m_diags = sc.diagnostics();
             return;

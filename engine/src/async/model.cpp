@@ -52,6 +52,15 @@ const std::vector<Diagnostic>& Model::findings() const {
     return m->out;
 }
 
+const Timeline& Model::timeline() const {
+    return m->tl;
+}
+
+void Model::Impl::enter(const Site& s) {
+    now = s.step;
+    nowLine = s.span.line;
+}
+
 ThreadRec& Model::Impl::thread(const ThreadId& t) {
     const auto [it, added] =
         threadIndex.try_emplace({t.cta, t.warp, t.thread}, static_cast<uint32_t>(threads.size()));
@@ -93,6 +102,7 @@ void Model::Impl::phaseCheck(BarrierRec& b) {
     if (!b.initialised || b.pending > 0 || b.tx > 0) return;
     b.completed = b.clock;
     b.clock.clear();
+    tl.phases.push_back(PhaseChange{b.ref, b.phase, now});
     ++b.phase;
     b.pending = b.count;
     b.tx = b.expected = b.completedTx = 0;
@@ -102,6 +112,10 @@ void Model::Impl::complete(uint32_t id) {
     OpRec& o = ops[id];
     if (o.lateDone) return;
     o.lateDone = true;
+    if (o.span >= 0) { // the event being processed forced it: where its completion became visible
+        tl.ops[o.span].doneStep = now;
+        tl.ops[o.span].doneLine = nowLine;
+    }
     for (uint32_t t : o.tracked) {
         complete(t);
         join(o.clock, ops[t].clock);
@@ -192,6 +206,7 @@ uint32_t Model::issueCollective(const std::vector<Site>& issuers, AsyncOp op) {
 
 uint32_t Model::Impl::issueOp(const std::vector<Site>& all, AsyncOp op) {
     const Site& s = all.front();
+    enter(s);
     const uint32_t id = static_cast<uint32_t>(ops.size());
     std::vector<uint32_t> tIndex; // the issuers' thread records (the first names the operation)
     for (const Site& a : all) tIndex.push_back(threadOfUnit[thread(a.thread).unit]);
@@ -213,6 +228,8 @@ uint32_t Model::Impl::issueOp(const std::vector<Site>& all, AsyncOp op) {
         return id;
     }
     OpRec& o = ops[id];
+    o.span = static_cast<int>(tl.ops.size());
+    tl.ops.push_back(OpSpan{o.op.kind, s.thread, s.step, kNever, s.span.line, 0, s.text});
     if (o.op.how == Completion::Mbarrier && o.op.barrier) {
         BarrierRec& b = barrier(s, *o.op.barrier, "a copy's complete_tx");
         remoteUse(b, s, s.thread.cta);
@@ -259,6 +276,7 @@ uint32_t Model::Impl::issueOp(const std::vector<Site>& all, AsyncOp op) {
 }
 
 void Model::access(const Site& s, const std::vector<Range>& reads, const std::vector<Range>& writes) {
+    m->enter(s);
     ThreadRec& t = m->thread(s.thread);
     if (t.hung) return;
     const uint32_t unit = t.unit, epoch = at(t.clock, t.unit);
@@ -269,6 +287,7 @@ void Model::access(const Site& s, const std::vector<Range>& reads, const std::ve
 }
 
 void Model::init(const Site& s, const BarrierRef& b, uint32_t count) {
+    m->enter(s);
     ThreadRec& t = m->thread(s.thread);
     if (t.hung) return;
     BarrierRec& r = m->barriers[{b.cta, b.addr}];
@@ -286,6 +305,7 @@ void Model::init(const Site& s, const BarrierRef& b, uint32_t count) {
 }
 
 void Model::arrive(const Site& s, const BarrierRef& b, int64_t expectTx, bool arrives) {
+    m->enter(s);
     ThreadRec& t = m->thread(s.thread);
     if (t.hung) return;
     BarrierRec& r = m->barrier(s, b, arrives ? "mbarrier.arrive" : "mbarrier.expect_tx");
@@ -311,6 +331,7 @@ void Model::arrive(const Site& s, const BarrierRef& b, int64_t expectTx, bool ar
 }
 
 void Model::completeTx(const Site& s, const BarrierRef& b, int64_t bytes) {
+    m->enter(s);
     ThreadRec& t = m->thread(s.thread);
     if (t.hung) return;
     BarrierRec& r = m->barrier(s, b, "mbarrier.complete_tx");
@@ -322,6 +343,7 @@ void Model::completeTx(const Site& s, const BarrierRef& b, int64_t bytes) {
 }
 
 bool Model::wait(const Site& s, const BarrierRef& b, std::optional<uint32_t> parity) {
+    m->enter(s);
     ThreadRec& t0 = m->thread(s.thread);
     if (t0.hung) return false;
     const uint32_t tIndex = m->threadOfUnit[t0.unit];
@@ -356,6 +378,7 @@ bool Model::wait(const Site& s, const BarrierRef& b, std::optional<uint32_t> par
 }
 
 void Model::commitGroup(const Site& s, Completion g) {
+    m->enter(s);
     ThreadRec& t = m->thread(s.thread);
     if (t.hung) return;
     auto& open = g == Completion::BulkGroup    ? t.uncommittedBulk
@@ -370,6 +393,7 @@ void Model::commitGroup(const Site& s, Completion g) {
 }
 
 void Model::waitGroup(const Site& s, Completion g, uint32_t n, bool /*readOnly*/) {
+    m->enter(s);
     // .read: the sources have been read; the writes to global may still be in flight. Nothing in a scenario
     // reads global memory back, so the model completes the whole operation (unverified for an executor that
     // does).
@@ -390,6 +414,7 @@ void Model::waitGroup(const Site& s, Completion g, uint32_t n, bool /*readOnly*/
 }
 
 void Model::tcgen05Commit(const Site& s, const BarrierRef& b) {
+    m->enter(s);
     ThreadRec& t0 = m->thread(s.thread);
     if (t0.hung) return;
     const uint32_t tIndex = m->threadOfUnit[t0.unit];
@@ -413,6 +438,7 @@ void Model::tcgen05Commit(const Site& s, const BarrierRef& b) {
 }
 
 void Model::tcgen05Wait(const Site& s, Completion which) {
+    m->enter(s);
     ThreadRec& t = m->thread(s.thread);
     if (t.hung) return;
     std::vector<uint32_t> ids = which == Completion::Tcgen05WaitLd ? t.tcgenLd : t.tcgenSt;
@@ -426,6 +452,7 @@ void Model::tcgen05Wait(const Site& s, Completion which) {
 }
 
 void Model::fence(const Site& s, FenceKind k) {
+    m->enter(s);
     ThreadRec& t = m->thread(s.thread);
     if (t.hung) return;
     if (k == FenceKind::ProxyAsync) ++t.proxyFences;
@@ -435,7 +462,8 @@ void Model::fence(const Site& s, FenceKind k) {
     m->tick(t);
 }
 
-void Model::clusterBarrier(const Site&, bool publishesInits) {
+void Model::clusterBarrier(const Site& s, bool publishesInits) {
+    m->enter(s);
     if (publishesInits)
         for (auto& [key, b] : m->barriers)
             if (b.initialised && b.fencedAt < 0) b.fencedAt = m->clusterGen;
@@ -450,6 +478,7 @@ void Model::clusterBarrier(const Site&, bool publishesInits) {
 }
 
 void Model::dealloc(const Site& s, uint32_t col0, uint32_t col1) {
+    m->enter(s);
     ThreadRec& t = m->thread(s.thread);
     if (t.hung) return;
     for (const OpRec& o : m->ops) {
@@ -472,6 +501,7 @@ void Model::dealloc(const Site& s, uint32_t col0, uint32_t col1) {
 }
 
 void Model::finish(const Site& s) {
+    m->enter(s);
     if (m->anyHang) return; // the kernel never exits
     for (const OpRec& o : m->ops) {
         if (o.commitBarrier >= 0 || o.dropped) continue;

@@ -4,6 +4,7 @@
 // what it finds.
 #include "async/history.hpp"
 #include "layoutscope/async/async.hpp"
+#include "layoutscope/async/timeline.hpp"
 
 #include <deque>
 #include <map>
@@ -41,6 +42,7 @@ struct OpRec {
     std::pair<uint32_t, uint32_t> barrierKey{}; ///< Mbarrier / commit: (CTA, address) of its barrier
     uint32_t phase = 0;                         ///< Mbarrier / commit: the barrier's phase when it was issued
     std::vector<uint32_t> tracked;              ///< a tcgen05.commit pseudo-op: the operations it waits for
+    int span = -1;                              ///< its entry in Impl::tl.ops (none for a commit pseudo-op)
 };
 
 struct BarrierRec {
@@ -95,6 +97,11 @@ struct Model::Impl {
     /// Memory bound: an access is compared only with the earlier ones in its granules (history.hpp).
     static constexpr size_t kMaxHistory = 2000000;
     std::set<std::pair<uint32_t, std::string>> inflightReported;
+    Timeline tl;               ///< spans, phase changes and races by trace instruction (timeline.hpp)
+    uint32_t now = kNever;     ///< the step of the event being processed (Site::step)
+    int nowLine = 0;           ///< and its source line
+    void enter(const Site& s); ///< every public event first: sets now / nowLine
+    void link(const AccessRec& a, const AccessRec& b); ///< the race just emitted, for the timeline
 
     ThreadRec& thread(const ThreadId& t);
     BarrierRec& barrier(const Site& at, const BarrierRef& b, const char* use);

@@ -37,6 +37,45 @@ const char* opKindName(OpKind k) {
     return "async operation";
 }
 
+Lane laneOf(OpKind k) {
+    switch (k) {
+    case OpKind::TmaLoad:
+    case OpKind::TmaStore:
+    case OpKind::TmaReduce:
+    case OpKind::TmaPrefetch:
+        return Lane::Tma;
+    case OpKind::Tcgen05Mma:
+        return Lane::Mma;
+    case OpKind::Tcgen05Cp:
+    case OpKind::Tcgen05Shift:
+    case OpKind::Tcgen05Ld:
+    case OpKind::Tcgen05St:
+        return Lane::Tcgen05Copy;
+    case OpKind::BulkCopy:
+    case OpKind::CpAsync:
+        return Lane::Bulk;
+    case OpKind::Wgmma:
+        return Lane::Wgmma;
+    }
+    return Lane::Bulk;
+}
+
+const char* laneName(Lane l) {
+    switch (l) {
+    case Lane::Tma:
+        return "TMA";
+    case Lane::Mma:
+        return "MMA";
+    case Lane::Tcgen05Copy:
+        return "tcgen05 copies";
+    case Lane::Bulk:
+        return "bulk / cp.async";
+    case Lane::Wgmma:
+        return "wgmma";
+    }
+    return "async";
+}
+
 std::string hexAddr(uint64_t v) {
     char buf[24];
     std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
@@ -162,6 +201,12 @@ void Model::Impl::race(const AccessRec& a, const AccessRec& b, const Range& ov, 
         msg += ". Value cross-check: the bytes read differ between the schedule where the write completes at "
                "issue and the one where it completes as late as the waits allow";
     emit(Severity::Error, b.site.span, std::move(msg), kOrderRef);
+    link(a, b);
+}
+
+void Model::Impl::link(const AccessRec& a, const AccessRec& b) {
+    tl.races.push_back(RaceLink{a.site.step, b.site.step, a.site.span.line, b.site.span.line, a.site.text,
+                                b.site.text, out.size() - 1});
 }
 
 void Model::Impl::proxyRace(const AccessRec& w, const AccessRec& r, const Range& ov) {
@@ -181,6 +226,7 @@ void Model::Impl::proxyRace(const AccessRec& w, const AccessRec& r, const Range&
              std::to_string(w.site.span.line) + " and before line " + std::to_string(r.site.span.line),
          "PTX ISA 9.2 Memory Consistency Model, async proxy (fence.proxy.async orders generic-proxy accesses "
          "with async-proxy ones)");
+    link(w, r);
 }
 
 void Model::Impl::valueOnly(const AccessRec& w, const AccessRec& r, const Range& ov) {
@@ -193,6 +239,7 @@ void Model::Impl::valueOnly(const AccessRec& w, const AccessRec& r, const Range&
              " completes at issue and the one where it completes as late as the "
              "waits allow, though the happens-before clocks order them; treat it as a race",
          kOrderRef);
+    link(w, r);
 }
 
 void Model::Impl::hang(const Site& s, const BarrierRec& b) {

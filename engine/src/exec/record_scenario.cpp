@@ -2,6 +2,7 @@
 // the kernel's run records (issue 22 item 2; exec/record.hpp, docs/exec.md "Kernel scenarios").
 #include "layoutscope/exec/exec.hpp"
 #include "layoutscope/ptx/module.hpp"
+#include "layoutscope/scenario/load_kernel.hpp"
 #include "layoutscope/scenario/scenario.hpp"
 
 #include <cctype>
@@ -25,6 +26,10 @@ std::vector<Diagnostic> atDirective(std::vector<Diagnostic> ds, const ScenarioKe
 } // namespace
 
 Result<Scenario> loadScenario(std::string_view text, const std::string& scenarioPath) {
+    return loadScenario(text, scenarioPath, LoadOptions{});
+}
+
+Result<Scenario> loadScenario(std::string_view text, const std::string& scenarioPath, const LoadOptions& lo) {
     auto s = parseScenario(text);
     if (!s || !s->kernel) return s;
     const ScenarioKernel& k = *s->kernel;
@@ -50,6 +55,8 @@ Result<Scenario> loadScenario(std::string_view text, const std::string& scenario
     exec::ExecOptions options;
     options.order = spec->options.order;
     options.record = true;
+    options.cancel = lo.cancel; // the GUI's Cancel and progress bar
+    options.progress = lo.progress;
     auto run = exec::runKernel(*mod, spec->launch, options);
     if (!run) return atDirective(run.diagnostics(), k);
     auto rec = parseScenario(run->recording);

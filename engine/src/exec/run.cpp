@@ -317,7 +317,17 @@ bool runWarps(Machine& m, const ExecOptions& opt, uint64_t& steps) {
                     sw.yield = false;
                     break;
                 }
-                if (++steps > opt.maxWarpSteps) {
+                if ((++steps % ExecOptions::kProgressEvery) == 0) { // the GUI's progress bar and Cancel
+                    if (opt.progress) opt.progress(steps);
+                    if (opt.cancel && opt.cancel->load(std::memory_order_relaxed)) {
+                        int pc = 0;
+                        group(sw, pc);
+                        return m.fail(m.p.ops[std::min<size_t>(size_t(std::max(pc, 0)), m.p.ops.size() - 1)],
+                                      DiagCode::Unsupported,
+                                      "run cancelled after " + std::to_string(steps) + " warp instructions");
+                    }
+                }
+                if (steps > opt.maxWarpSteps) {
                     int pc = 0;
                     group(m.warps[wi], pc);
                     const Op& op = m.p.ops[std::min<size_t>(size_t(std::max(pc, 0)), m.p.ops.size() - 1)];

@@ -5,6 +5,7 @@
 #include "scenario/async_order.hpp"
 
 #include "layoutscope/async/async.hpp"
+#include "layoutscope/scenario/order_timeline.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -139,7 +140,8 @@ async::BarrierRef ref(const Scenario& s, uint32_t cta, uint32_t addr) {
 
 } // namespace
 
-void checkAsyncOrder(const Scenario& s, const Run& run, std::vector<Diagnostic>& out) {
+void checkAsyncOrder(const Scenario& s, const Run& run, std::vector<Diagnostic>& out,
+                     async::Timeline* timeline) {
     const Trace& tr = run.trace;
     if (tr.instrs.size() != s.instrs.size() || s.instrs.empty()) return; // a run stopped early: no model
     async::Model model([&tr](uint32_t idx, const Range& ov) { return writesDiffer(tr, idx, ov); });
@@ -148,7 +150,7 @@ void checkAsyncOrder(const Scenario& s, const Run& run, std::vector<Diagnostic>&
     for (uint32_t i = 0; i < s.instrs.size(); ++i) {
         const ScenarioInstr& in = s.instrs[i];
         const std::string& t = in.text;
-        const async::Site site{{in.cta, 0, 0}, in.span, t};
+        const async::Site site{{in.cta, 0, 0}, in.span, t, i};
         auto issue = [&](async::OpKind k, async::Completion how) {
             async::AsyncOp op{k, movesRanges(s, tr, i, false), movesRanges(s, tr, i, true), how, {}, 0, 0, i};
             model.issue(site, std::move(op));
@@ -294,20 +296,38 @@ void checkAsyncOrder(const Scenario& s, const Run& run, std::vector<Diagnostic>&
         }
     }
     const ScenarioInstr& last = s.instrs.back();
-    model.finish(async::Site{{last.cta, 0, 0}, last.span, "kernel exit"});
-    for (const Diagnostic& d : model.findings()) {
-        // A multicast that leaves out a CTA explains that CTA's hang with the right fix: it supersedes the
-        // expect_tx check's reading of the same wait ("announce only the bytes that arrive"), issue 23.
+    model.finish(async::Site{{last.cta, 0, 0}, last.span, "kernel exit", uint32_t(s.instrs.size() - 1)});
+    // A multicast that leaves out a CTA explains that CTA's hang with the right fix: it supersedes the
+    // expect_tx check's reading of the same wait ("announce only the bytes that arrive"), issue 23.
+    for (const Diagnostic& d : model.findings())
         if (d.message.rfind("ctaMask ", 0) == 0)
             std::erase_if(out, [&](const Diagnostic& e) {
                 return e.span.line == d.span.line &&
                        e.message.find("expect_tx announced") != std::string::npos;
             });
-        // The model's severities stand: a race, a hang or an operation in flight at tcgen05.dealloc is an
-        // error (check --run fails), an operation still in flight at the scenario's end a warning (a
-        // scenario may be a fragment whose waits come later). Issue 23: ordering bugs must not pass "ok".
-        out.push_back(d);
-    }
+    // The model's severities stand: a race, a hang or an operation in flight at tcgen05.dealloc is an
+    // error (check --run fails), an operation still in flight at the scenario's end a warning (a
+    // scenario may be a fragment whose waits come later). Issue 23: ordering bugs must not pass "ok".
+    const size_t first = out.size(); // findings keep their order: finding k is out[first + k]
+    out.insert(out.end(), model.findings().begin(), model.findings().end());
+    if (!timeline) return;
+    *timeline = model.timeline();
+    for (async::RaceLink& r : timeline->races) r.finding += first;
 }
 
 } // namespace layoutscope::scn
+
+namespace layoutscope {
+
+async::Timeline orderTimeline(const Scenario& s, const Run& run) {
+    async::Timeline t;
+    if (s.recorded) return t;
+    std::vector<Diagnostic> findings;
+    scn::checkAsyncOrder(s, run, findings, &t);
+    // runScenario appended the same findings last to run.warnings: re-base the races' indices there.
+    const size_t first = run.warnings.size() >= findings.size() ? run.warnings.size() - findings.size() : 0;
+    for (async::RaceLink& r : t.races) r.finding += first;
+    return t;
+}
+
+} // namespace layoutscope

@@ -1,5 +1,6 @@
 #pragma once
 // The scenario front end of the async model (issue 23; engine/include/layoutscope/async/async.hpp).
+#include "layoutscope/async/timeline.hpp"
 #include "layoutscope/scenario/scenario.hpp"
 
 #include <vector>
@@ -8,6 +9,9 @@ namespace layoutscope::scn {
 
 /// Feed a completed run's instructions to async::Model in program order (one thread per CTA) and append
 /// its findings (races, hangs, barrier accounting, operations in flight at dealloc or exit) to `out`.
-void checkAsyncOrder(const Scenario& s, const Run& run, std::vector<Diagnostic>& out);
+/// `timeline` (if given) receives the model's timeline, steps being instruction indices and each race's
+/// `finding` the index of its diagnostic in `out`.
+void checkAsyncOrder(const Scenario& s, const Run& run, std::vector<Diagnostic>& out,
+                     async::Timeline* timeline = nullptr);
 
 } // namespace layoutscope::scn

@@ -28,6 +28,8 @@
 
 namespace layoutscope::async {
 
+struct Timeline; // timeline.hpp
+
 struct ThreadId {
     uint32_t cta = 0;    ///< %cluster_ctarank
     uint32_t warp = 0;   ///< warp in the CTA
@@ -40,6 +42,8 @@ struct Site {
     ThreadId thread;
     SourceSpan span;  ///< line and column in the scenario / PTX
     std::string text; ///< the instruction as written
+    /// The trace instruction (step) of the event, for the timeline (timeline.hpp); UINT32_MAX: unknown.
+    uint32_t step = UINT32_MAX;
 };
 
 /// A byte range [begin, end) of one space (Tensor Memory: lane << 16 | column, end exclusive in columns).
@@ -151,6 +155,9 @@ class Model {
 
     /// Everything found, in the order found.
     [[nodiscard]] const std::vector<Diagnostic>& findings() const;
+    /// Every operation's issue-to-completion span, the mbarrier phase changes and the races' two accesses,
+    /// by trace instruction (Site::step), for a timeline (timeline.hpp).
+    [[nodiscard]] const Timeline& timeline() const;
 
   private:
     struct Impl;

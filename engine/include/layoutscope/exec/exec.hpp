@@ -11,7 +11,9 @@
 #include "layoutscope/core/result.hpp"
 #include "layoutscope/ptx/module.hpp"
 
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -92,6 +94,13 @@ struct ExecOptions {
     /// Record the run as a scenario (ExecResult::recording; docs/exec.md "Kernel scenarios"). The order
     /// model's errors then do not fail the run: they are ExecResult::notes of Error severity.
     bool record = false;
+    /// Polled in the warp loop (every kProgressEvery warp instructions): once it reads true the run stops
+    /// with a "run cancelled" error (DiagCode::Unsupported). nullptr: never cancelled (the GUI's Cancel).
+    const std::atomic<bool>* cancel = nullptr;
+    /// Called from the running thread every kProgressEvery warp instructions with the warp instructions
+    /// issued so far (a progress bar). Empty: none.
+    std::function<void(uint64_t warpInstructions)> progress;
+    static constexpr uint64_t kProgressEvery = 1 << 14;
 };
 
 struct ExecResult {
