@@ -147,7 +147,8 @@ void ImGuiLayer::drawOverlay(const OverlayList& o, glm::vec2 origin, bool light)
             dl->AddLine(a, b, col(l.colour), l.width);
     }
     for (const OverlayList::Text& t : o.texts)
-        dl->AddText(ImVec2(t.pos.x + off.x, t.pos.y + off.y), col(light ? lightText(t.colour) : t.colour),
+        dl->AddText(ImGui::GetFont(), ImGui::GetFontSize() * t.scale,
+                    ImVec2(t.pos.x + off.x, t.pos.y + off.y), col(light ? lightText(t.colour) : t.colour),
                     t.text.c_str());
 }
 

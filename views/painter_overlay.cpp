@@ -1,5 +1,8 @@
 #include "painter_overlay.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include <QFontMetricsF>
 #include <QPainterPath>
 
@@ -54,10 +57,13 @@ void paintOverlay(QPainter& p, const OverlayList& o, QPoint origin) {
             path.lineTo(QPointF(l.b.x, l.b.y));
         p.drawPath(path);
     }
-    p.setFont(overlayFont());
+    const QFont base = overlayFont();
     for (const OverlayList::Text& t : o.texts) {
+        QFont f = base;
+        if (t.scale != 1.0f) f.setPixelSize(std::max(1, int(std::lround(base.pixelSize() * t.scale))));
+        p.setFont(f);
         p.setPen(QColor(t.colour.r, t.colour.g, t.colour.b, t.colour.a));
-        p.drawText(QRectF(t.pos.x, t.pos.y, 4000, 20), Qt::AlignLeft | Qt::AlignTop,
+        p.drawText(QRectF(t.pos.x, t.pos.y, 4000, 20 * t.scale), Qt::AlignLeft | Qt::AlignTop,
                    QString::fromStdString(t.text));
     }
     p.restore();

@@ -56,12 +56,13 @@ Result<ExecResult> run(const std::string& ptx, const std::vector<uint8_t>& io) {
     return runText(ptx, l);
 }
 
-uint16_t f16Int(int n) { // an integer |n| < 2048 as f16 bits (exact)
+uint16_t f16Int(int n) { // an integer |n| < 65536 as f16 bits (exact below 2048; above, truncated)
     if (n == 0) return 0;
     const uint16_t sign = n < 0 ? 0x8000 : 0;
     uint32_t a = uint32_t(n < 0 ? -n : n), e = 0;
     while ((a >> (e + 1)) != 0) ++e;
-    return uint16_t(sign | (e + 15) << 10 | ((a << (10 - e)) & 0x3FF));
+    const uint32_t frac = e <= 10 ? a << (10 - e) : a >> (e - 10); // no shift by a negative count
+    return uint16_t(sign | (e + 15) << 10 | (frac & 0x3FF));
 }
 uint16_t bf16Int(int n) { // an integer |n| < 256 as bf16 bits (exact): the high half of its f32
     return uint16_t(f32bits(float(n)) >> 16);

@@ -59,7 +59,12 @@ TEST_CASE("The mismatch badge grows with the cells and stays in the header", "[v
         CHECK(b.lo.y == 2.0f);
         CHECK(b.text == "896 differ");
         CHECK(b.lo.x <= b.textPos.x);
-        CHECK(b.textPos.x + approxTextWidth(b.text) <= b.hi.x);
+        // The text grows with the box: 14-px font at 18 px high, scaled by height / 18 (28 px: x1.56), and
+        // stays inside it.
+        CHECK(b.fontScale == Approx(h / 18.0f));
+        CHECK(b.textPos.x + approxTextWidth(b.text) * b.fontScale <= b.hi.x);
+        CHECK(b.textPos.y >= b.lo.y);
+        CHECK(b.textPos.y + 16.0f * b.fontScale <= b.hi.y + 0.01f);
     }
     // A narrow pane: at most half its width, the text shortened.
     const MarkBadge n = markBadge("12345 cells differ", 10.0f, 200.0f);

@@ -14,10 +14,11 @@ inline constexpr float kLabelHeight = 16.0f;
 
 /// The box of text `t`: from its top-left position, approxTextWidth wide and kLabelHeight high.
 [[nodiscard]] inline bool textsOverlap(const OverlayList::Text& a, const OverlayList::Text& b) {
-    const float aw = approxTextWidth(a.text), bw = approxTextWidth(b.text);
+    const float aw = approxTextWidth(a.text) * a.scale, bw = approxTextWidth(b.text) * b.scale;
     // Touching edges (a legend's items side by side, lines 16 px apart) are not an overlap.
     return a.pos.x < b.pos.x + bw - 0.5f && b.pos.x < a.pos.x + aw - 0.5f &&
-           a.pos.y < b.pos.y + kLabelHeight - 0.5f && b.pos.y < a.pos.y + kLabelHeight - 0.5f;
+           a.pos.y < b.pos.y + kLabelHeight * b.scale - 0.5f &&
+           b.pos.y < a.pos.y + kLabelHeight * a.scale - 0.5f;
 }
 
 /// Removes from `o.texts[from..]` each text that overlaps a text kept before it (texts before `from` are

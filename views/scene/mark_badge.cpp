@@ -12,11 +12,12 @@ float diffOutlinePx(float cellPx) {
 MarkBadge markBadge(std::string text, float cellPx, float viewportW) {
     MarkBadge b;
     const float h = std::clamp(cellPx, 18.0f, 28.0f), pad = 4.0f + (h - 18.0f) * 0.5f;
-    b.text = fitLabel({text}, std::max(24.0f, viewportW * 0.5f - 2 * pad));
-    const float w = approxTextWidth(b.text) + 2 * pad;
+    b.fontScale = h / 18.0f;
+    b.text = fitLabel({text}, std::max(24.0f, (viewportW * 0.5f - 2 * pad) / b.fontScale));
+    const float w = approxTextWidth(b.text) * b.fontScale + 2 * pad;
     b.hi = {viewportW - 8.0f, 2.0f + h};
     b.lo = {b.hi.x - w, 2.0f};
-    b.textPos = {b.lo.x + pad, b.lo.y + (h - 16.0f) * 0.5f};
+    b.textPos = {b.lo.x + pad, b.lo.y + (h - 16.0f * b.fontScale) * 0.5f};
     return b;
 }
 

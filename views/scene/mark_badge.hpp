@@ -17,11 +17,12 @@ struct MarkBadge {
     glm::vec2 lo, hi;  ///< the box, px
     glm::vec2 textPos; ///< top-left of the text, px
     std::string text;
+    float fontScale = 1.0f; ///< the text's size relative to the 14-px overlay font: it grows with the box
 };
 
 /// The badge for `text` in a pane `viewportW` px wide whose cells are `cellPx` px: 18 px high for small
-/// cells, `cellPx` for cells of 18-28 px, 28 px beyond; right-aligned 8 px from the edge, top at 2 px;
-/// never wider than half the pane (the text is shortened with fitLabel).
+/// cells, `cellPx` for cells of 18-28 px, 28 px beyond, its text scaled by height / 18; right-aligned 8 px
+/// from the edge, top at 2 px; never wider than half the pane (the text is shortened with fitLabel).
 [[nodiscard]] MarkBadge markBadge(std::string text, float cellPx, float viewportW);
 
 } // namespace layoutscope::views

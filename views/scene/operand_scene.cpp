@@ -88,7 +88,7 @@ OverlayList buildOperandOverlay(const Camera2D& cam, glm::vec2 viewport, const O
     if (s.mismatched) {
         const MarkBadge b = markBadge(std::to_string(s.mismatched) + " differ", z, viewport.x);
         o.rects.push_back({b.lo, b.hi, kDiffColour, true});
-        o.text(b.textPos, b.text, Rgba8{255, 255, 255, 255});
+        o.text(b.textPos, b.text, Rgba8{255, 255, 255, 255}, b.fontScale);
         o.regions.push_back({"badge", b.lo, b.hi});
         titleRoom = b.lo.x - 6;
     }

@@ -19,6 +19,7 @@ struct OverlayList {
         glm::vec2 pos; ///< top-left, pixels
         std::string text;
         Rgba8 colour{220, 220, 225, 255};
+        float scale = 1.0f; ///< font size relative to the overlay font's 14 px (the mismatch badge grows)
     };
     struct Rect {
         glm::vec2 lo, hi; ///< pixels
@@ -45,8 +46,8 @@ struct OverlayList {
         glm::vec2 lo, hi;
     };
     std::vector<Region> regions;
-    void text(glm::vec2 p, std::string s, Rgba8 c = {220, 220, 225, 255}) {
-        texts.push_back({p, std::move(s), c});
+    void text(glm::vec2 p, std::string s, Rgba8 c = {220, 220, 225, 255}, float scale = 1.0f) {
+        texts.push_back({p, std::move(s), c, scale});
     }
 };
 

@@ -154,8 +154,9 @@ void writeOverlay(std::string& o, const SvgPane& p, SvgStats& st) {
     // Top-left anchored like QPainter's AlignTop: baseline = top + the font's ascent (13 px at 14 px).
     o += "<g class=\"texts\" xml:space=\"preserve\">\n";
     for (const OverlayList::Text& t : ov.texts) {
-        o += "<text x=\"" + num(t.pos.x) + "\" y=\"" + num(t.pos.y + 13.0f) + "\"" + paint("fill", t.colour) +
-             ">" + svgEscape(t.text) + "</text>\n";
+        o += "<text x=\"" + num(t.pos.x) + "\" y=\"" + num(t.pos.y + 13.0f * t.scale) + "\"" +
+             (t.scale != 1.0f ? " font-size=\"" + num(14.0f * t.scale) + "\"" : std::string()) +
+             paint("fill", t.colour) + ">" + svgEscape(t.text) + "</text>\n";
         ++st.texts;
     }
     o += "</g>\n</g>\n";

@@ -67,7 +67,7 @@ OverlayList buildTmemOverlay(const Camera2D& cam, glm::vec2 viewport, const Tmem
     if (marked > 0) {
         const MarkBadge b = markBadge(std::to_string(marked) + " cells differ", std::min(z, zy), viewport.x);
         o.rects.push_back({b.lo, b.hi, kDiffColour, true});
-        o.text(b.textPos, b.text, Rgba8{255, 255, 255, 255});
+        o.text(b.textPos, b.text, Rgba8{255, 255, 255, 255}, b.fontScale);
         o.regions.push_back({"badge", b.lo, b.hi});
         titleRoom = b.lo.x - 14;
     }

@@ -389,7 +389,8 @@ int main(int argc, char** argv) {
     auto need = [&](bool ran, const char* row) {
         if (!ran) missing.push_back(row);
     };
-    need(full.frames > 0 && full.smemFrames > 0, "frame interval while playing (no frame, or SMEM never painted)");
+    need(full.frames > 0 && full.smemFrames > 0,
+         "frame interval while playing (no frame, or SMEM never painted)");
     need(full.tmemFrames > 0, "frame interval while playing: the TMEM canvas never painted");
     need(!cold.empty(), "cold start to first frame");
     need(!coldSmall.empty(), "cold start to first frame, small tcgen05.st document");
