@@ -181,16 +181,18 @@ bool stepWarp(Machine& m, size_t wi, bool& progressed) {
         if (red && ((op.mode & 7) == 0 || op.o.size() < 3 || op.o.size() > 4))
             return m.fail(op, DiagCode::Syntax,
                           "bar.red needs .popc.u32 d, or .and/.or.pred p, then a{, b}, {!}c");
-        const std::vector<Opnd> bo(op.o.begin() + (red ? 1 : 0), op.o.end() - (red ? 1 : 0));
-        if (bo.empty()) return m.fail(op, DiagCode::Syntax, "bar needs a barrier number");
+        // The barrier's operands a{, b}: after bar.red's destination, before its predicate (no copy: bar.sync
+        // runs in every loop of a kernel).
+        const size_t b0 = red ? 1 : 0, nb = op.o.size() - (red ? 2 : 0);
+        if (nb == 0) return m.fail(op, DiagCode::Syntax, "bar needs a barrier number");
         const int lane0 = std::countr_zero(g);
-        const uint64_t id = readOperand(m, w, bo[0], lane0, {TK::U, 32});
+        const uint64_t id = readOperand(m, w, op.o[b0], lane0, {TK::U, 32});
         if (id >= 16)
             return m.fail(op, DiagCode::InvalidValue,
                           "barrier number " + std::to_string(id) + " is not in 0..15");
         uint32_t expected = m.ctas[w.cta].liveThreads;
-        if (bo.size() > 1)
-            expected = uint32_t(readOperand(m, w, bo[1], lane0, {TK::U, 32}));
+        if (nb > 1)
+            expected = uint32_t(readOperand(m, w, op.o[b0 + 1], lane0, {TK::U, 32}));
         else if (op.opc == Opc::BarArrive)
             return m.fail(op, DiagCode::Syntax, "bar.arrive needs a thread count");
         if (exec != g)

@@ -79,7 +79,7 @@ Result<std::string> exportCuda(const Scenario& s, const Run& run, std::string_vi
     uint32_t maxWarp = 3;
     std::vector<ObservedRead> reads; // consumer ld.shared, in program order
     uint32_t obsBytes = 0;
-    Replay replay(run.trace, run.initial);
+    ReadCursor readCursor{Replay(run.trace, run.initial)};
     bool usesTcgen05 = false;
     for (const ScenarioInstr& in : s.instrs) {
         if (startsWith(in.text, "barrier.cluster.wait")) {
@@ -88,7 +88,7 @@ Result<std::string> exportCuda(const Scenario& s, const Run& run, std::string_vi
         }
         if (startsWith(in.text, "barrier.cluster.arrive")) continue; // the cluster barrier does both halves
         if (in.smemAccess && in.smemAccess->kind == SmemAccess::Kind::Load) { // a consumer read, observed
-            Result<ObservedRead> r = observedRead(replay, run, in, obsBytes);
+            Result<ObservedRead> r = observedRead(readCursor, run, in, obsBytes);
             if (!r) {
                 errors.push_back(r.error());
                 continue;

@@ -67,9 +67,14 @@ struct ObservedRead {
 };
 /// The statement of an observed read (export_cuda_reads.cpp).
 [[nodiscard]] AsmStatement readStatement(const ObservedRead& r);
-/// The observed read of instruction `in` (in.smemAccess, a Load) with the engine's predicted bytes: `rp`
-/// replays the run's trace (reads come in program order, so it only seeks forward).
-[[nodiscard]] Result<ObservedRead> observedRead(Replay& rp, const Run& run, const ScenarioInstr& in,
+/// Where the reads stand in the run's trace: its replay and the trace instruction of the last read.
+struct ReadCursor {
+    Replay replay;
+    size_t instr = 0;
+};
+/// The observed read of instruction `in` (in.smemAccess, a Load) with the engine's predicted bytes. Reads
+/// come in program order: `c` only moves forward, so all reads of a scenario cost one pass of its trace.
+[[nodiscard]] Result<ObservedRead> observedRead(ReadCursor& c, const Run& run, const ScenarioInstr& in,
                                                 uint32_t offset);
 
 /// The host half of the program: allocation, fills, encodes, launch, dumps and the comparison (the kernel

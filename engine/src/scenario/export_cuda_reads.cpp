@@ -8,28 +8,17 @@
 
 namespace layoutscope::cudaexport {
 
-Result<ObservedRead> observedRead(Replay& rp, const Run& run, const ScenarioInstr& in, uint32_t offset) {
+Result<ObservedRead> observedRead(ReadCursor& c, const Run& run, const ScenarioInstr& in, uint32_t offset) {
     const SmemAccess& a = *in.smemAccess;
     ObservedRead r;
     r.line = in.span.line;
     r.cta = in.cta, r.warp = in.warp, r.mask = a.activeMask, r.width = a.widthBytes, r.offset = offset;
     r.addr = a.addr;
-    // The instruction's trace entry (it moves no byte): shared memory before it is what the read sees.
-    const TraceInstr* at = nullptr;
-    for (const TraceInstr& ti : run.trace.instrs)
-        if (ti.sourceLine == in.span.line) {
-            at = &ti;
-            break;
-        }
-    if (!at || at->firstStep < rp.step())
-        return Diagnostic{Severity::Error,
-                          DiagCode::Unsupported,
-                          in.span,
-                          "export-cuda: the read has no place in the run's trace (was the run stopped?)",
-                          "docs/export-cuda.md: what a repro covers",
-                          Provenance::PtxText};
-    for (const TraceInstr& ti : run.trace.instrs) { // the bytes before the read must be in the trace
-        if (&ti == at) break;
+    // The instruction's trace entry (it moves no byte): shared memory before it is what the read sees. Reads
+    // come in program order, so the search goes on from the previous read's entry (linear in the trace).
+    const auto& instrs = run.trace.instrs;
+    for (; c.instr < instrs.size() && instrs[c.instr].sourceLine != in.span.line; ++c.instr) {
+        const TraceInstr& ti = instrs[c.instr]; // the bytes before the read must be in the trace
         if (!ti.traced || (ti.bytesMoved && ti.firstMove == ti.endMove))
             return Diagnostic{
                 Severity::Error,
@@ -40,7 +29,15 @@ Result<ObservedRead> observedRead(Replay& rp, const Run& run, const ScenarioInst
                 "docs/export-cuda.md: what a repro covers",
                 Provenance::PtxText};
     }
-    rp.seek(at->firstStep);
+    if (c.instr == instrs.size())
+        return Diagnostic{Severity::Error,
+                          DiagCode::Unsupported,
+                          in.span,
+                          "export-cuda: the read has no place in the run's trace (was the run stopped?)",
+                          "docs/export-cuda.md: what a repro covers",
+                          Provenance::PtxText};
+    Replay& rp = c.replay;
+    rp.seek(instrs[c.instr].firstStep);
     const auto& smem = rp.state().smem.at(in.cta);
     r.predicted.assign(size_t(32) * r.width, 0);
     for (uint32_t l = 0; l < 32; ++l) {
