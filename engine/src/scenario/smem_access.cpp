@@ -13,6 +13,8 @@
 
 namespace layoutscope::scn {
 namespace {
+// GCC and Clang extension; __extension__ keeps -Wpedantic quiet about it (the bounds check needs 80 bits).
+__extension__ typedef __int128 Wide;
 
 constexpr const char* kSmemRef = "PTX ISA 9.2 §9.7.9.8 (ld), §9.7.9.10 (st), §9.7.14.5.15 (ldmatrix)";
 
@@ -71,17 +73,17 @@ class Expr {
                 return std::nullopt;
             }
             // In 128 bits, then bounded: no intermediate value may leave +-2^40 (no signed overflow).
-            const __int128 x = a, y = b;
-            const __int128 r = op == "|"    ? (x | y)
-                               : op == "^"  ? (x ^ y)
-                               : op == "&"  ? (x & y)
-                               : op == "<<" ? x * (__int128(1) << int(b))
-                               : op == ">>" ? (x >> int(b))
-                               : op == "+"  ? x + y
-                               : op == "-"  ? x - y
-                               : op == "*"  ? x * y
-                               : op == "/"  ? x / y
-                                            : x % y;
+            const Wide x = a, y = b;
+            const Wide r = op == "|"    ? (x | y)
+                           : op == "^"  ? (x ^ y)
+                           : op == "&"  ? (x & y)
+                           : op == "<<" ? x * (Wide(1) << int(b))
+                           : op == ">>" ? (x >> int(b))
+                           : op == "+"  ? x + y
+                           : op == "-"  ? x - y
+                           : op == "*"  ? x * y
+                           : op == "/"  ? x / y
+                                        : x % y;
             if (r >= kLimit || r <= -kLimit) {
                 err = "the address expression leaves +-2^40 (overflow)";
                 return std::nullopt;
