@@ -168,3 +168,52 @@ TEST_CASE("async: the model's groups, commits and barriers order exactly what PT
         CHECK(errors(m) == 1);
     }
 }
+
+// Issue 25 item 3 (linear time): N TMA loads into one buffer with no wait between them. Hand-derived: each
+// load's write covers the previous load's whole range, so the previous one is the only live record it meets
+// (history.hpp: a covering write supersedes what it overwrote), and it races with exactly that one: N - 1
+// comparisons and N - 1 write-after-write races. Before, load k was compared with all k - 1 earlier loads
+// (N (N - 1) / 2 comparisons and as many races: 1,000 such loads took 26 s and 1.4 GiB).
+TEST_CASE("async: a write supersedes the accesses it covers, so the checker's work is linear", "[async]") {
+    using namespace layoutscope::async;
+    auto site = [](int line) { return Site{{0, 0, 0}, {line, 1, 1}, "line " + std::to_string(line)}; };
+    const Range tile{MemSpace::SharedCta, 0, 0x400, 0x400 + 8192, "sA"};
+    const BarrierRef b{0, 0x100, "full"};
+    auto errors = [](const Model& m) {
+        size_t n = 0;
+        for (const Diagnostic& d : m.findings()) n += d.severity == Severity::Error;
+        return n;
+    };
+    SECTION("unwaited loads: each meets only the one before it") {
+        for (const uint32_t n : {100u, 1000u}) {
+            Model m;
+            m.init(site(1), b, 1);
+            for (uint32_t k = 0; k < n; ++k)
+                m.issue(site(2),
+                        AsyncOp{OpKind::TmaLoad, {}, {tile}, Completion::Mbarrier, b, 8192, 0, UINT32_MAX});
+            CHECK(m.comparisons() == n - 1);
+            CHECK(errors(m) == n - 1);
+        }
+    }
+    SECTION("load, wait, 32 lane reads of 16 B, next load: the reads are superseded by the next load") {
+        // Round k: the load meets load k-1 and the 32 reads of round k-1 (33); lane j's read meets this
+        // round's load and the reads of lanes j-8, j-16, ... in its 128-byte granule (lanes 8 g .. 8 g + 7
+        // share granule g: reads are compared with reads, and skipped): 1 + (j mod 8). Per round 33 + 32 + 4
+        // * 28.
+        const uint32_t n = 200;
+        Model m;
+        m.init(site(1), b, 1);
+        for (uint32_t k = 0; k < n; ++k) {
+            m.arrive(site(2), b, 8192, true);
+            m.issue(site(3),
+                    AsyncOp{OpKind::TmaLoad, {}, {tile}, Completion::Mbarrier, b, 8192, 0, UINT32_MAX});
+            m.wait(site(4), b, k & 1);
+            for (uint32_t j = 0; j < 32; ++j)
+                m.access(site(5), {Range{MemSpace::SharedCta, 0, 0x400 + 16 * j, 0x400 + 16 * j + 16, "sA"}},
+                         {});
+        }
+        const uint64_t perRound = 33 + 32 + 4 * 28;
+        CHECK(m.comparisons() == (n - 1) * perRound + (32 + 4 * 28)); // round 0's load meets nothing
+        CHECK(errors(m) == 0); // each load waits for nothing it overwrites: the reads are the same thread's
+    }
+}

@@ -23,6 +23,13 @@ bool overlaps(const Range& a, const Range& b) {
     return x.l0 < y.l1 && y.l0 < x.l1 && x.c0 < y.c1 && y.c0 < x.c1;
 }
 
+bool covers(const Range& outer, const Range& inner) {
+    if (outer.space != inner.space || outer.cta != inner.cta) return false;
+    if (outer.space != MemSpace::TensorMemory) return outer.begin <= inner.begin && inner.end <= outer.end;
+    const Rect x = rect(outer), y = rect(inner);
+    return x.l0 <= y.l0 && y.l1 <= x.l1 && x.c0 <= y.c0 && y.c1 <= x.c1;
+}
+
 Range intersect(const Range& a, const Range& b) {
     Range ov = a;
     if (a.space != MemSpace::TensorMemory) {

@@ -52,6 +52,10 @@ const std::vector<Diagnostic>& Model::findings() const {
     return m->out;
 }
 
+uint64_t Model::comparisons() const {
+    return m->comparisons;
+}
+
 const Timeline& Model::timeline() const {
     return m->tl;
 }
@@ -163,6 +167,9 @@ void Model::Impl::record(const Site& s, uint32_t unit, uint32_t epoch, const Clo
         history.candidates(r, candidates);
         for (const uint32_t i : candidates) {
             const AccessRec& h = history[i]; // race() and the reports do not grow the history
+            ++comparisons;
+            // A write over h's whole range supersedes it once checked below (history.hpp: kill).
+            if (write && covers(r, h.range)) history.kill(i);
             if ((!write && !h.write) || h.unit == unit || !overlaps(h.range, r)) continue;
             Range ov = intersect(r, h.range);
             if (ov.name.empty()) ov.name = h.range.name;
@@ -266,7 +273,7 @@ uint32_t Model::Impl::issueOp(const std::vector<Site>& all, AsyncOp op) {
     }
     // tcgen05.ld / st move Tensor Memory and registers, not shared memory: not the async proxy's view.
     const bool asyncProxy = o.op.kind != OpKind::Tcgen05Ld && o.op.kind != OpKind::Tcgen05St;
-    const Clock knows = o.clock;
+    const Clock& knows = o.clock; // record() grows neither ops nor threads: no copy (O(units) each)
     const uint32_t unit = o.unit, issuer = t0.unit;
     const std::vector<Range> reads = o.op.reads, writes = o.op.writes;
     record(s, unit, 1, knows, static_cast<int>(id), issuer, reads, false, asyncProxy);
@@ -280,7 +287,7 @@ void Model::access(const Site& s, const std::vector<Range>& reads, const std::ve
     ThreadRec& t = m->thread(s.thread);
     if (t.hung) return;
     const uint32_t unit = t.unit, epoch = at(t.clock, t.unit);
-    const Clock knows = t.clock;
+    const Clock& knows = t.clock;
     m->record(s, unit, epoch, knows, -1, unit, reads, false, false);
     m->record(s, unit, epoch, knows, -1, unit, writes, true, false);
     m->tick(m->threads[m->threadOfUnit[unit]]);

@@ -88,6 +88,7 @@ struct Model::Impl {
     std::map<std::pair<uint32_t, uint32_t>, BarrierRec> barriers;
     IndexedHistory<AccessRec> history;
     std::vector<uint32_t> candidates; ///< record()'s scratch: the history entries an access may overlap
+    uint64_t comparisons = 0;         ///< history entries compared with a new access (Model::comparisons)
     std::set<std::tuple<int, int, int, int>> reported; ///< (unit a, unit b, kind) pairs reported
     int clusterGen = 0;
     Clock clusterClock;

@@ -155,6 +155,9 @@ class Model {
 
     /// Everything found, in the order found.
     [[nodiscard]] const std::vector<Diagnostic>& findings() const;
+    /// Earlier accesses compared with new ones so far: the checker's work. A write covering an earlier access
+    /// supersedes it, so this stays linear in the accesses when writes replace what they overwrite.
+    [[nodiscard]] uint64_t comparisons() const;
     /// Every operation's issue-to-completion span, the mbarrier phase changes and the races' two accesses,
     /// by trace instruction (Site::step), for a timeline (timeline.hpp).
     [[nodiscard]] const Timeline& timeline() const;
