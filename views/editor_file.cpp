@@ -147,6 +147,8 @@ std::unique_ptr<Document> EditorDock::loadFile(const QString& path) {
 }
 
 bool EditorDock::isKernelScenario(const std::string& text) {
+    if (text.find("kernel") == std::string::npos)
+        return false; // most files: no copy of megabytes to a QString
     static const QRegularExpression kernelLine("^\\s*kernel\\s", QRegularExpression::MultilineOption);
     return QString::fromStdString(text).contains(kernelLine);
 }

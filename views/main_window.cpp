@@ -340,7 +340,9 @@ void MainWindow::applyDocument(std::unique_ptr<Document> doc, bool keepStep) {
     m_ctaBox->setEnabled(m_doc->ctaCount() > 1);
     // Views first, then the step count: setStepCount emits stepChanged, which they answer.
     m_timeline->setSpans(std::move(spans));
-    m_timeline->setOrder(m_doc.get()); // async lanes: spans, barrier phases, race arrows (issue 23)
+    // Async lanes: spans, barrier phases, race arrows (issue 23); built on the worker when it prepared the
+    // views.
+    m_timeline->setOrder(m_doc.get(), prep && m_doc->hasTrace() ? &prep->order : nullptr);
     m_globalPane->setDocument(m_doc.get());
     m_events->setTrace(m_doc->hasTrace() ? &m_doc->trace() : nullptr, m_doc->instrFamilies());
     m_operandView->setDocument(m_doc.get()); // hidden without a consumer (wgmma, tcgen05.mma / .cp)
