@@ -36,6 +36,10 @@ FrameResult playFrames(MainWindow& w, int frames) {
             const int64_t t0 = nowNs();
             w.playback()->seek(step); // scenes and texels of the next step (CPU)
             seekMs->push_back(double(nowNs() - t0) / 1e6);
+            // A trace of one step seeks to the step it shows (no stepChanged): the canvases repaint anyway,
+            // so every frame is painted (an update already pending for a new step is the same one).
+            w.smemView()->refreshView();
+            w.tmemViews()->tmemView()->refreshView();
         });
     };
     const auto c1 = QObject::connect(smem, &CellCanvas::framePainted, &w, [&](double) {
