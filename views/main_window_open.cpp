@@ -18,6 +18,8 @@
 
 #include <QFile>
 #include <QFileInfo>
+#include <QLabel>
+#include <QPushButton>
 #include <QStatusBar>
 #include <algorithm>
 #include <cstdlib>
@@ -47,6 +49,7 @@ void MainWindow::showOpened(const QString& abs, std::unique_ptr<Document> doc) {
     setDocument(std::move(doc));
     m_editor->offerRecovery(); // edits of this file that a crash left unsaved
     updateTitle();
+    updateDiagnosis(); // hidden while it loaded
 }
 
 void MainWindow::openFileInBackground(const QString& path) {
@@ -71,6 +74,8 @@ void MainWindow::openFileInBackground(const QString& path) {
                            std::to_string((bytes.value().size() + 1023) / 1024) +
                            " KiB) on a worker thread; the window stays responsive.");
     setWindowTitle(QString("Layoutscope - loading %1").arg(QFileInfo(path).fileName()));
+    m_status->setText(QString("loading %1...").arg(QFileInfo(path).fileName()));
+    m_diagButton->hide(); // the previous document's diagnosis (at start: the empty one's "no instruction")
 }
 
 bool MainWindow::loading() const {
