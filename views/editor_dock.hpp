@@ -68,6 +68,11 @@ class EditorDock : public QWidget {
     /// Read `path` (bounded like readScenarioFile), remember its format and watch it; the document of
     /// its text (an Io diagnostic when it cannot be read). Show it with showDocument(doc, true).
     [[nodiscard]] std::unique_ptr<Document> loadFile(const QString& path);
+    /// The half of loadFile after a parse and run done elsewhere (MainWindow::openFileInBackground): remember
+    /// `path`'s format from the `bytes` read, and watch it. Show the document with showDocument(doc, true).
+    void adoptFile(const QString& path, const QByteArray& bytes);
+    /// Whether scenario text runs a kernel (a `kernel` line): loadFile runs it with a progress dialog.
+    [[nodiscard]] static bool isKernelScenario(const std::string& text);
     /// Whether `path` is a bundled example or review pack (under examplesDir() or its ../reviews).
     [[nodiscard]] static bool isBundledPath(const QString& path);
     /// The open file is a bundled example: Save is Save As, and no bundled file is ever written.

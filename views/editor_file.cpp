@@ -132,8 +132,7 @@ std::unique_ptr<Document> EditorDock::loadFile(const QString& path) {
     m_shownText.clear(); // set by showDocument(doc, true)
     // A kernel scenario runs its kernel off the UI thread, with a progress dialog and Cancel (issue 25
     // item 3); cancelled, the file opens with the run's "run cancelled" error and no trace.
-    static const QRegularExpression kernelLine("^\\s*kernel\\s", QRegularExpression::MultilineOption);
-    if (QString::fromStdString(m_loadedText).contains(kernelLine)) {
+    if (isKernelScenario(m_loadedText)) {
         QString cancelled;
         if (auto doc = buildKernelDocument(this, m_loadedText, path.toStdString(), cancelled)) return doc;
         return Document::failed(m_loadedText, path.toStdString(),
@@ -145,6 +144,18 @@ std::unique_ptr<Document> EditorDock::loadFile(const QString& path) {
                                            Provenance::ToolFormat});
     }
     return Document::fromText(m_loadedText, path.toStdString());
+}
+
+bool EditorDock::isKernelScenario(const std::string& text) {
+    if (text.find("kernel") == std::string::npos)
+        return false; // most files: no copy of megabytes to a QString
+    static const QRegularExpression kernelLine("^\\s*kernel\\s", QRegularExpression::MultilineOption);
+    return QString::fromStdString(text).contains(kernelLine);
+}
+
+void EditorDock::adoptFile(const QString& path, const QByteArray& bytes) {
+    setFileState(path, bytes, true);
+    m_shownText.clear(); // set by showDocument(doc, true)
 }
 
 void EditorDock::autosaveNow() {

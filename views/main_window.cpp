@@ -2,6 +2,7 @@
 #include "compare_window.hpp"
 #include "import_tensormap_dialog.hpp"
 #include "operand_view.hpp"
+#include "scenario_checker.hpp"
 #include "scene/prepared_views.hpp"
 
 #include "editor_dock.hpp"
@@ -91,6 +92,14 @@ void MainWindow::buildUi() {
     connect(m_editor, &EditorDock::modifiedChanged, this, [this](bool) { updateTitle(); });
     connect(m_editor, &EditorDock::pathChanged, this, [this](const QString&) { updateTitle(); });
     connect(m_editor, &EditorDock::reloadRequested, this, &MainWindow::reloadFile);
+    m_loader = new ScenarioChecker(
+        [this](std::unique_ptr<Document> doc) { // openFileInBackground's document, on the event loop
+            const Loading l = std::exchange(m_loading, Loading{});
+            m_editor->setEnabled(true);
+            m_editor->adoptFile(l.path, l.raw);
+            showOpened(l.path, std::move(doc));
+        },
+        this);
     auto* srcDock =
         new QDockWidget("Scenario and diagnostics", this); // no "&": tab labels read it as a mnemonic
     srcDock->setObjectName("scenarioDock");
@@ -127,7 +136,7 @@ void MainWindow::buildUi() {
         const QString p = QFileDialog::getOpenFileName(
             this, "Open scenario", {},
             "Scenarios and PTX modules (*.scn *.ptx);;Scenarios (*.scn);;PTX modules (*.ptx);;All files (*)");
-        if (!p.isEmpty()) openFile(p);
+        if (!p.isEmpty()) openFileInBackground(p);
     });
     file->addAction("&Save", QKeySequence::Save, m_editor, &EditorDock::save)->setObjectName("saveAction");
     file->addAction("Save &As...", QKeySequence::SaveAs, m_editor, &EditorDock::saveAs);
@@ -331,7 +340,9 @@ void MainWindow::applyDocument(std::unique_ptr<Document> doc, bool keepStep) {
     m_ctaBox->setEnabled(m_doc->ctaCount() > 1);
     // Views first, then the step count: setStepCount emits stepChanged, which they answer.
     m_timeline->setSpans(std::move(spans));
-    m_timeline->setOrder(m_doc.get()); // async lanes: spans, barrier phases, race arrows (issue 23)
+    // Async lanes: spans, barrier phases, race arrows (issue 23); built on the worker when it prepared the
+    // views.
+    m_timeline->setOrder(m_doc.get(), prep && m_doc->hasTrace() ? &prep->order : nullptr);
     m_globalPane->setDocument(m_doc.get());
     m_events->setTrace(m_doc->hasTrace() ? &m_doc->trace() : nullptr, m_doc->instrFamilies());
     m_operandView->setDocument(m_doc.get()); // hidden without a consumer (wgmma, tcgen05.mma / .cp)

@@ -31,6 +31,7 @@ class QPlainTextEdit;
 namespace layoutscope::views {
 
 class EditorDock;
+class ScenarioChecker;
 class EventList;
 class GlobalPane;
 class OperandView;
@@ -56,6 +57,13 @@ class MainWindow : public QMainWindow {
     /// Open a scenario file. It becomes AppSettings' last file only once a frame of it is drawn
     /// (or the window closes normally); until then a sentinel says it is being opened.
     void openFile(const QString& path);
+    /// openFile without blocking the window (issue 25 item 11): the file is read here, its parse + run and
+    /// the views' passes over every move run on a worker while the centre view says "Loading"; the document
+    /// arrives on the event loop and shows as openFile's would. A PTX module, a kernel scenario (its own
+    /// progress dialog) or a file that cannot be read goes through openFile. openFile cancels a pending one.
+    void openFileInBackground(const QString& path);
+    /// Whether an openFileInBackground's document is still to come.
+    [[nodiscard]] bool loading() const;
     /// A PTX module (`nvcc -ptx`): the scaffold of one of its kernels opens as an untitled scenario (the
     /// kernel picked from a list when there are several; docs/ptx-modules.md). False when `path` is not a
     /// module that reads cleanly (openFile then shows its diagnostics).
@@ -160,6 +168,13 @@ class MainWindow : public QMainWindow {
     void drawStep(uint32_t step);
     void applyDocument(std::unique_ptr<Document> doc, bool keepStep); ///< setDocument, unguarded
     void finishOpening(); ///< openFile's file drew a frame: record it as the last file
+    /// openFile's last half: show `doc` (read from `abs`) in the editor and the views.
+    void showOpened(const QString& abs, std::unique_ptr<Document> doc);
+    ScenarioChecker* m_loader = nullptr; ///< openFileInBackground's worker (parse, run, prepareViews)
+    struct Loading {
+        QString path;   ///< absolute; empty: nothing loading
+        QByteArray raw; ///< the file's bytes as read (EditorDock::adoptFile)
+    } m_loading;
     struct Opening {
         QString path;          ///< absolute; empty: none pending
         bool remember = false; ///< it read and parsed (becomes the last file)

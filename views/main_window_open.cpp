@@ -9,13 +9,17 @@
 #include "layoutscope/scenario/scaffold.hpp"
 
 #include "code_editor.hpp"
+#include "document_file.hpp"
 #include "editor_dock.hpp"
 #include "file_prompts.hpp"
 #include "kernel_chooser.hpp"
 #include "recovery_store.hpp"
+#include "scenario_checker.hpp"
 
 #include <QFile>
 #include <QFileInfo>
+#include <QLabel>
+#include <QPushButton>
 #include <QStatusBar>
 #include <algorithm>
 #include <cstdlib>
@@ -31,12 +35,51 @@ void MainWindow::openFile(const QString& path) {
     const QString abs = QFileInfo(path).absoluteFilePath();
     finishOpening(); // the previous file drew (or we would not be here)
     AppSettings().beginOpening(abs);
-    auto doc = m_editor->loadFile(path);
+    showOpened(abs, m_editor->loadFile(path));
+}
+
+void MainWindow::showOpened(const QString& abs, std::unique_ptr<Document> doc) {
+    if (!m_loading.path.isEmpty()) { // an openFileInBackground that this one replaces, or its arrival
+        m_loader->cancel();
+        m_loading = {};
+        m_editor->setEnabled(true);
+    }
     m_opening = {abs, doc->hasTrace() || !doc->text().empty()};
     m_editor->showDocument(*doc, true);
     setDocument(std::move(doc));
     m_editor->offerRecovery(); // edits of this file that a crash left unsaved
     updateTitle();
+    updateDiagnosis(); // hidden while it loaded
+}
+
+void MainWindow::openFileInBackground(const QString& path) {
+    const std::string p = path.toStdString();
+    if (notRegularFile(p) || path.endsWith(".ptx", Qt::CaseInsensitive)) return openFile(path);
+    Result<std::string> bytes = readScenarioFile(p);
+    if (!bytes) return openFile(path); // its reason, shown the usual way
+    std::string text = decodeFile(bytes.value()).text;
+    if (EditorDock::isKernelScenario(text)) return openFile(path); // runs with its own progress dialog
+    const QString abs = QFileInfo(path).absoluteFilePath();
+    finishOpening();
+    AppSettings().beginOpening(abs); // a worker that crashes on it: not reopened at the next start
+    m_loading = {abs, QByteArray::fromStdString(bytes.value())};
+    m_loader->request(std::move(text),
+                      abs.toStdString()); // parse, run and prepareViews, cancelled by a newer open
+    // The window meanwhile: the document before it (its editor read-only, so nothing typed is lost when the
+    // file arrives) and the centre view saying what is happening.
+    m_editor->setEnabled(false);
+    m_playback->pause();
+    m_smem->setMessage("Loading " + QFileInfo(path).fileName().toStdString(),
+                       "Parsing and running the scenario (" +
+                           std::to_string((bytes.value().size() + 1023) / 1024) +
+                           " KiB) on a worker thread; the window stays responsive.");
+    setWindowTitle(QString("Layoutscope - loading %1").arg(QFileInfo(path).fileName()));
+    m_status->setText(QString("loading %1...").arg(QFileInfo(path).fileName()));
+    m_diagButton->hide(); // the previous document's diagnosis (at start: the empty one's "no instruction")
+}
+
+bool MainWindow::loading() const {
+    return !m_loading.path.isEmpty();
 }
 
 std::optional<PtxModule> MainWindow::readCheckedPtx(const QString& path, bool& handled) {

@@ -207,9 +207,12 @@ void TimelineWidget::setSpans(std::vector<Span> spans) {
     onStep(m_pb->step());
 }
 
-void TimelineWidget::setOrder(const Document* doc) {
+void TimelineWidget::setOrder(const Document* doc, async::Timeline* prepared) {
     async::Timeline t;
-    if (doc && doc->hasTrace() && doc->scenario()) t = orderTimeline(*doc->scenario(), doc->run());
+    if (prepared)
+        t = std::move(*prepared);
+    else if (doc && doc->hasTrace() && doc->scenario())
+        t = orderTimeline(*doc->scenario(), doc->run());
     m_lanes->setOrder(std::move(t), doc && doc->hasTrace() ? doc->run().warnings : std::vector<Diagnostic>{});
     // A dock keeps the height it was first given: in a tall window, grow it so the lanes get full rows.
     auto* dock = qobject_cast<QDockWidget*>(parentWidget());

@@ -1,6 +1,7 @@
 #pragma once
 /// TimelineWidget: play/pause, step and instruction forward/back, start/end, a scrub slider over [0,
 /// stepCount], the speed, and which instruction the current step belongs to.
+#include "layoutscope/async/timeline.hpp"
 #include "playback.hpp"
 
 #include <QWidget>
@@ -30,8 +31,8 @@ class TimelineWidget : public QWidget {
     [[nodiscard]] const std::vector<bool>& shown() const { return m_shown; }
     /// The async lanes (issue 23 item 4: spans, phases, race arrows) of `doc`'s run; hidden without
     /// asynchronous operations (and for recorded kernels, whose order the executor judged). Call after
-    /// setSpans.
-    void setOrder(const class Document* doc);
+    /// setSpans. `prepared`: the timeline already built on a worker (PreparedViews::order), else built here.
+    void setOrder(const class Document* doc, async::Timeline* prepared = nullptr);
     [[nodiscard]] class AsyncLanes* asyncLanes() const { return m_lanes; }
 
   protected:

@@ -271,10 +271,14 @@ int main(int argc, char** argv) {
     if (cli.isSet(grabOpt) && qEnvironmentVariableIsEmpty("LAYOUTSCOPE_AUTO_ANSWER"))
         qputenv("LAYOUTSCOPE_AUTO_ANSWER", "recovery=later");
     // After a crash, the file with unsaved edits comes first (and its recovery is offered).
+    // The window shows at once and the file's parse and run happen on a worker (issue 25 item 11), unless
+    // something below needs the document now (a step to seek, a screenshot, a lesson).
+    const bool now = hasStep || cli.isSet(grabOpt) || cli.isSet(lessonOpt);
+    auto open = [&](const QString& f) { now ? w.openFile(f) : w.openFileInBackground(f); };
     if (cli.isSet(scenarioOpt))
-        w.openFile(cli.value(scenarioOpt));
+        open(cli.value(scenarioOpt));
     else if (!w.openPendingRecovery() && QFileInfo::exists(start.path))
-        w.openFile(start.path);
+        open(start.path);
     if (!start.note.isEmpty()) w.showNote(start.note);
     if (hasStep) w.playback()->seek(step);
     w.show();

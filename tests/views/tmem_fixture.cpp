@@ -59,15 +59,9 @@ std::unique_ptr<Document> makeTmemBenchDocument(uint32_t steps, uint32_t smemByt
     std::vector<uint8_t> chunk(128), cell(4);
     for (uint32_t s = 0; s < steps; ++s) {
         tb.beginInstr("synthetic step " + std::to_string(s));
-        const uint32_t row = s % rows;
-        for (uint32_t i = 0; i < 128; ++i) chunk[i] = static_cast<uint8_t>(s + i);
-        ByteMove m;
-        m.src = MemRef{MemSpace::Global, 0, 0x100000ull + uint64_t(row) * 128};
-        m.dst = MemRef{MemSpace::SharedCta, 0, uint64_t(row) * 128};
-        m.length = 128;
-        m.rule = RuleId::None;
-        m.coord = {0, static_cast<int32_t>(row), 0, 0, 0};
-        tb.move(ms, m, chunk, true);
+        // The tcgen05.st-like register -> TMEM moves first, as a tcgen05 instruction's are: TmemViews tells
+        // the instructions that touch Tensor Memory by their first move (with the shared-memory row first,
+        // the bench window showed no Tensor Memory dock and its TMEM canvas never painted: issue 25 item 12).
         const uint32_t warp = s % 4, column = (s / 4) % 512;
         for (uint32_t t = 0; t < 32; ++t) {
             ByteMove r;
@@ -77,8 +71,17 @@ std::unique_ptr<Document> makeTmemBenchDocument(uint32_t steps, uint32_t smemByt
             r.rule = RuleId::TmemLdStMap;
             r.coord = {static_cast<int32_t>(t), 0, 0, 0, 0};
             cell = {uint8_t(s), uint8_t(t), 0, 0};
-            tb.move(ms, r, cell, false);
+            tb.move(ms, r, cell, t == 0);
         }
+        const uint32_t row = s % rows;
+        for (uint32_t i = 0; i < 128; ++i) chunk[i] = static_cast<uint8_t>(s + i);
+        ByteMove m;
+        m.src = MemRef{MemSpace::Global, 0, 0x100000ull + uint64_t(row) * 128};
+        m.dst = MemRef{MemSpace::SharedCta, 0, uint64_t(row) * 128};
+        m.length = 128;
+        m.rule = RuleId::None;
+        m.coord = {0, static_cast<int32_t>(row), 0, 0, 0};
+        tb.move(ms, m, chunk, false);
         tb.endInstr("synthetic TMA row + tcgen05.st");
     }
     return Document::fromTrace(std::move(trace), initial, {}, SmemWindow{0, 0, rows * 128});

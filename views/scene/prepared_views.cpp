@@ -1,5 +1,7 @@
 #include "scene/prepared_views.hpp"
 
+#include "layoutscope/scenario/order_timeline.hpp"
+
 namespace layoutscope::views {
 
 std::unique_ptr<PreparedViews> prepareViews(const Document& doc) {
@@ -11,6 +13,7 @@ std::unique_ptr<PreparedViews> prepareViews(const Document& doc) {
     p->replay->seek(last);
     (void)p->smem.sceneAt(doc, last, p->frames, 0, 0);
     p->tiles = smemTiles(doc);
+    if (doc.scenario()) p->order = orderTimeline(*doc.scenario(), doc.run());
     return p;
 }
 

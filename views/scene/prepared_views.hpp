@@ -1,9 +1,10 @@
 #pragma once
 /// PreparedViews: what MainWindow::applyDocument would otherwise build on the event loop for a new
 /// document, each a pass over every move: the box frames, a Replay at the last step, the shared-memory
-/// scene cache at the last step of CTA 0 and the loaded tiles. The editor's re-check builds them on its
-/// worker thread (ScenarioChecker), so typing in a 10,000-instruction file does not stall the window on them
-/// (issue 11 item 4). Plain C++ (no Qt).
+/// scene cache at the last step of CTA 0 and the loaded tiles; and the async lanes' timeline. The editor's
+/// re-check builds them on its worker thread (ScenarioChecker), so typing in a 10,000-instruction file does
+/// not stall the window on them (issue 11 item 4). Plain C++ (no Qt).
+#include "layoutscope/async/timeline.hpp"
 #include "layoutscope/core/trace.hpp"
 #include "scene/smem_scene.hpp"
 #include "scene/smem_scene_cache.hpp"
@@ -19,6 +20,9 @@ struct PreparedViews {
     std::unique_ptr<Replay> replay; ///< over doc's trace, at its last step
     SmemSceneCache smem;            ///< at (last step, CTA 0, no fade trail), over `frames`
     std::vector<SmemTile> tiles;    ///< smemTiles(doc): the loaded tiles the links and bank heat use
+    /// orderTimeline(doc's scenario, run): the timeline's async lanes. It feeds the whole run to the async
+    /// model again (seconds for 10,000 tile loads: issue 25 item 11), so never on the event loop.
+    async::Timeline order;
 };
 
 /// Builds them for `doc` (which must outlive the result and not move). Reads `doc` only: any thread may

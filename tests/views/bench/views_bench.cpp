@@ -10,11 +10,20 @@
 //              (scene rebuild + texture upload + draw), >= 200 frames
 //   draw calls GL draw calls per frame of each canvas (1 for all the cells + ImGui commands), for the
 //              full trace and for a small one (a 128-byte window): the cell part must not change
-//   cold start process start -> first painted frame of both canvases (child processes, CLOCK_MONOTONIC)
+//   cold start process start -> first painted frame (child processes, CLOCK_MONOTONIC): the synthetic trace,
+//              a small tcgen05.st document, and a 10,000-load file opened as the app opens it (the window's
+//              first frame, then the document's) and as it was opened before (synchronously)
 //   scrub      random seeks on the timeline: Replay + TmemReplay seek and every scene rebuilt, ms each
+//   tcgen05    every bundled example that uses Tensor Memory played one step per frame, TMEM shown
+//   editor     the longest event-loop stall while typing in 3,000 64x64 loads (issue 25 item 11)
 //   lessons    bundled lessons (issue 16: "a lesson plays at the frame-time goal"), highlights on: Next
 //              through every lesson step (seek + highlights + the frame that shows it), then the lesson's
 //              trace played one step per frame with the panel following; mean / max frame time
+// Every row with a goal prints PASS or FAIL; a row that did not run prints DID NOT RUN; the exit status is
+// 1 when any row missed or did not run (issue 25 item 12). LS_BENCH_SKIP_COLD=1 skips the cold starts
+// (their rows then fail as not run).
+#include "bench_cold.hpp"
+#include "bench_frames.hpp"
 #include "lesson_dock.hpp"
 #include "main_window.hpp"
 #include "scene/tmem_scene_cache.hpp"
@@ -23,13 +32,13 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QOpenGLFunctions>
 #include <QOpenGLWidget>
-#include <QProcess>
 #include <QSurfaceFormat>
+#include <QTemporaryDir>
 #include <QTimer>
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <random>
@@ -37,110 +46,12 @@
 
 using namespace layoutscope;
 using namespace layoutscope::views;
+using namespace layoutscope::views::bench;
 
 namespace {
 
 constexpr uint32_t kSteps = 10000;
 constexpr uint32_t kSmemBytes = 228 * 1024;
-
-int64_t nowNs() {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(
-               std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
-
-struct Stats {
-    double median = 0, p95 = 0, max = 0, mean = 0;
-};
-Stats stats(std::vector<double> v) {
-    Stats s;
-    if (v.empty()) return s;
-    for (double x : v) s.mean += x / double(v.size());
-    std::sort(v.begin(), v.end());
-    s.median = v[v.size() / 2];
-    s.p95 = v[std::min(v.size() - 1, size_t(double(v.size()) * 0.95))];
-    s.max = v.back();
-    return s;
-}
-
-void waitUntil(const std::function<bool()>& done, int timeoutMs) {
-    QElapsedTimer t;
-    t.start();
-    while (!done() && t.elapsed() < timeoutMs) QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
-}
-
-/// Child mode: build the window on the full trace, exit with the time from LS_T0_NS to the first frame
-/// painted by both canvases printed on stdout.
-int coldChild(bool small, int64_t tMain) {
-    const int64_t t0 = qEnvironmentVariable("LS_T0_NS").toLongLong();
-    MainWindow w;
-    w.resize(1920, 1080);
-    const int64_t tDoc = nowNs();
-    w.setDocument(small ? test::makeTmemStDocument() : test::makeTmemBenchDocument(kSteps, kSmemBytes));
-    const double docMs = double(nowNs() - tDoc) / 1e6;
-    bool smem = false, tmem = false;
-    QObject::connect(w.smemView(), &CellCanvas::framePainted, [&](double) { smem = true; });
-    QObject::connect(w.tmemViews()->tmemView(), &CellCanvas::framePainted, [&](double) { tmem = true; });
-    w.show();
-    waitUntil([&] { return smem && tmem; }, 20000);
-    std::printf("%.3f %.3f %.3f\n", double(nowNs() - t0) / 1e6, docMs, double(tMain - t0) / 1e6);
-    return smem && tmem ? 0 : 1;
-}
-
-struct FrameResult {
-    Stats frame, seek;
-    int smemCalls = 0, tmemCalls = 0, frames = 0, smemFrames = 0, tmemFrames = 0;
-    double smemPaint = 0, tmemPaint = 0;
-};
-
-FrameResult playFrames(MainWindow& w, int frames) {
-    FrameResult r;
-    std::vector<double> dt;
-    int64_t last = 0;
-    uint32_t step = 1;
-    auto* smem = w.smemView();
-    auto* tmem = w.tmemViews()->tmemView();
-    // Each canvas swaps its own GL window, so a frame of the window is a step that both the shared-
-    // memory and the Tensor Memory canvas have painted; only then does the next step start.
-    bool smemDone = false, tmemDone = false;
-    auto seekMs = std::make_shared<std::vector<double>>();
-    auto onPainted = [&] {
-        if (!smemDone || (!tmemDone && tmem->isVisible())) return; // (docks closed: SMEM alone)
-        smemDone = tmemDone = false;
-        const int64_t t = nowNs();
-        if (last) dt.push_back(double(t - last) / 1e6);
-        last = t;
-        r.smemCalls = smem->drawCallsLastFrame();
-        r.tmemCalls = tmem->drawCallsLastFrame();
-        // The next step as soon as this frame is out: the animation runs as fast as it can.
-        step = step % w.playback()->stepCount() + 1;
-        QTimer::singleShot(0, &w, [&w, seekMs, step] { // may run after we return: no references
-            const int64_t t0 = nowNs();
-            w.playback()->seek(step); // scenes and texels of the next step (CPU)
-            seekMs->push_back(double(nowNs() - t0) / 1e6);
-        });
-    };
-    const auto c1 = QObject::connect(smem, &CellCanvas::framePainted, &w, [&](double) {
-        smemDone = true;
-        ++r.smemFrames;
-        onPainted();
-    });
-    const auto c2 = QObject::connect(tmem, &CellCanvas::framePainted, &w, [&](double) {
-        tmemDone = true;
-        ++r.tmemFrames;
-        onPainted();
-    });
-    w.playback()->seek(step);
-    waitUntil([&] { return int(dt.size()) >= frames; }, 120000);
-    QObject::disconnect(c1);
-    QObject::disconnect(c2);
-    r.frame = stats(dt);
-    r.seek = stats(*seekMs);
-    r.smemPaint = smem->frameMs();
-    r.tmemPaint = tmem->frameMs();
-    r.frames = int(dt.size());
-    return r;
-}
 
 /// A bundled lesson in the window, highlights on. `next`: per lesson step, Next (LessonDock::goToStep:
 /// seek, caption, highlights) until the frame that shows it is painted by every visible canvas (the
@@ -219,35 +130,30 @@ class ClearWidget : public QOpenGLWidget, protected QOpenGLFunctions {
 
 int main(int argc, char** argv) {
     const int64_t tMain = nowNs();
-    const bool child = argc > 1 && std::string(argv[1]).rfind("--cold-child", 0) == 0;
-    const bool childSmall = argc > 1 && std::string(argv[1]) == "--cold-child-small";
+    const bool child = argc > 2 && std::string(argv[1]) == "--cold-child";
     if (!qEnvironmentVariableIsEmpty("DISPLAY")) qputenv("QT_QPA_PLATFORM", "xcb");
+    // The bench's own settings (saved layouts, last file): a run neither reads nor changes the user's.
+    QTemporaryDir config;
+    if (!child) qputenv("XDG_CONFIG_HOME", config.path().toUtf8());
     QSurfaceFormat fmt;
     fmt.setVersion(3, 3);
     fmt.setProfile(QSurfaceFormat::CoreProfile);
     QSurfaceFormat::setDefaultFormat(fmt);
     QApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
     QApplication app(argc, argv);
-    if (child) return coldChild(childSmall, tMain);
+    if (child) return coldChild(argv[2], argc > 3 ? QString::fromLocal8Bit(argv[3]) : QString(), tMain);
     Q_INIT_RESOURCE(layoutscope);
 
-    // Cold start: 5 child processes (LS_BENCH_SKIP_COLD=1 skips them).
-    // Each child prints: first frame, document build, process start -> main() (ms).
-    std::vector<double> cold, coldDoc, coldMain, coldSmall;
-    for (int i = 0; i < (qEnvironmentVariableIntValue("LS_BENCH_SKIP_COLD") ? 0 : 8); ++i) {
-        const bool small = i % 2 == 1;
-        QProcess p;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert("LS_T0_NS", QString::number(nowNs()));
-        p.setProcessEnvironment(env);
-        p.start(QCoreApplication::applicationFilePath(), {small ? "--cold-child-small" : "--cold-child"});
-        p.waitForFinished(60000);
-        const QStringList f = QString::fromUtf8(p.readAllStandardOutput()).trimmed().split(' ');
-        if (f.size() != 3 || p.exitCode() != 0) continue;
-        (small ? coldSmall : cold).push_back(f[0].toDouble());
-        if (!small) coldDoc.push_back(f[1].toDouble());
-        if (!small) coldMain.push_back(f[2].toDouble());
+    // The 10,000-load file (cold start) and the 3,000-load one (editor stall).
+    QTemporaryDir files;
+    const QString loads10k = files.filePath("loads10k.scn"), loads3k = files.filePath("loads3k.scn");
+    for (const auto& [path, n] : {std::pair{loads10k, 10000}, std::pair{loads3k, 3000}}) {
+        QFile f(path);
+        if (f.open(QIODevice::WriteOnly)) f.write(QByteArray::fromStdString(loadsScenario(n)));
     }
+    // Cold starts: 4 rounds of 4 child processes (LS_BENCH_SKIP_COLD=1 skips them).
+    const ColdStarts cold =
+        runColdStarts(qEnvironmentVariableIntValue("LS_BENCH_SKIP_COLD") ? 0 : 4, loads10k);
 
     MainWindow w;
     w.resize(1920, 1080);
@@ -316,8 +222,12 @@ int main(int argc, char** argv) {
     std::vector<LessonResult> lessons;
     for (const char* l : {"01_tma_tile_sw128.lesson", "10_tcgen05_cp_warpx4.lesson"})
         lessons.push_back(benchLesson(w, QString(LAYOUTSCOPE_ASSETS_DIR) + "/lessons/" + l));
+    // Issue 25 item 11: the bundled examples that use Tensor Memory, played with it shown.
+    const std::vector<ExampleFrames> examples = playTcgen05Examples(w, 120);
 
     w.hide();
+    const Stall stall = editorStall(loads3k); // its own window
+
     ClearWidget bare;
     bare.resize(1920, 1080);
     bare.show();
@@ -325,80 +235,93 @@ int main(int argc, char** argv) {
     const Stats bareStats = stats(bare.dt);
     bare.hide();
 
-    const Stats cs = stats(cold);
     std::printf("views_bench: MainWindow 1920x1080, %s, trace of %u steps (%zu moves)\n",
                 gl ? "OpenGL (a QOpenGLWindow per canvas)" : "raster fallback (no GL)", kSteps,
                 size_t(kSteps) * 33);
     std::printf("  grids: shared memory 128 x %u = %u cells, Tensor Memory 512 x 128 = 65536 cells; document "
                 "built in %.1f ms\n",
                 kSmemBytes / 128, kSmemBytes, docMs);
-    std::printf("| measure | median | p95 / max | goal |\n|---|---|---|---|\n");
-    std::printf(
-        "| frame interval while playing (%d frames, each painted by both canvases; paints SMEM %d, TMEM "
-        "%d) | %.2f ms | p95 %.2f ms | <= 16 ms |\n",
-        full.frames, full.smemFrames, full.tmemFrames, full.frame.median, full.frame.p95);
-    std::printf(
-        "| - of which the next step's scenes and texels (CPU, Playback::seek) | %.2f ms | p95 %.2f ms | |\n",
-        full.seek.median, full.seek.p95);
-    std::printf("| cold start to first frame (%zu runs) | %.1f ms | max %.1f ms | <= 500 ms |\n", cold.size(),
-                cs.median, cs.max);
-    std::printf(
-        "| - of which building the synthetic 10,000-step document / exec -> main() | %.1f / %.1f ms | | |\n",
-        stats(coldDoc).median, stats(coldMain).median);
-    std::printf("| cold start to first frame, small tcgen05.st document (%zu runs) | %.1f ms | max %.1f ms | "
-                "<= 500 ms |\n",
-                coldSmall.size(), stats(coldSmall).median, stats(coldSmall).max);
-    std::printf(
-        "| scrub: random seek + all scenes rebuilt (200 seeks) | %.2f ms | max %.2f ms | <= 16 ms |\n",
-        sk.median, sk.max);
-    std::printf("| - of which Replay::seek (SMEM bytes) | %.2f ms | max %.2f ms | |\n", stats(tReplay).median,
-                stats(tReplay).max);
-    std::printf("| - of which smemSceneAt (233,472 cells, from step 0) | %.2f ms | max %.2f ms | |\n",
-                stats(tSmem).median, stats(tSmem).max);
-    std::printf("| - of which TMEM scene, TmemSceneCache::seek | %.2f ms | max %.2f ms | |\n",
-                stats(tTmemCached).median, stats(tTmemCached).max);
-    std::printf("| - (TMEM scene without the cache, tmemSceneAt from step 0) | %.2f ms | max %.2f ms | |\n",
-                stats(tTmemFull).median, stats(tTmemFull).max);
-    std::printf("| draw calls per frame, full grids: SMEM / TMEM canvas | %d / %d | (1 cell draw + ImGui "
-                "cmds) | independent of cells |\n",
-                full.smemCalls, full.tmemCalls);
-    std::printf("| paint CPU time per canvas (GL calls issued; llvmpipe rasterises at the flush): SMEM / "
-                "TMEM | %.2f / %.2f ms | | |\n",
-                full.smemPaint, full.tmemPaint);
-    std::printf("| draw calls per frame, small grids (128 B SMEM): SMEM / TMEM | %d / %d | frame median %.2f "
-                "ms | |\n",
-                small.smemCalls, small.tmemCalls, small.frame.median);
-    std::printf("| frame interval, small grids, docks closed (SMEM canvas alone, 1920x1080) | %.2f ms | p95 "
-                "%.2f ms | |\n",
-                alone.frame.median, alone.frame.p95);
-    std::printf("| frame interval, bare QOpenGLWidget 1920x1080 that only clears (%zu frames) | %.2f ms | "
-                "p95 %.2f ms | |\n",
-                bare.dt.size(), bareStats.median, bareStats.p95);
-    for (const LessonResult& l : lessons) {
-        std::printf(
-            "| lesson %s (%zu steps, trace of %u steps): Next, seek + highlights + frame (%zu) | mean "
-            "%.2f ms | max %.2f ms | <= 16 ms |\n",
-            l.name.c_str(), l.steps, l.traceSteps, l.steps * 5, l.next.mean, l.next.max);
-        std::printf("| lesson %s played one step per frame, highlights on (%d frames) | mean %.2f ms (median "
-                    "%.2f) | max %.2f ms (p95 %.2f) | <= 16 ms |\n",
-                    l.name.c_str(), l.play.frames, l.play.frame.mean, l.play.frame.median, l.play.frame.max,
-                    l.play.frame.p95);
-    }
-    // A row that did not run must not print as a measurement (issue 25 item 12): name it and fail.
-    std::vector<std::string> missing;
-    auto need = [&](bool ran, const char* row) {
-        if (!ran) missing.push_back(row);
+    char m[256];
+    auto txt = [](const char* f, double a, double b) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, f, a, b);
+        return std::string(buf);
     };
-    need(full.frames > 0 && full.smemFrames > 0,
-         "frame interval while playing (no frame, or SMEM never painted)");
-    need(full.tmemFrames > 0, "frame interval while playing: the TMEM canvas never painted");
-    need(!cold.empty(), "cold start to first frame");
-    need(!coldSmall.empty(), "cold start to first frame, small tcgen05.st document");
-    need(!tReplay.empty() && !tSmem.empty() && !tTmemCached.empty(), "scrub");
-    need(small.frames > 0, "small grids");
-    need(alone.frames > 0, "docks closed");
-    need(!bare.dt.empty(), "bare QOpenGLWidget");
-    for (const LessonResult& l : lessons) need(l.steps > 0 && l.play.frames > 0, "a lesson row");
-    for (const std::string& m : missing) std::printf("FAIL: the row \"%s\" did not run\n", m.c_str());
-    return missing.empty() ? 0 : 1;
+    Report rep;
+    const Of frameOf = Of::P95;
+    const double frameGoal = 16.7; // one frame at 60 Hz
+    std::snprintf(
+        m, sizeof m,
+        "frame interval while playing the 10,000-step trace (%d frames, each painted by both canvases; "
+        "paints SMEM %d, TMEM %d)",
+        full.frames, full.smemFrames, full.tmemFrames);
+    // A frame that the TMEM canvas never painted is not the row's measure: it did not run.
+    rep.goal(m, full.tmemFrames > 0 && full.smemFrames > 0 ? full.frame : Stats{}, frameOf, frameGoal);
+    rep.info("- of which the next step's scenes and texels (CPU, Playback::seek)", full.seek.n > 0,
+             txt("%.2f ms", full.seek.median, 0), txt("p95 %.2f ms", full.seek.p95, 0));
+    rep.goal("cold start to the first frame of both canvases, synthetic 10,000-step document (runs: " +
+                 std::to_string(cold.synth.size()) + ")",
+             stats(cold.synth), Of::Max, 500, "", "max");
+    rep.info("- of which building the synthetic document / exec -> main()", !cold.synthDoc.empty(),
+             txt("%.1f / %.1f ms", stats(cold.synthDoc).median, stats(cold.synthMain).median));
+    rep.goal("cold start to first frame, small tcgen05.st document (runs: " +
+                 std::to_string(cold.small.size()) + ")",
+             stats(cold.small), Of::Max, 500, "", "max");
+    rep.goal(
+        "cold start of a 10,000-load file (64x64 fp16 SW128, 5.1 M moves) as the app opens it: the window's "
+        "first frame (runs: " +
+            std::to_string(cold.fileFirst.size()) + ")",
+        stats(cold.fileFirst), Of::Max, 500, "", "max");
+    rep.goal("- the same file: its document's first frame (parse + run + the views' passes on a worker)",
+             stats(cold.fileDoc), Of::Max, 500, "", "max");
+    rep.info("- the same file: the UI thread's time in openFileInBackground", !cold.fileCall.empty(),
+             txt("%.2f ms", stats(cold.fileCall).median, 0), txt("max %.2f ms", stats(cold.fileCall).max, 0));
+    rep.info("- the same file opened synchronously (openFile, before): first frame / time in the call",
+             !cold.syncFirst.empty(),
+             txt("%.1f / %.1f ms", stats(cold.syncFirst).median, stats(cold.syncCall).median),
+             txt("max %.1f ms", stats(cold.syncFirst).max, 0));
+    rep.goal("scrub: random seek + all scenes rebuilt (200 seeks)", sk, Of::Max, 16, "", "max");
+    rep.info("- of which Replay::seek (SMEM bytes)", !tReplay.empty(),
+             txt("%.2f ms", stats(tReplay).median, 0), txt("max %.2f ms", stats(tReplay).max, 0));
+    rep.info("- of which smemSceneAt (233,472 cells, from step 0)", !tSmem.empty(),
+             txt("%.2f ms", stats(tSmem).median, 0), txt("max %.2f ms", stats(tSmem).max, 0));
+    rep.info("- of which TMEM scene, TmemSceneCache::seek", !tTmemCached.empty(),
+             txt("%.2f ms", stats(tTmemCached).median, 0), txt("max %.2f ms", stats(tTmemCached).max, 0));
+    rep.info("- (TMEM scene without the cache, tmemSceneAt from step 0)", !tTmemFull.empty(),
+             txt("%.2f ms", stats(tTmemFull).median, 0), txt("max %.2f ms", stats(tTmemFull).max, 0));
+    rep.info("draw calls per frame, full grids: SMEM / TMEM canvas (1 cell draw + ImGui cmds)",
+             full.tmemFrames > 0, txt("%.0f / %.0f", full.smemCalls, full.tmemCalls));
+    rep.info("paint CPU time per canvas (GL calls issued; llvmpipe rasterises at the flush): SMEM / TMEM",
+             full.tmemFrames > 0, txt("%.2f / %.2f ms", full.smemPaint, full.tmemPaint));
+    rep.info("draw calls per frame, small grids (128 B SMEM): SMEM / TMEM", small.frames > 0,
+             txt("%.0f / %.0f", small.smemCalls, small.tmemCalls));
+    rep.goal("frame interval, small grids, same window (" + std::to_string(small.frames) + " frames)",
+             small.frame, frameOf, frameGoal);
+    rep.info("frame interval, small grids, docks closed (SMEM canvas alone, 1920x1080)", alone.frames > 0,
+             txt("%.2f ms", alone.frame.median, 0), txt("p95 %.2f ms", alone.frame.p95, 0));
+    rep.info("frame interval, bare QOpenGLWidget 1920x1080 that only clears (" +
+                 std::to_string(bare.dt.size()) + " frames)",
+             !bare.dt.empty(), txt("%.2f ms", bareStats.median, 0), txt("p95 %.2f ms", bareStats.p95, 0));
+    for (const ExampleFrames& e : examples) {
+        std::snprintf(m, sizeof m,
+                      "tcgen05 example %s played one step per frame, Tensor Memory %s (%d frames)",
+                      e.name.c_str(), e.tmemShown ? "shown" : "NOT shown", e.play.frames);
+        rep.goal(m, e.tmemShown && e.play.tmemFrames > 0 ? e.play.frame : Stats{}, frameOf, frameGoal);
+    }
+    rep.goal("editor: longest event-loop stall typing in 3,000 64x64 loads (4 re-checks: " +
+                 std::to_string(stall.rechecks) + " landed)",
+             stall.rechecks == 4 ? Stats{stall.worstMs, stall.worstMs, stall.worstMs, stall.worstMs, 1}
+                                 : Stats{},
+             Of::Max, 50, "", "max");
+    for (const LessonResult& l : lessons) {
+        std::snprintf(m, sizeof m,
+                      "lesson %s (%zu steps, trace of %u steps): Next, seek + highlights + frame (%zu)",
+                      l.name.c_str(), l.steps, l.traceSteps, l.steps * 5);
+        rep.goal(m, l.next, Of::Mean, frameGoal, "", "max");
+        std::snprintf(m, sizeof m, "lesson %s played one step per frame, highlights on (%d frames)",
+                      l.name.c_str(), l.play.frames);
+        rep.goal(m, l.play.frame, frameOf, frameGoal);
+    }
+    rep.print();
+    return rep.exitCode();
 }
