@@ -8,6 +8,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -44,17 +45,17 @@ std::string describeElement(const ElementKey& k) {
 }
 
 /// The inspector's line on a cell's class (compare_scene.hpp); `where(j)` names cell j of pane 1.
-std::string matchText(const CellMatches& m, size_t i, size_t pane,
+std::string matchText(const CellMatches& m, size_t i, size_t pane, bool written,
                       const std::function<std::string(int64_t)>& where) {
     if (i >= m.kind.size() || m.kind[i] == CellMatch::Same) return {};
     const bool reshuffled = m.kind[i] == CellMatch::Reshuffled;
     if (pane == 0)
-        return reshuffled ? "\nreshuffled: another pane holds this element, same value, at another place"
-                          : "\ndiffers: another pane lacks this element with this value";
-    if (reshuffled) return "\nreshuffled: pane 1 holds this element, same value, at " + where(m.refAt[i]);
-    if (m.refAt[i] < 0) return "\ndiffers: pane 1 holds this element nowhere";
-    return "\ndiffers: pane 1 holds this element with another value (or, here, one this pane lacks) at " +
-           where(m.refAt[i]);
+        return reshuffled ? "\nreshuffled: another pane has it elsewhere (same value)"
+                          : "\ndiffers: another pane lacks it (with this value)";
+    if (reshuffled) return "\nreshuffled: pane 1 has it at " + where(m.refAt[i]) + " (same value)";
+    if (m.refAt[i] < 0) return "\ndiffers: pane 1 has this element nowhere";
+    if (!written) return "\ndiffers: pane 1 has an element here that this pane lacks";
+    return "\ndiffers: pane 1 has it with another value at " + where(m.refAt[i]);
 }
 
 } // namespace
@@ -117,7 +118,7 @@ void CompareWindow::buildUi(const QStringList& files) {
     auto* columns = new QSplitter(Qt::Horizontal, central);
     columns->setObjectName("compareColumns");
     for (size_t d = 0; d < m_set.docs.size(); ++d) {
-        const bool tmem = hasTmemMoves(*m_set.docs[d]);
+        const bool tmem = comparesTmem(*m_set.docs[d]);
         auto* col = new QSplitter(Qt::Vertical, columns);
         auto* smem = new CellCanvas(col);
         smem->setObjectName(QString("compareSmem%1").arg(d));
@@ -151,7 +152,7 @@ void CompareWindow::buildUi(const QStringList& files) {
                           unsigned(cp.content.window.base + i), unsigned(cp.content.bytes[i]), cp.step);
             std::string t = head;
             t += cp.content.keys[i] ? "\n" + describeElement(*cp.content.keys[i]) : "\nnot written";
-            t += matchText(cp.match, i, d, [&cp, d, this](int64_t j) {
+            t += matchText(cp.match, i, d, cp.content.keys[i].has_value(), [&cp, d, this](int64_t j) {
                 const SmemContent& ref = d == 0 ? cp.content : m_panes[0].content;
                 char at[32];
                 std::snprintf(at, sizeof at, "0x%04x", unsigned(ref.window.base + uint64_t(j)));
@@ -171,7 +172,7 @@ void CompareWindow::buildUi(const QStringList& files) {
                               cell.lane, cell.column, c.values[i], m_panes[d].step);
                 std::string t = head;
                 t += c.keys[i] ? "\n" + describeElement(*c.keys[i]) : "\nnot written";
-                return t + matchText(m_panes[d].tmemMatch, i, d, [this](int64_t j) {
+                return t + matchText(m_panes[d].tmemMatch, i, d, c.keys[i].has_value(), [this](int64_t j) {
                            const TmemContent& ref = m_panes[0].tmemContent;
                            if (j < 0 || size_t(j) >= ref.cells.size() || !ref.cells[size_t(j)])
                                return std::string("?");
@@ -365,12 +366,15 @@ void CompareWindow::refresh() {
         reshuffled += m_panes[d].reshuffleCount;
         tmemReshuffled += m_panes[d].tmemReshuffleCount;
     }
-    statusBar()->showMessage(QString("against scenario 1 at this position: shared memory %1 B differ, %2 B "
-                                     "reshuffled; Tensor Memory %3 cells differ, %4 reshuffled")
-                                 .arg(differ)
-                                 .arg(reshuffled)
-                                 .arg(tmemDiffer)
-                                 .arg(tmemReshuffled));
+    const QLocale en(QLocale::English); // 16,320 as the badges write it
+    QString msg = QString("against scenario 1 at this position: shared memory %1 B differ, %2 B reshuffled")
+                      .arg(en.toString(qulonglong(differ)), en.toString(qulonglong(reshuffled)));
+    bool tmem = false;
+    for (const ComparePanes& cp : m_panes) tmem |= cp.tmem.has_value();
+    if (tmem)
+        msg += QString("; Tensor Memory %1 cells differ, %2 reshuffled")
+                   .arg(en.toString(qulonglong(tmemDiffer)), en.toString(qulonglong(tmemReshuffled)));
+    statusBar()->showMessage(msg);
     showSelection();
 }
 

@@ -145,6 +145,26 @@ TEST_CASE("Compare: two tilings of the same tile reshuffle every element and dif
     // Pane 1 is classed against pane 2: the same addresses (both windows hold the same elements).
     CHECK(p.panes[0].differCount == 0);
     CHECK(p.panes[0].reshuffleCount == expectedReshuffled);
+    SECTION("the header badge and the legend say both counts") {
+        std::string n = std::to_string(expectedReshuffled); // digits grouped by three, by hand
+        if (n.size() > 3) n.insert(n.size() - 3, ",");
+        REQUIRE(n.size() <= 7);
+        Camera2D cam;
+        cam.setViewport({900, 700});
+        const OverlayList o = b.smem->overlay(cam, {900, 700});
+        bool badge = false, legendR = false, legendD = false, differBadge = false;
+        for (const auto& t : o.texts) {
+            badge |= t.text == n + " reshuffled";
+            differBadge |=
+                t.text.find(" differ") != std::string::npos && t.text.find("differ:") == std::string::npos;
+            legendR |= t.text.rfind("reshuffled: " + n + " B", 0) == 0;
+            legendD |= t.text.rfind("differ: 0 B", 0) == 0;
+        }
+        CHECK(badge);
+        CHECK_FALSE(differBadge); // no "0 differ" badge
+        CHECK(legendR);
+        CHECK(legendD);
+    }
 }
 
 namespace {
@@ -192,6 +212,8 @@ TEST_CASE("Compare: one element with another value differs in exactly its bytes"
         }
     }
     CHECK(panes[1].content.bytes[1024 + 3 * 128 + 10 - panes[1].content.window.base] == 0xab);
+    // poke moves bytes from a register model to global memory: no Tensor Memory, so no TMEM pane.
+    CHECK_FALSE(panes[1].tmem);
 }
 
 TEST_CASE("Compare: a box one row lower reshuffles 15 rows and differs in one", "[views][compare]") {
@@ -386,4 +408,22 @@ TEST_CASE("Compare: Tensor Memory cells are reshuffled where another register la
         CHECK(p[1].tmemReshuffleCount == 0);
         CHECK(p[1].reshuffleCount == 0);
     }
+}
+
+TEST_CASE("Compare: a reshuffled cell is tinted, muted, and a difference wins over it", "[views][compare]") {
+    // cell_style.hpp: kFlagReshuffled mixes towards kReshuffleColour (96, 108, 140) by 55% below 6 px per
+    // cell and 35% from 6 px, with no outline; by hand from a black cell: 0.55 x (96, 108, 140) =
+    // (53, 59, 77) and 0.35 x ... = (34, 38, 49).
+    const Rgba8 black{0, 0, 0, kFlagWritten | kFlagReshuffled};
+    const Rgba8 small = shadeCell(black, {0.5f, 0.5f}, {1, 1}, ShadeParams{3.0f, 0, 0});
+    CHECK((int(small.r) == 53 && int(small.g) == 59 && int(small.b) == 77));
+    const ShadeParams big{8.0f, 0, 0};
+    const Rgba8 inside = shadeCell(black, {0.5f, 0.5f}, {4, 4}, big);
+    CHECK((int(inside.r) == 34 && int(inside.g) == 38 && int(inside.b) == 49));
+    const Rgba8 nearEdge = shadeCell(black, {1.5f / 8.0f, 0.5f}, {1, 4}, big); // where a difference outlines
+    CHECK((int(nearEdge.r) == 34 && int(nearEdge.g) == 38 && int(nearEdge.b) == 49));
+    // Both flags (never set together by comparePanesAt; the shader does the same): the difference's 80%.
+    const Rgba8 both = shadeCell(Rgba8{0, 0, 0, kFlagWritten | kFlagReshuffled | kFlagDiffers}, {0.5f, 0.5f},
+                                 {1, 1}, ShadeParams{3.0f, 0, 0});
+    CHECK((int(both.r) == 204 && int(both.g) == 51 && int(both.b) == 128));
 }

@@ -97,6 +97,13 @@ std::vector<uint32_t> cellsOfElement(const SmemContent& c, const ElementKey& k) 
     return out;
 }
 
+bool comparesTmem(const Document& doc) {
+    if (!doc.hasTrace()) return false;
+    for (const ByteMove& m : doc.trace().moves)
+        if (m.dst.space == MemSpace::TensorMemory || m.src.space == MemSpace::TensorMemory) return true;
+    return false;
+}
+
 uint32_t compareStepOf(const Document& doc, CompareSync sync, uint32_t pos) {
     if (!doc.hasTrace()) return 0;
     const Trace& t = doc.trace();
@@ -249,7 +256,7 @@ std::vector<ComparePanes> comparePanesAt(const std::vector<const Document*>& doc
         cp.smem = std::move(s.pane);
         cp.content =
             smemContentOf(doc, smemSceneAt(doc, cp.step, opt.frames ? *opt.frames : boxFrames(doc), 0));
-        if (hasTmemMoves(doc))
+        if (comparesTmem(doc))
             if (ViewPaneResult t = buildViewPane(doc, ExportView::Tmem, cp.step, opt); t.pane) {
                 cp.tmem = std::move(t.pane);
                 cp.tmemContent = tmemContentOf(doc, cp.step, cp.content);

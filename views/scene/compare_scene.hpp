@@ -93,6 +93,10 @@ struct TmemContent {
 /// Classes of the grid cells of `other` against `ref`, same place = the same TMEM cell (CTA, lane, column).
 [[nodiscard]] CellMatches matchTmemCells(const TmemContent& ref, const TmemContent& other);
 
+/// True when a move of `doc` reads or writes Tensor Memory: the compare window then shows a Tensor
+/// Memory pane (register moves alone, e.g. a recorded `poke global`, do not make one).
+[[nodiscard]] bool comparesTmem(const Document& doc);
+
 /// How one timeline position maps to each document's step.
 enum class CompareSync : uint8_t {
     Step,        ///< position i = step i of each document (clamped to its last step)
