@@ -168,13 +168,16 @@ ExportResult exportComparison(const CompareSet& set, CompareSync sync, uint32_t 
         res.message = "cannot write " + md;
         return res;
     }
-    size_t differ = 0;
-    for (size_t d = 1; d < panes.size(); ++d) differ += panes[d].differCount;
-    res.message = QString("wrote %1, %2 and %3 (%4 scenarios, %5 bytes differ from the first; %6)")
-                      .arg(png, svg, md)
-                      .arg(panes.size())
-                      .arg(differ)
-                      .arg(res.usedGl ? QString("OpenGL") : QString("CPU"));
+    size_t differ = 0, reshuffled = 0;
+    for (size_t d = 1; d < panes.size(); ++d)
+        differ += panes[d].differCount, reshuffled += panes[d].reshuffleCount;
+    res.message =
+        QString("wrote %1, %2 and %3 (%4 scenarios; against the first, %5 bytes differ, %6 reshuffled; %7)")
+            .arg(png, svg, md)
+            .arg(panes.size())
+            .arg(differ)
+            .arg(reshuffled)
+            .arg(res.usedGl ? QString("OpenGL") : QString("CPU"));
     return res;
 }
 

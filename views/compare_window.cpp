@@ -1,5 +1,7 @@
 #include "compare_window.hpp"
 
+#include "scene/compare_inspect.hpp"
+
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
@@ -8,6 +10,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -28,19 +31,6 @@ std::vector<std::string> toStd(const QStringList& l) {
     std::vector<std::string> out;
     for (const QString& s : l) out.push_back(s.toStdString());
     return out;
-}
-
-std::string describeElement(const ElementKey& k) {
-    char buf[160];
-    if (k.space == MemSpace::Global) {
-        std::snprintf(buf, sizeof buf, "tensor @0x%llx element (%d, %d, %d, %d, %d), byte %u",
-                      static_cast<unsigned long long>(k.addr), k.coord[0], k.coord[1], k.coord[2], k.coord[3],
-                      k.coord[4], k.byte);
-    } else {
-        std::snprintf(buf, sizeof buf, "from space %d, CTA %u, address 0x%llx", int(k.space), k.cta,
-                      static_cast<unsigned long long>(k.addr));
-    }
-    return buf;
 }
 
 } // namespace
@@ -72,10 +62,23 @@ void CompareWindow::buildUi(const QStringList& files) {
     auto* fit = new QToolButton(central);
     fit->setText("Fit");
     auto* marks = new QCheckBox("Mark differences", central);
+    marks->setObjectName("markDifferences");
     marks->setChecked(true);
-    marks->setToolTip("Tint the bytes whose element or value differs from scenario 1 at the same address");
+    marks->setToolTip(
+        "Mark (magenta) the bytes and TMEM cells whose element, with its value, scenario 1 holds "
+        "nowhere: another value, another element or a missing one");
     connect(marks, &QCheckBox::toggled, this, [this](bool on) {
         m_marks = on;
+        refresh();
+    });
+    auto* reshuffles = new QCheckBox("Mark reshuffles", central);
+    reshuffles->setObjectName("markReshuffles");
+    reshuffles->setChecked(true);
+    reshuffles->setToolTip(
+        "Tint (muted) the bytes and TMEM cells whose element, with the same value, scenario 1 "
+        "holds at another place");
+    connect(reshuffles, &QCheckBox::toggled, this, [this](bool on) {
+        m_reshuffleMarks = on;
         refresh();
     });
     bar->addWidget(new QLabel("Sync by", central));
@@ -84,12 +87,13 @@ void CompareWindow::buildUi(const QStringList& files) {
     bar->addWidget(m_spin);
     bar->addWidget(m_steps);
     bar->addWidget(marks);
+    bar->addWidget(reshuffles);
     bar->addWidget(fit);
     v->addLayout(bar);
     auto* columns = new QSplitter(Qt::Horizontal, central);
     columns->setObjectName("compareColumns");
     for (size_t d = 0; d < m_set.docs.size(); ++d) {
-        const bool tmem = hasTmemMoves(*m_set.docs[d]);
+        const bool tmem = comparesTmem(*m_set.docs[d]);
         auto* col = new QSplitter(Qt::Vertical, columns);
         auto* smem = new CellCanvas(col);
         smem->setObjectName(QString("compareSmem%1").arg(d));
@@ -123,12 +127,35 @@ void CompareWindow::buildUi(const QStringList& files) {
                           unsigned(cp.content.window.base + i), unsigned(cp.content.bytes[i]), cp.step);
             std::string t = head;
             t += cp.content.keys[i] ? "\n" + describeElement(*cp.content.keys[i]) : "\nnot written";
-            if (i < cp.differs.size() && cp.differs[i])
-                t += d == 0 ? "\ndiffers from another pane at this address (element or value)"
-                            : "\ndiffers from pane 1 at this address (element or value)";
+            t += matchText(cp.match, i, d, cp.content.keys[i].has_value(), [&cp, d, this](int64_t j) {
+                const SmemContent& ref = d == 0 ? cp.content : m_panes[0].content;
+                char at[32];
+                std::snprintf(at, sizeof at, "0x%04x", unsigned(ref.window.base + uint64_t(j)));
+                return std::string(at);
+            });
             return t + "\nclick: select this element in every pane";
         });
         if (tm) {
+            tm->setInspector([this, d](uint32_t x, uint32_t y) -> std::string {
+                if (d >= m_panes.size()) return {};
+                const TmemContent& c = m_panes[d].tmemContent;
+                const size_t i = size_t(y) * c.width + x;
+                if (!c.width || i >= c.cells.size() || !c.cells[i]) return {};
+                const TmemCellRef cell = *c.cells[i];
+                char head[96];
+                std::snprintf(head, sizeof head, "TMEM CTA %u lane %u column %u = 0x%08x (step %u)", cell.cta,
+                              cell.lane, cell.column, c.values[i], m_panes[d].step);
+                std::string t = head;
+                t += c.keys[i] ? "\n" + describeElement(*c.keys[i]) : "\nnot written";
+                return t + matchText(m_panes[d].tmemMatch, i, d, c.keys[i].has_value(), [this](int64_t j) {
+                           const TmemContent& ref = m_panes[0].tmemContent;
+                           if (j < 0 || size_t(j) >= ref.cells.size() || !ref.cells[size_t(j)])
+                               return std::string("?");
+                           const TmemCellRef r = *ref.cells[size_t(j)];
+                           return "CTA " + std::to_string(r.cta) + " lane " + std::to_string(r.lane) +
+                                  " column " + std::to_string(r.column);
+                       });
+            });
             connect(tm, &CellCanvas::cameraChanged, this, [this, tm] { mirrorCamera(tm, true); });
             connect(tm, &CellCanvas::cellClicked, this, [this, d](int x, int y) {
                 if (d >= m_panes.size()) return;
@@ -276,6 +303,7 @@ void CompareWindow::setPosition(uint32_t pos) {
 void CompareWindow::refresh() {
     m_panes = comparePanesAt(m_set.documents(), m_set.names, m_frames, m_sync, m_pos);
     QStringList steps;
+    const auto hidden = uint8_t(~((m_marks ? 0 : kFlagDiffers) | (m_reshuffleMarks ? 0 : kFlagReshuffled)));
     for (size_t d = 0; d < m_panes.size(); ++d) {
         const ComparePanes& cp = m_panes[d];
         const uint32_t total = m_set.docs[d]->hasTrace() ? m_set.docs[d]->trace().stepCount : 0;
@@ -283,8 +311,7 @@ void CompareWindow::refresh() {
         CellCanvas* c = m_smem[d];
         if (cp.smem) {
             std::vector<Rgba8> texels = cp.smem->texels;
-            if (!m_marks)
-                for (Rgba8& t : texels) t.a &= uint8_t(~kFlagDiffers);
+            for (Rgba8& t : texels) t.a &= hidden;
             c->setMargins(cp.smem->margins);
             if (cp.smem->marginsFn) c->setMarginsFn(cp.smem->marginsFn); // legend lines wrap when narrow
             c->setOverlay(cp.smem->overlay);
@@ -297,8 +324,7 @@ void CompareWindow::refresh() {
         if (CellCanvas* t = m_tmem[d]) {
             if (cp.tmem) {
                 std::vector<Rgba8> texels = cp.tmem->texels;
-                if (!m_marks)
-                    for (Rgba8& x : texels) x.a &= uint8_t(~kFlagDiffers);
+                for (Rgba8& x : texels) x.a &= hidden;
                 t->setMargins(cp.tmem->margins);
                 t->setOverlay(cp.tmem->overlay);
                 t->setCells(cp.tmem->w, cp.tmem->h, std::move(texels), cp.tmem->shade);
@@ -308,15 +334,22 @@ void CompareWindow::refresh() {
         }
     }
     m_steps->setText("steps " + steps.join(" | "));
-    size_t differ = 0, tmemDiffer = 0;
+    size_t differ = 0, tmemDiffer = 0, reshuffled = 0, tmemReshuffled = 0;
     for (size_t d = 1; d < m_panes.size(); ++d) {
         differ += m_panes[d].differCount;
         tmemDiffer += m_panes[d].tmemDifferCount;
+        reshuffled += m_panes[d].reshuffleCount;
+        tmemReshuffled += m_panes[d].tmemReshuffleCount;
     }
-    statusBar()->showMessage(
-        QString("%1 shared-memory byte(s) and %2 TMEM cell(s) differ from scenario 1 at this position")
-            .arg(differ)
-            .arg(tmemDiffer));
+    const QLocale en(QLocale::English); // 16,320 as the badges write it
+    QString msg = QString("against scenario 1 at this position: shared memory %1 B differ, %2 B reshuffled")
+                      .arg(en.toString(qulonglong(differ)), en.toString(qulonglong(reshuffled)));
+    bool tmem = false;
+    for (const ComparePanes& cp : m_panes) tmem |= cp.tmem.has_value();
+    if (tmem)
+        msg += QString("; Tensor Memory %1 cells differ, %2 reshuffled")
+                   .arg(en.toString(qulonglong(tmemDiffer)), en.toString(qulonglong(tmemReshuffled)));
+    statusBar()->showMessage(msg);
     showSelection();
 }
 

@@ -5,7 +5,8 @@
 ///   * a pan or zoom of one canvas is mirrored on the canvases of the same kind (shared camera);
 ///   * a click on a shared-memory cell selects, in every pane, the cells holding the same logical
 ///     element (scene/compare_scene.hpp: the tensor element, from the trace's byte moves);
-///   * cells that differ from the first scenario are tinted (kFlagDiffers, legend in each pane);
+///   * cells are classed against the first scenario by logical element (compare_scene.hpp): different
+///     (kFlagDiffers, magenta) or reshuffled (kFlagReshuffled, muted), counts in badges and legends;
 ///   * the metrics table of `layoutscope-cli compare` in a dock, rows that differ highlighted, rows at 0
 ///     in every scenario left out.
 /// File > Export comparison writes PNG + SVG of the panes and the Markdown table (compare_export.hpp).
@@ -72,7 +73,8 @@ class CompareWindow : public QMainWindow {
     CompareSync m_sync = CompareSync::Step;
     uint32_t m_pos = 0;
     std::optional<ElementKey> m_selected;
-    bool m_marks = true; ///< tint the differing cells (the export always marks them)
+    bool m_marks = true;          ///< mark the differing cells (the export always marks them)
+    bool m_reshuffleMarks = true; ///< tint the reshuffled cells (the export always tints them)
     QSlider* m_slider = nullptr;
     QSpinBox* m_spin = nullptr;
     QComboBox* m_syncBox = nullptr;

@@ -3,10 +3,13 @@
 // invalid combinations are listed with the rule that rejects them.
 //   NAME           a `let NAME = value` line: the value is replaced
 //   NAME.option    the directive declaring NAME (tensormap, desc, smem): option=value replaced or added
+//   MAP.boxes, MAP.loads   structure: the tile MAP's one load covers, in other boxes (sweep_structure.hpp)
 #include "cli/commands.hpp"
+#include "cli/sweep_structure.hpp"
 #include "layoutscope/scenario/scenario.hpp"
 
 #include <sstream>
+#include <utility>
 
 namespace layoutscope::cli {
 namespace {
@@ -123,24 +126,36 @@ int cmdSweep(const Args& args, std::ostream& out, std::ostream& err) {
     std::vector<std::string> rejected;
     for (size_t c = 0; c < combos; ++c) {
         std::vector<std::string> lines = base;
-        std::string label, why;
+        std::string label, why, structural;
         size_t k = c;
+        std::vector<std::pair<const Vary*, std::string>> later; // structure: after the options it reads
         for (const Vary& v : vary) {
             const std::string& value = v.values[k % v.values.size()];
             k /= v.values.size();
             label +=
                 (label.empty() ? "" : " ") + v.name + (v.option.empty() ? "" : "." + v.option) + "=" + value;
-            if (!apply(lines, v, value, why)) {
+            if (isStructuralOption(v.option)) {
+                later.push_back({&v, value});
+            } else if (!apply(lines, v, value, why)) {
                 err << "sweep: " << why << "\n";
                 return 2;
             }
+        }
+        for (const auto& [v, value] : later) // a combination it cannot build is rejected, with the rule
+            if (!applyStructure(lines, v->name, v->option, value, structural)) break;
+        if (!structural.empty()) {
+            rejected.push_back(label + ": " + structural);
+            continue;
         }
         std::string joined;
         for (const std::string& l : lines) joined += l + "\n";
         auto sc = parseScenario(joined);
         auto run = sc ? runScenario(*sc) : Result<Run>(sc.diagnostics());
         if (!run) {
-            rejected.push_back(label + ": " + formatDiagnostic(run.diagnostics()[0], file));
+            // Line numbers of a structural rewrite are those of the rewritten text (one load became several).
+            rejected.push_back(
+                label + ": " +
+                formatDiagnostic(run.diagnostics()[0], later.empty() ? file : file + " as rewritten"));
             continue;
         }
         cols.push_back({label, scenarioMetrics(*sc, *run)});

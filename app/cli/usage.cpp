@@ -58,9 +58,16 @@ const std::map<std::string, std::string>& usages() {
              "       (address prefixes and <symbol+off> labels allowed)\n"},
             {"compare", "usage: layoutscope-cli compare A.scn B.scn [...] [--format text|md|csv|json]\n"
                         "  design-review figures of several scenarios side by side\n"},
-            {"sweep", "usage: layoutscope-cli sweep F.scn --vary NAME=v1,v2,... [--vary MAP.option=v1,v2] "
-                      "[--format text|md|csv|json]\n"
-                      "  run every combination of the varied values; one table\n"},
+            {"sweep",
+             "usage: layoutscope-cli sweep F.scn --vary NAME=v1,v2,... [--vary MAP.option=v1,v2] "
+             "[--format text|md|csv|json]\n"
+             "  run every combination of the varied values; one table\n"
+             "  NAME: a `let NAME = ...` value; MAP.option: an option of the tensormap, desc or smem\n"
+             "  line named MAP (A.swizzle=64B,128B; A.box=[64,128],[32,128]: the box only)\n"
+             "  structure (MAP's one load rewritten): MAP.boxes=[32,128],[64,64] loads the tile\n"
+             "  (MAP's box) as boxes of that shape, box k at destination + k * box bytes, dim 0\n"
+             "  fastest; MAP.loads=1,2,4 splits the tile's outermost dimension into that many boxes\n"
+             "  combinations that cannot be built or run are listed as 'rejected' with the rule\n"},
             {"export-cuda",
              "usage: layoutscope-cli export-cuda F.scn [-o repro.cu]\n"
              "  a standalone CUDA program (driver-API encode, the scenario as inline PTX, the engine's\n"

@@ -13,8 +13,10 @@ const uint kFlagFill = 2u;
 const uint kFlagCurrent = 4u;
 const uint kFlagRead = 32u;
 const uint kFlagDiffers = 64u;
+const uint kFlagReshuffled = 128u;
 const vec3 kReadOutline = vec3(64.0, 230.0, 255.0) / 255.0;
 const vec3 kDiffColour = vec3(255.0, 64.0, 160.0) / 255.0;
+const vec3 kReshuffleColour = vec3(96.0, 108.0, 140.0) / 255.0;
 
 void main() {
     ivec2 cell = ivec2(floor(vWorld - uOrigin));
@@ -37,6 +39,8 @@ void main() {
             return;
         }
     }
+    if ((t.a & kFlagReshuffled) != 0u && (t.a & kFlagDiffers) == 0u) // compare: elsewhere in pane 1
+        c = mix(c, kReshuffleColour, zMin < 6.0 ? 0.55 : 0.35);
     if ((t.a & kFlagDiffers) != 0u) { // a mismatch: seen at any zoom (issue 24 item 6)
         // Small cells (< 6 px) are nearly all magenta; larger ones keep their colour tinted inside an
         // inner outline whose width grows with the cell: 2 px at 6-11 px, 3 at 12-19, 4 at 20-27, ... 6 px from 36.

@@ -11,6 +11,7 @@
 #include <QImage>
 #include <QMenu>
 #include <QProcess>
+#include <QStatusBar>
 #include <QTableWidget>
 #include <QTemporaryDir>
 
@@ -240,4 +241,53 @@ TEST_CASE("Selecting a shared-memory element outlines the TMEM cells it was copi
     }
     // .warpx2::01_23 copies each source row to two lane blocks: the element is in at least two cells.
     CHECK(sel.size() >= 2);
+}
+
+TEST_CASE("The compare window tells reshuffles from differences at 1280x800 and 1920x1080",
+          "[views][gui][compare]") {
+    // Review pack 1 holds the same 8192 fp16 elements in both tilings: 16,320 bytes sit elsewhere in
+    // pane 1 (compare_scene_test derives the count from tma.md §4.2), none differs. By hand: pane 2's byte
+    // 0x0440 (row 0, byte 64) is element (m 1, k 0) byte 0, SW64 of sA + 64 = 0x0440; pane 1 holds it at
+    // SW128 of sA + 128 = 0x0480 ^ (1 << 4) = 0x0490.
+    auto check = [](QSize size, const char* shot) {
+        CompareWindow w(kPack1);
+        w.resize(size);
+        w.show();
+        QTest::qWait(200);
+        REQUIRE(w.panes().size() == 2);
+        CHECK(w.panes()[1].reshuffleCount == 16320);
+        CHECK(w.panes()[1].differCount == 0);
+        for (size_t i = 0; i < 2; ++i) {
+            CellCanvas* c = w.smemCanvas(i);
+            const OverlayList o = c->frameOverlay({float(c->width()), float(c->height())});
+            bool badge = false, differLegend = false, reshuffleLegend = false, differBadge = false;
+            for (const OverlayList::Text& t : o.texts) {
+                badge |= t.text == "16,320 reshuffled";
+                differBadge |= t.text.find("differ") != std::string::npos && t.text.rfind("differ", 0) != 0;
+                differLegend |= t.text.rfind("differ", 0) == 0 && t.text.find("0 B") != std::string::npos;
+                reshuffleLegend |=
+                    t.text.rfind("reshuffled", 0) == 0 && t.text.find("16,320 B") != std::string::npos;
+            }
+            INFO("pane " << i + 1);
+            CHECK(badge);
+            CHECK_FALSE(differBadge); // no "0 differ" badge
+            CHECK(differLegend);
+            CHECK(reshuffleLegend);
+        }
+        CellCanvas* c = w.smemCanvas(1);
+        const glm::vec2 p = c->camera().worldToScreen({64.5f, 0.5f});
+        REQUIRE(test::hover(c, QPoint(int(p.x), int(p.y))));
+        const QString text = c->inspectorText();
+        INFO(text.toStdString());
+        CHECK(text.contains("shared::cta 0x0440"));
+        CHECK(text.contains("reshuffled: pane 1 has it at 0x0490 (same value)"));
+        CHECK(w.statusBar()->currentMessage().contains("0 B differ, 16,320 B reshuffled"));
+        test::screenshot(w, shot);
+    };
+    SECTION("1280x800") {
+        check({1280, 800}, "compare_reshuffle_1280x800.png");
+    }
+    SECTION("1920x1080") {
+        check({1920, 1080}, "compare_reshuffle_1920x1080.png");
+    }
 }

@@ -69,6 +69,8 @@ Rgba8 shadeCell(Rgba8 texel, glm::vec2 world, glm::vec2 px, const ShadeParams& p
         else if (f.x < w.x || f.y < w.y || f.x > 1.0f - w.x || f.y > 1.0f - w.y)
             return {kReadOutline.r, kReadOutline.g, kReadOutline.b, 255};
     }
+    if ((flags & kFlagReshuffled) && !(flags & kFlagDiffers)) // compare: the element elsewhere in pane 1
+        c = glm::mix(c, toVec(kReshuffleColour), zMin < 6.0f ? 0.55f : 0.35f);
     if (flags & kFlagDiffers) { // a mismatch: seen at any zoom (issue 24 item 6)
         const glm::vec2 w = diffOutlinePx(zMin) / glm::max(z, glm::vec2(1.0f));
         c = glm::mix(c, toVec(kDiffColour), zMin < 6.0f ? 0.8f : 0.4f);

@@ -14,6 +14,9 @@
 ///   bit 6  kFlagDiffers   a mismatch (compare mode, operand and TMEM checks, observed dumps): below
 ///                         6 px per cell a strong tint (80%) towards kDiffColour, from 6 px a 40% tint
 ///                         and an inner outline diffOutlinePx(cell px) wide (mark_badge.hpp)
+///   bit 7  kFlagReshuffled  compare mode: the element is in the reference pane, at another place
+///                         (issue 24 item 8): a muted tint towards kReshuffleColour (55% below 6 px per
+///                         cell, 35% from 6 px) and no outline, so the element's colour stays readable
 #include <cstdint>
 
 #include <glm/glm.hpp>
@@ -27,6 +30,7 @@ inline constexpr uint8_t kFlagInBox = 1u << 3;
 inline constexpr uint8_t kFlagSkipped = 1u << 4;
 inline constexpr uint8_t kFlagRead = 1u << 5;
 inline constexpr uint8_t kFlagDiffers = 1u << 6;
+inline constexpr uint8_t kFlagReshuffled = 1u << 7;
 
 struct Rgba8 {
     uint8_t r = 0, g = 0, b = 0, a = 255;
@@ -41,14 +45,15 @@ struct Rgba8 {
 /// HSL (h in degrees, s and l in [0,1]) to RGB8.
 [[nodiscard]] Rgba8 hslToRgb(float h, float s, float l);
 
-inline constexpr Rgba8 kUntouched{58, 60, 68, 255};        ///< SMEM byte nobody wrote
-inline constexpr Rgba8 kReadOutline{64, 230, 255, 255};    ///< SMEM byte read this step (kFlagRead)
-inline constexpr Rgba8 kDiffColour{255, 64, 160, 255};     ///< compare mode: differs (kFlagDiffers)
-inline constexpr Rgba8 kOutsideBox{44, 46, 52, 255};       ///< global element not in the box
-inline constexpr Rgba8 kOutOfBounds{96, 40, 44, 255};      ///< global element outside the tensor
-inline constexpr Rgba8 kElided{34, 38, 56, 255};           ///< global: a gap cell for coordinates not shown
-inline constexpr Rgba8 kBackground{24, 25, 29, 255};       ///< canvas clear colour
-inline constexpr Rgba8 kSelectionColour{255, 196, 0, 255}; ///< linked selection outline (every view)
+inline constexpr Rgba8 kUntouched{58, 60, 68, 255};         ///< SMEM byte nobody wrote
+inline constexpr Rgba8 kReadOutline{64, 230, 255, 255};     ///< SMEM byte read this step (kFlagRead)
+inline constexpr Rgba8 kDiffColour{255, 64, 160, 255};      ///< compare mode: differs (kFlagDiffers)
+inline constexpr Rgba8 kReshuffleColour{96, 108, 140, 255}; ///< compare: elsewhere (kFlagReshuffled)
+inline constexpr Rgba8 kOutsideBox{44, 46, 52, 255};        ///< global element not in the box
+inline constexpr Rgba8 kOutOfBounds{96, 40, 44, 255};       ///< global element outside the tensor
+inline constexpr Rgba8 kElided{34, 38, 56, 255};            ///< global: a gap cell for coordinates not shown
+inline constexpr Rgba8 kBackground{24, 25, 29, 255};        ///< canvas clear colour
+inline constexpr Rgba8 kSelectionColour{255, 196, 0, 255};  ///< linked selection outline (every view)
 inline constexpr Rgba8 kLessonHighlightColour{255, 80, 220, 255}; ///< a lesson step's highlight (every view)
 
 /// Parameters of the cell shader that do not depend on the texel.

@@ -1,6 +1,7 @@
 #include "scene/compare_scene.hpp"
 
 #include "layoutscope/tcgen05/exec.hpp"
+#include "scene/mark_badge.hpp"
 #include "scene/selection.hpp"
 
 #include <algorithm>
@@ -89,26 +90,6 @@ TmemContent tmemContentOf(const Document& doc, uint32_t step, const SmemContent&
     return c;
 }
 
-std::vector<bool> differingTmemCells(const TmemContent& ref, const TmemContent& other) {
-    std::vector<bool> out(other.cells.size(), false);
-    for (size_t i = 0; i < other.cells.size(); ++i) {
-        if (!other.cells[i]) continue;
-        const TmemCellRef c = *other.cells[i];
-        // The same TMEM cell in ref's grid (tmem_scene.hpp: CTA k of the pair at x = k * (512 + gap)).
-        std::optional<size_t> j;
-        if (c.cta >= ref.firstCta && c.cta < ref.firstCta + ref.ctaCount)
-            j = size_t(c.lane) * ref.width + (c.cta - ref.firstCta) * (512 + kTmemPairGap) + c.column;
-        if (!j || *j >= ref.keys.size()) {
-            out[i] = other.keys[i].has_value();
-            continue;
-        }
-        const auto& a = ref.keys[*j];
-        const auto& b = other.keys[i];
-        out[i] = a.has_value() != b.has_value() || (a && (*a != *b || ref.values[*j] != other.values[i]));
-    }
-    return out;
-}
-
 std::vector<uint32_t> cellsOfElement(const SmemContent& c, const ElementKey& k) {
     std::vector<uint32_t> out;
     for (uint32_t i = 0; i < c.keys.size(); ++i)
@@ -116,24 +97,11 @@ std::vector<uint32_t> cellsOfElement(const SmemContent& c, const ElementKey& k) 
     return out;
 }
 
-std::vector<bool> differingCells(const SmemContent& ref, const SmemContent& other) {
-    std::vector<bool> out(other.keys.size(), false);
-    for (uint32_t i = 0; i < other.keys.size(); ++i) {
-        const uint64_t addr = uint64_t(other.window.base) + i;
-        const bool inRef = addr >= ref.window.base && addr < uint64_t(ref.window.base) + ref.window.size;
-        if (!inRef) {
-            out[i] = other.keys[i].has_value();
-            continue;
-        }
-        const size_t j = size_t(addr - ref.window.base);
-        const auto& a = ref.keys[j];
-        const auto& b = other.keys[i];
-        if (a.has_value() != b.has_value())
-            out[i] = true;
-        else if (a && (*a != *b || ref.bytes[j] != other.bytes[i]))
-            out[i] = true;
-    }
-    return out;
+bool comparesTmem(const Document& doc) {
+    if (!doc.hasTrace()) return false;
+    for (const ByteMove& m : doc.trace().moves)
+        if (m.dst.space == MemSpace::TensorMemory || m.src.space == MemSpace::TensorMemory) return true;
+    return false;
 }
 
 uint32_t compareStepOf(const Document& doc, CompareSync sync, uint32_t pos) {
@@ -183,22 +151,36 @@ std::vector<std::vector<BoxFrame>> compareFrames(const std::vector<const Documen
 
 namespace {
 
-/// `fn`'s overlay drawn below a header band with `title`, plus `extra` items (pane pixels).
-ViewPane withHeader(ViewPane p, std::string title, bool diffLegend, size_t differCount, bool reference,
-                    std::string unit = "B") {
+/// 16320 -> "16,320": the counts of the legend and the badges.
+std::string grouped(size_t n) {
+    const std::string digits = std::to_string(n);
+    std::string s;
+    for (size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) s += ',';
+        s += digits[i];
+    }
+    return s;
+}
+
+/// `fn`'s overlay drawn below a header band with `title`; with `marks`, the two counts as badges at the
+/// header's right and a legend of two lines under the grid: the difference mark (kFlagDiffers) and the
+/// reshuffle tint (kFlagReshuffled).
+ViewPane withHeader(ViewPane p, std::string title, bool marks, size_t differCount, size_t reshuffleCount,
+                    bool reference, std::string unit = "B") {
+    constexpr float kLegend = 40.0f; // two lines of 20 px
     p.margins.y += kCompareHeader;
-    if (diffLegend) p.margins.w += 20.0f;
-    if (p.marginsFn) // the base pane's margins at its size (under the header), then the header and the line
-        p.marginsFn = [fn = p.marginsFn, diffLegend](glm::vec2 vp) {
+    if (marks) p.margins.w += kLegend;
+    if (p.marginsFn) // the base pane's margins at its size (under the header), then the header and the legend
+        p.marginsFn = [fn = p.marginsFn, marks](glm::vec2 vp) {
             glm::vec4 m = fn({vp.x, vp.y - kCompareHeader});
             m.y += kCompareHeader;
-            if (diffLegend) m.w += 20.0f;
+            if (marks) m.w += kLegend;
             return m;
         };
     auto base = std::move(p.overlay);
     const auto marginsFn = p.marginsFn;
     const float fixedLegendY = p.margins.w - 6.0f; // from the bottom: just under the grid
-    p.overlay = [base, title, diffLegend, differCount, reference, unit, fixedLegendY,
+    p.overlay = [base, title, marks, differCount, reshuffleCount, reference, unit, fixedLegendY,
                  marginsFn](const Camera2D& cam, glm::vec2 vp) {
         const float legendY = marginsFn ? marginsFn(vp).w - 6.0f : fixedLegendY;
         OverlayList o;
@@ -211,20 +193,41 @@ ViewPane withHeader(ViewPane p, std::string title, bool diffLegend, size_t diffe
                 l.a.y += kCompareHeader, l.b.y += kCompareHeader, l.c1.y += kCompareHeader,
                     l.c2.y += kCompareHeader;
             for (auto& t : o.texts) t.pos.y += kCompareHeader;
+            for (auto& g : o.regions) g.lo.y += kCompareHeader, g.hi.y += kCompareHeader;
         }
         o.rects.push_back({{0, 0}, {vp.x, kCompareHeader - 2}, Rgba8{40, 44, 56, 255}, true});
         std::rotate(o.rects.begin(), o.rects.end() - 1, o.rects.end()); // the band under everything
-        o.text({8, 3}, title, Rgba8{255, 214, 90, 255});
-        if (diffLegend) {
-            const float y = vp.y - legendY;
-            o.rects.push_back({{10, y}, {24, y + 14}, kDiffColour, true});
-            o.rects.push_back({{10, y}, {24, y + 14}, Rgba8{0, 0, 0, 255}, false});
-            // Shortened to the pane (4 columns at 1280x800 cut "differs from another pane here: 16384 B");
-            // the README and the inspector say what "differs" means.
-            const std::string what = reference ? "differs from another pane" : "differs from pane 1";
-            const std::string n = std::to_string(differCount) + " " + unit;
-            o.text({29, y}, fitLabel({what + " here: " + n, what + ": " + n, "differs: " + n}, vp.x - 33),
-                   Rgba8{220, 220, 225, 255});
+        float titleRoom = vp.x - 12;
+        if (marks) { // badges, right to left: "N differ" (magenta), "M reshuffled" (muted)
+            float right = vp.x;
+            auto badge = [&](const std::string& text, Rgba8 fill, const char* region) {
+                const MarkBadge b = markBadge(text, 0.0f, right);
+                o.rects.push_back({b.lo, b.hi, fill, true});
+                o.text(b.textPos, b.text, Rgba8{255, 255, 255, 255}, b.fontScale);
+                o.regions.push_back({region, b.lo, b.hi});
+                right = b.lo.x + 4.0f;
+                titleRoom = b.lo.x - 14.0f;
+            };
+            if (differCount) badge(grouped(differCount) + " differ", kDiffColour, "badge");
+            if (reshuffleCount)
+                badge(grouped(reshuffleCount) + " reshuffled", kReshuffleColour, "reshuffleBadge");
+        }
+        o.text({8, 3}, fitLabel({title}, std::max(24.0f, titleRoom)), Rgba8{255, 214, 90, 255});
+        if (marks) {
+            // Shortened to the pane (4 columns at 1280x800); the README and the inspector say the rules.
+            const std::string other = reference ? "another pane" : "pane 1";
+            auto line = [&](float y, Rgba8 swatch, std::initializer_list<std::string> texts) {
+                o.rects.push_back({{10, y}, {24, y + 14}, swatch, true});
+                o.rects.push_back({{10, y}, {24, y + 14}, Rgba8{0, 0, 0, 255}, false});
+                o.text({29, y}, fitLabel(texts, vp.x - 33), Rgba8{220, 220, 225, 255});
+            };
+            const std::string d = grouped(differCount) + " " + unit, r = grouped(reshuffleCount) + " " + unit;
+            line(vp.y - legendY, kDiffColour,
+                 {"differ: " + d + " (" + other + " lacks this element with this value)",
+                  "differ from " + other + ": " + d, "differ: " + d});
+            line(vp.y - legendY + 20, kReshuffleColour,
+                 {"reshuffled: " + r + " (" + other + " has them at another place)",
+                  "reshuffled (elsewhere in " + other + "): " + r, "reshuffled: " + r});
         }
         return o;
     };
@@ -253,54 +256,49 @@ std::vector<ComparePanes> comparePanesAt(const std::vector<const Document*>& doc
         cp.smem = std::move(s.pane);
         cp.content =
             smemContentOf(doc, smemSceneAt(doc, cp.step, opt.frames ? *opt.frames : boxFrames(doc), 0));
-        if (hasTmemMoves(doc))
+        if (comparesTmem(doc))
             if (ViewPaneResult t = buildViewPane(doc, ExportView::Tmem, cp.step, opt); t.pane) {
                 cp.tmem = std::move(t.pane);
                 cp.tmemContent = tmemContentOf(doc, cp.step, cp.content);
             }
     }
-    // Differences: pane k against pane 1; pane 1's cells that differ from any other pane.
-    if (!out.empty() && out[0].smem) {
-        out[0].differs.assign(out[0].content.keys.size(), false);
+    // Classes: pane k against pane 1; pane 1's cells, the stronger class against any other pane.
+    if (!out.empty() && out[0].smem)
         for (size_t d = 1; d < out.size(); ++d) {
             if (!out[d].smem) continue;
-            out[d].differs = differingCells(out[0].content, out[d].content);
-            const auto back = differingCells(out[d].content, out[0].content);
-            for (size_t i = 0; i < back.size(); ++i)
-                if (back[i]) out[0].differs[i] = true;
+            out[d].match = matchCells(out[0].content, out[d].content);
+            mergeMatches(out[0].match, matchCells(out[d].content, out[0].content));
         }
-    }
-    if (!out.empty() && out[0].tmem) { // Tensor Memory: the same, cell by cell
-        out[0].tmemDiffers.assign(out[0].tmemContent.cells.size(), false);
+    if (!out.empty() && out[0].tmem) // Tensor Memory: the same, cell by cell
         for (size_t d = 1; d < out.size(); ++d) {
             if (!out[d].tmem) continue;
-            out[d].tmemDiffers = differingTmemCells(out[0].tmemContent, out[d].tmemContent);
-            const auto back = differingTmemCells(out[d].tmemContent, out[0].tmemContent);
-            for (size_t i = 0; i < back.size(); ++i)
-                if (back[i]) out[0].tmemDiffers[i] = true;
+            out[d].tmemMatch = matchTmemCells(out[0].tmemContent, out[d].tmemContent);
+            mergeMatches(out[0].tmemMatch, matchTmemCells(out[d].tmemContent, out[0].tmemContent));
         }
-    }
+    auto flag = [](std::vector<Rgba8>& texels, const CellMatches& m) {
+        for (size_t i = 0; i < m.kind.size() && i < texels.size(); ++i)
+            if (m.kind[i] == CellMatch::Different)
+                texels[i].a |= kFlagDiffers;
+            else if (m.kind[i] == CellMatch::Reshuffled)
+                texels[i].a |= kFlagReshuffled;
+    };
     for (size_t d = 0; d < out.size(); ++d) {
         ComparePanes& cp = out[d];
         if (!cp.smem) continue;
-        for (size_t i = 0; i < cp.differs.size() && i < cp.smem->texels.size(); ++i)
-            if (cp.differs[i]) {
-                cp.smem->texels[i].a |= kFlagDiffers;
-                ++cp.differCount;
-            }
+        flag(cp.smem->texels, cp.match);
+        cp.differCount = cp.match.different;
+        cp.reshuffleCount = cp.match.reshuffled;
         const bool marks = out.size() > 1 && out[0].smem;
         cp.smem = withHeader(std::move(*cp.smem), std::to_string(d + 1) + ": " + cp.name, marks,
-                             cp.differCount, d == 0);
+                             cp.differCount, cp.reshuffleCount, d == 0);
         if (cp.tmem) {
-            for (size_t i = 0; i < cp.tmemDiffers.size() && i < cp.tmem->texels.size(); ++i)
-                if (cp.tmemDiffers[i]) {
-                    cp.tmem->texels[i].a |= kFlagDiffers;
-                    ++cp.tmemDifferCount;
-                }
+            flag(cp.tmem->texels, cp.tmemMatch);
+            cp.tmemDifferCount = cp.tmemMatch.different;
+            cp.tmemReshuffleCount = cp.tmemMatch.reshuffled;
             const bool tmemMarks = out.size() > 1 && out[0].tmem;
             cp.tmem =
                 withHeader(std::move(*cp.tmem), std::to_string(d + 1) + ": " + cp.name + " (Tensor Memory)",
-                           tmemMarks, cp.tmemDifferCount, d == 0, "cells");
+                           tmemMarks, cp.tmemDifferCount, cp.tmemReshuffleCount, d == 0, "cells");
         }
     }
     return out;

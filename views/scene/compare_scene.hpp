@@ -9,8 +9,13 @@
 ///     coordinate of every dim (coordOfByte) and the byte inside the element;
 ///   * any other move: the location it was copied from (space, CTA, byte / cell address).
 /// Two panes "hold the same element" in cells with equal keys, wherever the tiling put them.
-/// A cell of pane k differs from pane 1 when, at the same shared::cta address, one is written and
-/// the other not, or both are written with another element or another byte value.
+/// Differences by logical element (issue 24 item 8; compare_match.cpp): a cell of pane k, against pane 1,
+///   * is the same when pane 1 holds the same key with the same value at the same place;
+///   * is reshuffled when pane 1 holds that key with that value at another place;
+///   * differs when pane 1 holds that key with that value nowhere (another value, another or a missing
+///     element), or when the cell is unwritten and pane 1's element at this place is nowhere in pane k.
+/// The key names the byte inside the element, so a cell is one byte (shared memory) or one 32-bit cell
+/// (Tensor Memory, the key of its first byte) and the value is that byte or cell.
 #include "layoutscope/analysis/metrics_table.hpp"
 #include "scene/smem_scene.hpp"
 #include "scene/tmem_scene.hpp"
@@ -55,9 +60,24 @@ struct SmemContent {
 /// Cells of `c` that hold the same element as `k` (any byte of it), in cell order.
 [[nodiscard]] std::vector<uint32_t> cellsOfElement(const SmemContent& c, const ElementKey& k);
 
-/// Per cell of `other`: true when it differs from the cell at the same address of `ref` (see the file
-/// comment). A cell outside ref's window differs when it is written.
-[[nodiscard]] std::vector<bool> differingCells(const SmemContent& ref, const SmemContent& other);
+/// How a cell of a pane compares with the reference pane (see the file comment).
+enum class CellMatch : uint8_t { Same, Reshuffled, Different };
+
+/// Per cell of a pane: its class against the reference and where the reference holds it.
+struct CellMatches {
+    std::vector<CellMatch> kind;
+    /// Reshuffled: the reference's cell (index in its content) holding the same key and value, the
+    /// first one; Different: a reference cell holding the same key with another value, or (an unwritten
+    /// cell) the reference's cell at the same place; -1 when there is none.
+    std::vector<int64_t> refAt;
+    size_t reshuffled = 0, different = 0;
+};
+
+/// Classes of the cells of `other` against `ref`, same place = same shared::cta address. O(cells): a
+/// hash of (key, value) -> first cell of `ref`.
+[[nodiscard]] CellMatches matchCells(const SmemContent& ref, const SmemContent& other);
+/// Per cell the stronger class of `into` and `from` (Different > Reshuffled > Same); the counts follow.
+void mergeMatches(CellMatches& into, const CellMatches& from);
 
 /// What one pane's Tensor Memory holds at a step: per grid cell of its TMEM view (tmem_scene.hpp), the
 /// TMEM cell shown, the element key of what was written there (nullopt: never written) and the 32-bit
@@ -70,9 +90,12 @@ struct TmemContent {
     uint32_t firstCta = 0, ctaCount = 1, width = 0; ///< the grid (TmemScene)
 };
 [[nodiscard]] TmemContent tmemContentOf(const Document& doc, uint32_t step, const SmemContent& smem);
-/// Per grid cell of `other`: true when the same TMEM cell (CTA, lane, column) of `ref` holds another
-/// element or value, or is written in one only.
-[[nodiscard]] std::vector<bool> differingTmemCells(const TmemContent& ref, const TmemContent& other);
+/// Classes of the grid cells of `other` against `ref`, same place = the same TMEM cell (CTA, lane, column).
+[[nodiscard]] CellMatches matchTmemCells(const TmemContent& ref, const TmemContent& other);
+
+/// True when a move of `doc` reads or writes Tensor Memory: the compare window then shows a Tensor
+/// Memory pane (register moves alone, e.g. a recorded `poke global`, do not make one).
+[[nodiscard]] bool comparesTmem(const Document& doc);
 
 /// How one timeline position maps to each document's step.
 enum class CompareSync : uint8_t {
@@ -91,17 +114,18 @@ enum class CompareSync : uint8_t {
 
 /// One document's panes at a position: shared memory (always, unless the document has no trace or no
 /// shared memory: `error`) and Tensor Memory when the document has one. Each pane's overlay starts
-/// with a header band naming the scenario; the shared-memory legend explains the difference mark.
+/// with a header band naming the scenario and badges with the two counts; the legend explains the
+/// difference (kFlagDiffers) and reshuffle (kFlagReshuffled) marks.
 struct ComparePanes {
     std::string name;  ///< file name, the pane title
     uint32_t step = 0; ///< the document's step shown
     std::optional<ViewPane> smem, tmem;
     SmemContent content; ///< of the shared-memory pane
-    std::vector<bool> differs;
-    size_t differCount = 0;
+    CellMatches match;   ///< pane 1: the stronger class against every other pane; empty alone
+    size_t differCount = 0, reshuffleCount = 0;
     TmemContent tmemContent; ///< of the Tensor Memory pane (empty without one)
-    std::vector<bool> tmemDiffers;
-    size_t tmemDifferCount = 0;
+    CellMatches tmemMatch;
+    size_t tmemDifferCount = 0, tmemReshuffleCount = 0;
     std::string error;
 };
 

@@ -1,0 +1,34 @@
+// The compare window's inspector lines (compare_inspect.hpp).
+#include "scene/compare_inspect.hpp"
+
+#include <cstdio>
+
+namespace layoutscope::views {
+
+std::string describeElement(const ElementKey& k) {
+    char buf[160];
+    if (k.space == MemSpace::Global) {
+        std::snprintf(buf, sizeof buf, "tensor @0x%llx element (%d, %d, %d, %d, %d), byte %u",
+                      static_cast<unsigned long long>(k.addr), k.coord[0], k.coord[1], k.coord[2], k.coord[3],
+                      k.coord[4], k.byte);
+    } else {
+        std::snprintf(buf, sizeof buf, "from space %d, CTA %u, address 0x%llx", int(k.space), k.cta,
+                      static_cast<unsigned long long>(k.addr));
+    }
+    return buf;
+}
+
+std::string matchText(const CellMatches& m, size_t i, size_t pane, bool written,
+                      const std::function<std::string(int64_t)>& where) {
+    if (i >= m.kind.size() || m.kind[i] == CellMatch::Same) return {};
+    const bool reshuffled = m.kind[i] == CellMatch::Reshuffled;
+    if (pane == 0)
+        return reshuffled ? "\nreshuffled: another pane has it elsewhere (same value)"
+                          : "\ndiffers: another pane lacks it (with this value)";
+    if (reshuffled) return "\nreshuffled: pane 1 has it at " + where(m.refAt[i]) + " (same value)";
+    if (m.refAt[i] < 0) return "\ndiffers: pane 1 has this element nowhere";
+    if (!written) return "\ndiffers: pane 1 has an element here that this pane lacks";
+    return "\ndiffers: pane 1 has it with another value at " + where(m.refAt[i]);
+}
+
+} // namespace layoutscope::views
