@@ -102,7 +102,7 @@ TEST_CASE("The bulk tcgen05.st/ld moves exactly what the per-move executor moves
             else
                 text += "tcgen05.ld.sync.aligned" + x + regList(names) + ", [" + t + "];\n";
         }
-        // Forms the bulk paths decline, between the others.
+        // Other forms between them (.pack::16b, .16x64b: the same bulk path, other levels).
         text += "let tq = " + hex(quarter * 32 << 16) + "\n";
         text += "tcgen05.ld.sync.aligned.32x32b.x4.pack::16b.b32 {%r0, %r1, %r2, %r3}, [tq];\n";
         text += "tcgen05.st.sync.aligned.16x64b.x2.b32 [tq], {%r4, %r5};\n";
@@ -118,6 +118,85 @@ TEST_CASE("The bulk tcgen05.st/ld moves exactly what the per-move executor moves
         requireSameRun(*fast, *slow);
     }
     CHECK(ran >= 30);
+}
+
+TEST_CASE("Every tcgen05.st/ld shape, .num and .pack/.unpack moves exactly what the per-move executor moves",
+          "[tcgen05][fast]") {
+    // Each shape with and without .pack::16b / .unpack::16b, every .num it allows, loads and stores, at
+    // random warps, lanes in the warp's quarter and columns, registers named in order from a base, reversed
+    // (even steps: one grid per instruction) or shuffled (one grid per register); .16x32bx2 with immediates
+    // that put the halves apart, side by side, overlapping, on the same cells and to the left.
+    const LdStShape shapes[] = {LdStShape::k16x64b, LdStShape::k16x128b, LdStShape::k16x256b,
+                                LdStShape::k32x32b, LdStShape::k16x32bx2};
+    std::mt19937 rng(37);
+    int ran = 0, combos = 0;
+    for (const LdStShape shape : shapes)
+        for (const bool pack : {false, true}) {
+            std::string text = "target sm_100a\nptx 8.8\nsmem taddrBuf 16\n"
+                               "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [taddrBuf], 512;\n"
+                               "regs pattern=random\n";
+            int k = 0;
+            size_t maxRuns = 1; // the alloc's store
+            for (uint32_t num = 1; num <= 128; num *= 2) {
+                LdStForm f;
+                f.shape = shape;
+                f.num = num;
+                f.pack16b = pack;
+                const uint32_t n = regsPerThread(f);
+                if (n > 128) continue;
+                for (const bool store : {false, true}) {
+                    ++combos;
+                    const uint32_t warp = rng() % 8, quarter = warp % 4;
+                    const uint32_t lane = 32 * quarter + (lanesTouched(f) == 16 ? uint32_t(rng() % 17) : 0);
+                    int64_t imm = 0;
+                    if (shape == LdStShape::k16x32bx2) {
+                        const int64_t choices[] = {0, 1, int64_t(num), int64_t(num) + 3, -2};
+                        imm = choices[rng() % 5];
+                        f.immHalfSplitoff = imm;
+                    }
+                    const int64_t cols = ldStFootprint(f).cols, lo = std::min<int64_t>(0, imm);
+                    const uint32_t col = uint32_t(-lo + int64_t(rng() % uint32_t(512 - cols + lo + 1)));
+                    std::vector<uint32_t> names(128);
+                    std::iota(names.begin(), names.end(), 0u);
+                    const uint32_t kind = rng() % 3;
+                    if (kind == 0) {
+                        const uint32_t base = uint32_t(rng() % (128 - n + 1));
+                        for (uint32_t j = 0; j < n; ++j) names[j] = base + j;
+                    } else if (kind == 1) {
+                        for (uint32_t j = 0; j < n; ++j) names[j] = 127 - j;
+                    } else {
+                        std::shuffle(names.begin(), names.end(), rng);
+                    }
+                    names.resize(n);
+                    maxRuns += kind == 2 ? 3 * n : 1;
+                    const std::string t = "t" + std::to_string(k++);
+                    text +=
+                        "warp " + std::to_string(warp) + "\nlet " + t + " = " + hex(lane << 16 | col) + "\n";
+                    const std::string x = std::string(".") + ldStShapeName(shape) + ".x" +
+                                          std::to_string(num) +
+                                          (pack ? (store ? ".unpack::16b" : ".pack::16b") : "") + ".b32 ";
+                    const std::string immArg =
+                        shape == LdStShape::k16x32bx2 ? ", " + std::to_string(imm) : std::string();
+                    if (store)
+                        text += "tcgen05.st.sync.aligned" + x + "[" + t + "]" + immArg + ", " +
+                                regList(names) + ";\n";
+                    else
+                        text +=
+                            "tcgen05.ld.sync.aligned" + x + regList(names) + ", [" + t + "]" + immArg + ";\n";
+                }
+            }
+            INFO(text);
+            auto fast = runWith(text, true), slow = runWith(text, false);
+            REQUIRE(bool(fast) == bool(slow));
+            if (!fast) FAIL(fast.diagnostics()[0].message);
+            ++ran;
+            requireSameRun(*fast, *slow);
+            // The bulk path took every instruction: one run each (registers named evenly), at most a few per
+            // register (shuffled), never one per move.
+            CHECK(fast->trace.moves.runCount() <= maxRuns);
+        }
+    CHECK(ran == 10);
+    CHECK(combos >= 60);
 }
 
 TEST_CASE("The bulk tcgen05.cp moves exactly what the per-move executor moves", "[tcgen05][fast]") {

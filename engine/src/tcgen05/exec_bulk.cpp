@@ -1,8 +1,7 @@
-// Bulk paths of the regular tcgen05 moves (issue 11, engine speed): tcgen05.st / ld .32x32b without
-// .pack/.unpack (thread t <-> lane t, register j <-> column j) and tcgen05.cp of one lane per row into one
-// CTA. Each records its moves as one grid (MoveTable::appendGrid) and copies the cells a lane at a time,
-// instead of a batch of ByteMoves per step; the trace, TMEM and registers are exactly those of the per-move
-// paths in exec.cpp / exec_cp.cpp, which tests/engine/tcgen05_fast_test.cpp runs side by side.
+// Bulk path of tcgen05.cp of one lane per row into one CTA (issue 11, engine speed; tcgen05.st / ld are in
+// exec_ldst_bulk.cpp). It records its moves as one grid (MoveTable::appendGrid) and copies the cells a lane
+// at a time, instead of a batch of ByteMoves per step; the trace and TMEM are exactly those of the per-move
+// path in exec_cp.cpp, which tests/engine/tcgen05_fast_test.cpp runs side by side.
 #include "layoutscope/tcgen05/exec.hpp"
 #include "tcgen05/exec_detail.hpp"
 
@@ -19,7 +18,7 @@ std::atomic<bool> g_fastPath{true};
 constexpr bool kLittleEndian = std::endian::native == std::endian::little;
 
 using Strides = MoveTable::Strides;
-constexpr int64_t kLaneStep = int64_t(1) << 16; // TMEM lane, and thread, in MemRef addresses
+constexpr int64_t kLaneStep = int64_t(1) << 16; // TMEM lane in MemRef addresses
 
 } // namespace
 
@@ -31,65 +30,6 @@ bool tcgen05FastPath() {
     return g_fastPath;
 }
 } // namespace detail
-
-// Registers j0.. whose names step evenly: the length of that run (at least 1) and its step.
-static uint32_t evenRun(const std::vector<uint32_t>& names, uint32_t j0, uint32_t n, int64_t& step) {
-    auto reg = [&](uint32_t j) { return int64_t(j < names.size() ? names[j] : j); };
-    step = j0 + 1 < n ? reg(j0 + 1) - reg(j0) : 0;
-    uint32_t j1 = j0 + 1;
-    while (j1 < n && reg(j1) - reg(j1 - 1) == step) ++j1;
-    return j1 - j0;
-}
-
-bool Tcgen05Executor::ldStBulk(TraceBuilder& tb, const LdStForm& f, uint32_t cta, uint32_t warp, TmemAddr a,
-                               const WarpRegisters* in, WarpRegisters* out) {
-    if (!kLittleEndian || !detail::tcgen05FastPath() || f.shape != LdStShape::k32x32b || f.pack16b)
-        return false;
-    const uint32_t n = regsPerThread(f);
-    // A register's MemRef address is thread << 16 | (register * 4 + byte): an arithmetic field only while
-    // register * 4 + 3 stays below 1 << 16.
-    for (uint32_t j = 0; j < n && j < m_regNames.size(); ++j)
-        if (m_regNames[j] >= (1u << 14)) return false;
-    TensorMemory& tm = m_tmem.ctas[cta];
-    const bool store = in != nullptr;
-    for (uint32_t j0 = 0; j0 < n;) {
-        int64_t regStep = 0;
-        const uint32_t len = evenRun(m_regNames, j0, n, regStep);
-        // Move (j, t), t fastest: thread t's register j <-> cell (lane + t, column + j); one step per j.
-        ByteMove m;
-        const MemRef reg = regRef(cta, 32 * warp, j0, 0), cell = detail::tmemRef(cta, a.lane, a.column + j0);
-        m.src = store ? reg : cell;
-        m.dst = store ? cell : reg;
-        m.length = 4;
-        m.rule = RuleId::TmemLdStMap;
-        m.transform = Transform::Copy;
-        m.coord = {0, static_cast<int32_t>(j0), 0, 0, 0};
-        // Strides: step, src.cta, src.addr, dst.cta, dst.addr, logicalOffset, coord[0..4].
-        std::array<Strides, 3> s{};
-        s[0] = {0, 0, kLaneStep, 0, kLaneStep, 0, 1, 0, 0, 0, 0};
-        s[1] = {1, 0, store ? 4 * regStep : 1, 0, store ? 1 : 4 * regStep, 0, 0, 1, 0, 0, 0};
-        const TraceBuilder::GridBytes gb = tb.moveGrid(m, {32, len, 1}, s);
-        for (uint32_t t = 0; t < 32; ++t) {
-            uint32_t* cells = tm.laneCells(a.lane + t).data() + a.column + j0;
-            if (store) {
-                const uint32_t* v = (*in)[t].data() + j0;
-                if (gb.before)
-                    for (uint32_t j = 0; j < len; ++j) {
-                        std::memcpy(gb.before + 4 * (size_t(j) * 32 + t), cells + j, 4);
-                        std::memcpy(gb.after + 4 * (size_t(j) * 32 + t), v + j, 4);
-                    }
-                std::memcpy(cells, v, 4 * size_t(len));
-            } else { // the registers' `before` bytes stay zero
-                if (gb.after)
-                    for (uint32_t j = 0; j < len; ++j)
-                        std::memcpy(gb.after + 4 * (size_t(j) * 32 + t), cells + j, 4);
-                std::memcpy((*out)[t].data() + j0, cells, 4 * size_t(len));
-            }
-        }
-        j0 += len;
-    }
-    return true;
-}
 
 bool Tcgen05Executor::cpBulk(TraceBuilder& tb, const CpForm& f, uint32_t cta, TmemAddr a,
                              const uint32_t* saddr, Transform tr, RuleId rule) {
