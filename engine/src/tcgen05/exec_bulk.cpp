@@ -1,10 +1,14 @@
-// Bulk path of tcgen05.cp of one lane per row into one CTA (issue 11, engine speed; tcgen05.st / ld are in
-// exec_ldst_bulk.cpp). It records its moves as one grid (MoveTable::appendGrid) and copies the cells a lane
-// at a time, instead of a batch of ByteMoves per step; the trace and TMEM are exactly those of the per-move
-// path in exec_cp.cpp, which tests/engine/tcgen05_fast_test.cpp runs side by side.
+// Bulk path of tcgen05.cp into one CTA, every shape (.128x256b, .128x128b, .4x256b, .64x128b.warpx2::02_13
+// and ::01_23, .32x128b.warpx4; issue 11 and issue 25 item 10, engine speed; tcgen05.st / ld are in
+// exec_ldst_bulk.cpp). It records its moves as one grid of up to five nested counts
+// (MoveTable::appendGridLevels) and copies 16-byte chunks into each lane, instead of a batch of ByteMoves
+// per step; the trace and TMEM are exactly those of the per-move path in exec_cp.cpp, which
+// tests/engine/tcgen05_fast_test.cpp runs side by side. .cta_group::2 (two CTAs, two rules in a row's
+// moves) stays on the per-move path.
 #include "layoutscope/tcgen05/exec.hpp"
 #include "tcgen05/exec_detail.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <bit>
 #include <cstring>
@@ -33,46 +37,46 @@ bool tcgen05FastPath() {
 
 bool Tcgen05Executor::cpBulk(TraceBuilder& tb, const CpForm& f, uint32_t cta, TmemAddr a,
                              const uint32_t* saddr, Transform tr, RuleId rule) {
-    // One lane per row (128x256b, 128x128b, 4x256b) into one CTA: move (r, q), q fastest, one step per row.
-    if (!kLittleEndian || !detail::tcgen05FastPath() || f.ctaGroup != 1 ||
-        (f.shape != CpShape::k128x256b && f.shape != CpShape::k128x128b && f.shape != CpShape::k4x256b))
-        return false;
+    // Every shape into one CTA: move (rep, q, r), rep fastest (the lanes a row lands on), one step per row.
+    if (!kLittleEndian || !detail::tcgen05FastPath() || f.ctaGroup != 1) return false;
     const uint32_t rows = cpSourceRows(f.shape), rowBytes = cpRowBytes(f.shape), chunks = rowBytes / 16;
-    const uint32_t laneStep = f.shape == CpShape::k4x256b ? 32 : 1; // cpRowLanes: r or 32 r
-    // The source walk as a grid: chunks x rows, or chunks x 8 rows x rows / 8 (a canonical layout's core
-    // matrices), when the addresses step evenly; else a grid per row.
-    const int64_t s0 = int64_t(saddr[0]);
+    std::array<uint32_t, 4> l{};
+    const uint32_t nLanes = cpRowLanesInto(f, 0, l);
+    std::array<uint32_t, 128 * 4> lanes{}; // lanes[r * nLanes + rep]
+    for (uint32_t r = 0; r < rows; ++r) {
+        cpRowLanesInto(f, r, l);
+        std::copy_n(l.begin(), nLanes, lanes.begin() + size_t(r) * nLanes);
+    }
+    // The rows as digits r = d0 + 8 d1 + 32 d2 (radices 8, 4, rows / 32; 4x256b: 4): the source walk
+    // steps evenly within a canonical layout's 8-row core matrices and between them, the lane maps within
+    // a warp's 32 lanes and between warps. Each digit's strides are read off the walk and the map at its
+    // unit point, then every row is checked against them; a row that breaks them: a grid per row.
+    const std::array<uint32_t, 3> radix{std::min(rows, 8u), rows > 8 ? std::min(rows / 8, 4u) : 1,
+                                        rows > 32 ? rows / 32 : 1};
+    const std::array<uint32_t, 3> weight{1, radix[0], radix[0] * radix[1]};
+    const int64_t s0 = saddr[0], lane0 = lanes[0];
     const int64_t dq = chunks > 1 ? int64_t(saddr[1]) - s0 : 0;
-    auto fits = [&](uint32_t group, int64_t d1, int64_t d2) {
-        // Row r = g * group + i starts at s0 + i * d1 + g * d2 (counted, not divided: this ran per row).
-        int64_t start = s0;
-        for (uint32_t r = 0, i = 0; r < rows; ++r) {
-            for (uint32_t q = 0; q < chunks; ++q)
-                if (int64_t(saddr[r * chunks + q]) != start + q * dq) return false;
-            if (++i == group) {
-                i = 0;
-                start += d2 - int64_t(group - 1) * d1;
-            } else {
-                start += d1;
-            }
+    const int64_t dRep = nLanes > 1 ? int64_t(lanes[1]) - lane0 : 0;
+    std::array<int64_t, 3> dSrc{}, dLane{};
+    for (size_t d = 0; d < 3; ++d)
+        if (radix[d] > 1) {
+            dSrc[d] = int64_t(saddr[size_t(weight[d]) * chunks]) - s0;
+            dLane[d] = int64_t(lanes[size_t(weight[d]) * nLanes]) - lane0;
         }
-        return true;
-    };
-    const int64_t d1 = rows > 1 ? int64_t(saddr[chunks]) - s0 : 0;
-    uint32_t group = 0; // rows per level-1 block: rows (2 levels) or 8 (3 levels); 0: a grid per row
-    int64_t d2 = 0;
-    if (fits(rows, d1, 0)) {
-        group = rows;
-    } else if (rows % 8 == 0) {
-        d2 = int64_t(saddr[8 * chunks]) - s0;
-        if (fits(8, d1, d2)) group = 8;
+    bool regular = true;
+    for (uint32_t r = 0; r < rows && regular; ++r) {
+        const uint32_t d0 = r % radix[0], d1 = r / radix[0] % radix[1], d2 = r / weight[2];
+        const int64_t src = s0 + d0 * dSrc[0] + d1 * dSrc[1] + d2 * dSrc[2];
+        const int64_t lane = lane0 + d0 * dLane[0] + d1 * dLane[1] + d2 * dLane[2];
+        for (uint32_t q = 0; q < chunks; ++q) regular = regular && saddr[r * chunks + q] == src + q * dq;
+        for (uint32_t k = 0; k < nLanes; ++k) regular = regular && lanes[r * nLanes + k] == lane + k * dRep;
     }
     const uint8_t* smem = m_state.smem[cta].bytes().data();
     TensorMemory& tm = m_tmem.ctas[cta];
     auto first = [&](uint32_t r) {
         ByteMove m;
         m.src = MemRef{MemSpace::SharedCta, static_cast<uint8_t>(cta), saddr[r * chunks]};
-        m.dst = detail::tmemRef(cta, a.lane + laneStep * r, a.column);
+        m.dst = detail::tmemRef(cta, a.lane + lanes[size_t(r) * nLanes], a.column);
         m.length = 16;
         m.transform = tr;
         m.rule = rule;
@@ -81,53 +85,53 @@ bool Tcgen05Executor::cpBulk(TraceBuilder& tb, const CpForm& f, uint32_t cta, Tm
         return m;
     };
     // Strides: step, src.cta, src.addr, dst.cta, dst.addr, logicalOffset, coord[0..4].
-    auto level0 = [&](int64_t srcStep) { return Strides{0, 0, srcStep, 0, 4, 16, 0, 1, 0, 0, 0}; };
-    auto rowLevel = [&](int64_t k, int64_t srcStep) { // k rows on
-        return Strides{k, 0, srcStep, 0, k * laneStep * kLaneStep, k * rowBytes, k, 0, 0, 0, 0};
+    auto repLevel = [&](int64_t laneStep) {
+        return Strides{0, 0, 0, 0, laneStep * kLaneStep, 0, 0, 0, 1, 0, 0};
     };
-    // Data of rows [r0, r0 + n): before = the lane's cells, after = the (decompressed) chunks, then the
-    // write.
-    std::array<uint8_t, 32> rowBuf{};
+    auto chunkLevel = [&](int64_t srcStep) { return Strides{0, 0, srcStep, 0, 4, 16, 0, 1, 0, 0, 0}; };
+    auto rowLevel = [&](int64_t k, int64_t srcStep, int64_t laneStep) { // k rows on
+        return Strides{k, 0, srcStep, 0, laneStep * kLaneStep, k * rowBytes, k, 0, 0, 0, 0};
+    };
+    // Rows [r0, r0 + n): before = the cells, after = the (decompressed) chunks, then the write.
     auto copyRows = [&](uint32_t r0, uint32_t n, const TraceBuilder::GridBytes& gb) {
-        if (f.decompress == CpDecompress::None && gb.before) { // a plain copy, traced: no per-chunk tests
-            uint8_t* before = gb.before;
-            uint8_t* after = gb.after;
-            for (uint32_t r = r0; r < r0 + n; ++r) {
-                uint8_t* cells =
-                    reinterpret_cast<uint8_t*>(tm.laneCells(a.lane + laneStep * r).data() + a.column);
-                const uint32_t* src = saddr + size_t(r) * chunks;
-                for (uint32_t q = 0; q < chunks; ++q, before += 16, after += 16) {
-                    std::memcpy(before, cells + 16 * q, 16);
-                    std::memcpy(after, smem + src[q], 16);
-                    std::memcpy(cells + 16 * q, after, 16);
+        uint8_t* before = gb.before;
+        uint8_t* after = gb.after;
+        for (uint32_t r = r0; r < r0 + n; ++r)
+            for (uint32_t q = 0; q < chunks; ++q) {
+                const uint8_t* src = smem + saddr[r * chunks + q];
+                std::array<uint8_t, 16> chunk;
+                if (f.decompress != CpDecompress::None) {
+                    std::memcpy(chunk.data(), src, 16);
+                    chunk = decompressChunk(f.decompress, chunk);
+                    src = chunk.data();
+                }
+                for (uint32_t k = 0; k < nLanes; ++k) {
+                    uint8_t* cells = reinterpret_cast<uint8_t*>(
+                        tm.laneCells(a.lane + lanes[size_t(r) * nLanes + k]).data() + a.column + 4 * q);
+                    if (before) {
+                        std::memcpy(before, cells, 16);
+                        std::memcpy(after, src, 16);
+                        before += 16, after += 16;
+                    }
+                    std::memcpy(cells, src, 16);
                 }
             }
-            return;
-        }
-        for (uint32_t r = r0; r < r0 + n; ++r) {
-            uint8_t* cells =
-                reinterpret_cast<uint8_t*>(tm.laneCells(a.lane + laneStep * r).data() + a.column);
-            uint8_t* after = gb.after ? gb.after + size_t(r - r0) * rowBytes : rowBuf.data();
-            uint8_t* before = gb.before ? gb.before + size_t(r - r0) * rowBytes : nullptr;
-            for (uint32_t q = 0; q < chunks; ++q) { // 16-byte copies of a fixed size
-                std::array<uint8_t, 16> chunk;
-                std::memcpy(chunk.data(), smem + saddr[r * chunks + q], 16);
-                if (f.decompress != CpDecompress::None) chunk = decompressChunk(f.decompress, chunk);
-                if (before) std::memcpy(before + 16 * q, cells + 16 * q, 16);
-                std::memcpy(after + 16 * q, chunk.data(), 16);
-                std::memcpy(cells + 16 * q, chunk.data(), 16);
-            }
-        }
     };
-    if (group == 0) {
+    if (!regular) {
         for (uint32_t r = 0; r < rows; ++r) {
             const int64_t rdq = chunks > 1 ? int64_t(saddr[r * chunks + 1]) - int64_t(saddr[r * chunks]) : 0;
-            copyRows(r, 1, tb.moveGrid(first(r), {chunks, 1, 1}, {level0(rdq), Strides{}, Strides{}}));
+            const int64_t rRep = nLanes > 1 ? int64_t(lanes[r * nLanes + 1]) - int64_t(lanes[r * nLanes]) : 0;
+            const std::array<uint32_t, 2> n{nLanes, chunks};
+            const std::array<Strides, 2> s{repLevel(rRep), chunkLevel(rdq)};
+            copyRows(r, 1, tb.moveGridLevels(first(r), n, s));
         }
         return true;
     }
-    const std::array<Strides, 3> s{level0(dq), rowLevel(1, d1), rowLevel(group, d2)};
-    copyRows(0, rows, tb.moveGrid(first(0), {chunks, group, rows / group}, s));
+    const std::array<uint32_t, 5> n{nLanes, chunks, radix[0], radix[1], radix[2]};
+    const std::array<Strides, 5> s{repLevel(dRep), chunkLevel(dq), rowLevel(weight[0], dSrc[0], dLane[0]),
+                                   rowLevel(weight[1], dSrc[1], dLane[1]),
+                                   rowLevel(weight[2], dSrc[2], dLane[2])};
+    copyRows(0, rows, tb.moveGridLevels(first(0), n, s));
     return true;
 }
 

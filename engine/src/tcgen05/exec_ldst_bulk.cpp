@@ -65,6 +65,104 @@ uint32_t regName(const std::vector<uint32_t>& names, uint32_t j) {
     return j < names.size() ? names[j] : j;
 }
 
+// The cells of an access: cell (t, j) is base[offT[t] + offJ[j]] (with .pack/.unpack, and the next one).
+struct Cells {
+    uint32_t* base;
+    const int64_t* offT;
+    const int64_t* offJ;
+    bool contiguous; ///< offJ[j] = offJ[0] + j (.32x32b, .16x32bx2 without .pack): a lane's run of cells
+};
+
+// The trace's words of registers [j0, j1) in move order (j, t): a transpose of the 32 threads' registers.
+// With .pack::16b a word is the two 2-byte moves of one register; with .unpack::16b each register is two
+// 4-byte moves (its halves, zero above).
+template <bool Unpack>
+void registersToTrace(uint32_t j0, uint32_t j1, const std::array<const uint32_t*, 32>& regs, uint32_t* out) {
+    for (uint32_t j = j0; j < j1; ++j)
+        for (uint32_t t = 0; t < 32; ++t) {
+            const uint32_t v = regs[t][j];
+            if (Unpack)
+                out[0] = v & 0xFFFF, out[1] = v >> 16, out += 2;
+            else
+                *out++ = v;
+        }
+}
+
+// tcgen05.ld of registers [j0, j1): registers from the cells (per thread, in register order), then the
+// trace's `after` words from the registers.
+template <bool Pack>
+void loadCells(const Cells& c, uint32_t j0, uint32_t j1, const std::array<uint32_t*, 32>& regs,
+               uint32_t* after) {
+    for (uint32_t t = 0; t < 32; ++t) {
+        const uint32_t* cell = c.base + c.offT[t];
+        uint32_t* r = regs[t];
+        if (!Pack && c.contiguous) {
+            std::memcpy(r + j0, cell + c.offJ[j0], 4 * size_t(j1 - j0));
+            continue;
+        }
+        for (uint32_t j = j0; j < j1; ++j) {
+            const uint32_t* p = cell + c.offJ[j];
+            r[j] = Pack ? (p[0] & 0xFFFF) | (p[1] << 16) : p[0];
+        }
+    }
+    if (after) {
+        std::array<const uint32_t*, 32> in{};
+        for (uint32_t t = 0; t < 32; ++t) in[t] = regs[t];
+        registersToTrace<false>(j0, j1, in, after);
+    }
+}
+
+// tcgen05.st of registers [j0, j1) whose cells are all distinct: `before` (the cells in move order, 16
+// registers at a time with the threads inside: a cache line of a lane's cells), `after`, then the cells.
+template <bool Unpack>
+void storeCells(const Cells& c, uint32_t j0, uint32_t j1, const std::array<const uint32_t*, 32>& regs,
+                uint32_t* before, uint32_t* after) {
+    constexpr uint32_t kSeg = Unpack ? 2 : 1;
+    if (before) {
+        for (uint32_t jb = j0; jb < j1; jb += 16)
+            for (uint32_t t = 0; t < 32; ++t) {
+                const uint32_t* cell = c.base + c.offT[t];
+                for (uint32_t j = jb; j < std::min(j1, jb + 16); ++j) {
+                    uint32_t* b = before + (size_t(j - j0) * 32 + t) * kSeg;
+                    b[0] = cell[c.offJ[j]];
+                    if (Unpack) b[1] = cell[c.offJ[j] + 1];
+                }
+            }
+        registersToTrace<Unpack>(j0, j1, regs, after);
+    }
+    for (uint32_t t = 0; t < 32; ++t) {
+        uint32_t* cell = c.base + c.offT[t];
+        const uint32_t* r = regs[t];
+        if (!Unpack && c.contiguous) {
+            std::memcpy(cell + c.offJ[j0], r + j0, 4 * size_t(j1 - j0));
+            continue;
+        }
+        for (uint32_t j = j0; j < j1; ++j) {
+            uint32_t* p = cell + c.offJ[j];
+            if (Unpack)
+                p[0] = r[j] & 0xFFFF, p[1] = r[j] >> 16;
+            else
+                p[0] = r[j];
+        }
+    }
+}
+
+// tcgen05.st move by move in the moves' order (j, t, si): cells that two moves write.
+void storeInOrder(const Cells& c, uint32_t j0, uint32_t j1, bool unpack,
+                  const std::array<const uint32_t*, 32>& regs, uint32_t* before, uint32_t* after) {
+    for (uint32_t j = j0; j < j1; ++j)
+        for (uint32_t t = 0; t < 32; ++t) {
+            uint32_t* p = c.base + c.offT[t] + c.offJ[j];
+            const uint32_t v = regs[t][j];
+            const uint32_t nSeg = unpack ? 2 : 1;
+            for (uint32_t si = 0; si < nSeg; ++si) {
+                const uint32_t w = unpack ? (si ? v >> 16 : v & 0xFFFF) : v;
+                if (before) *before++ = p[si], *after++ = w;
+                p[si] = w;
+            }
+        }
+}
+
 } // namespace
 
 bool Tcgen05Executor::ldStBulk(TraceBuilder& tb, const LdStForm& f, uint32_t cta, uint32_t warp, TmemAddr a,
@@ -76,7 +174,6 @@ bool Tcgen05Executor::ldStBulk(TraceBuilder& tb, const LdStForm& f, uint32_t cta
     for (uint32_t j = 0; j < n && j < m_regNames.size(); ++j)
         if (m_regNames[j] >= (1u << 14)) return false;
     const bool store = in != nullptr, pack = f.pack16b;
-    const uint32_t nSeg = pack ? 2 : 1;
     // The map, separable: cell (lane, column) of (t, j, si) = thread part + register part (+ si).
     std::array<int64_t, 32> offT{};  // cell index lane * 512 + column of (t, 0, 0)
     std::array<int64_t, 128> offJ{}; // of (0, j, 0)
@@ -139,38 +236,25 @@ bool Tcgen05Executor::ldStBulk(TraceBuilder& tb, const LdStForm& f, uint32_t cta
         else
             rout[t] = (*out)[t].data();
     }
-    // Registers [j0, j1): the cells, and the trace's bytes from `before` / `after` (move order: j, t, si),
-    // a block of 16 registers at a time (a cache line of a lane's cells) with the threads inside. A
-    // .16x32bx2 store's halves may write the same cells (an immediate below .num): there the move order.
-    const uint32_t block = store && f.shape == LdStShape::k16x32bx2 ? 1 : 16;
+    // A .16x32bx2 store's halves may write the same cells (an immediate within a half's width of zero:
+    // .num columns, 2 .num with .unpack::16b): then the moves' own order, so that a later move's `before`
+    // is an earlier one's write.
+    const int64_t halfWidth = int64_t(n) * (pack ? 2 : 1);
+    const bool overlap = store && f.shape == LdStShape::k16x32bx2 && f.immHalfSplitoff < halfWidth &&
+                         f.immHalfSplitoff > -halfWidth;
+    bool contiguous = !pack;
+    for (uint32_t j = 1; j < n && contiguous; ++j) contiguous = offJ[j] == offJ[0] + j;
+    const Cells c{cells, offT.data(), offJ.data(), contiguous};
     auto copy = [&](uint32_t j0, uint32_t j1, const TraceBuilder::GridBytes& gb) {
-        uint32_t* before = reinterpret_cast<uint32_t*>(gb.before);
-        uint32_t* after = reinterpret_cast<uint32_t*>(gb.after); // ld.pack: 2 moves of 2 bytes per word
-        const size_t perReg = 32 * size_t(store ? nSeg : 1);     // 32-bit words per register in the trace
-        for (uint32_t jb = j0; jb < j1; jb += block) {
-            const uint32_t je = std::min(j1, jb + block);
-            for (uint32_t t = 0; t < 32; ++t)
-                for (uint32_t j = jb; j < je; ++j) {
-                    uint32_t* c = cells + offT[t] + offJ[j];
-                    const size_t k = size_t(j - j0) * perReg + size_t(t) * (store ? nSeg : 1);
-                    if (store) {
-                        const uint32_t v = rin[t][j];
-                        if (!pack) {
-                            if (before) before[k] = c[0], after[k] = v;
-                            c[0] = v;
-                        } else { // .unpack::16b: bits [0,16) and [16,32) into the low halves, zero above
-                            if (before) before[k] = c[0], before[k + 1] = c[1];
-                            if (after) after[k] = v & 0xFFFF, after[k + 1] = v >> 16;
-                            c[0] = v & 0xFFFF, c[1] = v >> 16;
-                        }
-                    } else {
-                        // .pack::16b: the low halves of two cells; its two 2-byte moves are that word
-                        const uint32_t v = pack ? (c[0] & 0xFFFF) | (c[1] << 16) : c[0];
-                        if (after) after[k] = v;
-                        rout[t][j] = v;
-                    }
-                }
-        }
+        auto* before = reinterpret_cast<uint32_t*>(gb.before);
+        auto* after = reinterpret_cast<uint32_t*>(gb.after);
+        if (overlap)
+            storeInOrder(c, j0, j1, pack, rin, before, after);
+        else if (store)
+            pack ? storeCells<true>(c, j0, j1, rin, before, after)
+                 : storeCells<false>(c, j0, j1, rin, before, after);
+        else
+            pack ? loadCells<true>(c, j0, j1, rout, after) : loadCells<false>(c, j0, j1, rout, after);
     };
     std::array<uint32_t, MoveTable::kMaxLevels> cnt{};
     std::array<Strides, MoveTable::kMaxLevels> st{};
