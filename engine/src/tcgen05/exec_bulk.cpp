@@ -42,7 +42,7 @@ bool Tcgen05Executor::cpBulk(TraceBuilder& tb, const CpForm& f, uint32_t cta, Tm
     const uint32_t rows = cpSourceRows(f.shape), rowBytes = cpRowBytes(f.shape), chunks = rowBytes / 16;
     std::array<uint32_t, 4> l{};
     const uint32_t nLanes = cpRowLanesInto(f, 0, l);
-    std::array<uint32_t, 128 * 4> lanes{}; // lanes[r * nLanes + rep]
+    std::array<uint32_t, 128 * 4> lanes; // lanes[r * nLanes + rep] (rows * nLanes of them written)
     for (uint32_t r = 0; r < rows; ++r) {
         cpRowLanesInto(f, r, l);
         std::copy_n(l.begin(), nLanes, lanes.begin() + size_t(r) * nLanes);
@@ -63,14 +63,17 @@ bool Tcgen05Executor::cpBulk(TraceBuilder& tb, const CpForm& f, uint32_t cta, Tm
             dSrc[d] = int64_t(saddr[size_t(weight[d]) * chunks]) - s0;
             dLane[d] = int64_t(lanes[size_t(weight[d]) * nLanes]) - lane0;
         }
-    bool regular = true;
-    for (uint32_t r = 0; r < rows && regular; ++r) {
-        const uint32_t d0 = r % radix[0], d1 = r / radix[0] % radix[1], d2 = r / weight[2];
-        const int64_t src = s0 + d0 * dSrc[0] + d1 * dSrc[1] + d2 * dSrc[2];
-        const int64_t lane = lane0 + d0 * dLane[0] + d1 * dLane[1] + d2 * dLane[2];
-        for (uint32_t q = 0; q < chunks; ++q) regular = regular && saddr[r * chunks + q] == src + q * dq;
-        for (uint32_t k = 0; k < nLanes; ++k) regular = regular && lanes[r * nLanes + k] == lane + k * dRep;
-    }
+    bool regular = true; // the rows counted digit by digit (no division per row)
+    for (uint32_t d2 = 0, r = 0; d2 < radix[2]; ++d2)
+        for (uint32_t d1 = 0; d1 < radix[1]; ++d1)
+            for (uint32_t d0 = 0; d0 < radix[0] && regular; ++d0, ++r) {
+                const int64_t src = s0 + d0 * dSrc[0] + d1 * dSrc[1] + d2 * dSrc[2];
+                const int64_t lane = lane0 + d0 * dLane[0] + d1 * dLane[1] + d2 * dLane[2];
+                for (uint32_t q = 0; q < chunks; ++q)
+                    regular = regular && saddr[r * chunks + q] == src + q * dq;
+                for (uint32_t k = 0; k < nLanes; ++k)
+                    regular = regular && lanes[r * nLanes + k] == lane + k * dRep;
+            }
     const uint8_t* smem = m_state.smem[cta].bytes().data();
     TensorMemory& tm = m_tmem.ctas[cta];
     auto first = [&](uint32_t r) {
