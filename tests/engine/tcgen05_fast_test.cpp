@@ -285,3 +285,28 @@ TEST_CASE("cpSourceAddresses is cpSourceAddress of every row and chunk", "[tcgen
             for (uint32_t q = 0; q < 2; ++q) REQUIRE(got[r * 2 + q] == cpSourceAddress(d, r, 16 * q));
     }
 }
+
+TEST_CASE("A tcgen05.ld/st/cp of more than three nested counts is still one run of the trace",
+          "[tcgen05][fast][movetable]") {
+    // docs/trace.md's table: .16x256b splits the thread in two digits and the register in three (.pack::16b
+    // adds the halves: six levels); .32x128b.warpx4 lands each row on four lanes (lanes, 8-row core
+    // matrices, their 4 groups). Registers named in order and a packed canonical source: one run each.
+    std::vector<uint32_t> names(128);
+    std::iota(names.begin(), names.end(), 0u);
+    const std::vector<uint32_t> n128 = names, n64(names.begin(), names.begin() + 64);
+    const std::string text = "target sm_100a\nptx 8.8\nsmem taddrBuf 16\nsmem sA 4096 align=1024\n"
+                             "desc sd start=sA lbo=128 sbo=256 swizzle=none\nregs pattern=random\nwarp 0\n"
+                             "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [taddrBuf], 512;\n"
+                             "let t = 0\n"
+                             "tcgen05.ld.sync.aligned.16x256b.x32.b32 " +
+                             regList(n128) + ", [t];\ntcgen05.ld.sync.aligned.16x256b.x16.pack::16b.b32 " +
+                             regList(n64) +
+                             ", [t];\ntcgen05.st.sync.aligned.16x64b.x64.unpack::16b.b32 [t], " +
+                             regList(n64) + ";\ntcgen05.cp.cta_group::1.32x128b.warpx4 [t], sd;\n";
+    auto r = runWith(text, true);
+    REQUIRE(r);
+    const Trace& t = r->trace;
+    REQUIRE(t.instrs.size() == 5);
+    CHECK(t.moves.size() == 1 + 4096 + 4096 + 4096 + 128); // 32 x 128 registers, x 64 x 2 halves; 32 x 4
+    CHECK(t.moves.runCount() == 5);                        // the alloc's store, then one per instruction
+}
