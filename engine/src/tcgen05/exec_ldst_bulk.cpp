@@ -70,7 +70,8 @@ struct Cells {
     uint32_t* base;
     const int64_t* offT;
     const int64_t* offJ;
-    bool contiguous; ///< offJ[j] = offJ[0] + j (.32x32b, .16x32bx2 without .pack): a lane's run of cells
+    /// offJ[j] = offJ[0] + j (.32x32b, .16x32bx2; with .pack/.unpack 2 j): a lane's run of cells
+    bool contiguous;
 };
 
 // The trace's words of registers [j0, j1) in move order (j, t): a transpose of the 32 threads' registers.
@@ -98,6 +99,11 @@ void loadCells(const Cells& c, uint32_t j0, uint32_t j1, const std::array<uint32
         uint32_t* r = regs[t];
         if (!Pack && c.contiguous) {
             std::memcpy(r + j0, cell + c.offJ[j0], 4 * size_t(j1 - j0));
+            continue;
+        }
+        if (Pack && c.contiguous) { // the low halves of cell pairs, in a run
+            const uint32_t* p = cell + c.offJ[j0];
+            for (uint32_t j = j0; j < j1; ++j, p += 2) r[j] = (p[0] & 0xFFFF) | (p[1] << 16);
             continue;
         }
         for (uint32_t j = j0; j < j1; ++j) {
@@ -135,6 +141,11 @@ void storeCells(const Cells& c, uint32_t j0, uint32_t j1, const std::array<const
         const uint32_t* r = regs[t];
         if (!Unpack && c.contiguous) {
             std::memcpy(cell + c.offJ[j0], r + j0, 4 * size_t(j1 - j0));
+            continue;
+        }
+        if (Unpack && c.contiguous) { // each register's halves into a pair of cells, in a run
+            uint32_t* p = cell + c.offJ[j0];
+            for (uint32_t j = j0; j < j1; ++j, p += 2) p[0] = r[j] & 0xFFFF, p[1] = r[j] >> 16;
             continue;
         }
         for (uint32_t j = j0; j < j1; ++j) {
@@ -242,8 +253,9 @@ bool Tcgen05Executor::ldStBulk(TraceBuilder& tb, const LdStForm& f, uint32_t cta
     const int64_t halfWidth = int64_t(n) * (pack ? 2 : 1);
     const bool overlap = store && f.shape == LdStShape::k16x32bx2 && f.immHalfSplitoff < halfWidth &&
                          f.immHalfSplitoff > -halfWidth;
-    bool contiguous = !pack;
-    for (uint32_t j = 1; j < n && contiguous; ++j) contiguous = offJ[j] == offJ[0] + j;
+    bool contiguous = true;
+    for (uint32_t j = 1; j < n && contiguous; ++j)
+        contiguous = offJ[j] == offJ[0] + int64_t(j) * (pack ? 2 : 1);
     const Cells c{cells, offT.data(), offJ.data(), contiguous};
     auto copy = [&](uint32_t j0, uint32_t j1, const TraceBuilder::GridBytes& gb) {
         auto* before = reinterpret_cast<uint32_t*>(gb.before);
