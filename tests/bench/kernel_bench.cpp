@@ -196,7 +196,9 @@ int kernelBench(const std::string& part) {
                     f.num = pack ? num / 2 : num;
                     f.pack16b = pack;
                     f.store = store;
-                    if (shape == LdStShape::k16x32bx2) f.immHalfSplitoff = f.num; // the halves side by side
+                    if (shape ==
+                        LdStShape::k16x32bx2) // the halves side by side (.pack: 2 columns a register)
+                        f.immHalfSplitoff = pack ? 2 * f.num : f.num;
                     const std::string name = std::string(store ? "tcgen05.st ." : "tcgen05.ld .") +
                                              ldStShapeName(shape) + ".x" + std::to_string(f.num) +
                                              (pack ? (store ? ".unpack::16b" : ".pack::16b") : "");
