@@ -40,13 +40,31 @@ bool Tcgen05Executor::cpBulk(TraceBuilder& tb, const CpForm& f, uint32_t cta, Tm
     // Every shape into one CTA: move (rep, q, r), rep fastest (the lanes a row lands on), one step per row.
     if (!kLittleEndian || !detail::tcgen05FastPath() || f.ctaGroup != 1) return false;
     const uint32_t rows = cpSourceRows(f.shape), rowBytes = cpRowBytes(f.shape), chunks = rowBytes / 16;
-    std::array<uint32_t, 4> l{};
-    const uint32_t nLanes = cpRowLanesInto(f, 0, l);
-    std::array<uint32_t, 128 * 4> lanes; // lanes[r * nLanes + rep] (rows * nLanes of them written)
-    for (uint32_t r = 0; r < rows; ++r) {
-        cpRowLanesInto(f, r, l);
-        std::copy_n(l.begin(), nLanes, lanes.begin() + size_t(r) * nLanes);
-    }
+    // lanes[r * nLanes + rep]: the row map (cpRowLanesInto) depends on the shape and multicast only, so it is
+    // tabled once per process for each of them, not called per row per instruction.
+    struct LaneTable {
+        uint32_t nLanes = 0;
+        std::array<uint32_t, 128 * 4> lanes{};
+    };
+    static const std::array<LaneTable, 5 * 4> kTables = [] {
+        std::array<LaneTable, 5 * 4> t{};
+        for (uint32_t sh = 0; sh < 5; ++sh)
+            for (uint32_t mc = 0; mc < 4; ++mc) {
+                CpForm g;
+                g.shape = CpShape(sh);
+                g.multicast = CpMulticast(mc);
+                LaneTable& lt = t[sh * 4 + mc];
+                std::array<uint32_t, 4> l{};
+                for (uint32_t r = 0; r < cpSourceRows(g.shape); ++r) {
+                    lt.nLanes = cpRowLanesInto(g, r, l);
+                    std::copy_n(l.begin(), lt.nLanes, lt.lanes.begin() + size_t(r) * lt.nLanes);
+                }
+            }
+        return t;
+    }();
+    const LaneTable& table = kTables[uint32_t(f.shape) * 4 + uint32_t(f.multicast)];
+    const uint32_t nLanes = table.nLanes;
+    const std::array<uint32_t, 128 * 4>& lanes = table.lanes;
     // The rows as digits r = d0 + 8 d1 + 32 d2 (radices 8, 4, rows / 32; 4x256b: 4): the source walk
     // steps evenly within a canonical layout's 8-row core matrices and between them, the lane maps within
     // a warp's 32 lanes and between warps. Each digit's strides are read off the walk and the map at its
