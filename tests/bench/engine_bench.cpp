@@ -9,19 +9,21 @@
 //   scale         3,000 vs 300 small loads: the time ratio (linear time: ~10x)
 //   consumers     300 vs 3000 tcgen05.cp checked against their TMA tile: the ratio (linear: ~10x)
 //   compare100    parse + run + metrics of two ~100-instruction scenarios (compare's goal: < 1 s)
-//   kernel        one SW128 64x64 fp16 tile load, trace on and off, vs memcpy of the same 8 KiB, side by
-//                 side in one process; tcgen05.ld / tcgen05.cp likewise vs memcpy of their bytes
+//   kernel        kernel_bench.cpp: the SW128 tile loads (8 and 32 KiB), every tcgen05.ld/st shape with and
+//                 without .pack/.unpack, every tcgen05.cp shape, trace on and off, each against glibc memcpy
+//                 of its bytes (thread CPU time, interleaved batches, medians): a row per case with its goal,
+//                 PASS or FAIL; exits 1 when a row misses its goal or did not run
 //   exec          the PTX executor (docs/exec.md) on an ALU-bound loop, 1024 threads: thread-instructions/s
 //                 (goal >= 100 M/s on one core)
 //   kernel02      issue 22 item 6: NVIDIA's CuTe tutorial 02_mma_tma_sm100, one CTA at its 128x256 tile with
 //                 K = 1024, as a kernel scenario: executed, recorded, read back and run with the trace on
 //                 (goal < 2 s and < 500 MiB)
-//   kernel-tma    kernel's tile load only (kernel-ld, kernel-cp: its tcgen05.ld, tcgen05.cp), for perf
+//   kernel-PART   some of kernel's rows (bench_kernel.hpp: tma, tma-on, tma-off, tma32, ld, st, cp), for perf
+#include "bench_kernel.hpp"
+
 #include "layoutscope/analysis/metrics.hpp"
 #include "layoutscope/exec/exec.hpp"
 #include "layoutscope/scenario/scenario.hpp"
-#include "layoutscope/tcgen05/exec.hpp"
-#include "layoutscope/tcgen05/smem_descriptor.hpp"
 #include "layoutscope/tma/tma.hpp"
 
 #include <sys/resource.h>
@@ -31,9 +33,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <ctime>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -103,133 +103,6 @@ double scaleTime(int n) {
     auto r = sc ? runScenario(*sc) : Result<Run>(sc.diagnostics());
     if (!r) return -1;
     return seconds(t0);
-}
-
-constexpr int kWarmCalls = 1300; // five trace resets of the kernel cases (every 256 calls): see nsPer
-
-double g_minNs =
-    0; // the fastest batch of the last nsPer (the perf parts print it: less noise on a shared machine)
-
-// Median ns per call of fn over 15 batches of `inner` calls, after `warm` calls not timed. The kernel cases
-// warm up over five of their trace resets: the trace's blocks then come from the pool already mapped, and
-// the steady state is timed, not the kernel's first-touch page faults. (A tcgen05.ld leaves its `before`
-// block unwritten, so a block first faults in when a later trace hands it to `after`: half as many each
-// reset.)
-double nsPer(int inner, const std::function<void()>& fn, int warm = 0) {
-    for (int i = 0; i < warm; ++i) fn();
-    std::vector<double> v;
-    for (int b = 0; b < 15; ++b) {
-        const auto t0 = Clock::now();
-        for (int i = 0; i < inner; ++i) fn();
-        v.push_back(seconds(t0) * 1e9 / inner);
-    }
-    std::sort(v.begin(), v.end());
-    g_minNs = v[0];
-    return v[v.size() / 2];
-}
-
-// part: "" every part, "tma" the tile load only (tma-on / tma-off: trace on or off, without the memcpy
-// baseline), "ld" tcgen05.ld only, "cp" tcgen05.cp only: for perf.
-int kernel(const std::string& part = {}) {
-    const bool all = part.empty();
-    std::vector<uint8_t> src(8192, 1), dst(8192);
-    if (all || part.rfind("tma", 0) == 0) {
-        auto sc = parseScenario(loadsScenario(1, 64));
-        if (!sc) return 1;
-        const TmaTileLoad op = std::get<TmaTileLoad>(sc->instrs.back().op);
-        MachineState base(1, 0);
-        base.global.addRegion(op.map.p.globalAddress, sc->tensorMaps[0].extent,
-                              scenarioFillGenerator(sc->tensorMaps[0]),
-                              scenarioFillBulkGenerator(sc->tensorMaps[0]));
-        auto tma = [&](uint64_t budget) {
-            MachineState st = base;
-            Trace t;
-            t.budgetBytes = budget;
-            int n = 0;
-            return nsPer(
-                200,
-                [&] {
-                    if (++n % 256 == 0) t = Trace{}, t.budgetBytes = budget; // keep the trace small
-                    TraceBuilder tb(t);
-                    tb.beginInstr("load");
-                    (void)executeTmaLoad(op, st, tb);
-                    tb.endInstr();
-                },
-                kWarmCalls);
-        };
-        if (part == "tma-on" || part == "tma-off") { // the load alone, for perf: no memcpy baseline
-            const uint64_t budget = part == "tma-on" ? Trace::kDefaultTraceBudget : 0;
-            double med = 0, best = 1e30;
-            for (int i = 0; i < 10; ++i) med = tma(budget), best = std::min(best, g_minNs);
-            std::printf("%s median %.0f ns, fastest batch %.0f ns\n", part.c_str(), med, best);
-            return 0;
-        }
-        const double tMemcpy = nsPer(20000, [&] {
-            std::memcpy(dst.data(), src.data(), src.size());
-            asm volatile("" ::: "memory");
-        });
-        const double tOn = tma(Trace::kDefaultTraceBudget), tOff = tma(0);
-        std::printf("SW128 64x64 fp16 tile load (8 KiB): memcpy %.0f ns, trace on %.0f ns (%.1fx), trace off "
-                    "%.0f ns (%.1fx)\n",
-                    tMemcpy, tOn, tOn / tMemcpy, tOff, tOff / tMemcpy);
-    }
-
-    // tcgen05.ld 32x32b.x128 (16 KiB) and tcgen05.cp 128x256b (4 KiB) against memcpy of their bytes.
-    MachineState st(1, 0);
-    TmemState tmem(1);
-    Trace t;
-    Tcgen05Executor ex(t, st, tmem);
-    LdStForm f;
-    f.shape = LdStShape::k32x32b;
-    f.num = 128;
-    if (all || part == "ld") {
-        int nLd = 0;
-        WarpRegisters regs;
-        const double tLd = nsPer(
-            50,
-            [&] {
-                if (++nLd % 256 == 0) t = Trace{}; // keep the trace small, as for the tile load
-                (void)ex.ldInto(f, 0, 0, 0, InstrSource{"ld", 0}, regs); // as the scenario runner does
-            },
-            kWarmCalls);
-        const double bestLd = g_minNs;
-        const double tMem16 = nsPer(5000, [&] {
-            std::memcpy(dst.data(), src.data(), 8192);
-            std::memcpy(dst.data(), src.data(), 8192);
-            asm volatile("" ::: "memory");
-        });
-        std::printf(
-            "tcgen05.ld .32x32b.x128 (16 KiB): memcpy %.0f ns, ld %.0f ns (%.1fx; fastest batch %.0f ns)\n",
-            tMem16, tLd, tLd / tMem16, bestLd);
-    }
-    if (all || part == "cp") {
-        CpForm c;
-        c.shape = CpShape::k128x256b;
-        // The canonical K-major layout without swizzle, packed: 8-row core matrices of 16 B rows, the second
-        // 16 B of a row one core matrix (128 B) on (LBO), the next 8 rows 256 B on (SBO): the source is the
-        // 4 KiB at 0, each byte read once (a zero LBO/SBO read 128 B over and over).
-        SmemDescriptor sd;
-        sd.lbo = 128;
-        sd.sbo = 256;
-        const uint64_t desc = encodeSmemDescriptor(sd);
-        int nCp = 0;
-        const double tCp = nsPer(
-            200,
-            [&] {
-                if (++nCp % 256 == 0) t = Trace{}; // keep the trace small, as for the tile load
-                (void)ex.cp(c, 0, 0, desc, InstrSource{"cp", 0});
-            },
-            kWarmCalls);
-        const double bestCp = g_minNs;
-        const double tMem4 = nsPer(20000, [&] {
-            std::memcpy(dst.data(), src.data(), 4096);
-            asm volatile("" ::: "memory");
-        });
-        std::printf(
-            "tcgen05.cp .128x256b (4 KiB): memcpy %.0f ns, cp %.0f ns (%.1fx; fastest batch %.0f ns)\n",
-            tMem4, tCp, tCp / tMem4, bestCp);
-    }
-    return 0;
 }
 
 // compare of two scenarios of 100 instructions each (issue 14 goal: under 1 s): parse, run and metrics.
@@ -363,8 +236,8 @@ int runCase(const std::string& c) {
         std::printf("scale    300 loads %.3f s, 3000 loads %.3f s, ratio %.1fx (goal <= 12x)\n", a, b, b / a);
         return 0;
     }
-    if (c == "kernel") return kernel();
-    if (c.rfind("kernel-", 0) == 0) return kernel(c.substr(7)); // kernel-tma, kernel-ld, kernel-cp
+    if (c == "kernel") return bench::kernelBench("");
+    if (c.rfind("kernel-", 0) == 0) return bench::kernelBench(c.substr(7)); // kernel-tma, kernel-ld, ...
     std::printf("unknown case %s\n", c.c_str());
     return 2;
 }

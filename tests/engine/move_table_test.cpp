@@ -250,3 +250,76 @@ TEST_CASE("appendGrid stores the same moves as push_back of each", "[trace][move
         if (distinct) CHECK(grid.runCount() == greedy.runCount());
     }
 }
+
+TEST_CASE("appendGridLevels stores the moves of nested loops over up to six counts", "[trace][movetable]") {
+    // The truth: the grid written out as six nested loops (level 0 innermost), each field the first move's
+    // plus the sum of index x stride; between grids, single moves that may or may not continue a run.
+    std::mt19937 rng(41);
+    for (int trial = 0; trial < 200; ++trial) {
+        std::vector<ByteMove> want;
+        MoveTable table;
+        uint64_t data = 0;
+        uint32_t step = 0;
+        for (int piece = 0; piece < 1 + int(rng() % 4); ++piece) {
+            ByteMove first = blank();
+            first.instr = uint32_t(rng() % 2);
+            first.step = step;
+            first.length = 2 * (1 + rng() % 2);
+            first.src.addr = 1000000 + rng() % 100000;
+            first.dst.addr = 1000000 + rng() % 100000;
+            first.coord = {int32_t(rng() % 9), 0, 0, 0, 0};
+            first.dataOffset = data;
+            const size_t levels = 1 + rng() % MoveTable::kMaxLevels;
+            std::vector<uint32_t> n(levels);
+            std::vector<MoveTable::Strides> s(levels);
+            int64_t stepSpan = 0; // steps never decrease along the grid
+            for (size_t l = 0; l < levels; ++l) {
+                n[l] = 1 + rng() % 3;
+                s[l] = {stepSpan + int64_t(rng() % 2) * (stepSpan + 1),
+                        0,
+                        int64_t(rng() % 7) * 64 - 128,
+                        0,
+                        int64_t(rng() % 5) * 4,
+                        0,
+                        int64_t(rng() % 3),
+                        int64_t(l),
+                        0,
+                        0,
+                        0};
+                if (rng() % 4 == 0 && l > 0) // continues the level below: merges into it
+                    for (size_t f = 0; f < MoveTable::kFields; ++f) s[l][f] = int64_t(n[l - 1]) * s[l - 1][f];
+                stepSpan += s[l][0] * int64_t(n[l] - 1);
+            }
+            std::array<uint32_t, 6> i{};
+            std::array<uint32_t, 6> nn{1, 1, 1, 1, 1, 1};
+            std::copy(n.begin(), n.end(), nn.begin());
+            uint64_t k = 0;
+            for (i[5] = 0; i[5] < nn[5]; ++i[5])
+                for (i[4] = 0; i[4] < nn[4]; ++i[4])
+                    for (i[3] = 0; i[3] < nn[3]; ++i[3])
+                        for (i[2] = 0; i[2] < nn[2]; ++i[2])
+                            for (i[1] = 0; i[1] < nn[1]; ++i[1])
+                                for (i[0] = 0; i[0] < nn[0]; ++i[0], ++k) {
+                                    ByteMove m = first;
+                                    m.dataOffset = first.dataOffset + k * first.length;
+                                    for (size_t l = 0; l < levels; ++l) {
+                                        m.step += uint32_t(i[l] * s[l][0]);
+                                        m.src.addr += uint64_t(int64_t(i[l]) * s[l][2]);
+                                        m.dst.addr += uint64_t(int64_t(i[l]) * s[l][4]);
+                                        m.coord[0] += int32_t(i[l] * s[l][6]);
+                                        m.coord[1] += int32_t(i[l] * s[l][7]);
+                                    }
+                                    want.push_back(m);
+                                }
+            table.appendGridLevels(first, n, s);
+            ByteMove after = want.back(); // a move after the grid: never joins a grid of more than 3 levels
+            after.dataOffset += after.length;
+            after.dst.addr += 4;
+            want.push_back(after);
+            table.push_back(after);
+            data = after.dataOffset + after.length;
+            step = after.step + uint32_t(rng() % 2);
+        }
+        checkSame(want, table);
+    }
+}

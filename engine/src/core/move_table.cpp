@@ -1,8 +1,8 @@
 // MoveTable: runs of byte moves rebuilt exactly from a first move and per-level strides
 // (move_table.hpp has the formula).
 #include "layoutscope/core/move_table.hpp"
+#include "core/move_table_fields.hpp"
 #include "layoutscope/core/result.hpp"
-#include "layoutscope/tma/tma.hpp"
 
 #include <algorithm>
 
@@ -10,55 +10,23 @@ namespace layoutscope {
 namespace {
 
 using Strides = MoveTable::Strides;
-
-// The varying fields, in Strides order.
-Strides fieldsOf(const ByteMove& m) {
-    return {int64_t(m.step),    int64_t(m.src.cta),  int64_t(m.src.addr),
-            int64_t(m.dst.cta), int64_t(m.dst.addr), int64_t(m.logicalOffset),
-            m.coord[0],         m.coord[1],          m.coord[2],
-            m.coord[3],         m.coord[4]};
-}
-
-void setFields(ByteMove& m, const Strides& v) {
-    m.step = uint32_t(v[0]);
-    m.src.cta = uint8_t(v[1]);
-    m.src.addr = uint64_t(v[2]);
-    m.dst.cta = uint8_t(v[3]);
-    m.dst.addr = uint64_t(v[4]);
-    m.logicalOffset = uint32_t(v[5]);
-    for (size_t c = 0; c < 5; ++c) m.coord[c] = int32_t(v[6 + c]);
-}
-
-constexpr size_t kSrcAddr = 2, kDstAddr = 4, kLogical = 5;
-
-// Fields every move of a run shares.
-bool sameConstants(const ByteMove& a, const ByteMove& b) {
-    return a.instr == b.instr && a.src.space == b.src.space && a.dst.space == b.dst.space &&
-           a.length == b.length && a.transform == b.transform && a.rule == b.rule;
-}
-
-uint64_t derivedAddr(const AddrDerivation& d, int64_t logical) {
-    return swizzleAddress(TensorSwizzle(d.swizzle), uint32_t(d.base + uint64_t(logical)));
-}
-
-bool sameDerivation(const AddrDerivation& a, const AddrDerivation& b) {
-    return a.side == b.side &&
-           (a.side == AddrDerivation::Side::None || (a.swizzle == b.swizzle && a.base == b.base));
-}
+using namespace move_table_detail;
 
 } // namespace
 
 bool MoveTable::Shape::operator==(const Shape& o) const {
-    return s == o.s && sameDerivation(derive, o.derive);
+    return s == o.s && ext == o.ext && sameDerivation(derive, o.derive);
 }
 
 size_t MoveTable::memoryBytes() const {
-    return m_runs.capacity() * sizeof(Run) + m_shapes.capacity() * sizeof(Shape);
+    return m_runs.capacity() * sizeof(Run) + m_shapes.capacity() * sizeof(Shape) +
+           m_ext.capacity() * sizeof(Ext);
 }
 
 void MoveTable::clear() {
     m_runs.clear();
     m_shapes.clear();
+    m_ext.clear();
     m_open = {};
     m_openShape = false;
     m_size = 0;
@@ -80,6 +48,31 @@ size_t MoveTable::runOf(size_t i) const {
 
 ByteMove MoveTable::rebuild(const Run& r, uint64_t k) const {
     const Shape& sh = (&r == &m_runs.back()) ? m_open : m_shapes[r.shape];
+    if (sh.ext != kNoExt) { // a grid of more than three levels (appendGridLevels)
+        const Ext& e = m_ext[sh.ext];
+        std::array<uint64_t, kMaxLevels> idx{};
+        uint64_t q = k / r.n0;
+        idx[0] = k % r.n0;
+        idx[1] = q % r.n1;
+        q /= r.n1;
+        for (size_t l = 2; l + 1 < e.levels; ++l) {
+            idx[l] = q % e.n[l - 2];
+            q /= e.n[l - 2];
+        }
+        idx[e.levels - 1] = q;
+        Strides v = fieldsOf(r.first);
+        for (size_t l = 0; l < e.levels; ++l)
+            if (idx[l] != 0) {
+                const Strides& st = l < 3 ? sh.s[l] : e.s[l - 3];
+                for (size_t f = 0; f < kFields; ++f) v[f] += int64_t(idx[l]) * st[f];
+            }
+        ByteMove m = r.first;
+        setFields(m, v);
+        m.dataOffset = r.first.dataOffset + k * r.first.length;
+        if (sh.derive.side == AddrDerivation::Side::Dst) m.dst.addr = derivedAddr(sh.derive, v[kLogical]);
+        if (sh.derive.side == AddrDerivation::Side::Src) m.src.addr = derivedAddr(sh.derive, v[kLogical]);
+        return m;
+    }
     uint64_t idx[3] = {k, 0, 0};
     if (r.n0 != 0) {
         idx[0] = k % r.n0;
@@ -121,6 +114,7 @@ ByteMove MoveTable::operator[](size_t i) const {
 bool MoveTable::tryExtend(const ByteMove& m, const AddrDerivation& derive) {
     if (m_runs.empty()) return false;
     Run& r = m_runs.back();
+    if (m_open.ext != kNoExt) return false; // a grid of more than three levels is complete
     if (!sameConstants(r.first, m) || !sameDerivation(m_open.derive, derive)) return false;
     if (m.dataOffset != r.first.dataOffset + uint64_t(r.count) * r.first.length) return false;
     Strides d = fieldsOf(m), f0 = fieldsOf(r.first);

@@ -240,6 +240,26 @@ TraceBuilder::GridBytes TraceBuilder::moveGrid(ByteMove first, const std::array<
     return {m_t.before.data(first.dataOffset), m_t.after.data(first.dataOffset)};
 }
 
+TraceBuilder::GridBytes TraceBuilder::moveGridLevels(ByteMove first, std::span<const uint32_t> n,
+                                                     std::span<const MoveTable::Strides> s) {
+    LAYOUTSCOPE_ASSERT(m_open && n.size() == s.size());
+    uint64_t count = 1;
+    for (uint32_t c : n) count *= c;
+    const uint64_t bytes = count * first.length;
+    m_t.instrs[m_instr].bytesMoved += bytes;
+    if (!m_tracing || count == 0) return {};
+    first.step = m_t.stepCount; // a new step, like moveGrid
+    int64_t last = first.step;
+    for (size_t l = 0; l < n.size(); ++l) last += int64_t(n[l] - 1) * s[l][0];
+    m_t.stepCount = uint32_t(last + 1);
+    first.instr = m_instr;
+    LAYOUTSCOPE_ASSERT(first.dst.space != MemSpace::Register || first.length <= kMaxImpliedZeroBytes);
+    first.dataOffset =
+        appendData(bytes, !copiedBefore(first.dst.space) && first.dst.space != MemSpace::Register);
+    m_t.moves.appendGridLevels(first, n, s);
+    return {m_t.before.data(first.dataOffset), m_t.after.data(first.dataOffset)};
+}
+
 void TraceBuilder::tx(MachineState& state, uint8_t cta, uint32_t mbarAddr, int64_t bytes) {
     LAYOUTSCOPE_ASSERT(m_open);
     MbarrierState& mb = state.mbarriers[{cta, mbarAddr}];

@@ -229,10 +229,11 @@ Status Tcgen05Executor::st(const LdStForm& f, uint32_t cta, uint32_t warp, uint3
     const TmemAddr a = decodeTmemAddress(taddr);
     TraceBuilder tb(m_trace);
     tb.beginInstr(src.text, src.line);
-    // One batch (one step) per register j: 32 threads x up to 2 segments.
-    std::array<ByteMove, 64> ms;
-    std::array<uint8_t, 64 * 4> buf;
     const uint32_t nSlow = ldStBulk(tb, f, cta, warp, a, &regs, nullptr) ? 0 : n;
+    // One batch (one step) per register j: 32 threads x up to 2 segments. (Only on this path: 64 ByteMoves
+    // are 5.6 KiB to initialise, a cost the bulk path need not pay.)
+    std::vector<ByteMove> ms(nSlow != 0 ? 64 : 0);
+    std::array<uint8_t, 64 * 4> buf;
     for (uint32_t j = 0; j < nSlow; ++j) {
         size_t nm = 0;
         for (uint32_t t = 0; t < 32; ++t) {
@@ -283,11 +284,12 @@ Status Tcgen05Executor::ldInto(const LdStForm& f, uint32_t cta, uint32_t warp, u
     TraceBuilder tb(m_trace);
     tb.beginInstr(src.text, src.line);
     for (uint32_t t = 0; t < 32; ++t) out[t].resize(n); // the bulk path writes every register
-    // One batch (one step) per register j: 32 threads x up to 2 segments.
-    std::array<ByteMove, 64> ms;
-    std::array<uint8_t, 64 * 4> buf;
     const uint32_t nSlow = ldStBulk(tb, f, cta, warp, a, nullptr, &out) ? 0 : n;
     for (uint32_t t = 0; t < 32 && nSlow != 0; ++t) std::fill(out[t].begin(), out[t].end(), 0u); // ORed into
+    // One batch (one step) per register j: 32 threads x up to 2 segments (only on this path: 64 ByteMoves
+    // are 5.6 KiB to initialise).
+    std::vector<ByteMove> ms(nSlow != 0 ? 64 : 0);
+    std::array<uint8_t, 64 * 4> buf;
     for (uint32_t j = 0; j < nSlow; ++j) {
         size_t nm = 0, nb = 0;
         for (uint32_t t = 0; t < 32; ++t) {

@@ -159,9 +159,9 @@ namespace {
 
 // The descriptor's swizzle of absolute shared byte address `addr`: Swizzle<B,M,S> with the line phase bits
 // [M+S, M+S+B) counted from the base offset (bits [49,52)). Base 0 is the plain absolute XOR (measured on
-// H100, tests/data/wgmma). (RuleId::SmemDescriptorBaseOffset.)
-uint32_t descriptorSwizzle(const SmemDescriptor& d, uint32_t addr) {
-    const CuteSwizzle sw = swizzleOfLayoutType(d.layoutType);
+// H100, tests/data/wgmma). (RuleId::SmemDescriptorBaseOffset.) `sw`: the layout type's swizzle, looked up
+// by the caller (once per walk).
+uint32_t descriptorSwizzleWith(const SmemDescriptor& d, const CuteSwizzle& sw, uint32_t addr) {
     if (sw.b == 0 || d.baseOffset == 0) return sw.apply(addr); // base 0: measured on H100 (wgmma records)
     // A non-zero base offset names the line phase (addr >> 7) & mask at which the pattern starts (PTX
     // §9.7.15.5.1.2.1: base offset = (pattern start >> 7) & 7), so the phase that selects the XOR is counted
@@ -172,6 +172,10 @@ uint32_t descriptorSwizzle(const SmemDescriptor& d, uint32_t addr) {
     const uint32_t yShift = sw.m + sw.s, mask = (1u << sw.b) - 1;
     const uint32_t phase = ((addr >> yShift) - d.baseOffset) & mask;
     return addr ^ (phase << sw.m);
+}
+
+uint32_t descriptorSwizzle(const SmemDescriptor& d, uint32_t addr) {
+    return descriptorSwizzleWith(d, swizzleOfLayoutType(d.layoutType), addr);
 }
 
 } // namespace
@@ -196,13 +200,15 @@ void cpSourceAddresses(const SmemDescriptor& d, uint32_t rows, uint32_t chunks, 
     for (uint32_t q = 1; q < chunks; ++q) chunkTerm[q] = canonicalOffset(d, MatrixMajor::K, 8, 0, 16 * q);
     // The row term is (r % 8) * t1 + (r / 8) * t8 (mod 2^32) in every layout type: two calls, not one per
     // row (checked against the per-row call where asserts are on).
+    const CuteSwizzle sw = swizzleOfLayoutType(d.layoutType);
     const uint32_t t1 = canonicalOffset(d, MatrixMajor::K, 8, 1, 0),
                    t8 = canonicalOffset(d, MatrixMajor::K, 8, 8, 0);
     for (uint32_t r = 0; r < rows; ++r) {
         const uint32_t rowTerm = (r % 8) * t1 + (r / 8) * t8;
         LAYOUTSCOPE_ASSERT(rowTerm == canonicalOffset(d, MatrixMajor::K, 8, r, 0));
         const uint32_t row = d.startAddress + rowTerm;
-        for (uint32_t q = 0; q < chunks; ++q) out[r * chunks + q] = descriptorSwizzle(d, row + chunkTerm[q]);
+        for (uint32_t q = 0; q < chunks; ++q)
+            out[r * chunks + q] = descriptorSwizzleWith(d, sw, row + chunkTerm[q]);
     }
 }
 } // namespace detail

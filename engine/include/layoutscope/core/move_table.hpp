@@ -167,10 +167,22 @@ class MoveTable {
     /// appendRow per level-0 row. Steps must not decrease along the grid.
     void appendGrid(const ByteMove& first, const std::array<uint32_t, 3>& n, const std::array<Strides, 3>& s,
                     const AddrDerivation& derive = {});
+    /// Most nested counts of a grid (appendGridLevels): a tcgen05.ld/st .16x256b.pack::16b map needs six.
+    static constexpr size_t kMaxLevels = 6;
+    /// appendGrid of n.size() (<= kMaxLevels) levels, level 0 fastest. Up to three levels (after merging
+    /// levels of one move and levels that continue the one below) it is appendGrid; more make a run of
+    /// their own that later moves never join (the greedy push_back keeps three levels: the same moves,
+    /// in other runs).
+    void appendGridLevels(const ByteMove& first, std::span<const uint32_t> n, std::span<const Strides> s,
+                          const AddrDerivation& derive = {});
     /// Move k of a grid (appendGrid), rebuilt from its first move.
     [[nodiscard]] static ByteMove gridMove(const ByteMove& first, const std::array<uint32_t, 3>& n,
                                            const std::array<Strides, 3>& s, uint64_t k,
                                            const AddrDerivation& derive = {});
+    /// Move k of a grid of n.size() levels (appendGridLevels).
+    [[nodiscard]] static ByteMove gridMoveLevels(const ByteMove& first, std::span<const uint32_t> n,
+                                                 std::span<const Strides> s, uint64_t k,
+                                                 const AddrDerivation& derive = {});
     /// Append moves in order: one appendRow when they form an arithmetic row (every varying field
     /// steps by the same amount, the rest equal), else push_back of each.
     void appendBatch(std::span<const ByteMove> ms, const AddrDerivation& derive = {});
@@ -199,7 +211,16 @@ class MoveTable {
     struct Shape {
         std::array<Strides, 3> s{};
         AddrDerivation derive;
+        uint32_t ext = kNoExt; ///< levels 3.. of a grid of more than three (m_ext), else kNoExt
         bool operator==(const Shape& o) const;
+    };
+    static constexpr uint32_t kNoExt = UINT32_MAX;
+    /// Levels 3.. of a run made by appendGridLevels: how many levels (4 .. kMaxLevels), the counts of
+    /// levels 2 .. levels-2 (the last level's count is implied by the run's) and the strides of levels 3..
+    struct Ext {
+        uint32_t levels = 0;
+        std::array<uint32_t, kMaxLevels - 3> n{};
+        std::array<Strides, kMaxLevels - 3> s{};
     };
     [[nodiscard]] size_t runOf(size_t i) const;
     [[nodiscard]] ByteMove rebuild(const Run& r, uint64_t k) const;
@@ -208,6 +229,7 @@ class MoveTable {
 
     std::vector<Run> m_runs;
     std::vector<Shape> m_shapes;
+    std::vector<Ext> m_ext;
     Shape m_open; ///< the shape of the last run while it grows (interned when it closes)
     bool m_openShape = false;
     size_t m_size = 0;

@@ -129,6 +129,10 @@ class TraceBuilder {
     /// moved. The same trace as count calls of move().
     GridBytes moveGrid(ByteMove first, const std::array<uint32_t, 3>& n,
                        const std::array<MoveTable::Strides, 3>& s, const AddrDerivation& derive = {});
+    /// moveGrid of n.size() <= MoveTable::kMaxLevels levels (MoveTable::appendGridLevels), level 0 fastest:
+    /// a tcgen05.ld/st map of more than three nested counts.
+    GridBytes moveGridLevels(ByteMove first, std::span<const uint32_t> n,
+                             std::span<const MoveTable::Strides> s);
     /// Whether the open instruction records moves (false once the trace is over its budget).
     [[nodiscard]] bool tracing() const { return m_tracing; }
     void tx(MachineState& state, uint8_t cta, uint32_t mbarAddr, int64_t bytes);

@@ -98,12 +98,14 @@ class Tcgen05Executor {
     void record(TraceBuilder& tb, ByteMove m, std::span<const uint8_t> bytes, bool newStep);
     /// record() of each move in one step (a new one when `newStep`), appended as one batch.
     void recordBatch(TraceBuilder& tb, std::span<ByteMove> ms, std::span<const uint8_t> bytes, bool newStep);
-    /// Bulk paths (exec_bulk.cpp) that record exactly what the per-move paths record, as one grid of moves
-    /// with cells copied a lane at a time; false: not a form they take. ld/st of .32x32b without
-    /// .pack/.unpack (`in`: the registers stored, else `out`: those loaded, each already `n` long).
+    /// Bulk paths that record exactly what the per-move paths record, as one grid of moves (up to six
+    /// nested counts) with the cells copied in bulk; false: not a form they take. ld/st of every shape and
+    /// .pack/.unpack (exec_ldst_bulk.cpp; `in`: the registers stored, else `out`: those loaded, each
+    /// already `n` long); false for register names past 1 << 14.
     [[nodiscard]] bool ldStBulk(TraceBuilder& tb, const LdStForm& f, uint32_t cta, uint32_t warp, TmemAddr a,
                                 const WarpRegisters* in, WarpRegisters* out);
-    /// cp of one lane per row into one CTA; saddr[r * chunks + q] is the source of chunk q of row r.
+    /// cp of every shape into one CTA (exec_bulk.cpp; .cta_group::2: false); saddr[r * chunks + q] is the
+    /// source of chunk q of row r.
     [[nodiscard]] bool cpBulk(TraceBuilder& tb, const CpForm& f, uint32_t cta, TmemAddr a,
                               const uint32_t* saddr, Transform tr, RuleId rule);
     /// Block-scaled tcgen05.mma (umma_scale_exec.cpp): multiplies a[m*K + k] by SFA[m][k / VS] and b by SFB,

@@ -1,0 +1,46 @@
+#pragma once
+// Internal: the field helpers move_table.cpp and move_table_levels.cpp share (MoveTable's varying fields,
+// the constants of a run, derived addresses).
+#include "layoutscope/core/move_table.hpp"
+#include "layoutscope/tma/tma.hpp"
+
+namespace layoutscope::move_table_detail {
+
+using Strides = MoveTable::Strides;
+
+// The varying fields, in Strides order.
+inline Strides fieldsOf(const ByteMove& m) {
+    return {int64_t(m.step),    int64_t(m.src.cta),  int64_t(m.src.addr),
+            int64_t(m.dst.cta), int64_t(m.dst.addr), int64_t(m.logicalOffset),
+            m.coord[0],         m.coord[1],          m.coord[2],
+            m.coord[3],         m.coord[4]};
+}
+
+inline void setFields(ByteMove& m, const Strides& v) {
+    m.step = uint32_t(v[0]);
+    m.src.cta = uint8_t(v[1]);
+    m.src.addr = uint64_t(v[2]);
+    m.dst.cta = uint8_t(v[3]);
+    m.dst.addr = uint64_t(v[4]);
+    m.logicalOffset = uint32_t(v[5]);
+    for (size_t c = 0; c < 5; ++c) m.coord[c] = int32_t(v[6 + c]);
+}
+
+constexpr size_t kSrcAddr = 2, kDstAddr = 4, kLogical = 5;
+
+// Fields every move of a run shares.
+inline bool sameConstants(const ByteMove& a, const ByteMove& b) {
+    return a.instr == b.instr && a.src.space == b.src.space && a.dst.space == b.dst.space &&
+           a.length == b.length && a.transform == b.transform && a.rule == b.rule;
+}
+
+inline uint64_t derivedAddr(const AddrDerivation& d, int64_t logical) {
+    return swizzleAddress(TensorSwizzle(d.swizzle), uint32_t(d.base + uint64_t(logical)));
+}
+
+inline bool sameDerivation(const AddrDerivation& a, const AddrDerivation& b) {
+    return a.side == b.side &&
+           (a.side == AddrDerivation::Side::None || (a.swizzle == b.swizzle && a.base == b.base));
+}
+
+} // namespace layoutscope::move_table_detail

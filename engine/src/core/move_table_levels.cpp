@@ -1,0 +1,104 @@
+// MoveTable grids of more than three nested counts (appendGridLevels; move_table.hpp, docs/trace.md).
+#include "core/move_table_fields.hpp"
+#include "layoutscope/core/move_table.hpp"
+#include "layoutscope/core/result.hpp"
+
+namespace layoutscope {
+namespace {
+
+using Strides = MoveTable::Strides;
+using namespace move_table_detail;
+
+} // namespace
+
+ByteMove MoveTable::gridMoveLevels(const ByteMove& first, std::span<const uint32_t> n,
+                                   std::span<const Strides> s, uint64_t k, const AddrDerivation& derive) {
+    LAYOUTSCOPE_ASSERT(n.size() == s.size());
+    Strides v = fieldsOf(first);
+    uint64_t q = k;
+    for (size_t l = 0; l < n.size(); ++l) {
+        const uint64_t i = l + 1 < n.size() ? q % n[l] : q;
+        q /= n[l];
+        for (size_t f = 0; f < kFields; ++f) v[f] += int64_t(i) * s[l][f];
+    }
+    ByteMove m = first;
+    setFields(m, v);
+    m.dataOffset = first.dataOffset + k * first.length;
+    if (derive.side == AddrDerivation::Side::Dst) m.dst.addr = derivedAddr(derive, v[kLogical]);
+    if (derive.side == AddrDerivation::Side::Src) m.src.addr = derivedAddr(derive, v[kLogical]);
+    return m;
+}
+
+void MoveTable::appendGridLevels(const ByteMove& first, std::span<const uint32_t> n,
+                                 std::span<const Strides> s, const AddrDerivation& derive) {
+    LAYOUTSCOPE_ASSERT(n.size() == s.size() && n.size() <= kMaxLevels);
+    uint64_t total = 1;
+    for (uint32_t c : n) total *= c;
+    if (total == 0) return;
+    const size_t skip = derive.side == AddrDerivation::Side::Dst   ? kDstAddr
+                        : derive.side == AddrDerivation::Side::Src ? kSrcAddr
+                                                                   : kFields;
+    // Merge as appendGrid does: a level of one move is none; a level continuing the one below joins it.
+    std::array<uint64_t, kMaxLevels> ln{};
+    std::array<Strides, kMaxLevels> ls{};
+    size_t levels = 0;
+    for (size_t l = 0; l < n.size(); ++l) {
+        if (n[l] == 1) continue;
+        Strides st = s[l];
+        if (skip != kFields) st[skip] = 0;
+        if (levels > 0) {
+            bool continues = true;
+            for (size_t f = 0; f < kFields && continues; ++f)
+                continues = st[f] == int64_t(ln[levels - 1]) * ls[levels - 1][f];
+            if (continues) {
+                ln[levels - 1] *= n[l];
+                continue;
+            }
+        }
+        ln[levels] = n[l];
+        ls[levels] = st;
+        ++levels;
+    }
+    if (levels <= 3) {
+        std::array<uint32_t, 3> n3{1, 1, 1};
+        std::array<Strides, 3> s3{};
+        for (size_t l = 0; l < levels; ++l) {
+            LAYOUTSCOPE_ASSERT(ln[l] <= UINT32_MAX);
+            n3[l] = uint32_t(ln[l]);
+            s3[l] = ls[l];
+        }
+        appendGrid(first, n3, s3, derive);
+        return;
+    }
+    LAYOUTSCOPE_ASSERT(total <= UINT32_MAX && (m_size == 0 || first.step >= m_lastStep));
+    if (derive.side == AddrDerivation::Side::Dst)
+        LAYOUTSCOPE_ASSERT(first.dst.addr == derivedAddr(derive, first.logicalOffset));
+    if (derive.side == AddrDerivation::Side::Src)
+        LAYOUTSCOPE_ASSERT(first.src.addr == derivedAddr(derive, first.logicalOffset));
+    int64_t lastStep = first.step;
+    for (size_t l = 0; l < levels; ++l) lastStep += int64_t(ln[l] - 1) * ls[l][0];
+    if (!m_runs.empty()) m_runs.back().shape = internShape(m_open);
+    Ext e;
+    e.levels = uint32_t(levels);
+    for (size_t l = 2; l + 1 < levels; ++l) e.n[l - 2] = uint32_t(ln[l]);
+    for (size_t l = 3; l < levels; ++l) e.s[l - 3] = ls[l];
+    // Runs of one instruction form share their levels: reuse the last when it is the same.
+    const bool same =
+        !m_ext.empty() && m_ext.back().levels == e.levels && m_ext.back().n == e.n && m_ext.back().s == e.s;
+    if (!same) m_ext.push_back(e);
+    m_open = Shape{};
+    m_open.derive = derive;
+    m_open.ext = uint32_t(m_ext.size() - 1);
+    for (size_t l = 0; l < 3; ++l) m_open.s[l] = ls[l];
+    Run r;
+    r.first = first;
+    r.index = m_size;
+    r.count = uint32_t(total);
+    r.n0 = uint32_t(ln[0]);
+    r.n1 = uint32_t(ln[1]);
+    m_runs.push_back(r);
+    m_size += total;
+    m_lastStep = uint32_t(lastStep);
+}
+
+} // namespace layoutscope
