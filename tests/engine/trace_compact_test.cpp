@@ -29,17 +29,21 @@ std::string tileLoad() {
            load("sA", 64, 128);
 }
 
-// Reloads of one buffer (before = the previous load's after), a second buffer, a box half out of bounds
+// Reloads of one buffer (before = the previous load's after), a partial overwrite between two loads of
+// one buffer, a second buffer, a box half out of bounds
 // (zero fill rows), a box wholly out of a NaN-fill map, and a load of bytes a TMA store wrote (its
 // source no longer the generator's).
 std::string multiLoad() {
     std::string s = std::string(kHead) +
                     "tensormap N tiled FLOAT16 dims=[256,256] box=[64,64] swizzle=128B oob=nan\n"
                     "tensormap C tiled FLOAT16 dims=[256,256] box=[64,64] swizzle=128B fill=zero\n"
+                    "tensormap S tiled FLOAT16 dims=[256,256] box=[64,8] swizzle=128B\n"
                     "smem sA 8192 align=1024\nsmem sB 8192 align=1024\nmbarrier bar\n"
                     "mbarrier.init.shared::cta.b64 [bar], 1;\n";
-    s += load("sA", 0, 0) + load("sA", 64, 0) + load("sB", 0, 64) + load("sA", 64, 0) + load("sA", 192, 224) +
-         load("sB", 0, 512, "N");
+    // The fifth load writes sA's first 1 KiB only: the sixth, a whole tile again, finds other bytes there
+    // than the tile load before it left (its `before` must be kept, not shared).
+    s += load("sA", 0, 0) + load("sA", 64, 0) + load("sB", 0, 64) + load("sA", 64, 0) +
+         load("sA", 128, 8, "S") + load("sA", 128, 0) + load("sA", 192, 224) + load("sB", 0, 512, "N");
     s += "fence.proxy.async.shared::cta;\n"
          "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [C, {64, 128}], [sA];\n"
          "cp.async.bulk.commit_group;\ncp.async.bulk.wait_group 0;\n";
@@ -149,6 +153,17 @@ TEST_CASE("A compact trace gives every move's bytes and every step's state exact
         requireSameReplay(*sc, c, f);
         CHECK(c.trace.storedBytes() <= bytesMoved(c.trace));
         CHECK(f.trace.storedBytes() == 2 * bytesMoved(f.trace));
+        // Every way of keeping bytes was taken: shared `before` (the reloads), regenerated `after` (the
+        // tensor, the fills), and stored `after` (the load of the bytes the TMA store wrote to C).
+        size_t previous = 0, generated = 0, storedAfter = 0;
+        for (const Trace::DataSegment& g : c.trace.segments()) {
+            previous += g.before == ByteSource::Previous;
+            generated += g.after == ByteSource::Generated;
+            storedAfter += g.after == ByteSource::Stored && g.moveLength != 0;
+        }
+        CHECK(previous >= 2);
+        CHECK(generated >= 5);
+        CHECK(storedAfter >= 1);
     }
 }
 
@@ -187,7 +202,7 @@ TEST_CASE("A compact trace's bytes are the tensor's fill formula through the swi
         CHECK(r.state().smem[0].bytes()[addr + 1] == uint8_t(elem(bx, by) >> 8));
     }
     SECTION("the NaN fill of a box wholly out of bounds: 0x7FF7 per element") {
-        const size_t nan = instrOf(t, "cp.async.bulk.tensor.2d.shared::cta.global", 5);
+        const size_t nan = instrOf(t, "cp.async.bulk.tensor.2d.shared::cta.global", 7);
         const auto [m, o] = moveWriting(t, nan, sc->findBuffer("sB")->addr + sw128(3 * 128 + 20));
         const MoveBytes after = t.afterBytes(m);
         CHECK((after[o] == 0xF7 && after[o + 1] == 0x7F));
