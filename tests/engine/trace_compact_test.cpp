@@ -24,22 +24,21 @@ std::string load(const std::string& buf, int x, int y, const std::string& map = 
 
 // One SW128 64x64 fp16 tile load of A at (64, 128) into sA.
 std::string tileLoad() {
-    return std::string(kHead) +
-           "smem sA 8192 align=1024\nmbarrier bar\nmbarrier.init.shared::cta.b64 [bar], 1;\n" +
-           load("sA", 64, 128);
+    std::string s = kHead;
+    s += "smem sA 8192 align=1024\nmbarrier bar\nmbarrier.init.shared::cta.b64 [bar], 1;\n";
+    return s + load("sA", 64, 128);
 }
 
 // Reloads of one buffer (before = the previous load's after), a partial overwrite between two loads of
-// one buffer, a second buffer, a box half out of bounds
-// (zero fill rows), a box wholly out of a NaN-fill map, and a load of bytes a TMA store wrote (its
-// source no longer the generator's).
+// one buffer, a second buffer, a box half out of bounds (zero fill rows), a box wholly out of a NaN-fill
+// map, and a load of bytes a TMA store wrote (its source no longer the generator's).
 std::string multiLoad() {
-    std::string s = std::string(kHead) +
-                    "tensormap N tiled FLOAT16 dims=[256,256] box=[64,64] swizzle=128B oob=nan\n"
-                    "tensormap C tiled FLOAT16 dims=[256,256] box=[64,64] swizzle=128B fill=zero\n"
-                    "tensormap S tiled FLOAT16 dims=[256,256] box=[64,8] swizzle=128B\n"
-                    "smem sA 8192 align=1024\nsmem sB 8192 align=1024\nmbarrier bar\n"
-                    "mbarrier.init.shared::cta.b64 [bar], 1;\n";
+    std::string s = kHead;
+    s += "tensormap N tiled FLOAT16 dims=[256,256] box=[64,64] swizzle=128B oob=nan\n"
+         "tensormap C tiled FLOAT16 dims=[256,256] box=[64,64] swizzle=128B fill=zero\n"
+         "tensormap S tiled FLOAT16 dims=[256,256] box=[64,8] swizzle=128B\n"
+         "smem sA 8192 align=1024\nsmem sB 8192 align=1024\nmbarrier bar\n"
+         "mbarrier.init.shared::cta.b64 [bar], 1;\n";
     // The fifth load writes sA's first 1 KiB only: the sixth, a whole tile again, finds other bytes there
     // than the tile load before it left (its `before` must be kept, not shared).
     s += load("sA", 0, 0) + load("sA", 64, 0) + load("sB", 0, 64) + load("sA", 64, 0) +
@@ -213,8 +212,8 @@ TEST_CASE("A compact trace stores at most one byte per byte moved", "[trace][com
     // Loads of distinct tiles (the engine_bench loads10k pattern, scaled): into one buffer (reloads), and
     // into eight buffers in turn (no earlier bytes to share: `before` kept, `after` regenerated).
     for (int buffers : {1, 8}) {
-        std::string s = std::string("tensormap A tiled FLOAT16 dims=[2048,2048] box=[64,64] swizzle=128B\n") +
-                        "mbarrier bar\nmbarrier.init.shared::cta.b64 [bar], 1;\n";
+        std::string s = "tensormap A tiled FLOAT16 dims=[2048,2048] box=[64,64] swizzle=128B\n";
+        s += "mbarrier bar\nmbarrier.init.shared::cta.b64 [bar], 1;\n";
         for (int b = 0; b < buffers; ++b) s.insert(0, "smem s" + std::to_string(b) + " 8192 align=1024\n");
         for (int i = 0; i < 200; ++i)
             s += load("s" + std::to_string(i % buffers), 64 * (i % 32), 64 * (i / 32));
