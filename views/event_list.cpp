@@ -129,6 +129,9 @@ void EventList::addRow(uint32_t i) {
                     QString::fromStdString(in.summary.empty() ? in.text : in.text + "\n" + in.summary) +
                         (in.sourceLine > 0 ? QString("\nscenario line %1").arg(in.sourceLine) : ""));
     row->setText(ColCta, in.traced ? cs.join(",") : "?");
+    if (!in.traced) // past the trace's memory budget: executed, its moves not recorded (issue 25 item 9)
+        row->setToolTip(ColSteps, "not traced: the trace had reached its memory budget (the instruction "
+                                  "executed, so the final state is exact; its moves were not recorded)");
     row->setText(ColBytes, QString::number(in.bytesMoved));
     row->setText(ColTx, tx ? QString::number(tx) : "");
     row->setText(ColProvenance, provenanceText(rules));

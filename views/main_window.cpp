@@ -308,6 +308,22 @@ void MainWindow::applyDocument(std::unique_ptr<Document> doc, bool keepStep) {
     const std::string name = m_doc->path().empty() ? std::string("(unsaved)") : m_doc->path();
 
     std::vector<TimelineWidget::Span> spans;
+    // Where the trace stopped recording at its memory budget (issue 25 item 9: said, not silent); the
+    // untraced instructions' rows in the event list say why they have no steps.
+    m_traceNote.clear();
+    if (m_doc->hasTrace())
+        if (const Trace& t = m_doc->trace(); t.firstUntraced() < t.instrs.size()) {
+            const uint64_t b = t.budgetBytes; // in the largest unit that divides it: 1 GiB, 10 KiB
+            QString amount = QString("%1 B").arg(b);
+            for (auto [shift, unit] : {std::pair{30, " GiB"}, {20, " MiB"}, {10, " KiB"}})
+                if (b != 0 && b % (uint64_t(1) << shift) == 0) {
+                    amount = QString::number(b >> shift) + unit;
+                    break;
+                }
+            m_traceNote = QString("trace summarised after step %1: the %2 budget")
+                              .arg(t.instrs[t.firstUntraced()].firstStep)
+                              .arg(amount);
+        }
     if (m_doc->hasTrace()) {
         if (prep) {
             m_frames = std::move(prep->frames);
@@ -417,7 +433,8 @@ void MainWindow::updateStatus() {
                           .arg(m_playback->step())
                           .arg(m_doc->trace().stepCount)
                           .arg(written)
-                          .arg(m_smemScene.window.size));
+                          .arg(m_smemScene.window.size) +
+                      (m_traceNote.isEmpty() ? QString() : " - " + m_traceNote));
 }
 
 std::optional<MainWindow::CellRange> MainWindow::globalMarkerOfSmemCell(uint32_t x, uint32_t y) const {

@@ -206,6 +206,7 @@ class MainWindow : public QMainWindow {
     TimelineWidget* m_timeline = nullptr;
     EditorDock* m_editor = nullptr;
     QLabel* m_status = nullptr;
+    QString m_traceNote; ///< traceBudgetNote of the document's trace (empty: all of it recorded)
     QPushButton* m_diagButton = nullptr;
     void updateDiagnosis();
     QDockWidget* m_globalDock = nullptr;

@@ -114,6 +114,9 @@ int checkOne(const std::string& f, bool execute, std::ostream& out, std::ostream
             return 1;
         }
         for (const Diagnostic& d : run->warnings) warnings += d.severity == Severity::Warning;
+        // Where the run stopped recording its trace (issue 25 item 9: said, not silent).
+        if (const std::string note = traceBudgetNote(run->trace); !note.empty())
+            err << f << ": note: " << note << "\n";
     }
     // A run with warnings (ordering findings among them, docs/async-order.md) is not a bare "ok".
     out << f << ": ok";
@@ -289,11 +292,7 @@ int cmdRun(const Args& args, std::ostream& out, std::ostream& err) {
     const Trace& t = l->run.trace;
     out << args[1] << ": target " << l->scenario.target << ", cluster " << l->scenario.clusterSize << ", "
         << t.instrs.size() << " instructions, " << t.stepCount << " steps\n";
-    if (const size_t cut = t.firstUntraced(); cut < t.instrs.size())
-        out << "trace summarised from instruction [" << cut << "] (line " << t.instrs[cut].sourceLine
-            << "): the trace reached its " << (t.budgetBytes >> 20)
-            << " MiB memory budget; later instructions executed (final state exact) without recording "
-               "moves\n";
+    if (const std::string note = traceBudgetNote(t); !note.empty()) out << note << "\n";
     uint64_t total = 0;
     size_t txAt = 0;
     for (uint32_t i = 0; i < t.instrs.size(); ++i) {

@@ -4,7 +4,10 @@
 //   engine_bench CASE       one case in this process
 //
 // Cases:
-//   loads10k      10,000 64x64 fp16 SWIZZLE_128B TMA loads: parse + run, wall time and peak RSS
+//   loads10k      10,000 64 KiB fp16 SWIZZLE_128B TMA loads: parse + run, wall time, peak RSS, trace bytes
+//                 stored per byte moved; then 1,000 vs 10,000 loads past a 1 MiB trace budget (linear time).
+//                 loads10k-full: the same with every before/after byte stored (compactTrace off);
+//                 loads10k-budget: the budget part alone
 //   st10k         10,000 tcgen05.st .32x32b.x128 (16 KiB each): parse + run
 //   scale         3,000 vs 300 small loads: the time ratio (linear time: ~10x)
 //   consumers     300 vs 3000 tcgen05.cp checked against their TMA tile: the ratio (linear: ~10x)
@@ -61,6 +64,72 @@ std::string loadsScenario(int n, int box) {
              std::to_string(box * (i % 128)) + ", " + std::to_string(box * ((i / 128) % 128)) +
              "}], [bar];\n";
     return s;
+}
+
+// `n` SW128 fp16 tile loads of distinct tiles into one buffer, each awaited (expect_tx, load, try_wait: a
+// pipeline the happens-before checker finds ordered), of 64 KiB (box 64 x 256 x 2, issue 25 item 9) or 8 KiB.
+std::string orderedLoads(int n, bool big) {
+    const int bytes = big ? 65536 : 8192;
+    std::string s =
+        std::string(big ? "tensormap A tiled FLOAT16 dims=[8192,8192,2] box=[64,256,2] swizzle=128B\n"
+                        : "tensormap A tiled FLOAT16 dims=[8192,8192,2] box=[64,64,1] swizzle=128B\n") +
+        "smem sA " + std::to_string(bytes) +
+        " align=1024\nmbarrier bar\nmbarrier.init.shared::cta.b64 [bar], 1;\n";
+    for (int i = 0; i < n; ++i)
+        s += "mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], " + std::to_string(bytes) +
+             ";\ncp.async.bulk.tensor.3d.shared::cta.global.tile.mbarrier::complete_tx::bytes [sA], [A, {" +
+             std::to_string(64 * (i % 128)) + ", " + std::to_string((big ? 256 : 64) * ((i / 128) % 32)) +
+             ", 0}], [bar];\nmbarrier.try_wait.parity.shared::cta.b64 p, [bar], " + std::to_string(i % 2) +
+             ";\n";
+    return s;
+}
+
+int loadsPastBudget();
+
+// loads10k: 10,000 64 KiB loads, the trace compact (`full`: every before/after byte stored, as before
+// issue 25 item 9): run time, peak RSS (goal < 500 MiB), bytes the trace stores per byte moved (goal <= 1).
+// Then linear time past the budget: 1,000 and 10,000 8 KiB loads with a 1 MiB budget (ratio ~10x).
+int loads10k(bool compact) {
+    const std::string text = orderedLoads(10000, true);
+    const auto t0 = Clock::now();
+    auto sc = parseScenario(text);
+    if (!sc) return std::printf("loads10k: parse failed: %s\n", sc.diagnostics()[0].message.c_str()), 1;
+    const double tParse = seconds(t0);
+    const auto t1 = Clock::now();
+    RunOptions o;
+    o.compactTrace = compact;
+    auto r = runScenario(*sc, o);
+    if (!r) return std::printf("loads10k: run failed: %s\n", r.diagnostics()[0].message.c_str()), 1;
+    const double tRun = seconds(t1), mib = peakMiB();
+    const Trace& t = r->trace;
+    uint64_t moved = 0;
+    for (const TraceInstr& in : t.instrs) moved += in.bytesMoved;
+    const bool goal = mib < 500 && t.firstUntraced() == t.instrs.size() && t.storedBytes() <= moved;
+    std::printf("loads10k%s %zu x 64 KiB loads: parse %.3f s  run %.3f s  peak RSS %.0f MiB (goal < 500)  "
+                "trace %.0f MiB, stores %.3f B per byte moved (goal <= 1), untraced from %zu%s\n",
+                compact ? "" : "-full", (t.instrs.size() - 1) / 3, tParse, tRun, mib,
+                double(t.memoryBytes()) / 1048576.0, double(t.storedBytes()) / double(moved ? moved : 1),
+                t.firstUntraced(), goal || !compact ? "" : "  OVER GOAL");
+    if (!compact) return 0;
+    return loadsPastBudget() == 0 && goal ? 0 : 1;
+}
+
+// Linear time past the trace budget: 1,000 and 10,000 8 KiB loads with a 1 MiB budget (ratio ~10x).
+int loadsPastBudget() {
+    auto budgeted = [](int n) {
+        auto s = parseScenario(orderedLoads(n, false));
+        const auto a = Clock::now();
+        RunOptions ob;
+        ob.traceBudgetBytes = 1 << 20;
+        ob.compactTrace = false; // compact, these loads keep too little to reach the budget
+        auto rr = s ? runScenario(*s, ob) : Result<Run>(s.diagnostics());
+        return rr && rr->trace.firstUntraced() < rr->trace.instrs.size() ? seconds(a) : -1.0;
+    };
+    const double a = budgeted(1000), b = budgeted(10000);
+    std::printf(
+        "loads10k past a 1 MiB budget: 1000 loads %.3f s, 10000 loads %.3f s, ratio %.1fx (goal <= 12x)%s\n",
+        a, b, b / a, a > 0 && b > 0 && b / a <= 12 ? "" : "  OVER GOAL");
+    return a > 0 && b > 0 && b / a <= 12 ? 0 : 1;
 }
 
 std::string storesScenario(int n) {
@@ -229,7 +298,9 @@ int runCase(const std::string& c) {
         return 0;
     }
     if (c == "compare100") return compare100();
-    if (c == "loads10k") return runText("loads10k", loadsScenario(10000, 64));
+    if (c == "loads10k") return loads10k(true);
+    if (c == "loads10k-full") return loads10k(false);
+    if (c == "loads10k-budget") return loadsPastBudget();
     if (c == "st10k") return runText("st10k", storesScenario(10000));
     if (c == "scale") {
         const double a = scaleTime(300), b = scaleTime(3000);

@@ -154,7 +154,8 @@ cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes [sA
 
 TEST_CASE("A trace over its memory budget is summarised, not aborted", "[trace][budget]") {
     // 20 loads of different 32x32 fp16 tiles into one buffer; each traced load costs 2 KiB before + 2 KiB
-    // after + its runs, so a 10 KiB budget is passed during the third load.
+    // after + its runs with every byte stored (compactTrace off), so a 10 KiB budget is passed during the
+    // third load.
     std::string text = "tensormap A tiled FLOAT16 dims=[1024,1024] box=[32,32] swizzle=64B\n"
                        "smem sA 2048 align=1024\nmbarrier bar\nmbarrier.init.shared::cta.b64 [bar], 1;\n";
     for (int i = 0; i < 20; ++i)
@@ -163,7 +164,7 @@ TEST_CASE("A trace over its memory budget is summarised, not aborted", "[trace][
     auto s = parseScenario(text);
     REQUIRE(s);
     auto full = runScenario(*s);
-    auto small = runScenario(*s, RunOptions{10 * 1024});
+    auto small = runScenario(*s, RunOptions{10 * 1024, false});
     auto none = runScenario(*s, RunOptions{0});
     REQUIRE(full);
     REQUIRE(small);
@@ -188,6 +189,16 @@ TEST_CASE("A trace over its memory budget is summarised, not aborted", "[trace][
         }
         CHECK(none->trace.moves.empty());
         CHECK(none->trace.stepCount == 0);
+    }
+    SECTION("where the trace stopped is said (what `run`, `check --run` and the GUI print)") {
+        CHECK(traceBudgetNote(full->trace).empty());
+        const size_t cut = small->trace.firstUntraced();
+        const std::string note = traceBudgetNote(small->trace);
+        CHECK(note.rfind("trace summarised after step " + std::to_string(small->trace.instrs[cut].firstStep) +
+                             " (instruction [" + std::to_string(cut) + "], line ",
+                         0) == 0);
+        CHECK(note.find("budget") != std::string::npos);
+        CHECK(traceBudgetNote(none->trace).rfind("trace summarised after step 0 (instruction [0]", 0) == 0);
     }
 }
 

@@ -24,9 +24,12 @@ inline void requireSameMoves(const Trace& ta, const Trace& tb) {
         REQUIRE(x.rule == y.rule);
         REQUIRE(x.logicalOffset == y.logicalOffset);
         REQUIRE(x.coord == y.coord);
-        REQUIRE(ta.beforeBytes(x).size() == tb.beforeBytes(y).size());
-        REQUIRE(std::equal(ta.beforeBytes(x).begin(), ta.beforeBytes(x).end(), tb.beforeBytes(y).begin()));
-        REQUIRE(std::equal(ta.afterBytes(x).begin(), ta.afterBytes(x).end(), tb.afterBytes(y).begin()));
+        const MoveBytes bx = ta.beforeBytes(x), by = tb.beforeBytes(y), ax = ta.afterBytes(x),
+                        ay = tb.afterBytes(y);
+        REQUIRE(bx.size() == by.size());
+        REQUIRE(ax.size() == ay.size());
+        REQUIRE(std::equal(bx.begin(), bx.end(), by.begin()));
+        REQUIRE(std::equal(ax.begin(), ax.end(), ay.begin()));
     }
 }
 

@@ -113,6 +113,28 @@ void GlobalMemory::readRows(uint64_t addr, uint64_t stride, uint64_t rowBytes, u
     }
 }
 
+bool GlobalMemory::unwritten(uint64_t addr, uint64_t len) const {
+    if (len == 0 || m_pages.empty()) return true;
+    if (addr + len < addr) return false; // wraps: not a range this model holds
+    const uint64_t p0 = addr / kPage, p1 = (addr + len - 1) / kPage;
+    if (p1 - p0 + 1 <= m_pages.size()) { // the range's pages, or the written pages: the fewer
+        for (uint64_t p = p0; p <= p1; ++p)
+            if (m_pages.count(p)) return false;
+        return true;
+    }
+    for (const auto& [p, page] : m_pages)
+        if (p >= p0 && p <= p1) return false;
+    return true;
+}
+
+GlobalMemory GlobalMemory::initialImage() const {
+    GlobalMemory g;
+    g.m_regions = m_regions;
+    g.m_byBase = m_byBase;
+    g.m_disjoint = m_disjoint;
+    return g;
+}
+
 void GlobalMemory::write(uint64_t addr, std::span<const uint8_t> in) {
     size_t i = 0;
     while (i < in.size()) {

@@ -44,12 +44,33 @@ size_t Trace::firstUntraced() const {
     return instrs.size();
 }
 
+std::string traceBudgetNote(const Trace& t) {
+    const size_t cut = t.firstUntraced();
+    if (cut >= t.instrs.size()) return {};
+    const TraceInstr& in = t.instrs[cut];
+    const uint64_t b = t.budgetBytes;
+    std::string amount = std::to_string(b) + " B"; // the largest unit that divides it: 1 GiB, 10 KiB
+    for (auto [shift, unit] : {std::pair{30, " GiB"}, {20, " MiB"}, {10, " KiB"}})
+        if (b != 0 && b % (uint64_t(1) << shift) == 0) {
+            amount = std::to_string(b >> shift) + unit;
+            break;
+        }
+    std::string s = "trace summarised after step " + std::to_string(in.firstStep) + " (instruction [" +
+                    std::to_string(cut) + "]";
+    if (in.sourceLine > 0) s += ", line " + std::to_string(in.sourceLine);
+    s += "): the " + amount +
+         " trace budget was reached; later instructions executed (final state exact) without recording moves";
+    return s;
+}
+
 void TraceBuilder::beginInstr(std::string text, int sourceLine, const SourceOrigin& origin) {
     LAYOUTSCOPE_ASSERT(!m_open);
     m_open = true;
     m_instr = static_cast<uint32_t>(m_t.instrs.size());
     // Over budget: this and every later instruction execute untraced (summarised).
-    const uint64_t used = m_t.moves.memoryBytes() + m_t.before.usedBytes() + m_t.after.usedBytes();
+    flush();
+    const uint64_t used =
+        m_t.moves.memoryBytes() + m_t.storedBytes() + m_t.m_segments.size() * sizeof(Trace::DataSegment);
     m_tracing = m_tracing && used < m_t.budgetBytes; // budget 0: nothing traced
     TraceInstr in{std::move(text), sourceLine, m_t.stepCount, m_t.stepCount, {}, {}};
     in.firstMove = in.endMove = m_t.moves.size();
@@ -60,6 +81,7 @@ void TraceBuilder::beginInstr(std::string text, int sourceLine, const SourceOrig
 
 void TraceBuilder::endInstr(std::string summary) {
     LAYOUTSCOPE_ASSERT(m_open);
+    flush();
     m_open = false;
     TraceInstr& in = m_t.instrs[m_instr];
     in.endStep = m_t.stepCount;
@@ -79,10 +101,33 @@ std::span<const uint8_t> Trace::zeroBytes(uint32_t n) {
 }
 
 uint64_t TraceBuilder::appendData(uint64_t n, bool zeroBefore) {
-    const uint64_t at = m_t.before.append(n, zeroBefore);
-    [[maybe_unused]] const uint64_t at2 = m_t.after.append(n, false);
-    LAYOUTSCOPE_ASSERT(at == at2); // the two stores take the same appends
+    const uint64_t at = m_t.m_dataEnd;
+    if (n == 0) return at;
+    m_t.m_dataEnd += n;
+    const uint64_t b = m_t.m_before.append(n, zeroBefore), a = m_t.m_after.append(n, false);
+    std::vector<Trace::DataSegment>& segs = m_t.m_segments;
+    if (!segs.empty()) { // bytes stored right after the last stored span: the same segment
+        Trace::DataSegment& l = segs.back();
+        if (l.moveLength == 0 && l.before == ByteSource::Stored && l.after == ByteSource::Stored &&
+            l.at + l.bytes == at && l.beforeAt + l.bytes == b && l.afterAt + l.bytes == a) {
+            l.bytes += n;
+            return at;
+        }
+    }
+    Trace::DataSegment seg;
+    seg.at = at;
+    seg.bytes = n;
+    seg.beforeAt = b;
+    seg.afterAt = a;
+    segs.push_back(seg);
     return at;
+}
+
+std::span<uint8_t> TraceBuilder::lastBefore(uint64_t n) {
+    if (n == 0 || m_t.m_segments.empty()) return {};
+    const Trace::DataSegment& l = m_t.m_segments.back();
+    LAYOUTSCOPE_ASSERT(l.before == ByteSource::Stored && n <= l.bytes);
+    return {m_t.m_before.data(l.beforeAt + l.bytes - n), n};
 }
 
 namespace {
@@ -105,6 +150,7 @@ void writeDestination(MachineState& s, const MemRef& r, std::span<const uint8_t>
 
 bool TraceBuilder::move(MachineState& state, ByteMove m, std::span<const uint8_t> bytes, bool newStep,
                         const AddrDerivation& derive) {
+    flush();
     LAYOUTSCOPE_ASSERT(m_open && bytes.size() == m.length);
     m_t.instrs[m_instr].bytesMoved += m.length;
     if (!m_tracing) {
@@ -123,11 +169,11 @@ bool TraceBuilder::move(MachineState& state, ByteMove m, std::span<const uint8_t
     } else if (m.dst.space == MemSpace::SharedCta) {
         LAYOUTSCOPE_ASSERT(m.dst.cta < state.smem.size() &&
                            m.dst.addr + m.length <= state.smem[m.dst.cta].size());
-        std::memcpy(m_t.before.data(at), state.smem[m.dst.cta].bytes().data() + m.dst.addr, m.length);
+        std::memcpy(beforeAt(at), state.smem[m.dst.cta].bytes().data() + m.dst.addr, m.length);
     } else if (m.dst.space == MemSpace::Global) {
-        state.global.read(m.dst.addr, std::span<uint8_t>(m_t.before.data(at), m.length));
+        state.global.read(m.dst.addr, std::span<uint8_t>(beforeAt(at), m.length));
     }
-    if (m.length != 0) std::memcpy(m_t.after.data(at), bytes.data(), m.length);
+    if (m.length != 0) std::memcpy(afterAt(at), bytes.data(), m.length);
     writeDestination(state, m.dst, bytes);
     m_t.moves.push_back(m, derive);
     return true;
@@ -135,6 +181,7 @@ bool TraceBuilder::move(MachineState& state, ByteMove m, std::span<const uint8_t
 
 bool TraceBuilder::moveRow(MachineState& state, ByteMove first, uint32_t count, MoveTable::Strides s0,
                            std::span<const uint8_t> bytes, const AddrDerivation& derive) {
+    flush();
     LAYOUTSCOPE_ASSERT(m_open && bytes.size() == uint64_t(count) * first.length);
     const uint32_t len = first.length;
     m_t.instrs[m_instr].bytesMoved += uint64_t(count) * len;
@@ -161,10 +208,10 @@ bool TraceBuilder::moveRow(MachineState& state, ByteMove first, uint32_t count, 
     const uint64_t at = appendData(bytes.size(), first.dst.space != MemSpace::SharedCta &&
                                                      first.dst.space != MemSpace::Global);
     first.dataOffset = at;
-    if (!bytes.empty()) std::memcpy(m_t.after.data(at), bytes.data(), bytes.size());
+    if (!bytes.empty()) std::memcpy(afterAt(at), bytes.data(), bytes.size());
     for (uint32_t k = 0; k < count && len != 0; ++k) {
         const MemRef d = dstOf(k);
-        uint8_t* before = m_t.before.data(at) + size_t(k) * len;
+        uint8_t* before = beforeAt(at) + size_t(k) * len;
         if (d.space == MemSpace::SharedCta) {
             LAYOUTSCOPE_ASSERT(d.cta < state.smem.size() && d.addr + len <= state.smem[d.cta].size());
             std::memcpy(before, state.smem[d.cta].bytes().data() + d.addr, len);
@@ -179,6 +226,7 @@ bool TraceBuilder::moveRow(MachineState& state, ByteMove first, uint32_t count, 
 
 bool TraceBuilder::moveBatch(MachineState& state, std::span<ByteMove> ms, std::span<const uint8_t> bytes,
                              bool newStep) {
+    flush();
     LAYOUTSCOPE_ASSERT(m_open);
     m_t.instrs[m_instr].bytesMoved += bytes.size();
     if (!m_tracing) {
@@ -196,12 +244,13 @@ bool TraceBuilder::moveBatch(MachineState& state, std::span<ByteMove> ms, std::s
     for (const ByteMove& m : ms)
         zero = zero || (m.dst.space != MemSpace::SharedCta && m.dst.space != MemSpace::Global);
     const uint64_t at = appendData(bytes.size(), zero);
+    uint8_t* const before0 = bytes.empty() ? nullptr : beforeAt(at); // one append: contiguous
     size_t off = 0;
     for (ByteMove& m : ms) {
         m.step = m_t.stepCount - 1;
         m.instr = m_instr;
         m.dataOffset = at + off;
-        uint8_t* before = m_t.before.data(at) + off;
+        uint8_t* before = before0 + off;
         if (m.length == 0) {
             // nothing to keep
         } else if (m.dst.space == MemSpace::SharedCta) {
@@ -215,7 +264,7 @@ bool TraceBuilder::moveBatch(MachineState& state, std::span<ByteMove> ms, std::s
         off += m.length;
     }
     LAYOUTSCOPE_ASSERT(off == bytes.size());
-    if (!bytes.empty()) std::memcpy(m_t.after.data(at), bytes.data(), bytes.size());
+    if (!bytes.empty()) std::memcpy(afterAt(at), bytes.data(), bytes.size());
     m_t.moves.appendBatch(ms);
     return true;
 }
@@ -224,6 +273,7 @@ TraceBuilder::GridBytes TraceBuilder::moveGrid(ByteMove first, const std::array<
                                                const std::array<MoveTable::Strides, 3>& s,
                                                const AddrDerivation& derive) {
     LAYOUTSCOPE_ASSERT(m_open);
+    flush();
     const uint64_t count = uint64_t(n[0]) * n[1] * n[2], bytes = count * first.length;
     m_t.instrs[m_instr].bytesMoved += bytes;
     if (!m_tracing || count == 0) return {};
@@ -232,17 +282,36 @@ TraceBuilder::GridBytes TraceBuilder::moveGrid(ByteMove first, const std::array<
     for (size_t l = 0; l < 3; ++l) last += int64_t(n[l] - 1) * s[l][0];
     m_t.stepCount = uint32_t(last + 1);
     first.instr = m_instr;
-    // A register destination's `before` bytes are implied zeros (Trace::beforeBytes): left unwritten.
-    LAYOUTSCOPE_ASSERT(first.dst.space != MemSpace::Register || first.length <= kMaxImpliedZeroBytes);
-    first.dataOffset =
-        appendData(bytes, !copiedBefore(first.dst.space) && first.dst.space != MemSpace::Register);
+    if (first.dst.space == MemSpace::Register) {
+        // A register destination's `before` bytes are implied zeros (Trace::beforeBytes): not stored.
+        const GridBytes gb = registerGrid(first, bytes);
+        m_t.moves.appendGrid(first, n, s, derive);
+        return gb;
+    }
+    first.dataOffset = appendData(bytes, !copiedBefore(first.dst.space));
     m_t.moves.appendGrid(first, n, s, derive);
-    return {m_t.before.data(first.dataOffset), m_t.after.data(first.dataOffset)};
+    return {beforeAt(first.dataOffset), afterAt(first.dataOffset)};
+}
+
+TraceBuilder::GridBytes TraceBuilder::registerGrid(ByteMove& first, uint64_t bytes) {
+    LAYOUTSCOPE_ASSERT(first.length <= kMaxImpliedZeroBytes);
+    Trace::DataSegment seg;
+    seg.at = first.dataOffset = m_t.m_dataEnd;
+    seg.bytes = bytes;
+    seg.afterAt = m_t.m_after.append(bytes, false);
+    seg.before = ByteSource::Zero;
+    seg.firstMove = m_t.moves.size();
+    seg.moveLength = first.length;
+    m_t.m_dataEnd += bytes;
+    m_t.m_segments.push_back(seg);
+    if (m_beforeScratch.size() < bytes) m_beforeScratch.resize(bytes); // the caller need not fill it
+    return {m_beforeScratch.data(), m_t.m_after.data(seg.afterAt)};
 }
 
 TraceBuilder::GridBytes TraceBuilder::moveGridLevels(ByteMove first, std::span<const uint32_t> n,
                                                      std::span<const MoveTable::Strides> s) {
     LAYOUTSCOPE_ASSERT(m_open && n.size() == s.size());
+    flush();
     uint64_t count = 1;
     for (uint32_t c : n) count *= c;
     const uint64_t bytes = count * first.length;
@@ -253,11 +322,14 @@ TraceBuilder::GridBytes TraceBuilder::moveGridLevels(ByteMove first, std::span<c
     for (size_t l = 0; l < n.size(); ++l) last += int64_t(n[l] - 1) * s[l][0];
     m_t.stepCount = uint32_t(last + 1);
     first.instr = m_instr;
-    LAYOUTSCOPE_ASSERT(first.dst.space != MemSpace::Register || first.length <= kMaxImpliedZeroBytes);
-    first.dataOffset =
-        appendData(bytes, !copiedBefore(first.dst.space) && first.dst.space != MemSpace::Register);
+    if (first.dst.space == MemSpace::Register) { // implied-zero `before` bytes, as moveGrid
+        const GridBytes gb = registerGrid(first, bytes);
+        m_t.moves.appendGridLevels(first, n, s);
+        return gb;
+    }
+    first.dataOffset = appendData(bytes, !copiedBefore(first.dst.space));
     m_t.moves.appendGridLevels(first, n, s);
-    return {m_t.before.data(first.dataOffset), m_t.after.data(first.dataOffset)};
+    return {beforeAt(first.dataOffset), afterAt(first.dataOffset)};
 }
 
 void TraceBuilder::tx(MachineState& state, uint8_t cta, uint32_t mbarAddr, int64_t bytes) {

@@ -257,6 +257,7 @@ Diagnostic txDiagnostic(std::string msg, SourceSpan span) {
 Result<Run> runScenario(const Scenario& s, const RunOptions& options) {
     Run run{MachineState(s.clusterSize, 0), MachineState(s.clusterSize, 0), Trace{}};
     run.trace.budgetBytes = options.traceBudgetBytes;
+    run.trace.compactBytes = options.compactTrace;
     run.tmemInitial = TmemState(s.clusterSize);
     TmemState tmem = run.tmemInitial;
     for (const ScenarioTensorMap& t : s.tensorMaps)

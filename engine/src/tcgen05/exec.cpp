@@ -82,10 +82,7 @@ void Tcgen05Executor::record(TraceBuilder& tb, ByteMove m, std::span<const uint8
     if (m.dst.space == MemSpace::TensorMemory) {
         // TraceBuilder wrote zeros as the `before` bytes of a TMEM destination: put the cells' bytes there
         // (the move's bytes are the last appended).
-        if (traced && !bytes.empty())
-            readTmemInto(
-                m_tmem, m.dst,
-                std::span<uint8_t>(m_trace.before.data(m_trace.before.size() - bytes.size()), bytes.size()));
+        if (traced && !bytes.empty()) readTmemInto(m_tmem, m.dst, tb.lastBefore(bytes.size()));
         writeTmemBytes(m_tmem, m.dst, bytes);
     }
 }
@@ -93,15 +90,13 @@ void Tcgen05Executor::record(TraceBuilder& tb, ByteMove m, std::span<const uint8
 void Tcgen05Executor::recordBatch(TraceBuilder& tb, std::span<ByteMove> ms, std::span<const uint8_t> bytes,
                                   bool newStep) {
     const bool traced = tb.moveBatch(m_state, ms, bytes, newStep) && !bytes.empty();
-    const uint64_t at =
-        traced ? m_trace.before.size() - bytes.size() : 0; // the batch's bytes: the last appended
+    const std::span<uint8_t> before = traced ? tb.lastBefore(bytes.size()) : std::span<uint8_t>{};
     size_t off = 0;
     for (const ByteMove& m : ms) {
         if (m.dst.space == MemSpace::TensorMemory) {
             // TraceBuilder wrote zeros as the `before` bytes of a TMEM destination: put the cells' bytes
             // there (before this move writes them: later moves of the batch may hit the same cells).
-            if (traced)
-                readTmemInto(m_tmem, m.dst, std::span<uint8_t>(m_trace.before.data(at) + off, m.length));
+            if (traced) readTmemInto(m_tmem, m.dst, before.subspan(off, m.length));
             writeTmemBytes(m_tmem, m.dst, bytes.subspan(off, m.length));
         }
         off += m.length;

@@ -176,7 +176,7 @@ std::optional<Status> fastTileLoad(const TmaTileLoad& op, const std::vector<uint
             m.transform = nanFill ? Transform::FillNaN : Transform::FillZero;
             m.rule = nanFill ? RuleId::TmaOobFillNaN : RuleId::TmaOobFillZero;
         }
-        const TraceBuilder::GridBytes gb = trace.moveGrid(m, n, s, derive);
+        const TraceBuilder::GridBytes gb = trace.moveGrid(state, m, n, s, derive);
         const size_t bytes = size_t(nRows) * g.innerBytes;
         uint8_t* img = gb.after;
         if (!img) {

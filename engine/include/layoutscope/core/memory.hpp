@@ -43,6 +43,11 @@ class GlobalMemory {
     /// rowBytes bytes): the same as read() of each row, with the region resolved once when no row has
     /// been written (a TMA box of a generated tensor).
     void readRows(uint64_t addr, uint64_t stride, uint64_t rowBytes, uint64_t count, uint8_t* out) const;
+    /// Whether no byte of [addr, addr + len) has been written: it reads as its initial (generated) byte.
+    [[nodiscard]] bool unwritten(uint64_t addr, uint64_t len) const;
+    /// The regions alone, nothing written: the initial memory (a trace keeps it to regenerate bytes).
+    [[nodiscard]] GlobalMemory initialImage() const;
+    [[nodiscard]] size_t regionCount() const { return m_regions.size(); }
     /// Number of 4 KiB pages materialised by writes (for the "costs only what is touched" rule).
     [[nodiscard]] size_t materialisedPages() const { return m_pages.size(); }
 

@@ -314,6 +314,9 @@ struct RunOptions {
     /// Trace::budgetBytes: instructions that start over it run untraced (TraceInstr::traced = false);
     /// 0 records no moves at all (the fast path for conformance and sweeps: Run::final is still exact).
     uint64_t traceBudgetBytes = Trace::kDefaultTraceBudget;
+    /// Trace::compactBytes: keep at most one byte per byte moved where the rest is reproducible (off: every
+    /// before and after byte stored, the reference the compact trace is tested against).
+    bool compactTrace = true;
     /// Checked before each instruction: once it reads true the run stops with a "cancelled"
     /// diagnostic (an editor re-check superseded by the next keystroke). nullptr: never cancelled.
     const std::atomic<bool>* cancel = nullptr;
