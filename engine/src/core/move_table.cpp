@@ -295,24 +295,7 @@ void MoveTable::appendGrid(const ByteMove& first, const std::array<uint32_t, 3>&
     // whose stride continues the one below (s[l] == n[l-1] * s[l-1]) merges into it.
     std::array<uint64_t, 3> ln{};
     std::array<Strides, 3> ls{};
-    size_t levels = 0;
-    for (size_t l = 0; l < 3; ++l) {
-        if (n[l] == 1) continue;
-        Strides st = s[l];
-        if (skip != kFields) st[skip] = 0;
-        if (levels > 0) {
-            bool continues = true;
-            for (size_t f = 0; f < kFields && continues; ++f)
-                continues = st[f] == int64_t(ln[levels - 1]) * ls[levels - 1][f];
-            if (continues) {
-                ln[levels - 1] *= n[l];
-                continue;
-            }
-        }
-        ln[levels] = n[l];
-        ls[levels] = st;
-        ++levels;
-    }
+    const size_t levels = mergeLevels(n, s, skip, ln.data(), ls.data());
     bool fresh = m_runs.empty() || !sameConstants(m_runs.back().first, first) ||
                  !sameDerivation(m_open.derive, derive);
     // The greedy closes levels by move counts held in 32 bits.

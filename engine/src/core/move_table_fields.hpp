@@ -4,6 +4,9 @@
 #include "layoutscope/core/move_table.hpp"
 #include "layoutscope/tma/tma.hpp"
 
+#include <span>
+#include <tuple>
+
 namespace layoutscope::move_table_detail {
 
 using Strides = MoveTable::Strides;
@@ -41,6 +44,33 @@ inline uint64_t derivedAddr(const AddrDerivation& d, int64_t logical) {
 inline bool sameDerivation(const AddrDerivation& a, const AddrDerivation& b) {
     return a.side == b.side &&
            (a.side == AddrDerivation::Side::None || (a.swizzle == b.swizzle && a.base == b.base));
+}
+
+// A grid's levels (n[l] moves with strides s[l], level 0 fastest) as a run stores them: a level of one move
+// is none, and a level whose strides continue the one below (s[l] == n[l-1] * s[l-1]) merges into it. Field
+// `skip` (a derived address, or kFields for none) is not compared. Writes ln / ls; returns the level count.
+inline size_t mergeLevels(std::span<const uint32_t> n, std::span<const Strides> s, size_t skip, uint64_t* ln,
+                          Strides* ls) {
+    constexpr size_t kFields = std::tuple_size_v<Strides>;
+    size_t levels = 0;
+    for (size_t l = 0; l < n.size(); ++l) {
+        if (n[l] == 1) continue;
+        Strides st = s[l];
+        if (skip != kFields) st[skip] = 0;
+        if (levels > 0) {
+            bool continues = true;
+            for (size_t f = 0; f < kFields && continues; ++f)
+                continues = st[f] == int64_t(ln[levels - 1]) * ls[levels - 1][f];
+            if (continues) {
+                ln[levels - 1] *= n[l];
+                continue;
+            }
+        }
+        ln[levels] = n[l];
+        ls[levels] = st;
+        ++levels;
+    }
+    return levels;
 }
 
 } // namespace layoutscope::move_table_detail

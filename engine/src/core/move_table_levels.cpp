@@ -41,24 +41,7 @@ void MoveTable::appendGridLevels(const ByteMove& first, std::span<const uint32_t
     // Merge as appendGrid does: a level of one move is none; a level continuing the one below joins it.
     std::array<uint64_t, kMaxLevels> ln{};
     std::array<Strides, kMaxLevels> ls{};
-    size_t levels = 0;
-    for (size_t l = 0; l < n.size(); ++l) {
-        if (n[l] == 1) continue;
-        Strides st = s[l];
-        if (skip != kFields) st[skip] = 0;
-        if (levels > 0) {
-            bool continues = true;
-            for (size_t f = 0; f < kFields && continues; ++f)
-                continues = st[f] == int64_t(ln[levels - 1]) * ls[levels - 1][f];
-            if (continues) {
-                ln[levels - 1] *= n[l];
-                continue;
-            }
-        }
-        ln[levels] = n[l];
-        ls[levels] = st;
-        ++levels;
-    }
+    const size_t levels = mergeLevels(n, s, skip, ln.data(), ls.data());
     if (levels <= 3) {
         std::array<uint32_t, 3> n3{1, 1, 1};
         std::array<Strides, 3> s3{};
