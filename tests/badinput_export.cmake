@@ -1,24 +1,35 @@
-# cmake -DGUI=layoutscope -DDIR=tests/badinput -DOUT=dir -DSTEP=N -P badinput_export.cmake
+# cmake -DGUI=layoutscope -DDIR=tests/badinput -DOUT=dir -DSTEP=N [-DSHARD=k -DSHARDS=n] -P badinput_export.cmake
 # The GUI's headless export (`layoutscope --export OUT.png --scenario FILE`, QT_QPA_PLATFORM=offscreen)
-# on every STEP-th file of the bad-input corpus (valid ones among them) and every binary one:
+# on every STEP-th file of the bad-input corpus (valid ones among them) and every binary one, of those the
+# files whose index is SHARD modulo SHARDS (ctest runs the shards side by side):
 # a file with errors must exit 1 with an 'error:' diagnostic, a valid one exit 0 with its PNG; none
 # may crash, hang or trip a sanitizer.
 file(GLOB files "${DIR}/*.scn")
 list(SORT files)
+if(NOT DEFINED SHARDS)
+  set(SHARDS 1)
+  set(SHARD 0)
+endif()
 set(i 0)
+set(picked 0)
 set(failed "")
 set(ran 0)
 foreach(scn IN LISTS files)
   math(EXPR pick "${i} % ${STEP}")
   math(EXPR i "${i} + 1")
-  string(REGEX REPLACE "\\.scn$" ".expect" expect_file "${scn}")
-  file(READ "${expect_file}" content)
-  string(REGEX MATCH "(^|\n)rc: ([0-9]+)" _ "${content}")
-  set(want ${CMAKE_MATCH_2})
   get_filename_component(name "${scn}" NAME_WE)
   if(NOT pick EQUAL 0 AND NOT name MATCHES "^bin_")
     continue()
   endif()
+  math(EXPR shard "${picked} % ${SHARDS}") # the picked files dealt round the shards
+  math(EXPR picked "${picked} + 1")
+  if(NOT shard EQUAL SHARD)
+    continue()
+  endif()
+  string(REGEX REPLACE "\\.scn$" ".expect" expect_file "${scn}")
+  file(READ "${expect_file}" content)
+  string(REGEX MATCH "(^|\n)rc: ([0-9]+)" _ "${content}")
+  set(want ${CMAKE_MATCH_2})
   if(content MATCHES "args: --run" AND NOT want STREQUAL "0")
     set(want 1) # run-time faults: the GUI always runs the scenario
   endif()
