@@ -123,11 +123,15 @@ TEST_CASE("Tensor Memory marks are seen at the default zoom, with a count badge"
     REQUIRE(v->tmemScene().expectedMarked == 896);
     CellCanvas* c = v->tmemView();
     c->fitView();
-    const QImage img = canvasImage(c);
+    // On a loaded machine the first grab can come before the canvas has drawn the marks (seen once in a full
+    // ctest run with two other builds: 0 magenta pixels, passing alone): grab again, up to 2 s.
+    QImage img = canvasImage(c);
+    size_t marks = markPixels(c, img);
+    for (int i = 0; i < 20 && marks == 0; ++i) img = canvasImage(c), marks = markPixels(c, img);
     REQUIRE(!img.isNull());
     const glm::vec2 z = c->camera().zoomXY();
     INFO("zoom " << z.x << " x " << z.y);
-    CHECK(double(markPixels(c, img)) >= 0.4 * 896.0 * double(z.x) * double(z.y));
+    CHECK(double(marks) >= 0.4 * 896.0 * double(z.x) * double(z.y));
     CHECK(hasText(overlayOf(c), "896 cells differ"));
     test::screenshot(w, "marks_tmem_1280x800.png");
 }
