@@ -66,12 +66,7 @@ ByteMove MoveTable::rebuild(const Run& r, uint64_t k) const {
                 const Strides& st = l < 3 ? sh.s[l] : e.s[l - 3];
                 for (size_t f = 0; f < kFields; ++f) v[f] += int64_t(idx[l]) * st[f];
             }
-        ByteMove m = r.first;
-        setFields(m, v);
-        m.dataOffset = r.first.dataOffset + k * r.first.length;
-        if (sh.derive.side == AddrDerivation::Side::Dst) m.dst.addr = derivedAddr(sh.derive, v[kLogical]);
-        if (sh.derive.side == AddrDerivation::Side::Src) m.src.addr = derivedAddr(sh.derive, v[kLogical]);
-        return m;
+        return moveWithFields(r.first, v, k, sh.derive);
     }
     uint64_t idx[3] = {k, 0, 0};
     if (r.n0 != 0) {
@@ -86,12 +81,7 @@ ByteMove MoveTable::rebuild(const Run& r, uint64_t k) const {
     for (size_t l = 0; l < 3; ++l)
         if (idx[l] != 0)
             for (size_t f = 0; f < kFields; ++f) v[f] += int64_t(idx[l]) * sh.s[l][f];
-    ByteMove m = r.first;
-    setFields(m, v);
-    m.dataOffset = r.first.dataOffset + k * r.first.length;
-    if (sh.derive.side == AddrDerivation::Side::Dst) m.dst.addr = derivedAddr(sh.derive, v[kLogical]);
-    if (sh.derive.side == AddrDerivation::Side::Src) m.src.addr = derivedAddr(sh.derive, v[kLogical]);
-    return m;
+    return moveWithFields(r.first, v, k, sh.derive);
 }
 
 bool MoveTable::anyRule(size_t lo, size_t hi, RuleId rule) const {
@@ -202,12 +192,7 @@ ByteMove MoveTable::rowMove(const ByteMove& first, const Strides& s0, uint64_t k
     if (k == 0) return first;
     Strides v = fieldsOf(first);
     for (size_t f = 0; f < kFields; ++f) v[f] += int64_t(k) * s0[f];
-    ByteMove m = first;
-    setFields(m, v);
-    m.dataOffset = first.dataOffset + k * first.length;
-    if (derive.side == AddrDerivation::Side::Dst) m.dst.addr = derivedAddr(derive, v[kLogical]);
-    if (derive.side == AddrDerivation::Side::Src) m.src.addr = derivedAddr(derive, v[kLogical]);
-    return m;
+    return moveWithFields(first, v, k, derive);
 }
 
 void MoveTable::appendRow(const ByteMove& first, uint32_t count, const Strides& s0,
@@ -276,12 +261,7 @@ ByteMove MoveTable::gridMove(const ByteMove& first, const std::array<uint32_t, 3
     Strides v = fieldsOf(first);
     for (size_t f = 0; f < kFields; ++f)
         v[f] += int64_t(i0) * s[0][f] + int64_t(i1) * s[1][f] + int64_t(i2) * s[2][f];
-    ByteMove m = first;
-    setFields(m, v);
-    m.dataOffset = first.dataOffset + k * first.length;
-    if (derive.side == AddrDerivation::Side::Dst) m.dst.addr = derivedAddr(derive, v[kLogical]);
-    if (derive.side == AddrDerivation::Side::Src) m.src.addr = derivedAddr(derive, v[kLogical]);
-    return m;
+    return moveWithFields(first, v, k, derive);
 }
 
 void MoveTable::appendGrid(const ByteMove& first, const std::array<uint32_t, 3>& n,

@@ -41,6 +41,17 @@ inline uint64_t derivedAddr(const AddrDerivation& d, int64_t logical) {
     return swizzleAddress(TensorSwizzle(d.swizzle), uint32_t(d.base + uint64_t(logical)));
 }
 
+// Move k of a run or grid whose first move is `first` and whose varying fields are `v`: the fields set, its
+// data at k moves of `first.length` past the first's, a derived address recomputed from the logical offset.
+inline ByteMove moveWithFields(const ByteMove& first, const Strides& v, uint64_t k, const AddrDerivation& d) {
+    ByteMove m = first;
+    setFields(m, v);
+    m.dataOffset = first.dataOffset + k * first.length;
+    if (d.side == AddrDerivation::Side::Dst) m.dst.addr = derivedAddr(d, v[kLogical]);
+    if (d.side == AddrDerivation::Side::Src) m.src.addr = derivedAddr(d, v[kLogical]);
+    return m;
+}
+
 inline bool sameDerivation(const AddrDerivation& a, const AddrDerivation& b) {
     return a.side == b.side &&
            (a.side == AddrDerivation::Side::None || (a.swizzle == b.swizzle && a.base == b.base));

@@ -21,12 +21,7 @@ ByteMove MoveTable::gridMoveLevels(const ByteMove& first, std::span<const uint32
         q /= n[l];
         for (size_t f = 0; f < kFields; ++f) v[f] += int64_t(i) * s[l][f];
     }
-    ByteMove m = first;
-    setFields(m, v);
-    m.dataOffset = first.dataOffset + k * first.length;
-    if (derive.side == AddrDerivation::Side::Dst) m.dst.addr = derivedAddr(derive, v[kLogical]);
-    if (derive.side == AddrDerivation::Side::Src) m.src.addr = derivedAddr(derive, v[kLogical]);
-    return m;
+    return moveWithFields(first, v, k, derive);
 }
 
 void MoveTable::appendGridLevels(const ByteMove& first, std::span<const uint32_t> n,
