@@ -130,8 +130,12 @@ TEST_CASE("Tensor Memory marks are seen at the default zoom, with a count badge"
     for (int i = 0; i < 20 && marks == 0; ++i) img = canvasImage(c), marks = markPixels(c, img);
     REQUIRE(!img.isNull());
     const glm::vec2 z = c->camera().zoomXY();
-    INFO("zoom " << z.x << " x " << z.y);
+    INFO("zoom " << z.x << " x " << z.y << ", drawn with " << (c->usesGl() ? "OpenGL" : "the CPU fallback")
+                 << ", image " << img.width() << "x" << img.height()
+                 << " (saved as marks_tmem_grab.png when short)");
     CHECK(double(marks) >= 0.4 * 896.0 * double(z.x) * double(z.y));
+    if (double(marks) < 0.4 * 896.0 * double(z.x) * double(z.y))
+        img.save("marks_tmem_grab.png"); // in the test's directory
     CHECK(hasText(overlayOf(c), "896 cells differ"));
     test::screenshot(w, "marks_tmem_1280x800.png");
 }
