@@ -2,6 +2,7 @@
 // The state behind async::Model (async.hpp): vector clocks of threads and async units, mbarrier phases,
 // commit groups, and the access history the race checks walk. model.cpp drives it; report.cpp words
 // what it finds.
+#include "async/clock.hpp"
 #include "async/history.hpp"
 #include "layoutscope/async/async.hpp"
 #include "layoutscope/async/timeline.hpp"
@@ -12,11 +13,6 @@
 #include <tuple>
 
 namespace layoutscope::async {
-
-/// A vector clock: component u is the number of events of unit u known to have happened.
-using Clock = std::vector<uint32_t>;
-void join(Clock& a, const Clock& b);
-[[nodiscard]] uint32_t at(const Clock& c, uint32_t u);
 
 /// One access in the history: `unit` at `epoch` (its own clock component then) read or wrote `range`.
 struct AccessRec {
@@ -71,6 +67,7 @@ struct ThreadRec {
     std::vector<uint32_t> uncommittedBulk, uncommittedWgmma, uncommittedCp;
     std::deque<std::vector<uint32_t>> bulkGroups, wgmmaGroups, cpGroups;
     std::vector<uint32_t> tcgenAsync; ///< mma / cp / shift not yet covered by a completed commit
+    Clock tcgenDone; ///< the clocks of the mma / cp / shift that left tcgenAsync completed (tcgen05Commit)
     std::vector<uint32_t> tcgenLd, tcgenSt;
     int lastPipelined = -1; ///< the last mma / cp / shift: the next one is ordered after it
     std::map<uint32_t, std::pair<Site, uint32_t>> parityAtOnce; ///< barrier -> wait completed at once, phase
