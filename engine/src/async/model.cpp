@@ -147,11 +147,13 @@ void Model::Impl::remoteUse(BarrierRec& b, const Site& s, uint32_t fromCta) {
 void Model::Impl::record(const Site& s, uint32_t unit, uint32_t epoch, const Clock& knows, int op,
                          uint32_t threadUnit, const std::vector<Range>& ranges, bool write, bool asyncProxy) {
     if (capped) return;
+    const Site* site = nullptr; // one copy of s (and its text) for all the ranges, not one per range
     for (const Range& r : ranges) {
         if (r.begin >= r.end) continue;
-        AccessRec cur{unit, epoch, write, asyncProxy, op, 0, threadUnit, r, s};
+        if (!site) site = &sites.emplace_back(s);
+        AccessRec cur{unit, epoch, write, asyncProxy, op, 0, threadUnit, r, site};
         if (op < 0) cur.proxyFences = threads[threadOfUnit[threadUnit]].proxyFences;
-        history.candidates(r, candidates);
+        history.candidates(r, candidates, write); // a read meets only writes: read-read pairs never race
         for (const uint32_t i : candidates) {
             const AccessRec& h = history[i]; // race() and the reports do not grow the history
             ++comparisons;

@@ -23,7 +23,7 @@ struct AccessRec {
     uint32_t proxyFences = 0; ///< generic writes: the writer's fence.proxy.async count at the write
     uint32_t thread = 0;      ///< the thread unit (the issuer, for an operation)
     Range range;
-    Site site;
+    const Site* site = nullptr; ///< in Impl::sites, shared by the ranges of one event (a Site holds its text)
 };
 
 struct OpRec {
@@ -84,6 +84,7 @@ struct Model::Impl {
     std::vector<OpRec> ops;
     std::map<std::pair<uint32_t, uint32_t>, BarrierRec> barriers;
     IndexedHistory<AccessRec> history;
+    std::deque<Site> sites; ///< the sites of the history's accesses, one per record() call (addresses stable)
     std::vector<uint32_t> candidates; ///< record()'s scratch: the history entries an access may overlap
     uint64_t comparisons = 0;         ///< history entries compared with a new access (Model::comparisons)
     std::set<std::tuple<int, int, int, int>> reported; ///< (unit a, unit b, kind) pairs reported
