@@ -1,6 +1,7 @@
 // async::Model: vector clocks over threads and async units (FastTrack's happens-before, Flanagan and
-// Freund PLDI 2009, without its epoch compression: every access is kept and every overlapping pair checked;
-// the history is indexed by granule, history.hpp), mbarrier phases, commit groups, and the late schedule.
+// Freund PLDI 2009, without its epoch compression: every access is kept and every overlapping pair with a
+// write in it checked; the history is indexed by granule, history.hpp; the clocks are persistent tries that
+// copies share, clock.hpp), mbarrier phases, commit groups, and the late schedule.
 //
 // The rules implemented, PTX ISA 9.2:
 // * An async operation's writes (and its reads' end) become visible to a thread only through its
