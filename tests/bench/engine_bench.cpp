@@ -8,9 +8,14 @@
 //                 stored per byte moved; then 1,000 vs 10,000 loads past a 1 MiB trace budget (linear time).
 //                 loads10k-full: the same with every before/after byte stored (compactTrace off);
 //                 loads10k-budget: the budget part alone
-//   st10k         10,000 tcgen05.st .32x32b.x128 (16 KiB each): parse + run
+//   st10k         10,000 tcgen05.st .32x32b.x128 (16 KiB each): parse + run. The async checker's clocks and
+//                 history are linear since issue 25 item 3; most of the rest is the order check reading the
+//                 trace one move at a time (scenario/async_order.cpp movesRanges: MoveTable::rebuild)
 //   scale         3,000 vs 300 small loads: the time ratio (linear time: ~10x)
 //   consumers     300 vs 3000 tcgen05.cp checked against their TMA tile: the ratio (linear: ~10x)
+//   commits       300 vs 3000 rounds of tcgen05.cp, tcgen05.commit and its wait: the ratio (linear: ~10x;
+//   each
+//                 commit tracks every earlier tcgen05.cp of the thread, issue 25 item 3)
 //   compare100    parse + run + metrics of two ~100-instruction scenarios (compare's goal: < 1 s)
 //   kernel        kernel_bench.cpp: the SW128 tile loads (8 and 32 KiB), every tcgen05.ld/st shape with and
 //                 without .pack/.unpack, every tcgen05.cp shape, trace on and off, each against glibc memcpy
@@ -205,6 +210,33 @@ double cpsTime(int n) {
     return r ? seconds(t0) : -1;
 }
 
+// n rounds of a tcgen05.cp, a tcgen05.commit and the wait for it, by one thread: the happens-before checker's
+// clocks and commit tracking stay linear (a commit joined every earlier cp's dense clock: O(n^2) and more).
+double commitsTime(int n) {
+    std::string s = "target sm_100a\ntensormap A tiled UINT8 dims=[128,128] box=[128,128] swizzle=128B\n"
+                    "smem sA 16384 align=1024\nsmem taddrBuf 16\nmbarrier bar\nmbarrier done\n"
+                    "desc sd start=sA lbo=16 sbo=1024 swizzle=128B\nlet tmem = 0\n"
+                    "mbarrier.init.shared::cta.b64 [bar], 1;\n"
+                    "mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], 16384;\n"
+                    "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes [sA], [A, "
+                    "{0, 0}], [bar];\n"
+                    "mbarrier.try_wait.parity.shared::cta.b64 p, [bar], 0;\n"
+                    "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [taddrBuf], 32;\n"
+                    "mbarrier.init.shared::cta.b64 [done], 1;\n";
+    for (int i = 0; i < n; ++i)
+        s += "tcgen05.cp.cta_group::1.128x256b [tmem], sd;\n"
+             "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [done];\n"
+             "mbarrier.try_wait.parity.shared::cta.b64 p, [done], " +
+             std::to_string(i & 1) + ";\n";
+    const auto t0 = Clock::now();
+    auto sc = parseScenario(s);
+    auto r = sc ? runScenario(*sc) : Result<Run>(sc.diagnostics());
+    if (r)
+        for (const Diagnostic& d : r->warnings)
+            if (d.severity == Severity::Error) return -1; // every round is ordered: a finding is a bug
+    return r ? seconds(t0) : -1;
+}
+
 // The executor on integer and f32 arithmetic in a loop (no memory in the loop): 1024 threads x 4000
 // iterations x 8 instructions.
 int execAlu() {
@@ -297,6 +329,15 @@ int runCase(const std::string& c) {
                     b / a);
         return 0;
     }
+    if (c == "commits") {
+        const double a = commitsTime(300), b = commitsTime(3000);
+        const bool ok = a > 0 && b > 0 && b / a <= 12;
+        std::printf(
+            "commits  300 rounds of tcgen05.cp + commit + wait %.3f s, 3000 %.3f s, ratio %.1fx (goal <= "
+            "12x)%s\n",
+            a, b, b / a, ok ? "" : "  OVER GOAL");
+        return ok ? 0 : 1;
+    }
     if (c == "compare100") return compare100();
     if (c == "loads10k") return loads10k(true);
     if (c == "loads10k-full") return loads10k(false);
@@ -319,7 +360,7 @@ int main(int argc, char** argv) {
     if (argc > 1) return runCase(argv[1]);
     int rc = 0;
     for (const char* c :
-         {"loads10k", "st10k", "scale", "kernel", "compare100", "consumers", "exec", "kernel02"}) {
+         {"loads10k", "st10k", "scale", "kernel", "compare100", "consumers", "commits", "exec", "kernel02"}) {
         std::fflush(stdout);
         const pid_t pid = fork();
         if (pid == 0) {

@@ -1,6 +1,7 @@
 // async::Model: vector clocks over threads and async units (FastTrack's happens-before, Flanagan and
-// Freund PLDI 2009, without its epoch compression: every access is kept and every overlapping pair checked;
-// the history is indexed by granule, history.hpp), mbarrier phases, commit groups, and the late schedule.
+// Freund PLDI 2009, without its epoch compression: every access is kept and every overlapping pair with a
+// write in it checked; the history is indexed by granule, history.hpp; the clocks are persistent tries that
+// copies share, clock.hpp), mbarrier phases, commit groups, and the late schedule.
 //
 // The rules implemented, PTX ISA 9.2:
 // * An async operation's writes (and its reads' end) become visible to a thread only through its
@@ -24,20 +25,7 @@
 
 namespace layoutscope::async {
 
-void join(Clock& a, const Clock& b) {
-    if (a.size() < b.size()) a.resize(b.size(), 0);
-    for (size_t i = 0; i < b.size(); ++i) a[i] = std::max(a[i], b[i]);
-}
-
-uint32_t at(const Clock& c, uint32_t u) {
-    return u < c.size() ? c[u] : 0;
-}
-
 namespace {
-void setAt(Clock& c, uint32_t u, uint32_t v) {
-    if (c.size() <= u) c.resize(u + 1, 0);
-    c[u] = v;
-}
 bool isPipelined(OpKind k) {
     return k == OpKind::Tcgen05Mma || k == OpKind::Tcgen05Cp || k == OpKind::Tcgen05Shift;
 }
@@ -73,14 +61,14 @@ ThreadRec& Model::Impl::thread(const ThreadId& t) {
     r.id = t;
     r.unit = units++;
     r.clock = clusterClock;
-    setAt(r.clock, r.unit, 1);
+    r.clock.set(r.unit, 1);
     threadOfUnit[r.unit] = static_cast<uint32_t>(threads.size());
     threads.push_back(std::move(r));
     return threads.back();
 }
 
 void Model::Impl::tick(ThreadRec& t) {
-    setAt(t.clock, t.unit, at(t.clock, t.unit) + 1);
+    t.clock.set(t.unit, t.clock.at(t.unit) + 1);
 }
 
 BarrierRec& Model::Impl::barrier(const Site& s, const BarrierRef& b, const char* use) {
@@ -160,11 +148,13 @@ void Model::Impl::remoteUse(BarrierRec& b, const Site& s, uint32_t fromCta) {
 void Model::Impl::record(const Site& s, uint32_t unit, uint32_t epoch, const Clock& knows, int op,
                          uint32_t threadUnit, const std::vector<Range>& ranges, bool write, bool asyncProxy) {
     if (capped) return;
+    const Site* site = nullptr; // one copy of s (and its text) for all the ranges, not one per range
     for (const Range& r : ranges) {
         if (r.begin >= r.end) continue;
-        AccessRec cur{unit, epoch, write, asyncProxy, op, 0, threadUnit, r, s};
+        if (!site) site = &sites.emplace_back(s);
+        AccessRec cur{unit, epoch, write, asyncProxy, op, 0, threadUnit, r, site};
         if (op < 0) cur.proxyFences = threads[threadOfUnit[threadUnit]].proxyFences;
-        history.candidates(r, candidates);
+        history.candidates(r, candidates, write); // a read meets only writes: read-read pairs never race
         for (const uint32_t i : candidates) {
             const AccessRec& h = history[i]; // race() and the reports do not grow the history
             ++comparisons;
@@ -226,7 +216,7 @@ uint32_t Model::Impl::issueOp(const std::vector<Site>& all, AsyncOp op) {
     for (size_t k = 1; k < tIndex.size(); ++k) join(rec.clock, threads[tIndex[k]].clock);
     const bool pipelined = isPipelined(op.kind);
     if (pipelined && t0.lastPipelined >= 0) join(rec.clock, ops[t0.lastPipelined].clock);
-    setAt(rec.clock, rec.unit, 1);
+    rec.clock.set(rec.unit, 1);
     rec.op = std::move(op);
     const bool hung = t0.hung;
     ops.push_back(std::move(rec));
@@ -431,14 +421,23 @@ void Model::tcgen05Commit(const Site& s, const BarrierRef& b) {
     c.site = s;
     c.unit = m->units++;
     c.thread = t0.unit;
-    c.clock = t0.clock;
-    setAt(c.clock, c.unit, 1);
+    // It tracks every prior async tcgen05 operation of the thread. Those completed already (by an earlier
+    // commit) leave tcgenAsync for good, their clocks joined into tcgenDone: complete() would only have
+    // joined their clocks, which never change after issue, so the commit's clock is the same, and N commits
+    // no longer copy and walk all the operations before them (O(N^2)).
+    auto& pending = m->threads[tIndex].tcgenAsync;
+    for (const uint32_t id0 : pending)
+        if (m->ops[id0].lateDone) join(m->threads[tIndex].tcgenDone, m->ops[id0].clock);
+    std::erase_if(pending, [&](uint32_t id0) { return m->ops[id0].lateDone; });
+    c.clock = m->threads[tIndex].clock;
+    join(c.clock, m->threads[tIndex].tcgenDone);
+    c.clock.set(c.unit, 1);
     c.op.kind = OpKind::Tcgen05Mma;
     c.op.how = Completion::Tcgen05Commit;
     c.commitBarrier = 1;
     c.barrierKey = {b.cta, b.addr};
     c.phase = r.phase;
-    c.tracked = t0.tcgenAsync; // every prior async tcgen05 operation of the thread
+    c.tracked = pending;
     r.inflight.push_back(id);
     m->ops.push_back(std::move(c));
     m->tick(m->threads[tIndex]);

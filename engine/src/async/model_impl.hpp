@@ -2,6 +2,7 @@
 // The state behind async::Model (async.hpp): vector clocks of threads and async units, mbarrier phases,
 // commit groups, and the access history the race checks walk. model.cpp drives it; report.cpp words
 // what it finds.
+#include "async/clock.hpp"
 #include "async/history.hpp"
 #include "layoutscope/async/async.hpp"
 #include "layoutscope/async/timeline.hpp"
@@ -13,11 +14,6 @@
 
 namespace layoutscope::async {
 
-/// A vector clock: component u is the number of events of unit u known to have happened.
-using Clock = std::vector<uint32_t>;
-void join(Clock& a, const Clock& b);
-[[nodiscard]] uint32_t at(const Clock& c, uint32_t u);
-
 /// One access in the history: `unit` at `epoch` (its own clock component then) read or wrote `range`.
 struct AccessRec {
     uint32_t unit = 0, epoch = 0;
@@ -27,7 +23,7 @@ struct AccessRec {
     uint32_t proxyFences = 0; ///< generic writes: the writer's fence.proxy.async count at the write
     uint32_t thread = 0;      ///< the thread unit (the issuer, for an operation)
     Range range;
-    Site site;
+    const Site* site = nullptr; ///< in Impl::sites, shared by the ranges of one event (a Site holds its text)
 };
 
 struct OpRec {
@@ -71,6 +67,7 @@ struct ThreadRec {
     std::vector<uint32_t> uncommittedBulk, uncommittedWgmma, uncommittedCp;
     std::deque<std::vector<uint32_t>> bulkGroups, wgmmaGroups, cpGroups;
     std::vector<uint32_t> tcgenAsync; ///< mma / cp / shift not yet covered by a completed commit
+    Clock tcgenDone; ///< the clocks of the mma / cp / shift that left tcgenAsync completed (tcgen05Commit)
     std::vector<uint32_t> tcgenLd, tcgenSt;
     int lastPipelined = -1; ///< the last mma / cp / shift: the next one is ordered after it
     std::map<uint32_t, std::pair<Site, uint32_t>> parityAtOnce; ///< barrier -> wait completed at once, phase
@@ -87,6 +84,7 @@ struct Model::Impl {
     std::vector<OpRec> ops;
     std::map<std::pair<uint32_t, uint32_t>, BarrierRec> barriers;
     IndexedHistory<AccessRec> history;
+    std::deque<Site> sites; ///< the sites of the history's accesses, one per record() call (addresses stable)
     std::vector<uint32_t> candidates; ///< record()'s scratch: the history entries an access may overlap
     uint64_t comparisons = 0;         ///< history entries compared with a new access (Model::comparisons)
     std::set<std::tuple<int, int, int, int>> reported; ///< (unit a, unit b, kind) pairs reported

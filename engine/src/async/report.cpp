@@ -128,11 +128,11 @@ void Model::Impl::emit(Severity sev, const SourceSpan& span, std::string msg, st
 }
 
 std::string Model::Impl::who(const AccessRec& a) const {
-    const std::string where = "line " + std::to_string(a.site.span.line) + ", " + threadText(a.site.thread);
+    const std::string where = "line " + std::to_string(a.site->span.line) + ", " + threadText(a.site->thread);
     if (a.op >= 0)
-        return std::string(opKindName(ops[a.op].op.kind)) + " `" + shortText(a.site.text) + "` (" + where +
+        return std::string(opKindName(ops[a.op].op.kind)) + " `" + shortText(a.site->text) + "` (" + where +
                ", an async unit)";
-    return "`" + shortText(a.site.text) + "` (" + where + ")";
+    return "`" + shortText(a.site->text) + "` (" + where + ")";
 }
 
 std::string Model::Impl::fixFor(const OpRec& o, const ThreadRec* reader) const {
@@ -200,30 +200,30 @@ void Model::Impl::race(const AccessRec& a, const AccessRec& b, const Range& ov, 
     if (valueDiffers)
         msg += ". Value cross-check: the bytes read differ between the schedule where the write completes at "
                "issue and the one where it completes as late as the waits allow";
-    emit(Severity::Error, b.site.span, std::move(msg), kOrderRef);
+    emit(Severity::Error, b.site->span, std::move(msg), kOrderRef);
     link(a, b);
 }
 
 void Model::Impl::link(const AccessRec& a, const AccessRec& b) {
-    tl.races.push_back(RaceLink{a.site.step, b.site.step, a.site.span.line, b.site.span.line, a.site.text,
-                                b.site.text, out.size() - 1});
+    tl.races.push_back(RaceLink{a.site->step, b.site->step, a.site->span.line, b.site->span.line,
+                                a.site->text, b.site->text, out.size() - 1});
 }
 
 void Model::Impl::proxyRace(const AccessRec& w, const AccessRec& r, const Range& ov) {
     // One report per reading line: a kernel's threads storing a tile (often many unrolled st.shared lines)
     // make one finding at the consumer, whose fence fixes them all.
-    if (!reported.insert({-1, int(r.site.span.line), 3, 0}).second) return;
+    if (!reported.insert({-1, int(r.site->span.line), 3, 0}).second) return;
     // An MMA's operand read (tcgen05.mma, wgmma.mma_async) is an async-proxy read too, but a warning: the
     // CuTe tutorial 01_mma_sm100 feeds tcgen05.mma st.shared data after bar.sync alone, and what the hardware
     // does without the fence is unverified (docs/exec.md "Time and order").
     const bool mma =
         r.op >= 0 && (ops[r.op].op.kind == OpKind::Tcgen05Mma || ops[r.op].op.kind == OpKind::Wgmma);
-    emit(mma ? Severity::Warning : Severity::Error, r.site.span,
+    emit(mma ? Severity::Warning : Severity::Error, r.site->span,
          "race (proxy): " + who(r) + " reads " + rangeText(ov) + " through the async proxy, but " + who(w) +
              " wrote it through the generic proxy with no fence.proxy.async in between; the async proxy may "
              "read "
              "stale bytes. Missing edge: a proxy fence. Fix: fence.proxy.async.shared::cta after line " +
-             std::to_string(w.site.span.line) + " and before line " + std::to_string(r.site.span.line),
+             std::to_string(w.site->span.line) + " and before line " + std::to_string(r.site->span.line),
          "PTX ISA 9.2 Memory Consistency Model, async proxy (fence.proxy.async orders generic-proxy accesses "
          "with async-proxy ones)");
     link(w, r);
@@ -231,7 +231,7 @@ void Model::Impl::proxyRace(const AccessRec& w, const AccessRec& r, const Range&
 
 void Model::Impl::valueOnly(const AccessRec& w, const AccessRec& r, const Range& ov) {
     if (!reported.insert({w.op, r.op >= 0 ? r.op : -1 - int(r.unit), 4, 0}).second) return;
-    emit(Severity::Error, r.site.span,
+    emit(Severity::Error, r.site->span,
          "race (value cross-check): " + who(r) + " reads " + rangeText(ov) +
              ", whose bytes differ between the "
              "schedule where " +
