@@ -163,7 +163,8 @@ ExportResult exportComparison(const CompareSet& set, CompareSync sync, uint32_t 
         res.message = "cannot write " + svg;
         return res;
     }
-    if (!writeFile(md, formatMetricsTable(set.columns, "md"))) {
+    // The table and the counts by logical element, as `layoutscope-cli compare --format md` prints them.
+    if (!writeFile(md, formatMetricsTable(set.columns, "md") + formatElementComparison(set.elements, "md"))) {
         res.ok = false;
         res.message = "cannot write " + md;
         return res;
