@@ -294,11 +294,7 @@ CompareSet loadCompareSet(const std::vector<std::string>& paths) {
         }
         set.columns.push_back(std::move(*col));
     }
-    if (!allRun) {
-        set.columns.clear();
-        return set;
-    }
-    if (auto e = compareElements(paths)) set.elements = std::move(*e);
+    if (!allRun) set.columns.clear();
     return set;
 }
 

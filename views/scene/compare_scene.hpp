@@ -113,8 +113,6 @@ struct CompareSet {
     std::vector<std::string> names;
     std::vector<MetricColumn> columns; ///< empty when a file does not run (see errors)
     std::vector<std::string> errors;   ///< `file:line:col: error: ...` of files that do not run
-    /// Each file's final state by logical element against the first (compareElements), when all run.
-    ElementComparison elements;
     [[nodiscard]] std::vector<const Document*> documents() const;
 };
 [[nodiscard]] CompareSet loadCompareSet(const std::vector<std::string>& paths);
