@@ -96,6 +96,11 @@ void CellCanvas::fitView() {
             m_cam.fit(m_fitRegion->first, m_fitRegion->second, m_margins, true, m_fitMode);
         else
             m_cam.fit({0, 0}, {float(m_w), float(m_h)}, m_margins, true);
+        // A tall grid in a short pane (setMinGridWidth): stretched across rather than a narrow column.
+        const float availX = float(width()) - m_margins.x - m_margins.z;
+        if (!m_fitRegion && m_minGridWidth > 0.0f &&
+            m_cam.zoomXY().x * float(m_w) < std::min(m_minGridWidth, availX) - 0.5f)
+            m_cam.fit({0, 0}, {float(m_w), float(m_h)}, m_margins, true, Camera2D::FitMode::Fill);
     }
     m_userCamera = false;
     repaintView();

@@ -55,6 +55,10 @@ class CellCanvas : public QWidget {
     /// and hover follow). Refits unless the user moved the camera.
     void setFitRegion(std::optional<std::pair<glm::vec2, glm::vec2>> region,
                       Camera2D::FitMode mode = Camera2D::FitMode::Square);
+    /// The whole-grid fit keeps square cells unless they would make the grid narrower than `px` (and the
+    /// pane has that room): then the grid is stretched across the pane (x and y zoom apart, rows squeezed),
+    /// so a tall buffer in a short pane is an overview, not a narrow column (issue 24 item 7). 0: off.
+    void setMinGridWidth(float px) { m_minGridWidth = px; }
     /// Outline cells [lo, hi) (e.g. the element or bytes linked to what the other view hovers).
     void setMarker(std::optional<std::pair<glm::uvec2, glm::uvec2>> cells);
     [[nodiscard]] const std::optional<std::pair<glm::uvec2, glm::uvec2>>& marker() const { return m_marker; }
@@ -139,6 +143,7 @@ class CellCanvas : public QWidget {
     glm::vec4 m_margins{40, 40, 10, 10};
     std::optional<std::pair<glm::vec2, glm::vec2>> m_fitRegion;
     Camera2D::FitMode m_fitMode = Camera2D::FitMode::Square; ///< of m_fitRegion
+    float m_minGridWidth = 0.0f;                             ///< setMinGridWidth
     std::function<glm::vec4(glm::vec2)> m_marginsFn;
     bool m_dirty = false;      ///< texels changed since the last upload
     bool m_userCamera = false; ///< the user panned/zoomed: keep the camera on resize

@@ -163,7 +163,14 @@ ExportResult exportComparison(const CompareSet& set, CompareSync sync, uint32_t 
         res.message = "cannot write " + svg;
         return res;
     }
-    if (!writeFile(md, formatMetricsTable(set.columns, "md"))) {
+    // The table and the counts by logical element, as `layoutscope-cli compare --format md` prints them (the
+    // files run again here, for the export only: the window itself counts from its panes).
+    std::vector<std::string> paths;
+    for (const auto& d : set.docs) paths.push_back(d->path());
+    std::string table = formatMetricsTable(set.columns, "md");
+    if (!set.columns.empty())
+        if (auto e = compareElements(paths)) table += formatElementComparison(*e, "md");
+    if (!writeFile(md, table)) {
         res.ok = false;
         res.message = "cannot write " + md;
         return res;

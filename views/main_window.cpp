@@ -65,6 +65,8 @@ void MainWindow::buildUi() {
     m_smem = new CellCanvas(this);
     m_smem->setMargins(kSmemMargins);
     m_smem->setMinimumSize(int(kSmemMinSize.x), int(kSmemMinSize.y)); // never collapsed (issue 15)
+    // 2 px per byte column at least: at 1280x800 a 24 KiB buffer above Tensor Memory was a 25-px column.
+    m_smem->setMinGridWidth(256.0f);
     setCentralWidget(m_smem);
 
     m_global = new CellCanvas(this);

@@ -1,6 +1,9 @@
 // layoutscope-cli compare A.scn B.scn [...] [--format text|md|csv|json]: one table of design-review
-// figures (metrics.hpp), a column per scenario, the better value of each row marked.
+// figures (metrics.hpp), a column per scenario, the better value of each row marked; then each
+// scenario's final shared memory (and Tensor Memory) by logical element against the first: same,
+// reshuffled, different (analysis/compare_match.hpp, the compare window's classes; issue 24 item 8).
 #include "cli/commands.hpp"
+#include "layoutscope/analysis/compare_match.hpp"
 #include "layoutscope/analysis/metrics_table.hpp"
 #include "layoutscope/scenario/scenario.hpp"
 
@@ -11,6 +14,21 @@ int printMetricsTable(const std::vector<MetricColumn>& cols, const std::string& 
     out << formatMetricsTable(cols, format);
     return 0;
 }
+
+namespace {
+
+/// The metrics table with the element counts: after it (text, md), as more rows (csv) or as the key
+/// "elements" of the same JSON object.
+std::string withElements(std::string table, const ElementComparison& c, const std::string& format) {
+    const std::string elements = formatElementComparison(c, format);
+    if (elements.empty()) return table;
+    if (format != "json") return table + elements;
+    const size_t close = table.find_last_of('}');
+    if (close == std::string::npos) return table;
+    return table.substr(0, close) + ",\n \"elements\": " + elements.substr(0, elements.size() - 1) + "}\n";
+}
+
+} // namespace
 
 int cmdCompare(const Args& args, std::ostream& out, std::ostream& err) {
     std::string format = "text";
@@ -38,7 +56,15 @@ int cmdCompare(const Args& args, std::ostream& out, std::ostream& err) {
         }
         cols.push_back(std::move(*col));
     }
-    return printMetricsTable(cols, format, out);
+    if (cols.empty()) return 1;
+    std::string failed;
+    auto elements = compareElements(files, &failed);
+    if (!elements) { // every file ran above (a `kernel` scenario's run may still fail here)
+        printDiagnostics(err, elements.diagnostics(), failed);
+        return 1;
+    }
+    out << withElements(formatMetricsTable(cols, format), *elements, format);
+    return 0;
 }
 
 } // namespace layoutscope::cli

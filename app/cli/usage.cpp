@@ -56,8 +56,10 @@ const std::map<std::string, std::string>& usages() {
              "stdin)\n"
              "  HEX: 256 hex digits, or the 16 u64 / 32 u32 words of cuda-gdb 'x/16xg &map' / 'x/32xw &map'\n"
              "       (address prefixes and <symbol+off> labels allowed)\n"},
-            {"compare", "usage: layoutscope-cli compare A.scn B.scn [...] [--format text|md|csv|json]\n"
-                        "  design-review figures of several scenarios side by side\n"},
+            {"compare",
+             "usage: layoutscope-cli compare A.scn B.scn [...] [--format text|md|csv|json]\n"
+             "  design-review figures of several scenarios side by side, then each final shared memory\n"
+             "  (and Tensor Memory) by logical element against the first: same, reshuffled, different\n"},
             {"sweep",
              "usage: layoutscope-cli sweep F.scn --vary NAME=v1,v2,... [--vary MAP.option=v1,v2] "
              "[--format text|md|csv|json]\n"

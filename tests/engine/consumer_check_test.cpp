@@ -74,7 +74,7 @@ TEST_CASE("A descriptor that disagrees with the TMA tile it reads is diagnosed w
         // row 0, and the rows whose SW64 and SW128 images coincide (r%8 == 0 -> all 16 rows r%8==0 ok).
         const std::string e = cpErrors("desc sd start=sA lbo=16 sbo=1024 swizzle=64B");
         CHECK(e.find("14: tcgen05.cp reads 224 of 256 16-byte chunks") == 0);
-        CHECK(e.find("A[m=1][k=0]: expected global (0,1), reads (64,0)") != std::string::npos);
+        CHECK(e.find("A[m=1][k=0]: expected global (x=0, y=1), reads (x=64, y=0)") != std::string::npos);
         CHECK(
             e.find(
                 "Fix: set the descriptor's layout type to 128B: desc sd ... lbo=16 sbo=1024 swizzle=128B") !=
@@ -83,7 +83,7 @@ TEST_CASE("A descriptor that disagrees with the TMA tile it reads is diagnosed w
     SECTION("SBO 512: rows 8.. read rows 4..") {
         const std::string e = cpErrors("desc sd start=sA lbo=16 sbo=512 swizzle=128B");
         CHECK(e.find("240 of 256") != std::string::npos); // rows 8..127, 2 chunks each
-        CHECK(e.find("A[m=8][k=0]: expected global (0,8), reads (0,4)") != std::string::npos);
+        CHECK(e.find("A[m=8][k=0]: expected global (x=0, y=8), reads (x=0, y=4)") != std::string::npos);
         CHECK(e.find("Fix: set sbo=1024") != std::string::npos);
     }
     SECTION("the right descriptor: no finding") {

@@ -136,7 +136,7 @@ TEST_CASE("observed vs predicted: a tile loaded without the swizzle the scenario
         CHECK(d.offset == 128);
         CHECK(d.observed == 0x40);
         CHECK(d.predicted == 0x48);
-        CHECK(d.hint == "holds element (0, 1) of A; the engine predicts (8, 1)");
+        CHECK(d.hint == "holds element (x=0, y=1) of A; the engine predicts (x=8, y=1)");
     }
     SECTION("a short dump is compared as far as it goes, with a note") {
         ObservedBytes half = tile(true);

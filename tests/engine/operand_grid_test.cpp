@@ -74,7 +74,7 @@ TEST_CASE("operand grid of a wgmma A read as SWIZZLE_64B from a SWIZZLE_128B til
         }
     CHECK(mismatched == 64 * 16 - 8 * 16); // 896: every row but 0, 8, 16, ..., 56
     CHECK(g->mismatched == mismatched);
-    // The first named in the issue: A[m=1][k=0] expected (0,1), reads (32,0).
+    // The first named in the issue: A[m=1][k=0] expected (x=0, y=1), reads (x=32, y=0).
     CHECK(*g->cells[16].actual == Coord{32, 0});
     CHECK(diagnosedCount(l.run, "wgmma.mma_async operand A") == mismatched);
 

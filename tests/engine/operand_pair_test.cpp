@@ -87,8 +87,9 @@ TEST_CASE("a pair MMA's half of A is read from its CTA and compared with that CT
     const Diagnostic* d = diagnosed(l.run, half ? kA1 : kA0);
     REQUIRE(d);
     CHECK(d->message.find("reads 3584 of 4096 elements") != std::string::npos);
-    CHECK(d->message.find(half ? "A[m=129][k=0]: expected global (0,129), reads (64,128)"
-                               : "A[m=1][k=0]: expected global (0,1), reads (64,0)") != std::string::npos);
+    CHECK(d->message.find(half ? "A[m=129][k=0]: expected global (x=0, y=129), reads (x=64, y=128)"
+                               : "A[m=1][k=0]: expected global (x=0, y=1), reads (x=64, y=0)") !=
+          std::string::npos);
     CHECK(d->message.find("Fix: set the descriptor's layout type to 128B") != std::string::npos);
     CHECK(d->message.find("unverified") != std::string::npos);
     CHECK(d->provenance == ruleInfo(RuleId::Tcgen05MmaCtaPair).provenance);

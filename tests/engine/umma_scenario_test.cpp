@@ -94,7 +94,7 @@ TEST_CASE("tcgen05.mma operands and accumulator columns are checked", "[umma][co
         // A[m=1][k=0] under SW32 K-major: offset 1*32 = 32 -> SW32 XOR of bit 7 into bit 4: none -> byte 32,
         // which the 128B TMA filled with row 0, element 16: global (16, 0).
         const std::string e = errorsOf(scenario(idesc(128, 64), "swizzle=32B"));
-        CHECK(e.find("A[m=1][k=0]: expected global (0,1), reads (16,0)") != std::string::npos);
+        CHECK(e.find("A[m=1][k=0]: expected global (x=0, y=1), reads (x=16, y=0)") != std::string::npos);
         CHECK(e.find("Fix: set the descriptor's layout type to 128B") != std::string::npos);
     }
     SECTION("N = 64 accumulator columns in a 32-column allocation") {

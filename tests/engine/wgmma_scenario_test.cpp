@@ -108,7 +108,7 @@ TEST_CASE("wgmma operands that disagree with the TMA tiles are diagnosed", "[wgm
         // the 128B TMA filled with row 0, element 32: global (32, 0).
         const std::string e =
             runErrors(head("desc dA start=sA lbo=16 sbo=1024 swizzle=64B") + kLoads + mma + "0, 0;\n");
-        CHECK(e.find("A[m=1][k=0]: expected global (0,1), reads (32,0)") != std::string::npos);
+        CHECK(e.find("A[m=1][k=0]: expected global (x=0, y=1), reads (x=32, y=0)") != std::string::npos);
         CHECK(e.find("Fix: set the descriptor's layout type to 128B") != std::string::npos);
     }
     SECTION("MN-major read of a K-major tile, caught by the statement") {
@@ -116,13 +116,13 @@ TEST_CASE("wgmma operands that disagree with the TMA tiles are diagnosed", "[wgm
         // the statement (m along dim1, k along dim0) wants global (1, 0).
         const std::string e =
             runErrors(head() + "expect A tensor=A m=dim1 k=dim0\n" + kLoads + mma + "1, 0;\n");
-        CHECK(e.find("A[m=0][k=1]: expected global (1,0), reads (0,1)") != std::string::npos);
+        CHECK(e.find("A[m=0][k=1]: expected global (x=1, y=0), reads (x=0, y=1)") != std::string::npos);
         CHECK(e.find("Fix: set imm-trans-a to 0 (K-major)") != std::string::npos);
     }
     SECTION("a box 8 elements wide cannot feed K = 16") {
         const std::string e = runErrors(head("desc dA start=sA lbo=16 sbo=1024 swizzle=128B", "[8,64]") +
                                         kLoads + mma + "0, 0;\n");
-        CHECK(e.find("A[m=0][k=8]: expected global (8,0), reads bytes no TMA load wrote") !=
+        CHECK(e.find("A[m=0][k=8]: expected global (x=8, y=0), reads bytes no TMA load wrote") !=
               std::string::npos);
         CHECK(e.find("its inner extent must cover the operand's K") != std::string::npos);
     }

@@ -90,7 +90,7 @@ TEST_CASE("A rank-3 box sliced across dim 0 and down dim 2 shows what the box co
             const auto cell = g.cellOf({10, 3, 1, 0, 0});
             REQUIRE(cell);
             const std::string text = inspectGlobalCell(*doc, g, r.state().global, (*cell)[0], (*cell)[1]);
-            CHECK_THAT(text, Catch::Contains("element (10, 3, 1)"));
+            CHECK_THAT(text, Catch::Contains("element (x=10, y=3, z=1)"));
             CHECK_THAT(text, Catch::Contains("(dim 0, dim 1, dim 2)"));
         }
         SECTION("hovering element (10, 3, 3) links to its shared-memory bytes") {

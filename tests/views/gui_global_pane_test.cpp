@@ -61,7 +61,7 @@ TEST_CASE("The global pane's pickers slice a rank-3 tensor and the inspector sho
         hoverGlobal(w, {10, 4, 1, 0, 0});
         const QString t = w.globalView()->inspectorText();
         INFO(t.toStdString());
-        CHECK(t.contains("element (10, 4, 1)"));
+        CHECK(t.contains("element (x=10, y=4, z=1)"));
         // row (4 - 2) + 4*1 = 6, byte (10 - 8)*2 = 4: s + 196
         const uint32_t s = w.document()->firstTile()->smemAddr;
         CHECK(t.contains(QString("smem 0x%1").arg(s + 196, 4, 16, QChar('0'))));
@@ -83,7 +83,7 @@ TEST_CASE("The global pane's pickers slice a rank-3 tensor and the inspector sho
         hoverGlobal(w, {9, 5, 2, 0, 0});
         const QString t = w.globalView()->inspectorText();
         INFO(t.toStdString());
-        CHECK(t.contains("element (9, 5, 2)"));
+        CHECK(t.contains("element (x=9, y=5, z=2)"));
         CHECK(t.contains("(dim 0, dim 1, dim 2)"));
         test::screenshot(w, "global_slice_dim0_dim2.png");
         // row (5 - 2) + 4*2 = 11, byte (9 - 8)*2 = 2: s + 354
@@ -95,7 +95,7 @@ TEST_CASE("The global pane's pickers slice a rank-3 tensor and the inspector sho
             CHECK(pane->acrossBox()->currentIndex() == 2);
             CHECK(pane->downBox()->currentIndex() == 0);
             hoverGlobal(w, {12, 5, 1, 0, 0});
-            CHECK(w.globalView()->inspectorText().contains("element (12, 5, 1)"));
+            CHECK(w.globalView()->inspectorText().contains("element (x=12, y=5, z=1)"));
         }
     }
 }

@@ -35,7 +35,7 @@ TEST_CASE("Hovering a shared-memory cell shows its inspector", "[views][gui][ins
         INFO(t.toStdString());
         CHECK(t.contains("0x04b2"));
         CHECK(t.contains("bank:    12"));
-        CHECK(t.contains("element (17, 49)"));
+        CHECK(t.contains("element (x=17, y=49)"));
         CHECK(t.contains("fp16"));
         CHECK(t.contains("SWIZZLE_128B"));
         CHECK(t.contains("verified on H100"));
@@ -49,7 +49,7 @@ TEST_CASE("Hovering a shared-memory cell shows its inspector", "[views][gui][ins
         test::screenshot(w, "window_hover_oob.png");
         const QString t = w.smemView()->inspectorText();
         INFO(t.toStdString());
-        CHECK(t.contains("element (0, 108)"));
+        CHECK(t.contains("element (x=0, y=108)"));
         CHECK(t.contains("OOB zero fill"));
     }
     SECTION("hovering a global element names the shared-memory byte it went to") {
@@ -59,7 +59,7 @@ TEST_CASE("Hovering a shared-memory cell shows its inspector", "[views][gui][ins
         REQUIRE(test::hover(w.globalView(), w.globalView()->cellCentre(cell->x, cell->y).toPoint()));
         const QString t = w.globalView()->inspectorText();
         INFO(t.toStdString());
-        CHECK(t.contains("element (17, 49)"));
+        CHECK(t.contains("element (x=17, y=49)"));
         CHECK(t.contains("smem 0x04b2"));
         CHECK(t.contains("bank 12"));
         test::screenshot(w, "window_hover_global.png");
@@ -73,7 +73,7 @@ TEST_CASE("Hovering a shared-memory cell shows its inspector", "[views][gui][ins
         CHECK(w.playback()->step() == 1);
         QTest::keyClick(&w, Qt::Key_End);
         CHECK(w.playback()->step() == w.document()->trace().stepCount);
-        CHECK(w.smemView()->inspectorText().contains("element (17, 49)"));
+        CHECK(w.smemView()->inspectorText().contains("element (x=17, y=49)"));
         QTest::keyClick(&w, Qt::Key_Left);
         CHECK(w.playback()->step() == w.document()->trace().stepCount - 1);
     }

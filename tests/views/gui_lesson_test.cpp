@@ -75,13 +75,13 @@ TEST_CASE("A lesson opens its scenario, walks with Next, follows the timeline an
     QTRY_VERIFY(!w.globalView()->highlights().empty());
     CHECK(test::rangesContain(w.globalView()->highlights(), *w.globalCellOf(5, 3)));
 
-    // Next until the first question: step 2, `question: where A (0,5)`, answer 0x040a.
+    // Next until the first question: step 2, `question: where A (x=5, y=0)`, answer 0x040a.
     press(d, "lessonNext");
     const Lesson& l = *d->lesson();
     REQUIRE(d->stepIndex() == 1);
     CHECK(d->stepText() == "step 2 of 5");
     CHECK(w.playback()->step() == w.document()->trace().instrs[2].endStep); // `at: instr 3`
-    CHECK(d->promptText().contains("A (0,5)"));
+    CHECK(d->promptText().contains("A (x=5, y=0)")); // labelled, dimension 0 first (issue 24 item 9)
     SECTION("typed: wrong (a hint, not the answer), wrong again (the answer), then the lesson's own") {
         CHECK(d->checkTyped("smem 0x400") == std::optional(false));
         CHECK(d->verdictText().startsWith("Incorrect. Hint: "));

@@ -58,7 +58,8 @@ TEST_CASE("Operand dock: the mismatch count is the consumer diagnostic's", "[vie
         v->dock()->raise();
         v->mismatchList()->setCurrentRow(0);
         QCoreApplication::processEvents();
-        REQUIRE(v->mismatchList()->item(0)->text().startsWith("A[m=1][k=0]: expected (0,1), reads (32,0)"));
+        REQUIRE(v->mismatchList()->item(0)->text().startsWith(
+            "A[m=1][k=0]: expected (x=0, y=1), reads (x=32, y=0)"));
         REQUIRE(v->canvas()->selection().size() == 1);
         CHECK(v->canvas()->selection()[0].first == glm::uvec2(0, 1)); // k = 0, m = 1
         // Linked: the shared-memory view outlines the 2 bytes the element reads (0x0440 ^ 0x00 = 0x440).
@@ -156,7 +157,8 @@ TEST_CASE("Operand dock: a pair MMA shows each CTA's half of A with the operand'
     CHECK(*n == 3584);
     CHECK(v->mismatchCount() == *n);
     REQUIRE(v->mismatchList()->count() > 0);
-    CHECK(v->mismatchList()->item(0)->text().startsWith("A[m=129][k=0]: expected (0,129), reads (64,128)"));
+    CHECK(v->mismatchList()->item(0)->text().startsWith(
+        "A[m=129][k=0]: expected (x=0, y=129), reads (x=64, y=128)"));
     test::screenshot(w, "operand_umma_pair_cta1.png");
 }
 

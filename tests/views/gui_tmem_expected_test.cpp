@@ -8,7 +8,7 @@
 // chunk c (bytes 16c..16c+15) holds box row 8g + q/2, bytes (q % 2)*64 + 16c.. : the expected row m only
 // when q = 0, so 128*2 - 16*2 = 224 chunks mismatch. tcgen05.cp .128x256b puts source row m in lane m and
 // byte b of it in column b / 4 (taddr 0): each chunk is 4 cells, 896 cells marked. Lane 1, column 5 is
-// byte 4 of chunk 1 of row 1: expected global (20,1), holds (64 + 16 + 4, 0) = (84,0).
+// byte 4 of chunk 1 of row 1: expected global (x=20, y=1), holds (x=64 + 16 + 4, y=0) = (84,0).
 #include "gui_test_util.hpp"
 #include "main_window.hpp"
 #include "scene/tmem_overlay.hpp"
@@ -79,7 +79,8 @@ TEST_CASE("TMEM view: cells a tcgen05.cp filled from mismatched chunks are marke
         const QString t = v->tmemView()->inspectorText();
         INFO(t.toStdString());
         CHECK(t.contains("lane 1, column 5"));
-        CHECK(t.contains("holds another element than the tile: expected global (20,1), holds (84,0)"));
+        CHECK(t.contains(
+            "holds another element than the tile: expected global (x=20, y=1), holds (x=84, y=0)"));
         CHECK(t.contains("source row 1, chunk 1 (byte 4 of it"));
     }
     SECTION("an agreeing cell's hover has no such line") {

@@ -39,7 +39,8 @@ TEST_CASE("observe: bytes that differ from a dump are marked and named", "[views
         if (d.severity == Severity::Warning &&
             d.message.find("observe smem sA: " + std::to_string(expected.size()) + " of 1024 bytes differ") ==
                 0 &&
-            d.message.find("holds element (0, 1) of A; the engine predicts (8, 1)") != std::string::npos)
+            d.message.find("holds element (x=0, y=1) of A; the engine predicts (x=8, y=1)") !=
+                std::string::npos)
             said = true;
     CHECK(said);
 

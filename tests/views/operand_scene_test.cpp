@@ -19,7 +19,8 @@ OperandGrid grid() {
     g.tensor = "A";
     g.elemBytes = 2;
     using C = std::array<int64_t, 2>;
-    // (m, k): (0,0) reads its element; (0,1) reads (3,2); (1,0) reads its element; (1,1) reads nothing known.
+    // (m, k): (0,0) reads its element; (0,1) reads (x=3, y=2); (1,0) reads its element; (1,1) reads nothing
+    // known.
     g.cells = {{0, 0, 0, 0x400, 2, C{0, 0}, C{0, 0}, false},
                {0, 1, 1, 0x402, 2, C{1, 0}, C{3, 2}, true},
                {1, 0, 0, 0x480, 2, C{0, 1}, C{0, 1}, false},
@@ -67,8 +68,9 @@ TEST_CASE("Operand scene: cells coloured by the element read, mismatches flagged
     SECTION("the inspector and the list name expected and actual elements") {
         CHECK(inspectOperandCell(g, 1, 0).find("MISMATCH") != std::string::npos);
         CHECK(inspectOperandCell(g, 0, 0).find("matches") != std::string::npos);
-        CHECK(operandCellText(g, g.cells[1]) == "A[m=0][k=1]: expected (1,0), reads (3,2) at 0x0402");
+        CHECK(operandCellText(g, g.cells[1]) ==
+              "A[m=0][k=1]: expected (x=1, y=0), reads (x=3, y=2) at 0x0402");
         CHECK(operandCellText(g, g.cells[3]) ==
-              "A[m=1][k=1]: expected (1,1), reads bytes no TMA load wrote at 0x0482");
+              "A[m=1][k=1]: expected (x=1, y=1), reads bytes no TMA load wrote at 0x0482");
     }
 }

@@ -123,7 +123,7 @@ TEST_CASE("Inspector names address, bank, source, value, rule and provenance", "
         const std::string text = inspectSmemByte(*doc, s, smem, 0x4b2);
         CHECK_THAT(text, Catch::Contains("0x04b2"));
         CHECK_THAT(text, Catch::Contains("bank:    12")); // 0x4b2 / 4 = 300, 300 mod 32 = 12
-        CHECK_THAT(text, Catch::Contains("element (17, 49)"));
+        CHECK_THAT(text, Catch::Contains("element (x=17, y=49)"));
         CHECK_THAT(text, Catch::Contains("element 0x0c51")); // (49 << 6) | 17
         CHECK_THAT(text, Catch::Contains("SWIZZLE_128B"));
         CHECK_THAT(text, Catch::Contains("verified on H100"));
@@ -132,7 +132,7 @@ TEST_CASE("Inspector names address, bank, source, value, rule and provenance", "
         // row 60 (coordinate 108): logical 0x400 + 60*128 = 0x2200, chunk 0 -> physical 0x2200 ^ (4<<4) =
         // 0x2240
         const std::string text = inspectSmemByte(*doc, s, smem, 0x2240);
-        CHECK_THAT(text, Catch::Contains("element (0, 108)"));
+        CHECK_THAT(text, Catch::Contains("element (x=0, y=108)"));
         CHECK_THAT(text, Catch::Contains("out of bounds"));
         CHECK_THAT(text, Catch::Contains("OOB zero fill"));
     }

@@ -34,7 +34,7 @@ TEST_CASE("tcgen05.cp cells from mismatched chunks are flagged, colours kept", "
     CHECK(recoloured == 0);
     const TmemWrongCell* c = expectedCellAt(*doc, e, s, 5, 1); // lane 1, column 5
     REQUIRE(c);
-    CHECK(expectedCellText(*c).find("expected global (20,1), holds (84,0)") != std::string::npos);
+    CHECK(expectedCellText(*c).find("expected global (x=20, y=1), holds (x=84, y=0)") != std::string::npos);
     CHECK(!expectedCellAt(*doc, e, s, 0, 8));
     SECTION("before the cp has run nothing is marked") {
         TmemScene s0 = tmemSceneAt(*doc, 0);

@@ -1,16 +1,21 @@
 // The compare window's inspector lines (compare_inspect.hpp).
 #include "scene/compare_inspect.hpp"
 
+#include "layoutscope/core/coord_text.hpp"
+
 #include <cstdio>
 
 namespace layoutscope::views {
 
 std::string describeElement(const ElementKey& k) {
     char buf[160];
-    if (k.space == MemSpace::Global) {
-        std::snprintf(buf, sizeof buf, "tensor @0x%llx element (%d, %d, %d, %d, %d), byte %u",
-                      static_cast<unsigned long long>(k.addr), k.coord[0], k.coord[1], k.coord[2], k.coord[3],
-                      k.coord[4], k.byte);
+    if (k.space == MemSpace::Global) { // "(x=5, y=3)" as the inspector writes it; dims 2.. when not 0
+        uint32_t rank = 2;
+        for (uint32_t d = 2; d < 5; ++d)
+            if (k.coord[d] != 0) rank = d + 1;
+        std::snprintf(buf, sizeof buf, "tensor @0x%llx element %s, byte %u",
+                      static_cast<unsigned long long>(k.addr), elementCoordText(k.coord, rank).c_str(),
+                      k.byte);
     } else {
         std::snprintf(buf, sizeof buf, "from space %d, CTA %u, address 0x%llx", int(k.space), k.cta,
                       static_cast<unsigned long long>(k.addr));

@@ -8,7 +8,7 @@
 
 namespace layoutscope::views {
 
-/// "tensor @0x... element (c0, ..., c4), byte b", or where a byte not copied by TMA came from.
+/// "tensor @0x... element (x=c0, y=c1[, z=c2, ...]), byte b", or where a byte not copied by TMA came from.
 [[nodiscard]] std::string describeElement(const ElementKey& k);
 
 /// The line (with its leading newline) on the class of cell `i` of pane `pane` (0 = pane 1), "" when the

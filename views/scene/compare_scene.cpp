@@ -9,26 +9,15 @@
 
 namespace layoutscope::views {
 
+std::vector<TensorCopyInfo> documentTensorCopies(const Document& doc) {
+    std::vector<TensorCopyInfo> out(doc.tiles().size());
+    for (uint32_t i = 0; i < out.size(); ++i)
+        if (const InstrTile* t = doc.tileOf(i)) out[i] = {true, t->map.p.globalAddress, doc.elemBytesOf(i)};
+    return out;
+}
+
 ElementKey elementKeyOf(const Document& doc, const ByteMove& m, uint32_t byteInMove) {
-    ElementKey k;
-    const InstrTile* tile = doc.tileOf(m.instr);
-    if (tile && tile->valid) { // a TMA copy: the tensor element, fills included
-        const uint32_t eb = doc.elemBytesOf(m.instr);
-        k.space = MemSpace::Global;
-        k.addr = tile->map.p.globalAddress;
-        k.coord = coordOfByte(m, byteInMove, eb);
-        k.byte = byteInMove % std::max<uint32_t>(1, eb);
-        return k;
-    }
-    if (const auto loc = locOf(m.src, srcByteOf(m, byteInMove))) {
-        k.space = loc->space;
-        k.cta = loc->cta;
-        k.addr = loc->key;
-    } else { // a fill without a tile: the move and byte
-        k.space = MemSpace::Fill;
-        k.addr = uint64_t(m.instr) << 32 | byteInMove;
-    }
-    return k;
+    return layoutscope::elementKeyOf(documentTensorCopies(doc), m, byteInMove);
 }
 
 SmemContent smemContentOf(const Document& doc, const SmemScene& s) {
@@ -37,20 +26,11 @@ SmemContent smemContentOf(const Document& doc, const SmemScene& s) {
     c.keys.assign(s.window.size, std::nullopt);
     c.bytes.assign(s.window.size, 0);
     if (!doc.hasTrace()) return c;
-    const Trace& t = doc.trace();
-    for (uint32_t i = 0; i < s.window.size && i < s.moveOf.size(); ++i) {
-        if (s.moveOf[i] < 0) continue;
-        const ByteMove m = t.moves[size_t(s.moveOf[i])];
-        const MemRef& r = (m.dst.space == MemSpace::SharedCta && m.dst.cta == s.window.cta) ? m.dst : m.src;
-        c.keys[i] = elementKeyOf(doc, m, s.window.base + i - uint32_t(r.addr));
-    }
-    Replay replay(t, doc.initial());
-    replay.seek(std::min(s.step, t.stepCount));
-    if (s.window.cta < replay.state().smem.size()) {
-        const auto bytes = replay.state().smem[s.window.cta].bytes();
-        for (uint32_t i = 0; i < s.window.size && s.window.base + i < bytes.size(); ++i)
-            c.bytes[i] = bytes[s.window.base + i];
-    }
+    SmemElements e =
+        smemElementsAt(doc.trace(), doc.initial(), documentTensorCopies(doc),
+                       SharedWindow{s.window.cta, s.window.base, s.window.size}, s.moveOf, s.step);
+    c.keys = std::move(e.keys);
+    c.bytes = std::move(e.bytes);
     return c;
 }
 
@@ -63,30 +43,20 @@ TmemContent tmemContentOf(const Document& doc, uint32_t step, const SmemContent&
     c.ctaCount = s.ctaCount;
     c.width = s.width();
     c.cells.assign(n, std::nullopt);
-    c.keys.assign(n, std::nullopt);
-    c.values.assign(n, 0);
-    TmemReplay replay(doc.trace(), doc.run().tmemInitial);
-    replay.seek(std::min(step, doc.trace().stepCount));
+    std::vector<std::optional<TmemCell>> cells(n);
     for (uint32_t y = 0; y < s.height(); ++y)
-        for (uint32_t x = 0; x < s.width(); ++x) {
-            const size_t i = size_t(y) * s.width() + x;
-            const auto cell = s.cellAt(x, y);
-            if (!cell) continue;
-            c.cells[i] = cell;
-            if (cell->cta < replay.state().ctas.size())
-                c.values[i] = replay.state().ctas[cell->cta].cell(cell->lane, cell->column);
-            if (s.moveOf[i] < 0) continue;
-            const ByteMove m = doc.trace().moves[size_t(s.moveOf[i])];
-            const uint32_t dstByte = 4 * (cell->column - uint32_t(m.dst.addr & 0xFFFF));
-            ElementKey k = elementKeyOf(doc, m, dstByte);
-            if (m.src.space == MemSpace::SharedCta && m.src.cta == smem.window.cta) {
-                const uint64_t a = m.src.addr + srcByteOf(m, dstByte);
-                if (a >= smem.window.base && a < uint64_t(smem.window.base) + smem.window.size &&
-                    smem.keys[size_t(a - smem.window.base)])
-                    k = *smem.keys[size_t(a - smem.window.base)];
+        for (uint32_t x = 0; x < s.width(); ++x)
+            if (const auto cell = s.cellAt(x, y)) {
+                const size_t i = size_t(y) * s.width() + x;
+                c.cells[i] = cell;
+                cells[i] = TmemCell{cell->cta, cell->lane, cell->column};
             }
-            c.keys[i] = k;
-        }
+    const SmemElements smemElements{SharedWindow{smem.window.cta, smem.window.base, smem.window.size},
+                                    smem.keys, smem.bytes};
+    TmemElements e = tmemElementsAt(doc.trace(), doc.run().tmemInitial, documentTensorCopies(doc),
+                                    std::move(cells), s.moveOf, step, smemElements);
+    c.keys = std::move(e.keys);
+    c.values = std::move(e.values);
     return c;
 }
 

@@ -4,18 +4,10 @@
 /// Plain C++ + GLM (no Qt): the compare window (compare_window.*) and the headless export
 /// (compare_export.*) draw what this builds, with the same scene and overlay builders as the window.
 ///
-/// Logical element of a shared-memory byte = what the move that last wrote it carried:
-///   * a TMA copy (fills included): the tensor element, i.e. the tensor (its global address), the
-///     coordinate of every dim (coordOfByte) and the byte inside the element;
-///   * any other move: the location it was copied from (space, CTA, byte / cell address).
-/// Two panes "hold the same element" in cells with equal keys, wherever the tiling put them.
-/// Differences by logical element (issue 24 item 8; compare_match.cpp): a cell of pane k, against pane 1,
-///   * is the same when pane 1 holds the same key with the same value at the same place;
-///   * is reshuffled when pane 1 holds that key with that value at another place;
-///   * differs when pane 1 holds that key with that value nowhere (another value, another or a missing
-///     element), or when the cell is unwritten and pane 1's element at this place is nowhere in pane k.
-/// The key names the byte inside the element, so a cell is one byte (shared memory) or one 32-bit cell
-/// (Tensor Memory, the key of its first byte) and the value is that byte or cell.
+/// Logical elements and the classes of cells (same, reshuffled, different) are the engine's
+/// (layoutscope/analysis/compare_match.hpp, issue 24 item 8), so `layoutscope-cli compare` counts what
+/// this window marks; this file builds them from a Document and its scenes.
+#include "layoutscope/analysis/compare_match.hpp"
 #include "layoutscope/analysis/metrics_table.hpp"
 #include "scene/smem_scene.hpp"
 #include "scene/tmem_scene.hpp"
@@ -30,19 +22,6 @@
 
 namespace layoutscope::views {
 
-struct ElementKey {
-    MemSpace space = MemSpace::None; ///< Global: a tensor element; else where the byte came from
-    uint32_t cta = 0;
-    uint64_t addr = 0;              ///< tensor global address; or the source byte / cell address
-    std::array<int32_t, 5> coord{}; ///< tensor elements: the coordinate, dim 0 first
-    uint32_t byte = 0;              ///< tensor elements: byte inside the element
-    friend auto operator<=>(const ElementKey&, const ElementKey&) = default;
-    /// Same element, whatever the byte inside it.
-    [[nodiscard]] bool sameElement(const ElementKey& o) const {
-        return space == o.space && cta == o.cta && addr == o.addr && coord == o.coord;
-    }
-};
-
 /// What one pane's shared memory holds at a step: per cell of its window, the element key (nullopt:
 /// never written) and the byte value.
 struct SmemContent {
@@ -50,6 +29,9 @@ struct SmemContent {
     std::vector<std::optional<ElementKey>> keys;
     std::vector<uint8_t> bytes;
 };
+
+/// Per instruction of `doc`: whether it copies tensor elements (its InstrTile), for the engine's keys.
+[[nodiscard]] std::vector<TensorCopyInfo> documentTensorCopies(const Document& doc);
 
 /// The element a shared-memory byte holds, from its last writer `m` (byte `byteInMove` of it).
 [[nodiscard]] ElementKey elementKeyOf(const Document& doc, const ByteMove& m, uint32_t byteInMove);
@@ -60,24 +42,9 @@ struct SmemContent {
 /// Cells of `c` that hold the same element as `k` (any byte of it), in cell order.
 [[nodiscard]] std::vector<uint32_t> cellsOfElement(const SmemContent& c, const ElementKey& k);
 
-/// How a cell of a pane compares with the reference pane (see the file comment).
-enum class CellMatch : uint8_t { Same, Reshuffled, Different };
-
-/// Per cell of a pane: its class against the reference and where the reference holds it.
-struct CellMatches {
-    std::vector<CellMatch> kind;
-    /// Reshuffled: the reference's cell (index in its content) holding the same key and value, the
-    /// first one; Different: a reference cell holding the same key with another value, or (an unwritten
-    /// cell) the reference's cell at the same place; -1 when there is none.
-    std::vector<int64_t> refAt;
-    size_t reshuffled = 0, different = 0;
-};
-
 /// Classes of the cells of `other` against `ref`, same place = same shared::cta address. O(cells): a
 /// hash of (key, value) -> first cell of `ref`.
 [[nodiscard]] CellMatches matchCells(const SmemContent& ref, const SmemContent& other);
-/// Per cell the stronger class of `into` and `from` (Different > Reshuffled > Same); the counts follow.
-void mergeMatches(CellMatches& into, const CellMatches& from);
 
 /// What one pane's Tensor Memory holds at a step: per grid cell of its TMEM view (tmem_scene.hpp), the
 /// TMEM cell shown, the element key of what was written there (nullopt: never written) and the 32-bit

@@ -1,4 +1,5 @@
 #include "scene/document.hpp"
+#include "layoutscope/analysis/compare_match.hpp"
 #include "layoutscope/analysis/observed.hpp"
 #include "layoutscope/ptx/module.hpp"
 #include "layoutscope/scenario/load_kernel.hpp"
@@ -307,22 +308,9 @@ uint32_t Document::elemBytesOf(uint32_t instr) const {
 }
 
 SmemWindow smemWindowOf(const Trace& t, uint32_t cta, const Scenario* s) {
-    uint64_t lo = UINT64_MAX, hi = 0;
-    auto cover = [&](uint64_t a, uint64_t len) {
-        lo = std::min(lo, a);
-        hi = std::max(hi, a + len);
-    };
-    if (s)
-        for (const ScenarioBuffer& b : s->buffers)
-            if (b.cta == cta && b.size > 0) cover(b.addr, b.size);
-    for (const ByteMove& m : t.moves) {
-        if (m.dst.space == MemSpace::SharedCta && m.dst.cta == cta) cover(m.dst.addr, m.length);
-        if (m.src.space == MemSpace::SharedCta && m.src.cta == cta) cover(m.src.addr, m.length);
-    }
-    if (hi == 0) return {cta, 0, 0};
-    lo = lo / 128 * 128;
-    hi = (hi + 127) / 128 * 128;
-    return {cta, static_cast<uint32_t>(lo), static_cast<uint32_t>(hi - lo)};
+    const SharedWindow w =
+        sharedWindowOf(t, cta, s); // the engine's, so `layoutscope-cli compare` sees this window
+    return {w.cta, w.base, w.size};
 }
 
 } // namespace layoutscope::views

@@ -1,6 +1,8 @@
 #include "scene/inspect.hpp"
 #include "scene/source_origin.hpp"
 
+#include "layoutscope/core/coord_text.hpp"
+
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -108,11 +110,9 @@ std::string provenanceSentence(Provenance p) {
     return "?";
 }
 
+/// "(x=5, y=3)": dimension 0 first, labelled, as lessons and the CLI write it (core/coord_text.hpp).
 static std::string coordText(const std::array<int32_t, 5>& c, uint32_t rank) {
-    std::string s = "(";
-    for (uint32_t d = 0; d < std::max<uint32_t>(rank, 2) && d < 5; ++d)
-        s += (d ? ", " : "") + std::to_string(c[d]);
-    return s + ")";
+    return elementCoordText(c, rank);
 }
 
 /// Word-wrap `text` at `width` columns, continuation lines indented by `indent` spaces.
@@ -171,8 +171,7 @@ std::string inspectSmemByte(const Document& doc, const SmemScene& s, std::span<c
     const auto c = coordOfByte(m, inMove, eb);
     const InstrTile* tile = doc.tileOf(m.instr);
     const uint32_t rank = tile ? tile->map.p.tensorRank : 2;
-    o << "source:  element " << coordText(c, rank) << "  (dim 0 first), byte " << inMove % eb << " of " << eb
-      << "\n";
+    o << "source:  element " << coordText(c, rank) << ", byte " << inMove % eb << " of " << eb << "\n";
     if (m.src.space == MemSpace::Global)
         o << "from:    global " << hex(m.src.addr + inMove, 12) << "\n";
     else if (m.src.space == MemSpace::Fill)

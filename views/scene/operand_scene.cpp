@@ -1,5 +1,6 @@
 #include "scene/operand_scene.hpp"
 
+#include "layoutscope/core/coord_text.hpp"
 #include "scene/mark_badge.hpp"
 
 #include <algorithm>
@@ -13,7 +14,7 @@ constexpr Rgba8 kAxis{235, 235, 240, 255};
 constexpr Rgba8 kDim{150, 152, 160, 255};
 
 std::string coordText(const std::array<int64_t, 2>& c) {
-    return "(" + std::to_string(c[0]) + "," + std::to_string(c[1]) + ")";
+    return elementCoordText(c); // "(x=0, y=1)", dimension 0 first (core/coord_text.hpp)
 }
 
 std::string hex(uint32_t v) {

@@ -38,7 +38,7 @@ inline constexpr glm::vec4 kOperandMargins{56.0f, 64.0f, 16.0f, 98.0f};
 /// should be.
 [[nodiscard]] std::string inspectOperandCell(const OperandGrid& g, uint32_t x, uint32_t y);
 
-/// "A[m=1][k=0]: expected (0,1), reads (32,0) at 0x0450" (the consumer diagnostic's wording).
+/// "A[m=1][k=0]: expected (x=0, y=1), reads (x=32, y=0) at 0x0450" (the consumer diagnostic's wording).
 [[nodiscard]] std::string operandCellText(const OperandGrid& g, const OperandCell& c);
 
 } // namespace layoutscope::views

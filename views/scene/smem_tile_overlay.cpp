@@ -53,8 +53,9 @@ std::vector<std::string> smemHeatLines(const SmemHeat& h) {
     uint32_t worst = 0;
     for (uint32_t w : h.heat.report.wordsPerBank) worst = std::max(worst, w);
     char b[256];
-    std::snprintf(b, sizeof b, "bank heat: %s, tile of instruction %u %s, from element (%u, %u)",
-                  accessPatternName(h.pattern), h.instr, tileLayoutText(h.tile).c_str(), h.row0, h.col);
+    // The box's element in the one coordinate order (core/coord_text.hpp): x = column (dim 0), y = row.
+    std::snprintf(b, sizeof b, "bank heat: %s, tile of instruction %u %s, from box element (x=%u, y=%u)",
+                  accessPatternName(h.pattern), h.instr, tileLayoutText(h.tile).c_str(), h.col, h.row0);
     std::vector<std::string> lines{b};
     std::snprintf(b, sizeof b,
                   "%u wavefronts (ideal %u, %u excess = bank conflicts as Nsight Compute counts them); "

@@ -1,6 +1,7 @@
 #include "scene/tmem_expected.hpp"
 
 #include "layoutscope/analysis/operand_grid.hpp"
+#include "layoutscope/core/coord_text.hpp"
 #include "layoutscope/tcgen05/tmem.hpp"
 
 #include <sstream>
@@ -120,7 +121,7 @@ const TmemWrongCell* expectedCellAt(const Document& doc, const TmemExpectations&
 }
 
 static std::string coordText(const std::array<int64_t, 2>& c) {
-    return "(" + std::to_string(c[0]) + "," + std::to_string(c[1]) + ")";
+    return elementCoordText(c); // "(x=0, y=1)", dimension 0 first (core/coord_text.hpp)
 }
 
 std::string expectedCellText(const TmemWrongCell& c) {

@@ -53,7 +53,8 @@ void markExpectedTmem(const Document& doc, const TmemExpectations& e, TmemScene&
 [[nodiscard]] const TmemWrongCell* expectedCellAt(const Document& doc, const TmemExpectations& e,
                                                   const TmemScene& s, uint32_t x, uint32_t y);
 
-/// Inspector lines for a marked cell: "expected global (0,1), holds (64,0)" and where it comes from.
+/// Inspector lines for a marked cell: "expected global (x=0, y=1), holds (x=64, y=0)" and where it comes
+/// from.
 [[nodiscard]] std::string expectedCellText(const TmemWrongCell& c);
 
 } // namespace layoutscope::views

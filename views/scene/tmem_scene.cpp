@@ -1,6 +1,7 @@
 #include "scene/tmem_scene.hpp"
 #include "scene/tmem_dealloc.hpp"
 
+#include "layoutscope/analysis/compare_match.hpp"
 #include "layoutscope/tcgen05/tmem.hpp"
 
 #include <algorithm>
@@ -23,15 +24,7 @@ std::optional<glm::uvec2> TmemScene::gridOf(TmemCellRef c) const {
 
 std::pair<uint32_t, uint32_t> tmemCtasShown(const Document& doc, uint32_t cta) {
     if (!doc.hasTrace()) return {cta, 1};
-    bool even = false, odd = false;
-    for (const ByteMove& m : doc.trace().moves) {
-        for (const MemRef* r : {&m.dst, &m.src}) {
-            if (r->space != MemSpace::TensorMemory || (r->cta | 1u) != (cta | 1u)) continue;
-            (r->cta & 1u ? odd : even) = true;
-        }
-        if (even && odd) return {cta & ~1u, 2};
-    }
-    return {cta, 1};
+    return tmemCtasOf(doc.trace(), cta); // the engine's, so `layoutscope-cli compare` covers these CTAs
 }
 
 static bool isAllocMove(const ByteMove& m) {

@@ -1,6 +1,7 @@
 // compareObserved (observed.hpp): observed bytes against the engine's final state, with the location of
 // each differing byte and, for tensors filled with their element index, which element each side holds.
 #include "layoutscope/analysis/observed.hpp"
+#include "layoutscope/core/coord_text.hpp"
 
 #include <algorithm>
 
@@ -18,7 +19,6 @@ std::string coordsOf(const ScenarioTensorMap& t, uint64_t elem) {
     const uint32_t bits = elementBits(p.dataType);
     const uint64_t es = bits >= 8 ? bits / 8 : 1;
     uint64_t off = elem * es;
-    std::string out;
     uint64_t c[kMaxTensorRank] = {};
     for (int d = static_cast<int>(p.tensorRank) - 1; d >= 1; --d) {
         const uint64_t stride = p.globalStrides[d - 1];
@@ -27,11 +27,12 @@ std::string coordsOf(const ScenarioTensorMap& t, uint64_t elem) {
         off %= stride;
     }
     c[0] = off / es;
+    std::array<int64_t, kMaxTensorRank> w{};
     for (uint32_t d = 0; d < p.tensorRank; ++d) {
         if (c[d] >= p.globalDim[d]) return "";
-        out += (d ? ", " : "(") + std::to_string(c[d]);
+        w[d] = int64_t(c[d]);
     }
-    return out + ")";
+    return elementCoordText(w, p.tensorRank); // "(x=0, y=1)": dimension 0 first, labelled
 }
 
 /// The tensor whose tile the engine wrote at this smem byte (the last TMA load into the buffer), if its

@@ -3,6 +3,8 @@
 #include "lesson/syntax.hpp"
 #include "lesson/resolve.hpp"
 
+#include "layoutscope/core/coord_text.hpp"
+
 #include <algorithm>
 
 namespace layoutscope {
@@ -41,12 +43,52 @@ bool parseSmemEnd(Cursor& c, std::string& buf, int64_t& off) {
     return true;
 }
 
+// `(x=5, y=3)`: labelled indices, dimension 0 = x first as the Inspector writes them (core/coord_text.hpp);
+// any order, each dimension once, x up to the highest named.
+std::optional<Diagnostic> parseLabelled(Cursor& c, LessonSelector& s) {
+    std::array<int64_t, 5> lo{}, hi{};
+    std::array<bool, 5> named{};
+    uint32_t n = 0;
+    for (;;) {
+        const SourceSpan at = c.span();
+        const std::string label = c.word();
+        uint32_t d = 5;
+        for (uint32_t k = 0; k < 5; ++k)
+            if (label == dimLabel(k)) d = k;
+        if (d == 5 || !c.eat("="))
+            return diag("lesson.selector", at,
+                        "expected a labelled index x=.., y=.., z=.., d3=.. or d4=.. (x = dimension 0, the "
+                        "contiguous one)");
+        if (named[d]) return diag("lesson.selector", at, label + " is named twice");
+        if (!parseRange(c, lo[d], hi[d]))
+            return diag("lesson.selector", c.span(), "expected an index or a range A..B");
+        if (hi[d] < lo[d]) return diag("lesson.selector", c.span(), "a range A..B needs A <= B");
+        named[d] = true;
+        n = std::max(n, d + 1);
+        if (c.eat(",")) continue;
+        if (c.eat(")")) break;
+        return diag("lesson.selector", c.span(), "expected ',' or ')'");
+    }
+    for (uint32_t d = 0; d < n; ++d)
+        if (!named[d])
+            return diag("lesson.selector", s.span,
+                        "name every dimension from x up to the last one: " + dimLabel(d) + " is missing");
+    s.rank = n;
+    s.lo = lo;
+    s.hi = hi;
+    return std::nullopt;
+}
+
 std::optional<Diagnostic> parseIndices(Cursor& c, LessonSelector& s) {
     const bool cOrder = c.peek() == '(';
     if (!c.eat("(") && !c.eat("{"))
         return diag("lesson.selector", c.span(),
-                    "expected '(' (indices outermost first, as A[row][col]) or '{' (PTX coordinates, "
-                    "dimension 0 first) after the tensor name");
+                    "expected '(x=.., y=..)' (labelled, x = dimension 0), '(' (indices outermost first, as "
+                    "A[row][col]) or '{' (PTX coordinates, dimension 0 first) after the tensor name");
+    if (cOrder) { // labelled?
+        Cursor probe = c;
+        if (!probe.word().empty() && probe.eat("=")) return parseLabelled(c, s);
+    }
     std::array<int64_t, 5> lo{}, hi{};
     uint32_t n = 0;
     for (;;) {

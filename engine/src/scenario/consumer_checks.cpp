@@ -7,6 +7,7 @@
 // comparison (compareRead) are shared with operandGrid (operand_grid.cpp, the GUI's operand view)
 // through consumer_operands.hpp, so the grid's mismatches are exactly the reads this check counts.
 #include "layoutscope/analysis/consumer.hpp"
+#include "layoutscope/core/coord_text.hpp"
 #include "layoutscope/tma/tma.hpp"
 #include "scenario/consumer_operands.hpp"
 
@@ -17,8 +18,9 @@
 namespace layoutscope::scn {
 namespace {
 
+/// "(x=0, y=1)": dimension 0 first, labelled (core/coord_text.hpp).
 std::string coordText(const std::array<int64_t, 2>& c) {
-    return "(" + std::to_string(c[0]) + "," + std::to_string(c[1]) + ")";
+    return elementCoordText(c);
 }
 
 const char* shortSwizzle(uint32_t layoutType) {
