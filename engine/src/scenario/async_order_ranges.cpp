@@ -11,6 +11,7 @@
 #include "layoutscope/tma/tma.hpp"
 
 #include <algorithm>
+#include <array>
 #include <tuple>
 
 namespace layoutscope::scn {
@@ -82,6 +83,49 @@ struct RowWalk {
     }
 };
 
+// Move k's CTA, address and logical offset, as MoveTable::gridMoveLevels computes them.
+std::array<int64_t, 3> fieldsAt(const MoveTable::RunSpan& v, const MemRef& r0, size_t fc, size_t fa,
+                                uint64_t k) {
+    int64_t c = r0.cta, a = int64_t(r0.addr), lg = v.first.logicalOffset;
+    uint64_t q = k;
+    for (size_t l = 0; l < v.levels; ++l) {
+        const uint64_t i = l + 1 < v.levels ? q % v.n[l] : q;
+        q /= v.n[l];
+        c += int64_t(i) * v.s[l][fc];
+        a += int64_t(i) * v.s[l][fa];
+        lg += int64_t(i) * v.s[l][kLogical];
+    }
+    return {c, a, lg};
+}
+
+// A level j > 0 whose moves lie back to back while the rows interleave (a tcgen05.ld/st: lanes at level 0,
+// columns above): when the span holds whole blocks of it, each block's moves along j are one range.
+bool byLevel(const MoveTable::RunSpan& v, const RowWalk& w, const MemRef& r0, std::vector<Range>& rs) {
+    if (w.derived || w.len == 0) return false;
+    uint64_t below = 1; // moves per step of level j
+    for (size_t j = 1; j < v.levels; ++j) {
+        below *= v.n[j - 1];
+        if (v.s[j][w.fa] != int64_t(w.len) || v.s[j][w.fc] != 0) continue;
+        const bool open = j + 1 == v.levels;
+        const uint64_t block = open ? v.k1 - v.k0 : below * v.n[j],
+                       cnt = open ? (v.k1 - v.k0) / below : v.n[j];
+        if (v.k0 % below != 0 || v.k1 % below != 0 || (!open && (v.k0 % block != 0 || v.k1 % block != 0)))
+            continue;
+        std::vector<Range> got;
+        for (uint64_t b = v.k0; b < v.k1; b += block)
+            for (uint64_t c = 0; c < below; ++c) {
+                const auto f = fieldsAt(v, r0, w.fc, w.fa, b + c);
+                if (w.onlyCta >= 0 && uint8_t(f[0]) != w.onlyCta) continue;
+                const uint64_t lo = uint64_t(f[1]), hi = lo + cnt * w.len;
+                if (w.tmem && (lo >> 16) != ((hi - 1) >> 16)) return false; // never across a lane
+                got.push_back(Range{r0.space, uint8_t(f[0]), lo, hi, {}});
+            }
+        rs.insert(rs.end(), got.begin(), got.end());
+        return true;
+    }
+    return false;
+}
+
 void spanRanges(const MoveTable::RunSpan& v, bool dst, int onlyCta, std::vector<Range>& rs) {
     const MemRef& r0 = dst ? v.first.dst : v.first.src; // space and length are the same for the whole run
     if (r0.space != MemSpace::SharedCta && r0.space != MemSpace::TensorMemory &&
@@ -96,21 +140,12 @@ void spanRanges(const MoveTable::RunSpan& v, bool dst, int onlyCta, std::vector<
                     tmem,
                     onlyCta,
                     rs};
+    if (v.levels > 1 && v.s[0][w.fa] != int64_t(w.len) && byLevel(v, w, r0, rs)) return;
     const uint64_t n0 = v.levels > 1 ? v.n[0] : 0; // moves per level-0 row (0: the whole run is one row)
     for (uint64_t k = v.k0; k < v.k1;) {
-        const uint64_t i0 = n0 ? k % n0 : k - v.k0;
-        const uint64_t end = n0 ? std::min(v.k1, k - i0 + n0) : v.k1;
-        // Move k's fields, as MoveTable::gridMoveLevels computes them.
-        int64_t c = r0.cta, a = int64_t(r0.addr), lg = v.first.logicalOffset;
-        uint64_t q = k;
-        for (size_t l = 0; l < v.levels; ++l) {
-            const uint64_t i = l + 1 < v.levels ? q % v.n[l] : q;
-            q /= v.n[l];
-            c += int64_t(i) * v.s[l][w.fc];
-            a += int64_t(i) * v.s[l][w.fa];
-            lg += int64_t(i) * v.s[l][kLogical];
-        }
-        w.row(r0.space, c, a, lg, end - k);
+        const uint64_t end = n0 ? std::min(v.k1, k - k % n0 + n0) : v.k1;
+        const auto f = fieldsAt(v, r0, w.fc, w.fa, k);
+        w.row(r0.space, f[0], f[1], f[2], end - k);
         k = end;
     }
 }
