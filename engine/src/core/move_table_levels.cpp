@@ -3,6 +3,8 @@
 #include "layoutscope/core/move_table.hpp"
 #include "layoutscope/core/result.hpp"
 
+#include <algorithm>
+
 namespace layoutscope {
 namespace {
 
@@ -77,6 +79,35 @@ void MoveTable::appendGridLevels(const ByteMove& first, std::span<const uint32_t
     m_runs.push_back(r);
     m_size += total;
     m_lastStep = uint32_t(lastStep);
+}
+
+std::vector<MoveTable::RunSpan> MoveTable::runSpans(size_t lo, size_t hi) const {
+    std::vector<RunSpan> out;
+    for (size_t i = lo; i < hi;) { // rebuild()'s index decomposition, as gridMoveLevels levels
+        const Run& r = m_runs[runOf(i)];
+        const Shape& sh = (&r == &m_runs.back()) ? m_open : m_shapes[r.shape];
+        RunSpan v;
+        v.first = r.first;
+        v.index = r.index;
+        v.k0 = i - r.index;
+        v.k1 = std::min<uint64_t>(hi, r.index + r.count) - r.index;
+        v.derive = sh.derive;
+        for (size_t l = 0; l < 3; ++l) v.s[l] = sh.s[l];
+        v.n[0] = r.n0;
+        v.n[1] = r.n1;
+        if (sh.ext != kNoExt) {
+            const Ext& e = m_ext[sh.ext];
+            v.levels = e.levels;
+            for (size_t l = 2; l + 1 < e.levels; ++l) v.n[l] = e.n[l - 2];
+            for (size_t l = 3; l < e.levels; ++l) v.s[l] = e.s[l - 3];
+        } else {
+            v.levels = r.n0 == 0 ? 1 : r.n1 == 0 ? 2 : 3;
+        }
+        v.n[v.levels - 1] = 1;
+        out.push_back(v);
+        i = r.index + r.count;
+    }
+    return out;
 }
 
 } // namespace layoutscope

@@ -3,6 +3,7 @@
 // each one read and wrote taken from its trace moves. A scenario is one thread per CTA (the `cta N`
 // directive switches threads); the findings join Run::warnings.
 #include "scenario/async_order.hpp"
+#include "scenario/async_order_ranges.hpp"
 
 #include "layoutscope/async/async.hpp"
 #include "layoutscope/scenario/order_timeline.hpp"
@@ -10,6 +11,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <span>
 
 namespace layoutscope::scn {
 namespace {
@@ -49,47 +51,6 @@ const ScenarioBarrier* barrierIn(const Scenario& s, const std::string& t) {
         if (const ScenarioBarrier* b = s.findBarrier(n)) return b;
     }
     return nullptr;
-}
-
-std::string bufferName(const Scenario& s, uint32_t cta, uint64_t addr) {
-    for (const ScenarioBuffer& b : s.buffers)
-        if (b.cta == cta && addr >= b.addr && addr < uint64_t(b.addr) + b.size) return b.name;
-    return {};
-}
-
-// Merged ranges of the moves of one trace instruction: sources (reads) or destinations (writes) in shared
-// memory, Tensor Memory (columns) and registers.
-std::vector<Range> movesRanges(const Scenario& s, const Trace& tr, uint32_t idx, bool dst, int onlyCta = -1) {
-    std::vector<Range> rs;
-    const TraceInstr& ti = tr.instrs[idx];
-    for (uint64_t i = ti.firstMove; i < ti.endMove; ++i) {
-        const ByteMove m = tr.moves[i];
-        const MemRef& r = dst ? m.dst : m.src;
-        if (r.space != MemSpace::SharedCta && r.space != MemSpace::TensorMemory &&
-            r.space != MemSpace::Register)
-            continue;
-        if (onlyCta >= 0 && r.cta != onlyCta) continue;
-        const uint64_t len = r.space == MemSpace::TensorMemory ? (m.length + 3) / 4 : m.length;
-        rs.push_back(Range{r.space, r.cta, r.addr, r.addr + len, {}});
-    }
-    std::sort(rs.begin(), rs.end(), [](const Range& a, const Range& b) {
-        return std::tie(a.space, a.cta, a.begin) < std::tie(b.space, b.cta, b.begin);
-    });
-    std::vector<Range> out;
-    for (Range& r : rs) {
-        if (!out.empty() && out.back().space == r.space && out.back().cta == r.cta &&
-            r.begin <= out.back().end &&
-            (r.space != MemSpace::TensorMemory || (r.begin >> 16) == (out.back().begin >> 16)))
-            out.back().end = std::max(out.back().end, r.end);
-        else
-            out.push_back(r);
-    }
-    for (Range& r : out) {
-        if (r.space == MemSpace::SharedCta) r.name = bufferName(s, r.cta, r.begin);
-        if (r.space == MemSpace::TensorMemory) r.name = "TMEM";
-        if (r.space == MemSpace::Register) r.name = "registers";
-    }
-    return out;
 }
 
 // Whether instruction idx's writes change any byte of `ov` (the early schedule's bytes vs the late one's).
@@ -147,6 +108,18 @@ void checkAsyncOrder(const Scenario& s, const Run& run, std::vector<Diagnostic>&
     async::Model model([&tr](uint32_t idx, const Range& ov) { return writesDiffer(tr, idx, ov); });
     std::map<uint32_t, uint32_t> allocColumn; ///< CTA -> first column of its last tcgen05.alloc
     bool relaxedArrive = false;               ///< the last barrier.cluster.arrive was .relaxed
+    // Each instruction's deliveries (TxEvents with bytes), in trace order: a counting sort by instruction,
+    // stable, so one pass instead of a scan of every event per Copy (issue 25 item 3).
+    std::vector<uint32_t> txFirst(s.instrs.size() + 1, 0);
+    for (const TxEvent& e : tr.txEvents)
+        if (e.instr < s.instrs.size() && e.bytes > 0) ++txFirst[e.instr + 1];
+    for (size_t k = 1; k < txFirst.size(); ++k) txFirst[k] += txFirst[k - 1];
+    std::vector<TxEvent> txByInstr(txFirst.back());
+    {
+        std::vector<uint32_t> at(txFirst.begin(), txFirst.end() - 1);
+        for (const TxEvent& e : tr.txEvents)
+            if (e.instr < s.instrs.size() && e.bytes > 0) txByInstr[at[e.instr]++] = e;
+    }
     for (uint32_t i = 0; i < s.instrs.size(); ++i) {
         const ScenarioInstr& in = s.instrs[i];
         const std::string& t = in.text;
@@ -193,9 +166,7 @@ void checkAsyncOrder(const Scenario& s, const Run& run, std::vector<Diagnostic>&
         }
         switch (in.kind) {
         case ScenarioInstrKind::Copy: {
-            std::vector<TxEvent> tx;
-            for (const TxEvent& e : tr.txEvents)
-                if (e.instr == i && e.bytes > 0) tx.push_back(e);
+            const std::span<const TxEvent> tx(txByInstr.data() + txFirst[i], txFirst[i + 1] - txFirst[i]);
             if (tx.empty()) { // a store: reads shared memory, completes through a bulk async-group
                 issue(async::OpKind::TmaStore, async::Completion::BulkGroup);
                 break;

@@ -193,6 +193,19 @@ class MoveTable {
     void clear();
     /// Whether any move in [lo, hi) carries `rule`: O(runs in the range), not O(moves).
     [[nodiscard]] bool anyRule(size_t lo, size_t hi, RuleId rule) const;
+    /// One run's share of a range of moves, for a walk that rebuilds no move: table move `index + k`
+    /// (k0 <= k < k1) is gridMoveLevels(first, {n, levels}, {s, levels}, k, derive); the last level is
+    /// open (its count is 1 here). A derived address's stride is not meaningful (derive recomputes it).
+    struct RunSpan {
+        ByteMove first;
+        uint64_t index = 0, k0 = 0, k1 = 0;
+        uint32_t levels = 1;
+        std::array<uint32_t, kMaxLevels> n{};
+        std::array<Strides, kMaxLevels> s{};
+        AddrDerivation derive;
+    };
+    /// The runs holding moves [lo, hi), in order: O(runs in the range).
+    [[nodiscard]] std::vector<RunSpan> runSpans(size_t lo, size_t hi) const;
     /// Runs stored, and heap bytes used (for the trace's memory budget and benchmarks).
     [[nodiscard]] size_t runCount() const { return m_runs.size(); }
     [[nodiscard]] size_t memoryBytes() const;
