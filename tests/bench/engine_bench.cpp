@@ -9,9 +9,9 @@
 //                 loads10k-full: the same with every before/after byte stored (compactTrace off);
 //                 loads10k-budget: the budget part alone
 //   st10k         10,000 tcgen05.st .32x32b.x128 (16 KiB each): parse + run. The async checker's clocks and
-//                 history are linear and its ranges read run by run since issue 25 item 3; most of the rest
-//                 is the order check's writesDiffer rebuilding every move (MoveTable::rebuild) to compare
-//                 bytes
+//                 history are linear, its ranges and value cross-check read run by run since issue 25 item 3;
+//                 the rest is the executor, the checker's access history (async::Model::Impl::record) and
+//                 parsing
 //   scale         3,000 vs 300 small loads: the time ratio (linear time: ~10x)
 //   consumers     300 vs 3000 tcgen05.cp checked against their TMA tile: the ratio (linear: ~10x)
 //   commits       300 vs 3000 rounds of tcgen05.cp, tcgen05.commit and its wait: the ratio (linear: ~10x;

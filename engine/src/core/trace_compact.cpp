@@ -100,6 +100,43 @@ MoveBytes Trace::beforeBytes(const ByteMove& m) const {
     return b;
 }
 
+namespace {
+
+// The longest prefix of `n` bytes from `offset` that is one piece of memory: a segment may run across a
+// block boundary of its store (two appends back to back), where the next block need not follow.
+uint64_t contiguous(const ByteStore& s, uint64_t offset, uint64_t n) {
+    constexpr uint64_t kBlock = ByteStore::kBlockBytes;
+    for (uint64_t b = (offset / kBlock + 1) * kBlock; b < offset + n; b += kBlock)
+        if (s.data(b) != s.data(b - 1) + 1) return b - offset;
+    return n;
+}
+
+} // namespace
+
+std::span<const uint8_t> Trace::keptBytes(uint64_t at, uint64_t n, bool after) const {
+    if (n == 0 || at >= m_dataEnd) return {};
+    const DataSegment& seg = segmentOf(at);
+    const uint64_t r = at - seg.at;
+    n = std::min(n, seg.bytes - r);
+    const ByteSource src = after ? seg.after : seg.before;
+    const ByteStore* store = nullptr;
+    uint64_t from = 0;
+    if (src == ByteSource::Stored) {
+        store = after ? &m_after : &m_before;
+        from = (after ? seg.afterAt : seg.beforeAt) + r;
+    } else if (!after &&
+               src == ByteSource::Previous) { // beforeBytes: the earlier grid's after, move for move
+        const DataSegment& p = m_segments[seg.from];
+        if (p.after != ByteSource::Stored || seg.moveLength != p.moveLength || r >= p.bytes) return {};
+        n = std::min(n, p.bytes - r);
+        store = &m_after;
+        from = p.afterAt + r;
+    } else {
+        return {};
+    }
+    return {store->data(from), contiguous(*store, from, n)};
+}
+
 TraceBuilder::~TraceBuilder() {
     flush();
 }

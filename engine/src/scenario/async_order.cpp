@@ -3,6 +3,7 @@
 // each one read and wrote taken from its trace moves. A scenario is one thread per CTA (the `cta N`
 // directive switches threads); the findings join Run::warnings.
 #include "scenario/async_order.hpp"
+#include "scenario/async_order_differ.hpp"
 #include "scenario/async_order_ranges.hpp"
 
 #include "layoutscope/async/async.hpp"
@@ -53,26 +54,6 @@ const ScenarioBarrier* barrierIn(const Scenario& s, const std::string& t) {
     return nullptr;
 }
 
-// Whether instruction idx's writes change any byte of `ov` (the early schedule's bytes vs the late one's).
-bool writesDiffer(const Trace& tr, uint32_t idx, const Range& ov) {
-    const TraceInstr& ti = tr.instrs[idx];
-    for (uint64_t i = ti.firstMove; i < ti.endMove; ++i) {
-        const ByteMove m = tr.moves[i];
-        if (m.dst.space != ov.space || m.dst.cta != ov.cta) continue;
-        const bool tmem = m.dst.space == MemSpace::TensorMemory;
-        const uint64_t end = m.dst.addr + (tmem ? (m.length + 3) / 4 : m.length);
-        if (end <= ov.begin || m.dst.addr >= ov.end) continue;
-        const auto before = tr.beforeBytes(m), after = tr.afterBytes(m);
-        uint64_t b0 = 0, b1 = m.length; // bytes of the move inside the overlap (TMEM: the whole move)
-        if (!tmem) {
-            b0 = std::max(ov.begin, m.dst.addr) - m.dst.addr;
-            b1 = std::min(ov.end, end) - m.dst.addr;
-        }
-        if (!std::equal(before.begin() + b0, before.begin() + b1, after.begin() + b0)) return true;
-    }
-    return false;
-}
-
 // The buffers that descriptors' start addresses (bits [0,14) = address >> 4) fall in, in each CTA of `ctas`:
 // what an MMA reads from shared memory. unverified: the whole buffer is taken as read, not only the
 // descriptor's walk (wgmma records no per-element moves, tcgen05.mma none for A and B).
@@ -105,7 +86,8 @@ void checkAsyncOrder(const Scenario& s, const Run& run, std::vector<Diagnostic>&
                      async::Timeline* timeline) {
     const Trace& tr = run.trace;
     if (tr.instrs.size() != s.instrs.size() || s.instrs.empty()) return; // a run stopped early: no model
-    async::Model model([&tr](uint32_t idx, const Range& ov) { return writesDiffer(tr, idx, ov); });
+    WritesDiffer differ(tr); // the value cross-check, read from the trace's runs (async_order_differ.cpp)
+    async::Model model([&differ](uint32_t idx, const Range& ov) { return differ(idx, ov); });
     std::map<uint32_t, uint32_t> allocColumn; ///< CTA -> first column of its last tcgen05.alloc
     bool relaxedArrive = false;               ///< the last barrier.cluster.arrive was .relaxed
     // Each instruction's deliveries (TxEvents with bytes), in trace order: a counting sort by instruction,

@@ -105,6 +105,13 @@ struct Trace {
     [[nodiscard]] MoveBytes afterBytes(const ByteMove& m) const;
     /// The destination bytes before move `m`; zeros for a register destination.
     [[nodiscard]] MoveBytes beforeBytes(const ByteMove& m) const;
+    /// The before (`after` false) or after bytes of data offsets [at, at + n) as the trace keeps them, for a
+    /// reader that compares the bytes of many moves at once: the longest prefix that lies contiguous in a
+    /// store (stored bytes, or before bytes shared with an earlier grid's stored after bytes), the same
+    /// bytes beforeBytes / afterBytes give for the moves there. Empty when the bytes at `at` are not kept
+    /// as they are (generated after bytes, the implied zeros of a register destination: read those moves
+    /// through beforeBytes / afterBytes). O(log segments).
+    [[nodiscard]] std::span<const uint8_t> keptBytes(uint64_t at, uint64_t n, bool after) const;
     /// `n` zero bytes (n <= 16: a register move).
     [[nodiscard]] static std::span<const uint8_t> zeroBytes(uint32_t n);
     /// The same after bytes stored at the same offsets (fast-path tests: both executors keep the same).
