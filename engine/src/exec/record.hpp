@@ -40,6 +40,9 @@ struct Recorder {
     /// Statements recorded so far: statement k becomes the recording's instruction k (its trace step), and
     /// the count when the executing instruction began (orderSite gives the order model's events their step).
     uint32_t statements = 0, instrStart = 0;
+    /// (CTA, warpgroup) -> the statement of its last recorded wgmma.mma_async: the first warp records it,
+    /// the last warp to arrive executes it (orderWgmma gives the operation that step).
+    std::map<std::pair<uint32_t, uint32_t>, uint32_t> wgmmaStatement;
 };
 
 /// The origin line and the `cta`/`warp` directives for an instruction of warp `w` issued by `lane`.

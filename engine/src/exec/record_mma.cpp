@@ -133,10 +133,13 @@ void recordWgmma(Machine& m, Warp& w, const Op& op, uint32_t exec) {
     const std::string opc = opcodeOf(op);
     // wgmma.mma_async.sync.aligned.m64nNk16.dtype.f16|bf16.f16|bf16 with both operands from descriptors.
     const size_t shape = opc.find(".m64n");
+    const std::pair<uint32_t, uint32_t> group{w.cta, w.firstThread / 128};
+    m.rec->wgmmaStatement.erase(group);
     if (op.o.size() != 8 || op.o[1].kind == OK::Vec || shape == std::string::npos ||
         (opc.find(".f16.f16", shape) == std::string::npos &&
          opc.find(".bf16.bf16", shape) == std::string::npos))
         return recordNote(m, "wgmma.mma_async other than the .f16/.bf16 forms with A and B in shared memory");
+    m.rec->wgmmaStatement[group] = m.rec->statements; // the statement written below
     const int l = std::countr_zero(exec);
     recordOrigin(m, w, op, l);
     const std::string s = regList("f", op.o[0].elems.size()) + ", " +
