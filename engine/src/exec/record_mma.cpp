@@ -129,12 +129,13 @@ void recordTcgen05(Machine& m, Warp& w, const Op& op, uint32_t exec) {
 }
 
 void recordWgmma(Machine& m, Warp& w, const Op& op, uint32_t exec) {
-    if (!m.rec || !exec || m.rec->truncated || (w.firstThread / 32) % 4 != 0) return;
+    if (!m.rec || !exec || (w.firstThread / 32) % 4 != 0) return;
+    const std::pair<uint32_t, uint32_t> group{w.cta, w.firstThread / 128};
+    m.rec->wgmmaStatement.erase(group); // none until this one is written (orderWgmma)
+    if (m.rec->truncated) return;
     const std::string opc = opcodeOf(op);
     // wgmma.mma_async.sync.aligned.m64nNk16.dtype.f16|bf16.f16|bf16 with both operands from descriptors.
     const size_t shape = opc.find(".m64n");
-    const std::pair<uint32_t, uint32_t> group{w.cta, w.firstThread / 128};
-    m.rec->wgmmaStatement.erase(group);
     if (op.o.size() != 8 || op.o[1].kind == OK::Vec || shape == std::string::npos ||
         (opc.find(".f16.f16", shape) == std::string::npos &&
          opc.find(".bf16.bf16", shape) == std::string::npos))
