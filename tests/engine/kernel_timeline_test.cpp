@@ -221,3 +221,32 @@ TEST_CASE("kernel timeline: past kMaxTimelineItems operations the timeline only 
     CHECK(t.opsLeftOut == 3);
     CHECK(t.ops.back().issueStep == async::kMaxTimelineItems - 1);
 }
+
+TEST_CASE("kernel timeline: each warpgroup's wgmma stands at the statement its first warp recorded",
+          "[async][timeline][kernel-timeline]") {
+    // CuTe tutorial hopper/wgmma_tma_sm90 (docs/exec.md): one warpgroup; the recorder writes a
+    // wgmma.mma_async when warp 0 reaches it, the executor runs it when the last of the 4 warps does. Truth:
+    // the recording's instruction list - each wgmma span must start on a recorded wgmma.mma_async of its own
+    // PTX line, one span per recorded wgmma, none approximate.
+    const std::string path =
+        std::string(LAYOUTSCOPE_TEST_DATA_DIR) + "/cute_tutorials/wgmma_tma_sm90.launch.scn";
+    auto s = loadScenario(readText(path), path);
+    REQUIRE(s);
+    auto run = runScenario(*s);
+    REQUIRE(run);
+    const async::Timeline t = orderTimeline(*s, *run);
+    size_t recorded = 0;
+    for (const ScenarioInstr& in : s->instrs) recorded += in.text.rfind("wgmma.mma_async", 0) == 0;
+    const auto wgmmas = opsOf(t, async::OpKind::Wgmma);
+    REQUIRE(recorded > 0);
+    CHECK(wgmmas.size() == recorded);
+    for (const async::OpSpan* o : wgmmas) {
+        REQUIRE(o->issueStep < s->instrs.size());
+        const ScenarioInstr& in = s->instrs[o->issueStep];
+        INFO("step " << o->issueStep << ": " << in.text);
+        CHECK_FALSE(o->issueApprox);
+        CHECK(in.text.rfind("wgmma.mma_async", 0) == 0);
+        CHECK(in.origin.ptxLine == o->line);
+        CHECK(o->thread.thread == 0); // the warpgroup's first lane names it
+    }
+}

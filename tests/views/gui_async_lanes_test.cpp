@@ -198,3 +198,28 @@ TEST_CASE(
     CHECK(w.playback()->step() == w.document()->trace().instrs[mma].endStep);
     test::screenshot(w, size.width() == 1920 ? "async_lanes_kernel_1920.png" : "async_lanes_kernel_1280.png");
 }
+
+TEST_CASE("Async lanes: a timeline past its cap says how many items are not drawn", "[views][gui][async]") {
+    // async::Timeline keeps kMaxTimelineItems of each kind and counts the rest (a big kernel); the lanes say
+    // so in words. Truth: the counts set here.
+    QWidget host;
+    host.resize(900, 60);
+    auto* lanes = new AsyncLanes(&host);
+    async::Timeline t;
+    t.ops.push_back(
+        async::OpSpan{async::OpKind::CpAsync, {}, 0, 1, 10, 11, "cp.async.ca.shared.global", false, true});
+    CHECK(lanes->leftOutNote().isEmpty());
+    lanes->setOrder(t, {});
+    CHECK(lanes->leftOutNote().isEmpty());
+    t.opsLeftOut = 4160;
+    t.phasesLeftOut = 2;
+    lanes->setOrder(t, {});
+    const QString note = lanes->leftOutNote();
+    CHECK(note.contains("4160 more operations"));
+    CHECK(note.contains("2 more phase changes"));
+    CHECK_FALSE(note.contains("races"));
+    CHECK(note.contains(QString::number(async::kMaxTimelineItems)));
+    const auto spans = itemsOf(lanes, AsyncLanes::Item::Span);
+    REQUIRE(spans.size() == 1);
+    CHECK(spans[0].tip.contains("approximate")); // its completion step is marked approximate
+}
