@@ -6,6 +6,7 @@
 #include <QPainterPath>
 #include <QResizeEvent>
 #include <QScreen>
+#include <QStringList>
 #include <QToolTip>
 #include <algorithm>
 #include <cmath>
@@ -40,6 +41,13 @@ QString quoted(const std::string& text) {
     QString t = QString::fromStdString(text);
     if (t.size() > 70) t = t.left(67) + "...";
     return "`" + t + "`";
+}
+
+// A kernel's event whose own instruction records nothing (a wait, arrive, ld.shared, fence) stands at the
+// next instruction of the recording (async::Site::stepApprox): said, not hidden.
+QString near(bool approx) {
+    return approx ? QString(" (approximate: that line records no instruction; the next recorded one)")
+                  : QString();
 }
 
 } // namespace
@@ -158,6 +166,7 @@ void AsyncLanes::buildItems() const {
     m_itemsValid = true;
     const Bands b = bands();
     const double pad = b.row >= 9 ? 2 : 1;
+    const QString lineWord = m_order.kernel ? "PTX " : ""; // a kernel's lines are its PTX lines
     for (const async::OpSpan& o : m_order.ops) {
         const async::Lane l = async::laneOf(o.kind);
         Item it;
@@ -169,17 +178,20 @@ void AsyncLanes::buildItems() const {
         double x1 = it.open ? axisRight() + 6 : instrX(o.doneStep, true);
         x1 = std::max(x1, x0 + 3);
         it.rect = QRectF(QPointF(x0, laneTop(l) + pad), QPointF(x1, laneTop(l) + b.row - pad));
-        it.tip = QString("%1 %2 (line %3, CTA %4 thread %5): issued at instruction %6; ")
-                     .arg(async::opKindName(o.kind), quoted(o.text))
+        it.tip = QString("%1 %2 (%3line %4, CTA %5 thread %6): issued at instruction %7%8; ")
+                     .arg(async::opKindName(o.kind), quoted(o.text), lineWord)
                      .arg(o.line)
                      .arg(o.thread.cta)
                      .arg(o.thread.thread)
-                     .arg(o.issueStep);
-        it.tip +=
-            it.open
-                ? QString("its completion is never observed (no wait, wait_group or tcgen05.wait "
-                          "makes it visible)")
-                : QString("completion visible at instruction %1 (line %2)").arg(o.doneStep).arg(o.doneLine);
+                     .arg(o.issueStep)
+                     .arg(near(o.issueApprox));
+        it.tip += it.open ? QString("its completion is never observed (no wait, wait_group or tcgen05.wait "
+                                    "makes it visible)")
+                          : QString("completion visible at instruction %1 (%2line %3)%4")
+                                .arg(o.doneStep)
+                                .arg(lineWord)
+                                .arg(o.doneLine)
+                                .arg(near(o.doneApprox));
         out.push_back(std::move(it));
     }
     for (const async::PhaseChange& p : m_order.phases) {
@@ -189,11 +201,12 @@ void AsyncLanes::buildItems() const {
         it.colour = kTickColour;
         const double x = instrX(p.step, true);
         it.rect = QRectF(x - 3, b.ticksY, 6, b.tick);
-        it.tip = QString("mbarrier %1 (CTA %2): phase %3 completes at instruction %4")
+        it.tip = QString("mbarrier %1 (CTA %2): phase %3 completes at instruction %4%5")
                      .arg(QString::fromStdString(p.barrier.name))
                      .arg(p.barrier.cta)
                      .arg(p.phase)
-                     .arg(p.step);
+                     .arg(p.step)
+                     .arg(near(p.approx));
         out.push_back(std::move(it));
     }
     for (const async::RaceLink& r : m_order.races) {
@@ -206,13 +219,16 @@ void AsyncLanes::buildItems() const {
         const double y = b.arrowY;
         it.line = QLineF(xa, y, xb, y);
         it.rect = QRectF(QPointF(std::min(xa, xb) - 3, 0), QPointF(std::max(xa, xb) + 3, y + 3));
-        it.tip = QString("race between instruction %1 (line %2) %3 and instruction %4 (line %5) %6")
+        it.tip = QString("race between instruction %1 (%2line %3) %4%5 and instruction %6 (%2line %7) %8%9")
                      .arg(r.firstStep)
+                     .arg(lineWord)
                      .arg(r.firstLine)
                      .arg(quoted(r.firstText))
+                     .arg(near(r.firstApprox))
                      .arg(r.secondStep)
                      .arg(r.secondLine)
-                     .arg(quoted(r.secondText));
+                     .arg(quoted(r.secondText))
+                     .arg(near(r.secondApprox));
         if (r.finding < m_diags.size()) {
             QString msg = QString::fromStdString(m_diags[r.finding].message);
             if (msg.size() > 240) msg = msg.left(237) + "...";
@@ -289,10 +305,25 @@ void AsyncLanes::paintEvent(QPaintEvent*) {
         p.drawEllipse(QPointF(it.line.x1(), y), 2.0, 2.0);
         p.setBrush(Qt::NoBrush);
     }
+    if (const QString more = leftOutNote(); !more.isEmpty()) { // a big kernel: the cap, said
+        p.setPen(QColor(200, 200, 200));
+        p.drawText(QRectF(axisLeft(), 0, axisRight() - axisLeft(), height()),
+                   Qt::AlignRight | Qt::AlignBottom,
+                   p.fontMetrics().elidedText(more, Qt::ElideLeft, int(axisRight() - axisLeft())));
+    }
     if (m_count > 0) {
         p.setPen(QPen(QColor(255, 255, 255, 160), 1));
         p.drawLine(QPointF(xOfStep(m_step), 0), QPointF(xOfStep(m_step), height()));
     }
+}
+
+QString AsyncLanes::leftOutNote() const {
+    QStringList parts;
+    if (m_order.opsLeftOut) parts << QString("%1 more operations").arg(m_order.opsLeftOut);
+    if (m_order.phasesLeftOut) parts << QString("%1 more phase changes").arg(m_order.phasesLeftOut);
+    if (m_order.racesLeftOut) parts << QString("%1 more races").arg(m_order.racesLeftOut);
+    if (parts.isEmpty()) return {};
+    return parts.join(", ") + QString(" not drawn (the first %1 of each are)").arg(async::kMaxTimelineItems);
 }
 
 const AsyncLanes::Item* AsyncLanes::hit(const QPointF& pt) const {
@@ -307,6 +338,8 @@ bool AsyncLanes::event(QEvent* e) {
         auto* he = static_cast<QHelpEvent*>(e);
         if (const Item* it = hit(he->pos()))
             QToolTip::showText(he->globalPos(), it->tip, this);
+        else if (const QString more = leftOutNote(); !more.isEmpty())
+            QToolTip::showText(he->globalPos(), more, this);
         else
             QToolTip::hideText();
         return true;

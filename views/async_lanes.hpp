@@ -5,7 +5,8 @@
 /// issue-to-completion span (open-ended, to the right edge, when nothing ever observed its completion), a row
 /// of mbarrier phase ticks, and for each race an arrow from one access's instruction to the other's in the
 /// diagnostic colour. Tooltips name the instructions; a click goes to the instruction's step
-/// (instrActivated). Hidden when the scenario has no asynchronous operation.
+/// (instrActivated). Hidden when the scenario has no asynchronous operation. A kernel's lanes (the executor's
+/// model, async::Timeline::kernel) name PTX lines and say where a step is only approximate.
 #include "layoutscope/async/timeline.hpp"
 #include "layoutscope/core/result.hpp"
 
@@ -44,6 +45,9 @@ class AsyncLanes : public QWidget {
     /// The lanes drawn (async::Lane in order), for tests.
     [[nodiscard]] std::vector<async::Lane> lanes() const { return m_lanes; }
     [[nodiscard]] const async::Timeline& order() const { return m_order; }
+    /// "N more operations, ... not drawn" when the timeline hit async::kMaxTimelineItems (a big kernel);
+    /// empty otherwise. Drawn at the lanes' bottom right and given as the tooltip away from any item.
+    [[nodiscard]] QString leftOutNote() const;
     /// Full rows in a window (or, before it shows, a screen) 900 px tall or more, else compact ones.
     [[nodiscard]] QSize sizeHint() const override;
     static constexpr int kRowHeight = 13, kRaceBand = 11, kTickRow = 10, kLabelWidth = 84, kCompactRow = 9;

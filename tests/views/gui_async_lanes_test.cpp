@@ -124,3 +124,102 @@ TEST_CASE("Async lanes: a TMA load nobody waits for is open-ended; no async oper
     CHECK_FALSE(lanes->isVisible());
     CHECK(lanes->items().empty());
 }
+
+TEST_CASE(
+    "Async lanes: a kernel's run shows its lanes, its race by PTX line, a click goes to the instruction",
+    "[views][gui][async][kernel]") {
+    // tests/data/exec/order/mma_before_tma_wait.ptx (its README): thread 0 issues the TMA load, then the
+    // tcgen05.mma reading the stage before the try_wait.
+    // Truth: that PTX, and the recording's instruction list (each instruction's origin PTX line).
+    const QSize size = GENERATE(QSize(1280, 800), QSize(1920, 1080));
+    const QString dir = QStringLiteral(LAYOUTSCOPE_TEST_DATA_DIR) + "/exec/order/";
+    QFile ptx(dir + "mma_before_tma_wait.ptx");
+    REQUIRE(ptx.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(ptx.readAll()).split('\n');
+    auto lineOf = [&](const QString& needle) {
+        for (int i = 0; i < lines.size(); ++i)
+            if (lines[i].contains(needle)) return i + 1;
+        return 0;
+    };
+    const int tmaLine = lineOf("cp.async.bulk.tensor"), mmaLine = lineOf("tcgen05.mma.cta_group");
+    REQUIRE(tmaLine > 0);
+    REQUIRE(mmaLine > 0);
+
+    MainWindow w;
+    w.resize(size);
+    w.show();
+    REQUIRE(QTest::qWaitForWindowExposed(&w));
+    w.openFile(dir + "mma_before_tma_wait.launch.scn");
+    settle();
+    REQUIRE(w.document());
+    REQUIRE(w.document()->hasTrace());
+    REQUIRE(w.document()->scenario());
+    const Scenario& s = *w.document()->scenario();
+    auto instrOf = [&](int line) {
+        for (uint32_t i = 0; i < s.instrs.size(); ++i)
+            if (s.instrs[i].origin.ptxLine == line) return i;
+        return uint32_t(UINT32_MAX);
+    };
+    const uint32_t tma = instrOf(tmaLine), mma = instrOf(mmaLine);
+    REQUIRE(mma < s.instrs.size());
+    AsyncLanes* lanes = w.findChild<TimelineWidget*>()->asyncLanes();
+    REQUIRE(lanes);
+    CHECK(lanes->isVisible());
+    // The TMA load and the MMA (a kernel's tcgen05.ld is checked at issue, not an async unit: no span).
+    CHECK(lanes->lanes() == std::vector<async::Lane>{async::Lane::Tma, async::Lane::Mma});
+    CHECK(itemsOf(lanes, AsyncLanes::Item::Span).size() == 2);
+    CHECK(itemsOf(lanes, AsyncLanes::Item::Tick).size() == 2); // full 0, mmadone 0
+    for (const AsyncLanes::Item& it : itemsOf(lanes, AsyncLanes::Item::Span))
+        if (it.tip.startsWith("TmaLoad") || it.tip.contains("cp.async.bulk.tensor")) {
+            CHECK(it.instr == tma);
+            CHECK(it.tip.contains(QString("PTX line %1").arg(tmaLine)));
+            CHECK(it.tip.contains("approximate")); // observed by a try_wait, which records no instruction
+        }
+    const auto races = itemsOf(lanes, AsyncLanes::Item::Race);
+    REQUIRE(races.size() == 1);
+    const AsyncLanes::Item& race = races.front();
+    CHECK(race.line.x1() < race.line.x2());
+    CHECK(race.tip.contains(QString("instruction %1 (PTX line %2)").arg(tma).arg(tmaLine)));
+    CHECK(race.tip.contains(QString("instruction %1 (PTX line %2)").arg(mma).arg(mmaLine)));
+    CHECK(race.tip.contains("race (read after write)"));
+    for (const AsyncLanes::Item& it : lanes->items()) {
+        INFO(it.tip.toStdString());
+        CHECK(it.rect.left() >= 0);
+        CHECK(it.rect.right() <= lanes->width() + 0.5);
+        CHECK(it.rect.bottom() <= lanes->height() + 0.5);
+    }
+    CHECK(lanes->geometry().bottom() < w.findChild<TimelineWidget*>()->height());
+    w.playback()->toStart();
+    QSignalSpy activated(lanes, &AsyncLanes::instrActivated);
+    QTest::mouseClick(lanes, Qt::LeftButton, Qt::NoModifier, race.line.center().toPoint());
+    settle();
+    REQUIRE(activated.count() == 1);
+    CHECK(activated.front().front().toUInt() == mma);
+    CHECK(w.playback()->step() == w.document()->trace().instrs[mma].endStep);
+    test::screenshot(w, size.width() == 1920 ? "async_lanes_kernel_1920.png" : "async_lanes_kernel_1280.png");
+}
+
+TEST_CASE("Async lanes: a timeline past its cap says how many items are not drawn", "[views][gui][async]") {
+    // async::Timeline keeps kMaxTimelineItems of each kind and counts the rest (a big kernel); the lanes say
+    // so in words. Truth: the counts set here.
+    QWidget host;
+    host.resize(900, 60);
+    auto* lanes = new AsyncLanes(&host);
+    async::Timeline t;
+    t.ops.push_back(
+        async::OpSpan{async::OpKind::CpAsync, {}, 0, 1, 10, 11, "cp.async.ca.shared.global", false, true});
+    CHECK(lanes->leftOutNote().isEmpty());
+    lanes->setOrder(t, {});
+    CHECK(lanes->leftOutNote().isEmpty());
+    t.opsLeftOut = 4160;
+    t.phasesLeftOut = 2;
+    lanes->setOrder(t, {});
+    const QString note = lanes->leftOutNote();
+    CHECK(note.contains("4160 more operations"));
+    CHECK(note.contains("2 more phase changes"));
+    CHECK_FALSE(note.contains("races"));
+    CHECK(note.contains(QString::number(async::kMaxTimelineItems)));
+    const auto spans = itemsOf(lanes, AsyncLanes::Item::Span);
+    REQUIRE(spans.size() == 1);
+    CHECK(spans[0].tip.contains("approximate")); // its completion step is marked approximate
+}

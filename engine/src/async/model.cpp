@@ -51,6 +51,7 @@ const Timeline& Model::timeline() const {
 void Model::Impl::enter(const Site& s) {
     now = s.step;
     nowLine = s.span.line;
+    nowApprox = s.stepApprox;
 }
 
 ThreadRec& Model::Impl::thread(const ThreadId& t) {
@@ -94,7 +95,10 @@ void Model::Impl::phaseCheck(BarrierRec& b) {
     if (!b.initialised || b.pending > 0 || b.tx > 0) return;
     b.completed = b.clock;
     b.clock.clear();
-    tl.phases.push_back(PhaseChange{b.ref, b.phase, now});
+    if (tl.phases.size() < kMaxTimelineItems) // bounded: past the cap only counted
+        tl.phases.push_back(PhaseChange{b.ref, b.phase, now, nowApprox});
+    else
+        ++tl.phasesLeftOut;
     ++b.phase;
     b.pending = b.count;
     b.tx = b.expected = b.completedTx = 0;
@@ -107,6 +111,7 @@ void Model::Impl::complete(uint32_t id) {
     if (o.span >= 0) { // the event being processed forced it: where its completion became visible
         tl.ops[o.span].doneStep = now;
         tl.ops[o.span].doneLine = nowLine;
+        tl.ops[o.span].doneApprox = nowApprox;
     }
     for (uint32_t t : o.tracked) {
         complete(t);
@@ -225,8 +230,12 @@ uint32_t Model::Impl::issueOp(const std::vector<Site>& all, AsyncOp op) {
         return id;
     }
     OpRec& o = ops[id];
-    o.span = static_cast<int>(tl.ops.size());
-    tl.ops.push_back(OpSpan{o.op.kind, s.thread, s.step, kNever, s.span.line, 0, s.text});
+    if (tl.ops.size() < kMaxTimelineItems) { // bounded: past the cap only counted (o.span stays -1)
+        o.span = static_cast<int>(tl.ops.size());
+        tl.ops.push_back(OpSpan{o.op.kind, s.thread, s.step, kNever, s.span.line, 0, s.text, s.stepApprox});
+    } else {
+        ++tl.opsLeftOut;
+    }
     if (o.op.how == Completion::Mbarrier && o.op.barrier) {
         BarrierRec& b = barrier(s, *o.op.barrier, "a copy's complete_tx");
         remoteUse(b, s, s.thread.cta);

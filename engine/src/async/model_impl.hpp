@@ -99,6 +99,7 @@ struct Model::Impl {
     Timeline tl;               ///< spans, phase changes and races by trace instruction (timeline.hpp)
     uint32_t now = kNever;     ///< the step of the event being processed (Site::step)
     int nowLine = 0;           ///< and its source line
+    bool nowApprox = false;    ///< and whether the step is only the next trace instruction (Site::stepApprox)
     void enter(const Site& s); ///< every public event first: sets now / nowLine
     void link(const AccessRec& a, const AccessRec& b); ///< the race just emitted, for the timeline
 

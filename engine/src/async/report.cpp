@@ -205,8 +205,13 @@ void Model::Impl::race(const AccessRec& a, const AccessRec& b, const Range& ov, 
 }
 
 void Model::Impl::link(const AccessRec& a, const AccessRec& b) {
+    if (tl.races.size() >= kMaxTimelineItems) { // bounded: past the cap only counted
+        ++tl.racesLeftOut;
+        return;
+    }
     tl.races.push_back(RaceLink{a.site->step, b.site->step, a.site->span.line, b.site->span.line,
-                                a.site->text, b.site->text, out.size() - 1});
+                                a.site->text, b.site->text, out.size() - 1, a.site->stepApprox,
+                                b.site->stepApprox});
 }
 
 void Model::Impl::proxyRace(const AccessRec& w, const AccessRec& r, const Range& ov) {

@@ -94,7 +94,7 @@ bool execCpAsync(Machine& m, Warp& w, const Op& op, uint32_t exec) {
             async::AsyncOp ao{
                 async::OpKind::CpAsync, {}, {}, async::Completion::CpAsyncGroup, {}, 0, 0, UINT32_MAX};
             ao.writes.push_back(orderSmem(w.cta, dst, dst + f.cpSize, "cp.async destination"));
-            mo->issue(orderSite(m, w, op, l), std::move(ao));
+            mo->issue(orderSiteBefore(m, w, op, l), std::move(ao)); // its bytes: a poke after it
         }
     }
     return true;

@@ -4,6 +4,7 @@
 #include "exec/args_struct.hpp"
 #include "exec/order.hpp"
 #include "exec/record.hpp"
+#include "layoutscope/async/timeline.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -215,7 +216,8 @@ Result<ExecResult> runKernel(const PtxModule& mod, const Launch& L, const ExecOp
     }
     uint64_t steps = 0;
     if (!runWarps(m, opt, steps) || !finishTcgen05(m)) return *m.error;
-    std::vector<Diagnostic> orderFindings = orderFinish(m);
+    auto timeline = std::make_shared<async::Timeline>();
+    std::vector<Diagnostic> orderFindings = orderFinish(m, timeline.get());
     // A recorded run keeps its order errors as notes (error severity): the recording still shows the run,
     // and the kernel scenario reports them (loadScenario).
     if (!opt.record && !orderFindings.empty() && orderFindings.front().severity == Severity::Error)
@@ -227,6 +229,10 @@ Result<ExecResult> runKernel(const PtxModule& mod, const Launch& L, const ExecOp
     r.ctas = uint32_t(m.ctas.size());
     r.threads = uint32_t(threads);
     r.notes = std::move(m.notes);
+    if (rec && m.order) { // the order findings follow the executor's notes
+        for (async::RaceLink& rl : timeline->races) rl.finding += r.notes.size();
+        r.timeline = std::move(timeline);
+    }
     for (auto& d : orderFindings) r.notes.push_back(std::move(d));
     if (rec) {
         m.tensors = r.tensors; // the recording reads the tensors' addresses

@@ -56,8 +56,8 @@ void orderRows(Machine& m, Warp& w, const Op& op, const std::array<uint64_t, 32>
         if (op.space == Space::Generic) off -= kSharedWindow;
         if (!splitShared(m, w, false, off, cta, off).empty()) continue;
         std::vector<async::Range> rg{orderSmem(cta, off, off + 16, st ? "stmatrix row" : "ldmatrix row")};
-        mo->access(orderSite(m, w, op, int(r)), st ? std::vector<async::Range>{} : rg,
-                   st ? rg : std::vector<async::Range>{});
+        mo->access(st ? orderSiteBefore(m, w, op, int(r)) : orderSite(m, w, op, int(r)),
+                   st ? std::vector<async::Range>{} : rg, st ? rg : std::vector<async::Range>{});
     }
 }
 

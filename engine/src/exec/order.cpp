@@ -2,6 +2,8 @@
 #include "exec/order.hpp"
 
 #include "exec/order_mma.hpp"
+#include "exec/record.hpp"
+#include "layoutscope/async/timeline.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -14,10 +16,29 @@ async::Model* orderModel(Machine& m) {
 }
 
 async::Site orderSite(const Machine& m, const Warp& w, const Op& op, int lane) {
-    (void)m;
-    return async::Site{{w.cta, w.firstThread / 32, w.firstThread + uint32_t(lane)},
-                       SourceSpan{op.line, op.column, 1},
-                       op.text.substr(0, op.text.find('\n'))};
+    async::Site s{{w.cta, w.firstThread / 32, w.firstThread + uint32_t(lane)},
+                  SourceSpan{op.line, op.column, 1},
+                  op.text.substr(0, op.text.find('\n'))};
+    if (!m.rec) return s; // no recording, no trace: no step
+    // The recorder writes an instruction's statement before the order model hears of it (TMA, mbarrier.init
+    // and expect_tx, tcgen05, wgmma): then the event's step is that statement. An instruction that records
+    // nothing (a wait, arrive, ld.shared, fence, commit) gets the next statement: approximate.
+    const Recorder& r = *m.rec;
+    if (r.statements > r.instrStart) {
+        s.step = r.statements - 1;
+    } else {
+        s.step = r.statements;
+        s.stepApprox = true;
+    }
+    return s;
+}
+
+async::Site orderSiteBefore(const Machine& m, const Warp& w, const Op& op, int lane) {
+    async::Site s = orderSite(m, w, op, lane);
+    if (!m.rec) return s;
+    s.step = m.rec->statements; // the next statement is this lane's (or the instruction's poke)
+    s.stepApprox = false;
+    return s;
 }
 
 async::Range orderSmem(uint32_t cta, uint64_t begin, uint64_t end, std::string name) {
@@ -66,8 +87,8 @@ void orderMemory(Machine& m, Warp& w, const Op& op, uint32_t exec) {
         if (!splitShared(m, w, op.space != Space::Shared, addr, cta, addr).empty()) continue;
         std::vector<async::Range> r{orderSmem(cta, addr, addr + bytes, smemName(m, addr))};
         const bool reads = op.opc != Opc::St, writes = op.opc != Opc::Ld;
-        mo->access(orderSite(m, w, op, l), reads ? r : std::vector<async::Range>{},
-                   writes ? r : std::vector<async::Range>{});
+        mo->access(writes ? orderSiteBefore(m, w, op, l) : orderSite(m, w, op, l),
+                   reads ? r : std::vector<async::Range>{}, writes ? r : std::vector<async::Range>{});
     }
 }
 
@@ -91,20 +112,31 @@ void orderWarpSync(Machine& m, const Warp& w, const Op& op, uint32_t member) {
     mo->warpBarrier(sites);
 }
 
-std::vector<Diagnostic> orderFinish(Machine& m) {
+std::vector<Diagnostic> orderFinish(Machine& m, async::Timeline* timeline) {
     async::Model* mo = orderModel(m);
     if (!mo) return {};
     orderMmaFinish(m); // tcgen05.ld still pending
     Op exitOp;
     exitOp.text = "kernel exit";
     mo->finish(orderSite(m, m.warps.front(), exitOp, 0));
+    const std::vector<Diagnostic>& found = mo->findings();
+    std::vector<size_t> order(found.size()); // errors first, each severity in the order found
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return found[a].severity < found[b].severity; });
     std::vector<Diagnostic> out;
-    for (Diagnostic d : mo->findings()) {
+    std::vector<size_t> position(found.size());
+    for (size_t k = 0; k < order.size(); ++k) {
+        Diagnostic d = found[order[k]];
         d.message = "order: " + d.message;
         out.push_back(std::move(d));
+        position[order[k]] = k;
     }
-    std::stable_sort(out.begin(), out.end(),
-                     [](const Diagnostic& a, const Diagnostic& b) { return a.severity < b.severity; });
+    if (timeline && m.rec) { // the recording's steps; races name their finding in `out`
+        *timeline = mo->timeline();
+        for (async::RaceLink& r : timeline->races)
+            if (r.finding < position.size()) r.finding = position[r.finding];
+    }
     return out;
 }
 

@@ -17,8 +17,14 @@ namespace layoutscope::exec {
 
 /// The run's model, or nullptr when ExecOptions::order is off.
 [[nodiscard]] async::Model* orderModel(Machine& m);
-/// The event site of `lane` of `w` at `op` (thread, PTX line and column, instruction text).
+/// The event site of `lane` of `w` at `op` (thread, PTX line and column, instruction text) and, when the
+/// run is recorded, its step: the recording's statement of this instruction when it wrote one before the
+/// event, else the next statement (Site::stepApprox).
 [[nodiscard]] async::Site orderSite(const Machine& m, const Warp& w, const Op& op, int lane);
+/// orderSite for an event the recorder writes after it: a TMA load's delivery (its statement follows) or a
+/// thread store (st, stmatrix, cp.async: its `poke` follows the instruction). Its step is the next statement
+/// (not approximate; kernel_timeline.cpp checks the statement's PTX line).
+[[nodiscard]] async::Site orderSiteBefore(const Machine& m, const Warp& w, const Op& op, int lane);
 /// A shared::cta byte range of CTA `cta` for the model.
 [[nodiscard]] async::Range orderSmem(uint32_t cta, uint64_t begin, uint64_t end, std::string name = "smem");
 /// The barrier reference of the mbarrier at (cta, offset).
@@ -31,7 +37,8 @@ void orderMemory(Machine& m, Warp& w, const Op& op, uint32_t exec);
 void orderBarrierRelease(Machine& m, bool publishesInits = false);
 /// bar.warp.sync with member mask `member`: a join of those lanes of warp `w` (async::Model::warpBarrier).
 void orderWarpSync(Machine& m, const Warp& w, const Op& op, uint32_t member);
-/// Kernel end: in-flight operations, then the findings as the run's diagnostics (errors first).
-[[nodiscard]] std::vector<Diagnostic> orderFinish(Machine& m);
+/// Kernel end: in-flight operations, then the findings as the run's diagnostics (errors first). A recorded
+/// run's `timeline` (when given) receives the model's, its races' `finding` indexing the returned list.
+[[nodiscard]] std::vector<Diagnostic> orderFinish(Machine& m, async::Timeline* timeline = nullptr);
 
 } // namespace layoutscope::exec

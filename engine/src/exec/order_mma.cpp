@@ -7,6 +7,7 @@
 #include "async/history.hpp"
 
 #include "exec/order.hpp"
+#include "exec/record.hpp"
 #include "exec/tcgen05_state.hpp"
 #include "layoutscope/tcgen05/smem_descriptor.hpp"
 #include "layoutscope/tcgen05/umma_layout.hpp"
@@ -307,6 +308,12 @@ void orderWgmma(Machine& m, const Op& op, const std::array<Warp*, 4>& warps,
     for (Warp* w : warps)
         for (uint32_t x = w->valid & ~w->exited; x; x &= x - 1)
             sites.push_back(orderSite(m, *w, op, std::countr_zero(x)));
+    // Recorded by the warpgroup's first warp when it arrived, executed by the last: that statement.
+    if (m.rec && warps[0]) {
+        const auto it = m.rec->wgmmaStatement.find({warps[0]->cta, warps[0]->firstThread / 128});
+        if (it != m.rec->wgmmaStatement.end())
+            for (async::Site& st : sites) st.step = it->second, st.stepApprox = false;
+    }
     mo->issueCollective(sites, std::move(o));
 }
 

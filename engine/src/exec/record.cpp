@@ -104,6 +104,7 @@ void recordOrigin(Machine& m, const Warp& w, const Op& op, int lane) {
 
 void recordStatement(Machine& m, const std::string& text) {
     m.rec->body += text + "\n";
+    ++m.rec->statements;
 }
 
 void recordWrite(Machine& m, bool global, uint32_t cta, uint64_t addr, uint64_t len) {

@@ -37,11 +37,17 @@ struct Recorder {
     static constexpr uint64_t kMaxBytes = uint64_t(15) << 20;    ///< text budget (scenarios stop at 16 MiB)
     static constexpr uint64_t kMaxPokeText = uint64_t(10) << 20; ///< thread stores stop here (ops go on)
     bool truncated = false, pokesTruncated = false;
+    /// Statements recorded so far: statement k becomes the recording's instruction k (its trace step), and
+    /// the count when the executing instruction began (orderSite gives the order model's events their step).
+    uint32_t statements = 0, instrStart = 0;
+    /// (CTA, warpgroup) -> the statement of its last recorded wgmma.mma_async: the first warp records it,
+    /// the last warp to arrive executes it (orderWgmma gives the operation that step).
+    std::map<std::pair<uint32_t, uint32_t>, uint32_t> wgmmaStatement;
 };
 
 /// The origin line and the `cta`/`warp` directives for an instruction of warp `w` issued by `lane`.
 void recordOrigin(Machine& m, const Warp& w, const Op& op, int lane);
-/// One recorded statement (after recordOrigin).
+/// One recorded statement (after recordOrigin); counts it (Recorder::statements).
 void recordStatement(Machine& m, const std::string& text);
 /// A thread store about to happen (resolve()); flushed as pokes by recordFlush after the instruction.
 void recordWrite(Machine& m, bool global, uint32_t cta, uint64_t addr, uint64_t len);

@@ -129,7 +129,10 @@ void recordTcgen05(Machine& m, Warp& w, const Op& op, uint32_t exec) {
 }
 
 void recordWgmma(Machine& m, Warp& w, const Op& op, uint32_t exec) {
-    if (!m.rec || !exec || m.rec->truncated || (w.firstThread / 32) % 4 != 0) return;
+    if (!m.rec || !exec || (w.firstThread / 32) % 4 != 0) return;
+    const std::pair<uint32_t, uint32_t> group{w.cta, w.firstThread / 128};
+    m.rec->wgmmaStatement.erase(group); // none until this one is written (orderWgmma)
+    if (m.rec->truncated) return;
     const std::string opc = opcodeOf(op);
     // wgmma.mma_async.sync.aligned.m64nNk16.dtype.f16|bf16.f16|bf16 with both operands from descriptors.
     const size_t shape = opc.find(".m64n");
@@ -137,6 +140,7 @@ void recordWgmma(Machine& m, Warp& w, const Op& op, uint32_t exec) {
         (opc.find(".f16.f16", shape) == std::string::npos &&
          opc.find(".bf16.bf16", shape) == std::string::npos))
         return recordNote(m, "wgmma.mma_async other than the .f16/.bf16 forms with A and B in shared memory");
+    m.rec->wgmmaStatement[group] = m.rec->statements; // the statement written below
     const int l = std::countr_zero(exec);
     recordOrigin(m, w, op, l);
     const std::string s = regList("f", op.o[0].elems.size()) + ", " +

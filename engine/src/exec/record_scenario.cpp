@@ -74,7 +74,8 @@ Result<Scenario> loadScenario(std::string_view text, const std::string& scenario
             t.data = std::make_shared<const std::vector<uint8_t>>(et.bytes.begin() + int64_t(a - et.address),
                                                                   et.bytes.end());
         }
-    rec->kernelNotes = atDirective(run->notes, k);
+    rec->kernelNotes = atDirective(run->notes, k); // in order: the timeline's race findings index them
+    rec->kernelTimeline = run->timeline;
     rec->kernel = k;
     rec->kernel->resolvedPath = path;
     rec->recorded = true;

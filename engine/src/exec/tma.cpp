@@ -64,7 +64,8 @@ bool tensorStore(Machine& m, Warp& w, const Op& op, int l, bool reduce = false) 
     if (!reduce) recordTmaStore(m, w, op, l, sto);
     if (async::Model* mo = orderModel(m)) {
         const uint64_t bytes = tileGeometry(sto.map).boxBytes;
-        mo->issue(orderSite(m, w, op, l),
+        // A tile store's statement was just recorded; a reduce's bytes are a poke after the instruction.
+        mo->issue(reduce ? orderSiteBefore(m, w, op, l) : orderSite(m, w, op, l),
                   async::AsyncOp{reduce ? async::OpKind::TmaReduce : async::OpKind::TmaStore,
                                  {orderSmem(srcCta, src, src + bytes, "TMA source")},
                                  {},

@@ -31,7 +31,7 @@ bool bulkCopy(Machine& m, Warp& w, const Op& op, CopyForm f, int l) {
         if (!d) return false;
         std::memmove(d, s, size);
         if (async::Model* mo = orderModel(m))
-            mo->issue(orderSite(m, w, op, l),
+            mo->issue(orderSiteBefore(m, w, op, l), // its bytes: a poke after the instruction
                       async::AsyncOp{async::OpKind::BulkCopy,
                                      {orderSmem(w.cta, srcA, srcA + size, "bulk source")},
                                      {},
@@ -217,7 +217,8 @@ bool bulkReduce(Machine& m, Warp& w, const Op& op, int l) {
         a.reads.push_back(orderSmem(dstCta, dst, dst + size, "bulk reduce destination"));
         a.barrier = orderBarrier(mbarCta, mbar);
     }
-    if (async::Model* mo = orderModel(m)) mo->issue(orderSite(m, w, op, l), std::move(a));
+    if (async::Model* mo = orderModel(m)) // into global: the poke after the instruction is its record
+        mo->issue(global ? orderSiteBefore(m, w, op, l) : orderSite(m, w, op, l), std::move(a));
     return true;
 }
 

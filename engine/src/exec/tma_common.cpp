@@ -207,7 +207,7 @@ int64_t deliverLoad(Machine& m, Warp& w, const Op& op, int l, const TmaTileLoad&
     if (async::Model* mo = orderModel(m)) // one async unit per delivery (each multicast destination)
         for (uint32_t c = 0; c < m.ctas.size(); ++c)
             if (targets >> c & 1)
-                mo->issue(orderSite(m, w, op, l),
+                mo->issue(orderSiteBefore(m, w, op, l), // recorded after the delivery
                           async::AsyncOp{
                               async::OpKind::TmaLoad,
                               {},
@@ -276,8 +276,8 @@ bool storeBack(Machine& m, Warp& w, const Op& op, int l, const TmaTileStore& sto
             recordWrite(m, true, 0, t.address + i, step); // recorded as the bytes it left (a poke)
         }
     }
-    if (async::Model* mo = orderModel(m))
-        mo->issue(orderSite(m, w, op, l),
+    if (async::Model* mo = orderModel(m)) // recorded as the poke after the instruction
+        mo->issue(orderSiteBefore(m, w, op, l),
                   async::AsyncOp{atom == AtomOp::None ? async::OpKind::TmaStore : async::OpKind::TmaReduce,
                                  {orderSmem(sto.srcCta, sto.srcAddr, sto.srcAddr + srcBytes, "TMA source")},
                                  {},

@@ -274,7 +274,7 @@ namespace layoutscope {
 
 async::Timeline orderTimeline(const Scenario& s, const Run& run) {
     async::Timeline t;
-    if (s.recorded) return t;
+    if (s.recorded) return s.kernelTimeline ? scn::kernelTimeline(s, run) : t;
     std::vector<Diagnostic> findings;
     scn::checkAsyncOrder(s, run, findings, &t);
     // runScenario appended the same findings last to run.warnings: re-base the races' indices there.

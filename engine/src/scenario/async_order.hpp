@@ -14,4 +14,9 @@ namespace layoutscope::scn {
 void checkAsyncOrder(const Scenario& s, const Run& run, std::vector<Diagnostic>& out,
                      async::Timeline* timeline = nullptr);
 
+/// A kernel scenario's timeline (Scenario::kernelTimeline, the executor's model; kernel_timeline.cpp) on
+/// `run`'s trace: steps past the trace's end end at its last instruction, and a step whose instruction did
+/// not come from the event's PTX line is marked approximate.
+[[nodiscard]] async::Timeline kernelTimeline(const Scenario& s, const Run& run);
+
 } // namespace layoutscope::scn

@@ -44,6 +44,9 @@ struct Site {
     std::string text; ///< the instruction as written
     /// The trace instruction (step) of the event, for the timeline (timeline.hpp); UINT32_MAX: unknown.
     uint32_t step = UINT32_MAX;
+    /// The step is not the event's own instruction but the next one the trace has (a kernel's wait, arrive,
+    /// ld.shared or fence records no statement of its own; docs/async-order.md "Kernel lanes").
+    bool stepApprox = false;
 };
 
 /// A byte range [begin, end) of one space (Tensor Memory: lane << 16 | column, end exclusive in columns).

@@ -8,6 +8,11 @@
 /// * An mbarrier phase change: phase `phase` of the barrier completed at `step` (late schedule: when the
 ///   last arrival or complete_tx it needs was forced).
 /// * A race: the two accesses of an order finding, by trace instruction, with the finding's index.
+///
+/// A kernel's timeline (the executor's model, steps = its recording's instructions) marks each step that is
+/// not the event's own instruction (`...Approx`: a wait, arrive, ld.shared or fence records none; the step
+/// is the next instruction the recording has). Memory stays bounded: past kMaxTimelineItems of a kind the
+/// rest are only counted (`...LeftOut`).
 #include "layoutscope/async/async.hpp"
 
 #include <cstdint>
@@ -37,25 +42,34 @@ struct OpSpan {
     uint32_t doneStep = kNever;  ///< where its completion became visible; kNever: never observed
     int line = 0, doneLine = 0;  ///< source lines of the issue and of the observing instruction
     std::string text;            ///< the issuing instruction
+    bool issueApprox = false,
+         doneApprox = false; ///< the step is the next trace instruction (Site::stepApprox)
 };
 
 struct PhaseChange {
     BarrierRef barrier;
     uint32_t phase = 0; ///< the phase that completed (the barrier moves to phase + 1)
     uint32_t step = kNever;
+    bool approx = false; ///< the step is the next trace instruction after the event (Site::stepApprox)
 };
 
 struct RaceLink {
     uint32_t firstStep = kNever, secondStep = kNever; ///< the earlier access's instruction, the later one's
     int firstLine = 0, secondLine = 0;
     std::string firstText, secondText;
-    size_t finding = 0; ///< index into Model::findings()
+    size_t finding = 0;                             ///< index into Model::findings()
+    bool firstApprox = false, secondApprox = false; ///< the step is the next trace instruction
 };
+
+/// Per kind, the most items a timeline keeps (a big kernel issues tens of thousands of copies).
+inline constexpr size_t kMaxTimelineItems = 8192;
 
 struct Timeline {
     std::vector<OpSpan> ops; ///< in issue order
     std::vector<PhaseChange> phases;
     std::vector<RaceLink> races;
+    size_t opsLeftOut = 0, phasesLeftOut = 0, racesLeftOut = 0; ///< past kMaxTimelineItems: counted only
+    bool kernel = false; ///< a kernel's (the executor's model): lines are PTX lines, steps its recording's
     [[nodiscard]] bool empty() const { return ops.empty() && races.empty(); }
 };
 

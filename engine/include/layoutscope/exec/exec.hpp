@@ -14,9 +14,14 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
+
+namespace layoutscope::async {
+struct Timeline; // layoutscope/async/timeline.hpp
+}
 
 namespace layoutscope::exec {
 
@@ -111,6 +116,9 @@ struct ExecResult {
     std::vector<Diagnostic> notes;          ///< warnings (an approximation used, ...)
     std::string recording;                  ///< ExecOptions::record: the run as scenario text
     std::vector<ExecTensor> initialTensors; ///< ExecOptions::record: the global tensors before the run
+    /// ExecOptions::record with the order model on: its timeline, steps = the recording's instructions
+    /// (statements, counted from 0), races' `finding` = their index in `notes`. Null otherwise.
+    std::shared_ptr<const async::Timeline> timeline;
 };
 
 /// Run `launch` on `module`. Errors stop the run: an unknown entry, wrong argument count or type, a

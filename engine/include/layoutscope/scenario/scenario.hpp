@@ -54,6 +54,9 @@
 #include <vector>
 
 namespace layoutscope {
+namespace async {
+struct Timeline; // layoutscope/async/timeline.hpp
+}
 
 /// How a tensor's global memory starts out (directive `fill NAME pattern=...`). With es = the
 /// element size in bytes (1 for sub-byte types) and o the byte offset from the tensor's base:
@@ -265,6 +268,9 @@ struct Scenario {
     /// appended: what the kernel's run itself said (the executor's notes and its order model's findings),
     /// placed at the `kernel` directive with the PTX line in words; runScenario reports them first.
     std::vector<Diagnostic> kernelNotes;
+    /// appended: set by loadScenario on a kernel scenario: the executor's order model's timeline, by
+    /// instruction of this recording (orderTimeline returns it; docs/async-order.md "Kernel lanes").
+    std::shared_ptr<const async::Timeline> kernelTimeline;
 };
 
 /// Largest scenario accepted, in bytes (16 MiB): scenarios are hand-written text, and the largest
