@@ -108,32 +108,36 @@ layoutscope_unity_group(layoutscope_engine 15
   engine/src/ptx/rules_wgmma.cpp)
 layoutscope_unity_group(layoutscope_engine 16
   engine/src/scenario/async_order.cpp
+  engine/src/scenario/async_order_differ.cpp
   engine/src/scenario/async_order_ranges.cpp
   engine/src/scenario/consumer_checks.cpp
   engine/src/scenario/directives.cpp
   engine/src/scenario/export_cuda_asm.cpp
   engine/src/scenario/export_cuda_reads.cpp
-  engine/src/scenario/file.cpp
-  engine/src/scenario/fragment_check.cpp)
+  engine/src/scenario/file.cpp)
 layoutscope_unity_group(layoutscope_engine 17
+  engine/src/scenario/fragment_check.cpp
   engine/src/scenario/im2col.cpp
   engine/src/scenario/kernel_directive.cpp
+  engine/src/scenario/kernel_timeline.cpp
   engine/src/scenario/mma_values.cpp
   engine/src/scenario/observe.cpp
   engine/src/scenario/operand_grid.cpp
-  engine/src/scenario/operand_resolve.cpp
-  engine/src/scenario/operand_sequence.cpp
-  engine/src/scenario/ops.cpp)
+  engine/src/scenario/operand_resolve.cpp)
 layoutscope_unity_group(layoutscope_engine 18
+  engine/src/scenario/operand_sequence.cpp
+  engine/src/scenario/ops.cpp
   engine/src/scenario/reader.cpp
   engine/src/scenario/run.cpp
   engine/src/scenario/scaffold.cpp
   engine/src/scenario/smem_access.cpp
   engine/src/scenario/tcgen05.cpp
-  engine/src/scenario/tensormap.cpp
-  engine/src/scenario/tma_extra.cpp
-  engine/src/scenario/umma.cpp)
+  engine/src/scenario/tensormap.cpp)
 layoutscope_unity_group(layoutscope_engine 19
+  engine/src/scenario/tma_extra.cpp
+  engine/src/scenario/umma.cpp
+  engine/src/scenario/wgmma.cpp)
+layoutscope_unity_group(layoutscope_engine 20
   engine/src/tcgen05/cp.cpp
   engine/src/tcgen05/exec.cpp
   engine/src/tcgen05/exec_bulk.cpp
@@ -142,13 +146,13 @@ layoutscope_unity_group(layoutscope_engine 19
   engine/src/tcgen05/tmem_alloc.cpp
   engine/src/tcgen05/umma.cpp
   engine/src/tcgen05/umma_exec.cpp)
-layoutscope_unity_group(layoutscope_engine 20
+layoutscope_unity_group(layoutscope_engine 21
   engine/src/tcgen05/exec_ldst_bulk.cpp
   engine/src/tcgen05/ldst.cpp
   engine/src/tcgen05/umma_layout.cpp
   engine/src/tcgen05/umma_scale.cpp
   engine/src/tcgen05/umma_scale_exec.cpp)
-layoutscope_unity_group(layoutscope_engine 21
+layoutscope_unity_group(layoutscope_engine 22
   engine/src/tma/execute.cpp
   engine/src/tma/fast.cpp
   engine/src/tma/gather4.cpp
@@ -157,11 +161,11 @@ layoutscope_unity_group(layoutscope_engine 21
   engine/src/tma/tensor_map.cpp
   engine/src/tma/tensor_map_bytes.cpp
   engine/src/tma/tensor_map_names.cpp)
-layoutscope_unity_group(layoutscope_engine 22
+layoutscope_unity_group(layoutscope_engine 23
   engine/src/tma/geometry.cpp
   engine/src/tma/im2col_exec.cpp
   engine/src/tma/tensor_map_decode.cpp)
-layoutscope_unity_group(layoutscope_engine 23
+layoutscope_unity_group(layoutscope_engine 24
   engine/src/tma/im2col.cpp
   engine/src/tma/subbyte.cpp
   engine/src/tma/tensor_map_print.cpp)
