@@ -109,14 +109,14 @@ layoutscope_unity_group(layoutscope_engine 15
 layoutscope_unity_group(layoutscope_engine 16
   engine/src/scenario/async_order.cpp
   engine/src/scenario/async_order_differ.cpp
-  engine/src/scenario/async_order_ranges.cpp
   engine/src/scenario/consumer_checks.cpp
   engine/src/scenario/directives.cpp
   engine/src/scenario/export_cuda_asm.cpp
   engine/src/scenario/export_cuda_reads.cpp
-  engine/src/scenario/file.cpp)
+  engine/src/scenario/file.cpp
+  engine/src/scenario/fragment_check.cpp)
 layoutscope_unity_group(layoutscope_engine 17
-  engine/src/scenario/fragment_check.cpp
+  engine/src/scenario/async_order_ranges.cpp
   engine/src/scenario/im2col.cpp
   engine/src/scenario/kernel_directive.cpp
   engine/src/scenario/kernel_timeline.cpp
