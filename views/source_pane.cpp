@@ -51,6 +51,7 @@ std::string stampOf(const std::string& path) {
     const QFileInfo fi(QString::fromStdString(path));
     return std::to_string(fi.size()) + "@" + std::to_string(fi.lastModified().toMSecsSinceEpoch());
 }
+constexpr const char* kNoLineInfo = "no line info (compile with nvcc -lineinfo for CUDA lines)";
 } // namespace
 
 SourcePane::SourcePane(QWidget* parent) : QWidget(parent) {
@@ -61,7 +62,8 @@ SourcePane::SourcePane(QWidget* parent) : QWidget(parent) {
     m_cudaHead = new QLabel(this);
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(column(split, m_ptxHead, m_ptx));
-    split->addWidget(column(split, m_cudaHead, m_cuda));
+    m_cudaColumn = column(split, m_cudaHead, m_cuda);
+    split->addWidget(m_cudaColumn);
     split->setChildrenCollapsible(false);
     auto* l = new QVBoxLayout(this);
     l->setContentsMargins(2, 2, 2, 2);
@@ -119,6 +121,21 @@ void SourcePane::setDocument(const Document* doc) {
     loadPtx(path);
     m_ptxHead->setText(QFileInfo(QString::fromStdString(path)).fileName());
     m_ptxHead->setToolTip(QString::fromStdString(path));
+    // A module without `.loc` lines for CUDA source (nvcc without -lineinfo) leaves the CUDA side empty at
+    // every step: the PTX takes the whole dock, and its header's tooltip says how to get CUDA lines.
+    bool cudaLines = false;
+    if (doc->hasTrace())
+        for (const TraceInstr& in : doc->trace().instrs)
+            if (!in.origin.cudaFile.empty() && in.origin.cudaLine > 0) {
+                cudaLines = true;
+                break;
+            }
+    m_cudaColumn->setVisible(cudaLines);
+    if (!cudaLines) {
+        m_cudaHead->setText(kNoLineInfo);
+        m_ptxHead->setToolTip(QString::fromStdString(path) + "\nNo CUDA line info in this module: " +
+                              "compile with nvcc -lineinfo to see CUDA lines beside the PTX");
+    }
 }
 
 void SourcePane::recentre() {
@@ -187,7 +204,7 @@ void SourcePane::showInstr(int32_t instr) {
     m_ptxHead->setToolTip(QString::fromStdString(m_ptxPath + "\n" + in.text));
     // The CUDA side: the `.loc` file beside the module, when there is one.
     if (o.cudaFile.empty() || o.cudaLine <= 0) {
-        m_cudaHead->setText("no line info (compile with nvcc -lineinfo for CUDA lines)");
+        m_cudaHead->setText(kNoLineInfo);
         highlight(m_cuda, m_cudaLine = 0);
         return;
     }

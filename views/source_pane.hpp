@@ -58,6 +58,7 @@ class SourcePane : public QWidget {
     CodeEditor* m_cuda;
     QLabel* m_ptxHead;
     QLabel* m_cudaHead;
+    QWidget* m_cudaColumn;             ///< the CUDA side: hidden for a module with no CUDA line info at all
     std::string m_ptxPath, m_cudaPath; ///< files loaded in the views
     std::string m_ptxStamp;            ///< size and time of m_ptxPath when read (changed on disk: read again)
     std::string m_cudaMissing;         ///< the `.file` name last not found

@@ -212,6 +212,22 @@ TEST_CASE("The Source dock shows the PTX and CUDA lines of the step's instructio
         w.setDocument(test::makeRecordedDocument(ptx), true);
         CHECK(pane->fileReads() == reads);
     }
+    SECTION("a module with no CUDA line info: the PTX takes the whole dock") {
+        const std::string ptx = test::writeRecordedSources(dir.path().toStdString(), false);
+        w.setDocument(test::makeRecordedDocument(ptx, false));
+        w.playback()->seek(2);
+        QCoreApplication::processEvents();
+        CHECK(highlighted(pane->ptxView()) == "// line 12");
+        CHECK_FALSE(pane->cudaView()->isVisibleTo(pane));
+        CHECK(pane->ptxView()->width() > pane->width() * 3 / 4);
+        CHECK(pane->cudaStatus().startsWith("no line info"));
+        // A module with CUDA lines shows the CUDA side again.
+        const std::string withCu = test::writeRecordedSources(dir.path().toStdString(), true);
+        w.setDocument(test::makeRecordedDocument(withCu));
+        w.playback()->seek(2);
+        CHECK(pane->cudaView()->isVisibleTo(pane));
+        CHECK(pane->cudaStatus() == "kernel.cu, line 7");
+    }
     SECTION("the .cu is not found: said plainly") {
         const std::string ptx = test::writeRecordedSources(dir.path().toStdString(), false);
         w.setDocument(test::makeRecordedDocument(ptx));

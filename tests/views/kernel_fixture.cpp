@@ -6,7 +6,9 @@
 
 namespace layoutscope::views::test {
 
-std::unique_ptr<Document> makeRecordedDocument(const std::string& ptxPath) {
+std::unique_ptr<Document> makeRecordedDocument(const std::string& ptxPath, bool cudaLines) {
+    const std::string cu = cudaLines ? "src/kernel.cu" : "";
+    auto cuLine = [&](int line) { return cudaLines ? line : 0; };
     MachineState state(1);
     const MachineState initial = state;
     Trace trace;
@@ -23,14 +25,14 @@ std::unique_ptr<Document> makeRecordedDocument(const std::string& ptxPath) {
     b.beginInstr(
         "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r1], [%rd1, "
         "{%r2, %r3}], [%r4];",
-        0, SourceOrigin{12, "src/kernel.cu", 7, 0, 0, 0});
+        0, SourceOrigin{12, cu, cuLine(7), 0, 0, 0});
     for (uint32_t k = 0; k < 4; ++k) smemMove(0x400 + 16 * k, 16, MemSpace::Global, 0x10000 + 16 * k);
     b.endInstr("TMA tile load");
     b.beginInstr("mbarrier.try_wait.parity.shared::cta.b64 %p1, [%r4], %r5;", 0,
-                 SourceOrigin{15, "src/kernel.cu", 9, 0, 1, 32});
+                 SourceOrigin{15, cu, cuLine(9), 0, 1, 32});
     b.endInstr();
     b.beginInstr("st.shared.v4.u32 [%r6], {%r7, %r8, %r9, %r10};", 0,
-                 SourceOrigin{20, "src/kernel.cu", 11, 0, 1, 32});
+                 SourceOrigin{20, cu, cuLine(11), 0, 1, 32});
     smemMove(0x500, 16, MemSpace::Register, 0);
     b.endInstr();
     b.beginInstr("st.shared.u32 [%r12], %r13;", 0, SourceOrigin{24, "", 0, 0, 2, 64});

@@ -14,8 +14,9 @@
 
 namespace layoutscope::views::test {
 
-/// The document; its kernelPtxPath() is `ptxPath` (may be empty).
-std::unique_ptr<Document> makeRecordedDocument(const std::string& ptxPath = {});
+/// The document; its kernelPtxPath() is `ptxPath` (may be empty). `cudaLines` false: no instruction has a
+/// CUDA line (a module compiled without -lineinfo).
+std::unique_ptr<Document> makeRecordedDocument(const std::string& ptxPath = {}, bool cudaLines = true);
 
 /// Write `dir`/kernel.ptx (30 numbered lines: "// line N") and, when `withCuda`, `dir`/src/kernel.cu
 /// (20 lines "// cu line N"); returns the .ptx path. The trace's cudaFile is "src/kernel.cu", found
