@@ -101,6 +101,14 @@ void CellCanvas::fitView() {
         if (!m_fitRegion && m_minGridWidth > 0.0f &&
             m_cam.zoomXY().x * float(m_w) < std::min(m_minGridWidth, availX) - 0.5f)
             m_cam.fit({0, 0}, {float(m_w), float(m_h)}, m_margins, true, Camera2D::FitMode::Fill);
+        // A short grid in a tall pane (setMaxRowStretch): taller rows, up to the stretch, instead of an empty
+        // band.
+        const glm::vec2 z = m_cam.zoomXY();
+        const float availY = float(height()) - m_margins.y - m_margins.w;
+        if (!m_fitRegion && m_maxRowStretch > 1.0f && z.x == z.y && z.y * float(m_h) < availY - 0.5f) {
+            const float zy = std::min(availY / float(m_h), z.x * m_maxRowStretch);
+            m_cam.setView({m_cam.origin().x, -m_margins.y / zy}, glm::vec2(z.x, zy));
+        }
     }
     m_userCamera = false;
     repaintView();

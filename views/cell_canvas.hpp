@@ -14,6 +14,7 @@
 #include <QElapsedTimer>
 #include <QImage>
 #include <QWidget>
+#include <algorithm>
 #include <functional>
 #include <optional>
 #include <string>
@@ -59,6 +60,10 @@ class CellCanvas : public QWidget {
     /// pane has that room): then the grid is stretched across the pane (x and y zoom apart, rows squeezed),
     /// so a tall buffer in a short pane is an overview, not a narrow column (issue 24 item 7). 0: off.
     void setMinGridWidth(float px) { m_minGridWidth = px; }
+    /// The whole-grid fit may make rows up to `factor` times as tall as a cell is wide when square cells
+    /// would leave the pane's height mostly empty (a 2 KiB buffer: 16 rows of 128 B in a 400-px pane were 3
+    /// px each, under 60 px of a 400-px pane). 1: square cells only.
+    void setMaxRowStretch(float factor) { m_maxRowStretch = std::max(1.0f, factor); }
     /// Outline cells [lo, hi) (e.g. the element or bytes linked to what the other view hovers).
     void setMarker(std::optional<std::pair<glm::uvec2, glm::uvec2>> cells);
     [[nodiscard]] const std::optional<std::pair<glm::uvec2, glm::uvec2>>& marker() const { return m_marker; }
@@ -144,6 +149,7 @@ class CellCanvas : public QWidget {
     std::optional<std::pair<glm::vec2, glm::vec2>> m_fitRegion;
     Camera2D::FitMode m_fitMode = Camera2D::FitMode::Square; ///< of m_fitRegion
     float m_minGridWidth = 0.0f;                             ///< setMinGridWidth
+    float m_maxRowStretch = 1.0f;                            ///< setMaxRowStretch
     std::function<glm::vec4(glm::vec2)> m_marginsFn;
     bool m_dirty = false;      ///< texels changed since the last upload
     bool m_userCamera = false; ///< the user panned/zoomed: keep the camera on resize

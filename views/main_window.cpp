@@ -67,6 +67,7 @@ void MainWindow::buildUi() {
     m_smem->setMinimumSize(int(kSmemMinSize.x), int(kSmemMinSize.y)); // never collapsed (issue 15)
     // 2 px per byte column at least: at 1280x800 a 24 KiB buffer above Tensor Memory was a 25-px column.
     m_smem->setMinGridWidth(256.0f);
+    m_smem->setMaxRowStretch(4.0f); // a short buffer in a tall pane: rows up to 4x a byte's width
     setCentralWidget(m_smem);
 
     m_global = new CellCanvas(this);

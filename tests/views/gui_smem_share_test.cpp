@@ -65,3 +65,40 @@ TEST_CASE("At 1280x800 and 1920x1080 shared memory is not a narrow column beside
     }
     AppSettings().resetLayout();
 }
+
+TEST_CASE("A short shared-memory window grows its rows into the pane instead of leaving it empty",
+          "[views][gui][layout][fit]") {
+    AppSettings().resetLayout();
+    const QSize size = GENERATE(QSize(1280, 800), QSize(1920, 1080));
+    MainWindow w;
+    w.resize(size);
+    w.show();
+    REQUIRE(QTest::qWaitForWindowExposed(&w));
+    INFO(size.width() << "x" << size.height());
+    // tma_tile_sw64: 2,048 B = 16 rows of 128 B. Square cells would fill ~3 px a row of a ~400-px pane.
+    w.openFile(QString(LAYOUTSCOPE_ASSETS_DIR) + "/scenarios/tma_tile_sw64.scn");
+    QTest::qWait(150);
+    QCoreApplication::processEvents();
+    const CellCanvas* c = w.smemView();
+    REQUIRE(c->cellCount() == glm::uvec2(128, 16));
+    const glm::vec2 z = c->camera().zoomXY();
+    INFO("zoom " << z.x << " x " << z.y);
+    CHECK(z.y > z.x);                 // rows taller than a byte is wide
+    CHECK(z.y <= 4.0f * z.x + 1e-3f); // at most 4x (MainWindow: setMaxRowStretch(4))
+    const glm::vec2 grid = gridSize(c);
+    CHECK(grid.x >= std::min(256.0f, float(c->width()) - 120.0f)); // the width is what it was
+    CHECK(grid.y >= 3.0f * 16.0f * z.x);                           // more than square cells gave
+    // The whole window is on screen, top-aligned below the header, and a cell's centre maps back to it.
+    CHECK(c->camera().worldToScreen({0, 16}).y <= float(c->height()) + 0.5f);
+    const glm::vec2 centre = c->camera().worldToScreen({5.5f, 3.5f});
+    CHECK(glm::ivec2(glm::floor(c->camera().screenToWorld(centre))) == glm::ivec2(5, 3));
+    test::screenshot(
+        w, QString("smem_rows_sw64_%1x%2.png").arg(size.width()).arg(size.height()).toUtf8().constData());
+    // A tall window (193 rows above Tensor Memory) is not stretched taller: rows are at most as tall as wide.
+    w.openFile(QString(LAYOUTSCOPE_ASSETS_DIR) + "/scenarios/tcgen05_mma_i8_128x64.scn");
+    QTest::qWait(150);
+    QCoreApplication::processEvents();
+    const glm::vec2 zt = w.smemView()->camera().zoomXY();
+    CHECK(zt.y <= zt.x + 1e-3f);
+    AppSettings().resetLayout();
+}
