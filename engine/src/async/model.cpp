@@ -49,6 +49,7 @@ const Timeline& Model::timeline() const {
 }
 
 void Model::Impl::enter(const Site& s) {
+    ++events;
     now = s.step;
     nowLine = s.span.line;
     nowApprox = s.stepApprox;
@@ -150,24 +151,35 @@ void Model::Impl::remoteUse(BarrierRec& b, const Site& s, uint32_t fromCta) {
          "PTX ISA 9.2 §9.7.13.15.9 mbarrier.init; fence.mbarrier_init (membar/fence); barrier.cluster");
 }
 
+uint32_t Model::Impl::nameId(const std::string& name) {
+    if (!names.empty() && names.back() == name) return static_cast<uint32_t>(names.size() - 1);
+    const auto [it, added] = nameIds.try_emplace(name, static_cast<uint32_t>(names.size()));
+    if (added) names.push_back(name);
+    return it->second;
+}
+
 void Model::Impl::record(const Site& s, uint32_t unit, uint32_t epoch, const Clock& knows, int op,
                          uint32_t threadUnit, const std::vector<Range>& ranges, bool write, bool asyncProxy) {
     if (capped) return;
-    const Site* site = nullptr; // one copy of s (and its text) for all the ranges, not one per range
+    // One copy of s (and its text) for all the ranges of the event, its reads and its writes: every record()
+    // call of one event (issueOp, access: after enter()) passes the same site.
+    const Site* site = nullptr;
     for (const Range& r : ranges) {
         if (r.begin >= r.end) continue;
-        if (!site) site = &sites.emplace_back(s);
-        AccessRec cur{unit, epoch, write, asyncProxy, op, 0, threadUnit, r, site};
+        if (!site && siteEvent == events && !sites.empty()) site = &sites.back();
+        if (!site) site = &sites.emplace_back(s), siteEvent = events;
+        const Extent e = extentOf(r);
+        AccessRec cur{unit, epoch, write, asyncProxy, op, 0, threadUnit, nameId(r.name), e, site};
         if (op < 0) cur.proxyFences = threads[threadOfUnit[threadUnit]].proxyFences;
-        history.candidates(r, candidates, write); // a read meets only writes: read-read pairs never race
+        history.candidates(e, candidates, write); // a read meets only writes: read-read pairs never race
         for (const uint32_t i : candidates) {
             const AccessRec& h = history[i]; // race() and the reports do not grow the history
             ++comparisons;
             // A write over h's whole range supersedes it once checked below (history.hpp: kill).
-            if (write && covers(r, h.range)) history.kill(i);
-            if ((!write && !h.write) || h.unit == unit || !overlaps(h.range, r)) continue;
+            if (write && covers(e, h.range)) history.kill(i);
+            if ((!write && !h.write) || h.unit == unit || !overlaps(h.range, e)) continue;
             Range ov = intersect(r, h.range);
-            if (ov.name.empty()) ov.name = h.range.name;
+            if (ov.name.empty()) ov.name = names[h.name];
             // An op pipelined after the writer (same thread, tcgen05 mma/cp/shift) sees its writes in both
             // schedules.
             const bool pipelined = op >= 0 && h.op >= 0 && h.op < op && ops[h.op].thread == ops[op].thread &&
