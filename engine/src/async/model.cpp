@@ -286,9 +286,8 @@ uint32_t Model::Impl::issueOp(const std::vector<Site>& all, AsyncOp op) {
     const bool asyncProxy = o.op.kind != OpKind::Tcgen05Ld && o.op.kind != OpKind::Tcgen05St;
     const Clock& knows = o.clock; // record() grows neither ops nor threads: no copy (O(units) each)
     const uint32_t unit = o.unit, issuer = t0.unit;
-    const std::vector<Range> reads = o.op.reads, writes = o.op.writes;
-    record(s, unit, 1, knows, static_cast<int>(id), issuer, reads, false, asyncProxy);
-    record(s, unit, 1, knows, static_cast<int>(id), issuer, writes, true, asyncProxy);
+    record(s, unit, 1, knows, static_cast<int>(id), issuer, o.op.reads, false, asyncProxy); // no copy either
+    record(s, unit, 1, knows, static_cast<int>(id), issuer, o.op.writes, true, asyncProxy);
     for (const uint32_t ti : tIndex) tick(threads[ti]);
     return id;
 }
