@@ -84,11 +84,7 @@ TEST_CASE("async: the indexed history returns exactly the live overlapping recor
             std::vector<uint32_t> expected;
             for (uint32_t i = 0; i < all.size(); ++i)
                 if (!dead[i] && (write || all[i].write) && overlaps(all[i].range, q)) expected.push_back(i);
-            // unverified (a gap of the index, not checked here yet): a query wider than 4,096 granules reads
-            // only the wide list, so it misses the narrow records it overlaps.
-            const bool wideQuery = q.space != MemSpace::TensorMemory && q.space != MemSpace::Register &&
-                                   ((q.end - 1) >> 7) - (q.begin >> 7) + 1 > 4096;
-            if (!wideQuery) REQUIRE(overlapping == expected);
+            REQUIRE(overlapping == expected); // a wide query too (main's index missed narrow records)
             // A write kills what it covers (as Model::Impl::record does), and now and then another record.
             for (const uint32_t i : got)
                 if ((write && covers(q, all[i].range)) || rng() % 64 == 0) {

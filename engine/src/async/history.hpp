@@ -11,7 +11,9 @@
 //
 // Granules: 128 bytes of shared or global memory, 32 registers of a thread, and 32 lanes x 32 columns of
 // Tensor Memory (a Range with `lanes` > 1 is a lane x column rectangle). A range of more than kWideGranules
-// granules goes to one "wide" list of its space and CTA, which every query of that space and CTA also reads.
+// granules goes to one "wide" list of its space and CTA, which every query of that space and CTA also reads;
+// a query that wide reads every bucket of its space and CTA (before, it read the wide list alone and missed
+// the narrower records it overlaps: async_history_test).
 //
 // A record keeps its range as an Extent (the geometry of a Range without its name: the model keeps each
 // name once, model_impl.hpp), and the records live in fixed chunks that never move (issue 25 item 3:
@@ -85,17 +87,24 @@ class IndexedHistory {
         out.clear();
         if (m_seen.size() < m_recs.size()) m_seen.resize(m_recs.size(), 0);
         ++m_gen;
-        forGranules(r, [&](uint64_t key) {
-            auto it = m_buckets.find(key);
-            if (it == m_buckets.end()) return;
-            for (std::vector<uint32_t>* list :
-                 {&it->second.writes, withReads ? &it->second.reads : nullptr}) {
+        auto take = [&](Bucket& b) {
+            for (std::vector<uint32_t>* list : {&b.writes, withReads ? &b.reads : nullptr}) {
                 if (!list) continue;
                 std::erase_if(*list, [&](uint32_t i) { return m_dead[i] != 0; });
                 for (uint32_t i : *list)
                     if (m_seen[i] != m_gen) m_seen[i] = m_gen, out.push_back(i);
             }
-        });
+        };
+        if (isWide(r)) { // it may meet any record of its space and CTA: every bucket of them (rare)
+            const uint64_t own = key(r, 0);
+            for (auto& [k, b] : m_buckets)
+                if ((k & kSpaceCta) == own) take(b);
+        } else {
+            forGranules(r, [&](uint64_t key) {
+                auto it = m_buckets.find(key);
+                if (it != m_buckets.end()) take(it->second);
+            });
+        }
         std::sort(out.begin(), out.end());
     }
     /// Record i is superseded: later queries no longer return it.
@@ -116,6 +125,15 @@ class IndexedHistory {
   private:
     static constexpr uint64_t kWideGranules = 4096;
     static constexpr uint64_t kWide = (uint64_t(1) << 40) - 1;
+    static constexpr uint64_t kSpaceCta = (uint64_t(1) << 24) - 1; ///< key bits [0,24): space and CTA
+    /// Whether r spans more than kWideGranules granules (its record goes to the wide list).
+    static bool isWide(const Extent& r) {
+        if (r.begin >= r.end) return false;
+        if (r.space != MemSpace::TensorMemory) return ((r.end - 1) >> 7) - (r.begin >> 7) + 1 > kWideGranules;
+        const uint64_t l0 = r.begin >> 16, l1 = l0 + std::max<uint32_t>(r.lanes, 1);
+        const uint64_t c0 = r.begin & 0xFFFF, c1 = c0 + (r.end - r.begin);
+        return ((l1 - 1) / 32 - l0 / 32 + 1) * ((c1 - 1) / 32 - c0 / 32 + 1) > kWideGranules;
+    }
     static uint64_t key(const Extent& r, uint64_t granule) {
         return uint64_t(r.space) | uint64_t(r.cta & 0xFFFF) << 8 | granule << 24;
     }
