@@ -286,8 +286,15 @@ uint32_t Model::Impl::issueOp(const std::vector<Site>& all, AsyncOp op) {
     const bool asyncProxy = o.op.kind != OpKind::Tcgen05Ld && o.op.kind != OpKind::Tcgen05St;
     const Clock& knows = o.clock; // record() grows neither ops nor threads: no copy (O(units) each)
     const uint32_t unit = o.unit, issuer = t0.unit;
-    record(s, unit, 1, knows, static_cast<int>(id), issuer, o.op.reads, false, asyncProxy); // no copy either
+    record(s, unit, 1, knows, static_cast<int>(id), issuer, o.op.reads, false, asyncProxy); // no copies
     record(s, unit, 1, knows, static_cast<int>(id), issuer, o.op.writes, true, asyncProxy);
+    // From here on only dealloc() reads the operation's ranges, and only those in Tensor Memory: drop the
+    // rest (a tcgen05.st's 32 threads' registers, a copy's shared and global bytes) and their memory.
+    for (std::vector<Range>* list : {&o.op.reads, &o.op.writes}) {
+        const size_t before = list->size();
+        std::erase_if(*list, [](const Range& r) { return r.space != MemSpace::TensorMemory; });
+        if (list->size() != before) list->shrink_to_fit();
+    }
     for (const uint32_t ti : tIndex) tick(threads[ti]);
     return id;
 }
