@@ -159,11 +159,12 @@ uint32_t Model::Impl::nameId(const std::string& name) {
 }
 
 void Model::Impl::record(const Site& s, uint32_t unit, uint32_t epoch, const Clock& knows, int op,
-                         uint32_t threadUnit, const std::vector<Range>& ranges, bool write, bool asyncProxy) {
+                         uint32_t threadUnit, const std::vector<Range>& ranges, bool write, bool asyncProxy,
+                         const Site* stable) {
     if (capped) return;
     // One copy of s (and its text) for all the ranges of the event, its reads and its writes: every record()
     // call of one event (issueOp, access: after enter()) passes the same site.
-    const Site* site = nullptr;
+    const Site* site = stable;
     for (const Range& r : ranges) {
         if (r.begin >= r.end) continue;
         if (!site && siteEvent == events && !sites.empty()) site = &sites.back();
@@ -286,8 +287,9 @@ uint32_t Model::Impl::issueOp(const std::vector<Site>& all, AsyncOp op) {
     const bool asyncProxy = o.op.kind != OpKind::Tcgen05Ld && o.op.kind != OpKind::Tcgen05St;
     const Clock& knows = o.clock; // record() grows neither ops nor threads: no copy (O(units) each)
     const uint32_t unit = o.unit, issuer = t0.unit;
-    record(s, unit, 1, knows, static_cast<int>(id), issuer, o.op.reads, false, asyncProxy); // no copies
-    record(s, unit, 1, knows, static_cast<int>(id), issuer, o.op.writes, true, asyncProxy);
+    // No copies: the operation's own ranges, and its own site (o.site == s) for the records.
+    record(s, unit, 1, knows, static_cast<int>(id), issuer, o.op.reads, false, asyncProxy, &o.site);
+    record(s, unit, 1, knows, static_cast<int>(id), issuer, o.op.writes, true, asyncProxy, &o.site);
     // From here on only dealloc() reads the operation's ranges, and only those in Tensor Memory: drop the
     // rest (a tcgen05.st's 32 threads' registers, a copy's shared and global bytes) and their memory.
     for (std::vector<Range>* list : {&o.op.reads, &o.op.writes}) {

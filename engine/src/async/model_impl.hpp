@@ -82,8 +82,8 @@ struct Model::Impl {
     std::vector<ThreadRec> threads;
     std::map<uint32_t, uint32_t> threadOfUnit;
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t>
-        threadIndex; ///< (cta, warp, thread) -> index
-    std::vector<OpRec> ops;
+        threadIndex;       ///< (cta, warp, thread) -> index
+    std::deque<OpRec> ops; ///< a deque: an operation's site stays put, its accesses' records point to it
     std::map<std::pair<uint32_t, uint32_t>, BarrierRec> barriers;
     IndexedHistory<AccessRec> history;
     std::deque<Site> sites;         ///< the sites of the history's accesses, one per event (addresses stable)
@@ -118,8 +118,11 @@ struct Model::Impl {
     void complete(uint32_t id);
     void phaseCheck(BarrierRec& b);
     /// Record accesses and check them against the history.
+    /// `stable`: a copy of `at` that lives as long as the model (an operation's own site), shared, not
+    /// copied.
     void record(const Site& at, uint32_t unit, uint32_t epoch, const Clock& knows, int op,
-                uint32_t threadUnit, const std::vector<Range>& ranges, bool write, bool asyncProxy);
+                uint32_t threadUnit, const std::vector<Range>& ranges, bool write, bool asyncProxy,
+                const Site* stable = nullptr);
     void observe(ThreadRec& t, uint32_t id); ///< t learns op id completed
     void remoteUse(BarrierRec& b, const Site& at, uint32_t fromCta);
 
