@@ -291,10 +291,16 @@ uint32_t Model::Impl::issueOp(const std::vector<Site>& all, AsyncOp op) {
     record(s, unit, 1, knows, static_cast<int>(id), issuer, o.op.reads, false, asyncProxy, &o.site);
     record(s, unit, 1, knows, static_cast<int>(id), issuer, o.op.writes, true, asyncProxy, &o.site);
     // From here on only dealloc() reads the operation's ranges, and only those in Tensor Memory: drop the
-    // rest (a tcgen05.st's 32 threads' registers, a copy's shared and global bytes) and their memory.
+    // rest (a tcgen05.st's 32 threads' registers, a copy's shared and global bytes) and their memory. Of the
+    // Tensor Memory ranges of one list with the same CTA and columns (a tcgen05.st's 32 lanes), dealloc()
+    // matches all or none and reports the first: keep the first alone.
     for (std::vector<Range>* list : {&o.op.reads, &o.op.writes}) {
         const size_t before = list->size();
-        std::erase_if(*list, [](const Range& r) { return r.space != MemSpace::TensorMemory; });
+        std::set<std::tuple<uint32_t, uint64_t, uint64_t>> columns; // (CTA, first column, width)
+        std::erase_if(*list, [&](const Range& r) {
+            return r.space != MemSpace::TensorMemory ||
+                   !columns.emplace(r.cta, r.begin & 0xFFFF, r.end - r.begin).second;
+        });
         if (list->size() != before) list->shrink_to_fit();
     }
     for (const uint32_t ti : tIndex) tick(threads[ti]);
