@@ -49,6 +49,7 @@ const Timeline& Model::timeline() const {
 }
 
 void Model::Impl::enter(const Site& s) {
+    ++events;
     now = s.step;
     nowLine = s.span.line;
     nowApprox = s.stepApprox;
@@ -150,24 +151,36 @@ void Model::Impl::remoteUse(BarrierRec& b, const Site& s, uint32_t fromCta) {
          "PTX ISA 9.2 §9.7.13.15.9 mbarrier.init; fence.mbarrier_init (membar/fence); barrier.cluster");
 }
 
+uint32_t Model::Impl::nameId(const std::string& name) {
+    if (!names.empty() && names.back() == name) return static_cast<uint32_t>(names.size() - 1);
+    const auto [it, added] = nameIds.try_emplace(name, static_cast<uint32_t>(names.size()));
+    if (added) names.push_back(name);
+    return it->second;
+}
+
 void Model::Impl::record(const Site& s, uint32_t unit, uint32_t epoch, const Clock& knows, int op,
-                         uint32_t threadUnit, const std::vector<Range>& ranges, bool write, bool asyncProxy) {
+                         uint32_t threadUnit, const std::vector<Range>& ranges, bool write, bool asyncProxy,
+                         const Site* stable) {
     if (capped) return;
-    const Site* site = nullptr; // one copy of s (and its text) for all the ranges, not one per range
+    // One copy of s (and its text) for all the ranges of the event, its reads and its writes: every record()
+    // call of one event (issueOp, access: after enter()) passes the same site.
+    const Site* site = stable;
     for (const Range& r : ranges) {
         if (r.begin >= r.end) continue;
-        if (!site) site = &sites.emplace_back(s);
-        AccessRec cur{unit, epoch, write, asyncProxy, op, 0, threadUnit, r, site};
+        if (!site && siteEvent == events && !sites.empty()) site = &sites.back();
+        if (!site) site = &sites.emplace_back(s), siteEvent = events;
+        const Extent e = extentOf(r);
+        AccessRec cur{unit, epoch, write, asyncProxy, op, 0, threadUnit, nameId(r.name), e, site};
         if (op < 0) cur.proxyFences = threads[threadOfUnit[threadUnit]].proxyFences;
-        history.candidates(r, candidates, write); // a read meets only writes: read-read pairs never race
+        history.candidates(e, candidates, write); // a read meets only writes: read-read pairs never race
         for (const uint32_t i : candidates) {
             const AccessRec& h = history[i]; // race() and the reports do not grow the history
             ++comparisons;
             // A write over h's whole range supersedes it once checked below (history.hpp: kill).
-            if (write && covers(r, h.range)) history.kill(i);
-            if ((!write && !h.write) || h.unit == unit || !overlaps(h.range, r)) continue;
+            if (write && covers(e, h.range)) history.kill(i);
+            if ((!write && !h.write) || h.unit == unit || !overlaps(h.range, e)) continue;
             Range ov = intersect(r, h.range);
-            if (ov.name.empty()) ov.name = h.range.name;
+            if (ov.name.empty()) ov.name = names[h.name];
             // An op pipelined after the writer (same thread, tcgen05 mma/cp/shift) sees its writes in both
             // schedules.
             const bool pipelined = op >= 0 && h.op >= 0 && h.op < op && ops[h.op].thread == ops[op].thread &&
@@ -274,9 +287,22 @@ uint32_t Model::Impl::issueOp(const std::vector<Site>& all, AsyncOp op) {
     const bool asyncProxy = o.op.kind != OpKind::Tcgen05Ld && o.op.kind != OpKind::Tcgen05St;
     const Clock& knows = o.clock; // record() grows neither ops nor threads: no copy (O(units) each)
     const uint32_t unit = o.unit, issuer = t0.unit;
-    const std::vector<Range> reads = o.op.reads, writes = o.op.writes;
-    record(s, unit, 1, knows, static_cast<int>(id), issuer, reads, false, asyncProxy);
-    record(s, unit, 1, knows, static_cast<int>(id), issuer, writes, true, asyncProxy);
+    // No copies: the operation's own ranges, and its own site (o.site == s) for the records.
+    record(s, unit, 1, knows, static_cast<int>(id), issuer, o.op.reads, false, asyncProxy, &o.site);
+    record(s, unit, 1, knows, static_cast<int>(id), issuer, o.op.writes, true, asyncProxy, &o.site);
+    // From here on only dealloc() reads the operation's ranges, and only those in Tensor Memory: drop the
+    // rest (a tcgen05.st's 32 threads' registers, a copy's shared and global bytes) and their memory. Of the
+    // Tensor Memory ranges of one list with the same CTA and columns (a tcgen05.st's 32 lanes), dealloc()
+    // matches all or none and reports the first: keep the first alone.
+    for (std::vector<Range>* list : {&o.op.reads, &o.op.writes}) {
+        const size_t before = list->size();
+        std::set<std::tuple<uint32_t, uint64_t, uint64_t>> columns; // (CTA, first column, width)
+        std::erase_if(*list, [&](const Range& r) {
+            return r.space != MemSpace::TensorMemory ||
+                   !columns.emplace(r.cta, r.begin & 0xFFFF, r.end - r.begin).second;
+        });
+        if (list->size() != before) list->shrink_to_fit();
+    }
     for (const uint32_t ti : tIndex) tick(threads[ti]);
     return id;
 }

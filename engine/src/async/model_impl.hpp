@@ -11,6 +11,7 @@
 #include <map>
 #include <set>
 #include <tuple>
+#include <unordered_map>
 
 namespace layoutscope::async {
 
@@ -18,11 +19,12 @@ namespace layoutscope::async {
 struct AccessRec {
     uint32_t unit = 0, epoch = 0;
     bool write = false;
-    bool asyncProxy = false;  ///< made by an async operation (the async proxy)
-    int op = -1;              ///< the operation's id, or -1 for a thread's own access
-    uint32_t proxyFences = 0; ///< generic writes: the writer's fence.proxy.async count at the write
-    uint32_t thread = 0;      ///< the thread unit (the issuer, for an operation)
-    Range range;
+    bool asyncProxy = false;    ///< made by an async operation (the async proxy)
+    int op = -1;                ///< the operation's id, or -1 for a thread's own access
+    uint32_t proxyFences = 0;   ///< generic writes: the writer's fence.proxy.async count at the write
+    uint32_t thread = 0;        ///< the thread unit (the issuer, for an operation)
+    uint32_t name = 0;          ///< the range's name: Impl::names[name]
+    Extent range;               ///< the range, less its name
     const Site* site = nullptr; ///< in Impl::sites, shared by the ranges of one event (a Site holds its text)
 };
 
@@ -80,11 +82,16 @@ struct Model::Impl {
     std::vector<ThreadRec> threads;
     std::map<uint32_t, uint32_t> threadOfUnit;
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t>
-        threadIndex; ///< (cta, warp, thread) -> index
-    std::vector<OpRec> ops;
+        threadIndex;       ///< (cta, warp, thread) -> index
+    std::deque<OpRec> ops; ///< a deque: an operation's site stays put, its accesses' records point to it
     std::map<std::pair<uint32_t, uint32_t>, BarrierRec> barriers;
     IndexedHistory<AccessRec> history;
-    std::deque<Site> sites; ///< the sites of the history's accesses, one per record() call (addresses stable)
+    std::deque<Site> sites;         ///< the sites of the history's accesses, one per event (addresses stable)
+    uint64_t events = 0;            ///< public events entered so far (enter)
+    uint64_t siteEvent = 0;         ///< the event whose site sites.back() is (its reads and writes share it)
+    std::vector<std::string> names; ///< the history's range names, each once
+    std::unordered_map<std::string, uint32_t> nameIds; ///< name -> its index in names
+    uint32_t nameId(const std::string& name);          ///< the index of `name` in names (added if new)
     std::vector<uint32_t> candidates; ///< record()'s scratch: the history entries an access may overlap
     uint64_t comparisons = 0;         ///< history entries compared with a new access (Model::comparisons)
     std::set<std::tuple<int, int, int, int>> reported; ///< (unit a, unit b, kind) pairs reported
@@ -111,8 +118,11 @@ struct Model::Impl {
     void complete(uint32_t id);
     void phaseCheck(BarrierRec& b);
     /// Record accesses and check them against the history.
+    /// `stable`: a copy of `at` that lives as long as the model (an operation's own site), shared, not
+    /// copied.
     void record(const Site& at, uint32_t unit, uint32_t epoch, const Clock& knows, int op,
-                uint32_t threadUnit, const std::vector<Range>& ranges, bool write, bool asyncProxy);
+                uint32_t threadUnit, const std::vector<Range>& ranges, bool write, bool asyncProxy,
+                const Site* stable = nullptr);
     void observe(ThreadRec& t, uint32_t id); ///< t learns op id completed
     void remoteUse(BarrierRec& b, const Site& at, uint32_t fromCta);
 
