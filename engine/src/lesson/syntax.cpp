@@ -302,10 +302,10 @@ Result<LessonQuestion> parseQuestion(std::string_view text, SourceSpan at) {
         }
     } else if (kind == "lanes") {
         q.kind = K::Lanes;
-        const auto n = c.word() == "warp" ? c.integer() : std::nullopt;
-        if (!n || *n < 0 || *n > 31)
-            return diag("lesson.question", c.span(), "expected 'lanes warp W' (W 0..31)");
-        q.warp = static_cast<uint32_t>(*n);
+        // -1: missing (value_or, not an optional through ?:, which GCC 12 reports as maybe-uninitialized)
+        const int64_t n = c.word() == "warp" ? c.integer().value_or(-1) : -1;
+        if (n < 0 || n > 31) return diag("lesson.question", c.span(), "expected 'lanes warp W' (W 0..31)");
+        q.warp = static_cast<uint32_t>(n);
     } else if (kind == "fact") {
         q.kind = K::Fact;
         q.metric = std::string(c.rest());
@@ -368,12 +368,12 @@ Result<LessonAnswer> parseLessonAnswer(std::string_view text) {
         p.addr = (uint64_t(warp * 32 + t) << 16) | uint64_t(r * 4);
         place = true;
     } else if (w == "tmem") {
-        const auto lane = c.word() == "lane" ? c.integer() : std::nullopt;
-        const auto col = lane && c.word() == "col" ? c.integer() : std::nullopt;
-        if (!lane || !col || *lane < 0 || *lane >= kTmemLanes || *col < 0 || *col >= kTmemColumns)
+        const int64_t lane = c.word() == "lane" ? c.integer().value_or(-1) : -1; // -1: missing
+        const int64_t col = lane >= 0 && c.word() == "col" ? c.integer().value_or(-1) : -1;
+        if (lane < 0 || lane >= kTmemLanes || col < 0 || col >= kTmemColumns)
             return diag("lesson.answer", {}, "expected 'tmem lane L col C' (lanes 0..127, columns 0..511)");
         p.space = MemSpace::TensorMemory;
-        p.addr = tmemAddress(uint32_t(*lane), uint32_t(*col));
+        p.addr = tmemAddress(uint32_t(lane), uint32_t(col));
         if (c.eat("byte")) {
             const auto b = c.integer();
             if (!b || *b < 0 || *b > 3) return diag("lesson.answer", {}, "byte is 0..3 inside a 32-bit cell");
