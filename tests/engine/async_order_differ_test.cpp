@@ -7,6 +7,7 @@
 // scenario text: the same registers stored twice, the same tile loaded twice.
 #include "scenario/async_order_differ.hpp"
 #include "scenario/async_order_ranges.hpp"
+#include "scenario_test_util.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -149,17 +150,6 @@ std::string smemRace(const std::string& second) {
            second + "\nld.shared.v4.b32 {%r0, %r1, %r2, %r3}, [sA + lane * 16];\n";
 }
 
-std::string raceErrors(const std::string& text) {
-    auto s = parseScenario(text);
-    REQUIRE(s);
-    auto run = runScenario(*s);
-    REQUIRE(run);
-    std::string out;
-    for (const Diagnostic& d : run->warnings)
-        if (d.severity == Severity::Error && d.message.rfind("race", 0) == 0) out += d.message + "\n";
-    return out;
-}
-
 // Trace::keptBytes against beforeBytes / afterBytes of every move: the bytes of all moves laid out by data
 // offset (dense: every offset belongs to one move), then from each move's first byte what keptBytes gives
 // (of its own bytes; from every 61st, of all the bytes after it: the longest prefix) must be those bytes.
@@ -202,7 +192,7 @@ constexpr const char* kValueCheck = "Value cross-check: the bytes read differ";
 void checkValueCross(const std::string& other, const std::string& same) {
     CHECK(compareText(other).differ > 0);
     CHECK(compareText(same).same > 0);
-    const std::string eo = raceErrors(other), es = raceErrors(same);
+    const std::string eo = test::runErrors(other), es = test::runErrors(same); // "line: message" lines
     CHECK(eo.find("race (read after write)") != std::string::npos);
     CHECK(eo.find(kValueCheck) != std::string::npos);
     CHECK(es.find("race (read after write)") != std::string::npos);
