@@ -59,15 +59,16 @@ layoutscope_unity_group(layoutscope_engine 6
   engine/src/exec/order_mma.cpp)
 layoutscope_unity_group(layoutscope_engine 7
   engine/src/exec/ldmatrix_b8.cpp
+  engine/src/exec/order_wgmma.cpp
   engine/src/exec/record.cpp
   engine/src/exec/record_mma.cpp
   engine/src/exec/record_scenario.cpp
   engine/src/exec/run.cpp
   engine/src/exec/tcgen05_decode.cpp
-  engine/src/exec/tcgen05_exec.cpp
-  engine/src/exec/tcgen05_mma.cpp)
+  engine/src/exec/tcgen05_exec.cpp)
 layoutscope_unity_group(layoutscope_engine 8
   engine/src/exec/mbarrier.cpp
+  engine/src/exec/tcgen05_mma.cpp
   engine/src/exec/tma.cpp
   engine/src/exec/tma_modes.cpp
   engine/src/exec/warp_ops.cpp)

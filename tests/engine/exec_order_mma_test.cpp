@@ -139,6 +139,21 @@ TEST_CASE("exec order: a TMA reload of a stage a wgmma may still read before wgm
                  lineText(t, "wgmma.mma_async.sync"), "wgmma.wait_group 0 before the access"}}});
 }
 
+TEST_CASE(
+    "exec order: the wgmma accumulator read before wgmma.wait_group is a race; a chain of wgmmas is not",
+    "[exec][exec_order][exec_order_mma]") {
+    // PTX ISA 9.2 §9.7.15.5.2: D's registers may be accessed only after a wgmma.wait_group covering the
+    // wgmma's group, except by further wgmma.mma_async of the same shape (both kernels chain two).
+    const std::string t = readData("order/wgmma_d_read_before_wait.ptx");
+    checkPair(
+        "wgmma_d_read_before_wait", orderLaunch(128, true, 18, 128 * 4),
+        {{Severity::Error,
+          "st.global.v4.f32",
+          {"race (read after write): `st.global.v4.f32", "reads register %f0 of thread", "wgmma.mma_async",
+           lineText(t, "wgmma.mma_async.sync.aligned", 1), // the later of the chain writes D last
+           "wgmma.commit_group after it and wgmma.wait_group 0"}}});
+}
+
 TEST_CASE("exec order: D read by tcgen05.ld after __syncthreads alone races with the MMA writing it",
           "[exec][exec_order][exec_order_mma]") {
     // tcgen05_kernels.ptx umma_f16 with commit = 0: no tcgen05.commit / mbarrier wait between the MMAs and
@@ -171,8 +186,9 @@ TEST_CASE("exec order: ptxas accepts every planted kernel and its twin (skipped 
              "assembled");
         return;
     }
-    for (const char* name : {"tma_reload_before_mma_done", "mma_before_tma_wait", "tmem_ld_used_before_wait",
-                             "dealloc_mma_in_flight", "wgmma_stage_reload_before_wait"})
+    for (const char* name :
+         {"tma_reload_before_mma_done", "mma_before_tma_wait", "tmem_ld_used_before_wait",
+          "dealloc_mma_in_flight", "wgmma_stage_reload_before_wait", "wgmma_d_read_before_wait"})
         for (const char* twin : {"", "_fixed"}) {
             const std::string file = std::string(name) + twin + ".ptx";
             const std::string text = readData("order/" + file);

@@ -18,6 +18,8 @@
 // * tcgen05.mma, tcgen05.cp and tcgen05.shift issued by one thread execute in issue order ("tcgen05 Memory
 //   Consistency Model", pipelined instruction pairs). unverified: the model orders every such pair, PTX
 //   lists specific pairs.
+// * wgmma.mma_async issued by one thread are ordered too: further wgmma.mma_async of the same shape may use
+//   the accumulator with no wait (§9.7.15.5.2; the executor checks the shape, order_wgmma.cpp).
 // * unverified, not enforced: tcgen05.fence::before/after_thread_sync around thread synchronisation.
 #include "async/model_impl.hpp"
 
@@ -27,7 +29,8 @@ namespace layoutscope::async {
 
 namespace {
 bool isPipelined(OpKind k) {
-    return k == OpKind::Tcgen05Mma || k == OpKind::Tcgen05Cp || k == OpKind::Tcgen05Shift;
+    return k == OpKind::Tcgen05Mma || k == OpKind::Tcgen05Cp || k == OpKind::Tcgen05Shift ||
+           k == OpKind::Wgmma;
 }
 } // namespace
 

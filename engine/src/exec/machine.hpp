@@ -67,9 +67,10 @@ struct Cta {
     uint32_t liveThreads = 0;
 };
 
-struct TcgenState;    // exec/tcgen05_state.hpp
-struct Recorder;      // exec/record.hpp
-struct OrderMmaState; // exec/order_mma.cpp
+struct TcgenState;      // exec/tcgen05_state.hpp
+struct Recorder;        // exec/record.hpp
+struct OrderMmaState;   // exec/order_mma.cpp
+struct OrderWgmmaState; // exec/order_wgmma.cpp
 
 struct Machine {
     const Program& p;
@@ -94,6 +95,7 @@ struct Machine {
     Recorder* rec = nullptr;               ///< ExecOptions::record: the recorder (record.hpp); null when off
     std::shared_ptr<OrderMmaState>
         orderMma{}; ///< h/order2: tcgen05.ld not yet complete, per warp (order_mma.cpp)
+    std::shared_ptr<OrderWgmmaState> orderWgmma{}; ///< wgmma registers not yet waited for (order_wgmma.cpp)
 
     uint64_t& reg(Warp& w, uint32_t slot, int lane) { return w.regs[size_t(slot) * 32 + lane]; }
     /// Stop the run with a diagnostic at `op` (first error wins).

@@ -7,6 +7,7 @@
 #include "async/history.hpp"
 
 #include "exec/order.hpp"
+#include "exec/order_wgmma.hpp"
 #include "exec/record.hpp"
 #include "exec/tcgen05_state.hpp"
 #include "layoutscope/tcgen05/smem_descriptor.hpp"
@@ -304,6 +305,7 @@ void orderWgmma(Machine& m, const Op& op, const std::array<Warp*, 4>& warps,
     o.kind = async::OpKind::Wgmma;
     o.how = async::Completion::WgmmaGroup;
     smemRanges(at, bytes, "wgmma operand", o.reads);
+    wgmmaRegisterRanges(m, op, warps, o.reads, o.writes); // D and a register A (order_wgmma.cpp)
     std::vector<async::Site> sites;
     for (Warp* w : warps)
         for (uint32_t x = w->valid & ~w->exited; x; x &= x - 1)

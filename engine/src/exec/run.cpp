@@ -15,6 +15,7 @@
 #include "exec/mbarrier.hpp"
 #include "exec/order.hpp"
 #include "exec/order_mma.hpp"
+#include "exec/order_wgmma.hpp"
 #include "exec/record.hpp"
 #include "exec/warp_ops.hpp"
 
@@ -107,8 +108,9 @@ bool stepWarp(Machine& m, size_t wi, bool& progressed) {
             if (((m.reg(w, uint32_t(op.guard), l) & 1) != 0) == op.guardNeg) exec &= ~(1u << l);
         }
     m.threadInstructions += std::popcount(exec);
-    if (m.rec) m.rec->instrStart = m.rec->statements; // order events' steps (orderSite)
-    if (m.orderMma) orderRegisterUse(m, w, op, exec); // h/order2: registers of a pending tcgen05.ld
+    if (m.rec) m.rec->instrStart = m.rec->statements;        // order events' steps (orderSite)
+    if (m.orderMma) orderRegisterUse(m, w, op, exec);        // h/order2: registers of a pending tcgen05.ld
+    if (m.orderWgmma) orderWgmmaRegisterUse(m, w, op, exec); // registers of a wgmma not waited for
     auto advance = [&](uint32_t lanes) {
         for (uint32_t x = lanes; x; x &= x - 1) ++w.pc[std::countr_zero(x)];
     };

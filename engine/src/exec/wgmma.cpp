@@ -13,6 +13,7 @@
 #include "exec/mma_exec.hpp"
 #include "exec/order.hpp"
 #include "exec/order_mma.hpp"
+#include "exec/order_wgmma.hpp"
 #include "layoutscope/tcgen05/smem_descriptor.hpp"
 
 #include <algorithm>
@@ -120,6 +121,7 @@ bool runWarpgroup(Machine& m, const Op& op, const Group& grp) {
     // h/order2: the operand reads go to the order model as one async operation of the warpgroup, complete at
     // wgmma.wait_group (order_mma.hpp; async-proxy reads: unverified, docs/exec.md "Time and order").
     orderWgmma(m, op, grp.warps, readAddrs, meBits(f.b) / 8);
+    orderWgmmaRegisters(m, op, grp.warps); // D and register A pending until wgmma.wait_group
     return true;
 }
 
@@ -130,6 +132,7 @@ void orderWgmmaGroup(Machine& m, Warp& w, const Op& op, uint32_t exec) {
     const bool commit = op.text.find("commit_group") != std::string::npos;
     if (!mo || (!commit && op.text.find("wait_group") == std::string::npos)) return; // wgmma.fence: nothing
     const MmaForm& f = m.p.mmaForms[size_t(op.form)];
+    if (exec) orderWgmmaGroupRegisters(m, w, commit, f.waitN);
     for (uint32_t x = exec; x; x &= x - 1) {
         const async::Site site = orderSite(m, w, op, std::countr_zero(x));
         if (commit)

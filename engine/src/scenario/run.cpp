@@ -165,9 +165,20 @@ std::string perCta(const Trace& t, uint32_t idx) {
     const TraceInstr& in = t.instrs[idx];
     // The summary is written before endInstr closes the range: the open instruction ends at the table's end.
     const uint64_t end = idx + 1 == t.instrs.size() ? t.moves.size() : in.endMove;
-    for (uint64_t i = in.firstMove; i < end; ++i) {
-        const ByteMove m = t.moves[i];
-        if (m.dst.space == MemSpace::SharedCta) n[m.dst.cta] += m.length;
+    // By runs (a 10,000-load trace has 5.1 M moves): a run whose levels keep the destination CTA adds its
+    // moves' bytes at once; a multicast run steps the CTA and is walked move by move.
+    for (const MoveTable::RunSpan& r : t.moves.runSpans(in.firstMove, end)) {
+        if (r.first.dst.space != MemSpace::SharedCta) continue;
+        bool oneCta = true;
+        for (uint32_t l = 0; l < r.levels; ++l) oneCta = oneCta && r.s[l][3] == 0; // field 3: dst.cta
+        if (oneCta) {
+            n[r.first.dst.cta] += (r.k1 - r.k0) * r.first.length;
+            continue;
+        }
+        for (uint64_t i = r.index + r.k0; i < r.index + r.k1; ++i) {
+            const ByteMove m = t.moves[i];
+            n[m.dst.cta] += m.length;
+        }
     }
     if (!in.traced) return "CTAs not traced";
     std::string s;

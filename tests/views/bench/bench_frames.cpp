@@ -53,6 +53,10 @@ FrameResult playFrames(MainWindow& w, int frames) {
         onPainted();
     });
     w.playback()->seek(step);
+    // The first frame is painted even when the playback already shows step 1 (then seek emits no
+    // stepChanged and no canvas repaints: a run of views_bench once counted 0 frames for an example).
+    smem->refreshView();
+    tmem->refreshView();
     waitUntil([&] { return int(dt.size()) >= frames; }, 120000);
     QObject::disconnect(c1);
     QObject::disconnect(c2);
