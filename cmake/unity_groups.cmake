@@ -23,10 +23,11 @@ layoutscope_unity_group(layoutscope_engine 2
   engine/src/core/diagnostic_cap.cpp
   engine/src/core/file_read.cpp
   engine/src/core/memory.cpp
+  engine/src/core/move_table_cursor.cpp
   engine/src/core/number_formats.cpp
-  engine/src/core/provenance.cpp
-  engine/src/core/result.cpp)
+  engine/src/core/provenance.cpp)
 layoutscope_unity_group(layoutscope_engine 3
+  engine/src/core/result.cpp
   engine/src/core/rules.cpp
   engine/src/core/trace.cpp
   engine/src/core/trace_compact.cpp)

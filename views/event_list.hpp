@@ -25,7 +25,8 @@ class EventList : public QTreeWidget {
     void setTrace(const Trace* trace, std::vector<InstrFamily> families);
     /// The family of each instruction of the trace shown.
     [[nodiscard]] const std::vector<InstrFamily>& families() const { return m_families; }
-    static constexpr size_t kRowsPerSlice = 250; ///< ~3-5 ms of rows (10,000: 40 slices)
+    static constexpr size_t kRowsPerSlice = 250; ///< rows a slice makes at least
+    static constexpr qint64 kSliceMs = 8;        ///< then rows while the slice is shorter than this
     static constexpr int kMinRowsShown = 4;      ///< the minimum height shows this many rows
     /// Whether every row of the trace is made.
     [[nodiscard]] bool filled() const { return !m_trace || m_filled >= m_trace->instrs.size(); }

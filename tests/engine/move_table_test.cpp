@@ -41,6 +41,15 @@ void checkSame(const std::vector<ByteMove>& want, const MoveTable& t) {
     for (const ByteMove& m : t) bad += !same(want[i++], m);
     CHECK(bad == 0);
     if (!want.empty()) CHECK(same(t.back(), want.back()));
+    if (want.empty()) return;
+    MoveTable::Cursor c(t, 0); // a Cursor's walk (each move stepped from the one before), then seeks back
+    for (size_t k = 0; k < want.size(); ++k, c.next()) bad += !same(want[k], c.move());
+    CHECK(c.index() == want.size());
+    for (size_t k = want.size(); k-- > 0;) {
+        c.seek(k);
+        bad += !same(want[k], c.move());
+    }
+    CHECK(bad == 0);
 }
 
 } // namespace

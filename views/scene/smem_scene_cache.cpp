@@ -38,8 +38,9 @@ void SmemSceneCache::applyMoves(size_t lo, size_t hi) {
     const Trace& t = m_doc->trace();
     const uint64_t wlo = m_window.base, whi = uint64_t(m_window.base) + m_window.size;
     uint64_t touchedLo = whi, touchedHi = wlo;
-    for (size_t i = lo; i < hi; ++i) {
-        const ByteMove& m = t.moves[i];
+    for (MoveTable::Cursor c(t.moves, lo); c.index() < hi; c.next()) { // each move from the one before
+        const size_t i = c.index();
+        const ByteMove& m = c.move();
         const MemRef* r = &m.dst; // writes colour a byte; reads are outlined (markReads), not recoloured
         if (r->space != MemSpace::SharedCta || r->cta != m_window.cta) continue;
         const uint64_t a0 = std::max<uint64_t>(r->addr, wlo),
@@ -92,8 +93,9 @@ const SmemScene& SmemSceneCache::sceneAt(const Document& doc, uint32_t step,
             fadeSteps > 1 && target > fadeSteps ? target - fadeSteps : (fadeSteps > 1 ? 0 : target - 1);
         const size_t lo = t.movesOfStep(first).first, hi = t.movesOfStep(target - 1).second;
         const uint64_t wlo = m_window.base, whi = uint64_t(m_window.base) + m_window.size;
-        for (size_t i = lo; i < hi; ++i) {
-            const ByteMove& m = t.moves[i];
+        for (MoveTable::Cursor c(t.moves, lo); c.index() < hi; c.next()) { // each move from the one before
+            const size_t i = c.index();
+            const ByteMove& m = c.move();
             for (const MemRef* r : {&m.dst, &m.src}) {
                 if (r->space != MemSpace::SharedCta || r->cta != m_window.cta) continue;
                 const uint64_t a0 = std::max<uint64_t>(r->addr, wlo),

@@ -28,14 +28,25 @@ std::vector<SmemTile> smemTiles(const Document& doc) {
         s.instr = i;
         s.firstStep = in.firstStep;
         bool gather = false;
-        // The instruction's own moves (TraceInstr::firstMove..endMove): no search per step, so a
-        // 10,000-instruction trace costs one pass.
-        for (uint64_t k = in.firstMove; k < in.endMove && k < t.moves.size(); ++k) {
-            const ByteMove& m = t.moves[k];
-            if (m.instr != i) continue;
-            gather |= m.rule == RuleId::TmaGather4; // rows stacked from 4 coordinates: no single box
-            const MemRef& r = it->load ? m.dst : m.src;
-            if (r.space == MemSpace::SharedCta && !s.inCta(r.cta)) s.ctas.push_back(r.cta);
+        // The instruction's own moves (TraceInstr::firstMove..endMove), run by run: a run's instr, rule and
+        // spaces are constant, and a run whose shared side keeps one CTA names it once (a multicast run
+        // steps the CTA: walked move by move).
+        const size_t field = it->load ? 3 : 1; // dst.cta / src.cta
+        for (const MoveTable::RunSpan& rs :
+             t.moves.runSpans(in.firstMove, std::min<uint64_t>(in.endMove, t.moves.size()))) {
+            if (rs.first.instr != i) continue;
+            gather |= rs.first.rule == RuleId::TmaGather4; // rows stacked from 4 coordinates: no single box
+            if ((it->load ? rs.first.dst : rs.first.src).space != MemSpace::SharedCta) continue;
+            auto add = [&](const ByteMove& m) {
+                const MemRef& r = it->load ? m.dst : m.src;
+                if (!s.inCta(r.cta)) s.ctas.push_back(r.cta);
+            };
+            if (MoveTable::spanFieldConstant(rs, field)) {
+                add(rs.first); // the field has the first move's value throughout
+                continue;
+            }
+            for (MoveTable::Cursor c(t.moves, rs.index + rs.k0); c.index() < rs.index + rs.k1; c.next())
+                add(c.move());
         }
         if (gather || s.ctas.empty()) continue;
         std::sort(s.ctas.begin(), s.ctas.end());

@@ -12,8 +12,8 @@ static std::vector<uint32_t> multicastCtas(const Trace& t, uint32_t instr) {
     // The instruction's own moves: no search per instruction (a 10,000-instruction trace is one pass).
     const size_t lo = in.firstMove, hi = std::min<size_t>(in.endMove, t.moves.size());
     std::set<uint32_t> ctas;
-    for (size_t i = lo; i < hi; ++i) {
-        const ByteMove& m = t.moves[i];
+    for (MoveTable::Cursor c(t.moves, lo); c.index() < hi; c.next()) { // each move from the one before
+        const ByteMove& m = c.move();
         if (m.instr != instr || m.dst.space != MemSpace::SharedCta) continue;
         if (m.src.space != MemSpace::Global && m.src.space != MemSpace::Fill) return {};
         ctas.insert(m.dst.cta);
@@ -59,8 +59,8 @@ TmaFan tmaFanAt(const Document& doc, uint32_t step, const std::vector<BoxFrame>&
     }
     const TraceInstr& in = t.instrs[*instr];
     const size_t lo = in.firstMove, hi = std::min<size_t>(in.endMove, t.moves.size());
-    for (size_t i = lo; i < hi; ++i) {
-        const ByteMove& m = t.moves[i];
+    for (MoveTable::Cursor c(t.moves, lo); c.index() < hi; c.next()) { // each move from the one before
+        const ByteMove& m = c.move();
         if (m.instr != *instr || m.dst.space != MemSpace::SharedCta) continue;
         const size_t k =
             size_t(std::lower_bound(f.ctas.begin(), f.ctas.end(), uint32_t(m.dst.cta)) - f.ctas.begin());

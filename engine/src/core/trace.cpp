@@ -363,13 +363,18 @@ void Replay::seek(uint32_t step) {
         auto [unused2, hi] = m_t.movesOfStep(step - 1);
         (void)unused;
         (void)unused2;
-        for (size_t i = lo; i < hi; ++i) applyBytes(m_state, m_t.moves[i].dst, m_t.afterBytes(m_t.moves[i]));
+        for (MoveTable::Cursor c(m_t.moves, lo); c.index() < hi; c.next()) // each move from the one before
+            applyBytes(m_state, c.move().dst, m_t.afterBytes(c.move()));
     } else if (step < m_step) {
         auto [lo, unused] = m_t.movesOfStep(step);
         auto [unused2, hi] = m_t.movesOfStep(m_step - 1);
         (void)unused;
         (void)unused2;
-        for (size_t i = hi; i-- > lo;) applyBytes(m_state, m_t.moves[i].dst, m_t.beforeBytes(m_t.moves[i]));
+        MoveTable::Cursor c(m_t.moves, lo);
+        for (size_t i = hi; i-- > lo;) {
+            c.seek(i);
+            applyBytes(m_state, c.move().dst, m_t.beforeBytes(c.move()));
+        }
     }
     m_step = step;
 }

@@ -169,9 +169,7 @@ std::string perCta(const Trace& t, uint32_t idx) {
     // moves' bytes at once; a multicast run steps the CTA and is walked move by move.
     for (const MoveTable::RunSpan& r : t.moves.runSpans(in.firstMove, end)) {
         if (r.first.dst.space != MemSpace::SharedCta) continue;
-        bool oneCta = true;
-        for (uint32_t l = 0; l < r.levels; ++l) oneCta = oneCta && r.s[l][3] == 0; // field 3: dst.cta
-        if (oneCta) {
+        if (MoveTable::spanFieldConstant(r, 3)) { // field 3: dst.cta
             n[r.first.dst.cta] += (r.k1 - r.k0) * r.first.length;
             continue;
         }

@@ -23,6 +23,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
+#include <memory>
 #include <span>
 #include <type_traits>
 #include <vector>
@@ -80,6 +81,33 @@ class MoveTable {
     static constexpr size_t kFields = 11;
     using Strides = std::array<int64_t, kFields>;
 
+    /// A forward walk over the table that rebuilds each move from the one before (a few additions per move)
+    /// instead of from its run's first move (divisions per level): the scans of a 5 M-move trace (views'
+    /// replays, box frames, the shared window) spend most of their time rebuilding moves. seek() goes
+    /// anywhere; next() and seek(index() + 1) are O(1).
+    class Cursor {
+      public:
+        Cursor(const MoveTable& t, size_t i);
+        [[nodiscard]] size_t index() const { return m_i; }
+        /// Move index() (index() < size()).
+        [[nodiscard]] const ByteMove& move() const { return m_move; }
+        void next();
+        void seek(size_t i);
+
+      private:
+        void enter(size_t run, uint64_t k); ///< move k of run `run`
+        void build();                       ///< m_move from m_v
+        const MoveTable* m_t;
+        size_t m_i = 0, m_run = 0;
+        uint64_t m_k = 0, m_count = 0; ///< move k of the run's m_count
+        uint32_t m_levels = 1;
+        std::array<uint64_t, 6> m_n{}, m_idx{}; ///< counts (the last level open) and the digits
+        std::array<Strides, 6> m_s{};
+        Strides m_v{};
+        ByteMove m_first{}, m_move{};
+        AddrDerivation m_derive;
+    };
+
     class Iterator {
       public:
         using iterator_category = std::random_access_iterator_tag;
@@ -94,7 +122,23 @@ class MoveTable {
 
         Iterator() = default;
         Iterator(const MoveTable* t, size_t i) : m_t(t), m_i(i) {}
-        ByteMove operator*() const { return (*m_t)[m_i]; }
+        // A copy starts without the walk's cursor (it is rebuilt at its first dereference).
+        Iterator(const Iterator& o) : m_t(o.m_t), m_i(o.m_i) {}
+        Iterator(Iterator&&) noexcept = default;
+        Iterator& operator=(const Iterator& o) {
+            m_t = o.m_t, m_i = o.m_i;
+            return *this;
+        }
+        Iterator& operator=(Iterator&&) noexcept = default;
+        ~Iterator() = default;
+        /// Move index(): a walk's next move costs a few additions (Cursor), any other one a rebuild.
+        ByteMove operator*() const {
+            if (!m_c)
+                m_c = std::make_unique<Cursor>(*m_t, m_i);
+            else
+                m_c->seek(m_i);
+            return m_c->move();
+        }
         Arrow operator->() const { return Arrow{**this}; }
         ByteMove operator[](difference_type n) const { return (*m_t)[size_t(difference_type(m_i) + n)]; }
         Iterator& operator++() {
@@ -136,6 +180,7 @@ class MoveTable {
       private:
         const MoveTable* m_t = nullptr;
         size_t m_i = 0;
+        mutable std::unique_ptr<Cursor> m_c; ///< the walk so far (not shared between copies or threads)
     };
 
     [[nodiscard]] size_t size() const { return m_size; }
@@ -206,6 +251,13 @@ class MoveTable {
     };
     /// The runs holding moves [lo, hi), in order: O(runs in the range).
     [[nodiscard]] std::vector<RunSpan> runSpans(size_t lo, size_t hi) const;
+    /// Whether varying field `field` (Strides order: 1 src.cta, 3 dst.cta, ...) has one value over the span's
+    /// moves (every level's stride 0). A run's instr, spaces, length, transform and rule never vary.
+    [[nodiscard]] static bool spanFieldConstant(const RunSpan& r, size_t field) {
+        for (uint32_t l = 0; l < r.levels; ++l)
+            if (r.s[l][field] != 0) return false;
+        return true;
+    }
     /// Runs stored, and heap bytes used (for the trace's memory budget and benchmarks).
     [[nodiscard]] size_t runCount() const { return m_runs.size(); }
     [[nodiscard]] size_t memoryBytes() const;
