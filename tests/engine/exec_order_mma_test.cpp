@@ -154,6 +154,35 @@ TEST_CASE(
            "wgmma.commit_group after it and wgmma.wait_group 0"}}});
 }
 
+TEST_CASE("exec order: a wgmma.mma_async using registers written with no wgmma.fence between is a warning",
+          "[exec][exec_order][exec_order_mma]") {
+    // PTX ISA 9.2 §9.7.15.6.1: wgmma.fence before a warp's first wgmma.mma_async and between a register write
+    // and a wgmma using the register. The kernel runs (ptxas inserts the fence, info C7519): one warning,
+    // at the first wgmma, naming the mov that zeroed the accumulator; the chained second wgmma none.
+    auto orderNotes = [](const ExecResult& r) {
+        std::vector<Diagnostic> out;
+        for (const Diagnostic& d : r.notes)
+            if (d.message.rfind("order: ", 0) == 0) out.push_back(d);
+        return out;
+    };
+    const std::string t = readData("order/wgmma_no_fence.ptx");
+    auto bad = runText(t, orderLaunch(128, true, 18, 128 * 4));
+    if (!bad) FAIL(formatDiagnostic(bad.error()));
+    const auto got = orderNotes(*bad);
+    for (const Diagnostic& d : got) UNSCOPED_INFO(formatDiagnostic(d));
+    REQUIRE(got.size() == 1);
+    CHECK(got[0].severity == Severity::Warning);
+    CHECK(got[0].span.line == lineOf(t, "wgmma.mma_async.sync.aligned"));
+    for (const std::string& want :
+         {std::string("uses register %f0"), std::string("`mov.f32 \t%f0, 0f00000000`"),
+          lineText(t, "mov.f32 \t%f0"), std::string("no wgmma.fence between them"), std::string("C7519"),
+          std::string("Fix: wgmma.fence.sync.aligned")})
+        CHECK_THAT(got[0].message, Catch::Contains(want));
+    auto good = runText(readData("order/wgmma_no_fence_fixed.ptx"), orderLaunch(128, true, 18, 128 * 4));
+    if (!good) FAIL(formatDiagnostic(good.error()));
+    CHECK(orderNotes(*good).empty());
+}
+
 TEST_CASE("exec order: D read by tcgen05.ld after __syncthreads alone races with the MMA writing it",
           "[exec][exec_order][exec_order_mma]") {
     // tcgen05_kernels.ptx umma_f16 with commit = 0: no tcgen05.commit / mbarrier wait between the MMAs and

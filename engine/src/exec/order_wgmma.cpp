@@ -26,10 +26,22 @@ struct PendingWgmma {
     std::vector<uint32_t> d, a; ///< accumulator and register-A slots
 };
 
+/// Per warp: which registers an instruction other than wgmma.mma_async wrote since the warp's last
+/// wgmma.fence (the write's fence epoch equals the warp's), and where.
+struct FenceState {
+    uint32_t epoch = 1;
+    bool fenced = false;            ///< a wgmma.fence ran
+    std::vector<uint32_t> regEpoch; ///< per register slot (lazily sized)
+    std::vector<int> regPc;
+};
+
 struct OrderWgmmaState {
+    bool any = false;                              ///< the program has a wgmma.mma_async at all
     std::vector<std::vector<PendingWgmma>> byWarp; ///< index: the warp's index in Machine::warps
     std::vector<int64_t> commits;                  ///< wgmma.commit_group executed, per warp
+    std::vector<FenceState> fences;                ///< per warp
     std::set<int> reported;                        ///< accessing pcs reported: one finding each
+    std::set<int> fenceReported;                   ///< wgmma pcs given the missing-fence warning
     size_t pending = 0;
 };
 
@@ -38,8 +50,11 @@ namespace {
 OrderWgmmaState& state(Machine& m) {
     if (!m.orderWgmma) {
         m.orderWgmma = std::make_shared<OrderWgmmaState>();
-        m.orderWgmma->byWarp.resize(m.warps.size());
-        m.orderWgmma->commits.assign(m.warps.size(), 0);
+        OrderWgmmaState& s = *m.orderWgmma;
+        s.any = std::any_of(m.p.ops.begin(), m.p.ops.end(), [](const Op& o) { return o.opc == Opc::Wgmma; });
+        s.byWarp.resize(m.warps.size());
+        s.commits.assign(m.warps.size(), 0);
+        s.fences.resize(m.warps.size());
     }
     return *m.orderWgmma;
 }
@@ -82,6 +97,67 @@ bool writesOperand(const Op& op, size_t i) {
 
 std::string regName(const Machine& m, uint32_t r) {
     return r < m.p.regNames.size() ? m.p.regNames[r] : "%?";
+}
+
+// Slots of operand `o` (a register or a vector of them).
+template <class F>
+void forSlots(const Opnd& o, F&& f) {
+    for (size_t i = 0; i < std::max<size_t>(1, o.elems.size()); ++i)
+        if (const int r = vecReg(o, i); r >= 0) f(uint32_t(r));
+}
+
+// PTX ISA 9.2 §9.7.15.6.1 (wgmma.fence): a warp must execute wgmma.fence before its first wgmma.mma_async and
+// between a register write by another instruction and a wgmma.mma_async that uses the register (its
+// accumulator, or its A fragment in registers); wgmma.mma_async of one shape chaining an accumulator need
+// none. ptxas 13 inserts the fence itself where it is missing (info C7519 "warpgroup.arrive is injected"):
+// the PTX is still undefined there, so the finding is a warning. Only writes are tracked (unverified whether
+// a plain read of the registers also needs the fence).
+void fenceCheck(Machine& m, OrderWgmmaState& s, size_t wi, const Op& op, int pc) {
+    FenceState& f = s.fences[wi];
+    if (op.opc == Opc::WgmmaOrder) {
+        if (op.text.find("wgmma.fence") != std::string::npos) ++f.epoch, f.fenced = true;
+        return;
+    }
+    if (op.opc == Opc::Wgmma) {
+        const MmaForm& mf = m.p.mmaForms[size_t(op.form)];
+        int writer = -1;
+        uint32_t reg = 0;
+        auto dirty = [&](uint32_t r) {
+            if (writer < 0 && r < f.regEpoch.size() && f.regEpoch[r] == f.epoch) writer = f.regPc[r], reg = r;
+        };
+        if (!op.o.empty()) forSlots(op.o[0], dirty);
+        if (mf.aRegs && op.o.size() > 1) forSlots(op.o[1], dirty);
+        if (writer < 0 && f.fenced) return;
+        ++f.epoch, f.fenced = true; // as the fence ptxas inserts here: later wgmmas are not reported again
+        if (!s.fenceReported.insert(pc).second) return; // one finding per wgmma line (the other warps')
+        const std::string what =
+            writer >= 0 ? "uses register " + regName(m, reg) + ", which `" + m.p.ops[size_t(writer)].text +
+                              "` (line " + std::to_string(m.p.ops[size_t(writer)].line) +
+                              ") wrote with no wgmma.fence between them"
+                        : "is the warp's first wgmma.mma_async and no wgmma.fence ran before it";
+        m.notes.push_back(
+            Diagnostic{Severity::Warning,
+                       DiagCode::InvalidValue,
+                       {op.line, op.column, 1},
+                       "order: `" + op.text.substr(0, op.text.find('\n')) + "` (line " +
+                           std::to_string(op.line) + ") " + what +
+                           ": undefined per the PTX ISA (ptxas 13 inserts the fence, info C7519, "
+                           "which serialises the warpgroup). Fix: wgmma.fence.sync.aligned; "
+                           "before the wgmma.mma_async (after the last register write)",
+                       "PTX ISA 9.2 §9.7.15.6.1 wgmma.fence",
+                       Provenance::PtxText});
+        return;
+    }
+    for (size_t i = 0; i < op.o.size(); ++i) // the registers this instruction writes are now unfenced
+        if (writesOperand(op, i))
+            forSlots(op.o[i], [&](uint32_t r) {
+                if (f.regEpoch.size() <= r) {
+                    const size_t n = std::max<size_t>(m.p.regNames.size(), r + 1);
+                    f.regEpoch.resize(n);
+                    f.regPc.resize(n);
+                }
+                f.regEpoch[r] = f.epoch, f.regPc[r] = pc;
+            });
 }
 
 } // namespace
@@ -150,13 +226,16 @@ void orderWgmmaGroupRegisters(Machine& m, const Warp& w, bool commit, int waitN)
 }
 
 void orderWgmmaRegisterUse(Machine& m, Warp& w, const Op& op, uint32_t exec) {
-    if (!m.orderWgmma || !m.orderWgmma->pending || !exec) return;
-    OrderWgmmaState& s = *m.orderWgmma;
+    if (!exec) return;
+    OrderWgmmaState& s = state(m);
+    if (!s.any) return;
+    const int pc = int(&op - m.p.ops.data());
+    fenceCheck(m, s, warpIndex(m, w), op, pc);
+    if (!s.pending) return;
     auto& list = s.byWarp[warpIndex(m, w)];
     if (list.empty()) return;
     async::Model* mo = orderModel(m);
     if (!mo) return;
-    const int pc = int(&op - m.p.ops.data());
     // A later wgmma.mma_async of the same shape may use the accumulator (its D operand) with no wait.
     const bool chained = op.opc == Opc::Wgmma && op.form >= 0;
     if (s.reported.count(pc)) return;

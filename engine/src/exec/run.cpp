@@ -108,9 +108,9 @@ bool stepWarp(Machine& m, size_t wi, bool& progressed) {
             if (((m.reg(w, uint32_t(op.guard), l) & 1) != 0) == op.guardNeg) exec &= ~(1u << l);
         }
     m.threadInstructions += std::popcount(exec);
-    if (m.rec) m.rec->instrStart = m.rec->statements;        // order events' steps (orderSite)
-    if (m.orderMma) orderRegisterUse(m, w, op, exec);        // h/order2: registers of a pending tcgen05.ld
-    if (m.orderWgmma) orderWgmmaRegisterUse(m, w, op, exec); // registers of a wgmma not waited for
+    if (m.rec) m.rec->instrStart = m.rec->statements;   // order events' steps (orderSite)
+    if (m.orderMma) orderRegisterUse(m, w, op, exec);   // h/order2: registers of a pending tcgen05.ld
+    if (m.order) orderWgmmaRegisterUse(m, w, op, exec); // wgmma registers: not waited for, not fenced
     auto advance = [&](uint32_t lanes) {
         for (uint32_t x = lanes; x; x &= x - 1) ++w.pc[std::countr_zero(x)];
     };
