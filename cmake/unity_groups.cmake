@@ -15,6 +15,7 @@ layoutscope_unity_group(layoutscope_engine 1
   engine/src/async/clock.cpp
   engine/src/async/history.cpp
   engine/src/async/model.cpp
+  engine/src/async/model_sync.cpp
   engine/src/async/report.cpp
   engine/src/async/warp_barrier.cpp)
 layoutscope_unity_group(layoutscope_engine 2
