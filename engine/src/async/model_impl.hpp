@@ -108,7 +108,8 @@ struct Model::Impl {
     int nowLine = 0;           ///< and its source line
     bool nowApprox = false;    ///< and whether the step is only the next trace instruction (Site::stepApprox)
     void enter(const Site& s); ///< every public event first: sets now / nowLine
-    void link(const AccessRec& a, const AccessRec& b); ///< the race just emitted, for the timeline
+    /// The race emitted as finding `finding` (emit's index), for the timeline.
+    void link(const AccessRec& a, const AccessRec& b, size_t finding);
 
     ThreadRec& thread(const ThreadId& t);
     BarrierRec& barrier(const Site& at, const BarrierRef& b, const char* use);
@@ -133,7 +134,8 @@ struct Model::Impl {
     void hang(const Site& at, const BarrierRec& b);
     void parityNote(const Site& at, const BarrierRec& b, uint32_t parity);
     void inflightAt(const Site& at, const OpRec& o, const char* where, const Range* overlap);
-    void emit(Severity sev, const SourceSpan& span, std::string msg, std::string ref);
+    /// Append a finding; its index in `out`.
+    size_t emit(Severity sev, const SourceSpan& span, std::string msg, std::string ref);
     [[nodiscard]] std::string who(const AccessRec& a) const;
     [[nodiscard]] std::string fixFor(const OpRec& o, const ThreadRec* reader) const;
 };

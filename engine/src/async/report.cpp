@@ -122,9 +122,10 @@ constexpr const char* kOrderRef =
     "asynchronous operations); §9.7.13.15 mbarrier";
 } // namespace
 
-void Model::Impl::emit(Severity sev, const SourceSpan& span, std::string msg, std::string ref) {
+size_t Model::Impl::emit(Severity sev, const SourceSpan& span, std::string msg, std::string ref) {
     out.push_back(
         Diagnostic{sev, DiagCode::InvalidValue, span, std::move(msg), std::move(ref), Provenance::PtxText});
+    return out.size() - 1;
 }
 
 std::string Model::Impl::who(const AccessRec& a) const {
@@ -200,18 +201,16 @@ void Model::Impl::race(const AccessRec& a, const AccessRec& b, const Range& ov, 
     if (valueDiffers)
         msg += ". Value cross-check: the bytes read differ between the schedule where the write completes at "
                "issue and the one where it completes as late as the waits allow";
-    emit(Severity::Error, b.site->span, std::move(msg), kOrderRef);
-    link(a, b);
+    link(a, b, emit(Severity::Error, b.site->span, std::move(msg), kOrderRef));
 }
 
-void Model::Impl::link(const AccessRec& a, const AccessRec& b) {
+void Model::Impl::link(const AccessRec& a, const AccessRec& b, size_t finding) {
     if (tl.races.size() >= kMaxTimelineItems) { // bounded: past the cap only counted
         ++tl.racesLeftOut;
         return;
     }
     tl.races.push_back(RaceLink{a.site->step, b.site->step, a.site->span.line, b.site->span.line,
-                                a.site->text, b.site->text, out.size() - 1, a.site->stepApprox,
-                                b.site->stepApprox});
+                                a.site->text, b.site->text, finding, a.site->stepApprox, b.site->stepApprox});
 }
 
 void Model::Impl::proxyRace(const AccessRec& w, const AccessRec& r, const Range& ov) {
@@ -223,28 +222,30 @@ void Model::Impl::proxyRace(const AccessRec& w, const AccessRec& r, const Range&
     // does without the fence is unverified (docs/exec.md "Time and order").
     const bool mma =
         r.op >= 0 && (ops[r.op].op.kind == OpKind::Tcgen05Mma || ops[r.op].op.kind == OpKind::Wgmma);
-    emit(mma ? Severity::Warning : Severity::Error, r.site->span,
-         "race (proxy): " + who(r) + " reads " + rangeText(ov) + " through the async proxy, but " + who(w) +
-             " wrote it through the generic proxy with no fence.proxy.async in between; the async proxy may "
-             "read "
-             "stale bytes. Missing edge: a proxy fence. Fix: fence.proxy.async.shared::cta after line " +
-             std::to_string(w.site->span.line) + " and before line " + std::to_string(r.site->span.line),
-         "PTX ISA 9.2 Memory Consistency Model, async proxy (fence.proxy.async orders generic-proxy accesses "
-         "with async-proxy ones)");
-    link(w, r);
+    const size_t finding = emit(
+        mma ? Severity::Warning : Severity::Error, r.site->span,
+        "race (proxy): " + who(r) + " reads " + rangeText(ov) + " through the async proxy, but " + who(w) +
+            " wrote it through the generic proxy with no fence.proxy.async in between; the async proxy may "
+            "read "
+            "stale bytes. Missing edge: a proxy fence. Fix: fence.proxy.async.shared::cta after line " +
+            std::to_string(w.site->span.line) + " and before line " + std::to_string(r.site->span.line),
+        "PTX ISA 9.2 Memory Consistency Model, async proxy (fence.proxy.async orders generic-proxy accesses "
+        "with async-proxy ones)");
+    link(w, r, finding);
 }
 
 void Model::Impl::valueOnly(const AccessRec& w, const AccessRec& r, const Range& ov) {
     if (!reported.insert({w.op, r.op >= 0 ? r.op : -1 - int(r.unit), 4, 0}).second) return;
-    emit(Severity::Error, r.site->span,
-         "race (value cross-check): " + who(r) + " reads " + rangeText(ov) +
-             ", whose bytes differ between the "
-             "schedule where " +
-             who(w) +
-             " completes at issue and the one where it completes as late as the "
-             "waits allow, though the happens-before clocks order them; treat it as a race",
-         kOrderRef);
-    link(w, r);
+    const size_t finding =
+        emit(Severity::Error, r.site->span,
+             "race (value cross-check): " + who(r) + " reads " + rangeText(ov) +
+                 ", whose bytes differ between the "
+                 "schedule where " +
+                 who(w) +
+                 " completes at issue and the one where it completes as late as the "
+                 "waits allow, though the happens-before clocks order them; treat it as a race",
+             kOrderRef);
+    link(w, r, finding);
 }
 
 void Model::Impl::hang(const Site& s, const BarrierRec& b) {
