@@ -131,12 +131,17 @@ class MoveTable {
         }
         Iterator& operator=(Iterator&&) noexcept = default;
         ~Iterator() = default;
-        /// Move index(): a walk's next move costs a few additions (Cursor), any other one a rebuild.
+        /// Move index(): a walk's next move costs a few additions (a Cursor, made at the second move of a
+        /// walk), any other one a rebuild (a binary search's probes allocate nothing).
         ByteMove operator*() const {
-            if (!m_c)
+            if (!m_c) {
+                const bool walk = m_last != SIZE_MAX && m_i == m_last + 1;
+                m_last = m_i;
+                if (!walk) return (*m_t)[m_i];
                 m_c = std::make_unique<Cursor>(*m_t, m_i);
-            else
-                m_c->seek(m_i);
+                return m_c->move();
+            }
+            m_c->seek(m_i);
             return m_c->move();
         }
         Arrow operator->() const { return Arrow{**this}; }
@@ -181,6 +186,7 @@ class MoveTable {
         const MoveTable* m_t = nullptr;
         size_t m_i = 0;
         mutable std::unique_ptr<Cursor> m_c; ///< the walk so far (not shared between copies or threads)
+        mutable size_t m_last = SIZE_MAX;    ///< the move dereferenced last, before the walk had a Cursor
     };
 
     [[nodiscard]] size_t size() const { return m_size; }
