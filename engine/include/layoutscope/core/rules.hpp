@@ -99,8 +99,8 @@ enum class RuleId : uint16_t {
                             ///< column row/32, byte sf_id + j; which replica is read; e2m1 low nibble first
     Tcgen05MmaSparse, ///< .sp: A = K/2 stored values + 2:4 metadata from [sp-meta-tmem]; unverified: the
                       ///< selector as a column offset, the metadata lanes (CuTe tmem_e_frg)
-    Tcgen05MmaWs, ///< .ws: Layouts E/G, collector buffers b0-b3, zero-column mask; unverified: the mask
-                  ///< vs. shift order, use with another b-desc
+    Tcgen05MmaWs,     ///< .ws: Layouts E/G, collector buffers b0-b3, zero-column mask; unverified: the mask
+                      ///< vs. shift order, use with another b-desc
     kCount
 };
 
