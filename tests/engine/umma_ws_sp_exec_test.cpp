@@ -34,10 +34,11 @@ uint64_t wsSw128(uint32_t start) {
     return encodeSmemDescriptor(d);
 }
 
-void wsPut(MachineState& s, uint32_t start, uint32_t row, uint32_t k, uint32_t bytes, uint32_t v) {
+void wsPut(MachineState& s, uint32_t start, uint32_t row, uint32_t k, uint32_t bytes, uint32_t v,
+           uint32_t cta = 0) {
     for (uint32_t b = 0; b < bytes; ++b) {
         const uint32_t kb = k * bytes + b;
-        s.smem[0].bytes()[start + (row / 8) * 1024 + (row % 8) * 128 + (kb ^ ((row % 8) << 4))] =
+        s.smem[cta].bytes()[start + (row / 8) * 1024 + (row % 8) * 128 + (kb ^ ((row % 8) << 4))] =
             uint8_t(v >> (8 * b));
     }
 }
@@ -60,7 +61,7 @@ uint32_t wsIdesc(uint32_t m, uint32_t n, uint32_t dfmt, uint32_t afmt, uint32_t 
 }
 
 struct WsRig {
-    WsRig() : state(1, 0), tmem(1), ex(trace, state, tmem) {}
+    explicit WsRig(uint32_t ctas = 1) : state(ctas, 0), tmem(ctas), ex(trace, state, tmem) {}
     Trace trace;
     MachineState state;
     TmemState tmem;
@@ -72,8 +73,8 @@ struct WsRig {
     }
 };
 
-UmmaOp wsDecoded(UmmaKind k, uint32_t id, UmmaForm form) {
-    auto op = decodeUmmaIdesc(k, 1, id, form);
+UmmaOp wsDecoded(UmmaKind k, uint32_t id, UmmaForm form, uint32_t group = 1) {
+    auto op = decodeUmmaIdesc(k, group, id, form);
     REQUIRE(op);
     return *op;
 }
@@ -155,6 +156,78 @@ TEST_CASE("tcgen05.mma.sp kind::f16 multiplies the decompressed A", "[umma][sp][
             uint32_t d = 0;
             for (uint32_t k = 0; k < 32; ++k) d += dense[m * 32 + k] * b[n * 32 + k];
             wrong += r.tmem.ctas[0].cell(m, n) != wsF32(float(d));
+        }
+    CHECK(wrong == 0);
+}
+
+TEST_CASE("tcgen05.mma.ws.sp kind::i8 M = 64: rows in lanes 0-63, D at Layout E", "[umma][ws][sp][exec]") {
+    // M = 64, N = 64, K = 64: metadata of row m at lane m, chunk c at column 40 + c / 8, bits 4 (c % 8); D(m, n)
+    // at lane m + 64 (n / 32), column n % 32.
+    WsRig r;
+    std::vector<int> dense(64 * 64, 0), b(64 * 64);
+    for (uint32_t m = 0; m < 64; ++m)
+        for (uint32_t c = 0; c < 16; ++c) {
+            const auto p = kPairs[(2 * m + c) % 6];
+            const int v0 = int((m + c * 5) % 13) - 6, v1 = int((m * 3 + c) % 5) - 2;
+            dense[m * 64 + 4 * c + p[0]] = v0;
+            dense[m * 64 + 4 * c + p[1]] = v1;
+            wsPut(r.state, kWsA, m, 2 * c, 1, uint32_t(v0) & 0xFF);
+            wsPut(r.state, kWsA, m, 2 * c + 1, 1, uint32_t(v1) & 0xFF);
+            const uint32_t col = 40 + c / 8;
+            r.tmem.ctas[0].setCell(m, col, r.tmem.ctas[0].cell(m, col) | (p[0] | p[1] << 2) << 4 * (c % 8));
+        }
+    for (uint32_t n = 0; n < 64; ++n)
+        for (uint32_t k = 0; k < 64; ++k) {
+            b[n * 64 + k] = int((n + 3 * k) % 5) - 2;
+            wsPut(r.state, kWsB, n, k, 1, uint32_t(b[n * 64 + k]) & 0xFF);
+        }
+    UmmaOp op = wsDecoded(UmmaKind::I8, wsIdesc(64, 64, 2, 1, 1) | 1u << 2, {true, true});
+    op.spMetaTaddr = 40;
+    REQUIRE(r.run(op));
+    int wrong = 0;
+    for (uint32_t m = 0; m < 64; ++m)
+        for (uint32_t n = 0; n < 64; ++n) {
+            int d = 0;
+            for (uint32_t k = 0; k < 64; ++k) d += dense[m * 64 + k] * b[n * 64 + k];
+            wrong += r.tmem.ctas[0].cell(m + 64 * (n / 32), n % 32) != uint32_t(d);
+        }
+    CHECK(wrong == 0);
+}
+
+TEST_CASE("tcgen05.mma.sp kind::f16 M = 256 .cta_group::2: each CTA's rows and metadata", "[umma][sp][exec]") {
+    // M = 256, N = 32, K = 32. A rows 0-127 in CTA 0's shared memory, 128-255 in CTA 1's; B rows 0-15 in CTA
+    // 0, 16-31 in CTA 1 (.cta_group::2 split, unverified as umma.hpp says). Row m's metadata in CTA m / 128 at
+    // the 16-bit lane of r = m % 128 (column 100); D(m, n) at CTA m / 128, lane m % 128, column n (Layout A).
+    WsRig r(2);
+    std::vector<uint32_t> dense(256 * 32, 0), b(32 * 32);
+    for (uint32_t m = 0; m < 256; ++m)
+        for (uint32_t ch = 0; ch < 8; ++ch) {
+            const uint32_t cta = m / 128, row = m % 128;
+            const auto p = kPairs[(m + 4 * ch) % 6];
+            const uint32_t v0 = (m * 3 + ch) % 7 + 1, v1 = (m + 5 * ch) % 11;
+            dense[m * 32 + 4 * ch + p[0]] = v0;
+            dense[m * 32 + 4 * ch + p[1]] = v1;
+            wsPut(r.state, kWsA, row, 2 * ch, 2, wsF16(v0), cta);
+            wsPut(r.state, kWsA, row, 2 * ch + 1, 2, wsF16(v1), cta);
+            const uint32_t lane = 16 * (row / 16) + 8 * (ch / 4) + row % 8,
+                           bit = 16 * ((row / 8) % 2) + 4 * (ch % 4);
+            TensorMemory& t = r.tmem.ctas[cta];
+            t.setCell(lane, 100, t.cell(lane, 100) | (p[0] | p[1] << 2) << bit);
+        }
+    for (uint32_t n = 0; n < 32; ++n)
+        for (uint32_t k = 0; k < 32; ++k) {
+            b[n * 32 + k] = (3 * n + k) % 6;
+            wsPut(r.state, kWsB, n % 16, k, 2, wsF16(b[n * 32 + k]), n / 16);
+        }
+    UmmaOp op = wsDecoded(UmmaKind::F16, wsIdesc(256, 32, 1, 0, 0) | 1u << 2, {false, true}, 2);
+    op.spMetaTaddr = 100;
+    REQUIRE(r.run(op));
+    int wrong = 0;
+    for (uint32_t m = 0; m < 256; ++m)
+        for (uint32_t n = 0; n < 32; ++n) {
+            uint32_t d = 0;
+            for (uint32_t k = 0; k < 32; ++k) d += dense[m * 32 + k] * b[n * 32 + k];
+            wrong += r.tmem.ctas[m / 128].cell(m % 128, n) != wsF32(float(d));
         }
     CHECK(wrong == 0);
 }
