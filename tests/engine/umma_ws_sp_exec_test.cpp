@@ -161,8 +161,8 @@ TEST_CASE("tcgen05.mma.sp kind::f16 multiplies the decompressed A", "[umma][sp][
 }
 
 TEST_CASE("tcgen05.mma.ws.sp kind::i8 M = 64: rows in lanes 0-63, D at Layout E", "[umma][ws][sp][exec]") {
-    // M = 64, N = 64, K = 64: metadata of row m at lane m, chunk c at column 40 + c / 8, bits 4 (c % 8); D(m, n)
-    // at lane m + 64 (n / 32), column n % 32.
+    // M = 64, N = 64, K = 64: metadata of row m at lane m, chunk c at column 40 + c / 8, bits 4 (c % 8); D(m,
+    // n) at lane m + 64 (n / 32), column n % 32.
     WsRig r;
     std::vector<int> dense(64 * 64, 0), b(64 * 64);
     for (uint32_t m = 0; m < 64; ++m)
@@ -194,10 +194,12 @@ TEST_CASE("tcgen05.mma.ws.sp kind::i8 M = 64: rows in lanes 0-63, D at Layout E"
     CHECK(wrong == 0);
 }
 
-TEST_CASE("tcgen05.mma.sp kind::f16 M = 256 .cta_group::2: each CTA's rows and metadata", "[umma][sp][exec]") {
+TEST_CASE("tcgen05.mma.sp kind::f16 M = 256 .cta_group::2: each CTA's rows and metadata",
+          "[umma][sp][exec]") {
     // M = 256, N = 32, K = 32. A rows 0-127 in CTA 0's shared memory, 128-255 in CTA 1's; B rows 0-15 in CTA
-    // 0, 16-31 in CTA 1 (.cta_group::2 split, unverified as umma.hpp says). Row m's metadata in CTA m / 128 at
-    // the 16-bit lane of r = m % 128 (column 100); D(m, n) at CTA m / 128, lane m % 128, column n (Layout A).
+    // 0, 16-31 in CTA 1 (.cta_group::2 split, unverified as umma.hpp says). Row m's metadata in CTA m / 128
+    // at the 16-bit lane of r = m % 128 (column 100); D(m, n) at CTA m / 128, lane m % 128, column n (Layout
+    // A).
     WsRig r(2);
     std::vector<uint32_t> dense(256 * 32, 0), b(32 * 32);
     for (uint32_t m = 0; m < 256; ++m)
