@@ -15,7 +15,7 @@ Diagnostic sparseError(std::string msg) {
     return tcgen05Diagnostic(Severity::Error, RuleId::Tcgen05MmaSparse, std::move(msg));
 }
 
-std::string hexNibble(uint32_t v) {
+std::string binaryNibble(uint32_t v) {
     std::string s = "0b";
     for (int b = 3; b >= 0; --b) s += char('0' + ((v >> b) & 1));
     return s;
@@ -89,9 +89,10 @@ Result<std::vector<double>> ummaExpandSparseA(const UmmaOp& op, const std::vecto
             const uint32_t nib = (*word >> cell.bit) & 0xF;
             const auto idx = ummaSparseIndices(nib);
             if (!idx)
-                return sparseError("sparsity metadata " + hexNibble(nib) + " of A row " + std::to_string(m) +
-                                   ", chunk " + std::to_string(c) + " (elements " + std::to_string(4 * c) +
-                                   ".." + std::to_string(4 * c + 3) + ", at " + where +
+                return sparseError("sparsity metadata " + binaryNibble(nib) + " of A row " +
+                                   std::to_string(m) + ", chunk " + std::to_string(c) + " (elements " +
+                                   std::to_string(4 * c) + ".." + std::to_string(4 * c + 3) + ", at " +
+                                   where +
                                    ") is not a 2:4 index pair: the meaningful values are 0b0100, 0b1000, "
                                    "0b1100, 0b1001, 0b1101, 0b0110 and 0b1110, any other is undefined "
                                    "behaviour (PTX ISA 9.2 §9.7.16.10.8.2)");
