@@ -154,7 +154,9 @@ layoutscope_unity_group(layoutscope_engine 21
   engine/src/tcgen05/ldst.cpp
   engine/src/tcgen05/umma_layout.cpp
   engine/src/tcgen05/umma_scale.cpp
-  engine/src/tcgen05/umma_scale_exec.cpp)
+  engine/src/tcgen05/umma_scale_exec.cpp
+  engine/src/tcgen05/umma_ws_sp.cpp
+  engine/src/tcgen05/umma_ws_sp_exec.cpp)
 layoutscope_unity_group(layoutscope_engine 22
   engine/src/tma/execute.cpp
   engine/src/tma/fast.cpp

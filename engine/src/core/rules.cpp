@@ -272,7 +272,9 @@ constexpr std::array<RuleInfo, static_cast<std::size_t>(RuleId::kCount)> kRules{
      "D[m][n] of tcgen05.mma lands at d-tmem + (lane, column): M=128 ::1 lane m, column n (Layout D); M=64 "
      "::1 "
      "lane m%16 + 32*(m/16) (Layout F); M=256 ::2 CTA m/128, lane m%128 (Layout A); M=128 ::2 CTA m/64, lane "
-     "m%64 + 64*(n/(N/2)), column n%(N/2) (Layout B). f32/s32/f16 elements take one 32-bit column each (f16 "
+     "m%64 + 64*(n/(N/2)), column n%(N/2) (Layout B); .ws M=64 lane m + 64*(n/(N/2)), column n%(N/2) "
+     "(Layout E); .ws M=32 lane m + 32*(n/(N/4)), column n%(N/4) (Layout G); .sp M=128 ::2 CTA m/64 in "
+     "Layout F's lanes (Layout C, unverified). f32/s32/f16 elements take one 32-bit column each (f16 "
      "in bits [0,16), unverified).",
      "PTX ISA 9.2 §9.7.16.10.5 (data path layout organization); CuTe UMMA::tmem_frg (mma_traits_sm100.hpp)",
      P::PtxText},
@@ -299,6 +301,25 @@ constexpr std::array<RuleInfo, static_cast<std::size_t>(RuleId::kCount)> kRules{
      "(A*SFA)(B*SFB) with UE8M0 2^(e-127) or UE4M3 scales; packed e2m1 elements are read low nibble first.",
      "PTX ISA 9.2 §9.7.16.10.7 (block scaling); CuTe UMMA::tmem_sf_frg, InstrDescriptorBlockScaled, "
      "make_runtime_instr_desc_block_scaled; golden/cute blockscaled_sf_utccp.json; formats.md §3.2 [infer]",
+     P::Assumption},
+    {RuleId::Tcgen05MmaSparse, "tcgen05.mma.sp sparse A",
+     "A holds K/2 values a row; each chunk of 4 elements has 2, placed by a 4-bit metadata nibble (bits "
+     "[0,2) "
+     "the first value's position, [2,4) the second's; only 0b0100, 0b1000, 0b1100, 0b1001, 0b1101, 0b0110, "
+     "0b1110 are meaningful). unverified: the metadata's place in Tensor Memory (16-bit kinds: row r at lane "
+     "r%8 + 8*(K half) + 16*(r/16), bits 16*((r/8)%2) + 4*chunk of column sp-meta + selector; 8-bit kinds: "
+     "lane r, column chunk/8, bits 4*(chunk%8)).",
+     "PTX ISA 9.2 §9.7.16.10.8 (sparse matrices, metadata values); CuTe UMMA::tmem_e_frg / tmem_e_frg_ws "
+     "(mma_traits_sm100_frag.hpp); JAX format_tcgen05_sparse_metadata; the PTX layout figures are images",
+     P::Assumption},
+    {RuleId::Tcgen05MmaWs, "tcgen05.mma.ws weight stationary",
+     "M = 64 puts the second half of N in lanes 64-127 (Layout E), M = 32 quarter q of N in lanes 32q.. "
+     "(Layout G), M = 128 is Layout D. .collector::bN::fill keeps B in buffer N, ::use / ::lastuse read it "
+     "from there (lastuse then drops it), ::discard (the default, b0) drops it. The zero-column mask zeroes "
+     "the B columns its runs name; the column shift reads B column n + shift for D column n. unverified: the "
+     "mask vs. shift order and a use with a b-desc other than the fill's.",
+     "PTX ISA 9.2 §9.7.16.10.5 (Layouts E, G), §9.7.16.10.9.3 (tcgen05.mma.ws), §9.7.16.4.3 (zero-column "
+     "mask); CuTe UMMA::tmem_frg_ws",
      P::Assumption},
 }};
 

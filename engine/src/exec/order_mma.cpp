@@ -12,6 +12,7 @@
 #include "exec/tcgen05_state.hpp"
 #include "layoutscope/tcgen05/smem_descriptor.hpp"
 #include "layoutscope/tcgen05/umma_layout.hpp"
+#include "layoutscope/tcgen05/umma_ws_sp.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -183,10 +184,15 @@ void orderTcgen05Mma(Machine& m, Warp& w, const Op& op, int lane, const UmmaOp& 
     async::AsyncOp a;
     a.kind = async::OpKind::Tcgen05Mma;
     a.how = async::Completion::Tcgen05Commit;
-    const uint32_t K = ummaK(u);
     // A and B: every element where Tcgen05Executor::mma reads it (umma_exec.cpp: the row's CTA of the pair,
-    // elementAddress of the descriptor; e2m1 two elements a byte).
+    // elementAddress of the descriptor; e2m1 two elements a byte; .sp: A's K / 2 stored values; .ws: B rows
+    // shifted by the zero-column mask's shift, none from shared memory when B comes from a collector).
+    const uint32_t kB = ummaK(u), kA = u.sparse ? kB / 2 : kB;
+    uint32_t shift = 0;
+    if (u.ws && u.hasZeroColumnMask)
+        if (Result<UmmaZeroColumns> z = ummaZeroColumnMask(u.m, u.n, u.zeroColumnMask); z) shift = z->shift;
     auto operand = [&](uint64_t descValue, bool mnMajor, UmmaType t, uint32_t rows, bool isA) {
+        const uint32_t K = isA ? kA : kB, rowShift = isA ? 0 : shift;
         const SmemDescriptor d = decodeSmemDescriptor(descValue);
         const bool packed4 = ummaTypeBits(t) == 4;
         std::vector<std::pair<uint32_t, uint32_t>> at;
@@ -194,9 +200,9 @@ void orderTcgen05Mma(Machine& m, Warp& w, const Op& op, int lane, const UmmaOp& 
         for (uint32_t r = 0; r < rows; ++r) {
             const UmmaRowHome h = isA ? ummaARow(u, r) : ummaBRow(u, r);
             for (uint32_t k = 0; k < K; ++k)
-                at.emplace_back(ctas[h.cta],
-                                elementAddress(d, mnMajor ? MatrixMajor::MN : MatrixMajor::K,
-                                               packed4 ? 8 : ummaTypeBits(t), h.row, packed4 ? k / 2 : k));
+                at.emplace_back(ctas[h.cta], elementAddress(d, mnMajor ? MatrixMajor::MN : MatrixMajor::K,
+                                                            packed4 ? 8 : ummaTypeBits(t), h.row + rowShift,
+                                                            packed4 ? k / 2 : k));
         }
         smemRanges(at, packed4 ? 1 : ummaTypeBits(t) / 8, isA ? "A operand" : "B operand", a.reads);
     };
@@ -204,7 +210,7 @@ void orderTcgen05Mma(Machine& m, Warp& w, const Op& op, int lane, const UmmaOp& 
         const TmemAddr a0 = decodeTmemAddress(u.aTaddr);
         std::vector<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>> cells;
         for (uint32_t r = 0; r < u.m; ++r)
-            for (uint32_t k = 0; k < K; ++k) {
+            for (uint32_t k = 0; k < kA; ++k) {
                 const UmmaDCell c = ummaATmemCell(u, r, k);
                 cells.emplace_back(ctas[c.cta], a0.lane + c.lane, a0.column + c.column, 1);
             }
@@ -212,8 +218,13 @@ void orderTcgen05Mma(Machine& m, Warp& w, const Op& op, int lane, const UmmaOp& 
     } else {
         operand(u.descA, u.transA, u.a, u.m, true);
     }
-    operand(u.descB, u.transB, u.b, u.n, false);
-    traceRanges(tr, false, "scale factors", "scale factors (TMEM)", a.reads); // block scaling
+    const bool collected =
+        u.ws && (u.collector.op == UmmaCollectorOp::Use || u.collector.op == UmmaCollectorOp::Lastuse);
+    if (!collected) operand(u.descB, u.transB, u.b, u.n, false);
+    if (u.sparse) // the metadata cells the executor recorded as reads (umma_ws_sp_exec.cpp)
+        traceRanges(tr, false, "sparsity metadata", "sparsity metadata (TMEM)", a.reads);
+    else
+        traceRanges(tr, false, "scale factors", "scale factors (TMEM)", a.reads); // block scaling
     traceRanges(tr, true, "D", "D (TMEM)", a.writes);
     if (a.writes.empty()) { // untraced (over the trace budget): D's rectangle
         const UmmaDShape shape = ummaDShape(u);

@@ -101,24 +101,28 @@ void recordTcgen05(Machine& m, Warp& w, const Op& op, uint32_t exec) {
             continue;
         }
         const UmmaKind kind = static_cast<UmmaKind>(op.vec);
-        const bool scaled = ummaKindBlockScaled(kind);
+        const bool scaled = ummaKindBlockScaled(kind), ws = op.async & kMmaWs, sp = op.async & kMmaSp;
+        const size_t at = mmaIdescOperand(op); // idesc (after [sp-meta-tmem] for .sp)
         const std::string a = op.o[1].kind == OK::Mem
                                   ? tmemRef(m, uint32_t(tcgenAddress(m, w, op.o[1], l)))
                                   : letName(m, "desc", readOperand(m, w, op.o[1], l, {TK::B, 64}));
-        std::string s = d + ", " + a + ", " + letName(m, "desc", readOperand(m, w, op.o[2], l, {TK::B, 64})) +
-                        ", " + letName(m, "idesc", uint32_t(readOperand(m, w, op.o[3], l, {TK::B, 32})));
-        const bool mask = !scaled && op.o.size() > 4 && op.o[4].kind == OK::Vec;
+        std::string s = d + ", " + a + ", " + letName(m, "desc", readOperand(m, w, op.o[2], l, {TK::B, 64}));
+        if (sp) s += ", " + tmemRef(m, uint32_t(tcgenAddress(m, w, op.o[3], l))); // [sp-meta-tmem]
+        s += ", " + letName(m, "idesc", uint32_t(readOperand(m, w, op.o[at], l, {TK::B, 32})));
+        const bool mask = !scaled && !ws && op.o.size() > at + 1 && op.o[at + 1].kind == OK::Vec;
         if (scaled)
             s += ", " + tmemRef(m, uint32_t(tcgenAddress(m, w, op.o[4], l))) + ", " +
                  tmemRef(m, uint32_t(tcgenAddress(m, w, op.o[5], l)));
-        const size_t en = scaled ? 6 : mask ? 5 : 4;
+        const size_t en = scaled ? 6 : mask ? at + 2 : at + 1;
         if (en >= op.o.size()) continue;
         s += ", " + letName(m, "en", readOperand(m, w, op.o[en], l, {TK::Pred, 1}) & 1);
-        if (opc.find(".ws") != std::string::npos || opc.find(".sp") != std::string::npos) {
-            recordNote(m, "tcgen05.mma .ws / .sp forms");
+        if (opc.find(".collector::a") != std::string::npos || opc.find(".ashift") != std::string::npos) {
+            recordNote(m, "tcgen05.mma with .collector::a or .ashift (the scenario has no such form)");
             continue;
         }
-        if (mask && std::any_of(op.o[4].elems.begin(), op.o[4].elems.end(), [&](const Opnd& r) {
+        if (ws && (op.async & kMmaZeroColumnMask)) // .ws: zero-column-mask-desc, the scenario's last operand
+            s += ", " + letName(m, "zcm", readOperand(m, w, op.o[at + 2], l, {TK::B, 64}));
+        if (mask && std::any_of(op.o[at + 1].elems.begin(), op.o[at + 1].elems.end(), [&](const Opnd& r) {
                 return uint32_t(readOperand(m, w, r, l, {TK::B, 32})) != 0;
             })) { // h/xcomp: the scenario's tcgen05.mma has no mask; its lanes would be written
             recordNote(m, "tcgen05.mma with a non-zero disable-output-lane mask");

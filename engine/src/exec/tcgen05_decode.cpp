@@ -114,9 +114,8 @@ std::optional<std::string> decodeTcgen05(std::string_view text, DecodeScope& s, 
     }
     if (what == "mma") {
         op.mode = uint8_t(Tc::Mma);
-        if (has(t, "ws") || has(t, "sp"))
-            return "`" + mnemonic +
-                   "`: the .ws and .sp forms of tcgen05.mma are not modelled by the executor yet";
+        const bool ws = has(t, "ws"), sp = has(t, "sp");
+        op.async = (ws ? kMmaWs : 0u) | (sp ? kMmaSp : 0u);
         static const std::pair<const char*, UmmaKind> kKinds[] = {
             {"kind::f16", UmmaKind::F16},           {"kind::tf32", UmmaKind::Tf32},
             {"kind::f8f6f4", UmmaKind::F8f6f4},     {"kind::i8", UmmaKind::I8},
@@ -144,12 +143,43 @@ std::optional<std::string> decodeTcgen05(std::string_view text, DecodeScope& s, 
                 op.t.bits = 16, sized = true;
             else if (q == "block32" || q == "scale_vec::1X" || q == "scale_vec::2X")
                 sized = true;
-            else if (q != "mma" && q != "block_scale" && q.rfind("cta_group::", 0) != 0 &&
-                     q.rfind("kind::", 0) != 0 && q.rfind("collector::", 0) != 0)
+            else if (ws && q.rfind("collector::b", 0) == 0) { // .collector::bN::fill|use|lastuse|discard
+                static const char* kOps[] = {"discard", "fill", "use", "lastuse"}; // UmmaCollectorOp order
+                const size_t sep = q.find("::", 12);
+                const std::string buf = q.substr(12, sep == std::string::npos ? 0 : sep - 12),
+                                  use = sep == std::string::npos ? "" : q.substr(sep + 2);
+                const auto it = std::find(std::begin(kOps), std::end(kOps), use);
+                if (buf.size() != 1 || buf[0] < '0' || buf[0] > '3' || it == std::end(kOps))
+                    return "`" + mnemonic + "`: ." + q +
+                           ": expected .collector::b0..b3::fill|use|lastuse|discard (PTX ISA 9.2 "
+                           "§9.7.16.10.9.3)";
+                op.async |= uint32_t(buf[0] - '0') << 4 | uint32_t(it - std::begin(kOps)) << 6;
+            } else if (q != "mma" && q != "block_scale" && q != "ws" && q != "sp" &&
+                       q.rfind("cta_group::", 0) != 0 && q.rfind("kind::", 0) != 0 &&
+                       q.rfind("collector::", 0) != 0)
                 return "`" + mnemonic + "`: qualifier ." + q + " is not modelled by the executor";
         }
         if (k == UmmaKind::Mxf4nvf4 && !sized)
             return "`" + mnemonic + "`: kind::mxf4nvf4 needs .block16, .block32, .scale_vec::2X or ::4X";
+        if (sp && scaled)
+            return "`" + mnemonic + "`: tcgen05.mma.sp with .block_scale is not modelled by the executor";
+        if (ws && (scaled || op.boolOp != 1))
+            return "`" + mnemonic +
+                   "`: tcgen05.mma.ws is .cta_group::1 with kind::f16, tf32, f8f6f4 or i8 "
+                   "(PTX ISA 9.2 §9.7.16.10.9.3)";
+        const size_t meta = sp ? 1 : 0; // [sp-meta-tmem] after b-desc
+        if (sp && (n < 4 || op.o[3].kind != OK::Mem))
+            return usage(
+                std::string("[d-tmem], a-desc|[a-tmem], b-desc, [sp-meta-tmem], idesc, ") +
+                (ws ? "enable-input-d {, zero-column-mask-desc}" : "{disable-output-lane}, enable-input-d"));
+        if (ws) { // [d-tmem], a-desc|[a-tmem], b-desc, {[sp-meta-tmem],} idesc, enable-input-d {, zcm-desc}
+            if (n < 5 + meta || n > 6 + meta || op.o[0].kind != OK::Mem || op.o[3 + meta].kind == OK::Vec)
+                return usage(std::string("[d-tmem], a-desc|[a-tmem], b-desc, ") +
+                             (sp ? "[sp-meta-tmem], " : "") +
+                             "idesc, enable-input-d {, zero-column-mask-desc}");
+            if (n == 6 + meta) op.async |= kMmaZeroColumnMask;
+            return std::nullopt;
+        }
         if (scaled) { // [d-tmem], a-desc|[a-tmem], b-desc, idesc, [scale-A-tmem], [scale-B-tmem],
                       // enable-input-d
             if (n != 7 || op.o[0].kind != OK::Mem || op.o[4].kind != OK::Mem || op.o[5].kind != OK::Mem)
@@ -159,12 +189,14 @@ std::optional<std::string> decodeTcgen05(std::string_view text, DecodeScope& s, 
         }
         // [d-tmem], a-desc | [a-tmem], b-desc, idesc, {disable-output-lane}?, enable-input-d {,
         // scale-input-d}
-        if (n < 5 || n > 7 || op.o[0].kind != OK::Mem)
-            return usage("[d-tmem], a-desc|[a-tmem], b-desc, idesc, {disable-output-lane}, enable-input-d");
-        const bool mask = op.o[4].kind == OK::Vec;
-        if (n == 7 || (n == 6 && !mask))
+        // .sp: [sp-meta-tmem] after b-desc
+        if (n < 5 + meta || n > 7 + meta || op.o[0].kind != OK::Mem)
+            return usage(std::string("[d-tmem], a-desc|[a-tmem], b-desc, ") + (sp ? "[sp-meta-tmem], " : "") +
+                         "idesc, {disable-output-lane}, enable-input-d");
+        const bool mask = op.o[4 + meta].kind == OK::Vec;
+        if (n == 7 + meta || (n == 6 + meta && !mask))
             return std::string("tcgen05.mma with scale-input-d is not modelled by the executor yet");
-        if (mask && op.o[4].elems.size() != 4u * op.boolOp)
+        if (mask && op.o[4 + meta].elems.size() != 4u * op.boolOp)
             return "disable-output-lane of .cta_group::" + std::to_string(op.boolOp) + " has " +
                    std::to_string(4 * op.boolOp) + " registers (PTX ISA 9.2 §9.7.16.10.9)";
         return std::nullopt;

@@ -8,6 +8,7 @@
 #include "exec/order_mma.hpp"
 #include "exec/tcgen05_state.hpp"
 #include "layoutscope/tcgen05/umma.hpp"
+#include "layoutscope/tcgen05/umma_ws_sp.hpp"
 
 namespace layoutscope::exec {
 
@@ -29,13 +30,22 @@ void noteOnce(Machine& m, const Op& op, const std::string& msg) {
 
 bool execTcgen05Mma(Machine& m, Warp& w, const Op& op, int lane) {
     TcgenState& st = tcgenState(m);
-    // [d-tmem], a-desc | [a-tmem], b-desc, idesc, {disable-output-lane}?, enable-input-d
-    const uint32_t idesc = uint32_t(readOperand(m, w, op.o[3], lane, {TK::B, 32}));
+    // [d-tmem], a-desc | [a-tmem], b-desc, {[sp-meta-tmem],} idesc, {disable-output-lane}?, enable-input-d;
+    // .ws: ..., idesc, enable-input-d {, zero-column-mask-desc} (tcgen05_decode.cpp, op.async flags)
+    const bool ws = op.async & kMmaWs, sp = op.async & kMmaSp;
+    const size_t at = mmaIdescOperand(op); // idesc; the operands after it shift with [sp-meta-tmem]
+    const uint32_t idesc = uint32_t(readOperand(m, w, op.o[at], lane, {TK::B, 32}));
     const UmmaKind kind = static_cast<UmmaKind>(op.vec);
     const bool scaled = ummaKindBlockScaled(kind);
     Result<UmmaOp> u = scaled ? decodeUmmaIdescBlockScaled(kind, op.boolOp, op.t.bits, idesc)
-                              : decodeUmmaIdesc(kind, op.boolOp, idesc);
+                              : decodeUmmaIdesc(kind, op.boolOp, idesc, UmmaForm{ws, sp});
     if (!u) return failWith(m, op, u.error());
+    if (sp) u->spMetaTaddr = uint32_t(tcgenAddress(m, w, op.o[3], lane));
+    if (ws) {
+        u->collector = {(op.async >> 4) & 3u, static_cast<UmmaCollectorOp>((op.async >> 6) & 3u)};
+        u->hasZeroColumnMask = op.async & kMmaZeroColumnMask;
+        if (u->hasZeroColumnMask) u->zeroColumnMask = readOperand(m, w, op.o[at + 2], lane, {TK::B, 64});
+    }
     if (scaled) { // [scale-A-tmem], [scale-B-tmem]
         u->sfaTaddr = uint32_t(tcgenAddress(m, w, op.o[4], lane));
         u->sfbTaddr = uint32_t(tcgenAddress(m, w, op.o[5], lane));
@@ -47,8 +57,8 @@ bool execTcgen05Mma(Machine& m, Warp& w, const Op& op, int lane) {
     else
         u->descA = readOperand(m, w, op.o[1], lane, {TK::B, 64});
     u->descB = readOperand(m, w, op.o[2], lane, {TK::B, 64});
-    const bool mask = !scaled && op.o[4].kind == OK::Vec;
-    u->enableInputD = readOperand(m, w, op.o[scaled ? 6 : mask ? 5 : 4], lane, {TK::Pred, 1}) & 1;
+    const bool mask = !scaled && !ws && op.o[at + 1].kind == OK::Vec;
+    u->enableInputD = readOperand(m, w, op.o[scaled ? 6 : mask ? at + 2 : at + 1], lane, {TK::Pred, 1}) & 1;
     // D (and A in Tensor Memory) must lie in live allocations of every CTA the MMA writes.
     const UmmaDShape shape = ummaDShape(*u);
     const TmemAddr d = decodeTmemAddress(u->dTaddr);
@@ -58,6 +68,14 @@ bool execTcgen05Mma(Machine& m, Warp& w, const Op& op, int lane) {
         if (checkUmmaDShape(shape) && d.column + ummaDColumns(shape) <= kTmemColumns)
             if (auto e = st.ex.checkAllocated(c, d.column, d.column + ummaDColumns(shape), "tcgen05.mma's D"))
                 return failWith(m, op, *e);
+    if (sp) // the sparsity metadata lives in Tensor Memory of the issuing CTA (and its peer for ::2)
+        for (uint32_t c = first; c <= last && c < m.ctas.size(); ++c) {
+            const uint32_t col = decodeTmemAddress(u->spMetaTaddr).column + u->spSelector;
+            const uint32_t cols = ummaSparseMetaColumns(*u);
+            if (col + cols <= kTmemColumns)
+                if (auto e = st.ex.checkAllocated(c, col, col + cols, "tcgen05.mma.sp's sparsity metadata"))
+                    return failWith(m, op, *e);
+        }
     if (scaled) // the scale factors live in Tensor Memory of the issuing CTA (and its peer for ::2)
         for (uint32_t c = first; c <= last && c < m.ctas.size(); ++c)
             for (const auto& [taddr, which] :
@@ -76,8 +94,8 @@ bool execTcgen05Mma(Machine& m, Warp& w, const Op& op, int lane) {
     // order model still see the whole D written).
     std::vector<std::pair<uint32_t, std::vector<uint32_t>>> keep; // (CTA << 8 | lane, its D cells)
     if (mask && checkUmmaDShape(shape) && d.column + ummaDColumns(shape) <= kTmemColumns)
-        for (size_t j = 0; j < op.o[4].elems.size(); ++j) {
-            const uint32_t bits = uint32_t(readOperand(m, w, op.o[4].elems[j], lane, {TK::B, 32}));
+        for (size_t j = 0; j < op.o[at + 1].elems.size(); ++j) {
+            const uint32_t bits = uint32_t(readOperand(m, w, op.o[at + 1].elems[j], lane, {TK::B, 32}));
             const uint32_t c = first + uint32_t(j / 4);
             for (uint32_t i = 0; i < 32 && c < m.ctas.size(); ++i)
                 if (bits >> i & 1) {

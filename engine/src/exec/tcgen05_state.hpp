@@ -22,6 +22,14 @@ namespace layoutscope::exec {
 /// Op::mode of an Opc::Tcgen05 instruction.
 enum class Tc : uint8_t { Alloc, Dealloc, Relinquish, Ld, St, WaitLd, WaitSt, Fence, Mma, Commit, Cp, Shift };
 
+/// Op::async of a tcgen05.mma (tcgen05_decode.cpp): bit 0 .ws, bit 1 .sp, bit 2 a zero-column-mask-desc
+/// operand (.ws), bits [4,6) the .ws collector buffer bN, bits [6,8) its UmmaCollectorOp (umma.hpp).
+constexpr uint32_t kMmaWs = 1, kMmaSp = 2, kMmaZeroColumnMask = 4;
+/// Operand index of idesc in a tcgen05.mma: after [sp-meta-tmem] (.sp) or b-desc.
+inline size_t mmaIdescOperand(const Op& op) {
+    return (op.async & kMmaSp) ? 4 : 3;
+}
+
 /// Per-run tcgen05 state: Tensor Memory of every CTA of the cluster (index = %cluster_ctarank = Machine::ctas
 /// index) and the Tcgen05Executor working on it. `shadow` mirrors the CTAs' shared memory for the operand
 /// reads of mma / cp (copied in before each), `trace` receives the executor's byte moves (emptied after each

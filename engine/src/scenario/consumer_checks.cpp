@@ -8,6 +8,7 @@
 // through consumer_operands.hpp, so the grid's mismatches are exactly the reads this check counts.
 #include "layoutscope/analysis/consumer.hpp"
 #include "layoutscope/core/coord_text.hpp"
+#include "layoutscope/tcgen05/umma_ws_sp.hpp"
 #include "layoutscope/tma/tma.hpp"
 #include "scenario/consumer_operands.hpp"
 
@@ -266,11 +267,13 @@ struct MmaShape {
     std::optional<OperandExpectation> expect[2];
     bool aFromTmem = false; ///< tcgen05.mma [a-tmem]: only B is read through a descriptor
     uint32_t ctaGroup = 1;  ///< tcgen05.mma .cta_group::2: each operand read as two halves (below)
+    uint32_t kB = 0;        ///< K of B when it differs from A's (tcgen05.mma.sp: A stores K / 2 a row)
+    bool noB = false;       ///< tcgen05.mma.ws: B not read through b-desc as is (collector, column shift)
 };
 
 std::vector<OperandSpec> mmaOperandSpecs(const Scenario& s, size_t instrIndex, const MmaShape& m) {
     std::vector<OperandSpec> out;
-    for (int o = m.aFromTmem ? 1 : 0; o < 2; ++o) { // [a-tmem]: A is no shared-memory read
+    for (int o = m.aFromTmem ? 1 : 0; o < (m.noB ? 1 : 2); ++o) { // [a-tmem]: A is no shared-memory read
         OperandSpec op;
         op.what = m.name + " operand " + (o ? "B" : "A");
         op.tensorIx = o ? "n" : "m";
@@ -279,7 +282,7 @@ std::vector<OperandSpec> mmaOperandSpecs(const Scenario& s, size_t instrIndex, c
         op.mnMajor = m.trans[o];
         op.transName = m.transName[o];
         op.expect = m.expect[o];
-        const uint32_t bits = m.elemBits, k = m.k;
+        const uint32_t bits = m.elemBits, k = o && m.kB ? m.kB : m.k;
         op.k = k;
         op.elemBits = bits;
         op.rows = m.ctaGroup == 2 ? m.rows[o] / 2 : m.rows[o];
@@ -333,10 +336,16 @@ std::vector<OperandSpec> ummaOperandSpecs(const Scenario& s, size_t instrIndex) 
     const ScenarioInstr& in = s.instrs[instrIndex];
     if (!in.umma) return {};
     const UmmaRead& u = *in.umma;
+    // .ws: B comes from a collector buffer (::use, ::lastuse) or is read column-shifted: not compared here.
+    const bool collected = u.op.ws && (u.op.collector.op == UmmaCollectorOp::Use ||
+                                       u.op.collector.op == UmmaCollectorOp::Lastuse);
+    const auto zc = u.op.hasZeroColumnMask ? ummaZeroColumnMask(u.op.m, u.op.n, u.op.zeroColumnMask)
+                                           : Result<UmmaZeroColumns>(UmmaZeroColumns{});
+    const bool shifted = !zc || zc->shift != 0;
     return mmaOperandSpecs(s, instrIndex,
                            MmaShape{"tcgen05.mma",
                                     {u.m, u.n},
-                                    256 / u.elemBits /* 32 bytes of K per MMA */,
+                                    256 / u.elemBits /* 32 bytes of K per MMA (.sp: A's stored values) */,
                                     u.elemBits,
                                     {u.descA, u.descB},
                                     {u.descAName, u.descBName},
@@ -344,7 +353,9 @@ std::vector<OperandSpec> ummaOperandSpecs(const Scenario& s, size_t instrIndex) 
                                     {"idesc bit 15 (A major)", "idesc bit 16 (B major)"},
                                     {u.expectA, u.expectB},
                                     u.op.aFromTmem,
-                                    u.ctaGroup});
+                                    u.ctaGroup,
+                                    u.op.sparse ? 512 / u.elemBits : 0,
+                                    collected || shifted});
 }
 
 } // namespace

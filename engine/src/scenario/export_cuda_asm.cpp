@@ -88,6 +88,8 @@ Result<AsmStatement> asmFor(const Scenario& s, const ScenarioInstr& in, const Sy
     std::string_view operands = opEnd == std::string_view::npos ? std::string_view{} : text.substr(opEnd);
     // tcgen05.mma: enable-input-d is a predicate in PTX; the scenario's 0/1/let value becomes one
     // (setp in the same asm statement), so the last operand is dropped from the text here.
+    if (in.umma && in.umma->op.hasZeroColumnMask) // enable-input-d is then not the last operand
+        return unsupported(in, "the zero-column-mask-desc operand of tcgen05.mma.ws");
     if (in.umma) operands = operands.substr(0, operands.rfind(','));
     const bool tcgen05 = opcode.rfind("tcgen05.", 0) == 0;
     if ((opcode.rfind("tcgen05.mma", 0) == 0 && !in.umma) || opcode.rfind("wgmma.", 0) == 0 || in.smemAccess)

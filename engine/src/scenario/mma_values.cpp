@@ -5,8 +5,10 @@
 
 #include "layoutscope/core/number_formats.hpp"
 #include "layoutscope/tcgen05/umma.hpp"
+#include "layoutscope/tcgen05/umma_ws_sp.hpp"
 #include "scenario/consumer_operands.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 
@@ -97,6 +99,12 @@ MmaDCheck MmaValueCheck::check(const Scenario& s, size_t instrIndex, const Trace
     if (op.aFromTmem) return skip("A from Tensor Memory is not value-checked");
     if (op.kind != UmmaKind::F16 && op.kind != UmmaKind::Tf32 && op.kind != UmmaKind::I8)
         return skip(std::string(ummaKindName(op.kind)) + " is not value-checked");
+    if (op.ws && (op.collector.op == UmmaCollectorOp::Use || op.collector.op == UmmaCollectorOp::Lastuse))
+        return skip("B from a .ws collector buffer is not value-checked");
+    Result<UmmaZeroColumns> zc = op.hasZeroColumnMask ? ummaZeroColumnMask(op.m, op.n, op.zeroColumnMask)
+                                                      : Result<UmmaZeroColumns>(UmmaZeroColumns{});
+    if (!zc || zc->shift != 0)
+        return skip("a column-shifted B (zero-column mask shift) is not value-checked");
     const std::vector<OperandSpec> specs = consumerOperandSpecs(s, instrIndex);
     if (specs.size() != 2) return skip("the operands are not two descriptor reads");
     std::array<ResolvedOperand, 2> r;
@@ -106,24 +114,37 @@ MmaDCheck MmaValueCheck::check(const Scenario& s, size_t instrIndex, const Trace
         if (!x) return skip("operand " + std::string(o ? "B" : "A") + ": " + why);
         r[o] = std::move(*x);
     }
-    const uint32_t M = op.m, N = op.n, K = ummaK(op);
+    // K: the logical K; A's tile holds kA values a row (.sp: the K / 2 stored values, expanded below).
+    const uint32_t M = op.m, N = op.n, K = ummaK(op), kA = op.sparse ? K / 2 : K;
     // The operand tiles as values: row i, k -> the global element the operand check expects there.
-    std::array<std::vector<double>, 2> v{std::vector<double>(size_t(M) * K),
+    std::array<std::vector<double>, 2> v{std::vector<double>(size_t(M) * kA),
                                          std::vector<double>(size_t(N) * K)};
     for (size_t o = 0; o < 2; ++o) {
-        const uint32_t rows = o ? N : M;
+        const uint32_t rows = o ? N : M, kCount = o ? K : kA;
         const UmmaType ty = o ? op.b : op.a;
         const bool neg = o ? op.negB : op.negA;
         for (uint32_t i = 0; i < rows; ++i)
-            for (uint32_t k = 0; k < K; ++k) {
+            for (uint32_t k = 0; k < kCount; ++k) {
                 const std::array<int64_t, 2> c =
                     r[o].mnAlongDim0 ? std::array<int64_t, 2>{r[o].origin[0] + i, r[o].origin[1] + k}
                                      : std::array<int64_t, 2>{r[o].origin[0] + k, r[o].origin[1] + i};
                 const std::optional<double> x = globalValue(r[o], c, ty, g);
                 if (!x) return skip("tensor " + r[o].tensor + "'s element type is not value-checked");
-                v[o][size_t(i) * K + k] = neg ? -*x : *x;
+                v[o][size_t(i) * kCount + k] = neg ? -*x : *x;
             }
     }
+    if (op.sparse) { // the dense A: the tile's stored values placed by the metadata in Tensor Memory now
+        const TmemAddr e = decodeTmemAddress(op.spMetaTaddr);
+        Result<std::vector<double>> full = ummaExpandSparseA(
+            op, v[0], [&](uint32_t, uint32_t lane, uint32_t column) -> std::optional<uint32_t> {
+                if (!TensorMemory::inRange(e.lane + lane, e.column + column)) return std::nullopt;
+                return tmem.ctas[in.cta].cell(e.lane + lane, e.column + column);
+            });
+        if (!full) return skip("the sparsity metadata: " + full.error().message);
+        v[0] = std::move(*full);
+    }
+    for (uint32_t n = 0; n < zc->zero.size(); ++n) // .ws zero-column mask: those columns of B are zeros
+        if (zc->zero[n]) std::fill(v[1].begin() + size_t(n) * K, v[1].begin() + size_t(n + 1) * K, 0.0);
     std::vector<double> sum(size_t(M) * N, 0.0), sumAbs(size_t(M) * N, 0.0);
     if (op.enableInputD) {
         auto it = m_ref.find(key);

@@ -454,7 +454,17 @@ void applyInstruction(Context& ctx, std::string_view text, int line, int column,
     out.text = displayText(text);
     out.span = in.span;
     out.cta = ctx.issuingCta;
-    if (isTcgen05Mma(in)) { // scenario_umma.cpp: its own strict form check (the validator lacks tcgen05.mma)
+    if (isTcgen05Mma(in)) { // scenario_umma.cpp: its own strict form check
+        // The .ws / .sp forms are first checked by the validator (rules_tcgen05_mma.cpp: ptxas 13.0's forms,
+        // targets and operand lists); the plain forms keep the lowering's own check.
+        if ((in.hasToken(".ws") || in.hasToken(".sp")) && !ctx.targetInvalid)
+            if (Status st = validateInstruction(in, ctx.ptxTarget()); !st) {
+                for (Diagnostic d : st.diagnostics()) {
+                    if (!d.span.valid()) d.span = in.span;
+                    ctx.diags.push_back(std::move(d));
+                }
+                return;
+            }
         if (lowerTcgen05Mma(ctx, in, out)) ctx.s.instrs.push_back(std::move(out));
         return;
     }

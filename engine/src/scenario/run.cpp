@@ -319,10 +319,17 @@ Result<Run> runScenario(const Scenario& s, const RunOptions& options) {
                 const int64_t dCol = u.dTaddr & 0xFFFF;
                 if (auto d = tcgen.checkAllocated(pair[i], dCol, dCol + ummaDColumns(shape), "tcgen05.mma"))
                     findings.push_back(*d);
-                if (u.op.aFromTmem) {
+                if (u.op.aFromTmem) { // .sp: A holds K / 2 values a row
                     const int64_t aCol = u.op.aTaddr & 0xFFFF;
-                    if (auto d = tcgen.checkAllocated(
-                            pair[i], aCol, aCol + ummaK(u.op) * ummaTypeBits(u.op.a) / 32, "tcgen05.mma A"))
+                    const uint32_t kA = u.op.sparse ? ummaK(u.op) / 2 : ummaK(u.op);
+                    if (auto d = tcgen.checkAllocated(pair[i], aCol, aCol + kA * ummaTypeBits(u.op.a) / 32,
+                                                      "tcgen05.mma A"))
+                        findings.push_back(*d);
+                }
+                if (u.op.sparse) { // .sp: the metadata columns (umma_ws_sp.hpp)
+                    const int64_t eCol = (u.op.spMetaTaddr & 0xFFFF) + u.op.spSelector;
+                    if (auto d = tcgen.checkAllocated(pair[i], eCol, eCol + ummaSparseMetaColumns(u.op),
+                                                      "tcgen05.mma.sp sparsity metadata"))
                         findings.push_back(*d);
                 }
                 if (u.op.scaleVecSize) // block-scaled: the SFA / SFB columns (ummaScaleColumns)

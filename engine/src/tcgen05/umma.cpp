@@ -20,6 +20,44 @@ Diagnostic idescError(std::string msg, DiagCode code = DiagCode::InvalidValue) {
     return Diagnostic{Severity::Error, code, {}, std::move(msg), kIdescRef, Provenance::PtxText};
 }
 
+Diagnostic shapeError(std::string msg) {
+    return Diagnostic{Severity::Error,
+                      DiagCode::InvalidValue,
+                      {},
+                      std::move(msg),
+                      "PTX ISA 9.2 §9.7.16.2.1 (matrix shape, Table 39); instruction descriptor §9.7.16.4.2",
+                      Provenance::PtxText};
+}
+
+// The sparse shapes and kinds whose metadata layout in Tensor Memory the model knows (umma_ws_sp.hpp):
+// 128 rows of A per CTA (M = 128 .cta_group::1 or .ws, M = 256 .cta_group::2) or .ws M = 64 / 32, with the
+// 2:4 kinds f16, f8f6f4 and i8. The others are given by PTX figures only.
+Result<UmmaOp> checkSparseModelled(const UmmaOp& op) {
+    auto no = [](std::string msg) {
+        return Diagnostic{Severity::Error,
+                          DiagCode::Unsupported,
+                          {},
+                          std::move(msg),
+                          "PTX ISA 9.2 §9.7.16.10.8 (sparse matrices), §9.7.16.10.5 (data path layouts)",
+                          Provenance::PtxText};
+    };
+    if (op.kind == UmmaKind::Tf32)
+        return no("tcgen05.mma.sp kind::tf32 (1:2 sparsity): its metadata layout in Tensor Memory is not "
+                  "modelled; kind::f16, f8f6f4 and i8 (2:4) are");
+    if (!op.ws && op.ctaGroup == 1 && op.m == 64)
+        return no(
+            "tcgen05.mma.sp with M = 64 (Layout F, half the datapath lanes): its metadata layout is not "
+            "modelled; M = 128, M = 256 .cta_group::2 and the .ws shapes are");
+    if (!op.ws && op.ctaGroup == 2 && op.m == 128)
+        return no("tcgen05.mma.sp with M = 128 .cta_group::2 (Layout C, half the datapath lanes): its "
+                  "metadata layout is not modelled; M = 256 .cta_group::2 is");
+    if (ummaTypeBits(op.a) == 8 && op.spSelector != 0)
+        return no("sparsity selector (idesc bits [0,2)) = " + std::to_string(op.spSelector) + " with " +
+                  ummaKindName(op.kind) +
+                  ": only 0 is modelled for the 8-bit kinds (unverified: what the other values select)");
+    return op;
+}
+
 } // namespace
 
 const char* ummaKindName(UmmaKind k) {
@@ -119,25 +157,48 @@ double ummaInputValue(UmmaType t, uint32_t raw) {
 }
 
 uint32_t ummaK(const UmmaOp& op) {
-    return 256 / ummaTypeBits(op.a);
+    return 256 / ummaTypeBits(op.a) * (op.sparse ? 2 : 1);
 }
 
 UmmaDShape ummaDShape(const UmmaOp& op) {
-    return UmmaDShape{op.m, op.n, op.ctaGroup, ummaTypeBits(op.d)};
+    return UmmaDShape{op.m, op.n, op.ctaGroup, ummaTypeBits(op.d), op.ws, op.sparse};
 }
 
-Result<UmmaOp> decodeUmmaIdesc(UmmaKind kind, uint32_t ctaGroup, uint32_t v) {
+const char* ummaCollectorOpName(UmmaCollectorOp o) {
+    switch (o) {
+    case UmmaCollectorOp::Discard:
+        return "discard";
+    case UmmaCollectorOp::Fill:
+        return "fill";
+    case UmmaCollectorOp::Use:
+        return "use";
+    case UmmaCollectorOp::Lastuse:
+        return "lastuse";
+    }
+    return "?";
+}
+
+Result<UmmaOp> decodeUmmaIdesc(UmmaKind kind, uint32_t ctaGroup, uint32_t v, UmmaForm form) {
     UmmaOp op;
     op.kind = kind;
     op.ctaGroup = ctaGroup;
     op.idesc = v;
+    op.ws = form.ws;
+    op.sparse = form.sparse;
     const std::string k = ummaKindName(kind);
-    if (bits(v, 0, 3) != 0)
-        return idescError("idesc bits [0,3) (sparsity) must be 0 for a dense tcgen05.mma");
+    if (!form.sparse && bits(v, 0, 3) != 0)
+        return idescError("idesc bits [0,3) (sparsity) must be 0 for a dense tcgen05.mma (bit 2 = 1 is the "
+                          ".sp form's, with tcgen05.mma.sp)");
+    if (form.sparse && bits(v, 2, 1) != 1)
+        return idescError("idesc bit 2 (sparsity) must be 1 for tcgen05.mma.sp");
+    op.spSelector = form.sparse ? bits(v, 0, 2) : 0;
     if (bits(v, 3, 1) != 0 && kind != UmmaKind::I8)
         return idescError("idesc bit 3 (saturate) is for integer kinds only");
-    if (bits(v, 6, 1) || bits(v, 23, 1) || bits(v, 29, 1) || bits(v, 30, 2))
-        return idescError("idesc reserved bits 6, 23, 29 or max shift [30,32) (.ws only) are set");
+    if (bits(v, 6, 1) || bits(v, 23, 1) || bits(v, 29, 1))
+        return idescError("idesc reserved bits 6, 23 or 29 are set");
+    if (bits(v, 30, 2) && !form.ws)
+        return idescError("idesc bits [30,32) (maximum B shift) are for tcgen05.mma.ws only");
+    op.maxShift = bits(v, 30, 2) ? 4u << bits(v, 30, 2) : 0; // 1: 8, 2: 16, 3: 32
     const uint32_t dfmt = bits(v, 4, 2), afmt = bits(v, 7, 3), bfmt = bits(v, 10, 3);
     const std::string fmts = "idesc A/B formats (bits [7,10) = " + std::to_string(afmt) +
                              ", [10,13) = " + std::to_string(bfmt) + ") for " + k + ": ";
@@ -201,6 +262,17 @@ Result<UmmaOp> decodeUmmaIdesc(UmmaKind kind, uint32_t ctaGroup, uint32_t v) {
     op.transB = bits(v, 16, 1);
     op.m = bits(v, 24, 5) << 4;
     op.n = bits(v, 17, 6) << 3;
+    if (form.ws) { // PTX ISA 9.2 §9.7.16.2.1 Table 39: .ws is .cta_group::1, M 32/64/128, N 64/128/256
+        if (ctaGroup != 1) return shapeError("tcgen05.mma.ws is .cta_group::1 only");
+        if (op.m != 32 && op.m != 64 && op.m != 128)
+            return shapeError("idesc M (bits [24,29) << 4) = " + std::to_string(op.m) +
+                              ": 32, 64 or 128 for tcgen05.mma.ws");
+        if (op.n != 64 && op.n != 128 && (op.n != 256 || form.sparse))
+            return shapeError(
+                "idesc N (bits [17,23) << 3) = " + std::to_string(op.n) + ": " +
+                (form.sparse ? "64 or 128 for tcgen05.mma.ws.sp" : "64, 128 or 256 for tcgen05.mma.ws"));
+        return form.sparse ? checkSparseModelled(op) : Result<UmmaOp>(op);
+    }
     const bool mOk = ctaGroup == 1 ? (op.m == 64 || op.m == 128) : (op.m == 128 || op.m == 256);
     if (!mOk)
         return idescError("idesc M (bits [24,29) << 4) = " + std::to_string(op.m) + ": " +
@@ -210,7 +282,7 @@ Result<UmmaOp> decodeUmmaIdesc(UmmaKind kind, uint32_t ctaGroup, uint32_t v) {
         return idescError("idesc N (bits [17,23) << 3) = " + std::to_string(op.n) + ": a multiple of " +
                           std::to_string(nStep) + " in " + std::to_string(nStep) +
                           "..256 for M = " + std::to_string(op.m));
-    return op;
+    return form.sparse ? checkSparseModelled(op) : Result<UmmaOp>(op);
 }
 
 UmmaDCell ummaATmemCell(const UmmaOp& op, uint32_t m, uint32_t k) {

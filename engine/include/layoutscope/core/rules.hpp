@@ -88,7 +88,7 @@ enum class RuleId : uint16_t {
     SmemBankWavefronts, ///< bank=(addr/4)%32, same word broadcast; unverified: 8/16-B half/quarter-warp
                         ///< phases
     // --- tcgen05.mma (umma_layout.hpp, umma.hpp) ---
-    Tcgen05MmaDLayout, ///< D[m][n] -> TMEM (lane, column): PTX data path Layouts A, B, D, F; f16 in bits
+    Tcgen05MmaDLayout, ///< D[m][n] -> TMEM (lane, column): PTX data path Layouts A-G; f16 in bits
                        ///< [0,16)
     Tcgen05MmaValues,  ///< unverified: D = A*B (+D) summed in binary64, rounded once; accumulation order
                        ///< unknown
@@ -97,6 +97,10 @@ enum class RuleId : uint16_t {
     Tcgen05MmaCtaPair, ///< unverified: .cta_group::2: A rows and B rows (N) split in halves between the pair
     Tcgen05MmaScaleFactors, ///< unverified: block-scaled MMA: SF(row, j) at lane row%32 (+32q replicas),
                             ///< column row/32, byte sf_id + j; which replica is read; e2m1 low nibble first
+    Tcgen05MmaSparse, ///< .sp: A = K/2 stored values + 2:4 metadata from [sp-meta-tmem]; unverified: the
+                      ///< selector as a column offset, the metadata lanes (CuTe tmem_e_frg)
+    Tcgen05MmaWs,     ///< .ws: Layouts E/G, collector buffers b0-b3, zero-column mask; unverified: the mask
+                      ///< vs. shift order, use with another b-desc
     kCount
 };
 

@@ -16,8 +16,10 @@
 #include "layoutscope/core/trace.hpp"
 #include "layoutscope/tcgen05/tcgen05.hpp"
 #include "layoutscope/tcgen05/tmem.hpp"
+#include "layoutscope/tcgen05/umma_ws_sp.hpp"
 
 #include <array>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -114,6 +116,18 @@ class Tcgen05Executor {
     [[nodiscard]] Status applyScaleFactors(const UmmaOp& op, const std::array<uint32_t, 2>& ctas,
                                            std::vector<double>& a, std::vector<double>& b,
                                            std::vector<ByteMove>& reads, std::vector<uint8_t>& bytes) const;
+    /// tcgen05.mma.sp (umma_ws_sp_exec.cpp): `a` (M x K/2 stored values) becomes the dense M x K A through
+    /// the metadata at op.spMetaTaddr (ummaExpandSparseA); `reads` / `bytes`: one move per metadata lane read
+    /// (src: the cells, dst None, rule Tcgen05MmaSparse) for the caller to record.
+    [[nodiscard]] Status expandSparseA(const UmmaOp& op, const std::array<uint32_t, 2>& ctas,
+                                       std::vector<double>& a, std::vector<ByteMove>& reads,
+                                       std::vector<uint8_t>& bytes) const;
+    /// tcgen05.mma.ws `.collector::bN::use|lastuse` of CTA `cta`: the buffer's B (N x K values), checked
+    /// to be valid and of the op's shape and type; nullptr for fill / discard (B is read from memory).
+    [[nodiscard]] Result<const UmmaCollectorBuffer*> collectedB(const UmmaOp& op, uint32_t cta) const;
+    /// After a successful .ws MMA: fill keeps `b` (as read, before the zero-column mask) in buffer N;
+    /// lastuse and discard drop it.
+    void updateCollector(const UmmaOp& op, uint32_t cta, const std::vector<double>& b);
     /// endInstr, then TraceInstr::alsoRules = the rules of `uses` that no move of the instruction names.
     void endInstr(TraceBuilder& tb, std::string summary, std::span<const RuleId> uses);
     Trace& m_trace;
@@ -122,6 +136,7 @@ class Tcgen05Executor {
     std::vector<Diagnostic> m_warnings;
     std::vector<uint32_t> m_regNames;
     std::vector<std::pair<uint32_t, TmemAllocation>> m_freed; ///< (CTA, columns) freed by dealloc, in order
+    std::map<std::pair<uint32_t, uint32_t>, UmmaCollectorBuffer> m_collectors; ///< (CTA, bN) -> B of .ws
 };
 
 /// Replays the TensorMemory-destination moves of a trace on a TmemState (the counterpart of Replay).

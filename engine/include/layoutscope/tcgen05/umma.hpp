@@ -40,7 +40,22 @@ enum class UmmaType : uint8_t { F16, Bf16, Tf32, E4m3, E5m2, U8, S8, F32, S32, E
 /// Scale-factor format of a block-scaled MMA (idesc bit 23: CuTe UMMA::ScaleFormat).
 enum class UmmaScaleFormat : uint8_t { Ue4m3 = 0, Ue8m0 = 1 };
 
-/// A validated tcgen05.mma (non-.ws, dense or block-scaled).
+/// `.collector::bN::op` of tcgen05.mma.ws (PTX ISA 9.2 §9.7.16.10.9.3): what happens to collector buffer N
+/// that can hold B. Omitted = b0::discard. Semantics in umma_ws_sp.hpp.
+enum class UmmaCollectorOp : uint8_t { Discard, Fill, Use, Lastuse };
+struct UmmaCollector {
+    uint32_t buffer = 0; ///< b0..b3
+    UmmaCollectorOp op = UmmaCollectorOp::Discard;
+};
+[[nodiscard]] const char* ummaCollectorOpName(UmmaCollectorOp o); ///< "discard", "fill", "use", "lastuse"
+
+/// Which instruction form a descriptor is decoded for: `.ws` (weight stationary) and/or `.sp` (sparse A).
+struct UmmaForm {
+    bool ws = false;
+    bool sparse = false;
+};
+
+/// A validated tcgen05.mma: dense or block-scaled, and the .ws / .sp forms of the dense kinds.
 struct UmmaOp {
     UmmaKind kind = UmmaKind::F16;
     uint32_t ctaGroup = 1;
@@ -62,9 +77,19 @@ struct UmmaOp {
     UmmaScaleFormat sfFormat = UmmaScaleFormat::Ue8m0; ///< idesc bit 23
     uint32_t sfaId = 0, sfbId = 0;       ///< idesc bits [29,31) and [4,6): first SF byte in a column
     uint32_t sfaTaddr = 0, sfbTaddr = 0; ///< `[scale-A-tmem]`, `[scale-B-tmem]` (lane << 16 | column)
+    // .ws / .sp (umma_ws_sp.hpp); all zero for the plain forms.
+    bool ws = false;                ///< tcgen05.mma.ws: weight stationary, .cta_group::1, M 32/64/128
+    bool sparse = false;            ///< tcgen05.mma.sp: A is M x K/2 values + 2:4 (1:2 tf32) metadata
+    uint32_t spSelector = 0;        ///< idesc bits [0,2): sparsity selector (.sp)
+    uint32_t spMetaTaddr = 0;       ///< `[sp-meta-tmem]` (lane << 16 | column)
+    uint32_t maxShift = 0;          ///< idesc bits [30,32) (.ws): maximum B shift 0, 8, 16 or 32
+    UmmaCollector collector;        ///< .ws: `.collector::bN::op` (default b0::discard)
+    bool hasZeroColumnMask = false; ///< .ws: the optional zero-column-mask-desc operand is present
+    uint64_t zeroColumnMask = 0;    ///< .ws: zero-column mask descriptor (§9.7.16.4.3)
 };
 
-/// K of one instruction: 256 bits of K per row: 16 (16-bit types), 8 (tf32), 32 (8-bit types), 64 (e2m1).
+/// K of one instruction: 256 bits of K per row: 16 (16-bit types), 8 (tf32), 32 (8-bit types), 64 (e2m1);
+/// twice that for .sp (A then holds K / 2 stored values a row).
 [[nodiscard]] uint32_t ummaK(const UmmaOp& op);
 /// The accumulator shape of an op.
 [[nodiscard]] UmmaDShape ummaDShape(const UmmaOp& op);
@@ -72,8 +97,12 @@ struct UmmaOp {
 /// Decode and check the instruction descriptor of a `kind` MMA with `.cta_group::ctaGroup`: every field a
 /// dense tcgen05.mma allows, with diagnostics naming the bits (InvalidValue) or saying what is not
 /// modelled (Unsupported: f6/f4 formats). Fills kind, ctaGroup, m, n, a, b, d, trans*, neg*, saturate,
-/// idesc.
-[[nodiscard]] Result<UmmaOp> decodeUmmaIdesc(UmmaKind kind, uint32_t ctaGroup, uint32_t idesc);
+/// idesc. `form`: .ws (bits [30,32) max shift allowed; .cta_group::1, M 32/64/128, N 64/128/256) and/or .sp
+/// (bit 2 must be 1, bits [0,2) the sparsity selector; N at most 128 with .ws; umma_ws_sp.hpp says which
+/// sparse shapes are modelled) — PTX ISA 9.2 §9.7.16.2.1 (Table 39), §9.7.16.4.2. Fills ws, sparse,
+/// spSelector, maxShift too.
+[[nodiscard]] Result<UmmaOp> decodeUmmaIdesc(UmmaKind kind, uint32_t ctaGroup, uint32_t idesc,
+                                             UmmaForm form = {});
 
 // [SECTION] operand reads ------------------------------------------------------------------------------
 
