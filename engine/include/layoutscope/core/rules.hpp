@@ -97,6 +97,9 @@ enum class RuleId : uint16_t {
     Tcgen05MmaCtaPair, ///< unverified: .cta_group::2: A rows and B rows (N) split in halves between the pair
     Tcgen05MmaScaleFactors, ///< unverified: block-scaled MMA: SF(row, j) at lane row%32 (+32q replicas),
                             ///< column row/32, byte sf_id + j; which replica is read; e2m1 low nibble first
+    // --- wgmma.mma_async accumulator in scenarios (scenario/wgmma_d.hpp, core/wgmma_fragment.hpp) ---
+    WgmmaDFragment, ///< D[m][n] -> (thread, register) of the warpgroup: PTX ISA §9.7.15.5.1.1 D fragment
+    WgmmaValues,    ///< unverified: D = A*B (+D) summed in binary64, rounded once; accumulation order unknown
     kCount
 };
 
