@@ -139,7 +139,9 @@ layoutscope_unity_group(layoutscope_engine 18
 layoutscope_unity_group(layoutscope_engine 19
   engine/src/scenario/tma_extra.cpp
   engine/src/scenario/umma.cpp
-  engine/src/scenario/wgmma.cpp)
+  engine/src/scenario/wgmma.cpp
+  engine/src/scenario/wgmma_d.cpp
+  engine/src/scenario/wgmma_values.cpp)
 layoutscope_unity_group(layoutscope_engine 20
   engine/src/tcgen05/cp.cpp
   engine/src/tcgen05/exec.cpp
@@ -197,6 +199,7 @@ layoutscope_unity_group(layoutscope-cli 1
   app/cli/cmd_tensormap.cpp
   app/cli/cmd_validate.cpp
   app/cli/commands.cpp
+  app/cli/dump_decoded.cpp
   app/cli/load_scenario.cpp
   app/cli/usage.cpp)
 layoutscope_unity_group(layoutscope-cli 2

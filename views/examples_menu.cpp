@@ -71,8 +71,8 @@ ExampleScenario readExampleHeader(const QString& path) {
 }
 
 QStringList exampleTopics() {
-    return {"TMA tiles && swizzle", "OOB && strides", "im2col",        "Multicast",  "gather4",
-            "tcgen05 ld / st",      "tcgen05 cp",     "Decompression", "tcgen05 mma"};
+    return {"TMA tiles && swizzle", "OOB && strides", "im2col",        "Multicast",   "gather4",
+            "tcgen05 ld / st",      "tcgen05 cp",     "Decompression", "tcgen05 mma", "wgmma"};
 }
 
 QString exampleTopic(const ExampleScenario& e) {
@@ -88,6 +88,7 @@ QString exampleTopic(const ExampleScenario& e) {
         return t[5];
     if (name.startsWith("tcgen05_cp") || name.startsWith("nvfp4")) return t[6];
     if (name.startsWith("tcgen05_mma")) return t[8];
+    if (name.startsWith("wgmma")) return t[9];
     return {};
 }
 

@@ -42,7 +42,7 @@ TmemViews::TmemViews(QMainWindow* window) : QObject(window), m_window(window) {
     m_regs = canvas(window, kRegMargins);
     m_decomp = canvas(window, kDecompMargins);
     m_tmemDock = dock(window, "Tensor Memory", "tmemDock", m_tmem);
-    m_regDock = dock(window, "Registers (tcgen05.ld/st)", "registerDock", m_regs);
+    m_regDock = dock(window, "Registers (tcgen05.ld/st, wgmma D)", "registerDock", m_regs);
     m_decompDock = dock(window, "Decompression (tcgen05.cp)", "decompDock", m_decomp);
     // Usable minimums: a dock never squeezes its grid to nothing (issue 15).
     // Margins (labels, legend) plus at least 40 px of cells (all of it fits a 1280x800 window); Tensor
@@ -130,6 +130,7 @@ TmemViews::TmemViews(QMainWindow* window) : QObject(window), m_window(window) {
         return t;
     });
     m_regs->setInspector([this](uint32_t x, uint32_t y) -> std::string {
+        if (m_doc && m_regScene.wgmma) return wgmmaRegisterText(*m_doc, m_regScene, m_wgmmaChecks, x, y);
         if (!m_doc || !m_tmemReplay) return {};
         return inspectRegisterCell(*m_doc, m_regScene, m_tmemScene, m_tmemReplay->state(), x, y);
     });
@@ -199,6 +200,8 @@ void TmemViews::resetDocument(const Document* doc) {
     m_tmemReplay.reset();
     m_smemReplay.reset();
     m_hasTmem = false;
+    m_hasWgmmaD = false;
+    m_wgmmaChecks.clear();
     m_allocEnd = 0;
     uint32_t ctas = 1;
     if (doc && doc->hasTrace()) {
@@ -211,6 +214,10 @@ void TmemViews::resetDocument(const Document* doc) {
         for (const TraceInstr& in : t.instrs) {
             if (in.endMove <= in.firstMove) continue;
             const ByteMove first = t.moves[in.firstMove];
+            if (first.rule == RuleId::WgmmaValues) { // Hopper: D into registers, no Tensor Memory
+                m_hasWgmmaD = true;
+                continue;
+            }
             // A kernel scenario's thread stores (`poke`) come from registers into shared or global memory:
             // no tcgen05 instruction among them, so they do not open the Tensor Memory and Registers docks.
             if (!tmemSide(first.dst) && first.src.space != MemSpace::TensorMemory) continue;
@@ -242,7 +249,8 @@ void TmemViews::resetDocument(const Document* doc) {
     if (m_hasTmaFan) m_frames = boxFrames(*doc);
     if (m_hasDecomp) m_smemReplay = std::make_unique<Replay>(doc->trace(), doc->initial());
     // The Registers dock only for tcgen05.ld/st: a cp-only scenario keeps the scenario editor raised.
-    m_regInstrs = m_hasTmem ? registerInstrs(*doc) : std::vector<uint32_t>{};
+    m_regInstrs = m_hasTmem || m_hasWgmmaD ? registerInstrs(*doc) : std::vector<uint32_t>{};
+    if (m_hasWgmmaD && doc->scenario()) m_wgmmaChecks = wgmmaDValues(*doc->scenario(), doc->run());
     const bool hasRegs = !m_regInstrs.empty();
     m_hasRegs = hasRegs;
     // Every allocation the trace makes and every column it touches (the view does not move while playing).
@@ -314,7 +322,17 @@ void TmemViews::onStep(const Document* doc, uint32_t step, const SmemScene& smem
         m_tmaFan = tmaFanAt(*doc, step, m_frames);
         m_tmaFanView->setCells(m_tmaFan.width(), m_tmaFan.rows, m_tmaFan.texels, ShadeParams{1, 0, 0});
     }
-    if (!m_hasTmem || !doc) return;
+    if (!doc) return;
+    if (!m_hasTmem) { // a wgmma's D registers (sm_90a) are the only register view: no Tensor Memory
+        if (!m_hasWgmmaD) return;
+        m_tmemScene = TmemScene{};
+        const auto ri = regInstrAt(doc->trace(), m_regInstrs, step);
+        m_regScene = ri ? regSceneAt(*doc, *ri, step, m_tmemScene) : RegScene{};
+        markWgmmaD(m_wgmmaChecks, m_regScene);
+        m_regs->setCells(m_regScene.width(), m_regScene.height(), m_regScene.texels, ShadeParams{1, 0, 32});
+        m_regs->setMessage(m_regScene.valid ? "" : "No wgmma D yet", "");
+        return;
+    }
     m_tmemReplay->seek(step);
     const SmemColourFn colour = smemSourceColours(*doc, smem); // shared with the view export
     if (!m_cache || m_cacheCta != smem.window.cta) {
@@ -327,6 +345,7 @@ void TmemViews::onStep(const Document* doc, uint32_t step, const SmemScene& smem
     const auto ri = regInstrAt(doc->trace(), m_regInstrs, step);
     m_regScene = ri ? regSceneAt(*doc, *ri, step, m_tmemScene) : RegScene{};
     markFragment(*doc, m_fragments, m_regScene); // registers the epilogue reads as another cell
+    markWgmmaD(m_wgmmaChecks, m_regScene);       // (a trace has wgmma or tcgen05, not both: no-op here)
     m_fans = m_hasFans ? multicastFansAt(*doc, step) : MulticastFans{};
     m_tmem->setCells(m_tmemScene.width(), m_tmemScene.height(), m_tmemScene.texels, ShadeParams{1, 32, 32});
     m_regs->setCells(m_regScene.width(), m_regScene.height(), m_regScene.texels, ShadeParams{1, 0, 32});

@@ -108,6 +108,8 @@ class TmemViews : public QObject {
     uint32_t m_step = 0; ///< last onStep's step and CTA (what a right-click export shows)
     uint32_t m_cta = 0;
     bool m_hasRegs = false;
+    bool m_hasWgmmaD = false;             ///< a wgmma.mma_async writes D into registers (Registers dock only)
+    std::vector<MmaDCheck> m_wgmmaChecks; ///< their value checks (wgmmaDValues), for marks and the inspector
     bool m_fitAlloc = true;
     uint32_t m_allocEnd = 0;       ///< first column after every allocation of the document (0: none)
     QToolBar* m_toolBar = nullptr; ///< "Fit to allocation", shown with the TMEM dock

@@ -1,5 +1,6 @@
 // run / dump / check: the scenario front end without a GUI (docs/scenario-format.md).
 #include "cli/commands.hpp"
+#include "cli/dump_decoded.hpp"
 #include "layoutscope/core/number_formats.hpp"
 #include "layoutscope/engine.hpp"
 #include "layoutscope/ptx/module.hpp"
@@ -155,38 +156,6 @@ bool splitNumbers(const std::string& v, const std::string& seps, std::initialize
     return at == v.size() + 1;
 }
 
-// dump --tmem: the cells again, decoded as the accumulator type of the CTA's last tcgen05.mma (f32, s32 or
-// f16 in the low 16 bits, PTX ISA 9.2 §9.7.16.10.4.1), when it has one (issue 24: values beside the hex).
-void printDecodedTmem(const Loaded& l, const std::array<uint32_t, 4>& box, uint32_t cta,
-                      const TensorMemory& m, std::ostream& out) {
-    const ScenarioInstr* mma = nullptr;
-    for (const ScenarioInstr& in : l.scenario.instrs)
-        if (in.umma && (in.cta == cta || (in.umma->ctaGroup == 2 && (in.cta | 1u) == (cta | 1u)))) mma = &in;
-    if (!mma) return;
-    const UmmaType d = mma->umma->op.d;
-    if (d != UmmaType::F32 && d != UmmaType::S32 && d != UmmaType::F16) return;
-    out << "# the same cells as " << ummaTypeName(d) << " (the D type of the tcgen05.mma at line "
-        << mma->span.line << ")\nlane\\col";
-    for (uint32_t c = box[2]; c <= box[3]; ++c)
-        out << " " << std::string(12 - std::min<size_t>(12, std::to_string(c).size()), ' ') << c;
-    out << "\n";
-    char buf[32];
-    for (uint32_t lane = box[0]; lane <= box[1]; ++lane) {
-        std::snprintf(buf, sizeof buf, "%8u", lane);
-        out << buf;
-        for (uint32_t c = box[2]; c <= box[3]; ++c) {
-            const uint32_t v = m.cell(lane, c);
-            if (d == UmmaType::S32)
-                std::snprintf(buf, sizeof buf, " %12d", int32_t(v));
-            else
-                std::snprintf(buf, sizeof buf, " %12.6g",
-                              d == UmmaType::F32 ? decodeF32(v) : decodeF16(uint16_t(v)));
-            out << buf;
-        }
-        out << "\n";
-    }
-}
-
 // dump --tmem / --regs: the final TMEM cells (hex, one row per lane) and a warp's final registers.
 int printStateTables(const Loaded& l, const std::optional<std::array<uint32_t, 4>>& box, uint32_t cta,
                      const std::optional<std::pair<uint32_t, uint32_t>>& regs, std::ostream& out,
@@ -212,7 +181,7 @@ int printStateTables(const Loaded& l, const std::optional<std::array<uint32_t, 4
             }
             out << "\n";
         }
-        printDecodedTmem(l, *box, cta, m, out);
+        printDecodedTmem(l.scenario, *box, cta, m, out); // dump_decoded.cpp
     }
     if (regs) {
         const ScenarioWarp* w = nullptr;
@@ -220,15 +189,18 @@ int printStateTables(const Loaded& l, const std::optional<std::array<uint32_t, 4
             if (x.cta == regs->first && x.warp == regs->second) w = &x;
         if (!w) {
             err << "dump: warp " << regs->second << " of CTA " << regs->first
-                << " executes no tcgen05.st/ld\n";
+                << " executes no tcgen05.st/ld and takes part in no wgmma.mma_async\n";
             return 1;
         }
-        std::set<uint32_t> named; // the registers the warp's tcgen05.st/ld instructions name
-        for (const ScenarioInstr& in : l.scenario.instrs)
+        std::set<uint32_t> named; // the registers the warp's tcgen05.st/ld and its warpgroup's wgmma name
+        for (const ScenarioInstr& in : l.scenario.instrs) {
             if (in.kind == ScenarioInstrKind::Tcgen05 && in.cta == w->cta && in.warp == w->warp)
                 named.insert(in.regs.begin(), in.regs.end());
+            if (in.wgmma && in.cta == w->cta && in.warp / 4 == w->warp / 4) // D of the warpgroup
+                named.insert(in.wgmma->dRegs.begin(), in.wgmma->dRegs.end());
+        }
         out << "# registers cta" << w->cta << " warp " << w->warp
-            << " named by its tcgen05.st/ld (final, hex; * = changed by the run)\nthread";
+            << " named by its tcgen05.st/ld and wgmma D (final, hex; * = changed by the run)\nthread";
         for (uint32_t j : named) {
             std::snprintf(buf, sizeof buf, " %9s", ("r" + std::to_string(j)).c_str());
             out << buf;
@@ -244,6 +216,7 @@ int printStateTables(const Loaded& l, const std::optional<std::array<uint32_t, 4
             }
             out << "\n";
         }
+        printDecodedWgmmaD(l.scenario, *w, out);
     }
     return 0;
 }

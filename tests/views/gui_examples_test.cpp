@@ -103,6 +103,7 @@ TEST_CASE("The bundled examples are grouped by topic, with whole titles", "[view
     CHECK(topicOf("tcgen05_cp_64x128b_warpx2_02_13_b6") == "Decompression");
     CHECK(topicOf("tma_fp4_to_tmem") == "Decompression");
     CHECK(topicOf("tcgen05_mma_i8_128x64") == "tcgen05 mma");
+    CHECK(topicOf("wgmma_m64n8k16_d") == "wgmma");
     for (const ExampleScenario& e : examples) {
         INFO(e.path.toStdString());
         CHECK_FALSE(exampleTopic(e).isEmpty()); // every bundled example has a group

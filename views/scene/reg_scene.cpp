@@ -1,12 +1,16 @@
 #include "scene/reg_scene.hpp"
 
 #include "layoutscope/analysis/fragment.hpp"
+#include "layoutscope/core/number_formats.hpp"
+#include "layoutscope/core/rules.hpp"
 #include "layoutscope/tcgen05/tmem.hpp"
 #include "scene/cell_style.hpp"
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <cstdlib>
+#include <sstream>
 
 namespace layoutscope::views {
 
@@ -20,7 +24,7 @@ const RegLink* RegScene::linkAt(uint32_t x, uint32_t y) const {
 
 std::optional<glm::uvec2> RegScene::registerOf(TmemCellRef c) const {
     for (const RegLink& l : links)
-        if (l.tmem == c) return glm::uvec2(l.x, l.y);
+        if (!l.computed && l.tmem == c) return glm::uvec2(l.x, l.y);
     return std::nullopt;
 }
 
@@ -28,7 +32,12 @@ static bool isRegisterInstr(const Trace& t, uint32_t instr) {
     const TraceInstr& in = t.instrs[instr];
     if (in.endStep <= in.firstStep) return false;
     const ByteMove& m = t.moves[t.movesOfStep(in.firstStep).first];
-    return m.instr == instr && (m.src.space == MemSpace::Register || m.dst.space == MemSpace::Register);
+    if (m.instr != instr) return false;
+    if (m.rule == RuleId::WgmmaValues) return true; // a wgmma's D, computed into registers
+    // tcgen05.st / ld: registers <-> Tensor Memory (a recorded kernel's `poke` stores from registers to
+    // shared or global memory are no register instruction of this view)
+    return (m.src.space == MemSpace::Register && m.dst.space == MemSpace::TensorMemory) ||
+           (m.src.space == MemSpace::TensorMemory && m.dst.space == MemSpace::Register);
 }
 
 std::vector<uint32_t> registerInstrs(const Document& doc) {
@@ -64,7 +73,12 @@ RegScene regSceneAt(const Document& doc, uint32_t instr, uint32_t step, const Tm
     r.valid = true;
     r.instr = instr;
     r.store = t.moves[lo].src.space == MemSpace::Register;
+    r.wgmma = t.moves[lo].rule == RuleId::WgmmaValues; // D computed into registers: no TMEM side
     r.regCount = registerCountOf(doc, instr);
+    int dCols = 256; // wgmma: N of m64nNk16 (the colour scale of D's columns)
+    if (const Scenario* sc = doc.scenario();
+        r.wgmma && sc && instr < sc->instrs.size() && sc->instrs[instr].wgmma)
+        dCols = int(sc->instrs[instr].wgmma->n);
     for (size_t i = lo; i < hi; ++i) {
         const ByteMove mv = t.moves[i];
         const MemRef reg = r.store ? mv.src : mv.dst;
@@ -89,11 +103,13 @@ RegScene regSceneAt(const Document& doc, uint32_t instr, uint32_t step, const Tm
         // First move of a register wins (pack::16b: the cell of the low half).
         if (!linked[size_t(y) * r.width() + x]) {
             linked[size_t(y) * r.width() + x] = true;
-            r.links.push_back({x, y, ref, static_cast<int32_t>(i)});
+            r.links.push_back({x, y, r.wgmma ? TmemCellRef{} : ref, static_cast<int32_t>(i), r.wgmma});
         }
         const bool done = step > m.step, now = step > 0 && m.step + 1 == step;
         Rgba8 col = registerColour(thread % 32, j, r.regCount);
-        if (!r.store) { // a load: the colour of the TMEM cell it reads
+        if (r.wgmma) { // D: the colour of its element (row, column), coord[0] and coord[1] of the move
+            col = colourForCoord(m.coord[0], m.coord[1], 64, dCols);
+        } else if (!r.store) { // a load: the colour of the TMEM cell it reads
             const auto g = tmem.gridOf(ref);
             col = g ? tmem.texels[size_t(g->y) * tmem.width() + g->x] : Rgba8{200, 200, 200, 255};
         }
@@ -150,6 +166,80 @@ void markFragment(const Document& doc, const std::map<uint32_t, FragmentExpectat
                 r.texels[size_t(y) * r.width() + named[j]].a |= kFlagDiffers;
                 ++r.fragmentDiffers;
             }
+}
+
+void markWgmmaD(const std::vector<MmaDCheck>& checks, RegScene& r) {
+    r.dDiffers = 0;
+    r.dRegs = 0;
+    if (!r.valid || !r.wgmma) return;
+    for (const MmaDCheck& c : checks) {
+        if (c.instr != r.instr || !c.skipped.empty()) continue;
+        std::vector<bool> seen(r.texels.size(), false); // .f16: two elements a register, counted once
+        for (const MmaDValue& v : c.cells) {
+            const auto w = std::find(r.warps.begin(), r.warps.end(), v.thread / 32);
+            if (w == r.warps.end()) continue;
+            const uint32_t x = v.reg, y = 32 * uint32_t(w - r.warps.begin()) + v.thread % 32;
+            if (x >= r.width() || y >= r.height()) continue;
+            const size_t k = size_t(y) * r.width() + x;
+            r.dRegs += seen[k] ? 0 : 1;
+            seen[k] = true;
+            if (!v.ok() && !(r.texels[k].a & kFlagDiffers)) {
+                r.texels[k].a |= kFlagDiffers;
+                ++r.dDiffers;
+            }
+        }
+    }
+}
+
+static std::string wgmmaValueText(double v) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.7g", v);
+    return b;
+}
+
+std::string wgmmaRegisterText(const Document& doc, const RegScene& r, const std::vector<MmaDCheck>& checks,
+                              uint32_t x, uint32_t y) {
+    if (!r.valid || !r.wgmma || x >= r.width() || y >= r.height()) return {};
+    std::ostringstream o;
+    const uint32_t warp = r.warps[y / 32], thread = 32 * warp + y % 32;
+    o << "register: r" << x << " of thread " << thread << " (warp " << warp << ", %laneid " << y % 32
+      << "), cta " << r.cta << "\n";
+    o << "instr:   " << doc.trace().instrs[r.instr].text << "\n";
+    const RegLink* l = r.linkAt(x, y);
+    if (!l) return o.str() + "D:       not in this wgmma's {d...}\n";
+    const ByteMove m = doc.trace().moves[size_t(l->move)];
+    const bool f16 = m.coord[2] == 16;
+    // coord: D's (m, n) in bits [0,16) (.f16) or the whole register (.f32); .f16 holds (m, n + 1) above.
+    o << "holds:   D[" << m.coord[0] << "][" << m.coord[1] << "]"
+      << (f16 ? " in bits [0,16), D[" + std::to_string(m.coord[0]) + "][" + std::to_string(m.coord[1] + 1) +
+                    "] in bits [16,32) (.f16)"
+              : std::string(" (.f32)"))
+      << "\n";
+    if (!(r.texels[size_t(y) * r.width() + x].a & kFlagWritten)) {
+        o << "value:   not written yet (the wgmma writes it at step " << m.step << ")\n";
+    } else {
+        const MoveBytes b = doc.trace().afterBytes(m);
+        uint32_t v = 0;
+        for (size_t i = 0; i < 4 && i < b.size(); ++i) v |= uint32_t(b[i]) << (8 * i);
+        char h[16];
+        std::snprintf(h, sizeof h, "0x%08x", v);
+        o << "value:   " << h << " = "
+          << (f16 ? wgmmaValueText(decodeF16(uint16_t(v))) + ", " +
+                        wgmmaValueText(decodeF16(uint16_t(v >> 16)))
+                  : wgmmaValueText(decodeF32(v)))
+          << "\n";
+    }
+    for (const MmaDCheck& c : checks) { // the value check of this wgmma (the last into these registers)
+        if (c.instr != r.instr || !c.skipped.empty()) continue;
+        for (const MmaDValue& v : c.cells)
+            if (v.thread == thread && v.reg == x)
+                o << "check:   D[" << v.m << "][" << v.n << "] " << (v.ok() ? "= " : "differs: ")
+                  << wgmmaValueText(v.expected) << ", the product of the tiles (error "
+                  << wgmmaValueText(v.error()) << ", tolerance " << wgmmaValueText(v.tolerance) << ")\n";
+    }
+    o << "rule:    " << ruleInfo(RuleId::WgmmaDFragment).name << " (PTX ISA §9.7.15.5.1.1); "
+      << ruleInfo(RuleId::WgmmaValues).name << ": unverified (accumulation order)\n";
+    return o.str();
 }
 
 } // namespace layoutscope::views

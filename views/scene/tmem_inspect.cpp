@@ -162,7 +162,7 @@ std::string inspectRegisterCell(const Document& doc, const RegScene& r, const Tm
       << "), cta " << r.cta << "\n";
     o << "instr:   " << doc.trace().instrs[r.instr].text << "\n";
     const RegLink* l = r.linkAt(x, y);
-    if (!l) return o.str();
+    if (!l || l->computed) return o.str(); // wgmma D: no TMEM cell (reg_scene.hpp wgmmaRegisterText)
     o << (r.store ? "to:      " : "from:    ") << "TMEM lane " << l->tmem.lane << ", column "
       << l->tmem.column << " (" << hex(tmemAddress(l->tmem.lane, l->tmem.column), 8) << ", cta "
       << l->tmem.cta << ")\n";

@@ -246,7 +246,12 @@ OverlayList buildRegOverlay(const Camera2D& cam, glm::vec2 viewport, const RegSc
     o.rects.push_back({{0, 0}, {viewport.x, top - 1}, kBackground, true});
     o.rects.push_back({{0, 0}, {lo.x - 1, viewport.y}, kBackground, true});
     o.rects.push_back({{0, viewport.y - kRegMargins.w + 4}, viewport, kBackground, true});
-    o.text({8, 4}, std::string(r.store ? "Registers -> TMEM: " : "TMEM -> registers: ") + instrText, kAxis);
+    o.text({8, 4},
+           std::string(r.wgmma   ? "wgmma D -> registers: "
+                       : r.store ? "Registers -> TMEM: "
+                                 : "TMEM -> registers: ") +
+               instrText,
+           kAxis);
     const int kx = thin(z, 30.0f);
     for (uint32_t j = 0; j < r.width(); j += uint32_t(kx)) {
         const glm::vec2 p = cam.worldToScreen({float(j) + 0.5f, 0});
@@ -263,7 +268,14 @@ OverlayList buildRegOverlay(const Camera2D& cam, glm::vec2 viewport, const RegSc
             (y % 32 == 0 ? "w" + std::to_string(r.warps[y / 32]) + " t" : "t") + std::to_string(y % 32);
         o.text({lo.x - approxTextWidth(t) - 6, p.y - 7}, t, y % 32 == 0 ? kAxis : kDim);
     }
-    if (r.fragmentDiffers > 0) { // `expect fragment`: the registers the epilogue reads as another cell
+    if (r.dDiffers > 0) { // wgmma: D registers whose value differs from the product of the tiles
+        const std::string n = std::to_string(r.dDiffers) + " of " + std::to_string(r.dRegs);
+        glm::vec2 at{8, viewport.y - 44};
+        swatch(o, at, Rgba8{kDiffColour.r, kDiffColour.g, kDiffColour.b, 255},
+               fitLabel({n + " D registers differ from the product of the tiles", n + " D registers differ",
+                         n + " differ"},
+                        viewport.x - 40));
+    } else if (r.fragmentDiffers > 0) { // `expect fragment`: the registers the epilogue reads as another cell
         const std::string n = std::to_string(r.fragmentDiffers) + " of " + std::to_string(r.fragmentRegs);
         glm::vec2 at{8, viewport.y - 44};
         swatch(
@@ -278,11 +290,16 @@ OverlayList buildRegOverlay(const Camera2D& cam, glm::vec2 viewport, const RegSc
                         viewport.x - 12),
                kDim);
     }
-    o.text({8, viewport.y - 24},
-           fitLabel({"colour = the TMEM cell it maps to; dim = not moved yet; hover links the TMEM cell",
-                     "colour = its TMEM cell; dim = not moved yet", "colour = its TMEM cell"},
-                    viewport.x - 12),
-           kDim);
+    o.text(
+        {8, viewport.y - 24},
+        r.wgmma
+            ? fitLabel({"colour = D's (row, column) it holds; dim = not written yet; hover for the value",
+                        "colour = D's (row, column); dim = not written yet", "colour = D's (row, col)"},
+                       viewport.x - 12)
+            : fitLabel({"colour = the TMEM cell it maps to; dim = not moved yet; hover links the TMEM cell",
+                        "colour = its TMEM cell; dim = not moved yet", "colour = its TMEM cell"},
+                       viewport.x - 12),
+        kDim);
     dropOverlappingTexts(o);
     return o;
 }

@@ -116,11 +116,14 @@ ViewPaneResult tmemPane(const Document& doc, uint32_t step, const ViewOptions& o
 }
 
 ViewPaneResult registerPane(const Document& doc, uint32_t step, const ViewOptions& opt) {
-    const auto instr = hasTmemMoves(doc) ? regInstrAt(doc, step) : std::nullopt;
+    const auto instr = regInstrAt(doc, step); // tcgen05.ld / st, or a wgmma's D
     if (!instr)
-        return fail("this scenario moves no registers to or from Tensor Memory (no tcgen05.ld / tcgen05.st): "
-                    "it has no Registers view");
-    auto r = std::make_shared<const RegScene>(regSceneAt(doc, *instr, step, tmemSceneOf(doc, step, opt)));
+        return fail("this scenario moves no registers to or from Tensor Memory (no tcgen05.ld / tcgen05.st) "
+                    "and computes no wgmma D: it has no Registers view");
+    const bool wgmma = doc.trace().moves[doc.trace().instrs[*instr].firstMove].rule == RuleId::WgmmaValues;
+    RegScene scene = regSceneAt(doc, *instr, step, wgmma ? TmemScene{} : tmemSceneOf(doc, step, opt));
+    if (wgmma && doc.scenario()) markWgmmaD(wgmmaDValues(*doc.scenario(), doc.run()), scene); // as the window
+    auto r = std::make_shared<const RegScene>(std::move(scene));
     if (!r->valid || !r->width() || !r->height())
         return fail("the tcgen05.ld / tcgen05.st at this step moves no registers");
     ViewPane p =
@@ -185,9 +188,10 @@ std::string exportViewNameList() {
 
 bool hasTmemMoves(const Document& doc) {
     if (!doc.hasTrace()) return false;
+    // Tensor Memory on either side: tcgen05.st / ld / cp / mma / shift. Register moves alone are a wgmma's D
+    // (Hopper has no Tensor Memory) or a recorded kernel's `poke` stores, as the window decides (TmemViews).
     for (const ByteMove& m : doc.trace().moves)
-        for (const MemRef* r : {&m.dst, &m.src})
-            if (r->space == MemSpace::TensorMemory || r->space == MemSpace::Register) return true;
+        if (m.src.space == MemSpace::TensorMemory || m.dst.space == MemSpace::TensorMemory) return true;
     return false;
 }
 

@@ -95,7 +95,8 @@ struct DecompView {
 };
 [[nodiscard]] std::optional<DecompView> decompViewAt(const Document& doc, uint32_t step, Replay& smem);
 
-/// True when the trace moves anything to or from Tensor Memory or registers (the TMEM views exist).
+/// True when the trace moves anything to or from Tensor Memory (the TMEM views exist); register moves alone
+/// (a wgmma's D, a recorded kernel's `poke` stores) do not count: Hopper has no Tensor Memory.
 [[nodiscard]] bool hasTmemMoves(const Document& doc);
 
 } // namespace layoutscope::views

@@ -321,6 +321,19 @@ constexpr std::array<RuleInfo, static_cast<std::size_t>(RuleId::kCount)> kRules{
      "PTX ISA 9.2 §9.7.16.10.5 (Layouts E, G), §9.7.16.10.9.3 (tcgen05.mma.ws), §9.7.16.4.3 (zero-column "
      "mask); CuTe UMMA::tmem_frg_ws",
      P::Assumption},
+    {RuleId::WgmmaDFragment, "wgmma accumulator fragment",
+     "D[m][n] of wgmma.mma_async .m64nNk16 is held by warp m/16 of the warpgroup, lane 4*(m%8) + (n%8)/2, "
+     "element i = (n%2) + 2*((m%16)/8) + 4*(n/8) of its fragment: .f32 one element a register (register i), "
+     ".f16 two (register i/2, element i%2 in bits [16*(i%2), 16*(i%2)+16)).",
+     "PTX ISA 9.2 §9.7.15.5.1.1 (Matrix fragments for wgmma .m64nNk16, accumulator D); CuTe "
+     "mma_traits_sm90_gmma.hpp CLayout_64xN",
+     P::PtxText},
+    {RuleId::WgmmaValues, "wgmma values",
+     "unverified: D = A x B (+ D when scale-d is 1), A and B negated by imm-scale-a/b = -1, with the "
+     "products "
+     "summed in binary64 and rounded once to the D type (f32, f16: round to nearest even). The hardware's "
+     "accumulation order and intermediate rounding are not modelled.",
+     "PTX ISA 9.2 §9.7.15.5.2 (wgmma.mma_async); not measured", P::Assumption},
 }};
 
 } // namespace

@@ -5,6 +5,8 @@
 // (cute/atom/mma_traits_sm80.hpp SM80_16x8_Row, mma_traits_sm90_gmma.hpp CLayout_64xN / ALayout_64x*).
 #include "exec/mma_exec.hpp"
 
+#include "core/wgmma_fragment.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -151,9 +153,9 @@ FragElem mmaFrag(const MmaForm& f, char which, uint32_t lane, uint32_t i) {
 }
 
 FragElem wgmmaD(const MmaForm& f, uint32_t warpInGroup, uint32_t lane, uint32_t i) {
-    FragElem r = mmaFrag(f, 'D', lane, i);
-    r.row += 16 * warpInGroup;
-    return r;
+    // The fragment formula shared with the scenario run (core/wgmma_fragment.hpp).
+    const WgmmaDSlot s = wgmmaDSlot(warpInGroup, lane, i, meBits(f.d));
+    return FragElem{s.reg, s.shift, s.row, s.col};
 }
 
 } // namespace layoutscope::exec

@@ -61,12 +61,6 @@ double asAccumulator(const UmmaOp& op, double v) {
     return double(int32_t(uint32_t(uint64_t(x))));
 }
 
-std::string num(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.7g", v);
-    return buf;
-}
-
 const char* tensorTypeName(TensorDataType t) {
     switch (t) {
     case TensorDataType::FLOAT16:
@@ -79,6 +73,27 @@ const char* tensorTypeName(TensorDataType t) {
 }
 
 } // namespace
+
+std::string valueText(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.7g", v);
+    return buf;
+}
+
+std::optional<std::vector<double>> tileValues(const ResolvedOperand& r, uint32_t rows, uint32_t K, UmmaType t,
+                                              bool negate, const GlobalMemory& g) {
+    std::vector<double> v(size_t(rows) * K);
+    for (uint32_t i = 0; i < rows; ++i)
+        for (uint32_t k = 0; k < K; ++k) {
+            const std::array<int64_t, 2> c = r.mnAlongDim0
+                                                 ? std::array<int64_t, 2>{r.origin[0] + i, r.origin[1] + k}
+                                                 : std::array<int64_t, 2>{r.origin[0] + k, r.origin[1] + i};
+            const std::optional<double> x = globalValue(r, c, t, g);
+            if (!x) return std::nullopt;
+            v[size_t(i) * K + k] = negate ? -*x : *x;
+        }
+    return v;
+}
 
 MmaDCheck MmaValueCheck::check(const Scenario& s, size_t instrIndex, const Trace& t, ProducerIndex& index,
                                const GlobalMemory& g, const TmemState& tmem,
@@ -117,21 +132,11 @@ MmaDCheck MmaValueCheck::check(const Scenario& s, size_t instrIndex, const Trace
     // K: the logical K; A's tile holds kA values a row (.sp: the K / 2 stored values, expanded below).
     const uint32_t M = op.m, N = op.n, K = ummaK(op), kA = op.sparse ? K / 2 : K;
     // The operand tiles as values: row i, k -> the global element the operand check expects there.
-    std::array<std::vector<double>, 2> v{std::vector<double>(size_t(M) * kA),
-                                         std::vector<double>(size_t(N) * K)};
+    std::array<std::vector<double>, 2> v;
     for (size_t o = 0; o < 2; ++o) {
-        const uint32_t rows = o ? N : M, kCount = o ? K : kA;
-        const UmmaType ty = o ? op.b : op.a;
-        const bool neg = o ? op.negB : op.negA;
-        for (uint32_t i = 0; i < rows; ++i)
-            for (uint32_t k = 0; k < kCount; ++k) {
-                const std::array<int64_t, 2> c =
-                    r[o].mnAlongDim0 ? std::array<int64_t, 2>{r[o].origin[0] + i, r[o].origin[1] + k}
-                                     : std::array<int64_t, 2>{r[o].origin[0] + k, r[o].origin[1] + i};
-                const std::optional<double> x = globalValue(r[o], c, ty, g);
-                if (!x) return skip("tensor " + r[o].tensor + "'s element type is not value-checked");
-                v[o][size_t(i) * kCount + k] = neg ? -*x : *x;
-            }
+        auto x = tileValues(r[o], o ? N : M, o ? K : kA, o ? op.b : op.a, o ? op.negB : op.negA, g);
+        if (!x) return skip("tensor " + r[o].tensor + "'s element type is not value-checked");
+        v[o] = std::move(*x);
     }
     if (op.sparse) { // the dense A: the tile's stored values placed by the metadata in Tensor Memory now
         const TmemAddr e = decodeTmemAddress(op.spMetaTaddr);
@@ -197,8 +202,8 @@ MmaDCheck MmaValueCheck::check(const Scenario& s, size_t instrIndex, const Trace
         if (x.ok() || shown == 3) continue;
         msg += (shown++ ? "; " : "") + std::string("D[m=") + std::to_string(x.m) +
                "][n=" + std::to_string(x.n) + "] (lane " + std::to_string(x.lane) + ", column " +
-               std::to_string(x.column) + ") holds " + num(x.actual) + ", the product of " + r[0].tensor +
-               " and " + r[1].tensor + " gives " + num(x.expected);
+               std::to_string(x.column) + ") holds " + valueText(x.actual) + ", the product of " +
+               r[0].tensor + " and " + r[1].tensor + " gives " + valueText(x.expected);
     }
     // The likely cause: the instruction descriptor reads a 16-bit tensor as the other 16-bit float type
     // (kind::f16 needs A and B of one type, so a mix-up usually names both).

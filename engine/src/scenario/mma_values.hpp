@@ -6,9 +6,23 @@
 #include "scenario/parse.hpp"
 
 #include <map>
+#include <optional>
+#include <string>
 #include <utility>
+#include <vector>
 
 namespace layoutscope::scn {
+
+struct ResolvedOperand; // consumer_operands.hpp
+
+/// The values of operand `r` (rows x K, [i * K + k]) from the global elements of the tile behind it, as the
+/// operand check resolves them (decoded by the tensor map's type; 8-bit by the signedness of `t`), negated
+/// when `negate`; nullopt: an element type the value checks do not model. Shared with wgmma_values.cpp.
+[[nodiscard]] std::optional<std::vector<double>> tileValues(const ResolvedOperand& r, uint32_t rows,
+                                                            uint32_t K, UmmaType t, bool negate,
+                                                            const GlobalMemory& g);
+/// A value for a diagnostic: %.7g.
+[[nodiscard]] std::string valueText(double v);
 
 class MmaValueCheck {
   public:

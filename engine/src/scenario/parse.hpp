@@ -114,6 +114,9 @@ void descDirective(Context& ctx, const std::vector<Tok>& toks);
 ScenarioWarp& scenarioWarp(std::vector<ScenarioWarp>& ws, const Scenario& s, uint32_t cta, uint32_t warp);
 /// Registers per thread in the scenario's register model (r0..r127).
 inline constexpr uint32_t kScenarioRegsPerThread = 128;
+/// The number N of a register name as pasted from a kernel (%r5, r5, %f12 -> 5, 12); nullopt without a
+/// trailing number or at kScenarioRegsPerThread and above (tcgen05.cpp).
+[[nodiscard]] std::optional<uint32_t> registerNumber(std::string_view name);
 class ProducerIndex;
 /// Execute a ScenarioInstrKind::Tcgen05 instruction (it records its own trace instruction). Errors that
 /// do not stop the run (Tensor Memory used outside a live allocation) are appended to `findings`.

@@ -8,6 +8,7 @@
 #include "scenario/mma_values.hpp"
 #include "scenario/parse.hpp"
 #include "scenario/tma_extra.hpp"
+#include "scenario/wgmma_d.hpp"
 
 #include <bit>
 #include <cstdio>
@@ -277,7 +278,8 @@ Result<Run> runScenario(const Scenario& s, const RunOptions& options) {
     MachineState state = run.initial;
     TraceBuilder tb(run.trace);
     Tcgen05Executor tcgen(run.trace, state, tmem);
-    scn::MmaValueCheck mmaValues; // tcgen05.mma accumulators against the product of the global tiles
+    scn::MmaValueCheck mmaValues;     // tcgen05.mma accumulators against the product of the global tiles
+    scn::WgmmaValueCheck wgmmaValues; // wgmma.mma_async D registers, likewise
     std::map<std::pair<uint32_t, uint32_t>, SourceSpan> allocSites; ///< (CTA, first column) -> tcgen05.alloc
     std::map<std::pair<uint32_t, uint32_t>, TxWatch> txWatch;       ///< (CTA, mbarrier) -> expect_tx check
     scn::ProducerIndex producers; ///< what the TMA loads left in shared memory, for the consumer checks
@@ -442,13 +444,11 @@ Result<Run> runScenario(const Scenario& s, const RunOptions& options) {
                           std::to_string(rep->ideal) + ", " + std::to_string(rep->excess) +
                           " excess = bank conflicts)";
             }
-            if (in.wgmma) { // reads A and B through their descriptors: checked against the TMA tiles
-                summary = "wgmma.mma_async m64n" + std::to_string(in.wgmma->n) + "k16: reads A (64x16, " +
-                          (in.wgmma->transA ? "MN" : "K") + "-major) and B (16x" +
-                          std::to_string(in.wgmma->n) + ", " + (in.wgmma->transB ? "MN" : "K") +
-                          "-major) from shared memory; the accumulator is not computed";
+            if (in.wgmma) { // wgmma_d.hpp: the operand fetch checked against the TMA tiles, D into the
+                            // warpgroup's registers checked against the product of the tiles
                 std::vector<Diagnostic> findings;
-                scn::checkWgmmaConsumer(s, idx, run.trace, producers, findings);
+                summary =
+                    scn::runWgmma(s, idx, state, run.warps, run.trace, tb, producers, wgmmaValues, findings);
                 for (const Diagnostic& d : findings) run.warnings.push_back(atInstr(d, in));
             }
             break;

@@ -31,7 +31,8 @@ uint64_t splitmix(uint64_t o) {
     return z ^ (z >> 31);
 }
 
-// The number N of a register name as pasted from a kernel: %r5, r5, %f12 -> 5, 12.
+} // namespace
+
 std::optional<uint32_t> registerNumber(std::string_view name) {
     size_t i = name.size();
     while (i > 0 && std::isdigit(static_cast<unsigned char>(name[i - 1]))) --i;
@@ -40,8 +41,6 @@ std::optional<uint32_t> registerNumber(std::string_view name) {
     if (!v || *v >= kRegsPerThread) return std::nullopt;
     return static_cast<uint32_t>(*v);
 }
-
-} // namespace
 
 ScenarioWarp& scenarioWarp(std::vector<ScenarioWarp>& ws, const Scenario& s, uint32_t cta, uint32_t warp) {
     for (ScenarioWarp& w : ws)

@@ -1,7 +1,8 @@
 // wgmma in scenarios (PTX ISA 9.2 §9.7.15): wgmma.fence / commit_group / wait_group run as no-ops;
 // wgmma.mma_async with A and B from shared-memory matrix descriptors is lowered to the operand fetch the
-// run checks against the TMA tiles behind the descriptors (scenario_consumer.cpp). Only the forms the
-// consumer model covers are accepted: m64nNk16 with .f16/.bf16 inputs, .f32/.f16 accumulators.
+// run checks against the TMA tiles behind the descriptors (consumer_checks.cpp) and to D computed into the
+// {d...} registers of the warpgroup (wgmma_d.cpp). Only the forms the consumer model covers are accepted:
+// m64nNk16 with .f16/.bf16 inputs, .f32/.f16 accumulators.
 #include "scenario/parse.hpp"
 
 #include <string>
@@ -77,6 +78,17 @@ bool lowerWgmma(Context& ctx, const ParsedInstr& in, ScenarioInstr& out) {
     if (d.kind != OperandKind::Vector || d.elements.size() != dRegs)
         return fail(d.span,
                     "d must be a vector of " + std::to_string(dRegs) + " registers for " + shape + dtype);
+    std::vector<uint32_t> dNumbers; // D lands in these registers of the scenario's register model
+    for (const Operand& e : d.elements) {
+        const auto r = registerNumber(e.text);
+        if (!r)
+            return fail(e.span,
+                        "register '" + e.text + "' must end in its number 0.." +
+                            std::to_string(kScenarioRegsPerThread - 1) +
+                            " (%f5, r5): D is written to the scenario's registers by number",
+                        DiagCode::InvalidValue);
+        dNumbers.push_back(*r);
+    }
     if (in.operands[1].kind == OperandKind::Vector)
         return fail(in.operands[1].span,
                     "A from registers is not modelled: give a-desc (a shared-memory descriptor)",
@@ -105,6 +117,25 @@ bool lowerWgmma(Context& ctx, const ParsedInstr& in, ScenarioInstr& out) {
     w.expectB = ctx.expectB;
     w.transA = in.operands[6].imm == 1;
     w.transB = in.operands[7].imm == 1;
+    w.negA = in.operands[4].imm == -1;
+    w.negB = in.operands[5].imm == -1;
+    w.dRegs = std::move(dNumbers);
+    w.dBits = dtype == ".f16" ? 16 : 32;
+    w.bf16 = atype == ".bf16";
+    // scale-d: an immediate or a let name; a predicate register name (PTX's form) has no value in a
+    // scenario and is taken as 0 (D = A*B), which the run's summary says (as tcgen05.mma's enable-input-d).
+    const Operand& sd = in.operands[3];
+    w.scaleDText = sd.text;
+    if (sd.kind == OperandKind::Immediate) {
+        w.scaleD = sd.imm != 0;
+    } else if (const NameInfo* ni = ctx.lookup(sd.text); ni && ni->kind == NameKind::Let) {
+        w.scaleD = ni->value != 0;
+    } else if (ni) {
+        return fail(sd.span, "scale-d '" + sd.text + "' must be 0, 1, a let name or a predicate name");
+    } else {
+        w.scaleDKnown = false;
+    }
+    out.warp = ctx.issuingWarp; // its warpgroup: warps 4 (warp / 4) .. + 3 of the CTA
     out.kind = ScenarioInstrKind::NoOp;
     out.wgmma = std::move(w);
     return true;

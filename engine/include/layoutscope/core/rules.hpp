@@ -101,6 +101,9 @@ enum class RuleId : uint16_t {
                       ///< selector as a column offset, the metadata lanes (CuTe tmem_e_frg)
     Tcgen05MmaWs,     ///< .ws: Layouts E/G, collector buffers b0-b3, zero-column mask; unverified: the mask
                       ///< vs. shift order, use with another b-desc
+    // --- wgmma.mma_async accumulator in scenarios (scenario/wgmma_d.hpp, core/wgmma_fragment.hpp) ---
+    WgmmaDFragment, ///< D[m][n] -> (thread, register) of the warpgroup: PTX ISA §9.7.15.5.1.1 D fragment
+    WgmmaValues,    ///< unverified: D = A*B (+D) summed in binary64, rounded once; accumulation order unknown
     kCount
 };
 

@@ -133,8 +133,9 @@ struct ScenarioPoke {
 };
 
 /// wgmma.mma_async with A and B from shared-memory matrix descriptors (PTX ISA 9.2 §9.7.15.5.2): the
-/// operand fetch the scenario checks against the TMA tiles behind the descriptors (the accumulator is
-/// not computed). (appended)
+/// operand fetch the scenario checks against the TMA tiles behind the descriptors, and (appended) D
+/// computed into the {d...} registers of the warpgroup's 128 threads (scenario/wgmma_d.hpp), checked
+/// against the product of the global tiles (analysis/mma_values.hpp wgmmaDValues). (appended)
 /// `expect A|B tensor=NAME m|n=dimI k=dimJ`: what an MMA operand must see (issue 12): tensor NAME's tile,
 /// the operand's M (or N) index along dimension mnDim and K along kDim.
 struct OperandExpectation {
@@ -160,6 +161,15 @@ struct WgmmaRead {
     bool transA = false, transB = false;                ///< imm-trans-a/b: 1 = MN-major
     std::string descAName, descBName;                   ///< the operands as written
     std::optional<OperandExpectation> expectA, expectB; ///< the `expect` statements in force
+    /// appended: D. dRegs: the register numbers of {d...} (%f5 -> 5), N/2 (.f32) or N/4 (.f16) of them;
+    /// dBits 32 (.f32) or 16 (.f16, two elements a register); bf16: .bf16 inputs (else .f16).
+    std::vector<uint32_t> dRegs;
+    uint32_t dBits = 32;
+    bool bf16 = false;
+    bool scaleD = false;             ///< scale-d: 1 D = A*B + D, 0 D = A*B
+    bool scaleDKnown = true;         ///< false: a predicate name with no `let` value, taken as 0 (D = A*B)
+    std::string scaleDText;          ///< the scale-d operand as written
+    bool negA = false, negB = false; ///< imm-scale-a / imm-scale-b = -1
 };
 
 /// A warp's ld.shared / st.shared / ldmatrix with per-thread addresses (issue 14: consumer access patterns);
