@@ -68,6 +68,9 @@ void MainWindow::buildUi() {
     // 2 px per byte column at least: at 1280x800 a 24 KiB buffer above Tensor Memory was a 25-px column.
     m_smem->setMinGridWidth(256.0f);
     m_smem->setMaxRowStretch(4.0f); // a short buffer in a tall pane: rows up to 4x a byte's width
+    // A tall buffer in a wide, short pane (193 rows of 128 B beside Tensor Memory at 1280x800): its rows in
+    // bands side by side, 66 px apart for the next band's row addresses (overlay.hpp).
+    m_smem->setRowFolding(kSmemFoldGapPx);
     setCentralWidget(m_smem);
 
     m_global = new CellCanvas(this);
