@@ -231,12 +231,18 @@ void MainWindow::showEvent(QShowEvent* e) {
         if (!kind.isEmpty()) restoreState(kind, AppSettings::kStateVersion);
         applyPaneVisibility(); // the saved layout may be another document's
         m_firstState = saveState(AppSettings::kStateVersion);
+        m_firstKind = m_layoutKind;
         return;
     }
     sizeDockColumns(); // left ~26%, right ~27%, the centre keeping its minimum (main_window_fit.cpp)
     // The global tensor over the event list, about 60:40.
     resizeDocks({m_globalDock, m_eventDock}, {height() * 36 / 100, height() * 24 / 100}, Qt::Vertical);
+    // The first layout as shown: the dock sizes asked for above are fitted to the window's areas when the
+    // layout runs; saved before that, restoring it (a TMA example after a tcgen05 one, or the first example
+    // of a window shown empty) gave the global tensor 303 px instead of 431 at 1280x800.
+    if (layout()) layout()->activate();
     m_firstState = saveState(AppSettings::kStateVersion);
+    m_firstKind = m_layoutKind;
 }
 
 QString MainWindow::layoutKind() const {
@@ -255,9 +261,13 @@ void MainWindow::switchLayoutKind(const QByteArray& before) {
     // A kind seen before gets its layout back; TMA seen first gets the first layout (the TMEM docks'
     // space returns to the other views); tcgen05 / mixed seen first keep TmemViews' default sizes.
     QByteArray saved = AppSettings().kindLayout(kind);
-    if (saved.isEmpty() && kind == "tma") saved = m_firstState;
+    // The first layout is a TMA one when the window showed a TMA example or none; one that opened on a
+    // tcgen05 example gave Tensor Memory a third of the height, which went to the timeline for TMA.
+    const bool firstIsTma = m_firstKind.isEmpty() || m_firstKind == "tma";
+    if (saved.isEmpty() && kind == "tma" && firstIsTma) saved = m_firstState;
     if (!saved.isEmpty()) restoreState(saved, AppSettings::kStateVersion);
     applyPaneVisibility(); // the docks this document needs, in the kind's sizes
+    if (saved.isEmpty() && kind == "tma") sizeTmaLayout(); // as the first show sizes a TMA example
 }
 
 void MainWindow::keyPressEvent(QKeyEvent* e) {
