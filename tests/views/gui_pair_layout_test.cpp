@@ -129,7 +129,8 @@ TEST_CASE("After a tcgen05 example a TMA example's global tensor gets the room o
                                          << " x " << back.height() << " in " << w.globalView()->height());
         CHECK(w.globalView()->height() >= freshPane - 8);
         // Nor did Tensor Memory's band (a third of the height) stay with the timeline: shared memory has its
-        // fresh height back, give or take an async lane of the timeline (the lanes follow the scenarios seen).
+        // fresh height back, give or take an async lane of the timeline (the lanes follow the scenarios
+        // seen).
         INFO("shared memory " << w.smemView()->height() << " px, fresh " << freshSmem);
         CHECK(w.smemView()->height() >= freshSmem - 40);
         CHECK(back.height() >= fresh.height() - 8);

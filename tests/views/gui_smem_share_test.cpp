@@ -96,8 +96,8 @@ TEST_CASE("A short shared-memory window grows its rows into the pane instead of 
     CHECK(glm::ivec2(glm::floor(c->camera().screenToWorld(centre))) == glm::ivec2(5, 3));
     test::screenshot(
         w, QString("smem_rows_sw64_%1x%2.png").arg(size.width()).arg(size.height()).toUtf8().constData());
-    // A tall window (193 rows above Tensor Memory) is folded into bands first (the next test case); its bands'
-    // rows grow by the same rule, at most 4x.
+    // A tall window (193 rows above Tensor Memory) is folded into bands first (the next test case); its
+    // bands' rows grow by the same rule, at most 4x.
     w.openFile(QString(LAYOUTSCOPE_ASSETS_DIR) + "/scenarios/tcgen05_mma_i8_128x64.scn");
     QTest::qWait(150);
     QCoreApplication::processEvents();

@@ -368,8 +368,8 @@ TEST_CASE("The allocation frame goes with tcgen05.dealloc", "[views][tmem]") {
 }
 
 TEST_CASE("A .cta_group::2 dealloc frees the pair's allocation in both CTAs", "[views][tmem]") {
-    // tcgen05_mma_pair_desc_swizzle_64B_fixed.scn: one collective `tcgen05.alloc.cta_group::2 ... 64` (line 36,
-    // recorded in CTA 0 and CTA 1) and one `tcgen05.dealloc.cta_group::2 ... 64` (line 41). The ref pack
+    // tcgen05_mma_pair_desc_swizzle_64B_fixed.scn: one collective `tcgen05.alloc.cta_group::2 ... 64` (line
+    // 36, recorded in CTA 0 and CTA 1) and one `tcgen05.dealloc.cta_group::2 ... 64` (line 41). The ref pack
     // (tcgen05.md §2.2, PTX ISA §9.7.16.7.1): alloc and dealloc of `.cta_group::2` are the pair's collective
     // ones, so after the dealloc neither CTA holds the 64 columns.
     auto doc = Document::fromFile(std::string(LAYOUTSCOPE_TEST_ASSETS) +
@@ -393,9 +393,10 @@ TEST_CASE("A .cta_group::2 dealloc frees the pair's allocation in both CTAs", "[
     }
 }
 
-TEST_CASE("A pair narrowed to its allocated columns keeps each CTA's cells where gridOf says", "[views][tmem]") {
-    // Hand-built pair scene: cell (cta k, lane y, column c) coloured (k, y, c); narrowed to 64 columns, CTA 1's
-    // column 0 is drawn at x = 64 + kTmemPairGap (no longer 512 + kTmemPairGap).
+TEST_CASE("A pair narrowed to its allocated columns keeps each CTA's cells where gridOf says",
+          "[views][tmem]") {
+    // Hand-built pair scene: cell (cta k, lane y, column c) coloured (k, y, c); narrowed to 64 columns, CTA
+    // 1's column 0 is drawn at x = 64 + kTmemPairGap (no longer 512 + kTmemPairGap).
     TmemScene s;
     s.firstCta = 0;
     s.ctaCount = 2;

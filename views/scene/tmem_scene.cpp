@@ -90,11 +90,11 @@ void dropDeallocated(const Trace& t, uint32_t step, std::vector<TmemAllocBox>& a
         const bool pair = in.text.find(".cta_group::2") != std::string::npos;
         std::vector<uint32_t> freedIn; // CTAs whose allocation this dealloc freed
         for (auto a = allocs.begin(); a != allocs.end();) {
-            const bool match = a->column == col && a->nCols == n && a->instr < i &&
-                               (freedIn.empty() || (pair && freedIn.size() < 2 &&
-                                                    std::find(freedIn.begin(), freedIn.end(), a->cta) ==
-                                                        freedIn.end() &&
-                                                    (a->cta ^ freedIn.front()) == 1u));
+            const bool match =
+                a->column == col && a->nCols == n && a->instr < i &&
+                (freedIn.empty() || (pair && freedIn.size() < 2 &&
+                                     std::find(freedIn.begin(), freedIn.end(), a->cta) == freedIn.end() &&
+                                     (a->cta ^ freedIn.front()) == 1u));
             if (!match) {
                 ++a;
                 continue;
