@@ -72,7 +72,7 @@ TEST_CASE("The fold chosen gives the largest square cells, or none", "[views][fo
         const RowFold f = chooseRowFold(128, 193, {470, 54}, 66);
         CHECK(f.bands == 3);
         CHECK(f.rowsPerBand == 65);
-        // 66 px at 0.831 px a column = 79.4 -> 80 columns (a multiple of 4).
+        // 66 px at 0.831 px a column = 79.4 -> 80 columns (a multiple of 16: banks and 16-B chunks line up).
         CHECK(f.gap == 80);
     }
     SECTION("a short window in a tall pane is not folded") {
@@ -90,7 +90,7 @@ TEST_CASE("The fold chosen gives the largest square cells, or none", "[views][fo
         const RowFold f = chooseRowFold(128, 193, {1400, 54}, 66);
         CHECK(f.bands == 6);
         CHECK(f.rowsPerBand == 33);
-        CHECK(f.gap == 48); // 66 / 1.393 = 47.4 -> 48
+        CHECK(f.gap == 48); // 66 / 1.393 = 47.4 -> 48 = 3 x 16
         CHECK(f.drawnSize() == glm::uvec2(6 * 128 + 5 * 48, 33));
     }
 }

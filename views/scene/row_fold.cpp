@@ -76,8 +76,9 @@ RowFold chooseRowFold(uint32_t cols, uint32_t rows, glm::vec2 availPx, float gap
     best.bands = bestK;
     best.rowsPerBand = (rows + bestK - 1) / bestK;
     best.bands = (rows + best.rowsPerBand - 1) / best.rowsPerBand; // no empty band (e.g. 9 rows in 4)
-    // A multiple of 4 columns, so the shader's bank lines (every 4 drawn columns) stay on each band's banks.
-    best.gap = (uint32_t(std::ceil(gapPx / bestZoom)) + 3u) / 4u * 4u;
+    // A multiple of 16 columns, so the shader's lines (every 4 drawn columns: banks; every 16: 16-B chunks)
+    // fall on each band's banks and chunks as on the first band's.
+    best.gap = (uint32_t(std::ceil(gapPx / bestZoom)) + 15u) / 16u * 16u;
     return best;
 }
 

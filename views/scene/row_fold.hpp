@@ -48,7 +48,8 @@ struct RowFold {
 /// `gapPx` pixels between bands (the row labels of the band to its right go there): the number of bands,
 /// at most `maxBands`, that gives the largest square cells; one band unless folding makes the cells at
 /// least 1.25x larger (a grid that fits is never folded). The gap in columns is `gapPx` at that zoom,
-/// rounded up to a multiple of 4 (the shared-memory view's bank lines fall every 4 drawn columns).
+/// rounded up to a multiple of 16 (the shared-memory view's lines fall every 4 drawn columns, banks, or every
+/// 16, 16-B chunks).
 [[nodiscard]] RowFold chooseRowFold(uint32_t cols, uint32_t rows, glm::vec2 availPx, float gapPx,
                                     uint32_t maxBands = 8);
 
