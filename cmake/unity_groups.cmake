@@ -231,21 +231,21 @@ layoutscope_unity_group(layoutscope_scene 2
   views/scene/path_primitives.cpp
   views/scene/prepared_views.cpp
   views/scene/reg_scene.cpp
-  views/scene/selection.cpp)
+  views/scene/row_fold.cpp)
 layoutscope_unity_group(layoutscope_scene 3
   views/scene/operand_scene.cpp
+  views/scene/selection.cpp
   views/scene/smem_colour.cpp
   views/scene/smem_scene.cpp
   views/scene/smem_scene_cache.cpp
   views/scene/smem_tile_overlay.cpp
   views/scene/smem_tiles.cpp
-  views/scene/source_origin.cpp
-  views/scene/svg_writer.cpp)
+  views/scene/source_origin.cpp)
 layoutscope_unity_group(layoutscope_scene 4
+  views/scene/svg_writer.cpp
   views/scene/swizzle_scene.cpp
   views/scene/tma_fans.cpp
   views/scene/tmem_expected.cpp
-  views/scene/tmem_inspect.cpp
   views/scene/tmem_overlay.cpp
   views/scene/tmem_scene.cpp
   views/scene/tmem_scene_cache.cpp

@@ -14,6 +14,12 @@
 
 namespace layoutscope::views {
 
+namespace {
+/// Drawn cells of a row fold that show no grid cell (the gaps, past the last row): the clear colour, no
+/// flags (as Tensor Memory's pair gap).
+constexpr Rgba8 kFoldEmpty{kBackground.r, kBackground.g, kBackground.b, 0};
+} // namespace
+
 bool glWidgetsSupported() {
     static const bool supported = [] {
         if (qEnvironmentVariableIntValue("LAYOUTSCOPE_NO_GL") == 1) return false;
@@ -71,15 +77,47 @@ void CellCanvas::recordFrame(double ms) {
 }
 
 void CellCanvas::setCells(uint32_t w, uint32_t h, std::vector<Rgba8> texels, ShadeParams params) {
-    if (w != m_w || h != m_h) m_userCamera = false;
-    m_w = w;
-    m_h = h;
-    m_texels = std::move(texels);
+    if (w != m_srcW || h != m_srcH) m_userCamera = false;
+    const bool keepFold = m_fold.folded() && m_fold.cols == w && m_fold.rows == h;
+    m_srcW = w;
+    m_srcH = h;
     m_params = params;
+    if (keepFold) { // the same grid size keeps the fold it is shown with (a new size gets its own at the fit)
+        m_srcTexels = std::move(texels);
+        m_texels = m_fold.foldTexels(m_srcTexels, kFoldEmpty);
+    } else {
+        m_fold = RowFold{w, h, 1, h, 0};
+        m_srcTexels.clear();
+        m_texels = std::move(texels);
+        m_w = w;
+        m_h = h;
+    }
     m_dirty = true;
     if (!m_userCamera) fitView();
     refreshInspector();
     repaintView();
+}
+
+void CellCanvas::setRowFolding(float gapPx) {
+    m_foldGapPx = std::max(0.0f, gapPx);
+    if (m_foldGapPx == 0.0f) applyFold(RowFold{m_srcW, m_srcH, 1, m_srcH, 0});
+}
+
+void CellCanvas::applyFold(RowFold fold) {
+    if (fold == m_fold) return;
+    // The grid's own texels: m_srcTexels while folded, else m_texels (no copy of an unfolded grid).
+    if (!m_fold.folded()) m_srcTexels = std::move(m_texels);
+    m_fold = fold;
+    if (fold.folded()) {
+        m_texels = fold.foldTexels(m_srcTexels, kFoldEmpty);
+    } else {
+        m_texels = std::move(m_srcTexels);
+        m_srcTexels.clear();
+    }
+    const glm::uvec2 d = fold.drawnSize();
+    m_w = d.x;
+    m_h = d.y;
+    m_dirty = true;
 }
 
 void CellCanvas::setMessage(std::string title, std::string text) {
@@ -91,6 +129,13 @@ void CellCanvas::setMessage(std::string title, std::string text) {
 void CellCanvas::fitView() {
     m_cam.setViewport({float(width()), float(height())});
     if (m_marginsFn) m_margins = m_marginsFn({float(width()), float(height())});
+    if (m_foldGapPx > 0.0f && m_srcW && m_srcH) { // a tall grid in a wide, short pane: bands side by side
+        const glm::vec2 avail{float(width()) - m_margins.x - m_margins.z,
+                              float(height()) - m_margins.y - m_margins.w};
+        const RowFold f = m_fitRegion ? RowFold{m_srcW, m_srcH, 1, m_srcH, 0}
+                                      : chooseRowFold(m_srcW, m_srcH, avail, m_foldGapPx);
+        applyFold(f);
+    }
     if (m_w && m_h) {
         if (m_fitRegion)
             m_cam.fit(m_fitRegion->first, m_fitRegion->second, m_margins, true, m_fitMode);
@@ -157,17 +202,21 @@ void CellCanvas::setPathPieces(std::vector<PathPiece> pieces, glm::vec2 origin, 
 
 OverlayList CellCanvas::frameOverlay(glm::vec2 viewport) const {
     OverlayList o = m_overlayFn ? m_overlayFn(m_cam, viewport) : OverlayList{};
+    // Grid cells [lo, hi) outlined where they are drawn (a rectangle per band of a row fold).
     auto outline = [&](glm::uvec2 lo, glm::uvec2 hi, Rgba8 c) {
-        const glm::vec2 a = m_cam.worldToScreen(glm::vec2(lo)), b = m_cam.worldToScreen(glm::vec2(hi));
-        o.rects.push_back({a - glm::vec2(1), b + glm::vec2(1), c, false});
+        for (const auto& [dlo, dhi] : drawnRects(lo, hi)) {
+            const glm::vec2 a = m_cam.worldToScreen(dlo), b = m_cam.worldToScreen(dhi);
+            o.rects.push_back({a - glm::vec2(1), b + glm::vec2(1), c, false});
+        }
     };
     size_t lit = 0; // lesson highlight: under the selection, same bound
-    for (const auto& [lo, hi] : m_highlights) {
-        const glm::vec2 a = m_cam.worldToScreen(glm::vec2(lo)), b = m_cam.worldToScreen(glm::vec2(hi));
-        if (b.x < 0 || b.y < 0 || a.x > viewport.x || a.y > viewport.y) continue;
-        if (++lit > kMaxSelectionRects) break;
-        o.rects.push_back({a - glm::vec2(1), b + glm::vec2(1), kLessonHighlightColour, false});
-    }
+    for (const auto& [lo, hi] : m_highlights)
+        for (const auto& [dlo, dhi] : drawnRects(lo, hi)) {
+            const glm::vec2 a = m_cam.worldToScreen(dlo), b = m_cam.worldToScreen(dhi);
+            if (b.x < 0 || b.y < 0 || a.x > viewport.x || a.y > viewport.y) continue;
+            if (++lit > kMaxSelectionRects) break;
+            o.rects.push_back({a - glm::vec2(1), b + glm::vec2(1), kLessonHighlightColour, false});
+        }
     if (!m_highlights.empty()) { // legend entry: bottom right, else top right, where no label is
         const glm::vec2 size{20.0f + approxTextWidth("lesson highlight"), 16.0f};
         auto free = [&](glm::vec2 at) {
@@ -186,13 +235,14 @@ OverlayList CellCanvas::frameOverlay(glm::vec2 viewport) const {
             }
     }
     size_t shown = 0;
-    for (const auto& [lo, hi] : m_selection) { // culled to the viewport, bounded
-        const glm::vec2 a = m_cam.worldToScreen(glm::vec2(lo)), b = m_cam.worldToScreen(glm::vec2(hi));
-        if (b.x < 0 || b.y < 0 || a.x > viewport.x || a.y > viewport.y) continue;
-        if (++shown > kMaxSelectionRects) break;
-        o.rects.push_back({a - glm::vec2(2), b + glm::vec2(2), Rgba8{0, 0, 0, 255}, false});
-        o.rects.push_back({a - glm::vec2(1), b + glm::vec2(1), kSelectionColour, false});
-    }
+    for (const auto& [lo, hi] : m_selection) // culled to the viewport, bounded
+        for (const auto& [dlo, dhi] : drawnRects(lo, hi)) {
+            const glm::vec2 a = m_cam.worldToScreen(dlo), b = m_cam.worldToScreen(dhi);
+            if (b.x < 0 || b.y < 0 || a.x > viewport.x || a.y > viewport.y) continue;
+            if (++shown > kMaxSelectionRects) break;
+            o.rects.push_back({a - glm::vec2(2), b + glm::vec2(2), Rgba8{0, 0, 0, 255}, false});
+            o.rects.push_back({a - glm::vec2(1), b + glm::vec2(1), kSelectionColour, false});
+        }
     if (m_marker) outline(m_marker->first, m_marker->second, Rgba8{0, 230, 255, 255});
     if (m_hover) outline(*m_hover, *m_hover + glm::uvec2(1), Rgba8{255, 255, 255, 255});
     // This canvas draws the labels that start over it; the others and the window overlay skip them.
@@ -206,16 +256,17 @@ OverlayList CellCanvas::frameOverlay(glm::vec2 viewport) const {
 std::optional<glm::uvec2> CellCanvas::cellAt(QPointF pos) const {
     const glm::vec2 w = m_cam.screenToWorld({float(pos.x()), float(pos.y())});
     if (w.x < 0 || w.y < 0 || w.x >= float(m_w) || w.y >= float(m_h)) return std::nullopt;
-    return glm::uvec2(static_cast<uint32_t>(w.x), static_cast<uint32_t>(w.y));
+    return m_fold.toGrid(glm::uvec2(static_cast<uint32_t>(w.x), static_cast<uint32_t>(w.y)));
 }
 
 QPointF CellCanvas::cellCentre(uint32_t x, uint32_t y) const {
-    const glm::vec2 s = m_cam.worldToScreen({x + 0.5f, y + 0.5f});
+    const glm::uvec2 d = m_fold.toDrawn({x, y});
+    const glm::vec2 s = m_cam.worldToScreen({d.x + 0.5f, d.y + 0.5f});
     return {s.x, s.y};
 }
 
 void CellCanvas::refreshInspector() {
-    if (m_hover && m_inspectFn && m_hover->x < m_w && m_hover->y < m_h)
+    if (m_hover && m_inspectFn && m_hover->x < m_srcW && m_hover->y < m_srcH)
         m_inspectorText = m_inspectFn(m_hover->x, m_hover->y);
     else
         m_inspectorText.clear();

@@ -10,6 +10,7 @@
 #include "scene/camera2d.hpp"
 #include "scene/overlay.hpp"
 #include "scene/path_primitives.hpp"
+#include "scene/row_fold.hpp"
 
 #include <QElapsedTimer>
 #include <QImage>
@@ -39,8 +40,11 @@ class CellCanvas : public QWidget {
 
     /// New cells (w x h texels, row-major). Keeps the camera unless the grid size changes.
     void setCells(uint32_t w, uint32_t h, std::vector<Rgba8> texels, ShadeParams params);
-    /// Cells across and down of the grid shown (setCells).
+    /// Cells across and down of the grid as drawn (the camera's world): setCells' size, or the folded
+    /// size when a row fold lays its rows out in bands (setRowFolding; rowFold() maps between the two).
     [[nodiscard]] glm::uvec2 cellCount() const { return {m_w, m_h}; }
+    /// Cells across and down of the grid given to setCells.
+    [[nodiscard]] glm::uvec2 gridCellCount() const { return {m_srcW, m_srcH}; }
     void setOverlay(OverlayFn fn) { m_overlayFn = std::move(fn); }
     void setInspector(InspectFn fn) { m_inspectFn = std::move(fn); }
     void setMargins(glm::vec4 marginsPx) { m_margins = marginsPx; }
@@ -64,6 +68,14 @@ class CellCanvas : public QWidget {
     /// would leave the pane's height mostly empty (a 2 KiB buffer: 16 rows of 128 B in a 400-px pane were 3
     /// px each, under 60 px of a 400-px pane). 1: square cells only.
     void setMaxRowStretch(float factor) { m_maxRowStretch = std::max(1.0f, factor); }
+    /// A tall grid whose square-cell fit would leave most of the pane's width empty is folded: its rows
+    /// are laid out in bands side by side, `gapPx` apart (the next band's row labels go there), when that
+    /// makes the cells at least 1.25x larger (chooseRowFold; issue 24 item 7). Chosen again at each whole-
+    /// grid fit. Every cell given to or reported by the canvas (setMarker, setSelection, setHighlights,
+    /// cellAt, cellCentre, hoveredCell, cellClicked, the inspector) is a grid cell; only the camera, the
+    /// overlay's camera and cellCount() are in drawn cells (rowFold() maps). 0: off.
+    void setRowFolding(float gapPx);
+    [[nodiscard]] const RowFold& rowFold() const { return m_fold; }
     /// Outline cells [lo, hi) (e.g. the element or bytes linked to what the other view hovers).
     void setMarker(std::optional<std::pair<glm::uvec2, glm::uvec2>> cells);
     [[nodiscard]] const std::optional<std::pair<glm::uvec2, glm::uvec2>>& marker() const { return m_marker; }
@@ -138,12 +150,23 @@ class CellCanvas : public QWidget {
     void updateHover(QPointF pos);
     void repaintView();
     void recordFrame(double ms);
+    /// m_texels / m_w / m_h (what is drawn) from the grid's texels through m_fold.
+    void applyFold(RowFold fold);
+    /// Grid cells [lo, hi) as drawn rectangles (one per band they cross).
+    [[nodiscard]] std::vector<std::pair<glm::vec2, glm::vec2>> drawnRects(glm::uvec2 lo,
+                                                                          glm::uvec2 hi) const {
+        return m_fold.drawnRects(glm::vec2(lo), glm::vec2(hi));
+    }
 
     GlSurface* m_gl = nullptr; ///< made on the first show
     bool m_useGl = false;
     Camera2D m_cam;
-    std::vector<Rgba8> m_texels;
-    uint32_t m_w = 0, m_h = 0;
+    std::vector<Rgba8> m_texels;    ///< as drawn (folded when m_fold is)
+    uint32_t m_w = 0, m_h = 0;      ///< as drawn
+    std::vector<Rgba8> m_srcTexels; ///< as given to setCells, while folded (else m_texels holds them)
+    uint32_t m_srcW = 0, m_srcH = 0;
+    float m_foldGapPx = 0.0f; ///< setRowFolding
+    RowFold m_fold;
     ShadeParams m_params;
     glm::vec4 m_margins{40, 40, 10, 10};
     std::optional<std::pair<glm::vec2, glm::vec2>> m_fitRegion;

@@ -68,6 +68,9 @@ void MainWindow::buildUi() {
     // 2 px per byte column at least: at 1280x800 a 24 KiB buffer above Tensor Memory was a 25-px column.
     m_smem->setMinGridWidth(256.0f);
     m_smem->setMaxRowStretch(4.0f); // a short buffer in a tall pane: rows up to 4x a byte's width
+    // A tall buffer in a wide, short pane (193 rows of 128 B beside Tensor Memory at 1280x800): its rows in
+    // bands side by side, 66 px apart for the next band's row addresses (overlay.hpp).
+    m_smem->setRowFolding(kSmemFoldGapPx);
     setCentralWidget(m_smem);
 
     m_global = new CellCanvas(this);
@@ -228,12 +231,18 @@ void MainWindow::showEvent(QShowEvent* e) {
         if (!kind.isEmpty()) restoreState(kind, AppSettings::kStateVersion);
         applyPaneVisibility(); // the saved layout may be another document's
         m_firstState = saveState(AppSettings::kStateVersion);
+        m_firstKind = m_layoutKind;
         return;
     }
     sizeDockColumns(); // left ~26%, right ~27%, the centre keeping its minimum (main_window_fit.cpp)
     // The global tensor over the event list, about 60:40.
     resizeDocks({m_globalDock, m_eventDock}, {height() * 36 / 100, height() * 24 / 100}, Qt::Vertical);
+    // The first layout as shown: the dock sizes asked for above are fitted to the window's areas when the
+    // layout runs; saved before that, restoring it (a TMA example after a tcgen05 one, or the first example
+    // of a window shown empty) gave the global tensor 303 px instead of 431 at 1280x800.
+    if (layout()) layout()->activate();
     m_firstState = saveState(AppSettings::kStateVersion);
+    m_firstKind = m_layoutKind;
 }
 
 QString MainWindow::layoutKind() const {
@@ -252,9 +261,13 @@ void MainWindow::switchLayoutKind(const QByteArray& before) {
     // A kind seen before gets its layout back; TMA seen first gets the first layout (the TMEM docks'
     // space returns to the other views); tcgen05 / mixed seen first keep TmemViews' default sizes.
     QByteArray saved = AppSettings().kindLayout(kind);
-    if (saved.isEmpty() && kind == "tma") saved = m_firstState;
+    // The first layout is a TMA one when the window showed a TMA example or none; one that opened on a
+    // tcgen05 example gave Tensor Memory a third of the height, which went to the timeline for TMA.
+    const bool firstIsTma = m_firstKind.isEmpty() || m_firstKind == "tma";
+    if (saved.isEmpty() && kind == "tma" && firstIsTma) saved = m_firstState;
     if (!saved.isEmpty()) restoreState(saved, AppSettings::kStateVersion);
     applyPaneVisibility(); // the docks this document needs, in the kind's sizes
+    if (saved.isEmpty() && kind == "tma") sizeTmaLayout(); // as the first show sizes a TMA example
 }
 
 void MainWindow::keyPressEvent(QKeyEvent* e) {

@@ -188,9 +188,13 @@ class MainWindow : public QMainWindow {
     [[nodiscard]] bool usesGlobalView() const; ///< a TMA tile copy to show (or no trace: the reason)
     void applyPaneVisibility(); ///< show exactly the docks the document uses (after a layout restore too)
     void applyDockCorners();    ///< left and right columns full height, bottom docks under the centre
-    void sizeDockColumns();  ///< first show: the left and right columns' widths (the centre's minimum kept)
+    void sizeDockColumns(); ///< first show: the left and right columns' widths (the centre's minimum kept)
+    /// The first show's sizes for a TMA example, the timeline at its own height (a window first shown with a
+    /// tcgen05 example, switching to TMA: main_window_fit.cpp).
+    void sizeTmaLayout();
     QString m_layoutKind;    ///< kind of the layout shown (saved under it when the kind changes)
     QByteArray m_firstState; ///< the layout at the first show: a kind without a saved layout starts from it
+    QString m_firstKind; ///< the layout kind m_firstState was made for ("": the window showed no document)
     void exportPngDialog();
     void updateStatus();
 

@@ -62,4 +62,16 @@ void MainWindow::sizeDockColumns() {
     resizeDocks({m_eventDock, m_srcDock}, {left, right}, Qt::Horizontal);
 }
 
+void MainWindow::sizeTmaLayout() {
+    // What showEvent gives a TMA example (its columns, the global tensor over Events), for a window whose
+    // first layout was a tcgen05 one.
+    sizeDockColumns(); // left ~26%, right ~27%, the centre keeping its minimum
+    // The global tensor over the event list, about 60:40.
+    resizeDocks({m_globalDock, m_eventDock}, {height() * 36 / 100, height() * 24 / 100}, Qt::Vertical);
+    // The bottom band back to the timeline's own height: after a tcgen05 example the Tensor Memory dock's
+    // third of the height stayed with the timeline when that dock hid (an empty band under the transport).
+    if (auto* tl = findChild<QDockWidget*>("timelineDock"))
+        resizeDocks({tl}, {tl->sizeHint().height()}, Qt::Vertical);
+}
+
 } // namespace layoutscope::views

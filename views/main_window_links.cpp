@@ -116,9 +116,10 @@ void MainWindow::buildLinks() {
                                 ? nullptr
                                 : &m_frames[std::min<size_t>(m_globalScene.instr, m_frames.size() - 1)];
         const bool im2col = m_globalScene.tile && m_globalScene.tile->kind == TileKind::Im2col;
-        OverlayList o = buildSmemOverlay(cam, vp, m_smemScene, f, m_colourBy, m_chunks, im2col);
+        const RowFold& fold = m_smem->rowFold(); // a tall window in a short pane: rows in bands
+        OverlayList o = buildSmemOverlay(cam, vp, m_smemScene, f, m_colourBy, m_chunks, im2col, fold);
         appendSmemTileOverlay(o, cam, vp, m_smemScene.window, m_atoms, m_smemTiles,
-                              m_heat ? &*m_heat : nullptr);
+                              m_heat ? &*m_heat : nullptr, fold);
         return o;
     });
 }

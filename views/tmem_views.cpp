@@ -255,7 +255,7 @@ void TmemViews::resetDocument(const Document* doc) {
     m_hasRegs = hasRegs;
     // Every allocation the trace makes and every column it touches (the view does not move while playing).
     if (m_hasTmem)
-        for (const TmemAllocBox& a : tmemAllocationsAt(*doc, doc->trace().stepCount + 1))
+        for (const TmemAllocBox& a : tmemAllocationsMade(*doc, doc->trace().stepCount + 1)) // freed ones too
             m_allocEnd = std::max(m_allocEnd, a.column + a.nCols);
     applyVisibility();
     // Raise and size the docks only for another file or when they appear: an edit of the same file
@@ -283,18 +283,32 @@ void TmemViews::resetDocument(const Document* doc) {
 void TmemViews::setFitToAllocation(bool on) {
     m_fitAlloc = on;
     if (auto* a = m_toolBar->findChild<QAction*>("tmemFitToAllocation")) a->setChecked(on);
+    if (m_tmemFull.ctaCount == 2) { // a pair: its scene is narrowed to the allocation, or shown whole
+        m_tmemScene = pairShown(m_tmemFull);
+        m_tmem->setCells(m_tmemScene.width(), m_tmemScene.height(), m_tmemScene.texels,
+                         ShadeParams{1, 32, 32});
+    }
     updateFitRegion();
     m_tmem->fitView();
 }
 
+uint32_t TmemViews::allocColumns() const {
+    return std::clamp<uint32_t>((m_allocEnd + 31) / 32 * 32, 32, 512);
+}
+
+TmemScene TmemViews::pairShown(const TmemScene& full) const {
+    if (!m_fitAlloc || m_allocEnd == 0 || full.ctaCount != 2) return full;
+    return narrowPair(full, allocColumns());
+}
+
 void TmemViews::updateFitRegion() {
-    // One CTA with allocations: its columns [0, end of the last allocation), at least 32 across.
-    if (!m_fitAlloc || m_allocEnd == 0 || m_tmemScene.ctaCount != 1) {
+    // With allocations: each CTA's columns [0, end of the last allocation), at least 32 across (a pair's
+    // scene has only those, pairShown), x 128 lanes filling the pane: cells stretch (x and y zoom apart).
+    if (!m_fitAlloc || m_allocEnd == 0) {
         m_tmem->setFitRegion(std::nullopt);
         return;
     }
-    const float end = float(std::clamp<uint32_t>((m_allocEnd + 31) / 32 * 32, 32, 512));
-    // Exactly those columns x 128 lanes filling the pane: cells stretch (x and y zoom apart).
+    const float end = m_tmemScene.ctaCount == 1 ? float(allocColumns()) : float(m_tmemScene.width());
     m_tmem->setFitRegion(std::pair{glm::vec2(0, 0), glm::vec2(end, 128)}, Camera2D::FitMode::Fill);
 }
 
@@ -339,8 +353,15 @@ void TmemViews::onStep(const Document* doc, uint32_t step, const SmemScene& smem
         m_cache = std::make_unique<TmemSceneCache>(*doc, smem.window.cta);
         m_cacheCta = smem.window.cta;
     }
-    m_tmemScene = m_cache->seek(step, colour);
-    markExpectedTmem(*doc, m_expected, m_tmemScene);
+    TmemScene full = m_cache->seek(step, colour);
+    markExpectedTmem(*doc, m_expected, full);
+    if (full.ctaCount == 2) { // a .cta_group::2 pair: both CTAs' allocated columns side by side
+        m_tmemFull = std::move(full);
+        m_tmemScene = pairShown(m_tmemFull);
+    } else {
+        m_tmemFull = TmemScene{};
+        m_tmemScene = std::move(full);
+    }
     updateFitRegion();
     const auto ri = regInstrAt(doc->trace(), m_regInstrs, step);
     m_regScene = ri ? regSceneAt(*doc, *ri, step, m_tmemScene) : RegScene{};

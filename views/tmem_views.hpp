@@ -114,6 +114,12 @@ class TmemViews : public QObject {
     uint32_t m_allocEnd = 0;       ///< first column after every allocation of the document (0: none)
     QToolBar* m_toolBar = nullptr; ///< "Fit to allocation", shown with the TMEM dock
     void updateFitRegion();
+    /// Columns fitted to the allocations: their end rounded up to 32, in [32, 512].
+    [[nodiscard]] uint32_t allocColumns() const;
+    /// What the view shows of a pair's scene: each CTA's allocated columns only (Fit to allocation on),
+    /// else the whole 2 x 512 columns.
+    [[nodiscard]] TmemScene pairShown(const TmemScene& full) const;
+    TmemScene m_tmemFull; ///< a pair's whole scene (ctaCount 2), narrowed into m_tmemScene; else empty
     /// What the docks were last raised and sized for: an edit of the same file (typing) must not
     /// raise the Registers tab over the scenario editor again (issue 15).
     std::string m_raisedPath;

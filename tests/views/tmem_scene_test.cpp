@@ -366,3 +366,57 @@ TEST_CASE("The allocation frame goes with tcgen05.dealloc", "[views][tmem]") {
     CHECK(tmemAllocationsAt(*doc, t.stepCount).empty());                            // after the dealloc
     CHECK(tmemSceneAt(*doc, t.stepCount).allocs.empty());
 }
+
+TEST_CASE("A .cta_group::2 dealloc frees the pair's allocation in both CTAs", "[views][tmem]") {
+    // tcgen05_mma_pair_desc_swizzle_64B_fixed.scn: one collective `tcgen05.alloc.cta_group::2 ... 64` (line
+    // 36, recorded in CTA 0 and CTA 1) and one `tcgen05.dealloc.cta_group::2 ... 64` (line 41). The ref pack
+    // (tcgen05.md §2.2, PTX ISA §9.7.16.7.1): alloc and dealloc of `.cta_group::2` are the pair's collective
+    // ones, so after the dealloc neither CTA holds the 64 columns.
+    auto doc = Document::fromFile(std::string(LAYOUTSCOPE_TEST_ASSETS) +
+                                  "/scenarios/broken/tcgen05_mma_pair_desc_swizzle_64B_fixed.scn");
+    REQUIRE(doc->hasTrace());
+    const Trace& t = doc->trace();
+    size_t alloc = t.instrs.size();
+    for (size_t i = 0; i < t.instrs.size(); ++i)
+        if (t.instrs[i].text.rfind("tcgen05.alloc", 0) == 0) alloc = i;
+    REQUIRE(alloc < t.instrs.size());
+    const auto live = tmemAllocationsAt(*doc, t.instrs[alloc].endStep);
+    REQUIRE(live.size() == 2);
+    CHECK(((live[0].cta == 0 && live[1].cta == 1) || (live[0].cta == 1 && live[1].cta == 0)));
+    CHECK(tmemAllocationsAt(*doc, t.stepCount).empty());
+    // What was allocated, freed or not: the 64 columns in each CTA ("Fit TMEM to allocation" shows them).
+    const auto made = tmemAllocationsMade(*doc, t.stepCount);
+    REQUIRE(made.size() == 2);
+    for (const TmemAllocBox& a : made) {
+        CHECK(a.column == 0);
+        CHECK(a.nCols == 64);
+    }
+}
+
+TEST_CASE("A pair narrowed to its allocated columns keeps each CTA's cells where gridOf says",
+          "[views][tmem]") {
+    // Hand-built pair scene: cell (cta k, lane y, column c) coloured (k, y, c); narrowed to 64 columns, CTA
+    // 1's column 0 is drawn at x = 64 + kTmemPairGap (no longer 512 + kTmemPairGap).
+    TmemScene s;
+    s.firstCta = 0;
+    s.ctaCount = 2;
+    s.texels.assign(size_t(s.width()) * 128, Rgba8{0, 0, 0, 0});
+    s.moveOf.assign(s.texels.size(), -1);
+    for (uint32_t k = 0; k < 2; ++k)
+        for (uint32_t y = 0; y < 128; ++y)
+            for (uint32_t c = 0; c < 512; c += 7) {
+                const size_t i = size_t(y) * s.width() + k * (512 + kTmemPairGap) + c;
+                s.texels[i] = Rgba8{uint8_t(k), uint8_t(y), uint8_t(c & 0xFF), 1};
+                s.moveOf[i] = int32_t(c);
+            }
+    const TmemScene n = narrowPair(s, 64);
+    CHECK(n.slot == 64);
+    CHECK(n.width() == 2 * 64 + kTmemPairGap);
+    CHECK(n.gridOf({1, 5, 0}) == glm::uvec2(64 + kTmemPairGap, 5));
+    CHECK_FALSE(n.gridOf({1, 5, 64}).has_value()); // past the allocation: not shown
+    CHECK(n.cellAt(64 + kTmemPairGap + 63, 9) == TmemCellRef{1, 9, 63});
+    CHECK_FALSE(n.cellAt(64 + 3, 9).has_value()); // the gap
+    CHECK(n.texels[size_t(9) * n.width() + 64 + kTmemPairGap + 63] == Rgba8{1, 9, 63, 1});
+    CHECK(n.moveOf[size_t(9) * n.width() + 64 + kTmemPairGap + 63] == 63);
+    CHECK(n.texels[size_t(100) * n.width() + 56] == Rgba8{0, 100, 56, 1});
+}

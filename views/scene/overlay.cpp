@@ -166,9 +166,9 @@ glm::vec4 smemMargins(float width, uint32_t observedMarked) {
 }
 
 OverlayList buildSmemOverlay(const Camera2D& cam, glm::vec2 viewport, const SmemScene& s,
-                             const BoxFrame* frame, SmemColourBy by, bool chunks, bool im2col) {
+                             const BoxFrame* frame, SmemColourBy by, bool chunks, bool im2col,
+                             const RowFold& fold) {
     OverlayList o;
-    const float z = cam.zoom();
     const uint32_t rows = s.window.rows();
     const glm::vec2 gridLo = cam.worldToScreen({0, 0});
     const float top = std::max(gridLo.y, 40.0f);
@@ -185,29 +185,38 @@ OverlayList buildSmemOverlay(const Camera2D& cam, glm::vec2 viewport, const Smem
                     viewport.x - 12),
            kDim);
     o.text({8, top - 34}, "bank", kDim);
-    // Bank numbers at bank centres, thinned to stay readable.
-    const int kb = thin(4.0f * z, 20.0f);
-    for (int b = 0; b < 32; b += kb) {
-        const glm::vec2 p = cam.worldToScreen({b * 4.0f + 2.0f, 0});
-        if (p.x < 40 || p.x > viewport.x - 4) continue;
-        const std::string t = std::to_string(b);
-        o.text({p.x - approxTextWidth(t) * 0.5f, top - 34}, t, kAxis);
-    }
-    // Byte-in-row ticks (0, 16, 32, ...) under the bank numbers, thinned so that "+112" (36 px) never meets
-    // the next (a tall, narrow grid drew "+0+32+64+96" over each other, issue 24 item 7).
-    for (int x = 0; x < 128; x += 16 * thin(16.0f * z, 40.0f)) {
-        const glm::vec2 p = cam.worldToScreen({static_cast<float>(x), 0});
-        if (p.x < 40 || p.x > viewport.x - 20) continue;
-        o.text({p.x + 2, top - 17}, "+" + std::to_string(x), kDim);
-    }
     o.text({8, top - 17}, "byte", kDim);
-    // Row base addresses on the left.
-    const int kr = thin(z, 16.0f);
-    for (uint32_t r = 0; r < rows; r += kr) {
-        const glm::vec2 p = cam.worldToScreen({0, static_cast<float>(r) + 0.5f});
-        if (p.y < top || p.y > viewport.y - 8) continue;
-        const std::string t = hex4(s.window.base + r * 128);
-        o.text({std::max(2.0f, gridLo.x - approxTextWidth(t) - 8), p.y - 7}, t, kAxis);
+    // A row fold (row_fold.hpp) draws the rows in bands side by side: each band gets the column header and
+    // its rows' addresses, in the gap left of it.
+    const uint32_t bands = fold.folded() ? fold.bands : 1, perBand = fold.folded() ? fold.rowsPerBand : rows;
+    const float zx = cam.zoomXY().x;
+    for (uint32_t k = 0; k < bands; ++k) {
+        const float bx = float(fold.folded() ? fold.bandX(k) : 0);
+        // Bank numbers at bank centres, thinned to stay readable.
+        const int kb = thin(4.0f * zx, 20.0f);
+        for (int b = 0; b < 32; b += kb) {
+            const glm::vec2 p = cam.worldToScreen({bx + b * 4.0f + 2.0f, 0});
+            if (p.x < 40 || p.x > viewport.x - 4) continue;
+            const std::string t = std::to_string(b);
+            o.text({p.x - approxTextWidth(t) * 0.5f, top - 34}, t, kAxis);
+        }
+        // Byte-in-row ticks (0, 16, 32, ...) under the bank numbers, thinned so that "+112" (36 px) never
+        // meets the next (a tall, narrow grid drew "+0+32+64+96" over each other, issue 24 item 7).
+        for (int x = 0; x < 128; x += 16 * thin(16.0f * zx, 40.0f)) {
+            const glm::vec2 p = cam.worldToScreen({bx + static_cast<float>(x), 0});
+            if (p.x < 40 || p.x > viewport.x - 20) continue;
+            o.text({p.x + 2, top - 17}, "+" + std::to_string(x), kDim);
+        }
+        // Row base addresses on the band's left.
+        const int kr = thin(cam.zoomXY().y, 16.0f);
+        const float left = cam.worldToScreen({bx, 0}).x;
+        for (uint32_t i = 0; i < perBand && k * perBand + i < rows; i += kr) {
+            const uint32_t r = k * perBand + i;
+            const glm::vec2 p = cam.worldToScreen({bx, static_cast<float>(i) + 0.5f});
+            if (p.y < top || p.y > viewport.y - 8) continue;
+            const std::string t = hex4(s.window.base + r * 128);
+            o.text({std::max(2.0f, left - approxTextWidth(t) - 8), p.y - 7}, t, kAxis);
+        }
     }
     // Legend along the bottom: as high as its lines need at this width (smemLegendHeight).
     const float ly = viewport.y - smemLegendHeight(viewport.x, s.observedMarked);

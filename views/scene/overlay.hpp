@@ -5,6 +5,7 @@
 /// number depends on the viewport size, never on the number of cells.
 #include "scene/camera2d.hpp"
 #include "scene/cell_style.hpp"
+#include "scene/row_fold.hpp"
 #include "scene/smem_colour.hpp"
 #include "scene/smem_scene.hpp"
 
@@ -53,6 +54,9 @@ struct OverlayList {
 
 /// Space kept free around the cell grids for labels and legends (left, top, right, bottom), px.
 inline constexpr glm::vec4 kSmemMargins{74.0f, 76.0f, 16.0f, 92.0f};
+/// Pixels between two bands of a folded shared-memory grid (row_fold.hpp): a band's row addresses
+/// ("0x6000", 50 px) and 8 px on each side.
+inline constexpr float kSmemFoldGapPx = 66.0f;
 inline constexpr glm::vec4 kGlobalMargins{58.0f, 76.0f, 16.0f, 136.0f};
 /// Smallest canvas sizes that still leave a usable cell grid inside those margins (the docks and the
 /// centre view never shrink below them, so no view collapses to 0 px; issue 15).
@@ -85,9 +89,12 @@ inline float approxTextWidth(const std::string& s) {
 /// `by` / `chunks`: the colour mode and granularity of the cells (the legend follows them).
 /// `im2col`: the frame is an im2col load's (the legend names W offset / channel, as the global view).
 /// No `frame` (no TMA box copy): no coordinate legend, which would read "0..0".
+/// `fold`: the rows as the canvas draws them (CellCanvas::rowFold; `cam` is in drawn cells): each band
+/// gets its column header and row addresses. The default is no fold.
 [[nodiscard]] OverlayList buildSmemOverlay(const Camera2D& cam, glm::vec2 viewport, const SmemScene& s,
                                            const BoxFrame* frame, SmemColourBy by = SmemColourBy::Source,
-                                           bool chunks = false, bool im2col = false);
+                                           bool chunks = false, bool im2col = false,
+                                           const RowFold& fold = {});
 
 /// Coordinates along the slice's dims (named: "dim 2", or C/W/H/D/N for im2col), the box /
 /// gather4 rows / im2col pixels and window, tensor-bound outlines, and the legend (with the

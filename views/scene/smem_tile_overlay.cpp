@@ -68,39 +68,46 @@ std::vector<std::string> smemHeatLines(const SmemHeat& h) {
 }
 
 static void atomLayer(OverlayList& o, const Camera2D& cam, glm::vec2 vp, const SmemWindow& w,
-                      const std::vector<SwizzleAtom>& atoms) {
+                      const std::vector<SwizzleAtom>& atoms, const RowFold& fold) {
     const float z = cam.zoom();
     int labels = 0;
     for (const SwizzleAtom& a : atoms) {
         const float r0 = float(a.lo - w.base) / 128.0f, r1 = float(a.hi - w.base) / 128.0f;
-        const glm::vec2 lo = cam.worldToScreen({0.0f, std::floor(r0)});
-        const glm::vec2 hi = cam.worldToScreen({128.0f, std::ceil(r1)});
-        if (hi.y < 0 || lo.y > vp.y || hi.x < 0 || lo.x > vp.x) continue;
-        o.rects.push_back({lo, hi, kAtom, false});
-        if (hi.y - lo.y >= 20 && z * 128 >= 120 && labels < 64) {
-            o.text({lo.x + 4, std::max(lo.y, 40.0f) + 2}, "atom " + std::to_string(a.index), kAtom);
-            ++labels;
+        // An atom whose rows cross from one band of a row fold to the next is outlined in each.
+        for (const auto& [dlo, dhi] : fold.drawnRects({0.0f, std::floor(r0)}, {128.0f, std::ceil(r1)})) {
+            const glm::vec2 lo = cam.worldToScreen(dlo), hi = cam.worldToScreen(dhi);
+            if (hi.y < 0 || lo.y > vp.y || hi.x < 0 || lo.x > vp.x) continue;
+            o.rects.push_back({lo, hi, kAtom, false});
+            if (hi.y - lo.y >= 20 && z * 128 >= 120 && labels < 64) {
+                o.text({lo.x + 4, std::max(lo.y, 40.0f) + 2}, "atom " + std::to_string(a.index), kAtom);
+                ++labels;
+            }
         }
     }
 }
 
 static void heatLayer(OverlayList& o, const Camera2D& cam, glm::vec2 vp, const SmemWindow& w,
-                      const SmemHeat& h) {
+                      const SmemHeat& h, const RowFold& fold) {
     uint32_t worst = 0;
     for (uint32_t n : h.heat.report.wordsPerBank) worst = std::max(worst, n);
     const float z = cam.zoom();
     const float top = std::max(cam.worldToScreen({0, 0}).y, 40.0f);
-    for (uint32_t b = 0; b < 32; ++b) { // heat bar just above the grid, one segment per bank
-        const glm::vec2 a = cam.worldToScreen({b * 4.0f, 0}), c = cam.worldToScreen({b * 4.0f + 4.0f, 0});
-        o.rects.push_back(
-            {{a.x, top - 5}, {c.x, top - 1}, heatColour(h.heat.report.wordsPerBank[b], worst), true});
+    for (uint32_t k = 0; k < (fold.folded() ? fold.bands : 1u); ++k) { // each band of a row fold
+        const float bx = float(fold.folded() ? fold.bandX(k) : 0);
+        for (uint32_t b = 0; b < 32; ++b) { // heat bar just above the grid, one segment per bank
+            const glm::vec2 a = cam.worldToScreen({bx + b * 4.0f, 0}),
+                            c = cam.worldToScreen({bx + b * 4.0f + 4.0f, 0});
+            o.rects.push_back(
+                {{a.x, top - 5}, {c.x, top - 1}, heatColour(h.heat.report.wordsPerBank[b], worst), true});
+        }
     }
     if (z >= 10.0f) { // thread labels on the first byte each thread reads
         for (uint32_t t = 0; t < 32; ++t) {
             const uint32_t addr = h.heat.access.addr[t];
             if (addr < w.base || addr >= w.base + w.size) continue;
             const uint32_t i = addr - w.base;
-            const glm::vec2 p = cam.worldToScreen({float(i % 128), float(i / 128)});
+            const glm::uvec2 d = fold.toDrawn({i % 128, i / 128});
+            const glm::vec2 p = cam.worldToScreen(glm::vec2(d));
             if (p.x < 0 || p.y < 0 || p.x > vp.x || p.y > vp.y) continue;
             o.text({p.x + 1, p.y + std::max(0.0f, z * 0.5f - 8.0f)}, "t" + std::to_string(t),
                    Rgba8{0, 0, 0, 255});
@@ -147,9 +154,9 @@ std::vector<std::string> smemBannerLines(const std::vector<SwizzleAtom>& atoms,
 
 void appendSmemTileOverlay(OverlayList& o, const Camera2D& cam, glm::vec2 viewport, const SmemWindow& w,
                            const std::vector<SwizzleAtom>& atoms, const std::vector<SmemTile>& tiles,
-                           const SmemHeat* heat) {
-    atomLayer(o, cam, viewport, w, atoms);
-    if (heat) heatLayer(o, cam, viewport, w, *heat);
+                           const SmemHeat* heat, const RowFold& fold) {
+    atomLayer(o, cam, viewport, w, atoms, fold);
+    if (heat) heatLayer(o, cam, viewport, w, *heat, fold);
     const std::vector<std::string> lines = smemBannerLines(atoms, tiles, heat, viewport.x);
     if (lines.empty()) return;
     // Banner in a header strip under the title lines, above the bank labels: the view's top margin

@@ -30,10 +30,10 @@ void applyBankHeat(SmemScene& s, const SmemHeat& h);
 
 /// Outlines of the atoms and the atom caption, then (with `heat`) the per-bank heat bar above the
 /// grid, thread labels on the touched bytes when zoomed in, and a banner with the wavefront count.
-/// `tiles` gives the captions' swizzle modes.
+/// `tiles` gives the captions' swizzle modes. `fold`: the rows as the canvas draws them (buildSmemOverlay).
 void appendSmemTileOverlay(OverlayList& o, const Camera2D& cam, glm::vec2 viewport, const SmemWindow& w,
                            const std::vector<SwizzleAtom>& atoms, const std::vector<SmemTile>& tiles,
-                           const SmemHeat* heat);
+                           const SmemHeat* heat, const RowFold& fold = {});
 
 /// The banner's lines for a pane `viewportWidth` px wide (swizzle-atom caption, heat lines), wrapped
 /// to fit; empty when there is no banner.

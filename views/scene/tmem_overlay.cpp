@@ -79,7 +79,7 @@ OverlayList buildTmemOverlay(const Camera2D& cam, glm::vec2 viewport, const Tmem
            kAxis);
     for (uint32_t k = 0; k < s.ctaCount; ++k) {
         const glm::vec2 p = cam.worldToScreen({float(s.originOf(s.firstCta + k)), 0});
-        const glm::vec2 q = cam.worldToScreen({float(s.originOf(s.firstCta + k) + 512), 0});
+        const glm::vec2 q = cam.worldToScreen({float(s.originOf(s.firstCta + k) + s.slot), 0});
         if (q.x > left && p.x < viewport.x)
             o.text({std::max(p.x, left), top - 40},
                    "CTA " + std::to_string(s.firstCta + k) + " (%cluster_ctarank)", kAxis);
@@ -87,7 +87,7 @@ OverlayList buildTmemOverlay(const Camera2D& cam, glm::vec2 viewport, const Tmem
     // Column numbers, thinned.
     const int kc = std::max(thin(z, 44.0f), 1);
     for (uint32_t k = 0; k < s.ctaCount; ++k)
-        for (int c = 0; c < 512; c += kc) {
+        for (int c = 0; c < int(s.slot); c += kc) {
             const glm::vec2 p = cam.worldToScreen({float(s.originOf(s.firstCta + k) + c), 0});
             if (p.x < left - 1 || p.x > viewport.x - 20) continue;
             o.text({p.x + 2, top - 20}, std::to_string(c), kDim);
@@ -116,9 +116,9 @@ OverlayList buildTmemOverlay(const Camera2D& cam, glm::vec2 viewport, const Tmem
     }
     // Allocations.
     for (const TmemAllocBox& a : s.allocs) {
-        if (a.cta < s.firstCta || a.cta >= s.firstCta + s.ctaCount) continue;
+        if (a.cta < s.firstCta || a.cta >= s.firstCta + s.ctaCount || a.column >= s.slot) continue;
         const float x0 = float(s.originOf(a.cta) + a.column),
-                    x1 = x0 + float(std::min(a.nCols, 512u - a.column));
+                    x1 = x0 + float(std::min(a.nCols, s.slot - a.column));
         glm::vec2 p = cam.worldToScreen({x0, 0}), q = cam.worldToScreen({x1, 128});
         if (q.x < left) continue;
         p = glm::max(p, glm::vec2(left, top)); // clipped to the grid area (the margins hold labels)

@@ -11,15 +11,35 @@ namespace layoutscope::views {
 
 std::optional<TmemCellRef> TmemScene::cellAt(uint32_t x, uint32_t y) const {
     if (y >= 128 || x >= width()) return std::nullopt;
-    const uint32_t k = x / (512 + kTmemPairGap), col = x % (512 + kTmemPairGap);
-    if (col >= 512 || k >= ctaCount) return std::nullopt;
+    const uint32_t k = x / (slot + kTmemPairGap), col = x % (slot + kTmemPairGap);
+    if (col >= slot || k >= ctaCount) return std::nullopt;
     return TmemCellRef{firstCta + k, y, col};
 }
 
 std::optional<glm::uvec2> TmemScene::gridOf(TmemCellRef c) const {
-    if (c.cta < firstCta || c.cta >= firstCta + ctaCount || c.lane >= 128 || c.column >= 512)
+    if (c.cta < firstCta || c.cta >= firstCta + ctaCount || c.lane >= 128 || c.column >= slot)
         return std::nullopt;
     return glm::uvec2(originOf(c.cta) + c.column, c.lane);
+}
+
+TmemScene narrowPair(const TmemScene& s, uint32_t columns) {
+    TmemScene out = s;
+    out.slot = std::clamp<uint32_t>(columns, 1, s.slot);
+    const uint32_t w = out.width(), sw = s.width();
+    const bool moves = s.moveOf.size() == s.texels.size();
+    out.texels.assign(size_t(w) * 128,
+                      Rgba8{kBackground.r, kBackground.g, kBackground.b, 0}); // gap: as built
+    out.moveOf.assign(moves ? size_t(w) * 128 : 0, -1);
+    for (uint32_t y = 0; y < 128; ++y)
+        for (uint32_t k = 0; k < s.ctaCount; ++k)
+            for (uint32_t c = 0; c < out.slot; ++c) {
+                const size_t from = size_t(y) * sw + s.originOf(s.firstCta + k) + c;
+                const size_t to = size_t(y) * w + out.originOf(out.firstCta + k) + c;
+                if (from >= s.texels.size()) continue;
+                out.texels[to] = s.texels[from];
+                if (moves) out.moveOf[to] = s.moveOf[from];
+            }
+    return out;
 }
 
 std::pair<uint32_t, uint32_t> tmemCtasShown(const Document& doc, uint32_t cta) {
@@ -33,6 +53,12 @@ static bool isAllocMove(const ByteMove& m) {
 }
 
 std::vector<TmemAllocBox> tmemAllocationsAt(const Document& doc, uint32_t step) {
+    std::vector<TmemAllocBox> out = tmemAllocationsMade(doc, step);
+    if (doc.hasTrace()) dropDeallocated(doc.trace(), std::min(step, doc.trace().stepCount), out);
+    return out;
+}
+
+std::vector<TmemAllocBox> tmemAllocationsMade(const Document& doc, uint32_t step) {
     std::vector<TmemAllocBox> out;
     if (!doc.hasTrace()) return out;
     const Trace& t = doc.trace();
@@ -48,7 +74,6 @@ std::vector<TmemAllocBox> tmemAllocationsAt(const Document& doc, uint32_t step) 
         const uint32_t taddr = static_cast<uint32_t>(m.src.addr);
         out.push_back({m.dst.cta, decodeTmemAddress(taddr).column, n, taddr, m.instr});
     }
-    dropDeallocated(t, step, out);
     return out;
 }
 
@@ -59,10 +84,24 @@ void dropDeallocated(const Trace& t, uint32_t step, std::vector<TmemAllocBox>& a
         if (in.endStep > step ||
             std::sscanf(in.summary.c_str(), "tcgen05.dealloc %u columns at column %u", &n, &col) != 2)
             continue;
-        const auto freed = std::find_if(allocs.begin(), allocs.end(), [&](const TmemAllocBox& a) {
-            return a.column == col && a.nCols == n && a.instr < i;
-        });
-        if (freed != allocs.end()) allocs.erase(freed);
+        // A `.cta_group::2` dealloc is the pair's collective one (ref tcgen05.md §2.2, PTX ISA §9.7.16.7.1:
+        // one warp in each CTA of the pair), as the alloc recorded in both CTAs: it frees the columns in
+        // each CTA, the first allocation of each; a `.cta_group::1` one the first allocation only.
+        const bool pair = in.text.find(".cta_group::2") != std::string::npos;
+        std::vector<uint32_t> freedIn; // CTAs whose allocation this dealloc freed
+        for (auto a = allocs.begin(); a != allocs.end();) {
+            const bool match =
+                a->column == col && a->nCols == n && a->instr < i &&
+                (freedIn.empty() || (pair && freedIn.size() < 2 &&
+                                     std::find(freedIn.begin(), freedIn.end(), a->cta) == freedIn.end() &&
+                                     (a->cta ^ freedIn.front()) == 1u));
+            if (!match) {
+                ++a;
+                continue;
+            }
+            freedIn.push_back(a->cta);
+            a = allocs.erase(a);
+        }
     }
 }
 

@@ -4,7 +4,7 @@
 ///
 /// Cells: one per 32-bit TMEM cell. One CTA: 512 x 128 (x = column, y = lane). A CTA pair
 /// (`.cta_group::2` moves in the trace) is shown side by side: CTA 2k at x [0,512), CTA 2k+1 at
-/// x [512+kTmemPairGap, 1024+kTmemPairGap).
+/// x [512+kTmemPairGap, 1024+kTmemPairGap); `slot` columns each instead of 512 after narrowPair.
 ///
 /// Colour = provenance, like the shared-memory view:
 ///   from a register (tcgen05.st)   hue = thread (lane id), lightness = register index
@@ -57,15 +57,22 @@ struct TmemScene {
     size_t expectedMarked = 0, expectedChunks = 0;
     size_t expectedUnchecked = 0; ///< tcgen05.cp operands the marks did not check (TmemExpectations)
     bool mmaShown = false;        ///< a tcgen05.mma accumulator was written by this step (its own colours)
-    [[nodiscard]] uint32_t width() const { return ctaCount * 512 + (ctaCount - 1) * kTmemPairGap; }
+    /// Columns shown per CTA: 512, or fewer when a pair is narrowed to its allocated columns (narrowPair).
+    uint32_t slot = 512;
+    [[nodiscard]] uint32_t width() const { return ctaCount * slot + (ctaCount - 1) * kTmemPairGap; }
     [[nodiscard]] uint32_t height() const { return 128; }
     /// The TMEM cell under grid cell (x, y); nullopt in the gap or outside.
     [[nodiscard]] std::optional<TmemCellRef> cellAt(uint32_t x, uint32_t y) const;
     /// Grid cell of a TMEM cell; nullopt when that CTA is not shown.
     [[nodiscard]] std::optional<glm::uvec2> gridOf(TmemCellRef c) const;
     /// x of column 0 of `cta` (cta must be shown).
-    [[nodiscard]] uint32_t originOf(uint32_t cta) const { return (cta - firstCta) * (512 + kTmemPairGap); }
+    [[nodiscard]] uint32_t originOf(uint32_t cta) const { return (cta - firstCta) * (slot + kTmemPairGap); }
 };
+
+/// The scene with each CTA's columns [0, `columns`) only (a pair fitted to its allocations: issue 24, the
+/// `.cta_group::2` pair beside 2 x 512 columns squeezed each CTA's cells to a third of a cta_group::1's).
+/// Cells at columns >= `columns` are left out; `columns` is clamped to [1, slot].
+[[nodiscard]] TmemScene narrowPair(const TmemScene& s, uint32_t columns);
 
 /// Sets kFlagDiffers on the shown cells that differ from the document's `observe tmem` dumps.
 void markObservedTmem(const Document& doc, TmemScene& s);
@@ -76,6 +83,9 @@ void markObservedTmem(const Document& doc, TmemScene& s);
 
 /// Allocations made by tcgen05.alloc moves of steps < `step` (size from the instruction summary).
 [[nodiscard]] std::vector<TmemAllocBox> tmemAllocationsAt(const Document& doc, uint32_t step);
+/// Every allocation tcgen05.alloc moves of steps < `step` made, also those a tcgen05.dealloc freed since
+/// (what "Fit TMEM to allocation" shows: the columns the run ever allocated).
+[[nodiscard]] std::vector<TmemAllocBox> tmemAllocationsMade(const Document& doc, uint32_t step);
 
 /// State of TMEM after every move of steps < `step` (TmemReplay::seek semantics).
 [[nodiscard]] TmemScene tmemSceneAt(const Document& doc, uint32_t step, uint32_t cta = 0,
