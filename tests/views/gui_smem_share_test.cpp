@@ -131,7 +131,7 @@ TEST_CASE("A tall shared-memory window beside Tensor Memory is folded into bands
     w.show();
     REQUIRE(QTest::qWaitForWindowExposed(&w));
     // The MMA example's 193 rows; a CuTe tutorial kernel's 385 (49,280 B).
-    for (const QString name :
+    for (const QString& name :
          {QString(LAYOUTSCOPE_ASSETS_DIR) + "/scenarios/tcgen05_mma_i8_128x64.scn",
           QString(LAYOUTSCOPE_TEST_DATA_DIR) + "/cute_tutorials/02_mma_tma_sm100.launch.scn"}) {
         w.openFile(name);
