@@ -149,7 +149,7 @@ std::optional<std::string> decodeModifiers(Op& op, const std::vector<std::string
             (types++ == 0 ? op.t : op.t2) = *t;
         } else if (auto pf = op.opc == Opc::Cvt ? packFmtOf(m) : std::nullopt) {
             // cvt's packed narrow formats (cvt_packed.hpp): the register type is a .b container
-            (types == 0 ? op.t : op.t2) = {TK::B, static_cast<uint8_t>(packFmtBits(*pf))};
+            (types == 0 ? op.t : op.t2) = Ty{TK::B, static_cast<uint8_t>(packFmtBits(*pf))};
             op.mode = static_cast<uint8_t>(op.mode | uint8_t(*pf) << (types++ == 0 ? 0 : 4));
         } else if (op.opc == Opc::Cvt && m == "relu") {
             op.relu = true;
