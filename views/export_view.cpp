@@ -135,8 +135,17 @@ ExportResult renderView(const Document& doc, ExportView v, uint32_t step, QSize 
         res.message = QString::fromStdString(r.error);
         return res;
     }
-    res = renderPane(*r.pane, size);
+    // One view, the diagnosis band below it too (issue 24 item 6: a Tensor Memory or register bug exported
+    // alone names its diagnosis, as the composite does).
+    const int band = diagnosisBandHeight(doc, size);
+    res = renderPane(*r.pane, QSize(size.width(), size.height() - band));
     res.message = viewLabel(v) + ": " + res.message;
+    if (!res.ok || band == 0) return res;
+    QImage img(size, QImage::Format_RGB32);
+    img.fill(Qt::black);
+    QPainter(&img).drawImage(0, 0, res.image);
+    paintDiagnosisBand(img, doc, band);
+    res.image = img;
     return res;
 }
 
