@@ -11,6 +11,7 @@
 #include "scene/reg_scene.hpp"
 #include "scene/tma_fans.hpp"
 #include "scene/tmem_inspect.hpp"
+#include "scene/tmem_overlay.hpp"
 #include "scene/tmem_scene.hpp"
 #include "scene/tmem_scene_cache.hpp"
 #include "tmem_fixture.hpp"
@@ -419,4 +420,29 @@ TEST_CASE("A pair narrowed to its allocated columns keeps each CTA's cells where
     CHECK(n.texels[size_t(9) * n.width() + 64 + kTmemPairGap + 63] == Rgba8{1, 9, 63, 1});
     CHECK(n.moveOf[size_t(9) * n.width() + 64 + kTmemPairGap + 63] == 63);
     CHECK(n.texels[size_t(100) * n.width() + 56] == Rgba8{0, 100, 56, 1});
+}
+
+TEST_CASE("Each CTA of a narrowed pair keeps its title, shortened to fit its columns", "[views][tmem]") {
+    // 2 x 64 columns fitted into 500 px: each CTA is ~230 px wide, narrower than "CTA 0 (%cluster_ctarank)"
+    // next to its neighbour's title; both titles must stay (the second was dropped as an overlap).
+    TmemScene s;
+    s.firstCta = 0;
+    s.ctaCount = 2;
+    s.texels.assign(size_t(s.width()) * 128, Rgba8{0, 0, 0, 0});
+    s.moveOf.assign(s.texels.size(), -1);
+    const TmemScene n = narrowPair(s, 64);
+    for (const float width : {500.0f, 1400.0f}) {
+        Camera2D cam;
+        cam.setViewport({width, 300});
+        cam.fit({0, 0}, {float(n.width()), 128.0f}, kTmemMargins, false);
+        const OverlayList o = buildTmemOverlay(cam, {width, 300}, n, nullptr);
+        int cta0 = 0, cta1 = 0;
+        for (const OverlayList::Text& t : o.texts) {
+            cta0 += t.text.rfind("CTA 0", 0) == 0;
+            cta1 += t.text.rfind("CTA 1", 0) == 0;
+        }
+        INFO("viewport width " << width);
+        CHECK(cta0 == 1);
+        CHECK(cta1 == 1);
+    }
 }

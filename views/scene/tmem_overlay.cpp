@@ -80,9 +80,11 @@ OverlayList buildTmemOverlay(const Camera2D& cam, glm::vec2 viewport, const Tmem
     for (uint32_t k = 0; k < s.ctaCount; ++k) {
         const glm::vec2 p = cam.worldToScreen({float(s.originOf(s.firstCta + k)), 0});
         const glm::vec2 q = cam.worldToScreen({float(s.originOf(s.firstCta + k) + s.slot), 0});
-        if (q.x > left && p.x < viewport.x)
+        if (q.x > left && p.x < viewport.x) { // a narrow CTA (a fitted pair) gets the short label, not none
+            const std::string cta = "CTA " + std::to_string(s.firstCta + k);
             o.text({std::max(p.x, left), top - 40},
-                   "CTA " + std::to_string(s.firstCta + k) + " (%cluster_ctarank)", kAxis);
+                   fitLabel({cta + " (%cluster_ctarank)", cta}, q.x - std::max(p.x, left) - 4), kAxis);
+        }
     }
     // Column numbers, thinned.
     const int kc = std::max(thin(z, 44.0f), 1);
