@@ -191,7 +191,7 @@ OverlayList buildTmemOverlay(const Camera2D& cam, glm::vec2 viewport, const Tmem
             {kDiffColour,
              "holds another element than the tile (" + std::to_string(s.expectedChunks) + " chunks, " +
                  std::to_string(s.expectedMarked) + " cells" + unchecked + ")",
-             "wrong element (" + std::to_string(s.expectedChunks) +
+             "wrong element (" + std::to_string(s.expectedChunks) + " chunks" + // the badge counts cells
                  (s.expectedUnchecked ? ", +" + std::to_string(s.expectedUnchecked) + " unchecked" : "") +
                  ")"});
     // The mismatch items first: in a narrow pane they are the ones the line keeps (issue 24 item 6).
