@@ -50,7 +50,7 @@ const InstrSpec kMma{
     kAllTargets,
     0,
     kRef,
-    {{"sync", {{".sync"}}, true, false, kRef, true}, // ".sync modifier required"; twice is ignored
+    {{"sync", {{".sync"}}, true, false, kRef, true},   // ".sync modifier required"; twice is ignored
      {"alignment", {{".aligned"}}, true, false, kRef}, // ".aligned modifier required for instruction 'mma'"
      {"shape",
       {{".m8n8k4"},
@@ -107,13 +107,14 @@ const InstrSpec kMma{
 enum class Cls { F16, Bf16, Tf32, F64, I8, I4, B1, Fp8, F8f6f4 };
 struct ClassInfo {
     Cls cls;
-    const char* words;                 ///< for messages
-    std::vector<const char*> shapes;   ///< the shapes the class takes
-    std::vector<const char*> accums;   ///< dtype (= ctype unless noted) values
+    const char* words;               ///< for messages
+    std::vector<const char*> shapes; ///< the shapes the class takes
+    std::vector<const char*> accums; ///< dtype (= ctype unless noted) values
 };
 const ClassInfo kClasses[] = {
     {Cls::F16, "`.f16` inputs", {".m8n8k4", ".m16n8k8", ".m16n8k16"}, {".f16", ".f32"}},
-    // m8n8k4 .bf16 is not in the ISA table; ptxas 13.0 takes it like m8n8k4 .f16 (any layout, 2 + 2 registers).
+    // m8n8k4 .bf16 is not in the ISA table; ptxas 13.0 takes it like m8n8k4 .f16 (any layout, 2 + 2
+    // registers).
     {Cls::Bf16, "`.bf16` inputs", {".m8n8k4", ".m16n8k8", ".m16n8k16"}, {".f32"}},
     {Cls::Tf32, "`.tf32` inputs", {".m16n8k4", ".m16n8k8"}, {".f32"}},
     {Cls::F64, "`.f64` inputs", {".m8n8k4", ".m16n8k4", ".m16n8k8", ".m16n8k16"}, {".f64"}},
@@ -180,7 +181,8 @@ Status checkOperands(Checker& c, const std::string (&tp)[4], Cls cls, int m, int
     // ptxas 13.0 also takes two registers for B of the m16n8k16 FP8 forms (the ISA lists one; what the second
     // holds is unverified).
     const Operand* b = c.in.operands.size() > 2 ? &c.in.operands[2] : nullptr;
-    if (cls == Cls::Fp8 && k == 16 && b && b->kind == OperandKind::Vector && b->elements.size() == 2) len[2] = 2;
+    if (cls == Cls::Fp8 && k == 16 && b && b->kind == OperandKind::Vector && b->elements.size() == 2)
+        len[2] = 2;
     const std::string list = "d (" + std::to_string(len[0]) + " registers), a (" + std::to_string(len[1]) +
                              "), b (" + std::to_string(len[2]) + "), c (" + std::to_string(len[3]) + ")";
     if (!c.expectCount(4, list, kRef)) return c.finish();
@@ -190,8 +192,8 @@ Status checkOperands(Checker& c, const std::string (&tp)[4], Cls cls, int m, int
         const uint32_t reg = tp[i] == ".f64" ? kR64 : kR32;
         const uint32_t accept = i == 0 ? reg | kSink : i == 3 ? reg | kImm : reg;
         c.expectVector(c.in.operands[i],
-                       std::string(kRole[i]) + ", in " + (reg == kR64 ? "64" : "32") + "-bit registers)", len[i],
-                       accept, kRef);
+                       std::string(kRole[i]) + ", in " + (reg == kR64 ? "64" : "32") + "-bit registers)",
+                       len[i], accept, kRef);
     }
     return c.finish();
 }
@@ -239,8 +241,8 @@ Status checkMma(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironment&
     // on the FP8 forms; on any other form it is an "Illegal modifier".
     if (!kind.empty() && ci->cls != Cls::Fp8 && ci->cls != Cls::F8f6f4)
         c.error(DiagCode::InvalidValue, c.spanOf("kind"),
-                "`" + kind + "` is for FP8/FP6/FP4 inputs (`.kind::f8f6f4`): remove it from the " + ci->words +
-                    " form",
+                "`" + kind + "` is for FP8/FP6/FP4 inputs (`.kind::f8f6f4`): remove it from the " +
+                    ci->words + " form",
                 kRef, Provenance::Ptxas);
     if (ci->cls == Cls::F8f6f4 && c.bit && !(c.bit & kSm120Like))
         c.targetError(types[1]->tok->span, "mma with FP6/FP4 inputs", kSm120Like, kRef, Provenance::Ptxas);
@@ -265,17 +267,21 @@ Status checkMma(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironment&
                     "` / `" + ct + "`",
                 kRef, Provenance::Ptxas);
     else if (dt != ct && !(ci->cls == Cls::F16 && shape == ".m8n8k4" && dt == ".f32"))
-        c.error(DiagCode::InvalidValue, types[0]->tok->span,
-                "dtype must equal ctype here (only m8n8k4 `.f16` takes `.f32` for dtype with `.f16` for ctype): "
-                "write `" + ct + "` for dtype",
-                kRef, Provenance::Ptxas);
+        c.error(
+            DiagCode::InvalidValue, types[0]->tok->span,
+            "dtype must equal ctype here (only m8n8k4 `.f16` takes `.f32` for dtype with `.f16` for ctype): "
+            "write `" +
+                ct + "` for dtype",
+            kRef, Provenance::Ptxas);
     // Layouts: .row.col, except m8n8k4 .f16 (and .bf16) which take any of the four.
     const bool quadPair = shape == ".m8n8k4" && (ci->cls == Cls::F16 || ci->cls == Cls::Bf16);
     const std::string la = layouts[0]->tok->text, lb = layouts[1]->tok->text;
     if ((la != ".row" || lb != ".col") && !quadPair)
         c.error(DiagCode::InvalidValue, layouts[0]->tok->span,
-                "`" + shape + "` with " + ci->words + " takes the layouts `.row.col` only (A row-major, B "
-                "column-major); found `" + la + lb + "`",
+                "`" + shape + "` with " + ci->words +
+                    " takes the layouts `.row.col` only (A row-major, B "
+                    "column-major); found `" +
+                    la + lb + "`",
                 kRef, Provenance::Ptxas);
     // Saturation: the integer forms only.
     if (c.find("saturation") && ci->cls != Cls::I8 && ci->cls != Cls::I4)
@@ -293,7 +299,8 @@ Status checkMma(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironment&
                     Provenance::Ptxas);
     } else if (bitOp || popc) {
         c.error(DiagCode::InvalidValue, (bitOp ? bitOp : popc)->tok->span,
-                "`.xor` / `.and` / `.popc` belong to the `.b1` form only: remove them", kRef, Provenance::Ptxas);
+                "`.xor` / `.and` / `.popc` belong to the `.b1` form only: remove them", kRef,
+                Provenance::Ptxas);
     }
     // PTX versions of the FP8 forms (ptxas 13.0: "Feature 'mma with FP8 floating point type' requires
     // PTX ISA .version 8.4", "... and .m16n8k16 shape" / "... and FP16 accumulation" 8.7).
