@@ -63,6 +63,8 @@ std::string dataMovementFamily(std::string_view opcode) {
         "tensormap.cp_fenceproxy",
         "applypriority",
     };
+    // `mma.sp::ordered_metadata` (§9.7.14.6) is mma.sp with its metadata order, not a dense mma.sync.
+    if (startsWith(opcode, "mma.sp::")) return "mma.sp";
     for (std::string_view n : kNames)
         if (namePrefix(opcode, n)) {
             if (n == "mma" && opcode.find(".sync") == std::string_view::npos) return "mma";

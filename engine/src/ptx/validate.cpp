@@ -26,10 +26,10 @@ constexpr const char* kKernelRef =
 const std::vector<InstrEntry>& entries() {
     static const std::vector<InstrEntry> all = [] {
         std::vector<InstrEntry> v;
-        for (auto part :
-             {tmaEntries(), tcgen05LdStEntries(), tcgen05MiscEntries(), mbarrierEntries(),
-              tcgen05MmaEntries(), tcgen05LdRedEntries(), bulkEntries(), bulkTensorEntries(), syncEntries(),
-              cpAsyncEntries(), mbarrierMoreEntries(), wgmmaEntries(), ldstSharedEntries(), matrixEntries()})
+        for (auto part : {tmaEntries(), tcgen05LdStEntries(), tcgen05MiscEntries(), mbarrierEntries(),
+                          tcgen05MmaEntries(), tcgen05LdRedEntries(), bulkEntries(), bulkTensorEntries(),
+                          syncEntries(), cpAsyncEntries(), mbarrierMoreEntries(), wgmmaEntries(),
+                          ldstSharedEntries(), matrixEntries(), mmaSyncEntries()})
             v.insert(v.end(), part.begin(), part.end());
         return v;
     }();
@@ -80,7 +80,7 @@ std::string unmodelledRealInstruction(const ParsedInstr& in) {
     if ((head == "fence" && oneOf({".sc", ".acq_rel", ".acquire", ".release", ".op_restrict"})) ||
         (head == "barrier" && oneOf({".sync", ".arrive", ".red", ".cta", ".aligned"})))
         return head + in.opcode[1].text;
-    if (head != "cp" && head != "fence" && head != "barrier" && head != "wgmma") return "";
+    if (head != "cp" && head != "fence" && head != "barrier" && head != "wgmma" && head != "mma") return "";
     return ptxmod::dataMovementFamily(written);
 }
 
@@ -160,7 +160,7 @@ Status unknownInstruction(const ParsedInstr& in) {
         span,
         "`" + head.text +
             "` is outside what this validator models (the bulk and tensor copies, tcgen05, wgmma, "
-            "ldmatrix/stmatrix/movmatrix, cp.async, mbarrier, fence, barrier.cluster, elect.sync, "
+            "ldmatrix/stmatrix/movmatrix, mma.sync, cp.async, mbarrier, fence, barrier.cluster, elect.sync, "
             "ld/st on shared memory)",
         "",
         Provenance::Assumption};
