@@ -1,4 +1,5 @@
 #include "tmem_views.hpp"
+#include "scene/tmem_dvalues.hpp"
 
 #include "scene/tmem_inspect.hpp"
 #include "scene/tmem_overlay.hpp"
@@ -96,6 +97,13 @@ TmemViews::TmemViews(QMainWindow* window) : QObject(window), m_window(window) {
     fit->setChecked(true);
     fit->setToolTip("Tensor Memory view: show the allocated columns (tcgen05.alloc), not all 512");
     connect(fit, &QAction::toggled, this, &TmemViews::setFitToAllocation);
+    QAction* byValue = m_toolBar->addAction("Colour D by value");
+    byValue->setObjectName("tmemDByValue");
+    byValue->setCheckable(true);
+    byValue->setToolTip(
+        "Tensor Memory view: colour a tcgen05.mma accumulator by D's value (blue = smallest, "
+        "yellow = largest) instead of by element; cells the value check finds wrong stay marked");
+    connect(byValue, &QAction::toggled, this, &TmemViews::setDByValue);
     m_toolBar->hide();
 
     // Right-click: export the whole view at the current step (view_export_menu.hpp).
@@ -127,6 +135,8 @@ TmemViews::TmemViews(QMainWindow* window) : QObject(window), m_window(window) {
         // The check's verdict second, under the cell's name: the inspector is cut at the pane's bottom.
         if (const TmemWrongCell* c = expectedCellAt(*m_doc, m_expected, m_tmemScene, x, y))
             t.insert(t.find('\n') + 1, expectedCellText(*c));
+        if (const std::string d = mmaDValueText(*m_doc, m_mmaChecks, m_tmemScene, x, y); !d.empty())
+            t.insert(t.find('\n') + 1, d + "\n");
         return t;
     });
     m_regs->setInspector([this](uint32_t x, uint32_t y) -> std::string {
@@ -202,6 +212,7 @@ void TmemViews::resetDocument(const Document* doc) {
     m_hasTmem = false;
     m_hasWgmmaD = false;
     m_wgmmaChecks.clear();
+    m_mmaChecks.clear();
     m_allocEnd = 0;
     uint32_t ctas = 1;
     if (doc && doc->hasTrace()) {
@@ -236,6 +247,11 @@ void TmemViews::resetDocument(const Document* doc) {
         if (m_hasTmem) {
             m_tmemReplay = std::make_unique<TmemReplay>(doc->trace(), initialTmemOf(doc->run(), ctas));
             m_expected = tmemExpectations(*doc); // the consumer check's mismatches, where the cp put them
+            // The tcgen05.mma value check (issue 24 item 4), only when the scenario has an MMA to check.
+            if (const Scenario* sc = doc->scenario();
+                sc &&
+                std::any_of(sc->instrs.begin(), sc->instrs.end(), [](const auto& in) { return in.umma; }))
+                m_mmaChecks = mmaDValues(*sc, doc->run());
         }
     }
     m_cache.reset();
@@ -278,6 +294,12 @@ void TmemViews::resetDocument(const Document* doc) {
         m_window->resizeDocks({m_tmemDock}, {m_window->height() * 33 / 100}, Qt::Vertical);
         m_tmem->fitView();
     }
+}
+
+void TmemViews::setDByValue(bool on) {
+    m_dByValue = on;
+    if (auto* a = m_toolBar->findChild<QAction*>("tmemDByValue")) a->setChecked(on);
+    if (m_doc && m_lastSmem) onStep(m_doc, m_step, *m_lastSmem);
 }
 
 void TmemViews::setFitToAllocation(bool on) {
@@ -332,6 +354,7 @@ void TmemViews::onStep(const Document* doc, uint32_t step, const SmemScene& smem
     if (doc != m_doc) resetDocument(doc);
     m_step = step;
     m_cta = smem.window.cta;
+    m_lastSmem = &smem;
     if (m_hasTmaFan && doc) {
         m_tmaFan = tmaFanAt(*doc, step, m_frames);
         m_tmaFanView->setCells(m_tmaFan.width(), m_tmaFan.rows, m_tmaFan.texels, ShadeParams{1, 0, 0});
@@ -355,6 +378,8 @@ void TmemViews::onStep(const Document* doc, uint32_t step, const SmemScene& smem
     }
     TmemScene full = m_cache->seek(step, colour);
     markExpectedTmem(*doc, m_expected, full);
+    if (m_dByValue) colourMmaDByValue(*doc, m_mmaChecks, full);
+    markMmaDValues(*doc, m_mmaChecks, full); // a D the value check finds wrong
     if (full.ctaCount == 2) { // a .cta_group::2 pair: both CTAs' allocated columns side by side
         m_tmemFull = std::move(full);
         m_tmemScene = pairShown(m_tmemFull);

@@ -60,6 +60,9 @@ class TmemViews : public QObject {
     /// Tensor Memory toolbar toggle (default on): the TMEM view fits the allocated columns, not all 512.
     void setFitToAllocation(bool on);
     [[nodiscard]] bool fitToAllocation() const { return m_fitAlloc; }
+    /// Tensor Memory toolbar toggle (default off): colour checked tcgen05.mma accumulators by D's value.
+    void setDByValue(bool on);
+    [[nodiscard]] bool dByValue() const { return m_dByValue; }
 
   signals:
     /// The TMEM cell under the cursor (cta -1 when none).
@@ -110,9 +113,12 @@ class TmemViews : public QObject {
     bool m_hasRegs = false;
     bool m_hasWgmmaD = false;             ///< a wgmma.mma_async writes D into registers (Registers dock only)
     std::vector<MmaDCheck> m_wgmmaChecks; ///< their value checks (wgmmaDValues), for marks and the inspector
+    std::vector<MmaDCheck> m_mmaChecks;   ///< tcgen05.mma value checks (mmaDValues): D cells marked, hover
     bool m_fitAlloc = true;
-    uint32_t m_allocEnd = 0;       ///< first column after every allocation of the document (0: none)
-    QToolBar* m_toolBar = nullptr; ///< "Fit to allocation", shown with the TMEM dock
+    bool m_dByValue = false;
+    const SmemScene* m_lastSmem = nullptr; ///< the SMEM scene of the last onStep (MainWindow's; re-colouring)
+    uint32_t m_allocEnd = 0;               ///< first column after every allocation of the document (0: none)
+    QToolBar* m_toolBar = nullptr;         ///< "Fit to allocation", shown with the TMEM dock
     void updateFitRegion();
     /// Columns fitted to the allocations: their end rounded up to 32, in [32, 512].
     [[nodiscard]] uint32_t allocColumns() const;

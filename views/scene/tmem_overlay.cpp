@@ -62,7 +62,7 @@ OverlayList buildTmemOverlay(const Camera2D& cam, glm::vec2 viewport, const Tmem
     // The mismatch count as a badge at the header's right (issue 24 item 6), sized with the cells.
     float titleRoom = viewport.x - 12;
     size_t marked = 0; // cells flagged (a cell both observed and expected wrong counts once)
-    if (s.observedMarked + s.expectedMarked > 0)
+    if (s.observedMarked + s.expectedMarked + s.dValueMarked > 0)
         for (const Rgba8& t : s.texels) marked += (t.a & kFlagDiffers) ? 1 : 0;
     if (marked > 0) {
         const MarkBadge b = markBadge(std::to_string(marked) + " cells differ", std::min(z, zy), viewport.x);
@@ -178,6 +178,11 @@ OverlayList buildTmemOverlay(const Camera2D& cam, glm::vec2 viewport, const Tmem
         bool hatched = false, outline = false;
     };
     std::vector<Item> items;
+    if (s.dValueMarked)
+        items.push_back(
+            {kDiffColour,
+             "D differs from the product of the tiles (" + std::to_string(s.dValueMarked) + " cells)",
+             "wrong D (" + std::to_string(s.dValueMarked) + ")"});
     if (s.observedMarked)
         items.push_back({kDiffColour, "differs from dump (" + std::to_string(s.observedMarked) + " cells)",
                          "differs (" + std::to_string(s.observedMarked) + ")"});
@@ -216,8 +221,16 @@ OverlayList buildTmemOverlay(const Camera2D& cam, glm::vec2 viewport, const Tmem
         }
     }
     const float lineW = viewport.x - 12;
+    char range[96];
+    std::snprintf(range, sizeof range, "%.4g (blue) .. %.4g (yellow)", s.dMin, s.dMax);
     const std::string colourLine =
-        s.mmaShown
+        s.dByValue
+            ? fitLabel(
+                  {"colour: tcgen05.mma accumulator by D's value, " + std::string(range) +
+                       " (hover: value, expected, error); from registers hue = thread; smem its SMEM colour",
+                   "colour: mma D by value " + std::string(range), "colour: mma D by value"},
+                  lineW)
+        : s.mmaShown
             ? fitLabel(
                   {"colour = provenance: tcgen05.mma accumulator hue = D row (lane), lightness = D column "
                    "(hover: D's value); from registers hue = thread, lightness = register; from smem its "

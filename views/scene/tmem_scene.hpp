@@ -56,7 +56,14 @@ struct TmemScene {
     /// element than the tile (scene/tmem_expected.hpp), and how many distinct such chunks they show.
     size_t expectedMarked = 0, expectedChunks = 0;
     size_t expectedUnchecked = 0; ///< tcgen05.cp operands the marks did not check (TmemExpectations)
-    bool mmaShown = false;        ///< a tcgen05.mma accumulator was written by this step (its own colours)
+    /// Cells marked kFlagDiffers because a tcgen05.mma's D there differs from the product of the tiles beyond
+    /// the tolerance (scene/tmem_dvalues.hpp, the run's value check).
+    size_t dValueMarked = 0;
+    /// The checked tcgen05.mma accumulators are coloured by value (colourMmaDByValue), from dMin (blue) to
+    /// dMax (yellow), instead of by element.
+    bool dByValue = false;
+    double dMin = 0, dMax = 0;
+    bool mmaShown = false; ///< a tcgen05.mma accumulator was written by this step (its own colours)
     /// Columns shown per CTA: 512, or fewer when a pair is narrowed to its allocated columns (narrowPair).
     uint32_t slot = 512;
     [[nodiscard]] uint32_t width() const { return ctaCount * slot + (ctaCount - 1) * kTmemPairGap; }

@@ -1,4 +1,5 @@
 #include "scene/view_pane.hpp"
+#include "scene/tmem_dvalues.hpp"
 
 #include "scene/multicast_fans.hpp"
 #include "scene/reg_scene.hpp"
@@ -96,6 +97,9 @@ TmemScene tmemSceneOf(const Document& doc, uint32_t step, const ViewOptions& opt
     const SmemScene smem = smemSceneOf(doc, step, opt.frames ? *opt.frames : boxFrames(doc), opt);
     TmemScene s = tmemSceneAt(doc, step, opt.cta, smemSourceColours(doc, smem));
     markExpectedTmem(doc, tmemExpectations(doc), s); // as the window marks them
+    if (const Scenario* sc = doc.scenario();
+        sc && std::any_of(sc->instrs.begin(), sc->instrs.end(), [](const auto& in) { return in.umma; }))
+        markMmaDValues(doc, mmaDValues(*sc, doc.run()), s); // and a D the value check finds wrong
     return s;
 }
 
