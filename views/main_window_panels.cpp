@@ -10,8 +10,10 @@
 #include "instr_filter_bar.hpp"
 #include "lesson_menu.hpp"
 #include "main_window.hpp"
+#include "scene/cell_style.hpp"
 #include "swizzle_explorer_dock.hpp"
 #include "theme.hpp"
+#include "tmem_views.hpp"
 #include "view_export_menu.hpp"
 
 #include <QActionGroup>
@@ -96,9 +98,20 @@ void MainWindow::goToFirstError() {
             return;
         }
     }
-    if (const auto& t = m_doc->observedTmemDiffers(); !t.empty())
+    if (const auto& t = m_doc->observedTmemDiffers(); !t.empty()) {
         selectLocs(
             {{MemSpace::TensorMemory, t.front().cta, uint64_t(t.front().lane) << 16 | t.front().column}});
+        return;
+    }
+    // Else the first Tensor Memory cell a check marks at this step (a tcgen05.cp from wrong chunks, a
+    // tcgen05.mma D that differs from the product of the tiles), in lane-major order.
+    const TmemScene& s = m_tmemViews->tmemScene();
+    for (size_t k = 0; k < s.texels.size(); ++k)
+        if (s.texels[k].a & kFlagDiffers)
+            if (const auto c = s.cellAt(uint32_t(k % s.width()), uint32_t(k / s.width()))) {
+                selectLocs({{MemSpace::TensorMemory, c->cta, uint64_t(c->lane) << 16 | c->column}});
+                return;
+            }
 }
 
 void MainWindow::buildPanels(QMenu* file, QMenu* view) {

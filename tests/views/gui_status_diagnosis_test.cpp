@@ -58,6 +58,20 @@ TEST_CASE("A run with an error shows it in red in the status bar; a click goes t
         CHECK(w.selectedLocs()[0].space == MemSpace::SharedCta);
         CHECK(w.selectedLocs()[0].key == sA + 128);
     }
+    SECTION("a tcgen05.mma D the value check finds wrong: its first Tensor Memory cell is selected") {
+        // tcgen05_mma_idesc_bf16_for_f16.scn: every D element of the 128 x 64 accumulator at TMEM lane m,
+        // column n is wrong (the check's diagnostic: 8192 of 8192), so the first marked cell is lane 0,
+        // column 0 of CTA 0.
+        w.openFile(kScenarios + "broken/tcgen05_mma_idesc_bf16_for_f16.scn");
+        REQUIRE(w.document());
+        REQUIRE(w.document()->hasTrace());
+        CHECK(w.diagnosisButton()->isVisible());
+        QTest::mouseClick(w.diagnosisButton(), Qt::LeftButton);
+        REQUIRE(w.selectedLocs().size() == 1);
+        CHECK(w.selectedLocs()[0].space == MemSpace::TensorMemory);
+        CHECK(w.selectedLocs()[0].cta == 0u);
+        CHECK(w.selectedLocs()[0].key == 0u); // lane 0 << 16 | column 0
+    }
     SECTION("a clean run: no diagnosis shown") {
         w.openFile(kScenarios + "broken/expect_tx_too_small_fixed.scn");
         CHECK_FALSE(w.diagnosisButton()->isVisible());
