@@ -24,6 +24,9 @@ inline void screenshot(QWidget& w, const char* name) {
 /// reaches the canvas's GL window asynchronously, so wait until the canvas has seen the pointer at
 /// `p` (stray Enter events from a window mapped under the old pointer position come first).
 inline bool hover(CellCanvas* c, QPoint p) {
+    // A pointer already at `p` (left there by an earlier test in the same process) moves nowhere and sends
+    // no event: step off it first.
+    QTest::mouseMove(c, p + QPoint(p.x() > 0 ? -1 : 1, 0));
     QTest::mouseMove(c, p);
     return QTest::qWaitFor([&] { return c->hoverPos().toPoint() == p; }, 3000);
 }
