@@ -118,12 +118,7 @@ void EventList::addRow(uint32_t i) {
     for (const MoveTable::RunSpan& rs :
          m_trace->moves.runSpans(in.firstMove, std::min<uint64_t>(in.endMove, m_trace->moves.size()))) {
         if (rs.first.rule != RuleId::None) rules.insert(rs.first.rule);
-        if (MoveTable::spanFieldConstant(rs, 3)) { // field 3: dst.cta
-            ctas.insert(rs.first.dst.cta);
-            continue;
-        }
-        for (MoveTable::Cursor c(m_trace->moves, rs.index + rs.k0); c.index() < rs.index + rs.k1; c.next())
-            ctas.insert(c.move().dst.cta);
+        m_trace->moves.forSpanByField(rs, 3, [&](const ByteMove& m, uint64_t) { ctas.insert(m.dst.cta); });
     }
     rules.insert(in.alsoRules.begin(), in.alsoRules.end()); // rules no single move names
     for (; m_txAt < m_trace->txEvents.size() && m_trace->txEvents[m_txAt].instr <= i; ++m_txAt)

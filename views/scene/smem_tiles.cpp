@@ -37,16 +37,10 @@ std::vector<SmemTile> smemTiles(const Document& doc) {
             if (rs.first.instr != i) continue;
             gather |= rs.first.rule == RuleId::TmaGather4; // rows stacked from 4 coordinates: no single box
             if ((it->load ? rs.first.dst : rs.first.src).space != MemSpace::SharedCta) continue;
-            auto add = [&](const ByteMove& m) {
+            t.moves.forSpanByField(rs, field, [&](const ByteMove& m, uint64_t) {
                 const MemRef& r = it->load ? m.dst : m.src;
                 if (!s.inCta(r.cta)) s.ctas.push_back(r.cta);
-            };
-            if (MoveTable::spanFieldConstant(rs, field)) {
-                add(rs.first); // the field has the first move's value throughout
-                continue;
-            }
-            for (MoveTable::Cursor c(t.moves, rs.index + rs.k0); c.index() < rs.index + rs.k1; c.next())
-                add(c.move());
+            });
         }
         if (gather || s.ctas.empty()) continue;
         std::sort(s.ctas.begin(), s.ctas.end());

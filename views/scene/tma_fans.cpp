@@ -17,12 +17,8 @@ static std::vector<uint32_t> multicastCtas(const Trace& t, uint32_t instr) {
     for (const MoveTable::RunSpan& rs : t.moves.runSpans(lo, hi)) {
         if (rs.first.instr != instr || rs.first.dst.space != MemSpace::SharedCta) continue;
         if (rs.first.src.space != MemSpace::Global && rs.first.src.space != MemSpace::Fill) return {};
-        if (MoveTable::spanFieldConstant(rs, 3)) { // field 3: dst.cta
-            ctas.insert(rs.first.dst.cta);
-            continue;
-        }
-        for (MoveTable::Cursor c(t.moves, rs.index + rs.k0); c.index() < rs.index + rs.k1; c.next())
-            ctas.insert(c.move().dst.cta);
+        t.moves.forSpanByField(rs, 3,
+                               [&](const ByteMove& m, uint64_t) { ctas.insert(m.dst.cta); }); // dst.cta
     }
     if (ctas.size() < 2) return {};
     return {ctas.begin(), ctas.end()};

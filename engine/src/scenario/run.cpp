@@ -47,14 +47,9 @@ std::string perCta(const Trace& t, uint32_t idx) {
     // moves' bytes at once; a multicast run steps the CTA and is walked move by move.
     for (const MoveTable::RunSpan& r : t.moves.runSpans(in.firstMove, end)) {
         if (r.first.dst.space != MemSpace::SharedCta) continue;
-        if (MoveTable::spanFieldConstant(r, 3)) { // field 3: dst.cta
-            n[r.first.dst.cta] += (r.k1 - r.k0) * r.first.length;
-            continue;
-        }
-        for (uint64_t i = r.index + r.k0; i < r.index + r.k1; ++i) {
-            const ByteMove m = t.moves[i];
-            n[m.dst.cta] += m.length;
-        }
+        t.moves.forSpanByField(r, 3, [&](const ByteMove& m, uint64_t count) { // field 3: dst.cta
+            n[m.dst.cta] += count * m.length;
+        });
     }
     if (!in.traced) return "CTAs not traced";
     std::string s;

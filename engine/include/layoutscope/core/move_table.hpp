@@ -264,6 +264,16 @@ class MoveTable {
             if (r.s[l][field] != 0) return false;
         return true;
     }
+    /// The span's moves as a reader of field `field` (and of a run's constants) sees them: f(r.first, moves)
+    /// once when the field keeps one value over the span, else f(move, 1) for each move (a Cursor walk).
+    template <class F>
+    void forSpanByField(const RunSpan& r, size_t field, F&& f) const {
+        if (spanFieldConstant(r, field)) {
+            f(r.first, r.k1 - r.k0);
+            return;
+        }
+        for (Cursor c(*this, r.index + r.k0); c.index() < r.index + r.k1; c.next()) f(c.move(), uint64_t(1));
+    }
     /// Runs stored, and heap bytes used (for the trace's memory budget and benchmarks).
     [[nodiscard]] size_t runCount() const { return m_runs.size(); }
     [[nodiscard]] size_t memoryBytes() const;
