@@ -140,4 +140,11 @@ std::vector<Diagnostic> orderFinish(Machine& m, async::Timeline* timeline) {
     return out;
 }
 
+bool operandNames(const Opnd& o, uint32_t reg) {
+    if ((o.kind == OK::Reg || (o.kind == OK::Mem && o.hasBase)) && o.reg == reg) return true;
+    for (const Opnd& e : o.elems)
+        if (e.kind == OK::Reg && e.reg == reg) return true;
+    return false;
+}
+
 } // namespace layoutscope::exec

@@ -30,6 +30,9 @@ namespace layoutscope::exec {
 /// The barrier reference of the mbarrier at (cta, offset).
 [[nodiscard]] async::BarrierRef orderBarrier(uint32_t cta, uint32_t offset);
 
+/// Operand `o` names register slot `reg`: the register itself, an element of a vector, or an address's base.
+[[nodiscard]] bool operandNames(const Opnd& o, uint32_t reg);
+
 /// ld / st / atom / red of the lanes in `exec`: their shared-memory bytes as accesses of each thread.
 void orderMemory(Machine& m, Warp& w, const Op& op, uint32_t exec);
 /// A CTA barrier (bar.sync) or cluster barrier completed: every thread of the run is ordered after every

@@ -343,19 +343,13 @@ void orderRegisterUse(Machine& m, Warp& w, const Op& op, uint32_t exec) {
     // and the register true dependency completes the load (ref/tcgen05.md §4, PTX §9.7.16.6.4.5).
     const Opnd* asyncRead =
         tcgen && static_cast<Tc>(op.mode) == Tc::St && !op.o.empty() ? &op.o.back() : nullptr;
-    auto mentions = [](const Opnd& o, uint32_t reg) {
-        if ((o.kind == OK::Reg || (o.kind == OK::Mem && o.hasBase)) && o.reg == reg) return true;
-        for (const Opnd& e : o.elems)
-            if (e.kind == OK::Reg && e.reg == reg) return true;
-        return false;
-    };
     for (size_t k = 0; k < list.size();) {
         const PendingLd& p = list[k];
         bool used = false, racy = false;
         uint32_t racyReg = 0;
         for (const uint32_t r : p.regs) {
             for (const Opnd& o : op.o)
-                if (mentions(o, r)) {
+                if (operandNames(o, r)) {
                     used = true;
                     if (&o == asyncRead && !racy) racy = true, racyReg = r;
                 }

@@ -63,14 +63,6 @@ size_t warpIndex(const Machine& m, const Warp& w) {
     return size_t(&w - m.warps.data());
 }
 
-// Operand `o` names register `reg` (a register, a vector element, or the base of an address).
-bool mentions(const Opnd& o, uint32_t reg) {
-    if ((o.kind == OK::Reg || (o.kind == OK::Mem && o.hasBase)) && o.reg == reg) return true;
-    for (const Opnd& e : o.elems)
-        if (e.kind == OK::Reg && e.reg == reg) return true;
-    return false;
-}
-
 // The registers of operand `i` of `op` are written (a destination), not read. The first operand is the
 // destination when it is a register or a vector of them (ld, mov, the ALU, mma.sync, tcgen05.ld, ...);
 // stores and the asynchronous copies name memory there. setp / shfl `d|p`: the second one too.
@@ -170,8 +162,7 @@ void wgmmaRegisterRanges(const Machine& m, const Op& op, const std::array<Warp*,
     // declares consecutive slots); the finding names the register the reader names.
     auto add = [&](const Opnd& o, const char* name, std::vector<async::Range>& out) {
         std::vector<uint32_t> slots;
-        for (size_t i = 0; i < std::max<size_t>(1, o.elems.size()); ++i)
-            if (const int r = vecReg(o, i); r >= 0) slots.push_back(uint32_t(r));
+        forSlots(o, [&](uint32_t r) { slots.push_back(r); });
         std::sort(slots.begin(), slots.end());
         for (const Warp* w : warps)
             for (uint32_t l = 0; l < 32; ++l) {
@@ -196,11 +187,8 @@ void orderWgmmaRegisters(Machine& m, const Op& op, const std::array<Warp*, 4>& w
     for (Warp* w : warps) {
         PendingWgmma p;
         p.pc = int(&op - m.p.ops.data());
-        for (size_t i = 0; i < std::max<size_t>(1, op.o[0].elems.size()); ++i)
-            if (const int r = vecReg(op.o[0], i); r >= 0) p.d.push_back(uint32_t(r));
-        if (f.aRegs)
-            for (size_t i = 0; i < std::max<size_t>(1, op.o[1].elems.size()); ++i)
-                if (const int r = vecReg(op.o[1], i); r >= 0) p.a.push_back(uint32_t(r));
+        forSlots(op.o[0], [&](uint32_t r) { p.d.push_back(r); });
+        if (f.aRegs) forSlots(op.o[1], [&](uint32_t r) { p.a.push_back(r); });
         s.byWarp[warpIndex(m, *w)].push_back(std::move(p));
         ++s.pending;
     }
@@ -248,7 +236,7 @@ void orderWgmmaRegisterUse(Machine& m, Warp& w, const Op& op, uint32_t exec) {
             const bool write = writesOperand(op, i) || (chained && i == 0);
             auto hit = [&](const std::vector<uint32_t>& regs, bool isD) {
                 for (const uint32_t r : regs) {
-                    if (!mentions(op.o[i], r)) continue;
+                    if (!operandNames(op.o[i], r)) continue;
                     if (isD && chained && i == 0 && sameShape) continue; // the accumulator chain
                     if (!isD && !write) continue;                        // reads of a read register
                     // The thread's access; the model holds the wgmma's register ranges (orderWgmma) and
