@@ -6,21 +6,33 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <utility>
 
 namespace layoutscope::views {
 namespace {
 
+// Grid cell k's last writer is trace instruction `instr` (the MMA a check is about has written it).
+bool writtenBy(const Document& doc, const TmemScene& s, size_t k, size_t instr) {
+    return k < s.moveOf.size() && s.moveOf[k] >= 0 && doc.trace().moves[size_t(s.moveOf[k])].instr == instr;
+}
+
+// The grid cell of a checked element, when its MMA has written it there.
+std::optional<size_t> cellOf(const Document& doc, const TmemScene& s, const MmaDCheck& c,
+                             const MmaDValue& v) {
+    const auto g = s.gridOf(TmemCellRef{c.cta, v.lane, v.column});
+    if (!g) return std::nullopt;
+    const size_t k = size_t(g->y) * s.width() + g->x;
+    return writtenBy(doc, s, k, c.instr) ? std::optional<size_t>(k) : std::nullopt;
+}
+
 // The checked element held by grid cell k, when its last writer is the MMA of that check.
 const MmaDValue* valueAt(const Document& doc, const std::vector<MmaDCheck>& checks, const TmemScene& s,
                          size_t k) {
-    if (!doc.hasTrace() || k >= s.moveOf.size() || s.moveOf[k] < 0) return nullptr;
-    const uint32_t x = uint32_t(k % s.width()), y = uint32_t(k / s.width());
-    const auto cell = s.cellAt(x, y);
+    const auto cell = s.cellAt(uint32_t(k % s.width()), uint32_t(k / s.width()));
     if (!cell) return nullptr;
-    const uint32_t writer = doc.trace().moves[size_t(s.moveOf[k])].instr;
     for (const MmaDCheck& c : checks) {
-        if (!c.skipped.empty() || c.instr != writer || c.cta != cell->cta) continue;
+        if (!c.skipped.empty() || c.cta != cell->cta || !writtenBy(doc, s, k, c.instr)) continue;
         for (const MmaDValue& v : c.cells)
             if (v.lane == cell->lane && v.column == cell->column) return &v;
     }
@@ -37,24 +49,15 @@ std::string num(double v) {
 
 void markMmaDValues(const Document& doc, const std::vector<MmaDCheck>& checks, TmemScene& s) {
     s.dValueMarked = 0;
-    if (checks.empty() || !doc.hasTrace() || s.moveOf.size() != s.texels.size()) return;
-    bool anyWrong = false;
-    for (const MmaDCheck& c : checks) anyWrong = anyWrong || (c.skipped.empty() && c.wrong > 0);
-    if (!anyWrong) return;
+    if (!doc.hasTrace() || s.moveOf.size() != s.texels.size()) return;
     // Each wrong element's cell, looked up from the check (M x N cells), not every cell from the scene.
     for (const MmaDCheck& c : checks) {
         if (!c.skipped.empty() || c.wrong == 0) continue;
-        for (const MmaDValue& v : c.cells) {
-            if (v.ok()) continue;
-            const auto g = s.gridOf(TmemCellRef{c.cta, v.lane, v.column});
-            if (!g) continue;
-            const size_t k = size_t(g->y) * s.width() + g->x;
-            if (k >= s.texels.size() || s.moveOf[k] < 0 ||
-                doc.trace().moves[size_t(s.moveOf[k])].instr != c.instr) // not written by that MMA yet
-                continue;
-            if (!(s.texels[k].a & kFlagDiffers)) ++s.dValueMarked;
-            s.texels[k].a |= kFlagDiffers;
-        }
+        for (const MmaDValue& v : c.cells)
+            if (const auto k = v.ok() ? std::nullopt : cellOf(doc, s, c, v)) {
+                if (!(s.texels[*k].a & kFlagDiffers)) ++s.dValueMarked;
+                s.texels[*k].a |= kFlagDiffers;
+            }
     }
 }
 
@@ -66,18 +69,13 @@ Rgba8 valueColour(double t) { // t in [0, 1]: blue (0.2, 0.3, 0.9) -> teal -> ye
 
 void colourMmaDByValue(const Document& doc, const std::vector<MmaDCheck>& checks, TmemScene& s) {
     s.dByValue = false;
-    if (checks.empty() || !doc.hasTrace() || s.moveOf.size() != s.texels.size()) return;
+    if (!doc.hasTrace() || s.moveOf.size() != s.texels.size()) return;
     std::vector<std::pair<size_t, double>> cells; // (grid cell, D's value) of the written checked cells
     for (const MmaDCheck& c : checks) {
         if (!c.skipped.empty()) continue;
-        for (const MmaDValue& v : c.cells) {
-            const auto g = s.gridOf(TmemCellRef{c.cta, v.lane, v.column});
-            if (!g) continue;
-            const size_t k = size_t(g->y) * s.width() + g->x;
-            if (k < s.texels.size() && s.moveOf[k] >= 0 &&
-                doc.trace().moves[size_t(s.moveOf[k])].instr == c.instr && std::isfinite(v.actual))
-                cells.emplace_back(k, v.actual);
-        }
+        for (const MmaDValue& v : c.cells)
+            if (const auto k = std::isfinite(v.actual) ? cellOf(doc, s, c, v) : std::nullopt)
+                cells.emplace_back(*k, v.actual);
     }
     if (cells.empty()) return;
     s.dByValue = true;
