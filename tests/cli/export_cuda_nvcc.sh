@@ -10,5 +10,10 @@ mkdir -p "$work"
 name=$(basename "$scn" .scn)
 "$cli" export-cuda "$scn" -o "$work/$name.cu"
 arch=$(sed -n 's/.*-gencode=arch=compute_\([0-9a-z]*\),.*/\1/p;T;q' "$work/$name.cu")
-"$nvcc" -std=c++17 -O1 -gencode=arch=compute_$arch,code=sm_$arch -c -o "$work/$name.o" "$work/$name.cu"
+"$nvcc" -std=c++17 -O1 -gencode=arch=compute_$arch,code=sm_$arch -c -o "$work/$name.o" "$work/$name.cu" 2>&1 |
+    tee "$work/$name.nvcc.log"
+if grep -q 'C7520' "$work/$name.nvcc.log"; then # wgmma serialized: a race the repro is for could not show
+    echo "$name: ptxas serialized the repro's wgmma.mma_async (C7520)"
+    exit 1
+fi
 echo "$name: nvcc -gencode=arch=compute_$arch,code=sm_$arch ok"

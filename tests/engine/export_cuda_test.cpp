@@ -107,7 +107,8 @@ TEST_CASE("export-cuda: tcgen05 registers, TMEM addresses and descriptors", "[ex
 }
 
 TEST_CASE("export-cuda: what a repro cannot express is an error naming the line", "[export_cuda]") {
-    // A consumer access pattern (issue 14): per-lane addresses, no single thread to issue it.
+    // An st.shared of a warp with no register values: the engine stores nothing, so the repro cannot know
+    // what to store (with `regs pattern=...` it can: the next test case).
     const std::string text = "target sm_90a\nsmem sS 4096\n"
                              "st.shared.v4.b32 [sS + lane * 128], {%r0, %r1, %r2, %r3};\n";
     auto sc = parseScenario(text);
@@ -118,6 +119,42 @@ TEST_CASE("export-cuda: what a repro cannot express is an error naming the line"
     REQUIRE_FALSE(cu);
     CHECK(cu.error().code == DiagCode::Unsupported);
     CHECK(cu.error().span.line == 3);
+}
+
+TEST_CASE("export-cuda: st.shared runs on its lanes from the registers the engine stored", "[export_cuda]") {
+    const std::string text = "target sm_90a\nsmem sS 4096\nregs pattern=index\n"
+                             "st.shared.v2.b32 [sS + lane * 8], {%r3, %r7};\n";
+    auto sc = parseScenario(text);
+    REQUIRE(sc);
+    auto run = runScenario(*sc);
+    REQUIRE(run);
+    auto cu = exportCuda(*sc, *run, text);
+    REQUIRE(cu);
+    // Every lane of warp 0 stores r[3], r[7] (uploaded from the `regs` pattern) at its own address.
+    CHECK(has(cu.value(), "asm volatile(\"st.shared.v2.b32 [%0], {%1, %2};\" :: \"r\"(sb + (addr[lane] - "
+                          "kSmemBase)), \"r\"(r[3]), \"r\"(r[7]) : \"memory\");"));
+    CHECK(has(cu.value(), "const uint32_t addr[32] = {1024u, 1032u, 1040u"));
+}
+
+TEST_CASE("export-cuda: wgmma runs unbranched in a one-warpgroup block, its D kept in registers to the wait",
+          "[export_cuda]") {
+    auto text = readScenarioFile(std::string(LAYOUTSCOPE_ASSETS_DIR) +
+                                 "/scenarios/broken/async_release_before_mma_done_fixed.scn");
+    REQUIRE(text);
+    auto sc = parseScenario(*text);
+    REQUIRE(sc);
+    auto run = runScenario(*sc);
+    REQUIRE(run);
+    auto cu = exportCuda(*sc, *run, *text);
+    REQUIRE(cu);
+    const std::string& c = cu.value();
+    CHECK(has(c, "float acc_31 = __uint_as_float(r[31]);"));
+    CHECK(has(c, "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {%0, %1,"));
+    CHECK(has(c, "\"+f\"(acc_0), \"+f\"(acc_1)"));
+    CHECK(has(c, "asm volatile(\"wgmma.wait_group.sync.aligned 0;\" : \"+f\"(acc_0)"));
+    CHECK(has(c, "r[31] = __float_as_uint(acc_31);"));
+    CHECK_FALSE(has(c, "if (warp / 4 == 0)")); // under a branch ptxas serializes wgmma (C7520)
+    CHECK(has(c, "kWgmmaRelTolerance"));
 }
 
 TEST_CASE("export-cuda: a consumer ld.shared is run by its lanes and compared with the bytes it must see",

@@ -28,14 +28,19 @@ std::string indentLines(const std::string& code, const std::string& pad) {
 
 // Each statement runs on its warp (lane 0 alone unless .sync.aligned); every thread of the CTA then meets
 // at syncStep(), so program order holds across warps.
-std::string segmentCode(const Segment& seg, bool initFence) {
+// A wgmma statement of a block that is its one warpgroup runs unconditionally: under a branch ptxas
+// serializes every wgmma.mma_async (C7520, "WG.AR in divergent path"), which would hide the races a repro
+// is for.
+std::string segmentCode(const Segment& seg, bool initFence, uint32_t blockThreads) {
     std::string out = "    switch (cta) {\n";
     for (const auto& [cta, stmts] : seg) {
         out += "    case " + std::to_string(cta) + ":\n";
         for (const AsmStatement& st : stmts) {
-            out += st.everyQuarter ? std::string("        if (warp < 4) {\n")
-                                   : "        if (warp == " + std::to_string(st.warp) +
-                                         (st.wholeWarp ? "" : " && lane == 0") + ") {\n";
+            out += st.warpgroup == 0 && blockThreads == 128 ? std::string("        {\n")
+                   : st.warpgroup >= 0 ? "        if (warp / 4 == " + std::to_string(st.warpgroup) + ") {\n"
+                   : st.everyQuarter   ? std::string("        if (warp < 4) {\n")
+                                       : "        if (warp == " + std::to_string(st.warp) +
+                                           (st.wholeWarp ? "" : " && lane == 0") + ") {\n";
             out += indentLines(st.code, "            ") + "\n        }\n        syncStep();\n";
         }
         out += "        break;\n";
@@ -81,7 +86,24 @@ Result<std::string> exportCuda(const Scenario& s, const Run& run, std::string_vi
     uint32_t obsBytes = 0;
     ReadCursor readCursor{Replay(run.trace, run.initial)};
     bool usesTcgen05 = false;
+    const WgmmaRegisters wgmmaRegs = wgmmaRegisters(s);
+    std::vector<const ScenarioPoke*> pokes; // leading `poke global`: the tensors' initial bytes
+    bool started = false;
     for (const ScenarioInstr& in : s.instrs) {
+        if (in.poke && in.poke->global && !started) {
+            pokes.push_back(&*in.poke);
+            continue;
+        }
+        if (in.poke) {
+            errors.push_back(
+                Diagnostic{Severity::Error, DiagCode::Unsupported, in.span,
+                           "export-cuda cannot express this instruction yet: a `poke` other than "
+                           "global bytes before the first instruction (those become the tensors' "
+                           "initial contents)",
+                           "docs/export-cuda.md: what a repro covers", Provenance::PtxText});
+            continue;
+        }
+        started = true;
         if (startsWith(in.text, "barrier.cluster.wait")) {
             segments.emplace_back();
             continue;
@@ -100,12 +122,16 @@ Result<std::string> exportCuda(const Scenario& s, const Run& run, std::string_vi
             reads.push_back(std::move(r.value()));
             continue;
         }
-        Result<AsmStatement> st = asmFor(s, in, sym, layout, options.spinLimit);
+        const bool wgmma = startsWith(in.text, "wgmma.");
+        Result<AsmStatement> st = wgmma ? wgmmaStatement(in, wgmmaRegs)
+                                  : in.smemAccess && in.smemAccess->kind == SmemAccess::Kind::Store
+                                      ? storeStatement(in, run)
+                                      : asmFor(s, in, sym, layout, options.spinLimit);
         if (!st) {
             errors.push_back(st.error());
             continue;
         }
-        maxWarp = std::max(maxWarp, in.warp);
+        maxWarp = std::max(maxWarp, wgmma ? 4 * (in.warp / 4) + 3 : in.warp);
         usesTcgen05 |= st.value().tcgen05;
         const bool leadingInit = in.kind == ScenarioInstrKind::MbarrierInit && !pastInits.count(in.cta);
         if (in.kind == ScenarioInstrKind::MbarrierInit)
@@ -139,6 +165,17 @@ Result<std::string> exportCuda(const Scenario& s, const Run& run, std::string_vi
                     "asm volatile(\"cp.async.bulk.wait_group 0;\" ::: \"memory\");";
         tail[cta].push_back(bulk);
     }
+    std::set<std::pair<uint32_t, uint32_t>> groups; // (CTA, warpgroup) of every wgmma: all of it completes
+    for (const ScenarioInstr& in : s.instrs)
+        if (in.wgmma && groups.insert({in.cta, in.warp / 4}).second) {
+            ScenarioInstr w;
+            w.text = "wgmma.wait_group.sync.aligned 0;";
+            w.cta = in.cta, w.warp = in.warp, w.span = in.span;
+            Result<AsmStatement> st = wgmmaStatement(w, wgmmaRegs);
+            if (!st) return st.diagnostics();
+            st.value().code = "// every wgmma completes before the dump\n" + st.value().code;
+            tail[in.cta].push_back(st.value());
+        }
     for (const auto& [key, line] : inits) {
         if (waited.count(key)) continue;
         const ScenarioBarrier* b = nullptr;
@@ -170,7 +207,8 @@ Result<std::string> exportCuda(const Scenario& s, const Run& run, std::string_vi
       << "//   nvcc -std=c++17 -gencode=arch=compute_" << arch << ",code=sm_" << arch
       << " -o repro repro.cu -lcuda && ./repro\n"
       << "#pragma nv_diag_suppress 186 // comparisons with the table sizes, which may be 0\n"
-      << "#include <cuda.h>\n#include <cuda_runtime.h>\n\n#include <cstdint>\n#include <cstdio>\n"
+      << "#include <cuda.h>\n#include <cuda_runtime.h>\n\n#include <algorithm>\n#include <cmath>\n#include "
+         "<cstdint>\n#include <cstdio>\n"
       << "#include <cstring>\n#include <vector>\n\n"
       << "constexpr uint32_t kCluster = " << s.clusterSize << ";\n"
       << "constexpr uint32_t kThreads = " << blockThreads << ";\n"
@@ -235,6 +273,8 @@ Result<std::string> exportCuda(const Scenario& s, const Run& run, std::string_vi
         k << "    uint32_t r[128];\n"
           << "    for (uint32_t j = 0; j < 128; ++j) r[j] = slot >= 0 ? regInit[(size_t(slot) * 32 + lane) * "
              "128 + j] : 0;\n";
+        for (uint32_t j : wgmmaRegs.f32) // wgmma f32 accumulators: scalars, so they stay in registers
+            k << "    float acc_" << j << " = __uint_as_float(r[" << j << "]);\n";
     }
     for (size_t i = 0; i < segments.size(); ++i) {
         k << "    // "
@@ -242,7 +282,7 @@ Result<std::string> exportCuda(const Scenario& s, const Run& run, std::string_vi
               : i + 1 == segments.size() ? "the end: bulk groups complete, barriers waited on"
                                          : "program order (a cluster barrier after)")
           << "\n"
-          << segmentCode(segments[i], i == 0);
+          << segmentCode(segments[i], i == 0, blockThreads);
     }
     if (regs)
         k << "    if (slot >= 0)\n        for (uint32_t j = 0; j < 128; ++j) regDump[(size_t(slot) * 32 + "
@@ -252,7 +292,7 @@ Result<std::string> exportCuda(const Scenario& s, const Run& run, std::string_vi
          "base[i];\n"
       << "}\n\n";
 
-    Result<std::string> host = hostProgram(s, run, reads);
+    Result<std::string> host = hostProgram(s, run, reads, pokes);
     if (!host) return host.diagnostics();
     return k.str() + host.value();
 }

@@ -28,7 +28,20 @@ struct AsmStatement {
     bool wholeWarp = false; ///< .sync.aligned: every lane of the warp executes it; else lane 0 alone
     bool tcgen05 = false;
     bool everyQuarter = false; ///< warps 0..3 (all 128 lanes of TMEM) execute it
+    int warpgroup = -1;        ///< >= 0: the four warps of this warpgroup execute it (wgmma)
 };
+
+/// The wgmma D registers of a scenario, by register number: f32 D (kernel-scope `float acc_N`) and
+/// f16x2 D (kept in the register file `r`).
+struct WgmmaRegisters {
+    std::set<uint32_t> f32, b32;
+};
+[[nodiscard]] WgmmaRegisters wgmmaRegisters(const Scenario& s);
+/// wgmma.fence / commit_group / wait_group / mma_async as the warpgroup's statement (export_cuda_wgmma.cpp).
+[[nodiscard]] Result<AsmStatement> wgmmaStatement(const ScenarioInstr& in, const WgmmaRegisters& regs);
+/// A scenario st.shared: each active lane stores its source registers `r[...]` at its address.
+/// Unsupported when its warp has no register values in `run` (the engine stored nothing).
+[[nodiscard]] Result<AsmStatement> storeStatement(const ScenarioInstr& in, const Run& run);
 
 /// Names read back from the scenario text (Scenario keeps their values resolved only): `let NAME = INT`
 /// values and `desc NAME ...` names (their values are the instruction's ScenarioInstr::desc).
@@ -79,7 +92,10 @@ struct ReadCursor {
 
 /// The host half of the program: allocation, fills, encodes, launch, dumps and the comparison (the kernel
 /// half defines kCluster, kThreads, kRegion and kSmemBase, which it uses).
+/// `pokes`: the scenario's `poke global` lines before its first instruction, written into the tensors on the
+/// host before the launch (the kernel then starts from the memory the engine's run started from).
 [[nodiscard]] Result<std::string> hostProgram(const Scenario& s, const Run& run,
-                                              const std::vector<ObservedRead>& reads);
+                                              const std::vector<ObservedRead>& reads,
+                                              const std::vector<const ScenarioPoke*>& pokes);
 
 } // namespace layoutscope::cudaexport

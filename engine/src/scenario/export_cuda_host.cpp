@@ -4,6 +4,7 @@
 #include "scenario/export_cuda_detail.hpp"
 
 #include <algorithm>
+#include <set>
 #include <sstream>
 
 namespace layoutscope::cudaexport {
@@ -108,7 +109,8 @@ uint32_t tmemDumpColumns(const std::vector<TmemDump>& d) {
     return n;
 }
 
-Result<std::string> hostProgram(const Scenario& s, const Run& run, const std::vector<ObservedRead>& reads) {
+Result<std::string> hostProgram(const Scenario& s, const Run& run, const std::vector<ObservedRead>& reads,
+                                const std::vector<const ScenarioPoke*>& pokes) {
     std::ostringstream h;
     h << "struct Tensor {\n    const char* name;\n    uint64_t scenarioAddress, extent, elemBytes;\n    int "
          "fill;\n};\n"
@@ -128,6 +130,27 @@ Result<std::string> hostProgram(const Scenario& s, const Run& run, const std::ve
     }
     h << "    {nullptr, 0, 0, 1, 1}};\n";
 
+    // Leading `poke global` bytes: written into the tensors before the upload.
+    h << "static const Patch kPokes[] = {\n";
+    for (const ScenarioPoke* p : pokes)
+        for (const ScenarioPoke::Range& r : p->ranges) {
+            size_t k = 0;
+            while (k < s.tensorMaps.size() &&
+                   !(r.addr >= s.tensorMaps[k].map.p.globalAddress &&
+                     r.addr + r.bytes.size() <= s.tensorMaps[k].map.p.globalAddress + s.tensorMaps[k].extent))
+                ++k;
+            if (k == s.tensorMaps.size())
+                return Diagnostic{Severity::Error,
+                                  DiagCode::Unsupported,
+                                  {},
+                                  "export-cuda: a `poke global` outside every tensor map's tensor",
+                                  "docs/export-cuda.md: what a repro covers",
+                                  Provenance::PtxText};
+            h << "    {" << k << ", " << r.addr - s.tensorMaps[k].map.p.globalAddress << "ull, "
+              << r.bytes.size() << ",\n"
+              << hexLiteral(r.bytes.data(), r.bytes.size(), "     ") << "},\n";
+        }
+    h << "    {0, 0, 0, nullptr}};\n";
     // Global bytes that differ between the initial and the final state, as runs.
     h << "static const Patch kPatches[] = {\n";
     std::vector<uint8_t> a(1 << 20), b(1 << 20);
@@ -171,15 +194,27 @@ Result<std::string> hostProgram(const Scenario& s, const Run& run, const std::ve
                     b[(t * 128 + j) * 4 + k] = static_cast<uint8_t>(r[t][j] >> (8 * k));
         return b;
     };
-    h << "struct RegExpect {\n    uint32_t cta, warp;\n    const char* initial;\n    const char* final;\n};\n"
+    // f32: the wgmma f32 D registers of the warp (bit j of word j / 32), compared as floats within
+    // kWgmmaRelTolerance: the engine's accumulation order is unverified (wgmma_values.cpp).
+    const WgmmaRegisters wg = wgmmaRegisters(s);
+    std::set<std::pair<uint32_t, uint32_t>> groups; // (CTA, warpgroup) of every wgmma
+    for (const ScenarioInstr& in : s.instrs)
+        if (in.wgmma) groups.insert({in.cta, in.warp / 4});
+    h << "struct RegExpect {\n    uint32_t cta, warp;\n    const char* initial;\n    const char* final;\n"
+      << "    uint32_t f32[4];\n};\n"
+      << "constexpr double kWgmmaRelTolerance = 1.0 / 65536; // 2^-16 of the predicted value\n"
       << "static const RegExpect kRegs[] = {\n";
     for (const ScenarioWarp& w : run.warps) {
         const auto a = words(w.initial), b = words(w.final);
+        uint32_t mask[4] = {0, 0, 0, 0};
+        if (groups.count({w.cta, w.warp / 4}))
+            for (uint32_t j : wg.f32) mask[j / 32] |= 1u << (j % 32);
         h << "    {" << w.cta << ", " << w.warp << ",\n"
           << hexLiteral(a.data(), a.size(), "     ") << ",\n"
-          << hexLiteral(b.data(), b.size(), "     ") << "},\n";
+          << hexLiteral(b.data(), b.size(), "     ") << ",\n     {" << mask[0] << "u, " << mask[1] << "u, "
+          << mask[2] << "u, " << mask[3] << "u}},\n";
     }
-    h << "    {0, 0, nullptr, nullptr}};\n";
+    h << "    {0, 0, nullptr, nullptr, {0, 0, 0, 0}}};\n";
     // Tensor Memory read back before each CTA's first dealloc (the engine's final cells there).
     h << "struct TmemExpect {\n    uint32_t cta, column, count;\n    const char* cells;\n};\n"
       << "static const TmemExpect kTmem[] = {\n";
@@ -254,6 +289,9 @@ int main() {
         std::vector<uint8_t>& e = expected[k];
         e.resize(t.extent);
         for (uint64_t o = 0; o < t.extent; ++o) e[o] = fillByte(t, o);
+        for (const Patch* p = kPokes; p->hex; ++p)
+            if (p->tensor == k)
+                for (uint64_t i = 0; i < p->size; ++i) e[p->offset + i] = hexByte(p->hex, i);
         CHECK_CUDA(cudaMemcpy(ptr[k], e.data(), t.extent, cudaMemcpyHostToDevice));
     }
     for (const Patch* p = kPatches; p->hex; ++p)
@@ -346,14 +384,37 @@ int main() {
     std::vector<uint32_t> regGot(regWords), tmemGot(tmemWords);
     CHECK_CUDA(cudaMemcpy(regGot.data(), regDump, regWords * 4, cudaMemcpyDeviceToHost));
     CHECK_CUDA(cudaMemcpy(tmemGot.data(), tmemDump, tmemWords * 4, cudaMemcpyDeviceToHost));
+    double worstRel = 0; // wgmma f32 D: the largest relative difference seen
+    uint64_t f32Checked = 0;
     for (uint32_t w = 0; w < kRegWarps; ++w)
-        for (size_t i = 0; i < 32 * 128; ++i, ++regsChecked)
-            if (regGot[w * 32 * 128 + i] != hexWord(kRegs[w].final, i)) {
+        for (size_t i = 0; i < 32 * 128; ++i, ++regsChecked) {
+            const uint32_t got = regGot[w * 32 * 128 + i], want = hexWord(kRegs[w].final, i);
+            const size_t r = i % 128;
+            if (kRegs[w].f32[r / 32] >> (r % 32) & 1) { // a wgmma f32 accumulator
+                float g, x;
+                memcpy(&g, &got, 4);
+                memcpy(&x, &want, 4);
+                const double rel = std::isnan(g) && std::isnan(x) ? 0.0
+                                   : x == 0                     ? std::fabs(double(g))
+                                                                : std::fabs(double(g) - x) / std::fabs(double(x));
+                ++f32Checked;
+                worstRel = std::max(worstRel, std::isnan(rel) ? 1e300 : rel);
+                if (!(rel <= kWgmmaRelTolerance)) {
+                    std::printf("FAIL: CTA %u warp %u lane %zu r%zu (wgmma D): got %.9g, engine predicted %.9g "
+                                "(relative difference %.3g, tolerance 2^-16)\n", kRegs[w].cta, kRegs[w].warp, i / 128,
+                                r, g, x, rel);
+                    ++failed;
+                    break;
+                }
+                continue;
+            }
+            if (got != want) {
                 std::printf("FAIL: CTA %u warp %u lane %zu r%zu: got 0x%08x, engine predicted 0x%08x\n", kRegs[w].cta,
-                            kRegs[w].warp, i / 128, i % 128, regGot[w * 32 * 128 + i], hexWord(kRegs[w].final, i));
+                            kRegs[w].warp, i / 128, i % 128, got, want);
                 ++failed;
                 break;
             }
+        }
     for (const TmemExpect* e = kTmem; e->cells; ++e)
         for (uint32_t lane = 0, bad = 0; lane < 128 && !bad; ++lane)
             for (uint32_t c = 0; c < e->count; ++c, ++cellsChecked) {
@@ -382,6 +443,9 @@ int main() {
         cudaFree(raw[k]);
     }
     if (failed) return 1;
+    if (f32Checked)
+        std::printf("wgmma D: %llu f32 registers within 2^-16 of the engine's (largest relative difference %.3g)\n",
+                    (unsigned long long)f32Checked, worstRel);
     std::printf("PASS: %llu shared-memory bytes, %llu global bytes, %llu registers, %llu TMEM cells and %llu bytes "
                 "read by ld.shared match the engine's prediction\n", (unsigned long long)smemBytesChecked,
                 (unsigned long long)globalBytesChecked, (unsigned long long)regsChecked,

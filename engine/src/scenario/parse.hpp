@@ -112,6 +112,10 @@ void descDirective(Context& ctx, const std::vector<Tok>& toks);
 [[nodiscard]] WarpRegisters scenarioWarpRegisters(const Scenario& s, uint32_t cta, uint32_t warp);
 /// Warp (cta, warp) of a run's register files, added with its `regs` values on first use.
 ScenarioWarp& scenarioWarp(std::vector<ScenarioWarp>& ws, const Scenario& s, uint32_t cta, uint32_t warp);
+/// st.shared of a warp with register values (`regs`, tcgen05.ld, wgmma D): its lanes' source registers into
+/// shared memory, one step (smem_store.cpp). Returns the summary's tail (what it stored, or why nothing).
+std::string storeSharedData(const Scenario& s, const ScenarioInstr& in, std::vector<ScenarioWarp>& warps,
+                            MachineState& state, TraceBuilder& tb);
 /// Registers per thread in the scenario's register model (r0..r127).
 inline constexpr uint32_t kScenarioRegsPerThread = 128;
 /// The number N of a register name as pasted from a kernel (%r5, r5, %f12 -> 5, 12); nullopt without a

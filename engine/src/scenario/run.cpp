@@ -315,6 +315,8 @@ Result<Run> runScenario(const Scenario& s, const RunOptions& options) {
                           " threads: " + std::to_string(rep->wavefronts) + " shared wavefronts (ideal " +
                           std::to_string(rep->ideal) + ", " + std::to_string(rep->excess) +
                           " excess = bank conflicts)";
+                if (a.kind == SmemAccess::Kind::Store)
+                    summary += scn::storeSharedData(s, in, run.warps, state, tb);
             }
             if (in.wgmma) { // wgmma_d.hpp: the operand fetch checked against the TMA tiles, D into the
                             // warpgroup's registers checked against the product of the tiles

@@ -164,6 +164,33 @@ class Expr {
     int m_depth = 0;
 };
 
+// st.shared's source operand after the address: `, %r3` or `, {%r0, %r1, %r2, %r3}`, every register %rN with
+// N < 128 (the scenario's register model, `regs`) and each element at most 4 bytes. Empty otherwise.
+std::vector<uint32_t> storeSourceRegisters(std::string_view rest, uint32_t widthBytes) {
+    std::vector<uint32_t> regs;
+    size_t i = 0;
+    auto skip = [&] {
+        while (i < rest.size() && (rest[i] == ' ' || rest[i] == '\t' || rest[i] == ',' || rest[i] == '{' ||
+                                   rest[i] == '}' || rest[i] == ';'))
+            ++i;
+    };
+    for (skip(); i < rest.size(); skip()) {
+        if (rest.compare(i, 2, "%r") != 0) return {};
+        size_t j = i + 2;
+        uint32_t n = 0;
+        while (j < rest.size() && rest[j] >= '0' && rest[j] <= '9' && n < 1000)
+            n = 10 * n + uint32_t(rest[j++] - '0');
+        if (j == i + 2 || n >= kScenarioRegsPerThread) return {};
+        if (j < rest.size() && rest[j] != ' ' && rest[j] != '\t' && rest[j] != ',' && rest[j] != '}' &&
+            rest[j] != ';')
+            return {};
+        regs.push_back(n);
+        i = j;
+    }
+    if (regs.empty() || widthBytes % regs.size() != 0 || widthBytes / regs.size() > 4) return {};
+    return regs;
+}
+
 // Bytes per thread of "ld.shared[.v2|.v4].TYPE" / "st.shared..." (0: not a form we know).
 uint32_t accessWidth(std::string_view opcode) {
     uint32_t vec = 1;
@@ -281,6 +308,8 @@ void lowerSmemAccess(Context& ctx, std::string_view text, int line, int column) 
         }
         acc.addr[lane] = uint32_t(*v);
     }
+    if (acc.kind == SmemAccess::Kind::Store)
+        acc.srcRegs = storeSourceRegisters(t.substr(close + 1), acc.widthBytes);
     ScenarioInstr out;
     out.text = std::string(t);
     out.span = {line, column + int(b), int(t.size())};

@@ -179,6 +179,10 @@ struct SmemAccess {
     std::array<uint32_t, 32> addr{}; ///< shared::cta byte address of each lane
     uint32_t activeMask = 0xFFFFFFFFu;
     uint32_t widthBytes = 4; ///< bytes per thread (ldmatrix: a 16-byte row per address-giving thread)
+    /// appended: st.shared's source registers `{%r4, %r5}` -> 4, 5 (each < 128, one per vector element of
+    /// widthBytes / srcRegs.size() <= 4 bytes: the register's low bytes, little-endian). Empty when a source
+    /// is not such a register: the store's data is then unknown and it moves no byte.
+    std::vector<uint32_t> srcRegs;
 };
 
 /// tcgen05.mma (PTX ISA 9.2 §9.7.16.10.9), A from a shared-memory descriptor or Tensor Memory, B from a
