@@ -274,7 +274,24 @@ static uint32_t hexWord(const char* h, size_t i) { // little-endian word i
         }                                                                                         \
     } while (0)
 
-int main() {
+// `--stress`: while the repro runs, three quarters of the SMs stream a 1 GiB buffer for 20 ms (reads and
+// writes), so the repro's TMA and bulk copies meet a loaded memory system and take longer to land: a read that
+// races one (a missing wait, a wait with the wrong parity) is more likely to see stale bytes.
+__global__ void memoryHog(uint4* p, size_t n, uint64_t ns) {
+    uint64_t t0, t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+    do {
+        for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
+            uint4 v = p[i];
+            v.x += 1;
+            p[i] = v;
+        }
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    } while (t - t0 < ns);
+}
+
+int main(int argc, char** argv) {
+    const bool stress = argc > 1 && std::strcmp(argv[1], "--stress") == 0;
     if (cuInit(0) != CUDA_SUCCESS) { std::printf("FAIL: cuInit\n"); return 1; }
     CHECK_CUDA(cudaFree(0));
     cudaDeviceProp prop;
@@ -337,7 +354,20 @@ int main() {
     attr[0].val.clusterDim.z = 1;
     cfg.attrs = attr;
     cfg.numAttrs = 1;
+    cudaStream_t hogStream = nullptr, reproStream = nullptr;
+    uint4* hog = nullptr;
+    if (stress) {
+        const size_t hogBytes = size_t(1) << 30;
+        CHECK_CUDA(cudaMalloc(&hog, hogBytes));
+        CHECK_CUDA(cudaMemset(hog, 0, hogBytes));
+        CHECK_CUDA(cudaStreamCreateWithFlags(&hogStream, cudaStreamNonBlocking));
+        CHECK_CUDA(cudaStreamCreateWithFlags(&reproStream, cudaStreamNonBlocking));
+        memoryHog<<<prop.multiProcessorCount * 3 / 4, 1024, 0, hogStream>>>(hog, hogBytes / 16, 20000000ull);
+        CHECK_CUDA(cudaGetLastError());
+        cfg.stream = reproStream;
+    }
     CHECK_CUDA(cudaLaunchKernelEx(&cfg, layoutscopeRepro, maps, dump, status, (const uint32_t*)regInit, regDump, tmemDump, obs));
+    if (stress) std::printf("stress: the repro ran beside a 20 ms memory hog on %d SMs\n", prop.multiProcessorCount * 3 / 4);
     CHECK_CUDA(cudaDeviceSynchronize());
     std::vector<uint32_t> st(kCluster);
     std::vector<uint8_t> got(size_t(kCluster) * kRegion + 1);

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Issue 23 item 6: hardware truth for the Hopper-runnable ordering examples. For every broken/fixed pair
 # assets/scenarios/broken/async_*.scn that targets sm_90a: export a CUDA repro (layoutscope-cli export-cuda),
-# build it with nvcc -arch=sm_90a, run it RUNS times (a stress loop: a race shows as FAIL or a stale value in
-# some runs), then once under compute-sanitizer --tool racecheck and --tool synccheck. Prints one log.
+# build it with nvcc for sm_90a, run it RUNS times (a stress loop: a race shows as FAIL or a stale value in
+# some runs), RUNS times more with --stress (beside a memory hog, docs/export-cuda.md), then once under compute-sanitizer --tool racecheck and --tool synccheck. Prints one log.
 #
 #   scripts/probes/races/run.sh [CLI] [RUNS] > races.log 2>&1
 #   scripts/probes/races/run.sh --export DIR [CLI]      (here: the repros and the engine's verdicts into DIR)
@@ -59,6 +59,12 @@ for scn in "$root"/assets/scenarios/broken/async_*.scn; do
         if echo "$out" | grep -q '^PASS'; then pass=$((pass + 1)); else fail=$((fail + 1)); [ -z "$first" ] && first=$(echo "$out" | grep -m1 -E 'FAIL|error' ); fi
     done
     echo "   stress: $pass PASS, $fail FAIL of $runs${first:+ (first: $first)}"
+    pass=0 fail=0 first=""
+    for ((i = 0; i < runs; i++)); do # beside a memory hog (the repro's --stress): TMA lands later
+        out=$(timeout 60 "$work/$name" --stress 2>&1)
+        if echo "$out" | grep -q '^PASS'; then pass=$((pass + 1)); else fail=$((fail + 1)); [ -z "$first" ] && first=$(echo "$out" | grep -m1 -E 'FAIL|error' ); fi
+    done
+    echo "   --stress (memory hog): $pass PASS, $fail FAIL of $runs${first:+ (first: $first)}"
     [ -n "${wg:-}" ] && echo "   $wg"
     wg=""
     for tool in racecheck synccheck; do
