@@ -1,8 +1,9 @@
 // wgmma and st.shared in the CUDA repro (issue 23 item 5: the Hopper races of a reload before the MMA's
 // release and of a TMA store without fence.proxy.async run on hardware). wgmma.mma_async's D lives in
-// kernel-scope accumulators (`acc_N`: f32 scalars, never indexed, so never in local memory; f16x2 D in the register
-// file `r`) that stay in registers from the issue to wgmma.wait_group, whose asm names them (the compiler must not read them earlier); after
-// wait_group 0 they are copied into `r`, which the host compares with the engine's D. PTX ISA 9.2 §9.7.15.
+// kernel-scope accumulators (`acc_N`: f32 scalars, never indexed, so never in local memory; f16x2 D in the
+// register file `r`) that stay in registers from the issue to wgmma.wait_group, whose asm names them (the
+// compiler must not read them earlier); after wait_group 0 they are copied into `r`, which the host compares
+// with the engine's D. PTX ISA 9.2 §9.7.15.
 #include "scenario/export_cuda_detail.hpp"
 
 #include <cstdio>
@@ -26,8 +27,10 @@ std::string opcodeOf(const std::string& text) {
 // asm operand constraints naming every accumulator: "+f"(acc_5) for f32 D, "+r"(r[5]) for f16x2 D.
 std::string accOperands(const WgmmaRegisters& regs) {
     std::string out;
-    for (uint32_t j : regs.f32) out += std::string(out.empty() ? "" : ", ") + "\"+f\"(acc_" + std::to_string(j) + ")";
-    for (uint32_t j : regs.b32) out += std::string(out.empty() ? "" : ", ") + "\"+r\"(r[" + std::to_string(j) + "])";
+    for (uint32_t j : regs.f32)
+        out += std::string(out.empty() ? "" : ", ") + "\"+f\"(acc_" + std::to_string(j) + ")";
+    for (uint32_t j : regs.b32)
+        out += std::string(out.empty() ? "" : ", ") + "\"+r\"(r[" + std::to_string(j) + "])";
     return out;
 }
 
@@ -67,11 +70,12 @@ Result<AsmStatement> wgmmaStatement(const ScenarioInstr& in, const WgmmaRegister
     }
     if (!in.wgmma) return unsupported(in, "'" + opcode + "'");
     const WgmmaRead& w = *in.wgmma;
-    // { .reg .pred P2; setp.ne.b32 P2, scale-d, 0; wgmma.mma_async... {d}, descA, descB, P2, sa, sb, ta, tb; }
+    // { .reg .pred P2; setp.ne.b32 P2, scale-d, 0; wgmma.mma_async... {d}, descA, descB, P2, sa, sb, ta, tb;
+    // }
     std::string outs, dList;
     for (size_t j = 0; j < w.dRegs.size(); ++j) {
-        const std::string ref = w.dBits == 32 ? "acc_" + std::to_string(w.dRegs[j])
-                                              : "r[" + std::to_string(w.dRegs[j]) + "]";
+        const std::string ref =
+            w.dBits == 32 ? "acc_" + std::to_string(w.dRegs[j]) : "r[" + std::to_string(w.dRegs[j]) + "]";
         outs += std::string(j ? ", " : "") + (w.dBits == 32 ? "\"+f\"(" : "\"+r\"(") + ref + ")";
         dList += std::string(j ? ", " : "") + "%" + std::to_string(j);
     }
@@ -82,20 +86,23 @@ Result<AsmStatement> wgmmaStatement(const ScenarioInstr& in, const WgmmaRegister
     st.code = "asm volatile(\"{ .reg .pred P2; setp.ne.b32 P2, %" + std::to_string(n + 2) + ", 0; " + opcode +
               " {" + dList + "}, %" + std::to_string(n) + ", %" + std::to_string(n + 1) + ", P2, " +
               (w.negA ? "-1" : "1") + ", " + (w.negB ? "-1" : "1") + ", " + (w.transA ? "1" : "0") + ", " +
-              (w.transB ? "1" : "0") + "; }\"\n             : " + outs + "\n             : \"l\"(movedDescriptor(" +
-              descs + ", sb)), \"r\"(" + (w.scaleD ? "1u" : "0u") + ")\n             : \"memory\");" + where;
+              (w.transB ? "1" : "0") + "; }\"\n             : " + outs +
+              "\n             : \"l\"(movedDescriptor(" + descs + ", sb)), \"r\"(" +
+              (w.scaleD ? "1u" : "0u") + ")\n             : \"memory\");" + where;
     return st;
 }
 
 Result<AsmStatement> storeStatement(const ScenarioInstr& in, const Run& run) {
     const SmemAccess& a = *in.smemAccess;
     if (a.srcRegs.empty())
-        return unsupported(in, "an st.shared whose source is not a register %r0..%r127 (its data is unknown)");
+        return unsupported(in,
+                           "an st.shared whose source is not a register %r0..%r127 (its data is unknown)");
     bool modelled = false;
     for (const ScenarioWarp& w : run.warps) modelled |= w.cta == in.cta && w.warp == in.warp;
     if (!modelled)
-        return unsupported(in, "an st.shared of a warp without register values (its data is unknown: give the "
-                               "warp `regs pattern=...`)");
+        return unsupported(in,
+                           "an st.shared of a warp without register values (its data is unknown: give the "
+                           "warp `regs pattern=...`)");
     const std::string opcode = opcodeOf(in.text);
     AsmStatement st;
     st.warp = in.warp;
@@ -107,10 +114,11 @@ Result<AsmStatement> storeStatement(const ScenarioInstr& in, const Run& run) {
         cons += ", \"r\"(r[" + std::to_string(a.srcRegs[e]) + "])";
     }
     if (a.srcRegs.size() > 1) srcs = "{" + srcs + "}";
-    st.code = "{ // line " + std::to_string(in.span.line) + ": st.shared by each active lane from its registers\n" +
-              "    const uint32_t addr[32] = {" + addr + "}; // scenario shared::cta addresses\n    if ((" +
-              std::to_string(a.activeMask) + "u >> lane) & 1)\n        asm volatile(\"" + opcode + " [%0], " +
-              srcs + ";\" :: \"r\"(sb + (addr[lane] - kSmemBase))" + cons + " : \"memory\");\n}";
+    st.code = "{ // line " + std::to_string(in.span.line) +
+              ": st.shared by each active lane from its registers\n" + "    const uint32_t addr[32] = {" +
+              addr + "}; // scenario shared::cta addresses\n    if ((" + std::to_string(a.activeMask) +
+              "u >> lane) & 1)\n        asm volatile(\"" + opcode + " [%0], " + srcs +
+              ";\" :: \"r\"(sb + (addr[lane] - kSmemBase))" + cons + " : \"memory\");\n}";
     return st;
 }
 
