@@ -192,6 +192,9 @@ Result<ExecResult> runKernel(const PtxModule& mod, const Launch& L, const ExecOp
         uint64_t(p.regSlots) * threads * 8 > (uint64_t(1) << 31))
         return launchError("the run would need more than 1 GiB of local/param memory or 2 GiB of registers");
     m.local.assign(threads * p.localBytes, 0);
+    m.localFrames.resize(threads);
+    m.maxCallDepth = opt.maxCallDepth;
+    m.maxRecursionBytes = opt.maxRecursionBytes;
     m.threadParams.assign(threads * p.threadParamBytes, 0);
     m.constMem = p.constMem;
     m.moduleGlobals.assign(p.moduleGlobalBytes, 0);
