@@ -291,6 +291,9 @@ Result<Program> decodeModule(const PtxModule& m) {
                 for (const auto& n : d->names) // predicate registers (cp.async's ignore-src, decode_mma.cpp)
                     for (int i = 0; d->space == ".reg" && d->type == ".pred" && i < std::max(n.count, 1); ++i)
                         s.predRegs.insert(n.count ? n.name + std::to_string(i) : n.name);
+                for (const auto& n : d->names)
+                    if (d->space == ".reg")
+                        s.regDecls[n.name] = {d->type == ".pred" ? 1 : int(d->typeBytes * 8), n.count};
                 for (const auto& n : d->names) {
                     if (d->space == ".reg") { // names without '%' (inline asm `{ .reg .pred p; ... }`)
                         if (!n.name.empty() && n.name[0] != '%') s.reg(n.name);

@@ -133,6 +133,7 @@ Result<ExecResult> runKernel(const PtxModule& mod, const Launch& L, const ExecOp
     Machine m{p, L, {}, {}, {}, {}, {}, {}, {}, {}, 0, std::nullopt, 0, {}, {}};
     const auto& fn = p.functions[size_t(&kf - mod.functions.data())];
     m.sm = mod.target.sm;
+    m.ptxVersion = mod.target.ptxMajor * 10 + mod.target.ptxMinor;
     uint64_t paramBytes = 0;
     for (int s : fn.params) paramBytes = std::max(paramBytes, p.symbols[s].offset + p.symbols[s].bytes);
     m.kernelParams.assign(paramBytes, 0);

@@ -97,6 +97,7 @@ struct Machine {
     uint64_t clusterPhase = 0;             ///< barrier.cluster phases completed
     bool clusterArriveRelaxed = false;     ///< an arrive of the current cluster-barrier phase was .relaxed
     std::string sm{};                      ///< the module's .target (TMA restrictions per arch)
+    int ptxVersion = 0;                    ///< the module's .version, major * 10 + minor (8.7: 87)
     std::unique_ptr<async::Model> order{}; ///< the time-and-order model (order.hpp); null when off
     Recorder* rec = nullptr;               ///< ExecOptions::record: the recorder (record.hpp); null when off
     std::shared_ptr<OrderMmaState>

@@ -106,7 +106,7 @@ struct Ty {
     [[nodiscard]] bool isFloat() const { return k == TK::F || k == TK::F16 || k == TK::BF16; }
 };
 
-enum class Rnd : uint8_t { None, Rn, Rz, Rm, Rp, Rna, Rni, Rzi, Rmi, Rpi };
+enum class Rnd : uint8_t { None, Rn, Rz, Rm, Rp, Rna, Rni, Rzi, Rmi, Rpi, Rs }; ///< Rs: cvt.rs (stochastic)
 enum class Cmp : uint8_t {
     None,
     Eq,
@@ -239,6 +239,7 @@ struct Program {
     std::vector<uint8_t> constMem;
     uint64_t moduleGlobalBytes = 0; ///< module-scope .global variables, at kModuleGlobalBase
     std::vector<std::string> regNames;
+    std::vector<uint8_t> regBits; ///< per slot: its declared type's bits (1: .pred; 0: not known)
     std::vector<std::pair<int, std::string>> files; ///< `.file` directives (line info of Op::locFile)
 };
 
