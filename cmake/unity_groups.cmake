@@ -36,45 +36,47 @@ layoutscope_unity_group(layoutscope_engine 4
   engine/src/exec/alu.cpp
   engine/src/exec/args.cpp
   engine/src/exec/args_struct.cpp
+  engine/src/exec/call.cpp
   engine/src/exec/cluster.cpp
   engine/src/exec/cp_async.cpp
   engine/src/exec/cvt.cpp
-  engine/src/exec/cvt_packed.cpp
-  engine/src/exec/decode.cpp)
+  engine/src/exec/cvt_packed.cpp)
 layoutscope_unity_group(layoutscope_engine 5
+  engine/src/exec/cvt_stochastic.cpp
+  engine/src/exec/decode.cpp
   engine/src/exec/decode_async.cpp
   engine/src/exec/decode_mma.cpp
   engine/src/exec/decode_modifiers.cpp
   engine/src/exec/decode_operand.cpp
   engine/src/exec/fp.cpp
-  engine/src/exec/fp_directed.cpp
-  engine/src/exec/fp_round.cpp
-  engine/src/exec/launch.cpp)
+  engine/src/exec/fp_directed.cpp)
 layoutscope_unity_group(layoutscope_engine 6
+  engine/src/exec/fp_round.cpp
+  engine/src/exec/launch.cpp
   engine/src/exec/launch_words.cpp
   engine/src/exec/ldmatrix.cpp
   engine/src/exec/memory.cpp
   engine/src/exec/memory_ops.cpp
   engine/src/exec/mma_math.cpp
-  engine/src/exec/mma_sync.cpp
-  engine/src/exec/order.cpp
-  engine/src/exec/order_mma.cpp)
+  engine/src/exec/mma_sync.cpp)
 layoutscope_unity_group(layoutscope_engine 7
   engine/src/exec/ldmatrix_b8.cpp
-  engine/src/exec/order_wgmma.cpp
+  engine/src/exec/order.cpp
+  engine/src/exec/order_mma.cpp
   engine/src/exec/record.cpp
   engine/src/exec/record_mma.cpp
   engine/src/exec/record_scenario.cpp
   engine/src/exec/run.cpp
-  engine/src/exec/tcgen05_decode.cpp
-  engine/src/exec/tcgen05_exec.cpp)
+  engine/src/exec/tcgen05_decode.cpp)
 layoutscope_unity_group(layoutscope_engine 8
   engine/src/exec/mbarrier.cpp
+  engine/src/exec/tcgen05_exec.cpp
   engine/src/exec/tcgen05_mma.cpp
   engine/src/exec/tma.cpp
   engine/src/exec/tma_modes.cpp
   engine/src/exec/warp_ops.cpp)
 layoutscope_unity_group(layoutscope_engine 9
+  engine/src/exec/order_wgmma.cpp
   engine/src/exec/tma_bulk.cpp
   engine/src/exec/tma_common.cpp
   engine/src/exec/wgmma.cpp

@@ -27,7 +27,7 @@ struct Narrow {
     uint32_t maxCode; ///< the largest finite positive code
 };
 Narrow narrowOf(PackFmt p) {
-    switch (p) {
+    switch (pairFormat(p)) {
     case PackFmt::E4M3x2:
         return {NarrowFormat::E4M3, 8, 0x7E}; // 448
     case PackFmt::E5M2x2:
@@ -62,19 +62,38 @@ std::optional<PackFmt> packFmtOf(std::string_view m) {
     static const std::pair<const char*, PackFmt> kNames[] = {
         {"e4m3x2", PackFmt::E4M3x2}, {"e5m2x2", PackFmt::E5M2x2}, {"e2m1x2", PackFmt::E2M1x2},
         {"e2m3x2", PackFmt::E2M3x2}, {"e3m2x2", PackFmt::E3M2x2}, {"ue8m0x2", PackFmt::UE8M0x2},
-        {"tf32", PackFmt::TF32}};
+        {"tf32", PackFmt::TF32},     {"e4m3x4", PackFmt::E4M3x4}, {"e5m2x4", PackFmt::E5M2x4},
+        {"e2m3x4", PackFmt::E2M3x4}, {"e3m2x4", PackFmt::E3M2x4}, {"e2m1x4", PackFmt::E2M1x4}};
     for (const auto& [n, f] : kNames)
         if (m == n) return f;
     return std::nullopt;
 }
 
 int packFmtBits(PackFmt f) {
-    return f == PackFmt::E2M1x2 ? 8 : f == PackFmt::TF32 ? 32 : 16;
+    if (f == PackFmt::E2M1x2) return 8;
+    return f == PackFmt::TF32 || (f >= PackFmt::E4M3x4 && f != PackFmt::E2M1x4) ? 32 : 16;
+}
+
+PackFmt pairFormat(PackFmt f) {
+    switch (f) {
+    case PackFmt::E4M3x4:
+        return PackFmt::E4M3x2;
+    case PackFmt::E5M2x4:
+        return PackFmt::E5M2x2;
+    case PackFmt::E2M3x4:
+        return PackFmt::E2M3x2;
+    case PackFmt::E3M2x4:
+        return PackFmt::E3M2x2;
+    case PackFmt::E2M1x4:
+        return PackFmt::E2M1x2;
+    default:
+        return f;
+    }
 }
 
 bool isPackedCvt(const Op& op) {
-    return op.mode != 0 || op.relu || op.satfinite || op.t.k == TK::F16x2 || op.t.k == TK::BF16x2 ||
-           op.t2.k == TK::F16x2 || op.t2.k == TK::BF16x2;
+    return op.mode != 0 || op.relu || op.satfinite || op.rnd == Rnd::Rs || op.t.k == TK::F16x2 ||
+           op.t.k == TK::BF16x2 || op.t2.k == TK::F16x2 || op.t2.k == TK::BF16x2;
 }
 
 uint32_t encodeNarrowRn(long double v, PackFmt p, bool relu) {
@@ -125,6 +144,10 @@ bool execPackedConvert(Machine& m, Warp& w, const Op& op, uint32_t mask) {
         return m.fail(op, DiagCode::Unsupported,
                       "`" + op.text + "`: " + why + " (PTX ISA 9.2 §9.7.9.21 cvt)");
     };
+    if (op.rnd == Rnd::Rs) return execStochasticConvert(m, w, op, mask); // cvt_stochastic.cpp
+    if (dst >= PackFmt::E4M3x4 || src >= PackFmt::E4M3x4)
+        return bad("the 4-wide types are for the stochastic-rounding `cvt.rs` only (ptxas: "
+                   "`cvt.rs{.relu}.satfinite.f8x4type.f32 d, {a, b, e, f}, rbits`)");
     if (op.rnd == Rnd::None &&
         (dst != PackFmt::None || src != PackFmt::None || dt.k == TK::F16x2 || dt.k == TK::BF16x2))
         return bad("the rounding modifier is mandatory for this form");

@@ -6,6 +6,8 @@
 #include "ptx/module_internal.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <cstring>
 
 namespace layoutscope::exec {
 
@@ -13,6 +15,43 @@ namespace {
 
 uint64_t alignUp(uint64_t v, uint64_t a) {
     return a ? (v + a - 1) / a * a : v;
+}
+
+// Function::recursive: the functions on a cycle of the call graph (direct or mutual recursion). The callees
+// are read from the `call` statements' words before the bodies are decoded, so that the `.local`
+// declarations of a recursive function can be placed in its frame.
+void markRecursive(const PtxModule& m, const std::map<std::string, int>& index, std::vector<Function>& fns) {
+    std::vector<std::vector<int>> callees(fns.size());
+    for (size_t fi = 0; fi < m.functions.size(); ++fi)
+        for (const PtxStatement& st : m.functions[fi].body) {
+            if (st.kind != PtxStatement::Kind::Instruction) continue;
+            std::string_view t = st.text;
+            if (t.size() > 1 && t[0] == '@') t.remove_prefix(std::min(t.size(), t.find_first_of(" \t\n")));
+            while (!t.empty() && std::strchr(" \t\r\n", t[0])) t.remove_prefix(1);
+            if (t.substr(0, 4) != "call") continue;
+            std::string word;
+            for (size_t i = 4; i <= t.size(); ++i) { // every identifier naming a function of the module
+                const char c = i < t.size() ? t[i] : ' ';
+                if (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$') {
+                    word += c;
+                    continue;
+                }
+                if (auto it = index.find(word); it != index.end()) callees[fi].push_back(it->second);
+                word.clear();
+            }
+        }
+    for (size_t f = 0; f < fns.size(); ++f) { // f is recursive when a call path leads back to it
+        std::vector<char> seen(fns.size(), 0);
+        std::vector<int> todo(callees[f].begin(), callees[f].end());
+        while (!todo.empty() && !fns[f].recursive) {
+            const int g = todo.back();
+            todo.pop_back();
+            if (size_t(g) == f) fns[f].recursive = true;
+            if (seen[size_t(g)]) continue;
+            seen[size_t(g)] = 1;
+            todo.insert(todo.end(), callees[size_t(g)].begin(), callees[size_t(g)].end());
+        }
+    }
 }
 
 } // namespace
@@ -91,6 +130,11 @@ void decodeInstruction(const PtxStatement& st, DecodeScope& s, Op& op) {
         }
         if (op.target < 0) return fail("call without a function");
         if (op.mode == 1) op.opc = Opc::Nop, op.target = -1;
+        std::string oneLine; // nvcc writes a call over several lines: diagnostics quote it on one
+        for (const char c : op.text)
+            if (!std::isspace(static_cast<unsigned char>(c)) || (!oneLine.empty() && oneLine.back() != ' '))
+                oneLine += std::isspace(static_cast<unsigned char>(c)) ? ' ' : c;
+        op.text = oneLine;
         return;
     }
     auto ops = splitOperands(rest);
@@ -169,6 +213,7 @@ Result<Program> decodeModule(const PtxModule& m) {
         const PtxFunction& f = m.functions[fi];
         Function fn{f.name, f.isEntry, 0, 0, {}, {}};
         uint64_t off = 0;
+        const uint64_t paramsFrom = p.threadParamBytes;
         auto addParam = [&](const PtxParam& prm, std::vector<int>& list) {
             const uint64_t a =
                 prm.align ? prm.align : std::min<uint64_t>(std::max<uint64_t>(prm.bytes, 1), 8);
@@ -187,8 +232,10 @@ Result<Program> decodeModule(const PtxModule& m) {
         for (const auto& prm : f.returns) addParam(prm, fn.returns);
         for (const auto& prm : f.params) addParam(prm, fn.params);
         if (f.isEntry) p.kernelParamBytes = std::max(p.kernelParamBytes, off);
+        fn.paramRanges.emplace_back(paramsFrom, p.threadParamBytes);
         p.functions.push_back(std::move(fn));
     }
+    markRecursive(m, functions, p.functions);
     for (auto& sym : p.symbols)
         if (sym.offset == UINT64_MAX) sym.offset = 0; // fixed after the function bodies' .shared
     for (size_t fi = 0; fi < m.functions.size(); ++fi) {
@@ -205,6 +252,8 @@ Result<Program> decodeModule(const PtxModule& m) {
         std::map<int, std::map<std::string, std::pair<int, int>>> blockLabels; // block -> name -> (pc, line)
         int pc = static_cast<int>(p.ops.size());
         p.functions[fi].firstPc = pc;
+        p.functions[fi].regBegin = p.regSlots;
+        const uint64_t callSiteParamsFrom = p.threadParamBytes;
         for (const PtxStatement& st : f.body) {
             if (st.kind == PtxStatement::Kind::Label) {
                 auto [it, fresh] = blockLabels[blockOf(st)].try_emplace(st.text, pc, st.line);
@@ -242,6 +291,9 @@ Result<Program> decodeModule(const PtxModule& m) {
                 for (const auto& n : d->names) // predicate registers (cp.async's ignore-src, decode_mma.cpp)
                     for (int i = 0; d->space == ".reg" && d->type == ".pred" && i < std::max(n.count, 1); ++i)
                         s.predRegs.insert(n.count ? n.name + std::to_string(i) : n.name);
+                for (const auto& n : d->names)
+                    if (d->space == ".reg")
+                        s.regDecls[n.name] = {d->type == ".pred" ? 1 : int(d->typeBytes * 8), n.count};
                 for (const auto& n : d->names) {
                     if (d->space == ".reg") { // names without '%' (inline asm `{ .reg .pred p; ... }`)
                         if (!n.name.empty() && n.name[0] != '%') s.reg(n.name);
@@ -252,6 +304,15 @@ Result<Program> decodeModule(const PtxModule& m) {
                         const uint64_t at = p.threadParamBytes = alignUp(p.threadParamBytes, 8);
                         p.threadParamBytes += std::max<uint64_t>(bytes, 1);
                         s.symbols[n.name] = addSymbol({n.name, Space::Param, at, bytes, true});
+                    } else if (d->space == ".local" && p.functions[fi].recursive) {
+                        Function& fn = p.functions[fi]; // one frame per activation (call.cpp)
+                        const uint64_t a = std::max<uint64_t>(d->align, 1);
+                        const uint64_t at = fn.frameBytes = alignUp(fn.frameBytes, a);
+                        fn.frameBytes += bytes;
+                        fn.frameAlign = std::max(fn.frameAlign, a);
+                        Symbol sym{n.name, Space::Local, at, bytes, false};
+                        sym.frame = true;
+                        s.symbols[n.name] = addSymbol(sym);
                     } else if (d->space == ".shared" || d->space == ".local" || d->space == ".const" ||
                                d->space == ".global") {
                         placeVar({d->space, n.name, d->type, bytes, d->align, n.span}, s.symbols);
@@ -263,6 +324,8 @@ Result<Program> decodeModule(const PtxModule& m) {
             }
         }
         p.functions[fi].endPc = static_cast<int>(p.ops.size());
+        p.functions[fi].regEnd = p.regSlots;
+        p.functions[fi].paramRanges.emplace_back(callSiteParamsFrom, p.threadParamBytes);
         Op r; // falling off the end of a body (and a label after its last instruction) returns
         r.opc = Opc::Ret;
         r.text = "ret (end of `" + f.name + "`)";

@@ -21,6 +21,8 @@ struct DecodeScope {
     const std::map<std::string, int>* labels = nullptr;
     const std::map<std::string, int>* functions = nullptr;
     std::set<std::string> predRegs; ///< names declared `.reg .pred` (cp.async's ignore-src operand)
+    /// `.reg` declarations: name -> (bits of its type, 1 for .pred; its `<N>` count, 0 for a single name)
+    std::map<std::string, std::pair<int, int>> regDecls;
     uint32_t reg(const std::string& name);
     [[nodiscard]] int symbol(const std::string& name) const; ///< -1 if unknown
 };

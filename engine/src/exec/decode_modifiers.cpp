@@ -33,7 +33,7 @@ std::optional<Cmp> cmpOf(std::string_view m) {
 }
 
 std::optional<Rnd> rndOf(std::string_view m) {
-    static const char* kNames[] = {"rn", "rz", "rm", "rp", "rna", "rni", "rzi", "rmi", "rpi"};
+    static const char* kNames[] = {"rn", "rz", "rm", "rp", "rna", "rni", "rzi", "rmi", "rpi", "rs"};
     for (size_t i = 0; i < std::size(kNames); ++i)
         if (m == kNames[i]) return static_cast<Rnd>(i + 1);
     return std::nullopt;
@@ -169,7 +169,7 @@ std::optional<std::string> decodeModifiers(Op& op, const std::vector<std::string
                       : m == "notanumber" ? 3
                       : m == "normal"     ? 4
                                           : 5;
-        } else if (auto r = rndOf(m)) {
+        } else if (auto r = rndOf(m); r && (*r != Rnd::Rs || op.opc == Opc::Cvt)) { // .rs: cvt only
             op.rnd = *r;
         } else if (auto sp = spaceOf(m)) {
             (op.opc == Opc::Cvta && op.space != Space::Generic ? op.space2 : op.space) = *sp;

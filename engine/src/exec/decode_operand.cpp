@@ -3,6 +3,7 @@
 // `_` (PTX ISA 9.2 §4.5 constants, §6.4 operand types, §10 special registers).
 #include "exec/decode.hpp"
 
+#include <cctype>
 #include <cstdlib>
 #include <cstring>
 
@@ -14,6 +15,18 @@ uint32_t DecodeScope::reg(const std::string& name) {
     const uint32_t slot = prog->regSlots++;
     prog->regNames.push_back(name);
     regs.emplace(name, slot);
+    int bits = 0; // the declaration's type: `%r7` of `.reg .b32 %r<8>`, or the name itself
+    if (auto d = regDecls.find(name); d != regDecls.end() && d->second.second == 0) {
+        bits = d->second.first;
+    } else {
+        size_t digits = name.size();
+        while (digits > 0 && std::isdigit(static_cast<unsigned char>(name[digits - 1]))) --digits;
+        if (digits < name.size() && name.size() - digits < 9)
+            if (auto r = regDecls.find(name.substr(0, digits));
+                r != regDecls.end() && std::stoi(name.substr(digits)) < r->second.second)
+                bits = r->second.first;
+    }
+    prog->regBits.push_back(static_cast<uint8_t>(bits));
     return slot;
 }
 

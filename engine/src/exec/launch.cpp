@@ -133,6 +133,7 @@ Result<ExecResult> runKernel(const PtxModule& mod, const Launch& L, const ExecOp
     Machine m{p, L, {}, {}, {}, {}, {}, {}, {}, {}, 0, std::nullopt, 0, {}, {}};
     const auto& fn = p.functions[size_t(&kf - mod.functions.data())];
     m.sm = mod.target.sm;
+    m.ptxVersion = mod.target.ptxMajor * 10 + mod.target.ptxMinor;
     uint64_t paramBytes = 0;
     for (int s : fn.params) paramBytes = std::max(paramBytes, p.symbols[s].offset + p.symbols[s].bytes);
     m.kernelParams.assign(paramBytes, 0);
@@ -192,6 +193,9 @@ Result<ExecResult> runKernel(const PtxModule& mod, const Launch& L, const ExecOp
         uint64_t(p.regSlots) * threads * 8 > (uint64_t(1) << 31))
         return launchError("the run would need more than 1 GiB of local/param memory or 2 GiB of registers");
     m.local.assign(threads * p.localBytes, 0);
+    m.localFrames.resize(threads);
+    m.maxCallDepth = opt.maxCallDepth;
+    m.maxRecursionBytes = opt.maxRecursionBytes;
     m.threadParams.assign(threads * p.threadParamBytes, 0);
     m.constMem = p.constMem;
     m.moduleGlobals.assign(p.moduleGlobalBytes, 0);

@@ -16,6 +16,11 @@ namespace layoutscope::exec {
 struct Frame {
     int retPc = 0;
     int callOp = 0; ///< the call instruction (its return symbols)
+    // A call of a recursive function (Function::recursive): the caller's state the activation replaces.
+    uint64_t callerFrame = 0;    ///< the caller's Warp::frameBase, restored at the return
+    uint64_t stackTop = 0;       ///< the lane's frame stack size before this activation's frame
+    std::vector<uint64_t> regs;  ///< the callee's register slots as they were at the call
+    std::vector<uint8_t> params; ///< the callee's per-thread .param bytes as they were at the call
 };
 
 struct Warp {
@@ -27,9 +32,10 @@ struct Warp {
     uint32_t carry = 0;   ///< CC.CF per lane (add.cc / addc)
     std::array<int, 32> pc{};
     std::array<std::vector<Frame>, 32> stack;
-    std::vector<uint64_t> regs; ///< slot * 32 + lane
-    int blockedBarrier = -1;    ///< 0..15 a bar.sync; kWarpgroupWait: at a wgmma.mma_async (wgmma.cpp)
-    int wgmmaPc = -1;           ///< the wgmma.mma_async this warp waits at for its warpgroup (-1: none)
+    std::array<uint64_t, 32> frameBase{}; ///< .local offset of the running activation's frame (recursion)
+    std::vector<uint64_t> regs;           ///< slot * 32 + lane
+    int blockedBarrier = -1; ///< 0..15 a bar.sync; kWarpgroupWait: at a wgmma.mma_async (wgmma.cpp)
+    int wgmmaPc = -1;        ///< the wgmma.mma_async this warp waits at for its warpgroup (-1: none)
     // --- h/xasync: an mbarrier wait that failed (the warp spins on it; mbarrier.cpp), cluster barrier
     struct Spin {
         bool on = false;
@@ -91,11 +97,17 @@ struct Machine {
     uint64_t clusterPhase = 0;             ///< barrier.cluster phases completed
     bool clusterArriveRelaxed = false;     ///< an arrive of the current cluster-barrier phase was .relaxed
     std::string sm{};                      ///< the module's .target (TMA restrictions per arch)
+    int ptxVersion = 0;                    ///< the module's .version, major * 10 + minor (8.7: 87)
     std::unique_ptr<async::Model> order{}; ///< the time-and-order model (order.hpp); null when off
     Recorder* rec = nullptr;               ///< ExecOptions::record: the recorder (record.hpp); null when off
     std::shared_ptr<OrderMmaState>
         orderMma{}; ///< h/order2: tcgen05.ld not yet complete, per warp (order_mma.cpp)
     std::shared_ptr<OrderWgmmaState> orderWgmma{}; ///< wgmma registers not yet waited for (order_wgmma.cpp)
+    /// Per thread: the .local frames of its live recursive activations, from kLocalFrames up (call.cpp).
+    std::vector<std::vector<uint8_t>> localFrames;
+    uint64_t recursionBytes = 0; ///< bytes held by all threads' recursive activations (frames, saved state)
+    uint32_t maxCallDepth = 0;   ///< ExecOptions::maxCallDepth
+    uint64_t maxRecursionBytes = 0; ///< ExecOptions::maxRecursionBytes
 
     uint64_t& reg(Warp& w, uint32_t slot, int lane) { return w.regs[size_t(slot) * 32 + lane]; }
     /// Stop the run with a diagnostic at `op` (first error wins).
@@ -134,7 +146,10 @@ bool execInteger(Machine& m, Warp& w, const Op& op, uint32_t mask); // alu.cpp
 bool execFloat(Machine& m, Warp& w, const Op& op, uint32_t mask);   // fp.cpp
 bool execConvert(Machine& m, Warp& w, const Op& op, uint32_t mask); // fp.cpp (cvt)
 bool execMemory(Machine& m, Warp& w, const Op& op, uint32_t mask);  // memory.cpp (ld, st, atom, red, cvta)
-[[nodiscard]] bool isFloatOp(const Op& op);                         // fp.cpp: handled by execFloat
+/// call.cpp: `call` for the lanes in `exec` (at `pc`); the `ret` of `lane` from its innermost call.
+bool execCall(Machine& m, Warp& w, const Op& op, int pc, uint32_t exec);
+bool execReturn(Machine& m, Warp& w, const Op& op, int lane);
+[[nodiscard]] bool isFloatOp(const Op& op); // fp.cpp: handled by execFloat
 /// tcgen05.* (tcgen05_exec.cpp): `g` the lanes at the instruction, `exec` those whose guard holds.
 bool execTcgen05(Machine& m, Warp& w, const Op& op, uint32_t g, uint32_t exec);
 /// Kernel end: Tensor Memory still allocated stops the run (tcgen05_exec.cpp).
@@ -159,6 +174,11 @@ uint8_t* resolve(Machine& m, Warp& w, const Op& op, Space space, uint64_t addr, 
 /// The symbol's address in its own space for CTA index `cta` (a .shared symbol: the CTA's rank bits above
 /// its offset, program.hpp kClusterRankShift; param offset, global address, ...).
 uint64_t symbolAddress(const Machine& m, const Symbol& s, uint32_t cta);
+/// As above, for `lane` of `w`: a recursive function's .local (Symbol::frame) is in the lane's running
+/// activation's frame.
+inline uint64_t symbolAddress(const Machine& m, const Symbol& s, const Warp& w, int lane) {
+    return s.frame ? kLocalFrames + w.frameBase[lane] + s.offset : symbolAddress(m, s, w.cta);
+}
 /// A .shared address (after the generic window is removed) -> (CTA index, offset in its shared memory).
 /// `cluster`: a .shared::cluster address (any CTA of the cluster); otherwise .shared::cta (the executing
 /// CTA `w`'s own). Returns an empty string, or why the address names no CTA it may reach.

@@ -146,7 +146,7 @@ uint64_t readOperandSlow(Machine& m, Warp& w, const Opnd& o, int lane, Ty t) {
     case OK::Special:
         return special(m, w, o, lane);
     case OK::Sym:
-        return symbolAddress(m, m.p.symbols[o.sym], w.cta) + static_cast<uint64_t>(o.imm);
+        return symbolAddress(m, m.p.symbols[o.sym], w, lane) + static_cast<uint64_t>(o.imm);
     default:
         return 0;
     }
@@ -203,9 +203,16 @@ uint8_t* resolve(Machine& m, Warp& w, const Op& op, Space space, uint64_t addr, 
     }
     case Space::Local: {
         const uint64_t per = m.p.localBytes;
+        const uint64_t tIndex = uint64_t(w.cta) * m.threadsPerCta + w.firstThread + lane;
+        if (addr >= kLocalFrames) { // the frames of the thread's live recursive activations (run.cpp)
+            std::vector<uint8_t>& frames = m.localFrames[tIndex];
+            p = in(frames, addr - kLocalFrames);
+            return p ? p
+                     : bad("outside the " + std::to_string(frames.size()) +
+                           " bytes of the thread's live recursive-call frames");
+        }
         if (addr > per || bytes > per - addr)
             return bad("outside the thread's " + std::to_string(per) + " bytes of local memory");
-        const uint64_t tIndex = uint64_t(w.cta) * m.threadsPerCta + w.firstThread + lane;
         return m.local.data() + tIndex * per + addr;
     }
     case Space::Const:

@@ -46,7 +46,7 @@ struct FragElem {
 [[nodiscard]] inline uint64_t memAddress(Machine& m, Warp& w, const Opnd& o, int lane) {
     uint64_t a = static_cast<uint64_t>(o.imm);
     if (o.hasBase) a += m.reg(w, o.reg, lane);
-    if (o.sym >= 0) a += symbolAddress(m, m.p.symbols[o.sym], w.cta);
+    if (o.sym >= 0) a += symbolAddress(m, m.p.symbols[o.sym], w, lane);
     return a;
 }
 

@@ -106,7 +106,7 @@ struct Ty {
     [[nodiscard]] bool isFloat() const { return k == TK::F || k == TK::F16 || k == TK::BF16; }
 };
 
-enum class Rnd : uint8_t { None, Rn, Rz, Rm, Rp, Rna, Rni, Rzi, Rmi, Rpi };
+enum class Rnd : uint8_t { None, Rn, Rz, Rm, Rp, Rna, Rni, Rzi, Rmi, Rpi, Rs }; ///< Rs: cvt.rs (stochastic)
 enum class Cmp : uint8_t {
     None,
     Eq,
@@ -208,6 +208,7 @@ struct Symbol {
     uint64_t offset = 0; ///< address in its space (Param: offset in the kernel or per-thread param area)
     uint64_t bytes = 0;
     bool perThreadParam = false; ///< a .func parameter or a call-site .param (per-thread storage)
+    bool frame = false; ///< a .local of a recursive function: `offset` is within each activation's frame
 };
 
 struct Function {
@@ -215,6 +216,13 @@ struct Function {
     bool isEntry = false;
     int firstPc = 0, endPc = 0;
     std::vector<int> params, returns; ///< Program::symbols of its parameters / return parameters
+    // Recursion (call.cpp): a function on a cycle of the call graph gets one activation per call:
+    // its `.local` variables live in a frame per call (Symbol::frame), its registers and per-thread
+    // `.param` bytes are saved at the call and restored at the return.
+    bool recursive = false;
+    uint32_t regBegin = 0, regEnd = 0;                      ///< its register slots [regBegin, regEnd)
+    std::vector<std::pair<uint64_t, uint64_t>> paramRanges; ///< its per-thread .param bytes [from, to)
+    uint64_t frameBytes = 0, frameAlign = 16;               ///< its .local frame (recursive functions)
 };
 
 struct Program {
@@ -225,12 +233,13 @@ struct Program {
     uint32_t regSlots = 0;         ///< register slots (all functions; a function's names are its own)
     uint64_t staticSmem = 0;       ///< static .shared bytes
     uint64_t dynSmemOffset = 0;    ///< where `extern .shared` arrays start
-    uint64_t localBytes = 0;       ///< .local bytes per thread
+    uint64_t localBytes = 0;       ///< .local bytes per thread (static; frames of recursive calls follow)
     uint64_t threadParamBytes = 0; ///< per-thread .param bytes (.func parameters, call sites)
     uint64_t kernelParamBytes = 0;
     std::vector<uint8_t> constMem;
     uint64_t moduleGlobalBytes = 0; ///< module-scope .global variables, at kModuleGlobalBase
     std::vector<std::string> regNames;
+    std::vector<uint8_t> regBits; ///< per slot: its declared type's bits (1: .pred; 0: not known)
     std::vector<std::pair<int, std::string>> files; ///< `.file` directives (line info of Op::locFile)
 };
 
@@ -241,6 +250,9 @@ struct Program {
 // Address map (generic addresses): windows for shared and local, the rest is global.
 constexpr uint64_t kSharedWindow = 0x0000500000000000ull; ///< generic address of shared::cta offset 0
 constexpr uint64_t kLocalWindow = 0x0000400000000000ull;  ///< generic address of local offset 0
+/// .local offset of a thread's first recursive-call frame (its static .local bytes lie below, at most 1 GiB;
+/// the frames of the live activations follow one another upwards, call.cpp).
+constexpr uint64_t kLocalFrames = uint64_t(1) << 31;
 constexpr uint64_t kWindowBytes = uint64_t(1) << 32;
 constexpr uint64_t kGlobalBase = 0x0000700000000000ull;       ///< the first tensor's address
 constexpr uint64_t kThreadParamBase = uint64_t(1) << 40;      ///< .param address of per-thread params

@@ -119,34 +119,10 @@ bool stepWarp(Machine& m, size_t wi, bool& progressed) {
         for (int l = 0; l < 32; ++l)
             if (g >> l & 1) w.pc[l] = (exec >> l & 1) ? op.target : pc + 1;
         return true;
-    case Opc::Call: {
-        const Function& f = m.p.functions[op.target];
-        if (f.params.size() != op.callArgs.size() || f.returns.size() != op.callRets.size())
-            return m.fail(op, DiagCode::InvalidValue,
-                          "call of `" + f.name + "` with " + std::to_string(op.callArgs.size()) +
-                              " arguments; it takes " + std::to_string(f.params.size()));
-        for (uint32_t x = exec; x; x &= x - 1) {
-            const int l = std::countr_zero(x);
-            if (w.stack[l].size() >= 64)
-                return m.fail(op, DiagCode::Unsupported, "call depth over 64 (recursion?)");
-            for (const Frame& fr : w.stack[l])
-                if (m.p.ops[fr.callOp].target == op.target)
-                    return m.fail(op, DiagCode::Unsupported,
-                                  "recursive call of `" + f.name + "` (registers are per function)");
-            for (size_t i = 0; i < f.params.size(); ++i) {
-                const Symbol& from = m.p.symbols[op.callArgs[i]];
-                const Symbol& to = m.p.symbols[f.params[i]];
-                uint8_t* src = resolve(m, w, op, Space::Param, symbolAddress(m, from, w.cta), 0, l, false);
-                uint8_t* dst = resolve(m, w, op, Space::Param, symbolAddress(m, to, w.cta), 0, l, true);
-                if (!src || !dst) return false;
-                std::copy_n(src, std::min(from.bytes, to.bytes), dst);
-            }
-            w.stack[l].push_back({pc + 1, pc});
-            w.pc[l] = f.firstPc;
-        }
+    case Opc::Call: // call.cpp: arguments, the callee's activation (recursion), the depth bound
+        if (!execCall(m, w, op, pc, exec)) return false;
         advance(g & ~exec);
         return true;
-    }
     case Opc::Ret:
     case Opc::Exit:
         for (uint32_t x = exec; x; x &= x - 1) {
@@ -156,19 +132,7 @@ bool stepWarp(Machine& m, size_t wi, bool& progressed) {
                 --m.ctas[w.cta].liveThreads;
                 continue;
             }
-            const Frame fr = w.stack[l].back();
-            w.stack[l].pop_back();
-            const Op& call = m.p.ops[fr.callOp];
-            const Function& f = m.p.functions[call.target];
-            for (size_t i = 0; i < f.returns.size(); ++i) {
-                const Symbol& from = m.p.symbols[f.returns[i]];
-                const Symbol& to = m.p.symbols[call.callRets[i]];
-                uint8_t* src = resolve(m, w, op, Space::Param, symbolAddress(m, from, w.cta), 0, l, false);
-                uint8_t* dst = resolve(m, w, op, Space::Param, symbolAddress(m, to, w.cta), 0, l, true);
-                if (!src || !dst) return false;
-                std::copy_n(src, std::min(from.bytes, to.bytes), dst);
-            }
-            w.pc[l] = fr.retPc;
+            if (!execReturn(m, w, op, l)) return false; // call.cpp
         }
         advance(g & ~exec);
         // Threads that exited may complete a barrier the others wait at.

@@ -93,6 +93,12 @@ struct LaunchSpec {
 
 struct ExecOptions {
     uint64_t maxWarpSteps = uint64_t(1) << 28; ///< instructions issued per warp group; past it: a diagnostic
+    /// Calls a thread may have in progress (`call` of a `.func`, recursion included); a deeper call stops
+    /// the run naming the call's line and the depth (a runaway recursion).
+    uint32_t maxCallDepth = 1024;
+    /// Bytes the recursive calls in progress may hold, over all threads (their .local frames, the registers
+    /// and .param bytes saved for their callers, the bookkeeping); a call past it stops the run likewise.
+    uint64_t maxRecursionBytes = uint64_t(256) << 20;
     /// Feed the run to the time-and-order model (docs/exec.md "Time and order"): races, missed waits and
     /// proxy fences become errors. Off: no order checks (faster on big kernels).
     bool order = true;
