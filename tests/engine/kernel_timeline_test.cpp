@@ -5,10 +5,11 @@
 // instruction list (each instruction's `origin` PTX line), never the timeline code's output.
 //
 // What the recorder writes and what it does not (docs/exec.md "Kernel scenarios"): the TMA load, the
-// mbarrier.init / arrive.expect_tx, tcgen05.alloc / mma / ld / dealloc and the threads' st.global (as pokes)
-// are instructions of the recording; mbarrier.try_wait, tcgen05.commit / wait::ld, fences and bar.sync are
-// not. So a completion observed by a wait lands on the next instruction recorded after the wait, marked
-// approximate, and the issue of a recorded operation on its own instruction, exact.
+// mbarrier.init / arrive.expect_tx, each warp's mbarrier.try_wait that observed its phase (once, not its
+// failed spins), tcgen05.alloc / mma / ld / dealloc and the threads' st.global (as pokes) are instructions of
+// the recording; tcgen05.commit / wait::ld, fences and bar.sync are not. So a completion observed by an
+// mbarrier wait lands on that wait's own instruction, exact, and the issue of a recorded operation on its
+// own instruction, exact.
 #include "layoutscope/async/timeline.hpp"
 #include "layoutscope/scenario/order_timeline.hpp"
 #include "layoutscope/scenario/scenario.hpp"
@@ -85,7 +86,7 @@ std::vector<const async::OpSpan*> opsOf(const async::Timeline& t, async::OpKind 
 
 } // namespace
 
-TEST_CASE("kernel timeline: a TMA load waited on spans from its instruction to the first one after the wait",
+TEST_CASE("kernel timeline: a TMA load waited on spans from its instruction to the wait that observed it",
           "[async][timeline][kernel-timeline]") {
     const Loaded k = load("mma_before_tma_wait_fixed");
     const async::Timeline& t = k.t;
@@ -96,19 +97,22 @@ TEST_CASE("kernel timeline: a TMA load waited on spans from its instruction to t
 
     SECTION("the recording's instructions, in order, as read from the PTX and the scheduling rules") {
         // Warp 0 runs first: alloc (33), relinquish (34), thread 0's two inits (35, 36), then bar.sync;
-        // warps 1-3 record nothing before it. Thread 0: arrive.expect_tx (50), the TMA (51), the MMA (56)
-        // after the try_wait; then after the second bar.sync each warp in turn its tcgen05.ld (68) and its
-        // four st.global pokes (74-77); warp 0's dealloc (81) last.
-        const std::vector<int> want{33, 34, 35, 36, 50, 51, 56, 68, 74, 75, 76, 77, 68, 74,
-                                    75, 76, 77, 68, 74, 75, 76, 77, 68, 74, 75, 76, 77, 81};
+        // warps 1-3 record nothing before it. Thread 0: arrive.expect_tx (50), the TMA (51), the try_wait on
+        // `full` that sees its phase (53), the MMA (56), the try_wait on `mmadone` (59); then after the
+        // second bar.sync each warp in turn its tcgen05.ld (68) and its four st.global pokes (74-77); warp
+        // 0's dealloc (81) last.
+        const std::vector<int> want{33, 34, 35, 36, 50, 51, 53, 56, 59, 68, 74, 75, 76, 77, 68,
+                                    74, 75, 76, 77, 68, 74, 75, 76, 77, 68, 74, 75, 76, 77, 81};
         std::vector<int> got;
         for (const ScenarioInstr& in : k.s.instrs) got.push_back(in.origin.ptxLine);
         CHECK(got == want);
         CHECK(k.at(tma) == 5);
-        CHECK(k.at(mma) == 6);
-        CHECK(k.at(ld) == 7);
+        CHECK(k.at(waitFull) == 6);
+        CHECK(k.at(mma) == 7);
+        CHECK(k.at(waitDone) == 8);
+        CHECK(k.at(ld) == 9);
     }
-    SECTION("the TMA load: thread 0 issues it; the try_wait on `full` observes it, the MMA is next") {
+    SECTION("the TMA load: thread 0 issues it; the try_wait on `full` observes it, at its own step") {
         const auto loads = opsOf(t, async::OpKind::TmaLoad);
         REQUIRE(loads.size() == 1);
         const async::OpSpan& o = *loads[0];
@@ -117,11 +121,10 @@ TEST_CASE("kernel timeline: a TMA load waited on spans from its instruction to t
         CHECK(o.line == tma);
         CHECK(o.issueStep == k.at(tma));
         CHECK_FALSE(o.issueApprox);
-        // try_wait records nothing: thread 0's next recorded instruction is the MMA (warps 1-3 wait at
-        // bar.sync and record nothing meanwhile).
+        // The try_wait that saw the phase is recorded (its failed spins are not): the span ends there.
         CHECK(o.doneLine == waitFull);
-        CHECK(o.doneApprox);
-        CHECK(o.doneStep == k.at(mma));
+        CHECK_FALSE(o.doneApprox);
+        CHECK(o.doneStep == k.at(waitFull));
         CHECK(o.issueStep == 5);
         CHECK(o.doneStep == 6);
     }
@@ -133,13 +136,13 @@ TEST_CASE("kernel timeline: a TMA load waited on spans from its instruction to t
         CHECK(o.issueStep == k.at(mma));
         CHECK_FALSE(o.issueApprox);
         CHECK(o.issueStep > k.at(tma));
-        // tcgen05.commit -> mmadone; the try_wait on it is the first observer; after bar.sync the first
-        // recorded instruction is a warp's tcgen05.ld.
+        // tcgen05.commit -> mmadone; the try_wait on it is the first observer, recorded before the epilogue.
         CHECK(o.doneLine == waitDone);
-        CHECK(o.doneApprox);
-        CHECK(o.doneStep == k.at(ld));
-        CHECK(o.issueStep == 6);
-        CHECK(o.doneStep == 7);
+        CHECK_FALSE(o.doneApprox);
+        CHECK(o.doneStep == k.at(waitDone));
+        CHECK(o.doneStep < k.at(ld));
+        CHECK(o.issueStep == 7);
+        CHECK(o.doneStep == 8);
     }
     SECTION("only the TMA load and the MMA are spans: the executor checks a tcgen05.ld's read at issue") {
         // exec/order_mma.cpp: a kernel's tcgen05.ld is an access of the warp's first lane plus pending
@@ -151,11 +154,11 @@ TEST_CASE("kernel timeline: a TMA load waited on spans from its instruction to t
     SECTION("phases: `full` completes at the first wait, `mmadone` at the second; no race") {
         REQUIRE(t.phases.size() == 2);
         CHECK(t.phases[0].phase == 0);
-        CHECK(t.phases[0].step == k.at(mma));
-        CHECK(t.phases[0].approx);
+        CHECK(t.phases[0].step == k.at(waitFull));
+        CHECK_FALSE(t.phases[0].approx);
         CHECK(t.phases[1].phase == 0);
-        CHECK(t.phases[1].step == k.at(ld));
-        CHECK(t.phases[1].approx);
+        CHECK(t.phases[1].step == k.at(waitDone));
+        CHECK_FALSE(t.phases[1].approx);
         CHECK(t.phases[0].barrier.addr != t.phases[1].barrier.addr);
         CHECK(t.races.empty());
         CHECK(t.opsLeftOut == 0);
@@ -181,13 +184,16 @@ TEST_CASE("kernel timeline: an MMA issued before the TMA's wait races with the l
     REQUIRE(r.finding < k.run.warnings.size());
     CHECK(k.run.warnings[r.finding].severity == Severity::Error);
     CHECK_THAT(k.run.warnings[r.finding].message, Catch::Contains("race (read after write): tcgen05.mma"));
-    // The load is still observed by the try_wait after the MMA: the next recorded instruction is a
-    // tcgen05.ld of the epilogue.
+    // The load is still observed by the try_wait after the MMA, which is recorded: its own step, after the
+    // MMA's and before the epilogue's tcgen05.ld.
     const auto loads = opsOf(t, async::OpKind::TmaLoad);
     REQUIRE(loads.size() == 1);
     CHECK(loads[0]->issueStep == k.at(tma));
     CHECK(loads[0]->doneLine == waitFull);
-    CHECK(loads[0]->doneStep == k.at(ld));
+    CHECK(loads[0]->doneStep == k.at(waitFull));
+    CHECK_FALSE(loads[0]->doneApprox);
+    CHECK(k.at(mma) < k.at(waitFull));
+    CHECK(k.at(waitFull) < k.at(ld));
 }
 
 TEST_CASE("kernel timeline: a kernel run with the order model off has no lanes",

@@ -138,6 +138,7 @@ bool execMbarrier(Machine& m, Warp& w, const Op& op, uint32_t exec) {
     if (o.size() <= memIdx || o[memIdx].kind != OK::Mem)
         return m.fail(op, DiagCode::Syntax, "expects the mbarrier address operand `[...]`");
     uint32_t failed = 0;
+    bool waitRecorded = false; // a wait that observed its phase is recorded once per warp instruction
     for (uint32_t x = exec; x; x &= x - 1) {
         const int l = std::countr_zero(x);
         uint32_t cta = 0, off = 0;
@@ -216,8 +217,11 @@ bool execMbarrier(Machine& m, Warp& w, const Op& op, uint32_t exec) {
             if (!done) {
                 failed |= 1u << l;
                 w.spin = {true, cta, off, waitFor, parity, int(&op - m.p.ops.data())};
-            } else if (mo) { // the observed phase: its parity (a token names its phase)
-                mo->wait(orderSite(m, w, op, l), ref, uint32_t(parity ? waitFor & 1 : (waitFor >> 32) & 1));
+            } else {
+                const uint32_t observed = uint32_t(parity ? waitFor & 1 : (waitFor >> 32) & 1);
+                if (!waitRecorded) recordWait(m, w, op, l, off, observed); // the warp's wait, once
+                waitRecorded = true;
+                if (mo) mo->wait(orderSite(m, w, op, l), ref, observed); // the observed phase's parity
             }
             break;
         }

@@ -207,6 +207,15 @@ void recordMbarrier(Machine& m, const Warp& w, const Op& op, int lane, bool init
                            std::to_string(value) + ";");
 }
 
+void recordWait(Machine& m, const Warp& w, const Op& op, int lane, uint32_t off, uint32_t parity) {
+    if (!m.rec || over(*m.rec, 256)) return;
+    recordOrigin(m, w, op, lane);
+    const bool test = opcodeOf(op).rfind("mbarrier.test_wait", 0) == 0;
+    recordStatement(m, std::string(test ? "mbarrier.test_wait" : "mbarrier.try_wait") +
+                           ".parity.shared::cta.b64 p, [" + barrierName(m, w.cta, off) + "], " +
+                           std::to_string(parity & 1) + ";");
+}
+
 std::string recordingText(const Machine& m, const Recorder& r, const std::string& title) {
     std::string h = "# " + title + "\n";
     h +=

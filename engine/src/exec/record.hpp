@@ -73,6 +73,10 @@ void recordTmaStore(Machine& m, const Warp& w, const Op& op, int lane, const Tma
 void recordMbarrier(Machine& m, const Warp& w, const Op& op, int lane, bool init, uint32_t cta, uint32_t off,
                     uint64_t value, bool arrive);
 
+/// A try_wait / test_wait that observed the phase of parity `parity` of the warp's barrier at `off`: one
+/// statement per warp instruction (its first lane that saw the phase), so the completion it observes has a
+/// step of its own in the recording (docs/async-order.md "Kernel lanes").
+void recordWait(Machine& m, const Warp& w, const Op& op, int lane, uint32_t off, uint32_t parity);
 /// tcgen05.* before it executes (record_mma.cpp; `exec` the lanes whose guard holds) and wgmma.mma_async
 /// (once per warpgroup, from its first warp).
 void recordTcgen05(Machine& m, Warp& w, const Op& op, uint32_t exec);
