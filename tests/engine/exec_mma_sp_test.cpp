@@ -33,8 +33,8 @@ std::string spKernel(const std::string& instr, int nD, int nA, int nB, int nC, c
                     "mul.wide.u32 %rd2, %r0, 64;\nadd.s64 %rd3, %rd0, %rd2;\n";
     for (int j = 0; j < 13; ++j)
         t += "ld.global.u32 %r" + std::to_string(j + 1) + ", [%rd3+" + std::to_string(4 * j) + "];\n";
-    t += instr + " " + vec(20, nD) + ", " + vec(1, nA) + ", " + vec(5, nB) + ", " + vec(9, nC) + ", %r13, " + sel +
-         ";\n";
+    t += instr + " " + vec(20, nD) + ", " + vec(1, nA) + ", " + vec(5, nB) + ", " + vec(9, nC) + ", %r13, " +
+         sel + ";\n";
     t += "mul.wide.u32 %rd4, %r0, 16;\nadd.s64 %rd5, %rd1, %rd4;\n";
     for (int j = 0; j < nD; ++j)
         t += "st.global.u32 [%rd5+" + std::to_string(4 * j) + "], %r" + std::to_string(20 + j) + ";\n";
@@ -61,18 +61,19 @@ struct Form {
 const Form kForms[] = {
     {"mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", 16, F::F16, F::F16, F::F32, 0, false},
     {"mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", 16, F::F16, F::F16, F::F32, 3, false},
-    {"mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16", 16, F::F16, F::F16, F::F16, 2, true},
-    {"mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32", 16, F::BF16, F::BF16, F::F32, 1,
+    {"mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16", 16, F::F16, F::F16, F::F16, 2,
      true},
+    {"mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32", 16, F::BF16, F::BF16, F::F32,
+     1, true},
     {"mma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32", 32, F::F16, F::F16, F::F32, 0, false},
-    {"mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.bf16.bf16.f32", 32, F::BF16, F::BF16, F::F32, 1,
-     true},
+    {"mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.bf16.bf16.f32", 32, F::BF16, F::BF16, F::F32,
+     1, true},
     {"mma.sp.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", 8, F::TF32, F::TF32, F::F32, 1, false},
-    {"mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.tf32.tf32.f32", 16, F::TF32, F::TF32, F::F32, 1,
-     true},
+    {"mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.tf32.tf32.f32", 16, F::TF32, F::TF32, F::F32,
+     1, true},
     {"mma.sp.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", 32, F::S8, F::S8, F::S32, 1, false},
-    {"mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.satfinite.s32.u8.s8.s32", 64, F::U8, F::S8, F::S32, 0,
-     true},
+    {"mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.satfinite.s32.u8.s8.s32", 64, F::U8, F::S8,
+     F::S32, 0, true},
     {"mma.sp.sync.aligned.m16n8k64.row.col.f32.e4m3.e4m3.f32", 64, F::E4M3, F::E4M3, F::F32, 0, false},
 };
 
@@ -105,8 +106,8 @@ uint32_t enc(int v, F f) {
     return 0;
 }
 
-/// The stored (compressed) column of element i of lane t's A registers, and its row half (0: row g, 1: g + 8):
-/// §9.7.14.6.2's formulas, in compressed columns (logical firstcol / 2).
+/// The stored (compressed) column of element i of lane t's A registers, and its row half (0: row g, 1: g +
+/// 8): §9.7.14.6.2's formulas, in compressed columns (logical firstcol / 2).
 void aSlot(const Form& fm, uint32_t t, uint32_t i, uint32_t& half, uint32_t& ccol) {
     const uint32_t bits = bitsOf(fm.a);
     if (bits == 16) { // k16: a0 a1 row g, a2 a3 row g+8; k32 adds a4..a7 at +8 stored columns
@@ -236,10 +237,13 @@ TEST_CASE("exec mma.sp: D of lanes 0 and 3 worked out by hand (m16n8k16 f16, sel
         CHECK(bitsf32(d[12]) == 496.0f);
         CHECK(bitsf32(d[13]) == 576.0f);
     }
-    SECTION("lane 4 (row 1) is 0") { CHECK(bitsf32(d[16]) == 0.0f); }
+    SECTION("lane 4 (row 1) is 0") {
+        CHECK(bitsf32(d[16]) == 0.0f);
+    }
 }
 
-TEST_CASE("exec mma.sp: every executed form equals the CPU product of the dense-expanded A", "[exec][mma-sp]") {
+TEST_CASE("exec mma.sp: every executed form equals the CPU product of the dense-expanded A",
+          "[exec][mma-sp]") {
     for (const Form& fm : kForms)
         for (uint32_t seed : {1u, 77u}) {
             INFO(fm.instr << " selector " << fm.sel << " seed " << seed);
@@ -250,8 +254,8 @@ TEST_CASE("exec mma.sp: every executed form equals the CPU product of the dense-
             int bad = 0;
             for (size_t i = 0; i < 128; ++i)
                 if (got[i] != c.want[i] && ++bad <= 4)
-                    FAIL_CHECK("lane " << i / 4 << " d" << i % 4 << " = 0x" << std::hex << got[i] << ", want 0x"
-                                       << c.want[i]);
+                    FAIL_CHECK("lane " << i / 4 << " d" << i % 4 << " = 0x" << std::hex << got[i]
+                                       << ", want 0x" << c.want[i]);
             CHECK(bad == 0);
         }
 }
@@ -264,7 +268,8 @@ TEST_CASE("exec mma.sp: undefined metadata and selectors stop the run with the r
         auto r = runSp(kernelOf(f16), c.in);
         REQUIRE_FALSE(r);
         CHECK_THAT(r.error().message, Catch::Contains("metadata 0x5 of row 0, chunk 0") &&
-                                          Catch::Contains("undefined behaviour") && Catch::Contains("9.7.14.6.1"));
+                                          Catch::Contains("undefined behaviour") &&
+                                          Catch::Contains("9.7.14.6.1"));
     }
     SECTION("::ordered_metadata with a decreasing pair (0b0001)") {
         const Form& o = kForms[2];
@@ -284,7 +289,8 @@ TEST_CASE("exec mma.sp: undefined metadata and selectors stop the run with the r
         auto r = runSp(spKernel("mma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32", 4, 4, 4, 4, "2"),
                        std::vector<uint32_t>(512, 0));
         REQUIRE_FALSE(r);
-        CHECK_THAT(r.error().message, Catch::Contains("sparsity selector of this shape is the constant 0 or 1"));
+        CHECK_THAT(r.error().message,
+                   Catch::Contains("sparsity selector of this shape is the constant 0 or 1"));
     }
     SECTION("selector 1 on m16n8k64 (all four threads: 0)") {
         auto r = runSp(spKernel("mma.sp.sync.aligned.m16n8k64.row.col.s32.s8.s8.s32", 4, 4, 4, 4, "1"),
@@ -294,7 +300,8 @@ TEST_CASE("exec mma.sp: undefined metadata and selectors stop the run with the r
     }
 }
 
-TEST_CASE("exec mma.sp: ptxas accepts the kernels of these tests (skipped without ptxas)", "[exec][mma-sp][ptxas]") {
+TEST_CASE("exec mma.sp: ptxas accepts the kernels of these tests (skipped without ptxas)",
+          "[exec][mma-sp][ptxas]") {
     const std::string ptxas = layoutscope::test::findPtxas();
     if (ptxas.empty()) {
         WARN("SKIPPED: ptxas not found on PATH or at /usr/local/cuda/bin/ptxas");
@@ -303,7 +310,8 @@ TEST_CASE("exec mma.sp: ptxas accepts the kernels of these tests (skipped withou
     const auto path = std::filesystem::temp_directory_path() / "layoutscope_exec_mma_sp.ptx";
     for (const Form& fm : kForms) {
         std::ofstream(path) << kernelOf(fm);
-        const std::string cmd = "'" + ptxas + "' -arch=sm_90a '" + path.string() + "' -o /dev/null 2>/dev/null";
+        const std::string cmd =
+            "'" + ptxas + "' -arch=sm_90a '" + path.string() + "' -o /dev/null 2>/dev/null";
         INFO(fm.instr);
         CHECK(std::system(cmd.c_str()) == 0);
     }

@@ -57,15 +57,16 @@ bool expandMmaSpA(Machine& m, Warp& w, const Op& op, const MmaForm& f, std::vect
             const uint32_t nib = (word >> shift) & 0xF, i0 = nib & 3, i1 = nib >> 2;
             const bool bad = tf32 ? nib != 0x4 && nib != 0xE : i0 == i1 || (f.spOrdered && i0 > i1);
             if (bad)
-                return m.fail(op, DiagCode::InvalidValue,
-                              std::string(f.spOrdered ? "mma.sp::ordered_metadata" : "mma.sp") + " metadata " +
-                                  hexNibble(nib) + " of row " + std::to_string(row) + ", chunk " +
-                                  std::to_string(c) + " (" + m.who(w, int(lane)) + ", bits [" +
-                                  std::to_string(shift) + "," + std::to_string(shift + 4) + ") of e) is not " +
-                                  (tf32              ? "a 1:2 index (0b0100 or 0b1110)"
-                                   : f.spOrdered ? "an increasing 2:4 index pair (0x4, 0x8, 0x9, 0xc, 0xd, 0xe)"
-                                                 : "a 2:4 index pair of two positions") +
-                                  ": undefined behaviour (PTX ISA §9.7.14.6.1)");
+                return m.fail(
+                    op, DiagCode::InvalidValue,
+                    std::string(f.spOrdered ? "mma.sp::ordered_metadata" : "mma.sp") + " metadata " +
+                        hexNibble(nib) + " of row " + std::to_string(row) + ", chunk " + std::to_string(c) +
+                        " (" + m.who(w, int(lane)) + ", bits [" + std::to_string(shift) + "," +
+                        std::to_string(shift + 4) + ") of e) is not " +
+                        (tf32          ? "a 1:2 index (0b0100 or 0b1110)"
+                         : f.spOrdered ? "an increasing 2:4 index pair (0x4, 0x8, 0x9, 0xc, 0xd, 0xe)"
+                                       : "a 2:4 index pair of two positions") +
+                        ": undefined behaviour (PTX ISA §9.7.14.6.1)");
             if (tf32) {
                 full[size_t(row) * K + span * c + (nib == 0xE ? 1 : 0)] = A[size_t(row) * Kc + c];
             } else {

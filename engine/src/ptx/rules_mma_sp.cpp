@@ -1,12 +1,9 @@
 // Warp-level mma with sparse A and the block-scaled mma (PTX ISA 9.2 §9.7.14.6.3 mma.sp /
 // mma.sp::ordered_metadata; §9.7.14.5.14 mma `.block_scale`). The rules below as CUDA 13.0 ptxas decides
 // them (tests/data/ptxas_front/mma_sp.jsonl.gz):
-//
 //   mma.spvariant.sync.aligned.shape.row.col{.satfinite}{.kind}{.block_scale{.scale_vec}}.dtype.atype.btype.ctype{.stype}
 //       d, a, b, c, e, f {, scale-a-data, {byte-id-a, thread-id-a}, scale-b-data, {byte-id-b, thread-id-b}}
-//   mma.sync.aligned.kind.block_scale{.scale_vec}.shape.row.col.f32.atype.btype.f32.stype
-//       d, a, b, c, scale-a-data, {byte-id-a, thread-id-a}, scale-b-data, {byte-id-b, thread-id-b}
-//
+//   mma.sync.aligned.kind.block_scale{.scale_vec}.shape.row.col.f32.atype.btype.f32.stype (no e, f)
 //   class (atype.btype)       sparse shapes (sel max)       dense b.s.   dtype = ctype        kind / target
 //   f16                       m16n8k16 (3), m16n8k32 (1*)   -            f16 | f32            -
 //   bf16                      m16n8k16 (3), m16n8k32 (1)    -            f32                  -
@@ -19,7 +16,6 @@
 //   .kind::mxf4  (e2m1)       m16n8k128                     m16n8k64     f32, .ue8m0, 2X      sm_120-like
 //   .kind::mxf4nvf4 (e2m1)    m16n8k128                     m16n8k64     f32, 2X .ue8m0 | 4X .ue4m3
 //   (*) m16n8k32 .f16 with .f32 accumulators: ptxas 13.0 takes the selector 0..3.
-//
 // Fragments (registers per thread): A holds M x K/2 stored elements (sparse) or M x K; B, C, D as dense
 // mma; 8-bit containers for .kind::f8f6f4 / .kind::mxf8f6f4 elements, packed 4-bit for .kind::mxf4*.
 // e: the metadata, a 32-bit register; f: the sparsity selector, an integer constant. Any `.kind` with
@@ -43,8 +39,8 @@ bool claimsSparse(const ParsedInstr& in) {
 }
 bool claimsBlockScale(const ParsedInstr& in) {
     return !claimsSparse(in) && std::any_of(in.opcode.begin(), in.opcode.end(), [](const OpcodeToken& t) {
-               return t.text == ".block_scale" || t.text.rfind(".kind::mx", 0) == 0;
-           });
+        return t.text == ".block_scale" || t.text.rfind(".kind::mx", 0) == 0;
+    });
 }
 
 std::vector<QualSpec> specs(std::initializer_list<const char*> texts) {
@@ -58,11 +54,9 @@ std::vector<QualGroup> groups(const char* ref, bool sparse) {
         {"sync", {{".sync"}}, true, false, ref, true},
         {"alignment", {{".aligned"}}, true, false, ref},
         {"shape",
-         specs({".m8n8k4", ".m16n8k4", ".m16n8k8", ".m16n8k16", ".m8n8k16", ".m16n8k32", ".m8n8k32", ".m16n8k64",
-                ".m8n8k128", ".m16n8k128", ".m16n8k256"}),
-         true,
-         false,
-         ref},
+         specs({".m8n8k4", ".m16n8k4", ".m16n8k8", ".m16n8k16", ".m8n8k16", ".m16n8k32", ".m8n8k32",
+                ".m16n8k64", ".m8n8k128", ".m16n8k128", ".m16n8k256"}),
+         true, false, ref},
         {"layout", {{".row"}, {".col"}}, true, true, ref},
         {"saturation", {{".satfinite"}}, false, false, ref},
         {"kind",
@@ -77,25 +71,29 @@ std::vector<QualGroup> groups(const char* ref, bool sparse) {
          false,
          ref},
         {"block scaling", {{".block_scale"}}, false, false, ref},
-        {"scale vector size", {{".scale_vec::1X"}, {".scale_vec::2X"}, {".scale_vec::4X"}}, false, false, ref},
-        {"type",
-         specs({".f16", ".f32", ".bf16", ".tf32", ".f64", ".s32", ".s8", ".u8", ".s4", ".u4", ".b1", ".e4m3", ".e5m2",
-                ".e3m2", ".e2m3", ".e2m1", ".ue8m0", ".ue4m3"}),
-         true,
-         true,
+        {"scale vector size",
+         {{".scale_vec::1X"}, {".scale_vec::2X"}, {".scale_vec::4X"}},
+         false,
+         false,
          ref},
+        {"type",
+         specs({".f16", ".f32", ".bf16", ".tf32", ".f64", ".s32", ".s8", ".u8", ".s4", ".u4", ".b1", ".e4m3",
+                ".e5m2", ".e3m2", ".e2m3", ".e2m1", ".ue8m0", ".ue4m3"}),
+         true, true, ref},
         {"bit operation", {{".xor"}, {".and"}}, false, false, ref},
         {"population count", {{".popc"}}, false, false, ref}};
     if (sparse)
-        g.insert(g.begin(),
-                 QualGroup{"sparsity", {{".sp", kAllTargets, 71}, {".sp::ordered_metadata", kAllTargets, 85}},
-                           true, false, ref});
+        g.insert(g.begin(), QualGroup{"sparsity",
+                                      {{".sp", kAllTargets, 71}, {".sp::ordered_metadata", kAllTargets, 85}},
+                                      true,
+                                      false,
+                                      ref});
     return g;
 }
 
 const InstrSpec kMmaSp{"mma.sp", {"mma"}, kAllTargets, 71, kRef, groups(kRef, true), {}, &claimsSparse};
-const InstrSpec kMmaScaled{"mma.sync (block scale)", {"mma"}, kAllTargets, 87, kDenseRef,
-                           groups(kDenseRef, false), {}, &claimsBlockScale};
+const InstrSpec kMmaScaled{"mma.sync (block scale)", {"mma"}, kAllTargets,      87, kDenseRef,
+                           groups(kDenseRef, false), {},      &claimsBlockScale};
 
 bool oneOf(const std::string& t, std::initializer_list<const char*> l) {
     return std::any_of(l.begin(), l.end(), [&](const char* s) { return t == s; });
@@ -109,7 +107,7 @@ bool f8f6f4(const std::string& t) {
 
 /// What a form is made of, once its qualifiers are read.
 struct Form {
-    std::string cls;                 ///< "f16", "bf16", "tf32", "i8", "i4", "fp8", "f8f6f4", "mxf8f6f4", "mxf4"
+    std::string cls; ///< "f16", "bf16", "tf32", "i8", "i4", "fp8", "f8f6f4", "mxf8f6f4", "mxf4"
     std::vector<const char*> shapes; ///< the shapes the class takes
     std::vector<const char*> accums; ///< dtype = ctype values
     int aBits = 0, bBits = 0;        ///< element (container) bits of A and B
@@ -174,33 +172,34 @@ bool laxMetadata(const Checker& c, const Form& f, bool ordered) {
 
 /// d, a, b, c (vectors of the fragment sizes), then e (a 32-bit register) and f (an integer constant in
 /// the shape's selector range) of mma.sp, then the block-scale operands.
-Status checkOperands(Checker& c, const Form& f, const std::string& shape, const std::string (&tp)[5], bool sparse,
-                     bool scaled) {
+Status checkOperands(Checker& c, const Form& f, const std::string& shape, const std::string (&tp)[5],
+                     bool sparse, bool scaled) {
     const int m = 16, n = 8, k = std::stoi(shape.substr(shape.find('k') + 1));
     const auto regs = [](int elems, int bits) { return size_t(std::max(1, elems * bits / 32)); };
     const int accBits = tp[0] == ".f16" ? 16 : 32;
     const size_t len[4] = {regs(m * n / 32, accBits), regs(m * (sparse ? k / 2 : k) / 32, f.aBits),
                            regs(n * k / 32, f.bBits), regs(m * n / 32, accBits)};
     const size_t count = 4 + (sparse ? 2 : 0) + (scaled ? 4 : 0);
-    std::string list = "d (" + std::to_string(len[0]) + " registers), a (" + std::to_string(len[1]) + "), b (" +
-                       std::to_string(len[2]) + "), c (" + std::to_string(len[3]) + ")";
+    std::string list = "d (" + std::to_string(len[0]) + " registers), a (" + std::to_string(len[1]) +
+                       "), b (" + std::to_string(len[2]) + "), c (" + std::to_string(len[3]) + ")";
     if (sparse) list += ", e (the metadata), f (the sparsity selector)";
     if (scaled) list += ", scale-a-data, {byte-id-a, thread-id-a}, scale-b-data, {byte-id-b, thread-id-b}";
     if (!c.expectCount(count, list, c.spec.ref)) return c.finish();
     static const char* kRole[4] = {"d (the result fragment", "a (the A fragment", "b (the B fragment",
                                    "c (the accumulator fragment"};
+    static const uint32_t kAccept[4] = {kR32 | kSink, kR32, kR32, kR32 | kImm};
     for (size_t i = 0; i < 4; ++i)
-        c.expectVector(c.in.operands[i], std::string(kRole[i]) + ", in 32-bit registers)", len[i],
-                       i == 0 ? kR32 | kSink : i == 3 ? kR32 | kImm : kR32, c.spec.ref);
+        c.expectVector(c.in.operands[i], std::string(kRole[i]) + ", in 32-bit registers)", len[i], kAccept[i],
+                       c.spec.ref);
     size_t at = 4;
     if (sparse) {
         const Operand& e = c.in.operands[4];
         const bool lax = laxMetadata(c, f, c.value("sparsity") == ".sp::ordered_metadata");
-        const bool laxForm = lax && ((e.kind == OperandKind::Vector && e.elements.size() == 1 &&
-                                      c.kindOf(e.elements[0]) == kR32) ||
-                                     (e.kind != OperandKind::Vector && c.kindOf(e) == kPred));
-        if (!laxForm)
-            c.expectScalar(e, "e (the sparsity metadata, a 32-bit register)", kR32, c.spec.ref);
+        const bool laxForm =
+            lax &&
+            ((e.kind == OperandKind::Vector && e.elements.size() == 1 && c.kindOf(e.elements[0]) == kR32) ||
+             (e.kind != OperandKind::Vector && c.kindOf(e) == kPred));
+        if (!laxForm) c.expectScalar(e, "e (the sparsity metadata, a 32-bit register)", kR32, c.spec.ref);
         const Operand& sel = c.in.operands[5];
         if (c.expectScalar(sel, "f (the sparsity selector, an integer constant)", kImm, c.spec.ref)) {
             const int max = selectorMax(f, k, tp[0]);
@@ -208,10 +207,11 @@ Status checkOperands(Checker& c, const Form& f, const std::string& shape, const 
             if (v < 0 || v > max)
                 c.error(DiagCode::InvalidValue, sel.span,
                         "the sparsity selector of " + shape + " with " + f.cls + " inputs is " +
-                            (max ? "0.." + std::to_string(max) : std::string("0")) + "; found " + std::to_string(v) +
-                            " (" + (max == 3 ? "one thread of each quad holds the metadata"
-                                    : max == 1 ? "a thread pair: 0 for T0 T1, 1 for T2 T3"
-                                               : "all four threads of each quad hold the metadata") +
+                            (max ? "0.." + std::to_string(max) : std::string("0")) + "; found " +
+                            std::to_string(v) + " (" +
+                            (max == 3   ? "one thread of each quad holds the metadata"
+                             : max == 1 ? "a thread pair: 0 for T0 T1, 1 for T2 T3"
+                                        : "all four threads of each quad hold the metadata") +
                             ", PTX ISA §9.7.14.6.1)",
                         c.spec.ref, Provenance::Ptxas);
         }
@@ -228,17 +228,22 @@ Status checkOperands(Checker& c, const Form& f, const std::string& shape, const 
             const Operand& data = c.in.operands[at + 2 * j];
             if (!(data.kind == OperandKind::Vector && data.elements.size() == 1 &&
                   c.kindOf(data.elements[0]) == kR32))
-                c.expectScalar(data, std::string("scale-") + who + "-data (a 32-bit register)", kR32, c.spec.ref);
+                c.expectScalar(data, std::string("scale-") + who + "-data (a 32-bit register)", kR32,
+                               c.spec.ref);
             const Operand& ids = c.in.operands[at + 2 * j + 1];
-            if (!c.expectVector(ids, std::string("{byte-id-") + who + ", thread-id-" + who + "}", 2, kR16 | kImm,
-                                c.spec.ref))
+            if (!c.expectVector(ids, std::string("{byte-id-") + who + ", thread-id-" + who + "}", 2,
+                                kR16 | kImm, c.spec.ref))
                 continue;
             const Operand &byte = ids.elements[0], &thread = ids.elements[1];
-            if (byte.kind == OperandKind::Immediate &&
-                (vec == 1 ? byte.imm < 0 || byte.imm > 3 : vec == 2 ? byte.imm != 0 && byte.imm != 2 : byte.imm != 0))
+            if (byte.kind == OperandKind::Immediate && (vec == 1   ? byte.imm < 0 || byte.imm > 3
+                                                        : vec == 2 ? byte.imm != 0 && byte.imm != 2
+                                                                   : byte.imm != 0))
                 c.error(DiagCode::InvalidValue, byte.span,
                         std::string("byte-id-") + who + " of `.scale_vec::" + std::to_string(vec) + "X` is " +
-                            (vec == 1 ? "0..3" : vec == 2 ? "0 or 2" : "0") + "; found " + std::to_string(byte.imm),
+                            (vec == 1   ? "0..3"
+                             : vec == 2 ? "0 or 2"
+                                        : "0") +
+                            "; found " + std::to_string(byte.imm),
                         c.spec.ref, Provenance::Ptxas);
             const int tmax = j ? 3 : 1;
             if (thread.kind == OperandKind::Immediate && (thread.imm < 0 || thread.imm > tmax))
@@ -270,8 +275,9 @@ Status checkMma(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironment&
     }
     if (types.size() != wantTypes) {
         c.error(DiagCode::InvalidValue, types.empty() ? c.opcodeSpan() : types.back()->tok->span,
-                std::string(spec.name) + " names " + (scaled ? "five types, dtype.atype.btype.ctype.stype" :
-                                                               "four types, dtype.atype.btype.ctype") +
+                std::string(spec.name) + " names " +
+                    (scaled ? "five types, dtype.atype.btype.ctype.stype"
+                            : "four types, dtype.atype.btype.ctype") +
                     "; found " + std::to_string(types.size()),
                 ref, Provenance::Ptxas);
         return c.finish();
@@ -282,8 +288,8 @@ Status checkMma(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironment&
     const Form f = classOf(kind, tp[1], tp[2], sparse, scaled);
     if (f.cls.empty()) {
         c.error(DiagCode::InvalidValue, types[1]->tok->span,
-                "`" + tp[1] + tp[2] + "`" + (kind.empty() ? "" : " with `" + kind + "`") + " is not a form of " +
-                    spec.name +
+                "`" + tp[1] + tp[2] + "`" + (kind.empty() ? "" : " with `" + kind + "`") +
+                    " is not a form of " + spec.name +
                     (sparse ? " (f16, bf16, tf32 pairs; s8/u8 or s4/u4 mixes; e4m3/e5m2 mixes; FP6/FP4 with "
                               "`.kind::f8f6f4`; e2m1 with `.kind::mxf4` / `.kind::mxf4nvf4`)"
                             : " (`.kind::mxf8f6f4` with e4m3, e5m2, e3m2, e2m3, e2m1; `.kind::mxf4` / "
@@ -295,7 +301,8 @@ Status checkMma(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironment&
     // any kind needs ::ordered_metadata ("Illegal modifier '.sp'").
     if (sparse && !kind.empty() && c.value("sparsity") != ".sp::ordered_metadata")
         c.error(DiagCode::InvalidValue, c.spanOf("kind"),
-                "`" + kind + "` with sparse A needs `.sp::ordered_metadata` (not `.sp`)", ref, Provenance::Ptxas);
+                "`" + kind + "` with sparse A needs `.sp::ordered_metadata` (not `.sp`)", ref,
+                Provenance::Ptxas);
     const bool mx = f.cls == "mxf4" || f.cls == "mxf8f6f4";
     if (mx != scaled)
         c.error(DiagCode::InvalidValue, scaled ? c.spanOf("block scaling") : c.spanOf("kind"),
@@ -309,19 +316,22 @@ Status checkMma(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironment&
                 Provenance::Ptxas);
     if (c.find("scale vector size") && !scaled)
         c.error(DiagCode::InvalidValue, c.spanOf("scale vector size"),
-                "`" + c.value("scale vector size") + "` is for `.block_scale` forms only", ref, Provenance::Ptxas);
+                "`" + c.value("scale vector size") + "` is for `.block_scale` forms only", ref,
+                Provenance::Ptxas);
     if (scaled && mx) {
         const std::string vs = c.value("scale vector size"), st = tp[4];
         const bool nv = kind == ".kind::mxf4nvf4";
-        const bool ok = f.cls == "mxf8f6f4" ? (vs.empty() || vs == ".scale_vec::1X") && st == ".ue8m0"
-                        : nv ? (vs == ".scale_vec::2X" && st == ".ue8m0") || (vs == ".scale_vec::4X" && st == ".ue4m3")
-                             : (vs.empty() || vs == ".scale_vec::2X") && st == ".ue8m0";
+        const bool ok =
+            f.cls == "mxf8f6f4" ? (vs.empty() || vs == ".scale_vec::1X") && st == ".ue8m0"
+            : nv ? (vs == ".scale_vec::2X" && st == ".ue8m0") || (vs == ".scale_vec::4X" && st == ".ue4m3")
+                 : (vs.empty() || vs == ".scale_vec::2X") && st == ".ue8m0";
         if (!ok)
             c.error(DiagCode::InvalidValue, types[4]->tok->span,
                     "`" + kind + "` takes " +
                         (f.cls == "mxf8f6f4" ? std::string("`.scale_vec::1X` (the default) with `.ue8m0`")
-                         : nv ? std::string("`.scale_vec::2X` with `.ue8m0` or `.scale_vec::4X` with `.ue4m3`")
-                              : std::string("`.scale_vec::2X` (the default) with `.ue8m0`")) +
+                         : nv
+                             ? std::string("`.scale_vec::2X` with `.ue8m0` or `.scale_vec::4X` with `.ue4m3`")
+                             : std::string("`.scale_vec::2X` (the default) with `.ue8m0`")) +
                         "; found `" + (vs.empty() ? "(none)" : vs) + "` with `" + st + "` (PTX ISA Table 36)",
                     ref, Provenance::Ptxas);
     } else if (!scaled && wantTypes == 4 && oneOf(tp[0], {".ue8m0", ".ue4m3"})) {
@@ -335,36 +345,40 @@ Status checkMma(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironment&
     // FP8 with .f16 accumulators: sm_120-like targets and ::ordered_metadata only ("mma with F16 accumulator
     // and F8 floating point type" not supported elsewhere; "Illegal modifier '.sp'" there).
     if (f.cls == "fp8" && tp[0] == ".f16" && c.bit && !(c.bit & kSm120Like))
-        c.targetError(types[0]->tok->span, std::string(spec.name) + " with FP8 inputs and `.f16` accumulators",
-                      kSm120Like, ref, Provenance::Ptxas);
+        c.targetError(types[0]->tok->span,
+                      std::string(spec.name) + " with FP8 inputs and `.f16` accumulators", kSm120Like, ref,
+                      Provenance::Ptxas);
     else if (f.cls == "fp8" && tp[0] == ".f16" && sparse && c.value("sparsity") != ".sp::ordered_metadata")
         c.error(DiagCode::InvalidValue, c.spanOf("sparsity"),
-                "FP8 with `.f16` accumulators needs `.sp::ordered_metadata` (not `.sp`)", ref, Provenance::Ptxas);
+                "FP8 with `.f16` accumulators needs `.sp::ordered_metadata` (not `.sp`)", ref,
+                Provenance::Ptxas);
     if (f.cls == "fp8" && c.bit && c.ptx < 84)
         c.error(DiagCode::TargetMismatch, types[1]->tok->span,
-                std::string(spec.name) + " with FP8 inputs needs PTX ISA 8.4 or later; this kernel declares "
-                                         ".version " +
+                std::string(spec.name) + " with FP8 inputs needs PTX ISA 8.4 or later; .version is " +
                     ptxText(c.ptx),
                 ref, Provenance::Ptxas);
-    if (std::find_if(f.shapes.begin(), f.shapes.end(), [&](const char* x) { return shape == x; }) == f.shapes.end())
+    if (std::find_if(f.shapes.begin(), f.shapes.end(), [&](const char* x) { return shape == x; }) ==
+        f.shapes.end())
         c.error(DiagCode::InvalidValue, c.spanOf("shape"),
-                std::string(spec.name) + " with " + f.cls + " inputs takes " + listOf(f.shapes, ", `") + "; found `" +
-                    shape + "`",
+                std::string(spec.name) + " with " + f.cls + " inputs takes " + listOf(f.shapes, ", `") +
+                    "; found `" + shape + "`",
                 ref, Provenance::Ptxas);
     const auto accumOk = [&](const std::string& x) {
         return std::any_of(f.accums.begin(), f.accums.end(), [&](const char* a) { return x == a; });
     };
     if (!accumOk(tp[0]) || tp[3] != tp[0])
         c.error(DiagCode::InvalidValue, types[0]->tok->span,
-                std::string(spec.name) + " with " + f.cls + " inputs accumulates in " + listOf(f.accums, " or `") +
-                    ", dtype equal to ctype; found `" + tp[0] + "` / `" + tp[3] + "`",
+                std::string(spec.name) + " with " + f.cls + " inputs accumulates in " +
+                    listOf(f.accums, " or `") + ", dtype equal to ctype; found `" + tp[0] + "` / `" + tp[3] +
+                    "`",
                 ref, Provenance::Ptxas);
     if (c.find("saturation") && f.cls != "i8" && f.cls != "i4")
         c.error(DiagCode::InvalidValue, c.spanOf("saturation"),
                 "`.satfinite` is for the s8/u8 and s4/u4 forms only: remove it", ref, Provenance::Ptxas);
-    if (c.find("bit operation") || c.find("population count"))
-        c.error(DiagCode::InvalidValue, c.spanOf(c.find("bit operation") ? "bit operation" : "population count"),
-                "`.xor` / `.and` / `.popc` belong to the dense `.b1` mma only: remove them", ref, Provenance::Ptxas);
+    for (const char* g : {"bit operation", "population count"})
+        if (c.find(g))
+            c.error(DiagCode::InvalidValue, c.spanOf(g),
+                    "`.xor` / `.and` / `.popc` are for the dense `.b1` mma", ref, Provenance::Ptxas);
     if (!c.diags.empty()) return c.finish();
     return checkOperands(c, f, shape, tp, sparse, scaled);
 }
