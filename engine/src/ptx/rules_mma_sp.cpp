@@ -49,6 +49,10 @@ std::vector<QualSpec> specs(std::initializer_list<const char*> texts) {
     return v;
 }
 
+/// `.kind::mxf4*` with sparse A: arch-specific targets only (ptxas 13.0: ".kind::mxf4 with .sp modifier" not
+/// on sm_100f, "Sparse mma with block scale" not on sm_120f).
+constexpr TargetMask kMxSparse = kSm100a | kSm103a | kSm110a | kSm120a | kSm121a;
+
 std::vector<QualGroup> groups(const char* ref, bool sparse) {
     std::vector<QualGroup> g{
         {"sync", {{".sync"}}, true, false, ref, true},
@@ -65,8 +69,8 @@ std::vector<QualGroup> groups(const char* ref, bool sparse) {
           {".kind::tf32", kTcgen05Targets},
           {".kind::i8", kSm100a | kSm110a},
           {".kind::mxf8f6f4", kTcgen05Targets | kSm120Like},
-          {".kind::mxf4", kTcgen05Targets | kSm120Like},
-          {".kind::mxf4nvf4", kTcgen05Targets | kSm120Like}},
+          {".kind::mxf4", sparse ? kMxSparse : kTcgen05Targets | kSm120Like},
+          {".kind::mxf4nvf4", sparse ? kMxSparse : kTcgen05Targets | kSm120Like}},
          false,
          false,
          ref},
@@ -82,12 +86,8 @@ std::vector<QualGroup> groups(const char* ref, bool sparse) {
          true, true, ref},
         {"bit operation", {{".xor"}, {".and"}}, false, false, ref},
         {"population count", {{".popc"}}, false, false, ref}};
-    if (sparse)
-        g.insert(g.begin(), QualGroup{"sparsity",
-                                      {{".sp", kAllTargets, 71}, {".sp::ordered_metadata", kAllTargets, 85}},
-                                      true,
-                                      false,
-                                      ref});
+    const std::vector<QualSpec> sp{{".sp", kAllTargets, 71}, {".sp::ordered_metadata", kAllTargets, 85}};
+    if (sparse) g.insert(g.begin(), QualGroup{"sparsity", sp, true, false, ref});
     return g;
 }
 
@@ -105,15 +105,14 @@ bool f8f6f4(const std::string& t) {
     return oneOf(t, {".e4m3", ".e5m2", ".e3m2", ".e2m3", ".e2m1"});
 }
 
-/// What a form is made of, once its qualifiers are read.
-struct Form {
+struct Form {        ///< what a form is made of, once its qualifiers are read
     std::string cls; ///< "f16", "bf16", "tf32", "i8", "i4", "fp8", "f8f6f4", "mxf8f6f4", "mxf4"
     std::vector<const char*> shapes; ///< the shapes the class takes
     std::vector<const char*> accums; ///< dtype = ctype values
     int aBits = 0, bBits = 0;        ///< element (container) bits of A and B
 };
 
-/// The class of a form from its kind and atype.btype; empty cls when the pair has none.
+/// The class of a form from its kind and atype.btype (empty cls: none).
 Form classOf(const std::string& kind, const std::string& a, const std::string& b, bool sparse, bool scaled) {
     Form f;
     const auto set = [&](const char* c, std::vector<const char*> sh, std::vector<const char*> acc, int bits) {
