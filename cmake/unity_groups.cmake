@@ -58,18 +58,19 @@ layoutscope_unity_group(layoutscope_engine 6
   engine/src/exec/memory.cpp
   engine/src/exec/memory_ops.cpp
   engine/src/exec/mma_math.cpp
-  engine/src/exec/mma_sync.cpp)
+  engine/src/exec/mma_sparse.cpp)
 layoutscope_unity_group(layoutscope_engine 7
   engine/src/exec/ldmatrix_b8.cpp
+  engine/src/exec/mma_sync.cpp
   engine/src/exec/order.cpp
   engine/src/exec/order_mma.cpp
   engine/src/exec/record.cpp
   engine/src/exec/record_mma.cpp
   engine/src/exec/record_scenario.cpp
-  engine/src/exec/run.cpp
-  engine/src/exec/tcgen05_decode.cpp)
+  engine/src/exec/run.cpp)
 layoutscope_unity_group(layoutscope_engine 8
   engine/src/exec/mbarrier.cpp
+  engine/src/exec/tcgen05_decode.cpp
   engine/src/exec/tcgen05_exec.cpp
   engine/src/exec/tcgen05_mma.cpp
   engine/src/exec/tma.cpp
@@ -101,14 +102,14 @@ layoutscope_unity_group(layoutscope_engine 11
 layoutscope_unity_group(layoutscope_engine 12
   engine/src/ptx/rules_bulk_tensor.cpp
   engine/src/ptx/rules_cp_async.cpp
-  engine/src/ptx/rules_tcgen05_ldred.cpp
-  engine/src/ptx/rules_tcgen05_ldst.cpp)
+  engine/src/ptx/rules_mma_sp.cpp)
 layoutscope_unity_group(layoutscope_engine 13
   engine/src/ptx/rules_matrix.cpp
-  engine/src/ptx/rules_mbarrier.cpp)
+  engine/src/ptx/rules_mbarrier.cpp
+  engine/src/ptx/rules_tcgen05_ldred.cpp)
 layoutscope_unity_group(layoutscope_engine 14
-  engine/src/ptx/rules_tcgen05_misc.cpp
-  engine/src/ptx/rules_tcgen05_mma.cpp)
+  engine/src/ptx/rules_tcgen05_ldst.cpp
+  engine/src/ptx/rules_tcgen05_misc.cpp)
 layoutscope_unity_group(layoutscope_engine 15
   engine/src/ptx/rules_tma.cpp
   engine/src/ptx/rules_wgmma.cpp)

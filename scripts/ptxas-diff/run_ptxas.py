@@ -118,6 +118,11 @@ def runBatch(ptxas, target, version, cases):
     for k in bad:
         # the kernel-relative line: the instruction is on line 12 of a kernel body (15 in the wrapper)
         out[k] = record(cases[k], target, version, 1, [(l + 3, kd, m) for l, kd, m in per[k]], 15)
+        # ptxas 13.0 sometimes reports an error of its own expansion of one kernel's mma.sp on a declaration
+        # line of another module's kernel ("Illegal modifier '.sync' for instruction 'and'" at line 6) that
+        # the instruction alone does not get: an error off the instruction's line is decided alone.
+        if out[k]["error_line"] not in (0, None):
+            out[k] = runAlone(ptxas, target, version, cases[k])
     rest = [k for k in range(len(cases)) if k not in bad]
     if rest:
         rc2, msgs2 = assemble(ptxas, target, version, [cases[k]["instr"] for k in rest])

@@ -223,8 +223,8 @@ TEST_CASE("exec: runs that must stop name the PTX line and the thread", "[exec]"
                        l);
     };
     SECTION("an instruction the executor does not model") {
-        auto r = run("mma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {%r1,%r1,%r1,%r1}, "
-                     "{%r1,%r1,%r1,%r1}, {%r1,%r1,%r1,%r1}, {%r1,%r1,%r1,%r1}, %r1, 0x0;");
+        auto r = run("mma.sp.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32 {%r1,%r1,%r1,%r1}, "
+                     "{%r1,%r1}, {%r1,%r1}, {%r1,%r1,%r1,%r1}, %r1, 0x0;");
         REQUIRE_FALSE(r);
         CHECK(r.error().span.line == 9);
         CHECK(r.error().code == DiagCode::Unsupported);

@@ -266,10 +266,10 @@ std::optional<std::string> ldst(const Parts& p, const std::string& rest, DecodeS
 
 std::optional<std::string> mmaSync(const Parts& p, const std::string& rest, DecodeScope& s, Op& op,
                                    MmaForm& f) {
-    if (p.size() > 1 && (p[1] == "sp" || p[1] == "sp::ordered_metadata"))
-        return std::string("sparse `mma.sp` is not modelled yet");
+    // mma.sp{::ordered_metadata} (§9.7.14.6.3): d, a, b, c, e (metadata), f (sparsity selector).
+    const bool sparse = p.size() > 1 && (p[1] == "sp" || p[1] == "sp::ordered_metadata");
     Parts q;
-    for (size_t i = 1; i < p.size(); ++i)
+    for (size_t i = sparse ? 2 : 1; i < p.size(); ++i)
         if (p[i] != "sync" && p[i] != "aligned") q.push_back(p[i]);
     if (q.empty() || !shapeOf(q[0], f)) return std::string("expected mma.sync.aligned.mMnNkK...");
     q.erase(q.begin());
@@ -287,30 +287,55 @@ std::optional<std::string> mmaSync(const Parts& p, const std::string& rest, Deco
     f.d = meOf(q[0]), f.a = meOf(q[1]), f.b = meOf(q[2]), f.c = meOf(q[3]);
     const std::string shape = std::to_string(f.m) + "x" + std::to_string(f.n) + "x" + std::to_string(f.k);
     const bool f16 = f.a == ME::F16 || f.a == ME::BF16, integer = f.a == ME::S8 || f.a == ME::U8;
+    const bool fp8 = f.a == ME::E4M3 || f.a == ME::E5M2;
+    const uint32_t k = sparse ? f.k / 2u : f.k; // .sp: A's stored K (the dense form of that K's A fragment)
     bool ok = false;
-    if (f.m == 16 && f.n == 8 && (f.k == 16 || f.k == 8) && f16 && f.b == f.a)
+    if (f.m == 16 && f.n == 8 && (k == 16 || k == 8) && f16 && f.b == f.a)
         ok = (f.d == ME::F32 && f.c == ME::F32) || (f.a == ME::F16 && f.d == ME::F16 && f.c == ME::F16);
-    else if (f.m == 16 && f.n == 8 && (f.k == 8 || f.k == 4) && f.a == ME::TF32)
+    else if (f.m == 16 && f.n == 8 && (k == 8 || k == 4) && f.a == ME::TF32)
         ok = f.b == ME::TF32 && f.d == ME::F32 && f.c == ME::F32;
-    else if (f.m == 16 && f.n == 8 && (f.k == 32 || f.k == 16) && integer)
+    else if (f.m == 16 && f.n == 8 && (k == 32 || k == 16) && integer)
         ok = (f.b == ME::S8 || f.b == ME::U8) && f.d == ME::S32 && f.c == ME::S32;
-    else if (f.m == 8 && f.n == 8 && f.k == 4 && f.a == ME::F64)
+    else if (f.m == 8 && f.n == 8 && f.k == 4 && f.a == ME::F64 && !sparse)
         ok = f.b == ME::F64 && f.c == ME::F64 && f.d == ME::F64;
+    else if (f.m == 16 && f.n == 8 && f.k == 64 && fp8 && sparse) // m16n8k64 .e4m3/.e5m2, f32 only
+        ok = (f.b == ME::E4M3 || f.b == ME::E5M2) && f.d == ME::F32 && f.c == ME::F32;
     if (!ok)
-        return "mma.sync m" + shape + "." + q[0] + "." + q[1] + "." + q[2] + "." + q[3] +
-               " is not a form the executor models (m16n8k16/k8 f16/bf16, m16n8k8/k4 tf32, m16n8k32/k16 "
-               "s8/u8, m8n8k4 f64)";
+        return std::string(sparse ? "mma.sp" : "mma.sync") + " m" + shape + "." + q[0] + "." + q[1] + "." +
+               q[2] + "." + q[3] +
+               (sparse ? " is not modelled by the executor yet (it runs "
+                       : " is not a form the executor models (") +
+               (sparse ? "m16n8k32/k16 f16/bf16, m16n8k16/k8 tf32, m16n8k64/k32 s8/u8, m16n8k64 e4m3/e5m2"
+                       : "m16n8k16/k8 f16/bf16, m16n8k8/k4 tf32, m16n8k32/k16 s8/u8, m8n8k4 f64") +
+               ")";
     if (f.satfinite && !integer) return std::string(".satfinite is for the integer mma");
-    if (auto err = operands(rest, s, op, 4)) return err;
+    if (auto err = operands(rest, s, op, sparse ? 6 : 4)) return err;
+    if (sparse) {
+        // The selector: one thread of each quad holds the metadata when a row has 4 chunks, a pair
+        // (0: T0 T1, 1: T2 T3) with 8, all four with 16 (§9.7.14.6.1); other values are undefined.
+        const uint32_t chunks = f.k / (f.a == ME::TF32 ? 2u : 4u); // chunks of metadata per row of A
+        const int64_t maxSel = chunks == 4 ? 3 : chunks == 8 ? 1 : 0;
+        if (op.o[5].kind != OK::Imm || op.o[5].imm < 0 || op.o[5].imm > maxSel)
+            return "the sparsity selector of this shape is the constant 0" +
+                   std::string(maxSel == 3   ? "..3"
+                               : maxSel == 1 ? " or 1"
+                                             : "") +
+                   "; other values are undefined (PTX ISA §9.7.14.6.1)";
+        if (op.o[4].kind != OK::Reg)
+            return std::string("the metadata e is a 32-bit register (PTX ISA §9.7.14.6.3)");
+        f.sparse = true, f.spSel = uint8_t(op.o[5].imm), f.spOrdered = p[1] != "sp";
+        op.o.pop_back(); // the selector lives in the form; the metadata stays at o[4]
+    }
     static const char* kRole[] = {"d", "a", "b", "c"};
     for (int i = 0; i < 4;
          ++i) { // registers per operand: its fragment's elements packed into .b32 (f64: .b64)
         const char which = "DABC"[i];
         const uint32_t bits = meBits(which == 'A' ? f.a : which == 'B' ? f.b : which == 'C' ? f.c : f.d);
-        const uint32_t n = fragCount(f, which), regs = bits >= 32 ? n : n * bits / 32;
+        const uint32_t n = fragCount(f, which) / (which == 'A' && sparse ? 2 : 1);
+        const uint32_t regs = bits >= 32 ? n : n * bits / 32;
         if ((op.o[size_t(i)].kind != OK::Vec && regs != 1) || vecLen(op.o[size_t(i)]) != regs)
-            return std::string(kRole[i]) + " of this mma.sync form is a vector of " + std::to_string(regs) +
-                   " registers (§9.7.14.5.8)";
+            return std::string(kRole[i]) + " of this " + (sparse ? "mma.sp" : "mma.sync") +
+                   " form is a vector of " + std::to_string(regs) + " registers (§9.7.14.5.8, §9.7.14.6.2)";
     }
     op.opc = Opc::MmaSync;
     return std::nullopt;

@@ -36,6 +36,12 @@ struct FragElem {
 [[nodiscard]] bool expandSparseA(Machine& m, const Op& op, const std::array<Warp*, 4>& warps,
                                  const MmaForm& f, std::vector<long double>& A);
 
+/// mma.sp (mma_sparse.cpp): `A`, the stored 16 x K/2 values (row-major), becomes the 16 x K matrix the
+/// metadata (Op::o[4] of the lanes the selector names) places them in; false (m.fail) on metadata the
+/// PTX ISA calls undefined.
+[[nodiscard]] bool expandMmaSpA(Machine& m, Warp& w, const Op& op, const MmaForm& f,
+                                std::vector<long double>& A);
+
 /// The register slot of element `i` of a vector operand (the operand itself when it is not a vector);
 /// -1 for an immediate or sink.
 [[nodiscard]] inline int vecReg(const Opnd& o, size_t i) {

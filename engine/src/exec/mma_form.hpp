@@ -45,8 +45,9 @@ struct MmaForm {
     int waitN = -1;          ///< cp.async.wait_group N / wgmma.wait_group N; -1: wait_all
     int8_t scaleA = 1, scaleB = 1;       ///< wgmma imm-scale-a / imm-scale-b (1 or -1)
     bool transA = false, transB = false; ///< wgmma imm-trans-a / imm-trans-b (MN-major operand)
-    bool sparse = false;                 ///< wgmma.mma_async.sp: A stored K/2 wide, sp-meta is Op::o.back()
-    uint8_t spSel = 0;                   ///< wgmma.mma_async.sp sparsity selector (sp-sel)
+    bool sparse = false;    ///< wgmma.mma_async.sp / mma.sp: A stored K/2 wide, sp-meta is Op::o.back()
+    uint8_t spSel = 0;      ///< wgmma.mma_async.sp sp-sel / mma.sp sparsity selector f
+    bool spOrdered = false; ///< mma.sp::ordered_metadata (indices must increase from the LSB)
 };
 
 } // namespace layoutscope::exec

@@ -135,17 +135,19 @@ FragElem mmaFrag(const MmaForm& f, char which, uint32_t lane, uint32_t i) {
             r.row = g + 8 * (i / 4), r.col = 4 * t + i % 4; // 8-bit k16
         return r;
     }
-    // B (k, n), n = g.
+    // B (k, n), n = g. The K of mma.sp (f16 k32, tf32 k16, 8-bit k64) continues the pattern of the dense
+    // K below it (unverified: the ISA gives those B layouts as figures only; CuTe's SM80 sparse atoms
+    // agree; scripts/probes/mma_sp checks them on an H100).
     r.col = g;
-    if (bits == 16 && f.k == 16)
+    if (bits == 16 && f.k >= 16)
         r.row = 2 * t + i % 2 + 8 * (i / 2);
     else if (bits == 16)
         r.row = 2 * t + i;
-    else if (bits == 32 && f.k == 8)
+    else if (bits == 32 && f.k >= 8)
         r.row = t + 4 * i;
     else if (bits == 32)
         r.row = t;
-    else if (f.k == 32)
+    else if (f.k >= 32)
         r.row = 4 * t + i % 4 + 16 * (i / 4);
     else
         r.row = 4 * t + i;

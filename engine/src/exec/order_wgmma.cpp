@@ -11,7 +11,7 @@
 // finding has the model's words and the timeline its arrow.
 #include "exec/order_wgmma.hpp"
 
-#include "exec/mma_exec.hpp"
+#include "exec/mma_exec.hpp" // vecReg
 #include "exec/order.hpp"
 
 #include <algorithm>

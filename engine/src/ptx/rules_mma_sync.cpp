@@ -25,7 +25,7 @@
 // The fragment sizes (registers per thread) are the ISA's: elements per thread (m*k/32 for A, n*k/32
 // for B, m*n/32 for C and D) x element bits / 32, one 64-bit register per .f64 element, 8-bit containers
 // for .kind::f8f6f4; m8n8k4 .f16/.bf16 runs one m8n8k4 per quad-pair (A, B: 2; C, D: 4 .f16x2 or 8 .f32).
-// Not modelled here (listed by `check`, not validated): mma.sp and the .block_scale forms.
+// mma.sp and the .block_scale forms: rules_mma_sp.cpp.
 #include "ptx/rules.hpp"
 
 #include <algorithm>
@@ -36,7 +36,8 @@ namespace {
 
 constexpr const char* kRef = "PTX ISA 9.2 §9.7.14.5.14 mma";
 
-/// The forms this file does not model: sparse `mma.sp` (`.sp`, `.sp::ordered_metadata`) and block scaling.
+/// The forms this file does not model: sparse `mma.sp` (`.sp`, `.sp::ordered_metadata`) and block scaling
+/// (rules_mma_sp.cpp).
 bool claimsDense(const ParsedInstr& in) {
     return std::none_of(in.opcode.begin(), in.opcode.end(), [](const OpcodeToken& t) {
         return t.text == ".sp" || t.text.rfind(".sp::", 0) == 0 || t.text == ".block_scale" ||

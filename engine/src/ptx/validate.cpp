@@ -29,7 +29,7 @@ const std::vector<InstrEntry>& entries() {
         for (auto part : {tmaEntries(), tcgen05LdStEntries(), tcgen05MiscEntries(), mbarrierEntries(),
                           tcgen05MmaEntries(), tcgen05LdRedEntries(), bulkEntries(), bulkTensorEntries(),
                           syncEntries(), cpAsyncEntries(), mbarrierMoreEntries(), wgmmaEntries(),
-                          ldstSharedEntries(), matrixEntries(), mmaSyncEntries()})
+                          ldstSharedEntries(), matrixEntries(), mmaSyncEntries(), mmaSpEntries()})
             v.insert(v.end(), part.begin(), part.end());
         return v;
     }();
