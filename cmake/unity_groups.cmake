@@ -125,19 +125,21 @@ layoutscope_unity_group(layoutscope_engine 17
   engine/src/scenario/im2col.cpp
   engine/src/scenario/kernel_directive.cpp
   engine/src/scenario/kernel_timeline.cpp
+  engine/src/scenario/lowering.cpp
   engine/src/scenario/mma_values.cpp
-  engine/src/scenario/observe.cpp
-  engine/src/scenario/operand_grid.cpp)
+  engine/src/scenario/observe.cpp)
 layoutscope_unity_group(layoutscope_engine 18
+  engine/src/scenario/operand_grid.cpp
   engine/src/scenario/operand_resolve.cpp
   engine/src/scenario/operand_sequence.cpp
   engine/src/scenario/ops.cpp
+  engine/src/scenario/ops_tma.cpp
   engine/src/scenario/reader.cpp
   engine/src/scenario/run.cpp
-  engine/src/scenario/scaffold.cpp
-  engine/src/scenario/smem_access.cpp
-  engine/src/scenario/tcgen05.cpp)
+  engine/src/scenario/scaffold.cpp)
 layoutscope_unity_group(layoutscope_engine 19
+  engine/src/scenario/smem_access.cpp
+  engine/src/scenario/tcgen05.cpp
   engine/src/scenario/tensormap.cpp
   engine/src/scenario/tma_extra.cpp
   engine/src/scenario/umma.cpp
