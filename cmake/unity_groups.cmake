@@ -138,15 +138,18 @@ layoutscope_unity_group(layoutscope_engine 18
   engine/src/scenario/run.cpp
   engine/src/scenario/scaffold.cpp)
 layoutscope_unity_group(layoutscope_engine 19
+  engine/src/scenario/scaffold_operands.cpp
+  engine/src/scenario/scaffold_text.cpp
   engine/src/scenario/smem_access.cpp
   engine/src/scenario/tcgen05.cpp
   engine/src/scenario/tensormap.cpp
   engine/src/scenario/tma_extra.cpp
   engine/src/scenario/umma.cpp
-  engine/src/scenario/wgmma.cpp
+  engine/src/scenario/wgmma.cpp)
+layoutscope_unity_group(layoutscope_engine 20
   engine/src/scenario/wgmma_d.cpp
   engine/src/scenario/wgmma_values.cpp)
-layoutscope_unity_group(layoutscope_engine 20
+layoutscope_unity_group(layoutscope_engine 21
   engine/src/tcgen05/cp.cpp
   engine/src/tcgen05/exec.cpp
   engine/src/tcgen05/exec_bulk.cpp
@@ -155,7 +158,7 @@ layoutscope_unity_group(layoutscope_engine 20
   engine/src/tcgen05/tmem_alloc.cpp
   engine/src/tcgen05/umma.cpp
   engine/src/tcgen05/umma_exec.cpp)
-layoutscope_unity_group(layoutscope_engine 21
+layoutscope_unity_group(layoutscope_engine 22
   engine/src/tcgen05/exec_ldst_bulk.cpp
   engine/src/tcgen05/ldst.cpp
   engine/src/tcgen05/umma_layout.cpp
@@ -163,7 +166,7 @@ layoutscope_unity_group(layoutscope_engine 21
   engine/src/tcgen05/umma_scale_exec.cpp
   engine/src/tcgen05/umma_ws_sp.cpp
   engine/src/tcgen05/umma_ws_sp_exec.cpp)
-layoutscope_unity_group(layoutscope_engine 22
+layoutscope_unity_group(layoutscope_engine 23
   engine/src/tma/execute.cpp
   engine/src/tma/fast.cpp
   engine/src/tma/gather4.cpp
@@ -172,11 +175,11 @@ layoutscope_unity_group(layoutscope_engine 22
   engine/src/tma/tensor_map.cpp
   engine/src/tma/tensor_map_bytes.cpp
   engine/src/tma/tensor_map_names.cpp)
-layoutscope_unity_group(layoutscope_engine 23
+layoutscope_unity_group(layoutscope_engine 24
   engine/src/tma/geometry.cpp
   engine/src/tma/im2col_exec.cpp
   engine/src/tma/tensor_map_decode.cpp)
-layoutscope_unity_group(layoutscope_engine 24
+layoutscope_unity_group(layoutscope_engine 25
   engine/src/tma/im2col.cpp
   engine/src/tma/subbyte.cpp
   engine/src/tma/tensor_map_print.cpp)
