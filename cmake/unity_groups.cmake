@@ -142,11 +142,13 @@ layoutscope_unity_group(layoutscope_engine 19
   engine/src/scenario/scaffold_text.cpp
   engine/src/scenario/smem_access.cpp
   engine/src/scenario/tcgen05.cpp
+  engine/src/scenario/tcgen05_run.cpp
   engine/src/scenario/tensormap.cpp
   engine/src/scenario/tma_extra.cpp
-  engine/src/scenario/umma.cpp
-  engine/src/scenario/wgmma.cpp)
+  engine/src/scenario/umma.cpp)
 layoutscope_unity_group(layoutscope_engine 20
+  engine/src/scenario/tcgen05_lower.cpp
+  engine/src/scenario/wgmma.cpp
   engine/src/scenario/wgmma_d.cpp
   engine/src/scenario/wgmma_values.cpp)
 layoutscope_unity_group(layoutscope_engine 21
