@@ -114,40 +114,41 @@ layoutscope_unity_group(layoutscope_engine 16
   engine/src/scenario/async_order.cpp
   engine/src/scenario/async_order_differ.cpp
   engine/src/scenario/consumer_checks.cpp
+  engine/src/scenario/consumer_specs.cpp
   engine/src/scenario/directives.cpp
   engine/src/scenario/export_cuda_asm.cpp
   engine/src/scenario/export_cuda_reads.cpp
-  engine/src/scenario/file.cpp
-  engine/src/scenario/fill.cpp)
+  engine/src/scenario/file.cpp)
 layoutscope_unity_group(layoutscope_engine 17
   engine/src/scenario/async_order_ranges.cpp
+  engine/src/scenario/fill.cpp
   engine/src/scenario/fragment_check.cpp
   engine/src/scenario/im2col.cpp
   engine/src/scenario/kernel_directive.cpp
   engine/src/scenario/kernel_timeline.cpp
   engine/src/scenario/lowering.cpp
-  engine/src/scenario/mma_values.cpp
-  engine/src/scenario/observe.cpp)
+  engine/src/scenario/mma_values.cpp)
 layoutscope_unity_group(layoutscope_engine 18
+  engine/src/scenario/observe.cpp
   engine/src/scenario/operand_grid.cpp
   engine/src/scenario/operand_resolve.cpp
   engine/src/scenario/operand_sequence.cpp
   engine/src/scenario/ops.cpp
   engine/src/scenario/ops_tma.cpp
   engine/src/scenario/reader.cpp
-  engine/src/scenario/run.cpp
-  engine/src/scenario/scaffold.cpp)
+  engine/src/scenario/run.cpp)
 layoutscope_unity_group(layoutscope_engine 19
+  engine/src/scenario/scaffold.cpp
   engine/src/scenario/scaffold_operands.cpp
   engine/src/scenario/scaffold_text.cpp
   engine/src/scenario/smem_access.cpp
   engine/src/scenario/tcgen05.cpp
   engine/src/scenario/tcgen05_run.cpp
   engine/src/scenario/tensormap.cpp
-  engine/src/scenario/tma_extra.cpp
-  engine/src/scenario/umma.cpp)
+  engine/src/scenario/tma_extra.cpp)
 layoutscope_unity_group(layoutscope_engine 20
   engine/src/scenario/tcgen05_lower.cpp
+  engine/src/scenario/umma.cpp
   engine/src/scenario/wgmma.cpp
   engine/src/scenario/wgmma_d.cpp
   engine/src/scenario/wgmma_values.cpp)
