@@ -191,6 +191,9 @@ layoutscope_unity_group(layoutscope_conform 0
   app/conform/cute_layout.cpp
   app/conform/golden_reader.cpp)
 layoutscope_unity_group(layoutscope_conform 1
+  app/conform/conform_cute.cpp
+  app/conform/conform_cute_smem.cpp
+  app/conform/conform_cute_tmem.cpp
   app/conform/conform_dispatch.cpp
   app/conform/conform_encode.cpp
   app/conform/conform_tma.cpp)
