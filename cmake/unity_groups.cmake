@@ -300,24 +300,26 @@ layoutscope_unity_group(layoutscope_views 3
   views/lesson_menu.cpp
   views/main_window.cpp)
 layoutscope_unity_group(layoutscope_views 4
+  views/main_window_cells.cpp
+  views/main_window_document.cpp
   views/main_window_fit.cpp
   views/main_window_kernel.cpp
   views/main_window_links.cpp
   views/main_window_open.cpp
   views/main_window_panels.cpp
-  views/offscreen_gl.cpp
-  views/operand_view.cpp
-  views/painter_overlay.cpp)
+  views/offscreen_gl.cpp)
 layoutscope_unity_group(layoutscope_views 5
+  views/operand_view.cpp
+  views/painter_overlay.cpp
   views/path_overlay.cpp
   views/playback.cpp
   views/playback_keys.cpp
   views/recovery_store.cpp
   views/scenario_checker.cpp
-  views/scenario_highlighter.cpp
-  views/source_pane.cpp
-  views/swizzle_explorer.cpp)
+  views/scenario_highlighter.cpp)
 layoutscope_unity_group(layoutscope_views 6
+  views/source_pane.cpp
+  views/swizzle_explorer.cpp
   views/swizzle_explorer_dock.cpp
   views/theme.cpp
   views/timeline_widget.cpp
