@@ -274,55 +274,55 @@ layoutscope_unity_group(layoutscope_views 0
   views/compare_export.cpp)
 layoutscope_unity_group(layoutscope_views 1
   views/compare_window.cpp
+  views/compare_window_panes.cpp
   views/disk_watcher.cpp
   views/document_file.cpp
   views/editor_dock.cpp
   views/editor_file.cpp
   views/event_list.cpp
-  views/examples_menu.cpp
-  views/export.cpp)
+  views/examples_menu.cpp)
 layoutscope_unity_group(layoutscope_views 2
+  views/export.cpp
   views/export_dialogs.cpp
   views/export_sequence.cpp
-  views/export_view.cpp
   views/file_prompts.cpp
   views/gl_surface.cpp
   views/global_pane.cpp
   views/help_menu.cpp
   views/imgui_layer.cpp)
 layoutscope_unity_group(layoutscope_views 3
+  views/export_view.cpp
   views/import_tensormap_dialog.cpp
   views/instr_filter_bar.cpp
   views/kernel_chooser.cpp
   views/kernel_run.cpp
   views/launch_dialog.cpp
   views/lesson_dock.cpp
-  views/lesson_menu.cpp
-  views/main_window.cpp)
+  views/lesson_menu.cpp)
 layoutscope_unity_group(layoutscope_views 4
+  views/main_window.cpp
   views/main_window_cells.cpp
   views/main_window_document.cpp
   views/main_window_fit.cpp
   views/main_window_kernel.cpp
   views/main_window_links.cpp
   views/main_window_open.cpp
-  views/main_window_panels.cpp
-  views/offscreen_gl.cpp)
+  views/main_window_panels.cpp)
 layoutscope_unity_group(layoutscope_views 5
+  views/offscreen_gl.cpp
   views/operand_view.cpp
   views/painter_overlay.cpp
   views/path_overlay.cpp
   views/playback.cpp
   views/playback_keys.cpp
   views/recovery_store.cpp
-  views/scenario_checker.cpp
-  views/scenario_highlighter.cpp)
+  views/scenario_checker.cpp)
 layoutscope_unity_group(layoutscope_views 6
+  views/scenario_highlighter.cpp
   views/source_pane.cpp
   views/swizzle_explorer.cpp
   views/swizzle_explorer_dock.cpp
   views/theme.cpp
   views/timeline_widget.cpp
   views/tmem_views.cpp
-  views/view_export_menu.cpp
-  views/window_grab.cpp)
+  views/view_export_menu.cpp)
