@@ -237,31 +237,34 @@ layoutscope_unity_group(layoutscope_scene 1
   views/scene/kernel_launch.cpp
   views/scene/label_layout.cpp)
 layoutscope_unity_group(layoutscope_scene 2
+  views/scene/global_scene_query.cpp
   views/scene/lesson_scene.cpp
   views/scene/mark_badge.cpp
   views/scene/multicast_fans.cpp
   views/scene/overlay.cpp
   views/scene/path_primitives.cpp
   views/scene/prepared_views.cpp
-  views/scene/reg_scene.cpp
-  views/scene/row_fold.cpp)
+  views/scene/reg_scene.cpp)
 layoutscope_unity_group(layoutscope_scene 3
   views/scene/operand_scene.cpp
+  views/scene/row_fold.cpp
   views/scene/selection.cpp
   views/scene/smem_colour.cpp
   views/scene/smem_scene.cpp
   views/scene/smem_scene_cache.cpp
   views/scene/smem_tile_overlay.cpp
-  views/scene/smem_tiles.cpp
-  views/scene/source_origin.cpp)
+  views/scene/smem_tiles.cpp)
 layoutscope_unity_group(layoutscope_scene 4
+  views/scene/source_origin.cpp
   views/scene/svg_writer.cpp
   views/scene/swizzle_scene.cpp
   views/scene/tma_fans.cpp
   views/scene/tmem_expected.cpp
   views/scene/tmem_overlay.cpp
   views/scene/tmem_scene.cpp
-  views/scene/tmem_scene_cache.cpp
+  views/scene/tmem_scene_cache.cpp)
+layoutscope_unity_group(layoutscope_scene 5
+  views/scene/tmem_inspect.cpp
   views/scene/view_pane.cpp)
 layoutscope_unity_group(layoutscope_views 0
   views/apng.cpp
