@@ -265,6 +265,7 @@ layoutscope_unity_group(layoutscope_scene 4
   views/scene/tmem_scene_cache.cpp)
 layoutscope_unity_group(layoutscope_scene 5
   views/scene/tmem_inspect.cpp
+  views/scene/tmem_side_overlays.cpp
   views/scene/view_pane.cpp)
 layoutscope_unity_group(layoutscope_views 0
   views/apng.cpp
