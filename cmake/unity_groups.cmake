@@ -231,39 +231,42 @@ layoutscope_unity_group(layoutscope_scene 1
   views/scene/document.cpp
   views/scene/file_kind.cpp
   views/scene/global_axis.cpp
+  views/scene/global_overlay.cpp
   views/scene/global_scene.cpp
   views/scene/inspect.cpp
   views/scene/instr_filter.cpp
-  views/scene/kernel_launch.cpp
-  views/scene/label_layout.cpp)
+  views/scene/kernel_launch.cpp)
 layoutscope_unity_group(layoutscope_scene 2
   views/scene/global_scene_query.cpp
+  views/scene/label_layout.cpp
   views/scene/lesson_scene.cpp
   views/scene/mark_badge.cpp
   views/scene/multicast_fans.cpp
   views/scene/overlay.cpp
   views/scene/path_primitives.cpp
-  views/scene/prepared_views.cpp
-  views/scene/reg_scene.cpp)
+  views/scene/prepared_views.cpp)
 layoutscope_unity_group(layoutscope_scene 3
   views/scene/operand_scene.cpp
+  views/scene/reg_scene.cpp
   views/scene/row_fold.cpp
   views/scene/selection.cpp
   views/scene/smem_colour.cpp
   views/scene/smem_scene.cpp
   views/scene/smem_scene_cache.cpp
-  views/scene/smem_tile_overlay.cpp
-  views/scene/smem_tiles.cpp)
+  views/scene/smem_tile_overlay.cpp)
 layoutscope_unity_group(layoutscope_scene 4
+  views/scene/smem_tiles.cpp
   views/scene/source_origin.cpp
   views/scene/svg_writer.cpp
   views/scene/swizzle_scene.cpp
   views/scene/tma_fans.cpp
   views/scene/tmem_expected.cpp
   views/scene/tmem_overlay.cpp
-  views/scene/tmem_scene.cpp
-  views/scene/tmem_scene_cache.cpp)
+  views/scene/tmem_scene.cpp)
 layoutscope_unity_group(layoutscope_scene 5
+  views/scene/tmem_dvalues.cpp
+  views/scene/tmem_scene_cache.cpp)
+layoutscope_unity_group(layoutscope_scene 6
   views/scene/tmem_inspect.cpp
   views/scene/tmem_side_overlays.cpp
   views/scene/view_pane.cpp)
