@@ -307,29 +307,32 @@ layoutscope_unity_group(layoutscope_views 3
   views/lesson_dock.cpp
   views/lesson_menu.cpp)
 layoutscope_unity_group(layoutscope_views 4
+  views/lesson_dock_answer.cpp
   views/main_window.cpp
   views/main_window_cells.cpp
   views/main_window_document.cpp
   views/main_window_fit.cpp
   views/main_window_kernel.cpp
   views/main_window_links.cpp
-  views/main_window_open.cpp
-  views/main_window_panels.cpp)
+  views/main_window_open.cpp)
 layoutscope_unity_group(layoutscope_views 5
+  views/main_window_panels.cpp
   views/offscreen_gl.cpp
   views/operand_view.cpp
   views/painter_overlay.cpp
   views/path_overlay.cpp
   views/playback.cpp
   views/playback_keys.cpp
-  views/recovery_store.cpp
-  views/scenario_checker.cpp)
+  views/recovery_store.cpp)
 layoutscope_unity_group(layoutscope_views 6
+  views/scenario_checker.cpp
   views/scenario_highlighter.cpp
   views/source_pane.cpp
   views/swizzle_explorer.cpp
   views/swizzle_explorer_dock.cpp
   views/theme.cpp
   views/timeline_widget.cpp
-  views/tmem_views.cpp
-  views/view_export_menu.cpp)
+  views/tmem_views.cpp)
+layoutscope_unity_group(layoutscope_views 7
+  views/view_export_menu.cpp
+  views/window_grab.cpp)
