@@ -117,39 +117,47 @@ layoutscope_unity_group(layoutscope_engine 16
   engine/src/scenario/async_order.cpp
   engine/src/scenario/async_order_differ.cpp
   engine/src/scenario/consumer_checks.cpp
+  engine/src/scenario/consumer_specs.cpp
   engine/src/scenario/directives.cpp
   engine/src/scenario/export_cuda_asm.cpp
   engine/src/scenario/export_cuda_reads.cpp
-  engine/src/scenario/file.cpp
-  engine/src/scenario/fill.cpp)
+  engine/src/scenario/file.cpp)
 layoutscope_unity_group(layoutscope_engine 17
   engine/src/scenario/async_order_ranges.cpp
   engine/src/scenario/export_cuda_wgmma.cpp
+  engine/src/scenario/fill.cpp
   engine/src/scenario/fragment_check.cpp
   engine/src/scenario/im2col.cpp
   engine/src/scenario/kernel_directive.cpp
   engine/src/scenario/kernel_timeline.cpp
-  engine/src/scenario/mma_values.cpp
-  engine/src/scenario/observe.cpp)
+  engine/src/scenario/lowering.cpp)
 layoutscope_unity_group(layoutscope_engine 18
+  engine/src/scenario/mma_values.cpp
+  engine/src/scenario/observe.cpp
   engine/src/scenario/operand_grid.cpp
   engine/src/scenario/operand_resolve.cpp
   engine/src/scenario/operand_sequence.cpp
   engine/src/scenario/ops.cpp
-  engine/src/scenario/reader.cpp
+  engine/src/scenario/ops_tma.cpp
+  engine/src/scenario/reader.cpp)
+layoutscope_unity_group(layoutscope_engine 19
   engine/src/scenario/run.cpp
   engine/src/scenario/scaffold.cpp
-  engine/src/scenario/smem_access.cpp)
-layoutscope_unity_group(layoutscope_engine 19
+  engine/src/scenario/scaffold_operands.cpp
+  engine/src/scenario/scaffold_text.cpp
+  engine/src/scenario/smem_access.cpp
   engine/src/scenario/smem_store.cpp
   engine/src/scenario/tcgen05.cpp
+  engine/src/scenario/tcgen05_run.cpp)
+layoutscope_unity_group(layoutscope_engine 20
+  engine/src/scenario/tcgen05_lower.cpp
   engine/src/scenario/tensormap.cpp
   engine/src/scenario/tma_extra.cpp
   engine/src/scenario/umma.cpp
   engine/src/scenario/wgmma.cpp
   engine/src/scenario/wgmma_d.cpp
   engine/src/scenario/wgmma_values.cpp)
-layoutscope_unity_group(layoutscope_engine 20
+layoutscope_unity_group(layoutscope_engine 21
   engine/src/tcgen05/cp.cpp
   engine/src/tcgen05/exec.cpp
   engine/src/tcgen05/exec_bulk.cpp
@@ -158,7 +166,7 @@ layoutscope_unity_group(layoutscope_engine 20
   engine/src/tcgen05/tmem_alloc.cpp
   engine/src/tcgen05/umma.cpp
   engine/src/tcgen05/umma_exec.cpp)
-layoutscope_unity_group(layoutscope_engine 21
+layoutscope_unity_group(layoutscope_engine 22
   engine/src/tcgen05/exec_ldst_bulk.cpp
   engine/src/tcgen05/ldst.cpp
   engine/src/tcgen05/umma_layout.cpp
@@ -166,7 +174,7 @@ layoutscope_unity_group(layoutscope_engine 21
   engine/src/tcgen05/umma_scale_exec.cpp
   engine/src/tcgen05/umma_ws_sp.cpp
   engine/src/tcgen05/umma_ws_sp_exec.cpp)
-layoutscope_unity_group(layoutscope_engine 22
+layoutscope_unity_group(layoutscope_engine 23
   engine/src/tma/execute.cpp
   engine/src/tma/fast.cpp
   engine/src/tma/gather4.cpp
@@ -175,11 +183,11 @@ layoutscope_unity_group(layoutscope_engine 22
   engine/src/tma/tensor_map.cpp
   engine/src/tma/tensor_map_bytes.cpp
   engine/src/tma/tensor_map_names.cpp)
-layoutscope_unity_group(layoutscope_engine 23
+layoutscope_unity_group(layoutscope_engine 24
   engine/src/tma/geometry.cpp
   engine/src/tma/im2col_exec.cpp
   engine/src/tma/tensor_map_decode.cpp)
-layoutscope_unity_group(layoutscope_engine 24
+layoutscope_unity_group(layoutscope_engine 25
   engine/src/tma/im2col.cpp
   engine/src/tma/subbyte.cpp
   engine/src/tma/tensor_map_print.cpp)
@@ -188,6 +196,9 @@ layoutscope_unity_group(layoutscope_conform 0
   app/conform/cute_layout.cpp
   app/conform/golden_reader.cpp)
 layoutscope_unity_group(layoutscope_conform 1
+  app/conform/conform_cute.cpp
+  app/conform/conform_cute_smem.cpp
+  app/conform/conform_cute_tmem.cpp
   app/conform/conform_dispatch.cpp
   app/conform/conform_encode.cpp
   app/conform/conform_tma.cpp)
@@ -225,37 +236,44 @@ layoutscope_unity_group(layoutscope_scene 1
   views/scene/document.cpp
   views/scene/file_kind.cpp
   views/scene/global_axis.cpp
+  views/scene/global_overlay.cpp
   views/scene/global_scene.cpp
   views/scene/inspect.cpp
   views/scene/instr_filter.cpp
-  views/scene/kernel_launch.cpp
-  views/scene/label_layout.cpp)
+  views/scene/kernel_launch.cpp)
 layoutscope_unity_group(layoutscope_scene 2
+  views/scene/global_scene_query.cpp
+  views/scene/label_layout.cpp
   views/scene/lesson_scene.cpp
   views/scene/mark_badge.cpp
   views/scene/multicast_fans.cpp
   views/scene/overlay.cpp
   views/scene/path_primitives.cpp
-  views/scene/prepared_views.cpp
-  views/scene/reg_scene.cpp
-  views/scene/row_fold.cpp)
+  views/scene/prepared_views.cpp)
 layoutscope_unity_group(layoutscope_scene 3
   views/scene/operand_scene.cpp
+  views/scene/reg_scene.cpp
+  views/scene/row_fold.cpp
   views/scene/selection.cpp
   views/scene/smem_colour.cpp
   views/scene/smem_scene.cpp
   views/scene/smem_scene_cache.cpp
-  views/scene/smem_tile_overlay.cpp
-  views/scene/smem_tiles.cpp
-  views/scene/source_origin.cpp)
+  views/scene/smem_tile_overlay.cpp)
 layoutscope_unity_group(layoutscope_scene 4
+  views/scene/smem_tiles.cpp
+  views/scene/source_origin.cpp
   views/scene/svg_writer.cpp
   views/scene/swizzle_scene.cpp
   views/scene/tma_fans.cpp
   views/scene/tmem_expected.cpp
   views/scene/tmem_overlay.cpp
-  views/scene/tmem_scene.cpp
-  views/scene/tmem_scene_cache.cpp
+  views/scene/tmem_scene.cpp)
+layoutscope_unity_group(layoutscope_scene 5
+  views/scene/tmem_dvalues.cpp
+  views/scene/tmem_scene_cache.cpp)
+layoutscope_unity_group(layoutscope_scene 6
+  views/scene/tmem_inspect.cpp
+  views/scene/tmem_side_overlays.cpp
   views/scene/view_pane.cpp)
 layoutscope_unity_group(layoutscope_views 0
   views/apng.cpp
@@ -268,53 +286,58 @@ layoutscope_unity_group(layoutscope_views 0
   views/compare_export.cpp)
 layoutscope_unity_group(layoutscope_views 1
   views/compare_window.cpp
+  views/compare_window_panes.cpp
   views/disk_watcher.cpp
   views/document_file.cpp
   views/editor_dock.cpp
   views/editor_file.cpp
   views/event_list.cpp
-  views/examples_menu.cpp
-  views/export.cpp)
+  views/examples_menu.cpp)
 layoutscope_unity_group(layoutscope_views 2
+  views/export.cpp
   views/export_dialogs.cpp
   views/export_sequence.cpp
-  views/export_view.cpp
   views/file_prompts.cpp
   views/gl_surface.cpp
   views/global_pane.cpp
   views/help_menu.cpp
   views/imgui_layer.cpp)
 layoutscope_unity_group(layoutscope_views 3
+  views/export_view.cpp
   views/import_tensormap_dialog.cpp
   views/instr_filter_bar.cpp
   views/kernel_chooser.cpp
   views/kernel_run.cpp
   views/launch_dialog.cpp
   views/lesson_dock.cpp
-  views/lesson_menu.cpp
-  views/main_window.cpp)
+  views/lesson_menu.cpp)
 layoutscope_unity_group(layoutscope_views 4
+  views/lesson_dock_answer.cpp
+  views/main_window.cpp
+  views/main_window_cells.cpp
+  views/main_window_document.cpp
   views/main_window_fit.cpp
   views/main_window_kernel.cpp
   views/main_window_links.cpp
-  views/main_window_open.cpp
+  views/main_window_open.cpp)
+layoutscope_unity_group(layoutscope_views 5
   views/main_window_panels.cpp
   views/offscreen_gl.cpp
   views/operand_view.cpp
-  views/painter_overlay.cpp)
-layoutscope_unity_group(layoutscope_views 5
+  views/painter_overlay.cpp
   views/path_overlay.cpp
   views/playback.cpp
   views/playback_keys.cpp
-  views/recovery_store.cpp
+  views/recovery_store.cpp)
+layoutscope_unity_group(layoutscope_views 6
   views/scenario_checker.cpp
   views/scenario_highlighter.cpp
   views/source_pane.cpp
-  views/swizzle_explorer.cpp)
-layoutscope_unity_group(layoutscope_views 6
+  views/swizzle_explorer.cpp
   views/swizzle_explorer_dock.cpp
   views/theme.cpp
   views/timeline_widget.cpp
-  views/tmem_views.cpp
+  views/tmem_views.cpp)
+layoutscope_unity_group(layoutscope_views 7
   views/view_export_menu.cpp
   views/window_grab.cpp)

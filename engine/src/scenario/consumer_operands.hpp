@@ -1,7 +1,7 @@
 #pragma once
-// Internal to the consumer check (consumer_checks.cpp) and the operand grid (operand_grid.cpp): one
-// descriptor operand of a consumer instruction, and what it is compared with. Both the check's diagnostic
-// and the GUI's operand grid are built from these, so they cannot disagree.
+// Internal to the consumer check (consumer_checks.cpp, its specs in consumer_specs.cpp) and the operand
+// grid (operand_grid.cpp): one descriptor operand of a consumer instruction, and what it is compared with.
+// Both the check's diagnostic and the GUI's operand grid are built from these, so they cannot disagree.
 #include "scenario/parse.hpp"
 
 #include <array>
@@ -40,6 +40,10 @@ struct OperandSpec {
 /// The tcgen05.cp spec for form `f` reading through descriptor `descValue` named `descName`.
 [[nodiscard]] OperandSpec cpOperandSpec(const Scenario& s, size_t instrIndex, const CpForm& f,
                                         uint64_t descValue, std::string descName);
+/// The wgmma.mma_async (tcgen05.mma) operand specs of instruction `instrIndex`: none when it is no wgmma
+/// (tcgen05.mma).
+[[nodiscard]] std::vector<OperandSpec> wgmmaOperandSpecs(const Scenario& s, size_t instrIndex);
+[[nodiscard]] std::vector<OperandSpec> ummaOperandSpecs(const Scenario& s, size_t instrIndex);
 
 // The TMA tile load behind a descriptor.
 struct Producer {

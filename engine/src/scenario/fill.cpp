@@ -2,6 +2,7 @@
 // scenarioFillBulkGenerator): each byte of a tensor from its fill pattern (zero, index, random, bytes, ...),
 // one byte at a time or a whole box's rows at once.
 #include "layoutscope/scenario/scenario.hpp"
+#include "scenario/parse.hpp"
 
 #include <bit>
 #include <cstring>
