@@ -208,6 +208,7 @@ struct InstrEntry {
 [[nodiscard]] std::vector<InstrEntry> ldstSharedEntries();   ///< rules_ldst_shared.cpp
 [[nodiscard]] std::vector<InstrEntry> matrixEntries();  ///< rules_matrix.cpp (ldmatrix, stmatrix, movmatrix)
 [[nodiscard]] std::vector<InstrEntry> mmaSyncEntries(); ///< rules_mma_sync.cpp (dense warp-level mma)
+[[nodiscard]] std::vector<InstrEntry> atomRedSharedEntries(); ///< rules_atom_shared.cpp (atom/red on shared)
 
 /// mbarrier `.sem` and `.scope` are written together or not at all (rules_mbarrier.cpp); `orders` names the
 /// memory orders that may stand before the scope, for the message ("`.release` or `.relaxed`").
