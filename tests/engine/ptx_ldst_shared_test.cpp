@@ -3,6 +3,8 @@
 // ptxas message is the row's why. The whole suite is tests/data/ptxas_front/ldst.jsonl.gz (ctest
 // conform.ptxas.ldst).
 #include "ptx_test_util.hpp"
+#include "ptxas_live_sample.hpp"
+#include "ptxas_path.hpp"
 
 using namespace layoutscope;
 using namespace layoutscope::test;
@@ -116,4 +118,42 @@ TEST_CASE("ld / st / atom / red on shared memory: the diagnostic names the rule,
         CHECK(d.code == DiagCode::Unsupported);
         CHECK_THAT(d.message, Catch::Contains("does not model"));
     }
+}
+
+namespace {
+
+const std::vector<const char*> kLdstLiveSample = {
+    "ld.shared.relaxed.cta.v4.u32 {%r1, %r2, %r3, %r4}, [smem];",
+    "ld.acquire.sys.shared::cluster.b64 %rd1, [%r3];",
+    "ld.volatile.shared::cta.s8 %h1, [%rd3];",
+    "ld.shared.lu.v2.f64 {%rd1, %rd2}, [smem+16];",
+    "st.shared.cs.v2.b32 [smem], {%r1, 0f3F800000};",
+    "st.weak.shared::cta.wt.u16 [%r3+2], %rd1;",
+    "atom.relaxed.cluster.shared::cluster.exch.b64 %rd1, [%r3], %rd2;",
+    "atom.shared.cas.b16 %h1, [smem], 5, %h3;",
+    "red.shared.min.s64 [smem], %rd2;",
+    "red.release.sys.shared.add.noftz.f16 [smem], %h2;",
+    // one-token mutations
+    "ld.shared.relaxed.v4.u32 {%r1, %r2, %r3, %r4}, [smem];",
+    "ld.shared.lu.v2.f64 {%rd1, %rd2, %rd3}, [smem+16];",
+    "st.shared.ca.u32 [smem], %r1;",
+    "st.shared.L2::evict_first.v4.b32 [smem], {%r1, %r2, %r3, %r4};",
+    "atom.shared.cas.b16 %r1, [smem], 5, %h3;",
+    "atom.shared.add.f64 %rd1, [smem], 1;",
+    "red.shared.dec.s32 [smem], %r2;",
+    "red.acq_rel.sys.shared.add.noftz.f16 [smem], %h2;",
+};
+
+} // namespace
+
+TEST_CASE("ld / st / atom / red on shared memory: the validator agrees with the installed ptxas on a live "
+          "sample (skipped without ptxas)",
+          "[ptx][validate][ldst][ptxas]") {
+    const std::string ptxas = test::findPtxas();
+    if (ptxas.empty()) {
+        WARN("SKIPPED: ptxas not found on PATH or at /usr/local/cuda/bin/ptxas; live ld/st/atom/red sample "
+             "not run");
+        return;
+    }
+    test::checkLiveSample(ptxas, "ldst", {"sm_90a", "sm_100a", "sm_120a"}, kLdstLiveSample);
 }
