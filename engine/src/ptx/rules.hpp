@@ -123,6 +123,7 @@ enum ValueKind : uint32_t {
     kVectorKind = 1u << 11,
     kAddressKind = 1u << 12,
     kPairKind = 1u << 13, ///< `d|p` (elect.sync's destination): Operand::elements holds both halves
+    kR128 = 1u << 14,     ///< `.reg .b128` (ld/st/atom `.b128`, PTX 8.3)
 };
 [[nodiscard]] const char* valueKindWords(uint32_t k);   ///< "a 32-bit register", ...
 [[nodiscard]] std::string acceptedWords(uint32_t mask); ///< "a 32-bit register or an immediate"

@@ -35,6 +35,11 @@ InstrSpec spec(const char* name, const char* op, const char* ref) {
     std::vector<QualSpec> spaces =
         specs({".shared", ".shared::cta", ".shared::cluster", ".global", ".local", ".const", ".param"});
     spaces[1].minPtx = spaces[2].minPtx = 78;
+    std::vector<QualSpec> types =
+        specs({".b16", ".b32", ".b64", ".b128", ".u16", ".u32", ".u64", ".s16", ".s32", ".s64", ".f16",
+               ".f16x2", ".bf16", ".bf16x2", ".f32", ".f64", ".b8", ".u8", ".s8"});
+    types[3].minPtx =
+        83; // `.b128` (exch, cas): "Instruction 'atom.exch.b128.shared' requires PTX ISA .version 8.3"
     std::vector<IllegalQual> illegal = sharedIllegalHints();
     for (const char* cop : {".ca", ".cg", ".cs", ".lu", ".cv", ".wb", ".wt"})
         illegal.push_back({cop, "atomics take no cache operator; remove it"});
@@ -56,10 +61,7 @@ InstrSpec spec(const char* name, const char* op, const char* ref) {
               false, ref},
              {"noftz", specs({".noftz"}), false, false, ref},
              {"vector", specs({".v2", ".v4", ".v8"}), false, false, ref},
-             {"type",
-              specs({".b16", ".b32", ".b64", ".b128", ".u16", ".u32", ".u64", ".s16", ".s32", ".s64", ".f16",
-                     ".f16x2", ".bf16", ".bf16x2", ".f32", ".f64", ".b8", ".u8", ".s8"}),
-              true, false, ref}},
+             {"type", types, true, false, ref}},
             illegal,
             &namesSharedSpace};
 }
@@ -147,7 +149,7 @@ void checkForm(Checker& c, bool red, const char* ref) {
 uint32_t exactReg(int bits) {
     if (bits == 16) return kR16;
     if (bits == 32) return kR32;
-    return bits == 64 ? uint32_t(kR64) : 0u;
+    return bits == 64 ? uint32_t(kR64) : uint32_t(kR128);
 }
 
 Status check(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironment& env, const InstrSpec& s,
@@ -171,12 +173,6 @@ Status check(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironment& en
     if (!c.expectCount(n, list, s.ref)) return c.finish();
     const int bits = typeBits(type);
     const uint32_t reg = exactReg(bits);
-    if (!reg) {
-        c.error(DiagCode::InvalidValue, c.spanOf("type"),
-                "a `.b128` atomic needs `.b128` registers (`.reg .b128`); the operands here are not", s.ref,
-                Provenance::Ptxas);
-        return c.finish();
-    }
     const size_t a = red ? 0 : 1;
     if (!red) c.expectScalar(in.operands[0], "the destination (the old value)", reg | kSink, s.ref);
     // ptxas 13.0 accepts a sink in place of red's address (`red.shared.add.u32 _, %r2;`, every type; atom:

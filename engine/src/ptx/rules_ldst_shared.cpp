@@ -11,7 +11,7 @@
 // `.mmio`, `.nc`, `.L1::*` eviction priorities, `.L2::cache_hint`, `.L2::64B/128B/256B` prefetch sizes
 // (`.global` only), `.L2::evict_*` and the 256-bit vectors `.v8` of 32-bit / `.v4` of 64-bit types
 // (`.global` on sm_100+), `.unified` (an attribute of generic addresses), `.f16`/`.bf16`/`.f16x2`/`.pred`
-// types, a cache operator with an ordering other than `.weak`. `.b128` needs a `.b128` register.
+// types, a cache operator with an ordering other than `.weak`. `.b128` (PTX 8.3) takes a `.reg .b128`.
 // Generic and other-space ld/st are not claimed here: they are not data movement into shared memory.
 #include "ptx/rules_shared_access.hpp"
 
@@ -29,6 +29,11 @@ std::vector<QualSpec> specs(std::initializer_list<const char*> l) {
 }
 
 InstrSpec spec(const char* name, const char* op, const char* ref) {
+    std::vector<QualSpec> types =
+        specs({".b8",  ".u8",  ".s8",  ".b16", ".u16",  ".s16", ".b32",  ".u32",   ".s32",    ".f32",
+               ".b64", ".u64", ".s64", ".f64", ".b128", ".f16", ".bf16", ".f16x2", ".bf16x2", ".pred"});
+    types[14].minPtx =
+        83; // `.b128`: "Instruction type .b128 for instruction ld requires PTX ISA .version 8.3"
     std::vector<QualSpec> spaces =
         specs({".shared", ".shared::cta", ".shared::cluster", ".global", ".local", ".const", ".param"});
     spaces[1].minPtx = spaces[2].minPtx = 78; // `.shared::cta` / `::cluster`: PTX 7.8
@@ -44,10 +49,7 @@ InstrSpec spec(const char* name, const char* op, const char* ref) {
              {"mmio", specs({".mmio"}), false, false, ref},
              {"cache operator", specs({".ca", ".cg", ".cs", ".lu", ".cv", ".wb", ".wt"}), false, false, ref},
              {"vector", specs({".v2", ".v4", ".v8"}), false, false, ref},
-             {"type",
-              specs({".b8",  ".u8",  ".s8",  ".b16", ".u16",  ".s16", ".b32",  ".u32",   ".s32",    ".f32",
-                     ".b64", ".u64", ".s64", ".f64", ".b128", ".f16", ".bf16", ".f16x2", ".bf16x2", ".pred"}),
-              true, false, ref}},
+             {"type", types, true, false, ref}},
             sharedIllegalHints(),
             &namesSharedSpace};
 }
@@ -55,10 +57,11 @@ const InstrSpec kLd = spec("ld.shared", "ld", kLdRef);
 const InstrSpec kSt = spec("st.shared", "st", kStRef);
 
 /// Registers a value of `bits` may sit in (ptxas 13.0, integer and floating point alike): the
-/// type's size or wider; 8- and 16-bit values in any register.
+/// type's size or wider (a `.reg .b128` too); 8- and 16-bit values in any register.
 uint32_t valueRegs(int bits) {
-    if (bits <= 16) return kR16 | kR32 | kR64;
-    return bits == 32 ? kR32 | kR64 : kR64;
+    if (bits <= 16) return kR16 | kR32 | kR64 | kR128;
+    if (bits == 32) return kR32 | kR64 | kR128;
+    return bits == 64 ? kR64 | kR128 : uint32_t(kR128);
 }
 
 void checkOrder(Checker& c, bool load, const char* ref) {
@@ -143,13 +146,6 @@ int checkShape(Checker& c, const char* ref) {
 void checkValue(Checker& c, const Operand& v, const std::string& type, int n, bool load, const char* ref) {
     const int bits = typeBits(type);
     const std::string role = load ? "the destination" : "the value stored";
-    if (bits == 128) {
-        c.error(DiagCode::InvalidValue, v.span,
-                role + " of a `.b128` access must be a `.b128` register (`.reg .b128`); `" + v.text +
-                    "` is not one",
-                ref, Provenance::Ptxas);
-        return;
-    }
     const uint32_t regs = valueRegs(bits);
     const uint32_t elem = regs | (load ? kSink : kImm);
     if (n == 1) {
