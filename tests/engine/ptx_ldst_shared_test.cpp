@@ -113,6 +113,12 @@ TEST_CASE("ld / st / atom / red on shared memory: the diagnostic names the rule,
         CHECK_THAT(d.message, Catch::Contains("`.b32` or `.b64`"));
         CHECK_THAT(d.ruleRef, Catch::Contains("§9.7.13.5 atom"));
     }
+    SECTION("st.async is another instruction, not a plain st on shared memory") {
+        const Diagnostic d =
+            diag("st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r1], %r3, [%r2];");
+        CHECK(d.code == DiagCode::Unsupported);
+        CHECK_THAT(d.message, Catch::Contains("`st.async`") && Catch::Contains("does not model"));
+    }
     SECTION("generic and global ld/st/atom are not data movement into shared memory") {
         const Diagnostic d = diag("atom.global.add.u32 %r1, [%rd0], %r2;");
         CHECK(d.code == DiagCode::Unsupported);
