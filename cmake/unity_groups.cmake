@@ -92,22 +92,24 @@ layoutscope_unity_group(layoutscope_engine 10
   engine/src/ptx/module_read.cpp
   engine/src/ptx/parse.cpp)
 layoutscope_unity_group(layoutscope_engine 11
-  engine/src/ptx/rules_bulk.cpp
-  engine/src/ptx/rules_ldst_shared.cpp
-  engine/src/ptx/rules_mbarrier_more.cpp
-  engine/src/ptx/rules_mma_sync.cpp
+  engine/src/ptx/rules_atom_shared.cpp
+  engine/src/ptx/rules_cp_async.cpp
+  engine/src/ptx/rules_shared_access.cpp
   engine/src/ptx/rules_sync.cpp
+  engine/src/ptx/rules_tcgen05_ldred.cpp
   engine/src/ptx/validate_core.cpp
   engine/src/ptx/validate_operands.cpp)
 layoutscope_unity_group(layoutscope_engine 12
-  engine/src/ptx/rules_bulk_tensor.cpp
-  engine/src/ptx/rules_cp_async.cpp
-  engine/src/ptx/rules_mma_sp.cpp)
+  engine/src/ptx/rules_bulk.cpp
+  engine/src/ptx/rules_ldst_shared.cpp
+  engine/src/ptx/rules_mbarrier_more.cpp)
 layoutscope_unity_group(layoutscope_engine 13
+  engine/src/ptx/rules_bulk_tensor.cpp
   engine/src/ptx/rules_matrix.cpp
   engine/src/ptx/rules_mbarrier.cpp
-  engine/src/ptx/rules_tcgen05_ldred.cpp)
+  engine/src/ptx/rules_mma_sp.cpp)
 layoutscope_unity_group(layoutscope_engine 14
+  engine/src/ptx/rules_mma_sync.cpp
   engine/src/ptx/rules_tcgen05_ldst.cpp
   engine/src/ptx/rules_tcgen05_misc.cpp)
 layoutscope_unity_group(layoutscope_engine 15

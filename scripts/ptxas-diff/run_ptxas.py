@@ -143,6 +143,12 @@ def main():
     ap.add_argument("--ptxas", default="/usr/local/cuda/bin/ptxas")
     ap.add_argument("-j", type=int, default=2)
     ap.add_argument("--batch", type=int, default=64)
+    ap.add_argument("--interleave", action="store_true",
+                    help="write each text's records for all configurations together (the same verdicts; a "
+                         "smaller .gz, since gzip's 32 KiB window then sees the repeated text)")
+    ap.add_argument("--drop-crashed", action="store_true",
+                    help="leave out every record of a text on which ptxas crashed for some configuration (a crash "
+                         "is no verdict, and it may not repeat)")
     a = ap.parse_args()
     cases = [json.loads(l) for l in open(a.cases) if l.strip()]
     jobs = []
@@ -152,13 +158,20 @@ def main():
             jobs.append((t, v, cases[i:i + a.batch]))
     with ThreadPoolExecutor(a.j) as ex:
         results = list(ex.map(lambda j: runBatch(a.ptxas, *j), jobs))
+    records = [r for rs in results for r in rs]
+    if a.drop_crashed:
+        crashed = {r["instr"] for r in records if r["ptxas_crashed"]}
+        records = [r for r in records if r["instr"] not in crashed]
+    if a.interleave:
+        index = {c["instr"]: i for i, c in enumerate(cases)}
+        order = {cfg: i for i, cfg in enumerate(a.config)}
+        records.sort(key=lambda r: (index[r["instr"]], order[r["target"] + "@" + r["ptx_version"]]))
     with open(a.out, "wb") as raw:
         with gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as g:
-            for rs in results:
-                for r in rs:
-                    g.write((json.dumps(r) + "\n").encode())
-    n = sum(len(r) for r in results)
-    acc = sum(x["accepted"] for r in results for x in r)
+            for r in records:
+                g.write((json.dumps(r) + "\n").encode())
+    n = len(records)
+    acc = sum(x["accepted"] for x in records)
     print(f"{n} records, {acc} accepted", file=sys.stderr)
 
 

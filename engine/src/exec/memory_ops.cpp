@@ -1,6 +1,7 @@
 // ld / st / atom / red / cvta over a warp's active lanes (PTX ISA 9.2 §9.7.9.7 cvta, §9.7.9.8 ld,
 // §9.7.9.10 st, §9.7.13.5 atom, §9.7.13.6 red). Lanes run in ascending lane order, so atomics of one
 // warp apply in lane order (deterministic; the hardware order is unspecified).
+#include "exec/fp_round.hpp"
 #include "exec/machine.hpp"
 
 #include <cmath>
@@ -49,9 +50,30 @@ uint64_t fromDouble(double d, int bits) {
     return v;
 }
 
+/// `atom/red.add.noftz` of one f16 or bf16 (PTX ISA 9.2 §9.7.13.5: rounds to nearest even, keeps subnormal
+/// inputs and results: `.noftz`). A NaN gives the canonical NaN 0x7fff (unverified: the payload the hardware
+/// writes is not measured).
+uint64_t addHalf(uint64_t x, uint64_t y, FpFormat f) {
+    const long double a = fromBits(x & 0xffff, f), b = fromBits(y & 0xffff, f);
+    const long double sum = a + b; // exact: two 11-bit (8-bit) significands fit a long double's 64 bits
+    if (std::isnan(sum)) return canonicalNaN(f);
+    return roundTo(sum, f, Rnd::Rn) & 0xffff;
+}
+
 uint64_t atomApply(const Op& op, uint64_t old, uint64_t b, uint64_t c, bool& ok) {
     const Ty t = op.t;
     ok = true;
+    if (t.k == TK::F16 || t.k == TK::BF16 || t.k == TK::F16x2 || t.k == TK::BF16x2) {
+        // .add.noftz only (the validator's table, rules_atom_shared.cpp); .x2: each 16-bit half alone.
+        if (op.atom != AtomOp::Add) {
+            ok = false;
+            return old;
+        }
+        const FpFormat f = formatOf(t);
+        const uint64_t lo = addHalf(old, b, f);
+        if (t.bits == 16) return lo;
+        return lo | addHalf(old >> 16, b >> 16, f) << 16;
+    }
     if (t.k == TK::F) {
         if (op.atom == AtomOp::Add) return fromDouble(asDouble(old, t.bits) + asDouble(b, t.bits), t.bits);
         if (op.atom == AtomOp::Exch) return b;

@@ -189,6 +189,8 @@ std::optional<PtxValueKind> valueKindOf(const Decl& d) {
             return PtxValueKind::B32Reg;
         case 8:
             return PtxValueKind::B64Reg;
+        case 16: // `.reg .b128` (PTX 8.3): ld/st/atom .b128 operands
+            return PtxValueKind::B128Reg;
         default:
             return std::nullopt;
         }

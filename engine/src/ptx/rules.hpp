@@ -123,6 +123,7 @@ enum ValueKind : uint32_t {
     kVectorKind = 1u << 11,
     kAddressKind = 1u << 12,
     kPairKind = 1u << 13, ///< `d|p` (elect.sync's destination): Operand::elements holds both halves
+    kR128 = 1u << 14,     ///< `.reg .b128` (ld/st/atom `.b128`, PTX 8.3)
 };
 [[nodiscard]] const char* valueKindWords(uint32_t k);   ///< "a 32-bit register", ...
 [[nodiscard]] std::string acceptedWords(uint32_t mask); ///< "a 32-bit register or an immediate"
@@ -209,6 +210,7 @@ struct InstrEntry {
 [[nodiscard]] std::vector<InstrEntry> matrixEntries();  ///< rules_matrix.cpp (ldmatrix, stmatrix, movmatrix)
 [[nodiscard]] std::vector<InstrEntry> mmaSyncEntries(); ///< rules_mma_sync.cpp (dense warp-level mma)
 [[nodiscard]] std::vector<InstrEntry> mmaSpEntries();   ///< rules_mma_sp.cpp (mma.sp, block-scaled mma.sync)
+[[nodiscard]] std::vector<InstrEntry> atomRedSharedEntries(); ///< rules_atom_shared.cpp (atom/red on shared)
 
 /// mbarrier `.sem` and `.scope` are written together or not at all (rules_mbarrier.cpp); `orders` names the
 /// memory orders that may stand before the scope, for the message ("`.release` or `.relaxed`").

@@ -26,10 +26,11 @@ constexpr const char* kKernelRef =
 const std::vector<InstrEntry>& entries() {
     static const std::vector<InstrEntry> all = [] {
         std::vector<InstrEntry> v;
-        for (auto part : {tmaEntries(), tcgen05LdStEntries(), tcgen05MiscEntries(), mbarrierEntries(),
-                          tcgen05MmaEntries(), tcgen05LdRedEntries(), bulkEntries(), bulkTensorEntries(),
-                          syncEntries(), cpAsyncEntries(), mbarrierMoreEntries(), wgmmaEntries(),
-                          ldstSharedEntries(), matrixEntries(), mmaSyncEntries(), mmaSpEntries()})
+        for (auto part :
+             {tmaEntries(), tcgen05LdStEntries(), tcgen05MiscEntries(), mbarrierEntries(),
+              tcgen05MmaEntries(), tcgen05LdRedEntries(), bulkEntries(), bulkTensorEntries(), syncEntries(),
+              cpAsyncEntries(), mbarrierMoreEntries(), wgmmaEntries(), ldstSharedEntries(), matrixEntries(),
+              mmaSyncEntries(), mmaSpEntries(), atomRedSharedEntries()})
             v.insert(v.end(), part.begin(), part.end());
         return v;
     }();
@@ -67,9 +68,9 @@ std::string unmodelledRealInstruction(const ParsedInstr& in) {
     }
     std::string written;
     for (const auto& t : in.opcode) written += t.text;
-    // ld/st: only the weak shared-memory forms are modelled; any other state space or ordering is a
+    // ld/st/atom/red: only the shared-memory forms are modelled; any other state space (or none) is a
     // real instruction without a table (not a misspelt `ld.shared`).
-    if ((head == "ld" || head == "st") && in.opcode.size() > 1) {
+    if ((head == "ld" || head == "st" || head == "atom" || head == "red") && in.opcode.size() > 1) {
         const std::string family = ptxmod::dataMovementFamily(written);
         return family.empty() ? head + in.opcode[1].text : family;
     }
@@ -161,7 +162,7 @@ Status unknownInstruction(const ParsedInstr& in) {
         "`" + head.text +
             "` is outside what this validator models (the bulk and tensor copies, tcgen05, wgmma, "
             "ldmatrix/stmatrix/movmatrix, mma.sync, cp.async, mbarrier, fence, barrier.cluster, elect.sync, "
-            "ld/st on shared memory)",
+            "ld/st/atom/red on shared memory)",
         "",
         Provenance::Assumption};
 }

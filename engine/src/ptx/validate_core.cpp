@@ -71,6 +71,8 @@ const char* valueKindWords(uint32_t k) {
         return "an address […]";
     case kPairKind:
         return "a pair `d|p`";
+    case kR128:
+        return "a 128-bit register";
     default:
         return "an operand";
     }
@@ -78,7 +80,7 @@ const char* valueKindWords(uint32_t k) {
 
 std::string acceptedWords(uint32_t mask) {
     std::vector<std::string> parts;
-    for (uint32_t b = 1; b <= kPairKind; b <<= 1)
+    for (uint32_t b = 1; b <= kR128; b <<= 1)
         if ((mask & b) && b != kOpenSym) parts.push_back(valueKindWords(b));
     std::string s;
     for (size_t i = 0; i < parts.size(); ++i) {

@@ -36,6 +36,8 @@ uint32_t kindBits(PtxValueKind k) {
         return kR32;
     case PtxValueKind::B64Reg:
         return kR64;
+    case PtxValueKind::B128Reg:
+        return kR128;
     case PtxValueKind::PredReg:
         return kPred;
     case PtxValueKind::SharedVar:

@@ -29,7 +29,7 @@ struct PtxTarget {
 namespace layoutscope {
 
 /// What a declared name denotes when it is used as an operand.
-enum class PtxValueKind { B16Reg, B32Reg, B64Reg, PredReg, SharedVar, ParamVar, GlobalVar };
+enum class PtxValueKind { B16Reg, B32Reg, B64Reg, PredReg, SharedVar, ParamVar, GlobalVar, B128Reg };
 
 /// One declaration: `count > 0` declares a register range (`.reg .b32 %r<300>` is {"%r", 300,
 /// B32Reg}: %r0 … %r299); `count == 0` declares one name (`.shared .b64 mbar` is {"mbar", 0, SharedVar}).
