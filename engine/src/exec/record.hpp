@@ -4,7 +4,8 @@
 /// a scenario statement with its concrete operands, each preceded by an `origin` naming its PTX line, CUDA
 /// line and issuing thread:
 ///   TMA tile loads and stores          -> the same cp.async.bulk.tensor instruction on named maps and
-///   buffers mbarrier.init / expect_tx          -> the same instruction on a named barrier tcgen05
+///   buffers mbarrier.init / expect_tx          -> the same instruction on a named barrier
+///   a warp's mbarrier wait that saw its phase  -> mbarrier.try_wait.parity on that barrier, once; tcgen05
 ///   alloc/dealloc/ld/cp/shift/mma, wgmma.mma_async -> the same instruction, descriptors as `let`s every
 ///   other byte the threads store into shared or global memory (st, atom, red, cp.async, stmatrix, bulk
 ///   copies, TMA reduces) -> `poke` with the bytes as stored
