@@ -72,6 +72,8 @@ const Form kForms[] = {
     {"mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.tf32.tf32.f32", 16, F::TF32, F::TF32, F::F32,
      1, true},
     {"mma.sp.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", 32, F::S8, F::S8, F::S32, 1, false},
+    {"mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.satfinite.s32.u8.s8.s32", 32, F::U8, F::S8,
+     F::S32, 0, true},
     {"mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.satfinite.s32.u8.s8.s32", 64, F::U8, F::S8,
      F::S32, 0, true},
     {"mma.sp.sync.aligned.m16n8k64.row.col.f32.e4m3.e4m3.f32", 64, F::E4M3, F::E4M3, F::F32, 0, false},
@@ -127,13 +129,20 @@ uint32_t bRow(const Form& fm, uint32_t t, uint32_t i) {
 }
 
 /// The lane and bit offset holding the metadata nibble of chunk c of row r (the figures' map as read in
-/// mma_sparse.cpp): 4 chunks a row: lane 4g + sel, row g at bit 4c, g+8 at 16 + 4c; 8 chunks: lane
-/// 4g + 2 sel + c/4; 16 chunks: lane 4g + 2 (c/8) + (r >= 8), bit 4 (c % 8).
-void metaSlot(uint32_t chunks, uint32_t sel, uint32_t r, uint32_t c, uint32_t& lane, uint32_t& shift) {
+/// mma_sparse.cpp): 16-/32-bit types, 4 chunks a row: lane 4g + sel, row g at bit 4c, g+8 at 16 + 4c;
+/// 8 chunks: lane 4g + 2 sel + c/4, the same bits. 8-bit types: a lane holds one row's 8 chunks: lane
+/// 4g + 2h + (r >= 8), bit 4 (c % 8), h = sel (m16n8k32) or c / 8 (m16n8k64). The H200 record
+/// (tests/data/exec/h100/mma_sp, issue 22) decided the 8-bit m16n8k32 row: the f16-style reading (lane
+/// 4g + 2 sel + c/4) differed in every D word of sp_s8_k32_s0 and spo_u8s8_k32_s1, this one matches all.
+void metaSlot(bool bits8, uint32_t chunks, uint32_t sel, uint32_t r, uint32_t c, uint32_t& lane,
+              uint32_t& shift) {
     const uint32_t g = r % 8, u = r / 8;
-    if (chunks == 4) lane = 4 * g + sel, shift = 16 * u + 4 * c;
-    if (chunks == 8) lane = 4 * g + 2 * sel + c / 4, shift = 16 * u + 4 * (c % 4);
-    if (chunks == 16) lane = 4 * g + 2 * (c / 8) + u, shift = 4 * (c % 8);
+    if (bits8)
+        lane = 4 * g + 2 * (chunks == 8 ? sel : c / 8) + u, shift = 4 * (c % 8);
+    else if (chunks == 4)
+        lane = 4 * g + sel, shift = 16 * u + 4 * c;
+    else
+        lane = 4 * g + 2 * sel + c / 4, shift = 16 * u + 4 * (c % 4);
 }
 
 struct Case {
@@ -156,7 +165,7 @@ Case makeCase(const Form& fm, uint32_t seed) {
     for (uint32_t r = 0; r < 16; ++r)
         for (uint32_t c = 0; c < chunks; ++c) {
             uint32_t lane = 0, shift = 0, nib = 0;
-            metaSlot(chunks, fm.sel, r, c, lane, shift);
+            metaSlot(bitsOf(fm.a) == 8, chunks, fm.sel, r, c, lane, shift);
             if (tf32) {
                 const uint32_t p = uint32_t(rnd(0, 1));
                 nib = p ? 0xE : 0x4;
@@ -239,6 +248,44 @@ TEST_CASE("exec mma.sp: D of lanes 0 and 3 worked out by hand (m16n8k16 f16, sel
     }
     SECTION("lane 4 (row 1) is 0") {
         CHECK(bitsf32(d[16]) == 0.0f);
+    }
+}
+
+TEST_CASE("exec mma.sp: D of lanes 0 and 3 worked out by hand (m16n8k32 s8, selector 1)", "[exec][mma-sp]") {
+    // The 8-bit metadata map the H200 record decided (issue 22; tests/data/exec/h100/mma_sp): selector 1
+    // names the pair T2 T3 of each quad, and lane 4g + 2 + u holds the 8 chunks of row g + 8u at bits
+    // [4c, 4c + 4). Row 8 of A holds 2 at column 5 and 3 at column 7 (chunk 1: indices 1 and 3 =
+    // 0b1101), every other element 0. Stored: compressed columns 2 and 3 of row 8 = lane 0 (t 0, stored
+    // columns 0..3) register a1 (row g + 8), bytes 2 and 3. Metadata: lane 3 holds row 8's chunks, so
+    // 0x444444D4 (chunk 1 at bits [4,8)); lanes 4g + 2, 4g + 3 otherwise 0x44444444; lanes 4g, 4g + 1
+    // hold 0 (an invalid value: never read). (The f16-style reading would take row 8's chunk 1 from lane
+    // 2, bits [20,24).) B[k][n] = k + 1 + 4n (lane l: b0..b3 = B[4t..4t+3][g], b4..b7 = rows 16 + 4t..).
+    // D[8][n] = 2 B[5][n] + 3 B[7][n] = 36 + 20n; D of every other row 0.
+    std::vector<uint32_t> in(512, 0);
+    in[16 * 0 + 1] = 2u << 16 | 3u << 24;
+    for (uint32_t l = 0; l < 32; ++l) {
+        const uint32_t g = l / 4, t = l % 4;
+        for (uint32_t r = 0; r < 2; ++r)
+            for (uint32_t i = 0; i < 4; ++i)
+                in[16 * l + 4 + r] |= (16 * r + 4 * t + i + 1 + 4 * g) << (8 * i);
+        if (t >= 2) in[16 * l + 12] = l == 3 ? 0x444444D4u : 0x44444444u;
+    }
+    auto r = runSp(spKernel("mma.sp.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", 4, 2, 2, 4, "1"), in);
+    if (!r) FAIL(formatDiagnostic(r.error()));
+    const auto d = values<uint32_t>(*r, "pout");
+    SECTION("lane 0: d0 d1 = D[0][0], D[0][1] = 0; d2 d3 = D[8][0], D[8][1]") {
+        CHECK(d[0] == 0u);
+        CHECK(d[1] == 0u);
+        CHECK(d[2] == 36u);
+        CHECK(d[3] == 56u);
+    }
+    SECTION("lane 3: D[8][6], D[8][7]") {
+        CHECK(d[14] == 156u);
+        CHECK(d[15] == 176u);
+    }
+    SECTION("lane 4 (rows 1 and 9) is 0") {
+        CHECK(d[16] == 0u);
+        CHECK(d[18] == 0u);
     }
 }
 
