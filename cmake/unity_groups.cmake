@@ -123,10 +123,10 @@ layoutscope_unity_group(layoutscope_engine 16
   engine/src/scenario/directives.cpp
   engine/src/scenario/export_cuda_asm.cpp
   engine/src/scenario/export_cuda_reads.cpp
-  engine/src/scenario/file.cpp)
+  engine/src/scenario/export_cuda_wgmma.cpp)
 layoutscope_unity_group(layoutscope_engine 17
   engine/src/scenario/async_order_ranges.cpp
-  engine/src/scenario/export_cuda_wgmma.cpp
+  engine/src/scenario/file.cpp
   engine/src/scenario/fill.cpp
   engine/src/scenario/fragment_check.cpp
   engine/src/scenario/im2col.cpp

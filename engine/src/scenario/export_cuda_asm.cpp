@@ -19,15 +19,6 @@ bool identChar(char c) {
     return identStart(c) || std::isdigit(static_cast<unsigned char>(c));
 }
 
-Diagnostic unsupported(const ScenarioInstr& in, const std::string& what) {
-    return Diagnostic{Severity::Error,
-                      DiagCode::Unsupported,
-                      in.span,
-                      "export-cuda cannot express this instruction yet: " + what,
-                      "docs/export-cuda.md: what a repro covers",
-                      Provenance::PtxText};
-}
-
 std::string escapeForCxx(std::string_view s) {
     std::string out;
     for (char c : s) {
@@ -51,6 +42,15 @@ std::optional<int64_t> parseInt(std::string_view v) {
 }
 
 } // namespace
+
+Diagnostic unsupported(const ScenarioInstr& in, const std::string& what) {
+    return Diagnostic{Severity::Error,
+                      DiagCode::Unsupported,
+                      in.span,
+                      "export-cuda cannot express this instruction yet: " + what,
+                      "docs/export-cuda.md: what a repro covers",
+                      Provenance::PtxText};
+}
 
 SmemLayout smemLayout(const Scenario& s) {
     SmemLayout l;

@@ -51,6 +51,9 @@ struct Symbols {
 };
 [[nodiscard]] Symbols symbols(std::string_view text);
 
+/// export-cuda's Unsupported error at the instruction's line: "cannot express this instruction yet: WHAT".
+[[nodiscard]] Diagnostic unsupported(const ScenarioInstr& in, const std::string& what);
+
 /// The asm statement for a scenario instruction, or Unsupported naming the instruction's line.
 [[nodiscard]] Result<AsmStatement> asmFor(const Scenario& s, const ScenarioInstr& in, const Symbols& sym,
                                           const SmemLayout& layout, uint32_t spinLimit);

@@ -11,15 +11,6 @@
 namespace layoutscope::cudaexport {
 namespace {
 
-Diagnostic unsupported(const ScenarioInstr& in, const std::string& what) {
-    return Diagnostic{Severity::Error,
-                      DiagCode::Unsupported,
-                      in.span,
-                      "export-cuda cannot express this instruction yet: " + what,
-                      "docs/export-cuda.md: what a repro covers",
-                      Provenance::PtxText};
-}
-
 std::string opcodeOf(const std::string& text) {
     return text.substr(0, text.find_first_of(" \t\n;"));
 }
