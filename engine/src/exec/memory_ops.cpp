@@ -51,8 +51,8 @@ uint64_t fromDouble(double d, int bits) {
 }
 
 /// `atom/red.add.noftz` of one f16 or bf16 (PTX ISA 9.2 §9.7.13.5: rounds to nearest even, keeps subnormal
-/// inputs and results: `.noftz`). A NaN gives the canonical NaN 0x7fff (unverified: the payload the hardware
-/// writes is not measured).
+/// inputs and results: `.noftz`). A NaN gives the canonical NaN 0x7fff, as the H200 record
+/// tests/data/exec/atom_shared_h100.jsonl shows (exec_atom_shared_h100_test).
 uint64_t addHalf(uint64_t x, uint64_t y, FpFormat f) {
     const long double a = fromBits(x & 0xffff, f), b = fromBits(y & 0xffff, f);
     const long double sum = a + b; // exact: two 11-bit (8-bit) significands fit a long double's 64 bits
@@ -75,6 +75,12 @@ uint64_t atomApply(const Op& op, uint64_t old, uint64_t b, uint64_t c, bool& ok)
         return lo | addHalf(old >> 16, b >> 16, f) << 16;
     }
     if (t.k == TK::F) {
+        if (op.atom == AtomOp::Add && t.bits == 32) { // one float add, rounded to nearest even
+            // A NaN result is the canonical 0x7fffffff, whatever the inputs' payloads: the H200 record
+            // tests/data/exec/atom_shared_h100.jsonl (0x7fc00001 + 1 and 0x7f800001 + 1 both give it).
+            const float sum = static_cast<float>(asDouble(old, 32)) + static_cast<float>(asDouble(b, 32));
+            return std::isnan(sum) ? 0x7fffffffu : fromDouble(sum, 32);
+        }
         if (op.atom == AtomOp::Add) return fromDouble(asDouble(old, t.bits) + asDouble(b, t.bits), t.bits);
         if (op.atom == AtomOp::Exch) return b;
         if (op.atom == AtomOp::Min || op.atom == AtomOp::Max) {
