@@ -15,7 +15,8 @@ using Parts = std::vector<std::string>;
 ME meOf(const std::string& t) {
     static const std::pair<const char*, ME> kNames[] = {
         {"f16", ME::F16}, {"bf16", ME::BF16}, {"tf32", ME::TF32}, {"e4m3", ME::E4M3}, {"e5m2", ME::E5M2},
-        {"f32", ME::F32}, {"f64", ME::F64},   {"s8", ME::S8},     {"u8", ME::U8},     {"s32", ME::S32}};
+        {"f32", ME::F32}, {"f64", ME::F64},   {"s8", ME::S8},     {"u8", ME::U8},     {"s32", ME::S32},
+        {"s4", ME::S4},   {"u4", ME::U4},     {"b1", ME::B1}};
     for (const auto& [n, e] : kNames)
         if (t == n) return e;
     return ME::None;
@@ -283,11 +284,20 @@ std::optional<std::string> mmaSync(const Parts& p, const std::string& rest, Deco
     if (!q.empty() && q[0] == "satfinite") f.satfinite = true, q.erase(q.begin());
     if (q.size() == 2 && (q[0] == "f32" || q[0] == "f16") && (q[1] == "bf16" || q[1] == "tf32"))
         return std::string("expected mma.sync.aligned.shape.row.col.dtype.atype.btype.ctype");
+    if (q.size() == 6 && !sparse) { // .b1: dtype.b1.b1.ctype.bitOp.popc (the two in either order)
+        const bool popc4 = q[4] == "popc", popc5 = q[5] == "popc";
+        const std::string& bop = popc5 ? q[4] : q[5];
+        if (popc4 == popc5 || (bop != "and" && bop != "xor"))
+            return std::string("the .b1 mma ends in .and.popc or .xor.popc (PTX ISA §9.7.14.5.14)");
+        f.bitOp = bop == "and" ? 1 : 2;
+        q.resize(4);
+    }
     if (q.size() != 4) return std::string("expected mma.sync.aligned.shape.row.col.dtype.atype.btype.ctype");
     f.d = meOf(q[0]), f.a = meOf(q[1]), f.b = meOf(q[2]), f.c = meOf(q[3]);
     const std::string shape = std::to_string(f.m) + "x" + std::to_string(f.n) + "x" + std::to_string(f.k);
     const bool f16 = f.a == ME::F16 || f.a == ME::BF16, integer = f.a == ME::S8 || f.a == ME::U8;
-    const bool fp8 = f.a == ME::E4M3 || f.a == ME::E5M2;
+    const bool fp8 = f.a == ME::E4M3 || f.a == ME::E5M2, int4 = f.a == ME::S4 || f.a == ME::U4;
+    if (f.bitOp && f.a != ME::B1) return std::string(".and.popc / .xor.popc are for the .b1 mma");
     const uint32_t k = sparse ? f.k / 2u : f.k; // .sp: A's stored K (the dense form of that K's A fragment)
     bool ok = false;
     if (f.m == 16 && f.n == 8 && (k == 16 || k == 8) && f16 && f.b == f.a)
@@ -298,6 +308,15 @@ std::optional<std::string> mmaSync(const Parts& p, const std::string& rest, Deco
         ok = (f.b == ME::S8 || f.b == ME::U8) && f.d == ME::S32 && f.c == ME::S32;
     else if (f.m == 8 && f.n == 8 && f.k == 4 && f.a == ME::F64 && !sparse)
         ok = f.b == ME::F64 && f.c == ME::F64 && f.d == ME::F64;
+    else if (f.n == 8 && !sparse && (f.m == 16 ? f.k == 32 || f.k == 64 : f.m == 8 && f.k == 32) && int4)
+        ok = (f.b == ME::S4 || f.b == ME::U4) && f.d == ME::S32 && f.c == ME::S32; // m16n8k32/k64, m8n8k32
+    else if (f.m == 8 && f.n == 8 && f.k == 16 && integer && !sparse)
+        ok = (f.b == ME::S8 || f.b == ME::U8) && f.d == ME::S32 && f.c == ME::S32;
+    else if (f.n == 8 && !sparse && (f.m == 16 ? f.k == 128 || f.k == 256 : f.m == 8 && f.k == 128) &&
+             f.a == ME::B1)
+        ok = f.b == ME::B1 && f.d == ME::S32 && f.c == ME::S32 && f.bitOp != 0 && !f.satfinite;
+    else if (f.m == 16 && f.n == 8 && (f.k == 32 || f.k == 16) && fp8 && !sparse) // d = c (§9.7.14.5.14)
+        ok = (f.b == ME::E4M3 || f.b == ME::E5M2) && f.d == f.c && (f.d == ME::F32 || f.d == ME::F16);
     else if (f.m == 16 && f.n == 8 && f.k == 64 && fp8 && sparse) // m16n8k64 .e4m3/.e5m2, f32 only
         ok = (f.b == ME::E4M3 || f.b == ME::E5M2) && f.d == ME::F32 && f.c == ME::F32;
     if (!ok)
@@ -306,9 +325,11 @@ std::optional<std::string> mmaSync(const Parts& p, const std::string& rest, Deco
                (sparse ? " is not modelled by the executor yet (it runs "
                        : " is not a form the executor models (") +
                (sparse ? "m16n8k32/k16 f16/bf16, m16n8k16/k8 tf32, m16n8k64/k32 s8/u8, m16n8k64 e4m3/e5m2"
-                       : "m16n8k16/k8 f16/bf16, m16n8k8/k4 tf32, m16n8k32/k16 s8/u8, m8n8k4 f64") +
+                       : "m16n8k16/k8 f16/bf16, m16n8k8/k4 tf32, m16n8k32/k16 s8/u8 and e4m3/e5m2, "
+                         "m16n8k64/k32 s4/u4, m16n8k256/k128 b1, m8n8k16 s8/u8, m8n8k32 s4/u4, m8n8k128 b1, "
+                         "m8n8k4 f64") +
                ")";
-    if (f.satfinite && !integer) return std::string(".satfinite is for the integer mma");
+    if (f.satfinite && !integer && !int4) return std::string(".satfinite is for the integer mma");
     if (auto err = operands(rest, s, op, sparse ? 6 : 4)) return err;
     if (sparse) {
         // The selector: one thread of each quad holds the metadata when a row has 4 chunks, a pair

@@ -7,7 +7,7 @@
 namespace layoutscope::exec {
 
 /// Element formats of matrix operands.
-enum class ME : uint8_t { None, F16, BF16, TF32, E4M3, E5M2, F32, F64, S8, U8, S32 };
+enum class ME : uint8_t { None, F16, BF16, TF32, E4M3, E5M2, F32, F64, S8, U8, S32, S4, U4, B1 };
 
 [[nodiscard]] inline uint32_t meBits(ME e) {
     switch (e) {
@@ -19,6 +19,11 @@ enum class ME : uint8_t { None, F16, BF16, TF32, E4M3, E5M2, F32, F64, S8, U8, S
     case ME::S8:
     case ME::U8:
         return 8;
+    case ME::S4:
+    case ME::U4:
+        return 4;
+    case ME::B1:
+        return 1;
     case ME::F64:
         return 64;
     case ME::None:
@@ -32,6 +37,7 @@ struct MmaForm {
     uint16_t m = 0, n = 0, k = 0;
     ME a = ME::None, b = ME::None, c = ME::None, d = ME::None;
     bool satfinite = false;
+    uint8_t bitOp = 0;       ///< mma.sync .b1: 1 .and.popc, 2 .xor.popc (§9.7.14.5.14)
     bool aRegs = false;      ///< wgmma: A from registers (else a shared-memory descriptor)
     bool rowA = true;        ///< mma.sync .row/.col of A (m8n8k4 f64 and the k16/k32 forms: .row.col only)
     uint8_t num = 1;         ///< ldmatrix/stmatrix: .x1/.x2/.x4

@@ -1,8 +1,9 @@
 // Element formats and register fragments of the matrix instructions. Fragments: PTX ISA 9.2 §9.7.14.5.8
-// (mma.m16n8k4/k8/k16/k32 figures: groupID g = lane / 4, threadID_in_group t = lane % 4) and §9.7.15.5.1
-// (wgmma register fragments: warp w of the warpgroup holds rows 16w..16w+15, each 16-row slab laid out as
-// the m16n8 figures, the D columns repeating every 8). CuTe states the same layouts independently
-// (cute/atom/mma_traits_sm80.hpp SM80_16x8_Row, mma_traits_sm90_gmma.hpp CLayout_64xN / ALayout_64x*).
+// (mma.m16n8k4/k8/k16/k32/k64/k128/k256 and m8n8k16/k32/k128 figures: groupID g = lane / 4, threadID_in_group
+// t = lane % 4) and §9.7.15.5.1 (wgmma register fragments: warp w of the warpgroup holds rows 16w..16w+15,
+// each 16-row slab laid out as the m16n8 figures, the D columns repeating every 8). CuTe states the same
+// layouts independently (cute/atom/mma_traits_sm80.hpp SM80_16x8_Row, mma_traits_sm90_gmma.hpp CLayout_64xN /
+// ALayout_64x*).
 #include "exec/mma_exec.hpp"
 
 #include "core/wgmma_fragment.hpp"
@@ -55,6 +56,12 @@ long double meValue(uint64_t bits, ME e) {
         return (long double)(bits & 0xff);
     case ME::S32:
         return (long double)signExtend(bits, 32);
+    case ME::S4:
+        return (long double)signExtend(bits, 4);
+    case ME::U4:
+        return (long double)(bits & 0xf);
+    case ME::B1:
+        return (long double)(bits & 1);
     case ME::None:
         break;
     }
@@ -119,7 +126,10 @@ FragElem mmaFrag(const MmaForm& f, char which, uint32_t lane, uint32_t i) {
         r.row = which == 'A' ? g : t, r.col = which == 'A' ? t : g;
         return r;
     }
-    const bool k8bit = meBits(f.a) == 8;
+    // Integer, FP8 and .b1 operands: P = 32 / bits elements per register, K = 4P (one register per row
+    // half: m16n8k16 8-bit, k32 4-bit, k128 .b1; m8n8: one row) or 8P (k32 8-bit, k64 4-bit, k256 .b1:
+    // registers alternate rows g / g + 8, then the second K half).
+    const uint32_t P = bits <= 8 ? 32 / bits : 0;
     if (which == 'A') {
         if (bits == 16 && f.k == 16)
             r.row = g + 8 * ((i / 2) % 2), r.col = 2 * t + i % 2 + 8 * (i / 4);
@@ -129,10 +139,12 @@ FragElem mmaFrag(const MmaForm& f, char which, uint32_t lane, uint32_t i) {
             r.row = g + 8 * (i % 2), r.col = t + 4 * (i / 2); // tf32 k8
         else if (bits == 32)
             r.row = g + 8 * i, r.col = t; // tf32 k4
-        else if (k8bit && f.k == 32)
-            r.row = g + 8 * ((i / 4) % 2), r.col = 4 * t + i % 4 + 16 * (i / 8);
+        else if (f.m == 8)
+            r.row = g, r.col = P * t + i; // m8n8k16 8-bit, k32 4-bit, k128 .b1
+        else if (f.k == 8 * P)
+            r.row = g + 8 * ((i / P) % 2), r.col = P * t + i % P + 4 * P * (i / (2 * P));
         else
-            r.row = g + 8 * (i / 4), r.col = 4 * t + i % 4; // 8-bit k16
+            r.row = g + 8 * (i / P), r.col = P * t + i % P; // K = 4P
         return r;
     }
     // B (k, n), n = g. The K of mma.sp (f16 k32, tf32 k16, 8-bit k64) continues the pattern of the dense
@@ -147,10 +159,10 @@ FragElem mmaFrag(const MmaForm& f, char which, uint32_t lane, uint32_t i) {
         r.row = t + 4 * i;
     else if (bits == 32)
         r.row = t;
-    else if (f.k >= 32)
-        r.row = 4 * t + i % 4 + 16 * (i / 4);
+    else if (f.k >= 8 * P)
+        r.row = P * t + i % P + 4 * P * (i / P);
     else
-        r.row = 4 * t + i;
+        r.row = P * t + i; // K = 4P, and the m8n8 forms
     return r;
 }
 

@@ -1,4 +1,5 @@
-// mma.sync.aligned (PTX ISA 9.2 §9.7.14.5.14): D = A * B + C for one warp, the fragments of §9.7.14.5.8
+// mma.sync.aligned (PTX ISA 9.2 §9.7.14.5.14): D = A * B + C for one warp (.b1: D = C + popc(A row .and/.xor
+// B column) over K bits), the fragments of §9.7.14.5.8
 // (mma_math.cpp); mma.sp{::ordered_metadata} (§9.7.14.6.3) the same after its A is expanded (mma_sparse.cpp).
 // Products and sums are exact (long double; every f16/bf16/tf32/8-bit product is exact there), then rounded
 // once to the accumulator format: exact for integer-valued inputs whose sums fit the format. unverified: the
@@ -46,7 +47,10 @@ bool execMmaSync(Machine& m, Warp& w, const Op& op, uint32_t g, uint32_t exec) {
         for (uint32_t i = 0; i < nd; ++i) {
             const FragElem fe = mmaFrag(f, 'D', l, i);
             long double acc = C[size_t(fe.row) * N + fe.col];
-            for (uint32_t k = 0; k < K; ++k) acc += A[size_t(fe.row) * K + k] * B[size_t(k) * N + fe.col];
+            for (uint32_t k = 0; k < K; ++k) {
+                const long double a = A[size_t(fe.row) * K + k], b = B[size_t(k) * N + fe.col];
+                acc += f.bitOp == 2 ? (long double)(a != b) : a * b; // .b1: popc of AND (0/1 product) or XOR
+            }
             regs[l][fe.reg] |= maskBits(meStoreNoted(m, op, acc, f.d, f.satfinite), int(dbits)) << fe.shift;
         }
     for (uint32_t l = 0; l < 32; ++l)
