@@ -14,13 +14,15 @@ namespace layoutscope::ptx {
 // Lowest .version per target: measured with CUDA 13.0 ptxas and a trivial kernel (golden/ptxas
 // README "Configurations"; sm_90a 8.0 re-checked: 7.8 is rejected; the plain targets measured the
 // same way: sm_90 7.8, sm_100 8.6, sm_103 8.8, sm_110 9.0, sm_120 8.7; the family targets sm_103f 8.8
-// and sm_110f 9.0, issue 21).
+// and sm_110f 9.0, issue 21; the pre-Hopper targets likewise: sm_75 6.3, sm_80 7.0, sm_86 7.1, sm_87 7.4,
+// sm_88 7.3, sm_89 7.8).
 static const TargetInfo kTargets[] = {
-    {"sm_90", kSm90, 78},     {"sm_90a", kSm90a, 80},   {"sm_100", kSm100, 86},   {"sm_100a", kSm100a, 86},
-    {"sm_100f", kSm100f, 88}, {"sm_103", kSm103, 88},   {"sm_103a", kSm103a, 88}, {"sm_103f", kSm103f, 88},
-    {"sm_110", kSm110, 90},   {"sm_110a", kSm110a, 90}, {"sm_110f", kSm110f, 90}, {"sm_120", kSm120, 87},
-    {"sm_120a", kSm120a, 87}, {"sm_120f", kSm120f, 88}, {"sm_121", kSm121, 88},   {"sm_121a", kSm121a, 88},
-    {"sm_121f", kSm121f, 88},
+    {"sm_75", kSm75, 63},     {"sm_80", kSm80, 70},     {"sm_86", kSm86, 71},     {"sm_87", kSm87, 74},
+    {"sm_88", kSm88, 73},     {"sm_89", kSm89, 78},     {"sm_90", kSm90, 78},     {"sm_90a", kSm90a, 80},
+    {"sm_100", kSm100, 86},   {"sm_100a", kSm100a, 86}, {"sm_100f", kSm100f, 88}, {"sm_103", kSm103, 88},
+    {"sm_103a", kSm103a, 88}, {"sm_103f", kSm103f, 88}, {"sm_110", kSm110, 90},   {"sm_110a", kSm110a, 90},
+    {"sm_110f", kSm110f, 90}, {"sm_120", kSm120, 87},   {"sm_120a", kSm120a, 87}, {"sm_120f", kSm120f, 88},
+    {"sm_121", kSm121, 88},   {"sm_121a", kSm121a, 88}, {"sm_121f", kSm121f, 88},
 };
 
 const TargetInfo* findTarget(std::string_view sm) {
