@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <iterator>
 
 namespace layoutscope::ptx {
 
@@ -186,9 +187,23 @@ void Checker::warning(SourceSpan span, std::string message, std::string ref, Pro
                                std::move(ref), prov});
 }
 
+/// "sm_90 and every later target (sm_90 ... sm_121f)" for a mask that holds every modelled target from a
+/// pre-Hopper or Hopper one on (kTargets is in that order); else the list.
+static std::string validTargetWords(TargetMask m) {
+    TargetMask suffix = 0;
+    for (size_t i = std::size(kTargets); i-- > 0;) {
+        suffix |= kTargets[i].bit;
+        if (m == suffix && kTargets[i].bit & (kPreHopper | kSm90))
+            return std::string(kTargets[i].name) + " and every later target (" + kTargets[i].name + " ... " +
+                   kTargets[std::size(kTargets) - 1].name + ")";
+    }
+    return targetList(m);
+}
+
 void Checker::targetError(SourceSpan span, const std::string& what, TargetMask valid, std::string ref,
                           Provenance prov) {
-    std::string msg = what + " is not available on " + target.sm + "; it is valid on " + targetList(valid);
+    std::string msg =
+        what + " is not available on " + target.sm + "; it is valid on " + validTargetWords(valid);
     // A plain target (sm_100) where the arch-specific one (sm_100a / sm_100f) has the feature: say so.
     if (bit & kPlainTargets) {
         std::string fix;
