@@ -1,9 +1,9 @@
 // Live sample of the front-end families' differential suite (wgmma, cp.async, elect.sync,
 // barrier.cluster, fence.proxy / fence.mbarrier_init, the further mbarrier forms, ld/st on shared
 // memory, ldmatrix / stmatrix / movmatrix): valid forms and one-token mutations, assembled by the installed
-// ptxas in the golden/ptxas wrapper for a few targets; the validator must agree on every one. The committed
-// record of the whole suite is tests/data/ptxas_front/front.jsonl.gz (ctest conform.ptxas.front). Skipped
-// when ptxas is absent.
+// ptxas in the golden/ptxas wrapper for a few targets (sm_80 and sm_75 too); the validator must agree on
+// every one. The committed record of the whole suite is tests/data/ptxas_front/front.jsonl.gz (ctest
+// conform.ptxas.front). Skipped when ptxas is absent.
 #include "layoutscope/ptx/validate.hpp"
 
 #include <catch2/catch.hpp>
@@ -46,6 +46,9 @@ const std::vector<const char*> kSample = {
     "ldmatrix.sync.aligned.m16n16.x1.trans.b8x16.b6x16_p32 {%r1, %r2}, [smem];",
     "stmatrix.sync.aligned.m16n8.x2.trans.shared::cta.b8 [smem], {%r1, %r2};",
     "movmatrix.sync.aligned.m8n8.trans.b16 %r1, %r2;",
+    "mbarrier.test_wait.parity.shared.b64 %p1, [mbar], %r1;", // sm_80's
+    "mbarrier.arrive.noComplete.shared.b64 %rd1, [mbar], 2;",
+    "fence.sc.cluster;", // .cluster scope: sm_90
     // one-token mutations
     "wgmma.mma_async.sync.aligned.m64n64k8.f16.f16.f16 {%r10, %r11, %r12, %r13, %r14, %r15, %r16, %r17, "
     "%r18, %r19, %r20, %r21, %r22, %r23, %r24, %r25}, %rd1, %rd2, %p1, 1, 1, 1, 1;",
@@ -72,5 +75,5 @@ TEST_CASE("front-end families: the validator agrees with the installed ptxas on 
              "run");
         return;
     }
-    test::checkLiveSample(ptxas, "front", {"sm_90a", "sm_100a"}, kSample);
+    test::checkLiveSample(ptxas, "front", {"sm_90a", "sm_100a", "sm_80", "sm_75"}, kSample);
 }

@@ -82,7 +82,8 @@ TEST_CASE("module: a bulk copy with a planted error is reported at its line", "[
 }
 
 TEST_CASE("module: .address_size 32 is an error at the directive", "[ptx][module][bulk]") {
-    for (const char* sm : {"sm_90", "sm_90a", "sm_100a", "sm_120f"}) {
+    for (const char* sm : {"sm_80", "sm_90", "sm_90a", "sm_100a",
+                           "sm_120f"}) { // sm_80: "32-Bit compilation is no longer supported"
         SECTION(sm) {
             std::string t = kModule;
             t.replace(t.find("sm_100a"), 7, sm);

@@ -22,14 +22,15 @@ std::vector<Diagnostic> checkPtxModule(const PtxModule& module) {
             out.push_back(std::move(d));
         }
     }
-    // ptxas 13.0: `.address_size 32` is fatal for every target this validator knows (all sm_90 or
-    // later): "32-Bit ABI (--machine 32 or 32-Bit addressing) is not supported on sm_90 or higher".
+    // ptxas 13.0: `.address_size 32` is fatal for every target this validator knows: "32-Bit ABI (--machine
+    // 32 or 32-Bit addressing) is not supported on sm_90 or higher", and for sm_75 ... sm_89 "32-Bit
+    // compilation is no longer supported".
     if (module.addressSize == 32)
-        out.push_back(
-            Diagnostic{Severity::Error, DiagCode::TargetMismatch, module.addressSizeSpan,
-                       "`.address_size 32` is not supported on sm_90 or later (.target " + module.target.sm +
-                           "): ptxas 13.0 refuses 32-bit addressing; write `.address_size 64`",
-                       "PTX ISA 9.2 §11.3.3 (.address_size); ptxas 13.0 fatal error", Provenance::Ptxas});
+        out.push_back(Diagnostic{
+            Severity::Error, DiagCode::TargetMismatch, module.addressSizeSpan,
+            "`.address_size 32` is not supported on any target of CUDA 13.0 (.target " + module.target.sm +
+                "): ptxas 13.0 refuses 32-bit addressing; write `.address_size 64`",
+            "PTX ISA 9.2 §11.3.3 (.address_size); ptxas 13.0 fatal error", Provenance::Ptxas});
     for (const PtxFunction& fn : module.functions) {
         const PtxModuleInstr* first[3] = {nullptr, nullptr, nullptr};
         for (const PtxModuleInstr& mi : fn.instrs) {

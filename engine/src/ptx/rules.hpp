@@ -2,10 +2,10 @@
 /// Internal to the PTX validator: the vocabulary its declarative tables are written in.
 ///
 /// [SECTION] index
-///   Targets      TargetMask bits for the seventeen modelled targets, PTX versions as 10*major+minor
-///   Qualifiers   QualGroup / InstrSpec: one table per instruction (ptx_rules_*.cpp)
-///   Operands     ValueKind masks an operand slot accepts; Checker helpers that report with spans
-///   Checker      per-instruction state: the matched qualifiers and the diagnostics found
+///   Targets      TargetMask bits for the 23 modelled targets (sm_75 ... sm_121f), PTX versions as
+///   10*major+minor Qualifiers   QualGroup / InstrSpec: one table per instruction (ptx_rules_*.cpp) Operands
+///   ValueKind masks an operand slot accepts; Checker helpers that report with spans Checker per-instruction
+///   state: the matched qualifiers and the diagnostics found
 #include "layoutscope/ptx/validate.hpp"
 
 #include <cstdint>
@@ -44,7 +44,20 @@ constexpr TargetMask kSm121 = 1u << 14;
 constexpr TargetMask kSm121a = 1u << 15;
 constexpr TargetMask kSm121f = 1u << 16;
 constexpr TargetMask kPlainTargets = kSm90 | kSm100 | kSm103 | kSm110 | kSm120 | kSm121;
-constexpr TargetMask kAllTargets = 0x1ffff;
+/// Hopper and every later target (the seventeen above): cluster, TMA, mbarrier tx-counts, wgmma.
+constexpr TargetMask kSm90Up = 0x1ffff;
+/// The pre-Hopper targets ptxas 13.0 knows (`ptxas --help`: sm_75 ... sm_89; issue 21). Turing sm_75 has
+/// ldmatrix and the m8n8k16 / m16n8k8 mma.sync shapes; Ampere sm_80 adds cp.async, mbarrier, mma.sp and
+/// the m16n8k16 shapes; sm_89 adds FP8 mma.sync. None has a cluster, TMA, wgmma or stmatrix.
+constexpr TargetMask kSm75 = 1u << 17;
+constexpr TargetMask kSm80 = 1u << 18;
+constexpr TargetMask kSm86 = 1u << 19;
+constexpr TargetMask kSm87 = 1u << 20;
+constexpr TargetMask kSm88 = 1u << 21;
+constexpr TargetMask kSm89 = 1u << 22;
+constexpr TargetMask kPreHopper = kSm75 | kSm80 | kSm86 | kSm87 | kSm88 | kSm89;
+constexpr TargetMask kSm80Up = kSm90Up | (kPreHopper & ~kSm75);
+constexpr TargetMask kAllTargets = kSm90Up | kPreHopper;
 /// The targets with Tensor Memory and tcgen05 (sm_101a was renamed sm_110a; unknown to ptxas 13.0).
 constexpr TargetMask kTcgen05Targets = kSm100a | kSm100f | kSm103a | kSm103f | kSm110a | kSm110f;
 /// The consumer-Blackwell arch/family targets: what sm_120a has, sm_120f, sm_121a and sm_121f have

@@ -40,6 +40,13 @@ InstrSpec spec(const char* name, const char* op, const char* ref) {
                ".f16x2", ".bf16", ".bf16x2", ".f32", ".f64", ".b8", ".u8", ".s8"});
     types[3].minPtx =
         83; // `.b128` (exch, cas): "Instruction 'atom.exch.b128.shared' requires PTX ISA .version 8.3"
+    // Before Hopper (ptxas 13.0 on sm_75 ... sm_89): no `.shared::cluster`, no `.cluster` scope, no bf16 /
+    // bf16x2 atomics on shared memory ("Instruction 'atom.add.bf16.shared' requires .target sm_90 or
+    // higher"); `.b128` atomics are sm_90's too (PTX ISA 9.2 §9.7.13.5 target notes; unverified by ptxas:
+    // the differential wrapper declares no .b128 register).
+    spaces[2].targets = types[3].targets = types[12].targets = types[13].targets = kSm90Up;
+    std::vector<QualSpec> scopes = specs({".cta", ".cluster", ".gpu", ".sys"});
+    scopes[1].targets = kSm90Up;
     std::vector<IllegalQual> illegal = sharedIllegalHints();
     for (const char* cop : {".ca", ".cg", ".cs", ".lu", ".cv", ".wb", ".wt"})
         illegal.push_back({cop, "atomics take no cache operator; remove it"});
@@ -54,7 +61,7 @@ InstrSpec spec(const char* name, const char* op, const char* ref) {
             {{"state space", spaces, true, false, ref},
              {"memory order", specs({".relaxed", ".acquire", ".release", ".acq_rel", ".weak", ".volatile"}),
               false, false, ref},
-             {"scope", specs({".cta", ".cluster", ".gpu", ".sys"}), false, false, ref},
+             {"scope", scopes, false, false, ref},
              {"mmio", specs({".mmio"}), false, false, ref},
              {"operation",
               specs({".add", ".min", ".max", ".inc", ".dec", ".and", ".or", ".xor", ".exch", ".cas"}), true,

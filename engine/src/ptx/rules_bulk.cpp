@@ -31,7 +31,7 @@ constexpr uint32_t kGlobalAddr = kR16 | kR32 | kR64 | kGlobalSym | kOpenSym;
 constexpr uint32_t kSharedAddr = kR16 | kR32 | kR64 | kSharedSym | kOpenSym;
 constexpr uint32_t kMbarAddr = kR32 | kR64 | kSharedSym | kOpenSym;
 /// `.cp_mask` (PTX 8.6): "Feature '.cp_mask' requires .target sm_100 or higher".
-constexpr TargetMask kSm100Up = kAllTargets & ~(kSm90 | kSm90a);
+constexpr TargetMask kSm100Up = kSm90Up & ~(kSm90 | kSm90a);
 
 QualGroup spaces(const char* ref) {
     return {"state space", {{".shared::cluster"}, {".shared::cta"}, {".global"}}, false, true, ref};
@@ -48,7 +48,7 @@ const IllegalQual kBareShared{
 const InstrSpec kCopy{
     "cp.async.bulk",
     {"cp", ".async", ".bulk"},
-    kAllTargets,
+    kSm90Up,
     80,
     kCopyRef,
     {spaces(kCopyRef),
@@ -64,7 +64,7 @@ const InstrSpec kCopy{
 const InstrSpec kReduce{
     "cp.reduce.async.bulk",
     {"cp", ".reduce", ".async", ".bulk"},
-    kAllTargets,
+    kSm90Up,
     80,
     kRedRef,
     {spaces(kRedRef),
@@ -87,7 +87,7 @@ const InstrSpec kReduce{
 const InstrSpec kPrefetch{
     "cp.async.bulk.prefetch",
     {"cp", ".async", ".bulk", ".prefetch"},
-    kAllTargets,
+    kSm90Up,
     80,
     kPrefetchRef,
     {{"cache level", {{".L2"}}, true, false, kPrefetchRef},
@@ -97,16 +97,11 @@ const InstrSpec kPrefetch{
      {".shared::cluster", "a bulk prefetch reads global memory into L2: its state space is `.global`"}},
 };
 
-const InstrSpec kCommit{"cp.async.bulk.commit_group",
-                        {"cp", ".async", ".bulk", ".commit_group"},
-                        kAllTargets,
-                        80,
-                        kGroupRef,
-                        {},
-                        {}};
+const InstrSpec kCommit{
+    "cp.async.bulk.commit_group", {"cp", ".async", ".bulk", ".commit_group"}, kSm90Up, 80, kGroupRef, {}, {}};
 const InstrSpec kWait{"cp.async.bulk.wait_group",
                       {"cp", ".async", ".bulk", ".wait_group"},
-                      kAllTargets,
+                      kSm90Up,
                       80,
                       kGroupRef,
                       {{"read", {{".read"}}, false, false, kGroupRef}},

@@ -40,13 +40,13 @@ struct Mode {
     int im2col; ///< -1: no im2colInfo; 0: dim-2 values; n: exactly n
 };
 const Mode kRedModes[] = {
-    {".tile", kAllTargets, 1, 5, 0, -1},
-    {".im2col_no_offs", kAllTargets, 3, 5, 0, -1},
+    {".tile", kSm90Up, 1, 5, 0, -1},
+    {".im2col_no_offs", kSm90Up, 3, 5, 0, -1},
     {".tile::scatter4", kTcgen05Targets, 2, 2, 5, -1},
 };
 const Mode kPfModes[] = {
-    {".tile", kAllTargets, 1, 5, 0, -1},
-    {".im2col", kAllTargets, 3, 5, 0, 0},
+    {".tile", kSm90Up, 1, 5, 0, -1},
+    {".im2col", kSm90Up, 3, 5, 0, 0},
     {".im2col::w", kTcgen05Targets, 3, 5, 0, 2},
     {".im2col::w::128", kTcgen05Targets, 3, 5, 0, 2},
     {".tile::gather4", kTcgen05Targets, 2, 2, 5, -1},
@@ -61,7 +61,7 @@ QualGroup modes(const Mode* m, size_t n) {
 const InstrSpec kReduceTensor{
     "cp.reduce.async.bulk.tensor",
     {"cp", ".reduce", ".async", ".bulk", ".tensor"},
-    kAllTargets,
+    kSm90Up,
     80,
     kRedRef,
     {dims(kRedRef),
@@ -80,7 +80,7 @@ const InstrSpec kReduceTensor{
 const InstrSpec kPrefetchTensor{
     "cp.async.bulk.prefetch.tensor",
     {"cp", ".async", ".bulk", ".prefetch", ".tensor"},
-    kAllTargets,
+    kSm90Up,
     80,
     kPfRef,
     {dims(kPfRef),

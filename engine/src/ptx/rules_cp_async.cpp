@@ -23,11 +23,12 @@ constexpr uint32_t kGlobalAddr = kR64 | kR32 | kGlobalSym | kOpenSym;
 const InstrSpec kCopy{
     "cp.async",
     {"cp", ".async"},
-    kAllTargets,
+    kSm80Up,
     70,
     kCopyRef,
     {{"cache operator", {{".ca"}, {".cg"}}, true, false, kCopyRef},
-     {"destination state space", {{".shared"}, {".shared::cta", kAllTargets, 78}}, true, false, kCopyRef},
+     // ptxas 13.0 takes `.shared::cta` here from cp.async's own PTX 7.0 (cp.async.mbarrier.arrive: 7.8).
+     {"destination state space", {{".shared"}, {".shared::cta"}}, true, false, kCopyRef},
      {"source state space", {{".global"}}, true, false, kCopyRef},
      {"cache hint", {{".L2::cache_hint", kAllTargets, 74}}, false, false, kCopyRef},
      {"prefetch size",
@@ -39,16 +40,15 @@ const InstrSpec kCopy{
       "cp.async writes the executing CTA's shared memory: `.shared::cta` (or `.shared`)"}}};
 
 const InstrSpec kCommit{
-    "cp.async.commit_group", {"cp", ".async", ".commit_group"}, kAllTargets, 70, kGroupRef, {}, {}};
+    "cp.async.commit_group", {"cp", ".async", ".commit_group"}, kSm80Up, 70, kGroupRef, {}, {}};
 const InstrSpec kWaitGroup{
-    "cp.async.wait_group", {"cp", ".async", ".wait_group"}, kAllTargets, 70, kGroupRef, {}, {}};
-const InstrSpec kWaitAll{
-    "cp.async.wait_all", {"cp", ".async", ".wait_all"}, kAllTargets, 70, kGroupRef, {}, {}};
+    "cp.async.wait_group", {"cp", ".async", ".wait_group"}, kSm80Up, 70, kGroupRef, {}, {}};
+const InstrSpec kWaitAll{"cp.async.wait_all", {"cp", ".async", ".wait_all"}, kSm80Up, 70, kGroupRef, {}, {}};
 
 const InstrSpec kArrive{
     "cp.async.mbarrier.arrive",
     {"cp", ".async", ".mbarrier", ".arrive"},
-    kAllTargets,
+    kSm80Up,
     70,
     kArriveRef,
     {{"no increment", {{".noinc"}}, false, false, kArriveRef},
@@ -91,9 +91,16 @@ Status checkCopy(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironment
             c.error(DiagCode::InvalidValue, ops[2].span,
                     "cp-size must be 4, 8 or 16 bytes; found " + ops[2].text, kCopyRef, Provenance::Ptxas);
     }
-    if (n == maxN)
+    if (n == maxN &&
         c.expectScalar(ops[3], "src-size (a register or immediate) or ignore-src (a predicate)",
-                       kR32 | kImm | kPred, kCopyRef);
+                       kR32 | kImm | kPred, kCopyRef) &&
+        c.kindOf(ops[3]) == kPred && c.bit && c.ptx < 75)
+        // ptxas 13.0: "Feature 'igonre-src on cp.async' requires PTX ISA .version 7.5 or later" (sic)
+        c.error(
+            DiagCode::TargetMismatch, ops[3].span,
+            "ignore-src (a predicate operand) needs PTX ISA 7.5 or later; this kernel declares .version " +
+                ptxText(c.ptx),
+            kCopyRef, Provenance::Ptxas);
     if (hint) c.expectScalar(ops[n - 1], "the cache policy", kR64, kCopyRef);
     return c.finish();
 }

@@ -37,6 +37,9 @@ InstrSpec spec(const char* name, const char* op, const char* ref) {
     std::vector<QualSpec> spaces =
         specs({".shared", ".shared::cta", ".shared::cluster", ".global", ".local", ".const", ".param"});
     spaces[1].minPtx = spaces[2].minPtx = 78; // `.shared::cta` / `::cluster`: PTX 7.8
+    spaces[2].targets = kSm90Up; // "Feature '::cluster' requires .target sm_90 or higher" (ptxas 13.0)
+    std::vector<QualSpec> scopes = specs({".cta", ".cluster", ".gpu", ".sys"});
+    scopes[1].targets = kSm90Up; // "Feature '.cluster scope' requires .target sm_90 or higher"
     return {name,
             {op},
             kAllTargets,
@@ -45,7 +48,7 @@ InstrSpec spec(const char* name, const char* op, const char* ref) {
             {{"state space", spaces, true, false, ref},
              {"memory order", specs({".weak", ".volatile", ".relaxed", ".acquire", ".release", ".acq_rel"}),
               false, false, ref},
-             {"scope", specs({".cta", ".cluster", ".gpu", ".sys"}), false, false, ref},
+             {"scope", scopes, false, false, ref},
              {"mmio", specs({".mmio"}), false, false, ref},
              {"cache operator", specs({".ca", ".cg", ".cs", ".lu", ".cv", ".wb", ".wt"}), false, false, ref},
              {"vector", specs({".v2", ".v4", ".v8"}), false, false, ref},

@@ -24,10 +24,11 @@ constexpr const char* kMovRef = "PTX ISA 9.2 §9.7.14.5.17 movmatrix";
 constexpr TargetMask kNewShapes = kTcgen05Targets | kSm120Like;
 constexpr uint32_t kSharedAddr = kR32 | kR64 | kSharedSym | kOpenSym;
 
-InstrSpec matrixSpec(const char* name, const char* ref, int minPtx, std::vector<QualSpec> shapes) {
+InstrSpec matrixSpec(const char* name, const char* ref, TargetMask targets, int minPtx,
+                     std::vector<QualSpec> shapes) {
     return {name,
             {name},
-            kAllTargets,
+            targets,
             minPtx,
             ref,
             {{"sync", {{".sync"}}, true, false, ref, true},
@@ -45,9 +46,11 @@ InstrSpec matrixSpec(const char* name, const char* ref, int minPtx, std::vector<
               ref}},
             {}};
 }
-const InstrSpec kLd =
-    matrixSpec("ldmatrix", kLdRef, 65, {{".m8n8"}, {".m16n16", kNewShapes, 86}, {".m8n16", kNewShapes, 86}});
-const InstrSpec kSt = matrixSpec("stmatrix", kStRef, 78, {{".m8n8"}, {".m16n8", kNewShapes, 86}});
+// ldmatrix and movmatrix run on every modelled target (sm_75 and later); stmatrix needs sm_90 (ptxas 13.0:
+// "Feature 'stmatrix' requires .target sm_90 or higher").
+const InstrSpec kLd = matrixSpec("ldmatrix", kLdRef, kAllTargets, 65,
+                                 {{".m8n8"}, {".m16n16", kNewShapes, 86}, {".m8n16", kNewShapes, 86}});
+const InstrSpec kSt = matrixSpec("stmatrix", kStRef, kSm90Up, 78, {{".m8n8"}, {".m16n8", kNewShapes, 86}});
 const InstrSpec kMov{"movmatrix",
                      {"movmatrix"},
                      kAllTargets,

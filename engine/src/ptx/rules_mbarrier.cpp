@@ -23,39 +23,46 @@ QualGroup b64(const char* ref) {
     return {"type", {{".b64"}}, true, false, ref};
 }
 QualGroup scope(const char* ref) {
-    return {"scope", {{".cta"}, {".cluster"}}, false, false, ref};
+    // "Feature 'scopes on mbarrier operations' requires PTX ISA .version 8.0" (ptxas 13.0); `.cluster`:
+    // sm_90.
+    return {"scope", {{".cta", kAllTargets, 80}, {".cluster", kSm90Up, 80}}, false, false, ref};
 }
 QualGroup ctaSpace(const char* ref) {
-    return {"state space", {{".shared"}, {".shared::cta"}}, false, false, ref};
+    // "Feature '::cta' requires PTX ISA .version 7.8" (ptxas 13.0; sm_80's forms exist from 7.0).
+    return {"state space", {{".shared"}, {".shared::cta", kAllTargets, 78}}, false, false, ref};
 }
 const IllegalQual kClusterSpace{".shared::cluster",
                                 "the barrier must be in the executing CTA's shared memory: use "
                                 "`.shared::cta` (or `.shared`)"};
 
 const InstrSpec kInit{
-    "mbarrier.init", {"mbarrier", ".init"}, kAllTargets, 70, kInitRef, {ctaSpace(kInitRef), b64(kInitRef)},
+    "mbarrier.init", {"mbarrier", ".init"}, kSm80Up, 70, kInitRef, {ctaSpace(kInitRef), b64(kInitRef)},
     {kClusterSpace}};
 
 const InstrSpec kArrive{
     "mbarrier.arrive.expect_tx",
     {"mbarrier", ".arrive", ".expect_tx"},
-    kAllTargets,
+    kSm90Up,
     80,
     kArriveRef,
-    {{"memory-order semantics", {{".release"}, {".relaxed", kAllTargets, 86}}, false, false, kArriveRef},
+    {{"memory-order semantics", {{".release"}, {".relaxed", kSm90Up, 86}}, false, false, kArriveRef},
      scope(kArriveRef),
-     {"state space", {{".shared"}, {".shared::cta"}, {".shared::cluster"}}, false, false, kArriveRef},
+     {"state space",
+      {{".shared"}, {".shared::cta"}, {".shared::cluster", kSm90Up}},
+      false,
+      false,
+      kArriveRef},
      b64(kArriveRef)},
     {{".acquire", "an arrive releases: use `.release` (or `.relaxed`)"}}};
 
-InstrSpec waitSpec(const char* name, std::vector<const char*> tokens) {
+InstrSpec waitSpec(const char* name, std::vector<const char*> tokens, TargetMask targets, int minPtx) {
     return {
         name,
         std::move(tokens),
-        kAllTargets,
-        78,
+        targets,
+        minPtx,
         kWaitRef,
-        {{"memory-order semantics", {{".acquire"}, {".relaxed", kAllTargets, 86}}, false, false, kWaitRef},
+        {{"memory-order semantics", {{".acquire"}, {".relaxed", kSm90Up, 86}}, false, false, kWaitRef},
          scope(kWaitRef),
          ctaSpace(kWaitRef),
          b64(kWaitRef)},
@@ -63,11 +70,13 @@ InstrSpec waitSpec(const char* name, std::vector<const char*> tokens) {
          {".release", "a wait acquires: use `.acquire` (or `.relaxed`)"},
          {".parity", "`.parity` must follow the instruction name directly: `mbarrier.try_wait.parity…`"}}};
 }
-const InstrSpec kTryWait = waitSpec("mbarrier.try_wait", {"mbarrier", ".try_wait"});
-const InstrSpec kTryWaitParity = waitSpec("mbarrier.try_wait.parity", {"mbarrier", ".try_wait", ".parity"});
-const InstrSpec kTestWait = waitSpec("mbarrier.test_wait", {"mbarrier", ".test_wait"});
+// try_wait is Hopper's (sm_90, PTX 7.8); test_wait is sm_80's (PTX 7.0, `.parity` 7.1; ptxas 13.0).
+const InstrSpec kTryWait = waitSpec("mbarrier.try_wait", {"mbarrier", ".try_wait"}, kSm90Up, 78);
+const InstrSpec kTryWaitParity =
+    waitSpec("mbarrier.try_wait.parity", {"mbarrier", ".try_wait", ".parity"}, kSm90Up, 78);
+const InstrSpec kTestWait = waitSpec("mbarrier.test_wait", {"mbarrier", ".test_wait"}, kSm80Up, 70);
 const InstrSpec kTestWaitParity =
-    waitSpec("mbarrier.test_wait.parity", {"mbarrier", ".test_wait", ".parity"});
+    waitSpec("mbarrier.test_wait.parity", {"mbarrier", ".test_wait", ".parity"}, kSm80Up, 71);
 
 constexpr uint32_t kBarAddr = kSharedSym | kR32 | kR64;
 

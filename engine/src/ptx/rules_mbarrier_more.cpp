@@ -11,7 +11,9 @@
 //   mbarrier.inval{.shared{::cta}}.b64                [addr];
 //   mbarrier.pending_count.b64                        count, state;
 //
-// A `.shared::cluster` barrier (another CTA's) returns no state: the sink `_`.
+// A `.shared::cluster` barrier (another CTA's) returns no state: the sink `_`. Targets (ptxas 13.0): arrive,
+// arrive_drop, inval and pending_count from sm_80; the expect_tx / complete_tx forms, `.relaxed`, the
+// `.cluster` scope and `.shared::cluster` from sm_90.
 #include "ptx/rules.hpp"
 
 namespace layoutscope::ptx {
@@ -30,24 +32,25 @@ QualGroup b64(const char* ref) {
     return {"type", {{".b64"}}, true, false, ref};
 }
 QualGroup scope(const char* ref) {
-    return {"scope", {{".cta", kAllTargets, 80}, {".cluster", kAllTargets, 80}}, false, false, ref};
+    return {"scope", {{".cta", kAllTargets, 80}, {".cluster", kSm90Up, 80}}, false, false, ref};
 }
 QualGroup anySpace(const char* ref) {
     return {"state space",
-            {{".shared"}, {".shared::cta", kAllTargets, 78}, {".shared::cluster", kAllTargets, 80}},
+            {{".shared"}, {".shared::cta", kAllTargets, 78}, {".shared::cluster", kSm90Up, 80}},
             false,
             false,
             ref};
 }
 
-InstrSpec arriveSpec(const char* name, std::vector<const char*> tokens, const char* ref, int minPtx) {
+InstrSpec arriveSpec(const char* name, std::vector<const char*> tokens, const char* ref, TargetMask targets,
+                     int minPtx) {
     return {name,
             std::move(tokens),
-            kAllTargets,
+            targets,
             minPtx,
             ref,
             {{"memory-order semantics",
-              {{".release", kAllTargets, 80}, {".relaxed", kAllTargets, 86}},
+              {{".release", kAllTargets, 80}, {".relaxed", kSm90Up, 86}},
               false,
               false,
               ref},
@@ -57,15 +60,16 @@ InstrSpec arriveSpec(const char* name, std::vector<const char*> tokens, const ch
              b64(ref)},
             {{".acquire", "an arrive releases: use `.release` (or `.relaxed`)"}}};
 }
-const InstrSpec kArrive = arriveSpec("mbarrier.arrive", {"mbarrier", ".arrive"}, kArriveRef, 70);
-const InstrSpec kDrop = arriveSpec("mbarrier.arrive_drop", {"mbarrier", ".arrive_drop"}, kDropRef, 70);
-const InstrSpec kDropTx =
-    arriveSpec("mbarrier.arrive_drop.expect_tx", {"mbarrier", ".arrive_drop", ".expect_tx"}, kDropRef, 80);
+const InstrSpec kArrive = arriveSpec("mbarrier.arrive", {"mbarrier", ".arrive"}, kArriveRef, kSm80Up, 70);
+const InstrSpec kDrop =
+    arriveSpec("mbarrier.arrive_drop", {"mbarrier", ".arrive_drop"}, kDropRef, kSm80Up, 70);
+const InstrSpec kDropTx = arriveSpec("mbarrier.arrive_drop.expect_tx",
+                                     {"mbarrier", ".arrive_drop", ".expect_tx"}, kDropRef, kSm90Up, 80);
 
 InstrSpec txSpec(const char* name, const char* tok) {
     return {name,
             {"mbarrier", tok},
-            kAllTargets,
+            kSm90Up,
             80,
             kTxRef,
             {{"memory-order semantics", {{".relaxed"}}, false, false, kTxRef},
@@ -81,7 +85,7 @@ const InstrSpec kCompleteTx = txSpec("mbarrier.complete_tx", ".complete_tx");
 const InstrSpec kInval{
     "mbarrier.inval",
     {"mbarrier", ".inval"},
-    kAllTargets,
+    kSm80Up,
     70,
     kInvalRef,
     {{"state space", {{".shared"}, {".shared::cta", kAllTargets, 78}}, false, false, kInvalRef},
@@ -90,7 +94,7 @@ const InstrSpec kInval{
                           "`.shared::cta` (or `.shared`)"}}};
 const InstrSpec kPending{"mbarrier.pending_count",
                          {"mbarrier", ".pending_count"},
-                         kAllTargets,
+                         kSm80Up,
                          70,
                          kPendingRef,
                          {b64(kPendingRef)},
@@ -114,13 +118,25 @@ Status checkArriveLike(const ParsedInstr& in, const PtxTarget& t, const PtxEnvir
     if ((n == 2 && !countRequired) || c.expectCount(3, list, s.ref)) {
         if (cluster)
             c.expectScalar(in.operands[0], "the state (a remote barrier returns none)", kSink, s.ref);
-        else
-            c.expectScalar(in.operands[0], "the returned state", kR64 | kSink, s.ref);
+        else if (c.expectScalar(in.operands[0], "the returned state", kR64 | kSink, s.ref) &&
+                 c.kindOf(in.operands[0]) == kSink && &s == &kArrive && c.bit && c.ptx < 71)
+            // ptxas 13.0 at .version 7.0: "Result discard mode is not allowed for instruction
+            // 'mbarrier.arrive'" (arrive_drop takes `_` there).
+            c.error(
+                DiagCode::TargetMismatch, in.operands[0].span,
+                "the sink `_` as mbarrier.arrive's state needs PTX ISA 7.1 or later; this kernel declares "
+                ".version " +
+                    ptxText(c.ptx),
+                s.ref, Provenance::Ptxas);
         c.expectAddress(in.operands[1], "the mbarrier address", kBarAddr, true, s.ref);
         // ptxas 13.0 also takes the count as a one-element vector `{%r1}`.
         const Operand& cnt = in.operands.size() == 3 ? in.operands[2] : in.operands[1];
         const bool single = cnt.kind == OperandKind::Vector && cnt.elements.size() == 1;
         const Operand& v = single ? cnt.elements[0] : cnt;
+        // Before Hopper a count needs `.noComplete` (ptxas 13.0: "Feature 'mbarrier.arrive with count
+        // argument and without '.noComplete' modifier' requires .target sm_90 or higher").
+        if (n == 3 && !expectTx && !noComplete && c.bit && !(c.bit & kSm90Up))
+            c.targetError(cnt.span, "a count without `.noComplete`", kSm90Up, s.ref, Provenance::Ptxas);
         if (n == 3 && c.expectScalar(v, expectTx ? "txCount" : "count", kR32 | kImm, s.ref) && !expectTx &&
             v.kind == OperandKind::Immediate && v.imm <= 0)
             // ptxas 13.0: "value '0' expected to be a non-zero positive"

@@ -10,12 +10,12 @@
 //   tf32                      m16n8k8 (3), m16n8k16 (1)     -            f32                  -
 //   s8|u8 x s8|u8             m16n8k32 (1), m16n8k64 (0)    -            s32 (.satfinite)     -
 //   s4|u4 x s4|u4             m16n8k64 (1), m16n8k128 (0)   -            s32 (.satfinite)     -
-//   e4m3|e5m2 (FP8)           m16n8k64 (0)                  -            f32 (PTX 8.4); f16: sm_120-like
+//   e4m3|e5m2 (FP8)           m16n8k64 (0)                  -            f32 (8.4, sm_89); f16: sm_120-like
 //   .kind::f8f6f4 (FP6/FP4)   m16n8k64 (0)                  -            f16 | f32            sm_120-like
 //   .kind::mxf8f6f4           m16n8k64                      m16n8k32     f32, .ue8m0, 1X      sm_120-like
 //   .kind::mxf4  (e2m1)       m16n8k128                     m16n8k64     f32, .ue8m0, 2X      sm_120-like
 //   .kind::mxf4nvf4 (e2m1)    m16n8k128                     m16n8k64     f32, 2X .ue8m0 | 4X .ue4m3
-//   (*) m16n8k32 .f16 with .f32 accumulators: ptxas 13.0 takes the selector 0..3.
+//   (*) m16n8k32 .f16 with .f32 accumulators: ptxas 13.0 takes the selector 0..3. mma.sp: sm_80 and later.
 // Fragments (registers per thread): A holds M x K/2 stored elements (sparse) or M x K; B, C, D as dense
 // mma; 8-bit containers for .kind::f8f6f4 / .kind::mxf8f6f4 elements, packed 4-bit for .kind::mxf4*.
 // e: the metadata, a 32-bit register; f: the sparsity selector, an integer constant. Any `.kind` with
@@ -91,8 +91,8 @@ std::vector<QualGroup> groups(const char* ref, bool sparse) {
     return g;
 }
 
-const InstrSpec kMmaSp{"mma.sp", {"mma"}, kAllTargets, 71, kRef, groups(kRef, true), {}, &claimsSparse};
-const InstrSpec kMmaScaled{"mma.sync (block scale)", {"mma"}, kAllTargets,      87, kDenseRef,
+const InstrSpec kMmaSp{"mma.sp", {"mma"}, kSm80Up, 71, kRef, groups(kRef, true), {}, &claimsSparse};
+const InstrSpec kMmaScaled{"mma.sync (block scale)", {"mma"}, kSm90Up,          87, kDenseRef,
                            groups(kDenseRef, false), {},      &claimsBlockScale};
 
 bool oneOf(const std::string& t, std::initializer_list<const char*> l) {
@@ -160,10 +160,10 @@ int selectorMax(const Form& f, int k, const std::string& dtype) {
 
 /// ptxas 13.0 also takes the metadata e as a one-register vector `{%r}` or a predicate where it expands
 /// mma.sp without checking e's type: bf16 and tf32 always; f16 and 8-bit integers with
-/// ::ordered_metadata, or `.sp` on sm_90/sm_90a; FP8 on the sm_120 targets; elsewhere "Type of argument
-/// does not match formal parameter 'e'".
+/// ::ordered_metadata, or `.sp` on sm_90/sm_90a; FP8 on the sm_120 targets; every class before Hopper
+/// (mma_sp_pre90.jsonl.gz); elsewhere "Type of argument does not match formal parameter 'e'".
 bool laxMetadata(const Checker& c, const Form& f, bool ordered) {
-    if (f.cls == "bf16" || f.cls == "tf32") return true;
+    if (f.cls == "bf16" || f.cls == "tf32" || (c.bit & kPreHopper)) return true;
     if (f.cls == "f16" || f.cls == "i8") return ordered || (c.bit & (kSm90 | kSm90a));
     if (f.cls == "fp8") return c.bit & (kSm120 | kSm120Like);
     return false;
@@ -337,7 +337,9 @@ Status checkMma(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironment&
         c.error(DiagCode::InvalidValue, types[0]->tok->span, "a scale type is for `.block_scale` forms", ref,
                 Provenance::Ptxas);
     }
-    // Targets: FP6/FP4 and the block-scaled kinds are sm_120-family features.
+    // Targets: FP8 from sm_89; FP6/FP4 and the block-scaled kinds are sm_120-family features.
+    if (f.cls == "fp8" && c.bit && !(c.bit & (kSm89 | kSm90Up)))
+        c.targetError(types[1]->tok->span, "FP8 mma.sp", kSm89 | kSm90Up, ref, Provenance::Ptxas);
     if ((f.cls == "f8f6f4" || mx) && c.bit && !(c.bit & kSm120Like))
         c.targetError(types[1]->tok->span, std::string(spec.name) + " with `" + kind + "`", kSm120Like, ref,
                       Provenance::Ptxas);

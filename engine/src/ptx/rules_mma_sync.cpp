@@ -49,22 +49,24 @@ const InstrSpec kMma{
     "mma.sync",
     {"mma"},
     kAllTargets,
-    0,
+    64,
     kRef,
     {{"sync", {{".sync"}}, true, false, kRef, true},   // ".sync modifier required"; twice is ignored
      {"alignment", {{".aligned"}}, true, false, kRef}, // ".aligned modifier required for instruction 'mma'"
+     // PTX versions as ptxas 13.0 gives them ("Feature '.m16n8k8' requires PTX ISA .version 6.5"); which
+     // forms a target runs: turingForm() below.
      {"shape",
-      {{".m8n8k4"},
-       {".m16n8k4"},
-       {".m16n8k8"},
-       {".m16n8k16"},
-       {".m8n8k16"},
-       {".m16n8k32"},
-       {".m8n8k32"},
-       {".m16n8k64"},
-       {".m8n8k128"},
-       {".m16n8k128"},
-       {".m16n8k256"}},
+      {{".m8n8k4", kAllTargets, 64},
+       {".m16n8k4", kAllTargets, 70},
+       {".m16n8k8", kAllTargets, 65},
+       {".m16n8k16", kAllTargets, 70},
+       {".m8n8k16", kAllTargets, 65},
+       {".m16n8k32", kAllTargets, 70},
+       {".m8n8k32", kAllTargets, 65},
+       {".m16n8k64", kAllTargets, 70},
+       {".m8n8k128", kAllTargets, 70},
+       {".m16n8k128", kAllTargets, 70},
+       {".m16n8k256", kAllTargets, 70}},
       true,
       false,
       kRef},
@@ -99,7 +101,7 @@ const InstrSpec kMma{
       true,
       true,
       kRef},
-     {"bit operation", {{".xor"}, {".and"}}, false, false, kRef},
+     {"bit operation", {{".xor"}, {".and", kAllTargets, 71}}, false, false, kRef},
      {"population count", {{".popc"}}, false, false, kRef}},
     {},
     &claimsDense};
@@ -128,6 +130,25 @@ const ClassInfo kClasses[] = {
 
 bool oneOf(const std::string& t, std::initializer_list<const char*> l) {
     return std::any_of(l.begin(), l.end(), [&](const char* s) { return t == s; });
+}
+
+/// The forms Turing (sm_75) runs, as ptxas 13.0 decides them
+/// (tests/data/ptxas_front/mma_sync_pre90.jsonl.gz): f16 m8n8k4 and m16n8k8, s8/u8 m8n8k16, s4/u4 m8n8k32 and
+/// b1 m8n8k128 `.xor`; every other form needs sm_80
+/// ("Feature '.m16n8k16' requires .target sm_80 or higher"), FP8 sm_89.
+bool turingForm(Cls cls, const std::string& shape, const std::string& bitOp) {
+    switch (cls) {
+    case Cls::F16:
+        return shape == ".m8n8k4" || shape == ".m16n8k8";
+    case Cls::I8:
+        return shape == ".m8n8k16";
+    case Cls::I4:
+        return shape == ".m8n8k32";
+    case Cls::B1:
+        return shape == ".m8n8k128" && bitOp == ".xor";
+    default:
+        return false;
+    }
 }
 
 /// The class of atype.btype, or nullptr when the pair is not in the table.
@@ -256,6 +277,23 @@ Status checkMma(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironment&
                 std::string(ci->words) + " take the shapes " + list + "; found `" + shape + "`", kRef,
                 Provenance::Ptxas);
     }
+    // Targets before Hopper: the Turing forms everywhere, FP8 from sm_89, the f64 shapes beyond m8n8k4 from
+    // sm_90 (PTX 7.8: "Feature '.m16n8k4 with double types' requires .target sm_90 or higher"), the rest from
+    // sm_80.
+    const bool f64Hopper = ci->cls == Cls::F64 && shape != ".m8n8k4";
+    if (const TargetMask valid = ci->cls == Cls::Fp8                                    ? kSm89 | kSm90Up
+                                 : f64Hopper                                            ? kSm90Up
+                                 : turingForm(ci->cls, shape, c.value("bit operation")) ? kAllTargets
+                                                                                        : kSm80Up;
+        c.bit && !(c.bit & valid))
+        c.targetError(c.spanOf("shape"), "mma `" + shape + "` with " + ci->words, valid, kRef,
+                      Provenance::Ptxas);
+    else if (f64Hopper && c.bit && c.ptx < 78)
+        c.error(DiagCode::TargetMismatch, c.spanOf("shape"),
+                "mma `" + shape +
+                    "` with `.f64` inputs needs PTX ISA 7.8 or later; this kernel declares .version " +
+                    ptxText(c.ptx),
+                kRef, Provenance::Ptxas);
     // Accumulators: dtype and ctype from the class's list; equal, except for m8n8k4 .f16.
     const auto accumOk = [&](const std::string& x) {
         return std::any_of(ci->accums.begin(), ci->accums.end(), [&](const char* s) { return x == s; });

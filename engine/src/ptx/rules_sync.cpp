@@ -23,7 +23,7 @@ constexpr const char* kFenceRef = "PTX ISA 9.2 §9.7.13.4.1 membar/fence (fence.
 
 const InstrSpec kElect{"elect.sync",
                        {"elect", ".sync"},
-                       kAllTargets,
+                       kSm90Up,
                        80,
                        kElectRef,
                        {{"sync", {{".sync"}}, false, false, kElectRef, true}}, // `.sync.sync`: accepted
@@ -33,7 +33,7 @@ InstrSpec barrierSpec(const char* name, const char* op, std::vector<QualSpec> se
                       const char* why) {
     return {name,
             {"barrier", ".cluster", op},
-            kAllTargets,
+            kSm90Up,
             78,
             kBarRef,
             {{"memory-order semantics", std::move(sems), false, false, kBarRef},
@@ -122,6 +122,12 @@ void version(Checker& c, int minPtx, const std::string& variant) {
                     ptxText(c.ptx),
                 kFenceRef, Provenance::Ptxas);
 }
+/// A fence variant that only Hopper and later have (ptxas 13.0 on sm_75 ... sm_89: "Feature '.cluster
+/// scope' requires .target sm_90 or higher", "Modifier '.async' requires .target sm_90 or higher").
+void hopper(Checker& c, bool needed, const std::string& variant) {
+    if (needed && c.bit && !(c.bit & kSm90Up))
+        c.targetError(c.opcodeSpan(), variant, kSm90Up, kFenceRef, Provenance::Ptxas);
+}
 /// `.release` goes with `.sync_restrict::shared::cta`, `.acquire` with `::cluster`.
 void syncRestrict(Checker& c) {
     const std::string sem = c.value("memory-order semantics"), sr = c.value("sync restriction");
@@ -164,6 +170,7 @@ Status checkFence(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironmen
         if (!sem.empty() && sem != ".release") forbid(c, "memory-order semantics", v);
         if (c.find("scope") && c.value("scope") != ".cluster") forbid(c, "scope", v);
         version(c, 80, "`fence.mbarrier_init`");
+        hopper(c, true, "`fence.mbarrier_init`");
         c.expectCount(0, "no operands", kFenceRef);
     } else if (proxy || !kind.empty()) {
         if (!proxy)
@@ -180,6 +187,7 @@ Status checkFence(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironmen
             forbid(c, "memory-order semantics", v), forbid(c, "scope", v), forbid(c, "sync restriction", v);
             if (kind == ".alias") forbid(c, "state space", v);
             version(c, kind == ".async" ? 80 : 75, v);
+            hopper(c, kind == ".async", v);
             c.expectCount(0, "no operands", kFenceRef);
         } else if (kind == ".tensormap::generic") {
             const std::string v = "`fence.proxy.tensormap::generic`";
@@ -189,6 +197,7 @@ Status checkFence(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironmen
             if (!sem.empty() && sem != ".release" && sem != ".acquire")
                 forbid(c, "memory-order semantics", v);
             version(c, 83, v);
+            hopper(c, true, v);
             if (sem == ".acquire") {
                 if (c.expectCount(2, "[addr], size (128, the tensor map's bytes)", kFenceRef)) {
                     c.expectAddress(in.operands[0], "the tensor map address",
@@ -212,6 +221,7 @@ Status checkFence(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironmen
             need(c, "scope", v, "`.cluster`");
             syncRestrict(c);
             version(c, 86, v);
+            hopper(c, true, v);
             c.expectCount(0, "no operands", kFenceRef);
         }
     } else {
@@ -221,6 +231,8 @@ Status checkFence(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironmen
         need(c, "scope", v, "`.cta`, `.cluster`, `.gpu` or `.sys`");
         syncRestrict(c);
         if (c.find("sync restriction")) version(c, 86, "`fence.sync_restrict`");
+        hopper(c, c.find("sync restriction") != nullptr, "`fence.sync_restrict`");
+        hopper(c, c.value("scope") == ".cluster", "a fence of `.cluster` scope");
         c.expectCount(0, "no operands", kFenceRef);
     }
     return c.finish();

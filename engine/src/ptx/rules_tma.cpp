@@ -29,7 +29,7 @@ constexpr const char* kNoType =
 const InstrSpec kTma{
     "cp.async.bulk.tensor",
     {"cp", ".async", ".bulk", ".tensor"},
-    kAllTargets,
+    kSm90Up,
     80,
     kRef,
     {
@@ -96,7 +96,7 @@ struct ModeRow {
     int coords; ///< 0: one per dimension
     int im2col; ///< -1: no im2colInfo operand; 0: dim-2 values; n: exactly n values
 };
-constexpr TargetMask kAll = kAllTargets;
+constexpr TargetMask kAll = kSm90Up;
 const ModeRow kModes[] = {
     {".tile", kAll, kAll, kAll, 1, 5, 0, -1},
     {".tile::gather4", kSm100Fam, kCtaGatherTargets, 0, 2, 2, 5, -1},

@@ -170,8 +170,9 @@ Status unknownInstruction(const ParsedInstr& in) {
 } // namespace
 
 std::vector<std::string> knownPtxTargets() {
-    return {"sm_90",   "sm_90a",  "sm_100", "sm_100a", "sm_100f", "sm_103", "sm_103a", "sm_103f", "sm_110",
-            "sm_110a", "sm_110f", "sm_120", "sm_120a", "sm_120f", "sm_121", "sm_121a", "sm_121f"};
+    return {"sm_75",   "sm_80",   "sm_86",   "sm_87",   "sm_88",   "sm_89",   "sm_90",  "sm_90a",
+            "sm_100",  "sm_100a", "sm_100f", "sm_103",  "sm_103a", "sm_103f", "sm_110", "sm_110a",
+            "sm_110f", "sm_120",  "sm_120a", "sm_120f", "sm_121",  "sm_121a", "sm_121f"};
 }
 
 Status validateTargetVersion(const PtxTarget& target) {
@@ -186,6 +187,19 @@ Status validateTargetVersion(const PtxTarget& target) {
             msg += "; did you mean `" + near + "`?";
         return Diagnostic{Severity::Error, DiagCode::TargetMismatch, {}, msg, kVersionRef, Provenance::Ptxas};
     }
+    // PTX ISA versions that never existed: ptxas 13.0 says "Unsupported .version 7.9" (also 6.6 ... 6.9
+    // and 8.9; measured with a trivial kernel, issue 21). Below 6.3 no modelled target is accepted.
+    const bool neverReleased = (target.ptxMajor == 6 && target.ptxMinor > 5) ||
+                               ((target.ptxMajor == 7 || target.ptxMajor == 8) && target.ptxMinor == 9);
+    if (neverReleased)
+        return Diagnostic{
+            Severity::Error,
+            DiagCode::TargetMismatch,
+            {},
+            ".version " + ptxText(v) +
+                " is not a PTX ISA version (CUDA 13.0 knows 6.0 ... 6.5, 7.0 ... 7.8, 8.0 ... 8.8, 9.0)",
+            kVersionRef,
+            Provenance::Ptxas};
     if (target.ptxMinor < 0 || target.ptxMinor > 9 || v > kHighestPtx)
         return Diagnostic{Severity::Error,
                           DiagCode::TargetMismatch,

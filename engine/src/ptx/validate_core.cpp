@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <iterator>
 
 namespace layoutscope::ptx {
 
@@ -14,13 +15,15 @@ namespace layoutscope::ptx {
 // Lowest .version per target: measured with CUDA 13.0 ptxas and a trivial kernel (golden/ptxas
 // README "Configurations"; sm_90a 8.0 re-checked: 7.8 is rejected; the plain targets measured the
 // same way: sm_90 7.8, sm_100 8.6, sm_103 8.8, sm_110 9.0, sm_120 8.7; the family targets sm_103f 8.8
-// and sm_110f 9.0, issue 21).
+// and sm_110f 9.0, issue 21; the pre-Hopper targets likewise: sm_75 6.3, sm_80 7.0, sm_86 7.1, sm_87 7.4,
+// sm_88 7.3, sm_89 7.8).
 static const TargetInfo kTargets[] = {
-    {"sm_90", kSm90, 78},     {"sm_90a", kSm90a, 80},   {"sm_100", kSm100, 86},   {"sm_100a", kSm100a, 86},
-    {"sm_100f", kSm100f, 88}, {"sm_103", kSm103, 88},   {"sm_103a", kSm103a, 88}, {"sm_103f", kSm103f, 88},
-    {"sm_110", kSm110, 90},   {"sm_110a", kSm110a, 90}, {"sm_110f", kSm110f, 90}, {"sm_120", kSm120, 87},
-    {"sm_120a", kSm120a, 87}, {"sm_120f", kSm120f, 88}, {"sm_121", kSm121, 88},   {"sm_121a", kSm121a, 88},
-    {"sm_121f", kSm121f, 88},
+    {"sm_75", kSm75, 63},     {"sm_80", kSm80, 70},     {"sm_86", kSm86, 71},     {"sm_87", kSm87, 74},
+    {"sm_88", kSm88, 73},     {"sm_89", kSm89, 78},     {"sm_90", kSm90, 78},     {"sm_90a", kSm90a, 80},
+    {"sm_100", kSm100, 86},   {"sm_100a", kSm100a, 86}, {"sm_100f", kSm100f, 88}, {"sm_103", kSm103, 88},
+    {"sm_103a", kSm103a, 88}, {"sm_103f", kSm103f, 88}, {"sm_110", kSm110, 90},   {"sm_110a", kSm110a, 90},
+    {"sm_110f", kSm110f, 90}, {"sm_120", kSm120, 87},   {"sm_120a", kSm120a, 87}, {"sm_120f", kSm120f, 88},
+    {"sm_121", kSm121, 88},   {"sm_121a", kSm121a, 88}, {"sm_121f", kSm121f, 88},
 };
 
 const TargetInfo* findTarget(std::string_view sm) {
@@ -184,9 +187,23 @@ void Checker::warning(SourceSpan span, std::string message, std::string ref, Pro
                                std::move(ref), prov});
 }
 
+/// "sm_90 and every later target (sm_90 ... sm_121f)" for a mask that holds every modelled target from a
+/// pre-Hopper or Hopper one on (kTargets is in that order); else the list.
+static std::string validTargetWords(TargetMask m) {
+    TargetMask suffix = 0;
+    for (size_t i = std::size(kTargets); i-- > 0;) {
+        suffix |= kTargets[i].bit;
+        if (m == suffix && kTargets[i].bit & (kPreHopper | kSm90))
+            return std::string(kTargets[i].name) + " and every later target (" + kTargets[i].name + " ... " +
+                   kTargets[std::size(kTargets) - 1].name + ")";
+    }
+    return targetList(m);
+}
+
 void Checker::targetError(SourceSpan span, const std::string& what, TargetMask valid, std::string ref,
                           Provenance prov) {
-    std::string msg = what + " is not available on " + target.sm + "; it is valid on " + targetList(valid);
+    std::string msg =
+        what + " is not available on " + target.sm + "; it is valid on " + validTargetWords(valid);
     // A plain target (sm_100) where the arch-specific one (sm_100a / sm_100f) has the feature: say so.
     if (bit & kPlainTargets) {
         std::string fix;

@@ -14,6 +14,8 @@
 #include "scenario/scaffold_detail.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <cstdlib>
 
 namespace layoutscope {
 
@@ -74,6 +76,20 @@ Result<std::string> scaffoldScenario(const PtxModule& module, const ScaffoldOpti
         for (const PtxFunction* f : entries) s += (s.empty() ? "" : ", ") + f->name;
         return s;
     };
+    // A scenario runs on sm_90 or later (its `target` directive refuses the rest: no TMA); the validator also
+    // knows sm_75 ... sm_89 (issue 21), whose modules `check` takes but cannot scaffold.
+    const std::string& sm = module.target.sm;
+    if (sm.size() > 3 && sm.compare(0, 3, "sm_") == 0 && std::isdigit(static_cast<unsigned char>(sm[3])) &&
+        std::atoi(sm.c_str() + 3) < 90)
+        return Diagnostic{
+            Severity::Error,
+            DiagCode::TargetMismatch,
+            module.targetSpan,
+            "a scenario needs sm_90 or later (it runs TMA and mbarrier transactions); this module is "
+            ".target " +
+                sm + ": `layoutscope-cli check` validates its instructions, scaffold cannot run them",
+            "docs/ptx-modules.md (scaffold)",
+            Provenance::ToolFormat};
     const PtxFunction* fn = nullptr;
     if (!options.entry.empty()) {
         for (const PtxFunction* f : entries)
