@@ -27,7 +27,8 @@ const InstrSpec kStBulk = {
      {"state space", {{".shared::cta", kAllTargets, 0}}, false, false, kRef}},
     {{".shared", "st.bulk writes `.shared::cta` memory (or a generic address): write `.shared::cta`"},
      {".shared::cluster", "st.bulk writes the executing CTA's shared memory: write `.shared::cta`"},
-     {".global", "st.bulk writes shared memory: write `.shared::cta`, or no state space for a generic address"},
+     {".global",
+      "st.bulk writes shared memory: write `.shared::cta`, or no state space for a generic address"},
      {".relaxed", "st.bulk is `.weak` only"},
      {".release", "st.bulk is `.weak` only"},
      {".acquire", "st.bulk is `.weak` only"},
@@ -50,7 +51,8 @@ Status checkStBulk(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironme
                 Provenance::Ptxas);
     } else {
         c.expectScalar(a.elements[0], "the address (inside `[…]`)",
-                       kR32 | kR64 | kOpenSym | (cta ? 0u : uint32_t(kSharedSym | kGlobalSym | kParamSym)), kRef);
+                       kR32 | kR64 | kOpenSym | (cta ? 0u : uint32_t(kSharedSym | kGlobalSym | kParamSym)),
+                       kRef);
     }
     const Operand& size = in.operands[1];
     if (c.expectScalar(size, "the size", kR64 | kImm, kRef) && size.kind == OperandKind::Immediate) {
@@ -58,8 +60,8 @@ Status checkStBulk(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironme
                         std::string("fFdD").find(size.text[1]) != std::string::npos;
         if (fp || size.imm < 0 || size.imm > 16777216 || size.imm % 8 != 0)
             c.error(DiagCode::InvalidValue, size.span,
-                    "the size is a byte count, a multiple of 8 in [0, 16777216]; `" + size.text + "` is not", kRef,
-                    Provenance::Ptxas);
+                    "the size is a byte count, a multiple of 8 in [0, 16777216]; `" + size.text + "` is not",
+                    kRef, Provenance::Ptxas);
     }
     const Operand& init = in.operands[2];
     const bool fp = init.text.size() > 2 && init.text[0] == '0' &&
