@@ -201,9 +201,7 @@ Status check(const ParsedInstr& in, const PtxTarget& t, const PtxEnvironment& en
                                  ": `.cluster` (the mbarrier form) or `.gpu` / `.sys`");
     if (ct && (sc == ".gpu" || sc == ".sys" || sp == ".global"))
         return fail("completion mechanism", "the `.global` / `.gpu` / `.sys` form has no mbarrier: remove `" +
-                                                std::string(kCt) +
-                                                "` and the "
-                                                "mbarrier operand");
+                                                std::string(kCt) + "` and the mbarrier operand");
     if (sc == ".cluster" && !sp.empty() && sp != ".shared::cluster")
         return fail("scope", "`.cluster` goes with `.shared::cluster`, not `" + sp + "`");
     if (sc == ".cluster" && !ct)
