@@ -92,7 +92,7 @@ layoutscope_unity_group(layoutscope_engine 10
   engine/src/ptx/module_read.cpp
   engine/src/ptx/parse.cpp)
 layoutscope_unity_group(layoutscope_engine 11
-  engine/src/ptx/rules_atom_shared.cpp
+  engine/src/ptx/rules_async_st.cpp
   engine/src/ptx/rules_cp_async.cpp
   engine/src/ptx/rules_shared_access.cpp
   engine/src/ptx/rules_sync.cpp
@@ -100,22 +100,25 @@ layoutscope_unity_group(layoutscope_engine 11
   engine/src/ptx/validate_core.cpp
   engine/src/ptx/validate_operands.cpp)
 layoutscope_unity_group(layoutscope_engine 12
+  engine/src/ptx/rules_atom_shared.cpp
+  engine/src/ptx/rules_mbarrier.cpp
+  engine/src/ptx/rules_st_bulk.cpp)
+layoutscope_unity_group(layoutscope_engine 13
   engine/src/ptx/rules_bulk.cpp
   engine/src/ptx/rules_ldst_shared.cpp
   engine/src/ptx/rules_mbarrier_more.cpp)
-layoutscope_unity_group(layoutscope_engine 13
+layoutscope_unity_group(layoutscope_engine 14
   engine/src/ptx/rules_bulk_tensor.cpp
   engine/src/ptx/rules_matrix.cpp
-  engine/src/ptx/rules_mbarrier.cpp
-  engine/src/ptx/rules_mma_sp.cpp)
-layoutscope_unity_group(layoutscope_engine 14
-  engine/src/ptx/rules_mma_sync.cpp
-  engine/src/ptx/rules_tcgen05_ldst.cpp
+  engine/src/ptx/rules_mma_sp.cpp
   engine/src/ptx/rules_tcgen05_misc.cpp)
 layoutscope_unity_group(layoutscope_engine 15
+  engine/src/ptx/rules_mma_sync.cpp
+  engine/src/ptx/rules_tcgen05_ldst.cpp)
+layoutscope_unity_group(layoutscope_engine 16
   engine/src/ptx/rules_tma.cpp
   engine/src/ptx/rules_wgmma.cpp)
-layoutscope_unity_group(layoutscope_engine 16
+layoutscope_unity_group(layoutscope_engine 17
   engine/src/scenario/async_order.cpp
   engine/src/scenario/async_order_differ.cpp
   engine/src/scenario/consumer_checks.cpp
@@ -124,7 +127,7 @@ layoutscope_unity_group(layoutscope_engine 16
   engine/src/scenario/export_cuda_asm.cpp
   engine/src/scenario/export_cuda_reads.cpp
   engine/src/scenario/export_cuda_wgmma.cpp)
-layoutscope_unity_group(layoutscope_engine 17
+layoutscope_unity_group(layoutscope_engine 18
   engine/src/scenario/async_order_ranges.cpp
   engine/src/scenario/file.cpp
   engine/src/scenario/fill.cpp
@@ -133,7 +136,7 @@ layoutscope_unity_group(layoutscope_engine 17
   engine/src/scenario/kernel_directive.cpp
   engine/src/scenario/kernel_timeline.cpp
   engine/src/scenario/lowering.cpp)
-layoutscope_unity_group(layoutscope_engine 18
+layoutscope_unity_group(layoutscope_engine 19
   engine/src/scenario/mma_values.cpp
   engine/src/scenario/observe.cpp
   engine/src/scenario/operand_grid.cpp
@@ -142,7 +145,7 @@ layoutscope_unity_group(layoutscope_engine 18
   engine/src/scenario/ops.cpp
   engine/src/scenario/ops_tma.cpp
   engine/src/scenario/reader.cpp)
-layoutscope_unity_group(layoutscope_engine 19
+layoutscope_unity_group(layoutscope_engine 20
   engine/src/scenario/run.cpp
   engine/src/scenario/scaffold.cpp
   engine/src/scenario/scaffold_operands.cpp
@@ -151,7 +154,7 @@ layoutscope_unity_group(layoutscope_engine 19
   engine/src/scenario/smem_store.cpp
   engine/src/scenario/tcgen05.cpp
   engine/src/scenario/tcgen05_run.cpp)
-layoutscope_unity_group(layoutscope_engine 20
+layoutscope_unity_group(layoutscope_engine 21
   engine/src/scenario/tcgen05_lower.cpp
   engine/src/scenario/tensormap.cpp
   engine/src/scenario/tma_extra.cpp
@@ -159,7 +162,7 @@ layoutscope_unity_group(layoutscope_engine 20
   engine/src/scenario/wgmma.cpp
   engine/src/scenario/wgmma_d.cpp
   engine/src/scenario/wgmma_values.cpp)
-layoutscope_unity_group(layoutscope_engine 21
+layoutscope_unity_group(layoutscope_engine 22
   engine/src/tcgen05/cp.cpp
   engine/src/tcgen05/exec.cpp
   engine/src/tcgen05/exec_bulk.cpp
@@ -168,7 +171,7 @@ layoutscope_unity_group(layoutscope_engine 21
   engine/src/tcgen05/tmem_alloc.cpp
   engine/src/tcgen05/umma.cpp
   engine/src/tcgen05/umma_exec.cpp)
-layoutscope_unity_group(layoutscope_engine 22
+layoutscope_unity_group(layoutscope_engine 23
   engine/src/tcgen05/exec_ldst_bulk.cpp
   engine/src/tcgen05/ldst.cpp
   engine/src/tcgen05/umma_layout.cpp
@@ -176,7 +179,7 @@ layoutscope_unity_group(layoutscope_engine 22
   engine/src/tcgen05/umma_scale_exec.cpp
   engine/src/tcgen05/umma_ws_sp.cpp
   engine/src/tcgen05/umma_ws_sp_exec.cpp)
-layoutscope_unity_group(layoutscope_engine 23
+layoutscope_unity_group(layoutscope_engine 24
   engine/src/tma/execute.cpp
   engine/src/tma/fast.cpp
   engine/src/tma/gather4.cpp
@@ -185,11 +188,11 @@ layoutscope_unity_group(layoutscope_engine 23
   engine/src/tma/tensor_map.cpp
   engine/src/tma/tensor_map_bytes.cpp
   engine/src/tma/tensor_map_names.cpp)
-layoutscope_unity_group(layoutscope_engine 24
+layoutscope_unity_group(layoutscope_engine 25
   engine/src/tma/geometry.cpp
   engine/src/tma/im2col_exec.cpp
   engine/src/tma/tensor_map_decode.cpp)
-layoutscope_unity_group(layoutscope_engine 25
+layoutscope_unity_group(layoutscope_engine 26
   engine/src/tma/im2col.cpp
   engine/src/tma/subbyte.cpp
   engine/src/tma/tensor_map_print.cpp)

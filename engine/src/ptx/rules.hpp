@@ -224,6 +224,8 @@ struct InstrEntry {
 [[nodiscard]] std::vector<InstrEntry> mmaSyncEntries(); ///< rules_mma_sync.cpp (dense warp-level mma)
 [[nodiscard]] std::vector<InstrEntry> mmaSpEntries();   ///< rules_mma_sp.cpp (mma.sp, block-scaled mma.sync)
 [[nodiscard]] std::vector<InstrEntry> atomRedSharedEntries(); ///< rules_atom_shared.cpp (atom/red on shared)
+[[nodiscard]] std::vector<InstrEntry> asyncStEntries();       ///< rules_async_st.cpp (st.async, red.async)
+[[nodiscard]] std::vector<InstrEntry> stBulkEntries();        ///< rules_st_bulk.cpp (st.bulk)
 
 /// mbarrier `.sem` and `.scope` are written together or not at all (rules_mbarrier.cpp); `orders` names the
 /// memory orders that may stand before the scope, for the message ("`.release` or `.relaxed`").

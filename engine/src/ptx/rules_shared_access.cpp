@@ -6,8 +6,8 @@
 namespace layoutscope::ptx {
 
 bool namesSharedSpace(const ParsedInstr& in) {
-    // st.async, red.async and st.bulk are other instructions with the same first word (PTX ISA 9.2 §9.7):
-    // not modelled here, so `check` lists them instead of judging them as a plain st/red.
+    // st.async, red.async and st.bulk are other instructions with the same first word (PTX ISA 9.0 §9.7.9.11,
+    // §9.7.9.12, §9.7.13.7), judged by their own tables (rules_async_st.cpp, rules_st_bulk.cpp).
     if (in.opcode.size() > 1 && (in.opcode[1].text == ".async" || in.opcode[1].text == ".bulk")) return false;
     for (size_t i = 1; i < in.opcode.size(); ++i) {
         const std::string& t = in.opcode[i].text;

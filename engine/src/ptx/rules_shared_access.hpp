@@ -12,7 +12,8 @@ namespace layoutscope::ptx {
 /// A shared state space (`.shared`, `.shared::cta`, `.shared::cluster`) among the qualifiers: the
 /// instruction is data movement into shared memory and one of these tables judges it whole. Without
 /// one (generic, `.global`, `.local` ...) it is not ours: `check` counts it as not checked. `st.async`,
-/// `red.async` and `st.bulk` are other instructions (not modelled; `check` lists them).
+/// `red.async` and `st.bulk` are other instructions with tables of their own (rules_async_st.cpp,
+/// rules_st_bulk.cpp).
 [[nodiscard]] bool namesSharedSpace(const ParsedInstr& in);
 
 /// The qualifier spellings ptxas 13.0 knows for ld/st/atom/red but rejects on shared memory, with the

@@ -30,7 +30,7 @@ const std::vector<InstrEntry>& entries() {
              {tmaEntries(), tcgen05LdStEntries(), tcgen05MiscEntries(), mbarrierEntries(),
               tcgen05MmaEntries(), tcgen05LdRedEntries(), bulkEntries(), bulkTensorEntries(), syncEntries(),
               cpAsyncEntries(), mbarrierMoreEntries(), wgmmaEntries(), ldstSharedEntries(), matrixEntries(),
-              mmaSyncEntries(), mmaSpEntries(), atomRedSharedEntries()})
+              mmaSyncEntries(), mmaSpEntries(), atomRedSharedEntries(), asyncStEntries(), stBulkEntries()})
             v.insert(v.end(), part.begin(), part.end());
         return v;
     }();
@@ -162,7 +162,7 @@ Status unknownInstruction(const ParsedInstr& in) {
         "`" + head.text +
             "` is outside what this validator models (the bulk and tensor copies, tcgen05, wgmma, "
             "ldmatrix/stmatrix/movmatrix, mma.sync, cp.async, mbarrier, fence, barrier.cluster, elect.sync, "
-            "ld/st/atom/red on shared memory)",
+            "ld/st/atom/red on shared memory, st.async, red.async, st.bulk)",
         "",
         Provenance::Assumption};
 }
