@@ -125,37 +125,38 @@ layoutscope_unity_group(layoutscope_engine 17
   engine/src/scenario/consumer_specs.cpp
   engine/src/scenario/directives.cpp
   engine/src/scenario/export_cuda_asm.cpp
-  engine/src/scenario/export_cuda_reads.cpp
-  engine/src/scenario/export_cuda_wgmma.cpp)
+  engine/src/scenario/export_cuda_host.cpp
+  engine/src/scenario/export_cuda_reads.cpp)
 layoutscope_unity_group(layoutscope_engine 18
   engine/src/scenario/async_order_ranges.cpp
+  engine/src/scenario/export_cuda_wgmma.cpp
   engine/src/scenario/file.cpp
   engine/src/scenario/fill.cpp
   engine/src/scenario/fragment_check.cpp
   engine/src/scenario/im2col.cpp
   engine/src/scenario/kernel_directive.cpp
-  engine/src/scenario/kernel_timeline.cpp
-  engine/src/scenario/lowering.cpp)
+  engine/src/scenario/kernel_timeline.cpp)
 layoutscope_unity_group(layoutscope_engine 19
+  engine/src/scenario/lowering.cpp
   engine/src/scenario/mma_values.cpp
   engine/src/scenario/observe.cpp
   engine/src/scenario/operand_grid.cpp
   engine/src/scenario/operand_resolve.cpp
   engine/src/scenario/operand_sequence.cpp
   engine/src/scenario/ops.cpp
-  engine/src/scenario/ops_tma.cpp
-  engine/src/scenario/reader.cpp)
+  engine/src/scenario/ops_tma.cpp)
 layoutscope_unity_group(layoutscope_engine 20
+  engine/src/scenario/reader.cpp
   engine/src/scenario/run.cpp
   engine/src/scenario/scaffold.cpp
   engine/src/scenario/scaffold_operands.cpp
   engine/src/scenario/scaffold_text.cpp
   engine/src/scenario/smem_access.cpp
   engine/src/scenario/smem_store.cpp
-  engine/src/scenario/tcgen05.cpp
-  engine/src/scenario/tcgen05_run.cpp)
+  engine/src/scenario/tcgen05.cpp)
 layoutscope_unity_group(layoutscope_engine 21
   engine/src/scenario/tcgen05_lower.cpp
+  engine/src/scenario/tcgen05_run.cpp
   engine/src/scenario/tensormap.cpp
   engine/src/scenario/tma_extra.cpp
   engine/src/scenario/umma.cpp

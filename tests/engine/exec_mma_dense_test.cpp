@@ -1,9 +1,9 @@
 // The dense mma.sync forms of issue 22 (FP8, s4/u4, m8n8 s8/s4, .b1 .and/.xor .popc) on a few D values worked
-// out by hand. Each lane l loads its A, B and C words from in[16 l + j] (j 0..3 A, 4..7 B, 8..11 C, the layout
-// of scripts/probes/mma_dense) and stores D to out[4 l + j]. The inputs are zero except one or two words
-// placed by the PTX ISA 9.2 §9.7.14.5.8 fragment figures (g = lane / 4, t = lane % 4; P = 32 / element bits
-// elements per register), so the expected D (which lane, which register, what value) follows by hand; every
-// other D word must be 0. The H200 record (exec.h200.mma_dense) checks all 12 forms on random inputs.
+// out by hand. Each lane l loads its A, B and C words from in[16 l + j] (j 0..3 A, 4..7 B, 8..11 C, the
+// layout of scripts/probes/mma_dense) and stores D to out[4 l + j]. The inputs are zero except one or two
+// words placed by the PTX ISA 9.2 §9.7.14.5.8 fragment figures (g = lane / 4, t = lane % 4; P = 32 / element
+// bits elements per register), so the expected D (which lane, which register, what value) follows by hand;
+// every other D word must be 0. The H200 record (exec.h200.mma_dense) checks all 12 forms on random inputs.
 #include "exec_test_util.hpp"
 
 #include <map>
@@ -77,7 +77,8 @@ size_t cW(int l, int j) {
 TEST_CASE("exec: FP8 mma.sync m16n8k32/k16 places A, B, C and D by the fragment figures", "[exec][xmma]") {
     std::vector<uint32_t> in(512, 0);
     SECTION("m16n8k32 .f32.e4m3.e4m3.f32") {
-        // A (K = 8P, P = 4): lane 6 (g 1, t 2), element 9 (register 2, byte 1) is A[g + 8 ((9/4) % 2)][4t + 9 % 4
+        // A (K = 8P, P = 4): lane 6 (g 1, t 2), element 9 (register 2, byte 1) is A[g + 8 ((9/4) % 2)][4t + 9
+        // % 4
         // + 16 (9/8)] = A[1][25] = 3.0 (e4m3 0x44). B: lane 10 (g 2, t 2), element 5 (register 1, byte 1) is
         // B[4t + 5 % 4 + 16 (5/4)][g] = B[25][2] = 2.0 (0x40). C[1][2] = 1.0 is lane 5 (g 1, t 1) c0. So
         // D[1][2] = 1 + 3 * 2 = 7.0f (0x40E00000), lane 5 d0.
@@ -93,17 +94,19 @@ TEST_CASE("exec: FP8 mma.sync m16n8k32/k16 places A, B, C and D by the fragment 
                {{{5, 0}, 0x4700u}}, 2);
     }
     SECTION("m16n8k16 .f32.e4m3.e4m3.f32") {
-        // A (K = 4P): lane 7 (g 1, t 3), element 6 (register 1, byte 2) is A[g + 8 (6/4)][4t + 6 % 4] = A[9][14]
-        // = -2.0 (0xC0). B: lane 3 (g 0, t 3), element 2 (byte 2) is B[4t + 2][g] = B[14][0] = 4.0 (0x48).
-        // D[9][0] = -8.0f (0xC1000000): lane 4 (g 1, t 0) d2.
+        // A (K = 4P): lane 7 (g 1, t 3), element 6 (register 1, byte 2) is A[g + 8 (6/4)][4t + 6 % 4] =
+        // A[9][14] = -2.0 (0xC0). B: lane 3 (g 0, t 3), element 2 (byte 2) is B[4t + 2][g] = B[14][0] = 4.0
+        // (0x48). D[9][0] = -8.0f (0xC1000000): lane 4 (g 1, t 0) d2.
         in[aW(7, 1)] = 0xC00000, in[bW(3, 0)] = 0x480000;
         checkD(runDense("mma.sync.aligned.m16n8k16.row.col.f32.e4m3.e4m3.f32", 4, 2, 1, 4, in),
                {{{4, 2}, 0xC1000000u}}, 4);
     }
 }
 
-TEST_CASE("exec: 4-bit mma.sync m16n8k64 places nibbles by the figures and .satfinite clamps", "[exec][xmma]") {
-    // A (K = 8P, P = 8): lane 3 (g 0, t 3), element 31 (register 3, nibble 7) is A[g + 8 ((31/8) % 2)][8t + 31 % 8
+TEST_CASE("exec: 4-bit mma.sync m16n8k64 places nibbles by the figures and .satfinite clamps",
+          "[exec][xmma]") {
+    // A (K = 8P, P = 8): lane 3 (g 0, t 3), element 31 (register 3, nibble 7) is A[g + 8 ((31/8) % 2)][8t +
+    // 31 % 8
     // + 32 (31/16)] = A[8][63]. B: lane 31 (g 7, t 3), element 15 (register 1, nibble 7) is B[8t + 15 % 8 +
     // 32 (15/8)][g] = B[63][7]. D[8][7] is lane 3 (g 0, t 3) d3, C[8][7] its c3.
     std::vector<uint32_t> in(512, 0);
@@ -144,14 +147,15 @@ TEST_CASE("exec: m8n8 integer mma.sync: A (g, P t + i), B (P t + i, g), D (g, 2t
 TEST_CASE("exec: .b1 mma.sync adds popc(A row .and/.xor B column) to C", "[exec][xmma]") {
     std::vector<uint32_t> in(512, 0);
     SECTION("m16n8k128 .xor.popc") {
-        // A (K = 4P, P = 32): lane 0 register 1 is row 8, k 0..31: all ones. B: lane 4 (g 1, t 0) register 0 is
-        // B[k 0..31][1]: ones at k 0..15. popc of XOR: D[8][1] = 16, D[8][n != 1] = 32, D[m != 8][1] = 16,
+        // A (K = 4P, P = 32): lane 0 register 1 is row 8, k 0..31: all ones. B: lane 4 (g 1, t 0) register 0
+        // is B[k 0..31][1]: ones at k 0..15. popc of XOR: D[8][1] = 16, D[8][n != 1] = 32, D[m != 8][1] = 16,
         // else 0. Row 8 is d2 (col 2t) / d3 (col 2t + 1) of lanes 0..3; column 1 is d1 / d3 of lanes 4g.
         in[aW(0, 1)] = 0xFFFFFFFFu, in[bW(4, 0)] = 0x0000FFFFu;
         std::map<LaneReg, uint32_t> want = {{{0, 1}, 16}, {{0, 2}, 32}, {{0, 3}, 16}};
         for (int t = 1; t < 4; ++t) want[{t, 2}] = 32, want[{t, 3}] = 32;
         for (int g = 1; g < 8; ++g) want[{4 * g, 1}] = 16, want[{4 * g, 3}] = 16;
-        checkD(runDense("mma.sync.aligned.m16n8k128.row.col.s32.b1.b1.s32.xor.popc", 4, 2, 1, 4, in), want, 4);
+        checkD(runDense("mma.sync.aligned.m16n8k128.row.col.s32.b1.b1.s32.xor.popc", 4, 2, 1, 4, in), want,
+               4);
     }
     SECTION("m16n8k256 .and.popc") {
         // A (K = 8P): lane 2 (g 0, t 2) register 3 is row 8, k 128 + 32t = 192..223: bits 0..3 set. B: lane 6
@@ -161,8 +165,8 @@ TEST_CASE("exec: .b1 mma.sync adds popc(A row .and/.xor B column) to C", "[exec]
                {{{0, 3}, 2u}}, 4);
     }
     SECTION("m8n8k128 .and.popc") {
-        // A: lane 1 (g 0, t 1) is A[0][32..63] = 0xF0F0F0F0; B: lane 9 (g 2, t 1) is B[32..63][2] = 0xFF00FF00.
-        // popc(0xF000F000) = 8, plus C[0][2] = -3 (lane 1 c0): D[0][2] = 5, lane 1 d0.
+        // A: lane 1 (g 0, t 1) is A[0][32..63] = 0xF0F0F0F0; B: lane 9 (g 2, t 1) is B[32..63][2] =
+        // 0xFF00FF00. popc(0xF000F000) = 8, plus C[0][2] = -3 (lane 1 c0): D[0][2] = 5, lane 1 d0.
         in[aW(1, 0)] = 0xF0F0F0F0u, in[bW(9, 0)] = 0xFF00FF00u, in[cW(1, 0)] = uint32_t(-3);
         checkD(runDense("mma.sync.aligned.m8n8k128.row.col.s32.b1.b1.s32.and.popc", 2, 1, 1, 2, in),
                {{{1, 0}, 5u}}, 2);

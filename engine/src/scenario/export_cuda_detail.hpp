@@ -95,6 +95,11 @@ struct ReadCursor {
 
 /// The host half of the program: allocation, fills, encodes, launch, dumps and the comparison (the kernel
 /// half defines kCluster, kThreads, kRegion and kSmemBase, which it uses).
+/// The fixed text of the host half (export_cuda_host_text.cpp): helpers and main() up to the tensor-map
+/// encodes, then main() from the launch on.
+extern const char* const kHostHelpers;
+extern const char* const kHostMainRest;
+
 /// `pokes`: the scenario's `poke global` lines before its first instruction, written into the tensors on the
 /// host before the launch (the kernel then starts from the memory the engine's run started from).
 [[nodiscard]] Result<std::string> hostProgram(const Scenario& s, const Run& run,
