@@ -5,7 +5,8 @@
 
 namespace layoutscope::cudaexport {
 
-const char* const kHostHelpers = R"(static uint8_t fillByte(const Tensor& t, uint64_t o) { // the scenario's fill (scenario.hpp ScenarioFill)
+const char* const kHostHelpers =
+    R"(static uint8_t fillByte(const Tensor& t, uint64_t o) { // the scenario's fill (scenario.hpp ScenarioFill)
     switch (t.fill) {
     case 0: return uint8_t((o / t.elemBytes) >> (8 * (o % t.elemBytes)));  // index
     case 2: return uint8_t(o & 0xFF);                                      // bytes
