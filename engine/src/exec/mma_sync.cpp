@@ -1,6 +1,6 @@
 // mma.sync.aligned (PTX ISA 9.2 §9.7.14.5.14): D = A * B + C for one warp (.b1: D = C + popc(A row .and/.xor
-// B column) over K bits), the fragments of §9.7.14.5.8
-// (mma_math.cpp); mma.sp{::ordered_metadata} (§9.7.14.6.3) the same after its A is expanded (mma_sparse.cpp).
+// B column) over K bits), the fragments of §9.7.14.5.8 (mma_math.cpp); mma.sp{::ordered_metadata}
+// (§9.7.14.6.3) the same after its A is expanded (mma_sparse.cpp).
 // Products and sums are exact (long double; every f16/bf16/tf32/8-bit product is exact there), then rounded
 // once to the accumulator format: exact for integer-valued inputs whose sums fit the format. unverified: the
 // hardware's accumulation order and internal precision for other inputs (the result may differ in the last
