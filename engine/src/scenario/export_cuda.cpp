@@ -165,17 +165,16 @@ Result<std::string> exportCuda(const Scenario& s, const Run& run, std::string_vi
                     "asm volatile(\"cp.async.bulk.wait_group 0;\" ::: \"memory\");";
         tail[cta].push_back(bulk);
     }
-    std::set<std::pair<uint32_t, uint32_t>> groups; // (CTA, warpgroup) of every wgmma: all of it completes
-    for (const ScenarioInstr& in : s.instrs)
-        if (in.wgmma && groups.insert({in.cta, in.warp / 4}).second) {
-            ScenarioInstr w;
-            w.text = "wgmma.wait_group.sync.aligned 0;";
-            w.cta = in.cta, w.warp = in.warp, w.span = in.span;
-            Result<AsmStatement> st = wgmmaStatement(w, wgmmaRegs);
-            if (!st) return st.diagnostics();
-            st.value().code = "// every wgmma completes before the dump\n" + st.value().code;
-            tail[in.cta].push_back(st.value());
-        }
+    for (const auto& [key, line] : wgmmaRegs.groups) { // every warpgroup's wgmma completes
+        const auto [cta, group] = key;
+        ScenarioInstr w;
+        w.text = "wgmma.wait_group.sync.aligned 0;";
+        w.cta = cta, w.warp = 4 * group, w.span.line = line;
+        Result<AsmStatement> st = wgmmaStatement(w, wgmmaRegs);
+        if (!st) return st.diagnostics();
+        st.value().code = "// every wgmma completes before the dump\n" + st.value().code;
+        tail[cta].push_back(st.value());
+    }
     for (const auto& [key, line] : inits) {
         if (waited.count(key)) continue;
         const ScenarioBarrier* b = nullptr;

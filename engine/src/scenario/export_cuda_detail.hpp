@@ -35,6 +35,8 @@ struct AsmStatement {
 /// f16x2 D (kept in the register file `r`).
 struct WgmmaRegisters {
     std::set<uint32_t> f32, b32;
+    std::map<std::pair<uint32_t, uint32_t>, int>
+        groups; ///< (CTA, warpgroup) of every wgmma -> its first line
 };
 [[nodiscard]] WgmmaRegisters wgmmaRegisters(const Scenario& s);
 /// wgmma.fence / commit_group / wait_group / mma_async as the warpgroup's statement (export_cuda_wgmma.cpp).

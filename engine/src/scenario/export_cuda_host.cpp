@@ -197,9 +197,6 @@ Result<std::string> hostProgram(const Scenario& s, const Run& run, const std::ve
     // f32: the wgmma f32 D registers of the warp (bit j of word j / 32), compared as floats within
     // kWgmmaRelTolerance: the engine's accumulation order is unverified (wgmma_values.cpp).
     const WgmmaRegisters wg = wgmmaRegisters(s);
-    std::set<std::pair<uint32_t, uint32_t>> groups; // (CTA, warpgroup) of every wgmma
-    for (const ScenarioInstr& in : s.instrs)
-        if (in.wgmma) groups.insert({in.cta, in.warp / 4});
     h << "struct RegExpect {\n    uint32_t cta, warp;\n    const char* initial;\n    const char* final;\n"
       << "    uint32_t f32[4];\n};\n"
       << "constexpr double kWgmmaRelTolerance = 1.0 / 65536; // 2^-16 of the predicted value\n"
@@ -207,7 +204,7 @@ Result<std::string> hostProgram(const Scenario& s, const Run& run, const std::ve
     for (const ScenarioWarp& w : run.warps) {
         const auto a = words(w.initial), b = words(w.final);
         uint32_t mask[4] = {0, 0, 0, 0};
-        if (groups.count({w.cta, w.warp / 4}))
+        if (wg.groups.count({w.cta, w.warp / 4}))
             for (uint32_t j : wg.f32) mask[j / 32] |= 1u << (j % 32);
         h << "    {" << w.cta << ", " << w.warp << ",\n"
           << hexLiteral(a.data(), a.size(), "     ") << ",\n"

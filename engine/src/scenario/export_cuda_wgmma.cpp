@@ -29,9 +29,11 @@ std::string accOperands(const WgmmaRegisters& regs) {
 
 WgmmaRegisters wgmmaRegisters(const Scenario& s) {
     WgmmaRegisters regs;
-    for (const ScenarioInstr& in : s.instrs)
-        if (in.wgmma)
-            for (uint32_t j : in.wgmma->dRegs) (in.wgmma->dBits == 32 ? regs.f32 : regs.b32).insert(j);
+    for (const ScenarioInstr& in : s.instrs) {
+        if (!in.wgmma) continue;
+        for (uint32_t j : in.wgmma->dRegs) (in.wgmma->dBits == 32 ? regs.f32 : regs.b32).insert(j);
+        regs.groups.emplace(std::pair{in.cta, in.warp / 4}, in.span.line);
+    }
     return regs;
 }
 
