@@ -63,3 +63,16 @@ TEST_CASE("st.shared stores the warp's registers into shared memory", "[scenario
         CHECK(ti.summary.find("data is unknown") != std::string::npos);
     }
 }
+
+TEST_CASE("A malformed st.shared value operand is an error naming the form", "[scenario][smem-store]") {
+    for (const char* value : {"{%r0, %r1", "{%r0,,%r1}", "{}", "%r0", "{%r0, %r1, %r2}"}) {
+        SECTION(value) {
+            auto sc = parseScenario(std::string("smem sS 4096\nst.shared.v2.b32 [sS + lane * 8], ") + value +
+                                    ";\n");
+            REQUIRE_FALSE(sc);
+            CHECK(sc.diagnostics()[0].span.line == 2);
+            CHECK(sc.diagnostics()[0].message.find(
+                      "one register per vector element (2 for `st.shared.v2.b32`)") != std::string::npos);
+        }
+    }
+}

@@ -164,28 +164,49 @@ class Expr {
     int m_depth = 0;
 };
 
-// st.shared's source operand after the address: `, %r3` or `, {%r0, %r1, %r2, %r3}`, every register %rN with
-// N < 128 (the scenario's register model, `regs`) and each element at most 4 bytes. Empty otherwise.
-std::vector<uint32_t> storeSourceRegisters(std::string_view rest, uint32_t widthBytes) {
-    std::vector<uint32_t> regs;
-    size_t i = 0;
-    auto skip = [&] {
-        while (i < rest.size() && (rest[i] == ' ' || rest[i] == '\t' || rest[i] == ',' || rest[i] == '{' ||
-                                   rest[i] == '}' || rest[i] == ';'))
-            ++i;
+// st.shared's value operand after the address, `, %r3` or `, {%r0, %r1, %r2, %r3}`: its operand names in
+// order; nullopt when it is not of that form (an unclosed brace, an empty element, no operand).
+std::optional<std::vector<std::string_view>> storeValueOperands(std::string_view rest) {
+    auto trim = [](std::string_view v) {
+        while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
+        while (!v.empty() && (v.back() == ' ' || v.back() == '\t' || v.back() == ';')) v.remove_suffix(1);
+        return v;
     };
-    for (skip(); i < rest.size(); skip()) {
-        if (rest.compare(i, 2, "%r") != 0) return {};
-        size_t j = i + 2;
-        uint32_t n = 0;
-        while (j < rest.size() && rest[j] >= '0' && rest[j] <= '9' && n < 1000)
-            n = 10 * n + uint32_t(rest[j++] - '0');
-        if (j == i + 2 || n >= kScenarioRegsPerThread) return {};
-        if (j < rest.size() && rest[j] != ' ' && rest[j] != '\t' && rest[j] != ',' && rest[j] != '}' &&
-            rest[j] != ';')
-            return {};
-        regs.push_back(n);
-        i = j;
+    rest = trim(rest);
+    if (rest.empty() || rest.front() != ',') return std::nullopt;
+    rest = trim(rest.substr(1));
+    const bool list = !rest.empty() && rest.front() == '{';
+    if (list) {
+        if (rest.back() != '}') return std::nullopt;
+        rest = rest.substr(1, rest.size() - 2);
+    }
+    std::vector<std::string_view> names;
+    for (size_t start = 0;;) {
+        const size_t comma = rest.find(',', start);
+        const std::string_view name =
+            trim(rest.substr(start, comma == std::string_view::npos ? comma : comma - start));
+        if (name.empty() || name.find_first_of(" \t{}") != std::string_view::npos) return std::nullopt;
+        names.push_back(name);
+        if (comma == std::string_view::npos) break;
+        start = comma + 1;
+    }
+    if (!list && names.size() != 1) return std::nullopt;
+    return names;
+}
+
+// The register numbers of the value operands when every one is %rN with N < 128 (the scenario's register
+// model, `regs`) and each element is at most 4 bytes; empty otherwise (the store's data is then unknown).
+std::vector<uint32_t> storeSourceRegisters(const std::vector<std::string_view>& names, uint32_t widthBytes) {
+    std::vector<uint32_t> regs;
+    for (std::string_view n : names) {
+        if (n.size() < 3 || n.size() > 5 || n.substr(0, 2) != "%r") return {};
+        uint32_t v = 0;
+        for (char c : n.substr(2)) {
+            if (c < '0' || c > '9') return {};
+            v = 10 * v + uint32_t(c - '0');
+        }
+        if (v >= kScenarioRegsPerThread) return {};
+        regs.push_back(v);
     }
     if (regs.empty() || widthBytes % regs.size() != 0 || widthBytes / regs.size() > 4) return {};
     return regs;
@@ -308,8 +329,20 @@ void lowerSmemAccess(Context& ctx, std::string_view text, int line, int column) 
         }
         acc.addr[lane] = uint32_t(*v);
     }
-    if (acc.kind == SmemAccess::Kind::Store)
-        acc.srcRegs = storeSourceRegisters(t.substr(close + 1), acc.widthBytes);
+    if (acc.kind == SmemAccess::Kind::Store) {
+        const auto names = storeValueOperands(t.substr(close + 1));
+        const size_t vec = opcode.find(".v4.") != std::string_view::npos   ? 4
+                           : opcode.find(".v2.") != std::string_view::npos ? 2
+                                                                           : 1;
+        if (!names || names->size() != vec) {
+            fail(opSpan,
+                 "expected st.shared's value after the address: `, %rN`, or `, {%rA, %rB, ...}` with one "
+                 "register per vector element (" +
+                     std::to_string(vec) + " for `" + std::string(opcode) + "`)");
+            return;
+        }
+        acc.srcRegs = storeSourceRegisters(*names, acc.widthBytes);
+    }
     ScenarioInstr out;
     out.text = std::string(t);
     out.span = {line, column + int(b), int(t.size())};
