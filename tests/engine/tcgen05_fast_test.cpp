@@ -199,6 +199,50 @@ TEST_CASE("Every tcgen05.st/ld shape, .num and .pack/.unpack moves exactly what 
     CHECK(combos >= 60);
 }
 
+TEST_CASE(
+    "A tcgen05.ld/st form repeated at other warps, lanes, columns and registers moves what the per-move "
+    "executor moves",
+    "[tcgen05][fast]") {
+    // The bulk path keeps a form's cell offsets and grid levels for its next access (exec_ldst_bulk.cpp,
+    // Plan): each repeat at another warp, lane, column or register base must start at its own first move, and
+    // other register names (another register step) must not take the kept levels.
+    const LdStShape shapes[] = {LdStShape::k16x256b, LdStShape::k16x64b, LdStShape::k32x32b,
+                                LdStShape::k16x32bx2};
+    for (const LdStShape shape : shapes)
+        for (const bool pack : {false, true}) {
+            std::string text = "target sm_100a\nptx 8.8\nsmem taddrBuf 16\n"
+                               "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [taddrBuf], 512;\n"
+                               "regs pattern=random\n";
+            LdStForm f;
+            f.shape = shape;
+            f.num = 8;
+            f.pack16b = pack;
+            const uint32_t n = regsPerThread(f);
+            for (uint32_t rep = 0; rep < 6; ++rep) {
+                const uint32_t warp = (rep * 3) % 8,
+                               lane = 32 * (warp % 4) + (lanesTouched(f) == 16 ? 16 * (rep % 2) : 0);
+                const uint32_t col = 40 * rep + 1;
+                std::vector<uint32_t> names(n);
+                for (uint32_t j = 0; j < n; ++j)
+                    names[j] = rep == 3 ? 100 - 2 * j : 4 * rep + j; // rep 3: step -2
+                const std::string t = "t" + std::to_string(rep);
+                text += "warp " + std::to_string(warp) + "\nlet " + t + " = " + hex(lane << 16 | col) + "\n";
+                const std::string x = std::string(".") + ldStShapeName(shape) + ".x8";
+                const std::string imm =
+                    shape == LdStShape::k16x32bx2 ? ", " + std::to_string(2 * n + rep) : "";
+                text += "tcgen05.st.sync.aligned" + x + (pack ? ".unpack::16b" : "") + ".b32 [" + t + "]" +
+                        imm + ", " + regList(names) + ";\n";
+                text += "tcgen05.ld.sync.aligned" + x + (pack ? ".pack::16b" : "") + ".b32 " +
+                        regList(names) + ", [" + t + "]" + imm + ";\n";
+            }
+            INFO(text);
+            auto fast = runWith(text, true), slow = runWith(text, false);
+            REQUIRE(bool(fast) == bool(slow));
+            if (!fast) FAIL(fast.diagnostics()[0].message);
+            requireSameRun(*fast, *slow);
+        }
+}
+
 TEST_CASE("The bulk tcgen05.cp moves exactly what the per-move executor moves", "[tcgen05][fast]") {
     const char* swizzles[] = {"none", "128B", "64B", "32B"};
     const char* forms[] = {"128x256b",

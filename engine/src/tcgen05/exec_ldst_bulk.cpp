@@ -20,6 +20,7 @@
 // the per-move path, which tests/engine/tcgen05_fast_test.cpp runs side by side for every form.
 #include "layoutscope/tcgen05/exec.hpp"
 #include "tcgen05/exec_detail.hpp"
+#include "tcgen05/ldst_copy.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -65,113 +66,118 @@ uint32_t regName(const std::vector<uint32_t>& names, uint32_t j) {
     return j < names.size() ? names[j] : j;
 }
 
-// The cells of an access: cell (t, j) is base[offT[t] + offJ[j]] (with .pack/.unpack, and the next one).
-struct Cells {
-    uint32_t* base;
-    const int64_t* offT;
-    const int64_t* offJ;
+// What a form's bulk access needs that depends only on the form and its register names, kept per thread for
+// the next access of the same form (a kernel's k-loop repeats a few forms): the cell offsets and the trace's
+// grid levels. The levels are differences of the per-move fields, so they do not depend on the CTA, warp or
+// taddr of an access (its first move carries those).
+struct Plan {
+    bool valid = false;
+    LdStShape shape{};
+    uint32_t num = 0;
+    bool pack = false, store = false;
+    int64_t imm = 0;
+    std::vector<uint32_t> names; ///< regName(j), j < n
+    uint32_t n = 0;
+    std::array<int32_t, 32> offT{}; ///< cell index lane * TensorMemory::kLaneStride + column of (t, 0, 0)
+    std::vector<int32_t> offJ;      ///< of (0, j, 0)
     /// offJ[j] = offJ[0] + j (.32x32b, .16x32bx2; with .pack/.unpack 2 j): a lane's run of cells
-    bool contiguous;
+    bool contiguous = false;
+    bool overlap = false; ///< a .16x32bx2 store whose halves write the same cells
+    bool even = false;    ///< register names step evenly: one grid for all registers
+    size_t nl = 0;        ///< even: the levels of the whole grid
+    std::array<uint32_t, MoveTable::kMaxLevels> cnt{};
+    std::array<Strides, MoveTable::kMaxLevels> st{};
+
+    [[nodiscard]] bool matches(const LdStForm& f, const std::vector<uint32_t>& regNames) const {
+        if (!valid || shape != f.shape || num != f.num || pack != f.pack16b || store != f.store ||
+            (shape == LdStShape::k16x32bx2 && imm != f.immHalfSplitoff))
+            return false;
+        for (uint32_t j = 0; j < n; ++j)
+            if (names[j] != regName(regNames, j)) return false;
+        return true;
+    }
 };
 
-// The trace's words of registers [j0, j1) in move order (j, t): a transpose of the 32 threads' registers.
-// With .pack::16b a word is the two 2-byte moves of one register; with .unpack::16b each register is two
-// 4-byte moves (its halves, zero above).
-template <bool Unpack>
-void registersToTrace(uint32_t j0, uint32_t j1, const std::array<const uint32_t*, 32>& regs, uint32_t* out) {
+Plan& planSlot(const LdStForm& f, const std::vector<uint32_t>& regNames, bool& found) {
+    thread_local std::array<Plan, 8> plans;
+    thread_local size_t next = 0;
+    for (Plan& p : plans)
+        if (p.matches(f, regNames)) return found = true, p;
+    found = false;
+    Plan& p = plans[next];
+    next = (next + 1) % plans.size();
+    return p;
+}
+
+// tcgen05.st move by move in the moves' order (j, t, si): cells that two moves write (an overlapping
+// .16x32bx2 store), so that a later move's `before` is an earlier one's write.
+void storeInOrder(uint32_t* cells, const Plan& p, uint32_t j0, uint32_t j1, const detail::ConstRegRows& regs,
+                  uint32_t* before, uint32_t* after) {
+    const uint32_t nSeg = p.pack ? 2 : 1;
     for (uint32_t j = j0; j < j1; ++j)
         for (uint32_t t = 0; t < 32; ++t) {
+            uint32_t* q = cells + p.offT[t] + p.offJ[j];
             const uint32_t v = regs[t][j];
-            if (Unpack)
-                out[0] = v & 0xFFFF, out[1] = v >> 16, out += 2;
-            else
-                *out++ = v;
+            for (uint32_t si = 0; si < nSeg; ++si) {
+                const uint32_t w = p.pack ? (si ? v >> 16 : v & 0xFFFF) : v;
+                if (before) *before++ = q[si], *after++ = w;
+                q[si] = w;
+            }
         }
 }
 
-// tcgen05.ld of registers [j0, j1): registers from the cells (per thread, in register order), then the
-// trace's `after` words from the registers.
-template <bool Pack>
-void loadCells(const Cells& c, uint32_t j0, uint32_t j1, const std::array<uint32_t*, 32>& regs,
+// tcgen05.st of registers [j0, j1) whose cells are all distinct; with the trace on, its `before` (the cells
+// in move order) and `after` (the registers' words in move order) first. Each thread's cells are written as a
+// run where they are one, else one by one, thread after thread (a lane at a time in the cache).
+void storeRange(uint32_t* cells, const Plan& p, uint32_t j0, uint32_t j1, const detail::ConstRegRows& regs,
+                uint32_t* before, uint32_t* after) {
+    if (before) {
+        p.pack ? detail::regsToJTUnpack(regs, j0, j1, after) : detail::regsToJT(regs, j0, j1, after);
+        detail::cellsToJT(cells, p.offT.data(), p.offJ.data(), j0, j1, p.pack, p.contiguous, before);
+    }
+    for (uint32_t t = 0; t < 32; ++t) {
+        uint32_t* cell = cells + p.offT[t];
+        const uint32_t* r = regs[t];
+        if (p.contiguous && p.pack)
+            detail::unpackRun(r + j0, j1 - j0, cell + p.offJ[j0]);
+        else if (p.contiguous)
+            std::memcpy(cell + p.offJ[j0], r + j0, 4 * size_t(j1 - j0));
+        else if (p.pack)
+            for (uint32_t j = j0; j < j1; ++j) { // the cell pair as one 8-byte store
+                const uint64_t w = uint64_t(r[j] & 0xFFFF) | (uint64_t(r[j] >> 16) << 32);
+                std::memcpy(cell + p.offJ[j], &w, 8);
+            }
+        else
+            for (uint32_t j = j0; j < j1; ++j) cell[p.offJ[j]] = r[j];
+    }
+}
+
+// tcgen05.ld of registers [j0, j1), thread after thread; with the trace on, then its `after` words (the
+// registers in move order).
+void loadRange(const uint32_t* cells, const Plan& p, uint32_t j0, uint32_t j1, const detail::RegRows& regs,
                uint32_t* after) {
     for (uint32_t t = 0; t < 32; ++t) {
-        const uint32_t* cell = c.base + c.offT[t];
+        const uint32_t* cell = cells + p.offT[t];
         uint32_t* r = regs[t];
-        if (!Pack && c.contiguous) {
-            std::memcpy(r + j0, cell + c.offJ[j0], 4 * size_t(j1 - j0));
-            continue;
-        }
-        if (Pack && c.contiguous) { // the low halves of cell pairs, in a run
-            const uint32_t* p = cell + c.offJ[j0];
-            for (uint32_t j = j0; j < j1; ++j, p += 2) r[j] = (p[0] & 0xFFFF) | (p[1] << 16);
-            continue;
-        }
-        for (uint32_t j = j0; j < j1; ++j) {
-            const uint32_t* p = cell + c.offJ[j];
-            r[j] = Pack ? (p[0] & 0xFFFF) | (p[1] << 16) : p[0];
-        }
+        if (p.contiguous && p.pack)
+            detail::packRun(cell + p.offJ[j0], j1 - j0, r + j0);
+        else if (p.contiguous)
+            std::memcpy(r + j0, cell + p.offJ[j0], 4 * size_t(j1 - j0));
+        else if (p.pack)
+            for (uint32_t j = j0; j < j1;
+                 ++j) { // the cell pair as one 8-byte load: low halves, little-endian
+                uint64_t w;
+                std::memcpy(&w, cell + p.offJ[j], 8);
+                r[j] = uint32_t(w & 0xFFFF) | uint32_t((w >> 32) << 16);
+            }
+        else
+            for (uint32_t j = j0; j < j1; ++j) r[j] = cell[p.offJ[j]];
     }
     if (after) {
-        std::array<const uint32_t*, 32> in{};
+        detail::ConstRegRows in{};
         for (uint32_t t = 0; t < 32; ++t) in[t] = regs[t];
-        registersToTrace<false>(j0, j1, in, after);
+        detail::regsToJT(in, j0, j1, after);
     }
-}
-
-// tcgen05.st of registers [j0, j1) whose cells are all distinct: `before` (the cells in move order, 16
-// registers at a time with the threads inside: a cache line of a lane's cells), `after`, then the cells.
-template <bool Unpack>
-void storeCells(const Cells& c, uint32_t j0, uint32_t j1, const std::array<const uint32_t*, 32>& regs,
-                uint32_t* before, uint32_t* after) {
-    constexpr uint32_t kSeg = Unpack ? 2 : 1;
-    if (before) {
-        for (uint32_t jb = j0; jb < j1; jb += 16)
-            for (uint32_t t = 0; t < 32; ++t) {
-                const uint32_t* cell = c.base + c.offT[t];
-                for (uint32_t j = jb; j < std::min(j1, jb + 16); ++j) {
-                    uint32_t* b = before + (size_t(j - j0) * 32 + t) * kSeg;
-                    b[0] = cell[c.offJ[j]];
-                    if (Unpack) b[1] = cell[c.offJ[j] + 1];
-                }
-            }
-        registersToTrace<Unpack>(j0, j1, regs, after);
-    }
-    for (uint32_t t = 0; t < 32; ++t) {
-        uint32_t* cell = c.base + c.offT[t];
-        const uint32_t* r = regs[t];
-        if (!Unpack && c.contiguous) {
-            std::memcpy(cell + c.offJ[j0], r + j0, 4 * size_t(j1 - j0));
-            continue;
-        }
-        if (Unpack && c.contiguous) { // each register's halves into a pair of cells, in a run
-            uint32_t* p = cell + c.offJ[j0];
-            for (uint32_t j = j0; j < j1; ++j, p += 2) p[0] = r[j] & 0xFFFF, p[1] = r[j] >> 16;
-            continue;
-        }
-        for (uint32_t j = j0; j < j1; ++j) {
-            uint32_t* p = cell + c.offJ[j];
-            if (Unpack)
-                p[0] = r[j] & 0xFFFF, p[1] = r[j] >> 16;
-            else
-                p[0] = r[j];
-        }
-    }
-}
-
-// tcgen05.st move by move in the moves' order (j, t, si): cells that two moves write.
-void storeInOrder(const Cells& c, uint32_t j0, uint32_t j1, bool unpack,
-                  const std::array<const uint32_t*, 32>& regs, uint32_t* before, uint32_t* after) {
-    for (uint32_t j = j0; j < j1; ++j)
-        for (uint32_t t = 0; t < 32; ++t) {
-            uint32_t* p = c.base + c.offT[t] + c.offJ[j];
-            const uint32_t v = regs[t][j];
-            const uint32_t nSeg = unpack ? 2 : 1;
-            for (uint32_t si = 0; si < nSeg; ++si) {
-                const uint32_t w = unpack ? (si ? v >> 16 : v & 0xFFFF) : v;
-                if (before) *before++ = p[si], *after++ = w;
-                p[si] = w;
-            }
-        }
 }
 
 } // namespace
@@ -185,18 +191,7 @@ bool Tcgen05Executor::ldStBulk(TraceBuilder& tb, const LdStForm& f, uint32_t cta
     for (uint32_t j = 0; j < n && j < m_regNames.size(); ++j)
         if (m_regNames[j] >= (1u << 14)) return false;
     const bool store = in != nullptr, pack = f.pack16b;
-    // The map, separable: cell (lane, column) of (t, j, si) = thread part + register part (+ si).
-    std::array<int64_t, 32> offT{};  // cell index lane * 512 + column of (t, 0, 0)
-    std::array<int64_t, 128> offJ{}; // of (0, j, 0)
     std::array<RegSegment, 2> seg;
-    for (uint32_t t = 0; t < 32; ++t) {
-        ldStSegmentsInto(f, t, 0, seg);
-        offT[t] = seg[0].laneOff * kTmemColumns + seg[0].colOff;
-    }
-    for (uint32_t j = 0; j < n; ++j) {
-        ldStSegmentsInto(f, 0, j, seg);
-        offJ[j] = seg[0].laneOff * kTmemColumns + seg[0].colOff;
-    }
     // The move (si, t, j) of the per-move path, as MoveTable's varying fields (step relative to j = 0).
     auto fields = [&](uint32_t si, uint32_t t, uint32_t j) {
         ldStSegmentsInto(f, t, j, seg);
@@ -211,10 +206,6 @@ bool Tcgen05Executor::ldStBulk(TraceBuilder& tb, const LdStForm& f, uint32_t cta
             0};
     };
     const Digits td = threadDigits(f.shape), rd = registerDigits(f.shape, n);
-    int64_t regStep = n > 1 ? int64_t(regName(m_regNames, 1)) - int64_t(regName(m_regNames, 0)) : 0;
-    bool even = true;
-    for (uint32_t j = 1; j < n && even; ++j)
-        even = int64_t(regName(m_regNames, j)) - int64_t(regName(m_regNames, j - 1)) == regStep;
     // Levels of the grid of registers [j0, j0 + 1) (one register) or of all of them (`whole`).
     auto levels = [&](uint32_t j0, bool whole, std::array<uint32_t, MoveTable::kMaxLevels>& cnt,
                       std::array<Strides, MoveTable::kMaxLevels>& st) {
@@ -232,6 +223,38 @@ bool Tcgen05Executor::ldStBulk(TraceBuilder& tb, const LdStForm& f, uint32_t cta
                 add(rd.radix[d], fields(0, 0, j0 + w));
         return nl;
     };
+    bool found = false;
+    Plan& p = planSlot(f, m_regNames, found);
+    if (!found) { // the map, separable: cell (lane, column) of (t, j, si) = thread part + register part (+
+                  // si)
+        p.valid = true;
+        p.shape = f.shape, p.num = f.num, p.pack = pack, p.store = store, p.imm = f.immHalfSplitoff;
+        p.n = n;
+        p.names.resize(n);
+        for (uint32_t j = 0; j < n; ++j) p.names[j] = regName(m_regNames, j);
+        for (uint32_t t = 0; t < 32; ++t) {
+            ldStSegmentsInto(f, t, 0, seg);
+            p.offT[t] = int32_t(seg[0].laneOff * TensorMemory::kLaneStride + seg[0].colOff);
+        }
+        p.offJ.resize(n);
+        for (uint32_t j = 0; j < n; ++j) {
+            ldStSegmentsInto(f, 0, j, seg);
+            p.offJ[j] = int32_t(seg[0].laneOff * TensorMemory::kLaneStride + seg[0].colOff);
+        }
+        p.contiguous = true;
+        for (uint32_t j = 1; j < n && p.contiguous; ++j)
+            p.contiguous = p.offJ[j] == p.offJ[0] + int32_t(j) * (pack ? 2 : 1);
+        // A .16x32bx2 store's halves may write the same cells (an immediate within a half's width of zero:
+        // .num columns, 2 .num with .unpack::16b).
+        const int64_t halfWidth = int64_t(n) * (pack ? 2 : 1);
+        p.overlap = store && f.shape == LdStShape::k16x32bx2 && f.immHalfSplitoff < halfWidth &&
+                    f.immHalfSplitoff > -halfWidth;
+        const int64_t regStep = n > 1 ? int64_t(p.names[1]) - int64_t(p.names[0]) : 0;
+        p.even = true;
+        for (uint32_t j = 1; j < n && p.even; ++j)
+            p.even = int64_t(p.names[j]) - int64_t(p.names[j - 1]) == regStep;
+        p.nl = p.even ? levels(0, true, p.cnt, p.st) : 0;
+    }
     ByteMove m;
     m.length = store ? 4 : (pack ? 2 : 4);
     m.rule = store ? (pack ? RuleId::TmemUnpackUpperBits : RuleId::TmemLdStMap)
@@ -239,37 +262,24 @@ bool Tcgen05Executor::ldStBulk(TraceBuilder& tb, const LdStForm& f, uint32_t cta
     m.transform = store ? (pack ? Transform::Unpack16b : Transform::Copy)
                         : (pack ? Transform::Pack16b : Transform::Copy);
     uint32_t* cells = m_tmem.ctas[cta].laneCells(a.lane).data() + a.column;
-    std::array<const uint32_t*, 32> rin{};
-    std::array<uint32_t*, 32> rout{};
+    detail::ConstRegRows rin{};
+    detail::RegRows rout{};
     for (uint32_t t = 0; t < 32; ++t) {
         if (store)
             rin[t] = (*in)[t].data();
         else
             rout[t] = (*out)[t].data();
     }
-    // A .16x32bx2 store's halves may write the same cells (an immediate within a half's width of zero:
-    // .num columns, 2 .num with .unpack::16b): then the moves' own order, so that a later move's `before`
-    // is an earlier one's write.
-    const int64_t halfWidth = int64_t(n) * (pack ? 2 : 1);
-    const bool overlap = store && f.shape == LdStShape::k16x32bx2 && f.immHalfSplitoff < halfWidth &&
-                         f.immHalfSplitoff > -halfWidth;
-    bool contiguous = true;
-    for (uint32_t j = 1; j < n && contiguous; ++j)
-        contiguous = offJ[j] == offJ[0] + int64_t(j) * (pack ? 2 : 1);
-    const Cells c{cells, offT.data(), offJ.data(), contiguous};
     auto copy = [&](uint32_t j0, uint32_t j1, const TraceBuilder::GridBytes& gb) {
         auto* before = reinterpret_cast<uint32_t*>(gb.before);
         auto* after = reinterpret_cast<uint32_t*>(gb.after);
-        if (overlap)
-            storeInOrder(c, j0, j1, pack, rin, before, after);
+        if (p.overlap)
+            storeInOrder(cells, p, j0, j1, rin, before, after);
         else if (store)
-            pack ? storeCells<true>(c, j0, j1, rin, before, after)
-                 : storeCells<false>(c, j0, j1, rin, before, after);
+            storeRange(cells, p, j0, j1, rin, before, after);
         else
-            pack ? loadCells<true>(c, j0, j1, rout, after) : loadCells<false>(c, j0, j1, rout, after);
+            loadRange(cells, p, j0, j1, rout, after);
     };
-    std::array<uint32_t, MoveTable::kMaxLevels> cnt{};
-    std::array<Strides, MoveTable::kMaxLevels> st{};
     auto firstOf = [&](uint32_t j0) {
         ldStSegmentsInto(f, 0, j0, seg);
         const MemRef reg = regRef(cta, 32 * warp, j0, 0);
@@ -281,11 +291,12 @@ bool Tcgen05Executor::ldStBulk(TraceBuilder& tb, const LdStForm& f, uint32_t cta
         g.coord = {0, static_cast<int32_t>(j0), 0, 0, 0};
         return g;
     };
-    if (even) {
-        const size_t nl = levels(0, true, cnt, st);
-        copy(0, n, tb.moveGridLevels(firstOf(0), {cnt.data(), nl}, {st.data(), nl}));
+    if (p.even) {
+        copy(0, n, tb.moveGridLevels(firstOf(0), {p.cnt.data(), p.nl}, {p.st.data(), p.nl}));
         return true;
     }
+    std::array<uint32_t, MoveTable::kMaxLevels> cnt{};
+    std::array<Strides, MoveTable::kMaxLevels> st{};
     for (uint32_t j = 0; j < n; ++j) { // one grid per register: its threads (and segments)
         const size_t nl = levels(j, false, cnt, st);
         copy(j, j + 1, tb.moveGridLevels(firstOf(j), {cnt.data(), nl}, {st.data(), nl}));

@@ -60,7 +60,12 @@ struct TmemAddr {
 /// Diagnostics from the checked accessors; the unchecked ones assert.
 class TensorMemory {
   public:
-    explicit TensorMemory(uint32_t fill = 0) : m_cells(kTmemLanes * kTmemColumns, fill) {}
+    /// Cells from one lane to the next in memory: 512 and 16 more, so that the lanes of one column do not all
+    /// fall in the same few sets of the host's L1 cache (a 2 KiB stride maps 32 lanes to two sets; the
+    /// bulk tcgen05.ld/st/cp paths read a column of lanes at a time). The 16 cells past a lane are never
+    /// read.
+    static constexpr uint32_t kLaneStride = kTmemColumns + 16;
+    explicit TensorMemory(uint32_t fill = 0) : m_cells(size_t(kTmemLanes) * kLaneStride, fill) {}
     [[nodiscard]] static bool inRange(uint32_t lane, uint32_t column) {
         return lane < kTmemLanes && column < kTmemColumns;
     }
@@ -72,14 +77,14 @@ class TensorMemory {
     [[nodiscard]] Result<uint32_t> readChecked(uint32_t lane, uint32_t column) const;
     /// The 512 cells of lane `lane` (< 128), column 0 first: for bulk copies along a lane.
     [[nodiscard]] std::span<uint32_t> laneCells(uint32_t lane) {
-        return std::span<uint32_t>(m_cells).subspan(size_t(lane) * kTmemColumns, kTmemColumns);
+        return std::span<uint32_t>(m_cells).subspan(size_t(lane) * kLaneStride, kTmemColumns);
     }
     [[nodiscard]] std::span<const uint32_t> laneCells(uint32_t lane) const {
-        return std::span<const uint32_t>(m_cells).subspan(size_t(lane) * kTmemColumns, kTmemColumns);
+        return std::span<const uint32_t>(m_cells).subspan(size_t(lane) * kLaneStride, kTmemColumns);
     }
 
   private:
-    std::vector<uint32_t> m_cells; ///< lane-major: index lane*512 + column
+    std::vector<uint32_t> m_cells; ///< lane-major: index lane * kLaneStride + column
 };
 
 // [SECTION] TmemAllocator ---------------------------------------------------------------------------
