@@ -4,6 +4,7 @@
 #include "tcgen05/exec_detail.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cstring>
 
 namespace layoutscope {
@@ -16,11 +17,33 @@ std::array<uint8_t, 4> le32(uint32_t v) {
 }
 // Every rule a tcgen05.ld/st applies: the map, .pack/.unpack::16b, the 16x32bx2 half offset (open question
 // 25).
-std::vector<RuleId> ldStRules(const LdStForm& f) {
-    std::vector<RuleId> r{RuleId::TmemLdStMap};
-    if (f.pack16b) r.push_back(RuleId::TmemPack16b);
-    if (f.shape == LdStShape::k16x32bx2) r.push_back(RuleId::TmemHalfSplitoff);
+struct LdStRules {
+    std::array<RuleId, 3> r{RuleId::TmemLdStMap};
+    size_t n = 1;
+    operator std::span<const RuleId>() const { return {r.data(), n}; }
+};
+LdStRules ldStRules(const LdStForm& f) {
+    LdStRules r;
+    if (f.pack16b) r.r[r.n++] = RuleId::TmemPack16b;
+    if (f.shape == LdStShape::k16x32bx2) r.r[r.n++] = RuleId::TmemHalfSplitoff;
     return r;
+}
+// "tcgen05.ld .16x64b.x8: 256 registers from TMEM", in one allocation (an access's summary line).
+std::string ldStSummary(const LdStForm& f, uint32_t n) {
+    auto number = [](std::string& s, uint32_t v) {
+        char b[12];
+        s.append(b, std::to_chars(b, b + sizeof b, v).ptr);
+    };
+    std::string s;
+    s.reserve(64);
+    s += f.store ? "tcgen05.st ." : "tcgen05.ld .";
+    s += ldStShapeName(f.shape);
+    s += ".x";
+    number(s, f.num);
+    s += ": ";
+    number(s, 32 * n);
+    s += f.store ? " registers to TMEM" : " registers from TMEM";
+    return s;
 }
 Status checkCta(const TmemState& s, uint32_t cta) {
     return detail::checkTmemCta(s, cta);
@@ -256,10 +279,7 @@ Status Tcgen05Executor::st(const LdStForm& f, uint32_t cta, uint32_t warp, uint3
         recordBatch(tb, std::span<ByteMove>(ms.data(), nm), std::span<const uint8_t>(buf.data(), 4 * nm),
                     true);
     }
-    endInstr(tb,
-             std::string("tcgen05.st .") + ldStShapeName(f.shape) + ".x" + std::to_string(f.num) + ": " +
-                 std::to_string(32 * n) + " registers to TMEM",
-             ldStRules(f));
+    endInstr(tb, ldStSummary(f, n), ldStRules(f));
     return okStatus();
 }
 
@@ -313,10 +333,7 @@ Status Tcgen05Executor::ldInto(const LdStForm& f, uint32_t cta, uint32_t warp, u
         }
         recordBatch(tb, std::span<ByteMove>(ms.data(), nm), std::span<const uint8_t>(buf.data(), nb), true);
     }
-    endInstr(tb,
-             std::string("tcgen05.ld .") + ldStShapeName(f.shape) + ".x" + std::to_string(f.num) + ": " +
-                 std::to_string(32 * n) + " registers from TMEM",
-             ldStRules(f));
+    endInstr(tb, ldStSummary(f, n), ldStRules(f));
     return okStatus();
 }
 

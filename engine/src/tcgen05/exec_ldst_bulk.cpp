@@ -140,6 +140,8 @@ void storeRange(uint32_t* cells, const Plan& p, uint32_t j0, uint32_t j1, const 
         const uint32_t* r = regs[t];
         if (p.contiguous && p.pack)
             detail::unpackRun(r + j0, j1 - j0, cell + p.offJ[j0]);
+        else if (p.contiguous && j1 - j0 <= 8)
+            for (uint32_t j = j0; j < j1; ++j) cell[p.offJ[0] + int32_t(j)] = r[j];
         else if (p.contiguous)
             std::memcpy(cell + p.offJ[j0], r + j0, 4 * size_t(j1 - j0));
         else if (p.pack)
@@ -161,6 +163,8 @@ void loadRange(const uint32_t* cells, const Plan& p, uint32_t j0, uint32_t j1, c
         uint32_t* r = regs[t];
         if (p.contiguous && p.pack)
             detail::packRun(cell + p.offJ[j0], j1 - j0, r + j0);
+        else if (p.contiguous && j1 - j0 <= 8) // a call to memcpy costs more than a few words
+            for (uint32_t j = j0; j < j1; ++j) r[j] = cell[p.offJ[0] + int32_t(j)];
         else if (p.contiguous)
             std::memcpy(r + j0, cell + p.offJ[j0], 4 * size_t(j1 - j0));
         else if (p.pack)
