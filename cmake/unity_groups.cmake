@@ -169,15 +169,15 @@ layoutscope_unity_group(layoutscope_engine 22
   engine/src/tcgen05/exec_bulk.cpp
   engine/src/tcgen05/exec_cp.cpp
   engine/src/tcgen05/ldst_copy.cpp
+  engine/src/tcgen05/ldst_rows.cpp
   engine/src/tcgen05/smem_descriptor.cpp
-  engine/src/tcgen05/tmem_alloc.cpp
-  engine/src/tcgen05/umma.cpp)
+  engine/src/tcgen05/tmem_alloc.cpp)
 layoutscope_unity_group(layoutscope_engine 23
   engine/src/tcgen05/exec_ldst_bulk.cpp
   engine/src/tcgen05/ldst.cpp
+  engine/src/tcgen05/umma.cpp
   engine/src/tcgen05/umma_exec.cpp
   engine/src/tcgen05/umma_layout.cpp
-  engine/src/tcgen05/umma_scale.cpp
   engine/src/tcgen05/umma_scale_exec.cpp
   engine/src/tcgen05/umma_ws_sp.cpp
   engine/src/tcgen05/umma_ws_sp_exec.cpp)

@@ -83,6 +83,7 @@ struct Plan {
     /// offJ[j] = offJ[0] + j (.32x32b, .16x32bx2; with .pack/.unpack 2 j): a lane's run of cells
     bool contiguous = false;
     bool overlap = false; ///< a .16x32bx2 store whose halves write the same cells
+    bool lanes = false;   ///< the lane kernels take the whole access (ldst_rows.cpp)
     bool even = false;    ///< register names step evenly: one grid for all registers
     size_t nl = 0;        ///< even: the levels of the whole grid
     std::array<uint32_t, MoveTable::kMaxLevels> cnt{};
@@ -129,8 +130,22 @@ void storeInOrder(uint32_t* cells, const Plan& p, uint32_t j0, uint32_t j1, cons
 // tcgen05.st of registers [j0, j1) whose cells are all distinct; with the trace on, its `before` (the cells
 // in move order) and `after` (the registers' words in move order) first. Each thread's cells are written as a
 // run where they are one, else one by one, thread after thread (a lane at a time in the cache).
+// A thread's scratch of JT words for the lane kernels when the trace keeps none: 32 threads x 128
+// registers x 2 words.
+uint32_t* scratchJT() {
+    thread_local std::vector<uint32_t> s(32 * 128 * 2);
+    return s.data();
+}
+
 void storeRange(uint32_t* cells, const Plan& p, uint32_t j0, uint32_t j1, const detail::ConstRegRows& regs,
                 uint32_t* before, uint32_t* after) {
+    if (j0 == 0 && j1 == p.n && p.lanes) { // the registers' words in move order, then the lanes from them
+        uint32_t* jt = after ? after : scratchJT();
+        p.pack ? detail::regsToJTUnpack(regs, 0, p.n, jt) : detail::regsToJT(regs, 0, p.n, jt);
+        if (before) (void)detail::lanesToJT(p.shape, cells, TensorMemory::kLaneStride, p.n, p.pack, before);
+        (void)detail::jtToLanes(p.shape, jt, TensorMemory::kLaneStride, p.n, p.pack, cells);
+        return;
+    }
     if (before) {
         p.pack ? detail::regsToJTUnpack(regs, j0, j1, after) : detail::regsToJT(regs, j0, j1, after);
         detail::cellsToJT(cells, p.offT.data(), p.offJ.data(), j0, j1, p.pack, p.contiguous, before);
@@ -158,6 +173,14 @@ void storeRange(uint32_t* cells, const Plan& p, uint32_t j0, uint32_t j1, const 
 // registers in move order).
 void loadRange(const uint32_t* cells, const Plan& p, uint32_t j0, uint32_t j1, const detail::RegRows& regs,
                uint32_t* after) {
+    if (j0 == 0 && j1 == p.n && p.lanes) { // the lanes in move order, then each thread's row
+        uint32_t* jt = after ? after : scratchJT();
+        if (p.pack) // each cell pair's low halves as the register's word
+            (void)detail::lanesToJTPacked(p.shape, cells, TensorMemory::kLaneStride, p.n, jt);
+        else
+            (void)detail::lanesToJT(p.shape, cells, TensorMemory::kLaneStride, p.n, false, jt);
+        return detail::jtToRegs(jt, 0, p.n, regs);
+    }
     for (uint32_t t = 0; t < 32; ++t) {
         const uint32_t* cell = cells + p.offT[t];
         uint32_t* r = regs[t];
@@ -253,6 +276,11 @@ bool Tcgen05Executor::ldStBulk(TraceBuilder& tb, const LdStForm& f, uint32_t cta
         const int64_t halfWidth = int64_t(n) * (pack ? 2 : 1);
         p.overlap = store && f.shape == LdStShape::k16x32bx2 && f.immHalfSplitoff < halfWidth &&
                     f.immHalfSplitoff > -halfWidth;
+        p.lanes = false;
+#if defined(__SSE2__)
+        p.lanes = (f.shape == LdStShape::k16x64b && (pack || n % 2 == 0)) || f.shape == LdStShape::k16x128b ||
+                  (f.shape == LdStShape::k16x256b && n % 2 == 0);
+#endif
         const int64_t regStep = n > 1 ? int64_t(p.names[1]) - int64_t(p.names[0]) : 0;
         p.even = true;
         for (uint32_t j = 1; j < n && p.even; ++j)
