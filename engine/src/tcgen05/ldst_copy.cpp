@@ -99,6 +99,25 @@ void cellsToJT(const uint32_t* cells, const int32_t* offT, const int32_t* offJ, 
         for (uint32_t t = 0; t < 32; ++t) rows[t] = cells + offT[t] + offJ[0];
         return regsToJT(rows, j0, j1, jt);
     }
+#if defined(__SSE2__)
+    if (contiguous) { // rows of 8-byte elements (cell pairs): 2x2 blocks of them, straight from the lanes
+        for (uint32_t t = 0; t < 32; t += 2) {
+            const uint32_t* ra = cells + offT[t] + offJ[0];
+            const uint32_t* rb = cells + offT[t + 1] + offJ[0];
+            uint32_t j = j0;
+            for (; j + 2 <= j1; j += 2) {
+                const __m128i a = load4(ra + 2 * j), b = load4(rb + 2 * j);
+                uint32_t* o = jt + (size_t(j - j0) * 32 + t) * 2;
+                store4(o, _mm_unpacklo_epi64(a, b)), store4(o + 64, _mm_unpackhi_epi64(a, b));
+            }
+            for (; j < j1; ++j) {
+                std::memcpy(jt + (size_t(j - j0) * 32 + t) * 2, ra + 2 * j, 8);
+                std::memcpy(jt + (size_t(j - j0) * 32 + t + 1) * 2, rb + 2 * j, 8);
+            }
+        }
+        return;
+    }
+#endif
     alignas(16) std::array<uint32_t, 4 * 2 * 128> rows; // four threads' cells, register by register
     for (uint32_t t0 = 0; t0 < 32; t0 += 4) {
         for (uint32_t q = 0; q < 4; ++q) {
