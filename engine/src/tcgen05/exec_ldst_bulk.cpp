@@ -77,6 +77,7 @@ struct Plan {
     bool pack = false, store = false;
     int64_t imm = 0;
     std::vector<uint32_t> names; ///< regName(j), j < n
+    bool positional = false;     ///< names[j] = j (no names set)
     uint32_t n = 0;
     std::array<int32_t, 32> offT{}; ///< cell index lane * TensorMemory::kLaneStride + column of (t, 0, 0)
     std::vector<int32_t> offJ;      ///< of (0, j, 0)
@@ -93,6 +94,8 @@ struct Plan {
         if (!valid || shape != f.shape || num != f.num || pack != f.pack16b || store != f.store ||
             (shape == LdStShape::k16x32bx2 && imm != f.immHalfSplitoff))
             return false;
+        if (regNames.empty()) return positional;
+        if (regNames.size() >= n) return std::memcmp(names.data(), regNames.data(), 4 * size_t(n)) == 0;
         for (uint32_t j = 0; j < n; ++j)
             if (names[j] != regName(regNames, j)) return false;
         return true;
@@ -258,7 +261,11 @@ bool Tcgen05Executor::ldStBulk(TraceBuilder& tb, const LdStForm& f, uint32_t cta
         p.shape = f.shape, p.num = f.num, p.pack = pack, p.store = store, p.imm = f.immHalfSplitoff;
         p.n = n;
         p.names.resize(n);
-        for (uint32_t j = 0; j < n; ++j) p.names[j] = regName(m_regNames, j);
+        p.positional = true;
+        for (uint32_t j = 0; j < n; ++j) {
+            p.names[j] = regName(m_regNames, j);
+            p.positional = p.positional && p.names[j] == j;
+        }
         for (uint32_t t = 0; t < 32; ++t) {
             ldStSegmentsInto(f, t, 0, seg);
             p.offT[t] = int32_t(seg[0].laneOff * TensorMemory::kLaneStride + seg[0].colOff);
