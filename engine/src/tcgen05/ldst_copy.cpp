@@ -1,32 +1,14 @@
 // The word kernels of the tcgen05.ld / st bulk path (ldst_copy.hpp). tests/engine/tcgen05_fast_test.cpp
 // checks the bulk path that uses them against the per-move executor, word for word, for every form.
 #include "tcgen05/ldst_copy.hpp"
+#include "tcgen05/sse_words.hpp"
 
 #include <cstring>
-
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 namespace layoutscope::detail {
 namespace {
 
 #if defined(__SSE2__)
-inline __m128i load4(const uint32_t* p) {
-    return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-}
-inline void store4(uint32_t* p, __m128i v) {
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v);
-}
-// Rows a..d of a 4x4 block of words become its columns.
-inline void transpose4(__m128i& a, __m128i& b, __m128i& c, __m128i& d) {
-    const __m128i t0 = _mm_unpacklo_epi32(a, b), t1 = _mm_unpacklo_epi32(c, d);
-    const __m128i t2 = _mm_unpackhi_epi32(a, b), t3 = _mm_unpackhi_epi32(c, d);
-    a = _mm_unpacklo_epi64(t0, t1);
-    b = _mm_unpackhi_epi64(t0, t1);
-    c = _mm_unpacklo_epi64(t2, t3);
-    d = _mm_unpackhi_epi64(t2, t3);
-}
 // Four registers' words (threads t..t+3 of one j) as eight .unpack::16b move words at p.
 inline void storeUnpacked(uint32_t* p, __m128i v) {
     const __m128i lo = _mm_and_si128(v, _mm_set1_epi32(0xFFFF)), hi = _mm_srli_epi32(v, 16);

@@ -8,30 +8,14 @@
 // (A = lane g, B = lane g + 8, R = the register's lane.) An element is a cell, or with .pack / .unpack::16b
 // the pair of cells of one register (8 bytes: column k of the table is cells 2k, 2k + 1).
 #include "tcgen05/ldst_copy.hpp"
+#include "tcgen05/sse_words.hpp"
 
 #include <cstring>
-
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 namespace layoutscope::detail {
 namespace {
 
 #if defined(__SSE2__)
-inline __m128i ld(const uint32_t* p) {
-    return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-}
-inline void st(uint32_t* p, __m128i v) {
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v);
-}
-inline __m128i lo64(const uint32_t* p) {
-    return _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p));
-}
-inline void stLo64(uint32_t* p, __m128i v) {
-    _mm_storel_epi64(reinterpret_cast<__m128i*>(p), v);
-}
-
 // Both directions of one shape: ToJT reads the lanes and writes JT, else the reverse. W: words an element.
 template <bool ToJT, uint32_t W>
 void rows64b(uint32_t* cells, uint32_t stride, uint32_t n, uint32_t* jt) {
@@ -43,23 +27,25 @@ void rows64b(uint32_t* cells, uint32_t stride, uint32_t n, uint32_t* jt) {
             for (uint32_t j = 0; j < n; j += 2) { // registers j, j + 1: columns 2j .. 2j + 3 of both lanes
                 uint32_t* x = jt + size_t(j) * kRow + 4 * g;
                 if (ToJT) {
-                    const __m128i va = ld(a + 2 * j), vb = ld(b + 2 * j);
-                    st(x, _mm_unpacklo_epi32(va, vb)), st(x + kRow, _mm_unpackhi_epi32(va, vb));
+                    const __m128i va = load4(a + 2 * j), vb = load4(b + 2 * j);
+                    store4(x, _mm_unpacklo_epi32(va, vb)), store4(x + kRow, _mm_unpackhi_epi32(va, vb));
                 } else {
-                    const __m128i vx = ld(x), vy = ld(x + kRow);
+                    const __m128i vx = load4(x), vy = load4(x + kRow);
                     const __m128i t0 = _mm_unpacklo_epi32(vx, vy), t1 = _mm_unpackhi_epi32(vx, vy);
-                    st(a + 2 * j, _mm_unpacklo_epi32(t0, t1)), st(b + 2 * j, _mm_unpackhi_epi32(t0, t1));
+                    store4(a + 2 * j, _mm_unpacklo_epi32(t0, t1)),
+                        store4(b + 2 * j, _mm_unpackhi_epi32(t0, t1));
                 }
             }
         } else {
             for (uint32_t j = 0; j < n; ++j) { // elements 2j, 2j + 1 of both lanes
                 uint32_t* x = jt + size_t(j) * kRow + 8 * g;
                 if (ToJT) {
-                    const __m128i va = ld(a + 4 * j), vb = ld(b + 4 * j);
-                    st(x, _mm_unpacklo_epi64(va, vb)), st(x + 4, _mm_unpackhi_epi64(va, vb));
+                    const __m128i va = load4(a + 4 * j), vb = load4(b + 4 * j);
+                    store4(x, _mm_unpacklo_epi64(va, vb)), store4(x + 4, _mm_unpackhi_epi64(va, vb));
                 } else {
-                    const __m128i vx = ld(x), vy = ld(x + 4);
-                    st(a + 4 * j, _mm_unpacklo_epi64(vx, vy)), st(b + 4 * j, _mm_unpackhi_epi64(vx, vy));
+                    const __m128i vx = load4(x), vy = load4(x + 4);
+                    store4(a + 4 * j, _mm_unpacklo_epi64(vx, vy)),
+                        store4(b + 4 * j, _mm_unpackhi_epi64(vx, vy));
                 }
             }
         }
@@ -89,21 +75,23 @@ void rows256b(uint32_t* cells, uint32_t stride, uint32_t n, uint32_t* jt) {
             uint32_t* ev = jt + size_t(j) * kRow + 4 * W * g;
             uint32_t* od = ev + kRow;
             if (W == 1 && ToJT) {
-                const __m128 v0 = _mm_castsi128_ps(ld(r)), v1 = _mm_castsi128_ps(ld(r + 4));
-                st(ev, _mm_castps_si128(_mm_shuffle_ps(v0, v1, _MM_SHUFFLE(2, 0, 2, 0))));
-                st(od, _mm_castps_si128(_mm_shuffle_ps(v0, v1, _MM_SHUFFLE(3, 1, 3, 1))));
+                const __m128 v0 = _mm_castsi128_ps(load4(r)), v1 = _mm_castsi128_ps(load4(r + 4));
+                store4(ev, _mm_castps_si128(_mm_shuffle_ps(v0, v1, _MM_SHUFFLE(2, 0, 2, 0))));
+                store4(od, _mm_castps_si128(_mm_shuffle_ps(v0, v1, _MM_SHUFFLE(3, 1, 3, 1))));
             } else if (W == 1) {
-                const __m128i e = ld(ev), o = ld(od);
-                st(r, _mm_unpacklo_epi32(e, o)), st(r + 4, _mm_unpackhi_epi32(e, o));
+                const __m128i e = load4(ev), o = load4(od);
+                store4(r, _mm_unpacklo_epi32(e, o)), store4(r + 4, _mm_unpackhi_epi32(e, o));
             } else if (ToJT) {
                 for (uint32_t k = 0; k < 2; ++k) { // elements 4k .. 4k + 3 of the lane
-                    const __m128i w0 = ld(r + 8 * k), w1 = ld(r + 8 * k + 4);
-                    st(ev + 4 * k, _mm_unpacklo_epi64(w0, w1)), st(od + 4 * k, _mm_unpackhi_epi64(w0, w1));
+                    const __m128i w0 = load4(r + 8 * k), w1 = load4(r + 8 * k + 4);
+                    store4(ev + 4 * k, _mm_unpacklo_epi64(w0, w1)),
+                        store4(od + 4 * k, _mm_unpackhi_epi64(w0, w1));
                 }
             } else {
                 for (uint32_t k = 0; k < 2; ++k) {
-                    const __m128i e = ld(ev + 4 * k), o = ld(od + 4 * k);
-                    st(r + 8 * k, _mm_unpacklo_epi64(e, o)), st(r + 8 * k + 4, _mm_unpackhi_epi64(e, o));
+                    const __m128i e = load4(ev + 4 * k), o = load4(od + 4 * k);
+                    store4(r + 8 * k, _mm_unpacklo_epi64(e, o)),
+                        store4(r + 8 * k + 4, _mm_unpackhi_epi64(e, o));
                 }
             }
         }
@@ -123,8 +111,9 @@ void packed64b(const uint32_t* cells, uint32_t stride, uint32_t n, uint32_t* jt)
         const uint32_t* a = cells + size_t(g) * stride;
         const uint32_t* b = a + size_t(8) * stride;
         for (uint32_t j = 0; j < n; ++j) {
-            const __m128i va = ld(a + 4 * j), vb = ld(b + 4 * j);
-            st(jt + size_t(j) * 32 + 4 * g, pack4(_mm_unpacklo_epi64(va, vb), _mm_unpackhi_epi64(va, vb)));
+            const __m128i va = load4(a + 4 * j), vb = load4(b + 4 * j);
+            store4(jt + size_t(j) * 32 + 4 * g,
+                   pack4(_mm_unpacklo_epi64(va, vb), _mm_unpackhi_epi64(va, vb)));
         }
     }
 }
@@ -133,7 +122,7 @@ void packed128b(const uint32_t* cells, uint32_t stride, uint32_t n, uint32_t* jt
     for (uint32_t j = 0; j < n; ++j)
         for (uint32_t g = 0; g < 8; ++g) {
             const uint32_t* r = cells + size_t(g + 8 * (j % 2)) * stride + 8 * (j / 2);
-            st(jt + size_t(j) * 32 + 4 * g, pack4(ld(r), ld(r + 4)));
+            store4(jt + size_t(j) * 32 + 4 * g, pack4(load4(r), load4(r + 4)));
         }
 }
 
@@ -141,10 +130,10 @@ void packed256b(const uint32_t* cells, uint32_t stride, uint32_t n, uint32_t* jt
     for (uint32_t j = 0; j < n; j += 2)
         for (uint32_t g = 0; g < 8; ++g) {
             const uint32_t* r = cells + size_t(g + 8 * ((j / 2) % 2)) * stride + 16 * (j / 4);
-            const __m128i w0 = ld(r), w1 = ld(r + 4), w2 = ld(r + 8), w3 = ld(r + 12);
+            const __m128i w0 = load4(r), w1 = load4(r + 4), w2 = load4(r + 8), w3 = load4(r + 12);
             uint32_t* ev = jt + size_t(j) * 32 + 4 * g;
-            st(ev, pack4(_mm_unpacklo_epi64(w0, w1), _mm_unpacklo_epi64(w2, w3)));
-            st(ev + 32, pack4(_mm_unpackhi_epi64(w0, w1), _mm_unpackhi_epi64(w2, w3)));
+            store4(ev, pack4(_mm_unpacklo_epi64(w0, w1), _mm_unpacklo_epi64(w2, w3)));
+            store4(ev + 32, pack4(_mm_unpackhi_epi64(w0, w1), _mm_unpackhi_epi64(w2, w3)));
         }
 }
 
