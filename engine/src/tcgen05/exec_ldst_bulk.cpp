@@ -79,7 +79,7 @@ struct Plan {
     std::vector<uint32_t> names; ///< regName(j), j < n
     bool positional = false;     ///< names[j] = j (no names set)
     uint32_t n = 0;
-    std::array<int32_t, 32> offT{}; ///< cell index lane * TensorMemory::kLaneStride + column of (t, 0, 0)
+    std::array<int32_t, 32> offT{}; ///< cell index lane * kTmemLaneStride + column of (t, 0, 0)
     std::vector<int32_t> offJ;      ///< of (0, j, 0)
     /// offJ[j] = offJ[0] + j (.32x32b, .16x32bx2; with .pack/.unpack 2 j): a lane's run of cells
     bool contiguous = false;
@@ -145,8 +145,8 @@ void storeRange(uint32_t* cells, const Plan& p, uint32_t j0, uint32_t j1, const 
     if (j0 == 0 && j1 == p.n && p.lanes) { // the registers' words in move order, then the lanes from them
         uint32_t* jt = after ? after : scratchJT();
         p.pack ? detail::regsToJTUnpack(regs, 0, p.n, jt) : detail::regsToJT(regs, 0, p.n, jt);
-        if (before) (void)detail::lanesToJT(p.shape, cells, TensorMemory::kLaneStride, p.n, p.pack, before);
-        (void)detail::jtToLanes(p.shape, jt, TensorMemory::kLaneStride, p.n, p.pack, cells);
+        if (before) (void)detail::lanesToJT(p.shape, cells, kTmemLaneStride, p.n, p.pack, before);
+        (void)detail::jtToLanes(p.shape, jt, kTmemLaneStride, p.n, p.pack, cells);
         return;
     }
     if (before) {
@@ -179,9 +179,9 @@ void loadRange(const uint32_t* cells, const Plan& p, uint32_t j0, uint32_t j1, c
     if (j0 == 0 && j1 == p.n && p.lanes) { // the lanes in move order, then each thread's row
         uint32_t* jt = after ? after : scratchJT();
         if (p.pack) // each cell pair's low halves as the register's word
-            (void)detail::lanesToJTPacked(p.shape, cells, TensorMemory::kLaneStride, p.n, jt);
+            (void)detail::lanesToJTPacked(p.shape, cells, kTmemLaneStride, p.n, jt);
         else
-            (void)detail::lanesToJT(p.shape, cells, TensorMemory::kLaneStride, p.n, false, jt);
+            (void)detail::lanesToJT(p.shape, cells, kTmemLaneStride, p.n, false, jt);
         return detail::jtToRegs(jt, 0, p.n, regs);
     }
     for (uint32_t t = 0; t < 32; ++t) {
@@ -268,12 +268,12 @@ bool Tcgen05Executor::ldStBulk(TraceBuilder& tb, const LdStForm& f, uint32_t cta
         }
         for (uint32_t t = 0; t < 32; ++t) {
             ldStSegmentsInto(f, t, 0, seg);
-            p.offT[t] = int32_t(seg[0].laneOff * TensorMemory::kLaneStride + seg[0].colOff);
+            p.offT[t] = int32_t(seg[0].laneOff * kTmemLaneStride + seg[0].colOff);
         }
         p.offJ.resize(n);
         for (uint32_t j = 0; j < n; ++j) {
             ldStSegmentsInto(f, 0, j, seg);
-            p.offJ[j] = int32_t(seg[0].laneOff * TensorMemory::kLaneStride + seg[0].colOff);
+            p.offJ[j] = int32_t(seg[0].laneOff * kTmemLaneStride + seg[0].colOff);
         }
         p.contiguous = true;
         for (uint32_t j = 1; j < n && p.contiguous; ++j)
