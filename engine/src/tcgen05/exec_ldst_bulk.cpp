@@ -186,16 +186,16 @@ bool Tcgen05Executor::ldStBulk(TraceBuilder& tb, const LdStForm& f, uint32_t cta
         if (m_regNames[j] >= (1u << 14)) return false;
     const bool store = in != nullptr, pack = f.pack16b;
     // The map, separable: cell (lane, column) of (t, j, si) = thread part + register part (+ si).
-    std::array<int64_t, 32> offT{};  // cell index lane * 512 + column of (t, 0, 0)
+    std::array<int64_t, 32> offT{};  // cell index lane * kTmemLaneStride + column of (t, 0, 0)
     std::array<int64_t, 128> offJ{}; // of (0, j, 0)
     std::array<RegSegment, 2> seg;
     for (uint32_t t = 0; t < 32; ++t) {
         ldStSegmentsInto(f, t, 0, seg);
-        offT[t] = seg[0].laneOff * kTmemColumns + seg[0].colOff;
+        offT[t] = seg[0].laneOff * kTmemLaneStride + seg[0].colOff;
     }
     for (uint32_t j = 0; j < n; ++j) {
         ldStSegmentsInto(f, 0, j, seg);
-        offJ[j] = seg[0].laneOff * kTmemColumns + seg[0].colOff;
+        offJ[j] = seg[0].laneOff * kTmemLaneStride + seg[0].colOff;
     }
     // The move (si, t, j) of the per-move path, as MoveTable's varying fields (step relative to j = 0).
     auto fields = [&](uint32_t si, uint32_t t, uint32_t j) {

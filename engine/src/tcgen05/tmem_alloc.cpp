@@ -39,12 +39,12 @@ Status checkLaneQuarter(uint32_t warpIdInCta, uint32_t firstLane, uint32_t laneC
 
 uint32_t TensorMemory::cell(uint32_t lane, uint32_t column) const {
     LAYOUTSCOPE_ASSERT(inRange(lane, column));
-    return m_cells[lane * kTmemColumns + column];
+    return m_cells[lane * kTmemLaneStride + column];
 }
 
 void TensorMemory::setCell(uint32_t lane, uint32_t column, uint32_t value) {
     LAYOUTSCOPE_ASSERT(inRange(lane, column));
-    m_cells[lane * kTmemColumns + column] = value;
+    m_cells[lane * kTmemLaneStride + column] = value;
 }
 
 uint8_t TensorMemory::byte(uint32_t lane, uint32_t column, uint32_t b) const {

@@ -20,6 +20,11 @@ namespace layoutscope {
 inline constexpr uint32_t kTmemLanes = 128;       ///< rows per CTA (sm_100a/sm_100f; open question 26)
 inline constexpr uint32_t kTmemColumns = 512;     ///< 32-bit columns per CTA
 inline constexpr uint32_t kTmemAllocGranule = 32; ///< smallest allocation, in columns
+/// Cells from one lane to the next in TensorMemory's host array: 512 columns and 16 unused cells (64 B).
+/// A 2 KiB stride put the same column of every lane in the same two L1 cache sets, so a copy down the
+/// lanes (tcgen05.cp, tcgen05.ld/st of 32 lanes) evicted its own lines: 128 lanes x 32 B took 3x longer
+/// (issue 25 item 10). Host layout only: no address, trace or view sees it.
+inline constexpr uint32_t kTmemLaneStride = kTmemColumns + 16;
 
 /// A diagnostic that names `rule`'s reference and provenance (code InvalidValue). Used by all tcgen05 code.
 [[nodiscard]] Diagnostic tcgen05Diagnostic(Severity sev, RuleId rule, std::string message);
@@ -60,7 +65,7 @@ struct TmemAddr {
 /// Diagnostics from the checked accessors; the unchecked ones assert.
 class TensorMemory {
   public:
-    explicit TensorMemory(uint32_t fill = 0) : m_cells(kTmemLanes * kTmemColumns, fill) {}
+    explicit TensorMemory(uint32_t fill = 0) : m_cells(kTmemLanes * kTmemLaneStride, fill) {}
     [[nodiscard]] static bool inRange(uint32_t lane, uint32_t column) {
         return lane < kTmemLanes && column < kTmemColumns;
     }
@@ -70,16 +75,17 @@ class TensorMemory {
     [[nodiscard]] uint8_t byte(uint32_t lane, uint32_t column, uint32_t b) const;
     void setByte(uint32_t lane, uint32_t column, uint32_t b, uint8_t v);
     [[nodiscard]] Result<uint32_t> readChecked(uint32_t lane, uint32_t column) const;
-    /// The 512 cells of lane `lane` (< 128), column 0 first: for bulk copies along a lane.
+    /// The 512 cells of lane `lane` (< 128), column 0 first: for bulk copies along a lane. Lane l + 1
+    /// starts kTmemLaneStride cells after lane l.
     [[nodiscard]] std::span<uint32_t> laneCells(uint32_t lane) {
-        return std::span<uint32_t>(m_cells).subspan(size_t(lane) * kTmemColumns, kTmemColumns);
+        return std::span<uint32_t>(m_cells).subspan(size_t(lane) * kTmemLaneStride, kTmemColumns);
     }
     [[nodiscard]] std::span<const uint32_t> laneCells(uint32_t lane) const {
-        return std::span<const uint32_t>(m_cells).subspan(size_t(lane) * kTmemColumns, kTmemColumns);
+        return std::span<const uint32_t>(m_cells).subspan(size_t(lane) * kTmemLaneStride, kTmemColumns);
     }
 
   private:
-    std::vector<uint32_t> m_cells; ///< lane-major: index lane*512 + column
+    std::vector<uint32_t> m_cells; ///< lane-major: index lane * kTmemLaneStride + column
 };
 
 // [SECTION] TmemAllocator ---------------------------------------------------------------------------
