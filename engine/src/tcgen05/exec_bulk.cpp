@@ -35,17 +35,66 @@ bool tcgen05FastPath() {
 }
 } // namespace detail
 
-bool Tcgen05Executor::cpBulk(TraceBuilder& tb, const CpForm& f, uint32_t cta, TmemAddr a,
-                             const uint32_t* saddr, Transform tr, RuleId rule) {
-    // Every shape into one CTA: move (rep, q, r), rep fastest (the lanes a row lands on), one step per row.
-    if (!kLittleEndian || !detail::tcgen05FastPath() || f.ctaGroup != 1) return false;
-    const uint32_t rows = cpSourceRows(f.shape), rowBytes = cpRowBytes(f.shape), chunks = rowBytes / 16;
-    // lanes[r * nLanes + rep]: the row map (cpRowLanesInto) depends on the shape and multicast only, so it is
-    // tabled once per process for each of them, not called per row per instruction.
-    struct LaneTable {
-        uint32_t nLanes = 0;
-        std::array<uint32_t, 128 * 4> lanes{};
-    };
+namespace {
+
+// The rows of a tcgen05.cp as digits r = d0 + 8 d1 + 32 d2 (radices 8, 4, rows / 32; 4x256b: 4): the source
+// walk steps evenly within a canonical layout's 8-row core matrices and between them, the lane maps
+// within a warp's 32 lanes and between warps.
+struct RowDigits {
+    std::array<uint32_t, 3> radix{}, weight{};
+};
+RowDigits rowDigits(uint32_t rows) {
+    RowDigits g;
+    g.radix = {std::min(rows, 8u), rows > 8 ? std::min(rows / 8, 4u) : 1, rows > 32 ? rows / 32 : 1};
+    g.weight = {1, g.radix[0], g.radix[0] * g.radix[1]};
+    return g;
+}
+
+// The row map of one shape and multicast (cpRowLanesInto): lanes[r * nLanes + rep], and whether it is
+// affine in the row digits and rep (strides dLane, dRep read off at the unit points). It depends on the
+// form only, so it is tabled once per process, not walked per row per instruction.
+struct LaneTable {
+    uint32_t nLanes = 0;
+    bool regular = true;
+    int64_t dRep = 0;
+    std::array<int64_t, 3> dLane{};
+    std::array<uint32_t, 128 * 4> lanes{};
+};
+
+// Rows of a tcgen05.cp without decompression, from row r0 (`saddr`, `lanes`: that row's): each chunk of
+// `Chunks` into every lane of the row; `Traced`: the cells to `before` and the chunk to `after` first.
+// A free function with every pointer a parameter and the counts fixed where they can be: the compiler
+// keeps the pointers in registers across the 16-byte stores (a lambda reloaded its captures after each,
+// 3x slower for 128 rows; issue 25 item 10).
+template <uint32_t Chunks, uint32_t Lanes, bool Traced>
+void copyCpRows(uint32_t* cells, const uint8_t* smem, const uint32_t* saddr, const uint32_t* lanes,
+                uint32_t nRows, uint32_t nLanes, uint8_t* before, uint8_t* after) {
+    if constexpr (Lanes != 0) nLanes = Lanes;
+    for (uint32_t r = 0; r < nRows; ++r, saddr += Chunks, lanes += nLanes)
+        for (uint32_t k = 0; k < nLanes; ++k) {
+            uint8_t* dst = reinterpret_cast<uint8_t*>(cells + size_t(lanes[k]) * kTmemLaneStride);
+            for (uint32_t q = 0; q < Chunks; ++q) {
+                const uint8_t* src = smem + saddr[q];
+                if constexpr (Traced) {
+                    std::memcpy(before, dst + 16 * q, 16);
+                    std::memcpy(after, src, 16);
+                    before += 16, after += 16;
+                }
+                std::memcpy(dst + 16 * q, src, 16);
+            }
+        }
+}
+
+template <uint32_t Chunks, bool Traced>
+void copyCpRowsLanes(uint32_t* cells, const uint8_t* smem, const uint32_t* saddr, const uint32_t* lanes,
+                     uint32_t nRows, uint32_t nLanes, uint8_t* before, uint8_t* after) {
+    if (nLanes == 1)
+        copyCpRows<Chunks, 1, Traced>(cells, smem, saddr, lanes, nRows, nLanes, before, after);
+    else
+        copyCpRows<Chunks, 0, Traced>(cells, smem, saddr, lanes, nRows, nLanes, before, after);
+}
+
+const LaneTable& laneTable(const CpForm& f) {
     static const std::array<LaneTable, 5 * 4> kTables = [] {
         std::array<LaneTable, 5 * 4> t{};
         for (uint32_t sh = 0; sh < 5; ++sh)
@@ -54,46 +103,62 @@ bool Tcgen05Executor::cpBulk(TraceBuilder& tb, const CpForm& f, uint32_t cta, Tm
                 g.shape = CpShape(sh);
                 g.multicast = CpMulticast(mc);
                 LaneTable& lt = t[sh * 4 + mc];
+                const uint32_t rows = cpSourceRows(g.shape);
                 std::array<uint32_t, 4> l{};
-                for (uint32_t r = 0; r < cpSourceRows(g.shape); ++r) {
+                for (uint32_t r = 0; r < rows; ++r) {
                     lt.nLanes = cpRowLanesInto(g, r, l);
                     std::copy_n(l.begin(), lt.nLanes, lt.lanes.begin() + size_t(r) * lt.nLanes);
                 }
+                const RowDigits dg = rowDigits(rows);
+                const int64_t lane0 = lt.lanes[0];
+                lt.dRep = lt.nLanes > 1 ? int64_t(lt.lanes[1]) - lane0 : 0;
+                for (size_t d = 0; d < 3; ++d)
+                    if (dg.radix[d] > 1)
+                        lt.dLane[d] = int64_t(lt.lanes[size_t(dg.weight[d]) * lt.nLanes]) - lane0;
+                for (uint32_t d2 = 0, r = 0; d2 < dg.radix[2]; ++d2)
+                    for (uint32_t d1 = 0; d1 < dg.radix[1]; ++d1)
+                        for (uint32_t d0 = 0; d0 < dg.radix[0]; ++d0, ++r) {
+                            const int64_t lane =
+                                lane0 + d0 * lt.dLane[0] + d1 * lt.dLane[1] + d2 * lt.dLane[2];
+                            for (uint32_t k = 0; k < lt.nLanes; ++k)
+                                lt.regular = lt.regular && lt.lanes[r * lt.nLanes + k] == lane + k * lt.dRep;
+                        }
             }
         return t;
     }();
-    const LaneTable& table = kTables[uint32_t(f.shape) * 4 + uint32_t(f.multicast)];
+    return kTables[uint32_t(f.shape) * 4 + uint32_t(f.multicast)];
+}
+
+} // namespace
+
+bool Tcgen05Executor::cpBulk(TraceBuilder& tb, const CpForm& f, uint32_t cta, TmemAddr a,
+                             const uint32_t* saddr, bool walkAffine, Transform tr, RuleId rule) {
+    // Every shape into one CTA: move (rep, q, r), rep fastest (the lanes a row lands on), one step per row.
+    if (!kLittleEndian || !detail::tcgen05FastPath() || f.ctaGroup != 1) return false;
+    const uint32_t rows = cpSourceRows(f.shape), rowBytes = cpRowBytes(f.shape), chunks = rowBytes / 16;
+    const LaneTable& table = laneTable(f);
     const uint32_t nLanes = table.nLanes;
     const std::array<uint32_t, 128 * 4>& lanes = table.lanes;
-    // The rows as digits r = d0 + 8 d1 + 32 d2 (radices 8, 4, rows / 32; 4x256b: 4): the source walk
-    // steps evenly within a canonical layout's 8-row core matrices and between them, the lane maps within
-    // a warp's 32 lanes and between warps. Each digit's strides are read off the walk and the map at its
-    // unit point, then every row is checked against them; a row that breaks them: a grid per row.
-    const std::array<uint32_t, 3> radix{std::min(rows, 8u), rows > 8 ? std::min(rows / 8, 4u) : 1,
-                                        rows > 32 ? rows / 32 : 1};
-    const std::array<uint32_t, 3> weight{1, radix[0], radix[0] * radix[1]};
-    const int64_t s0 = saddr[0], lane0 = lanes[0];
+    // Each digit's strides are read off the walk and the map at its unit point, then every row is checked
+    // against them (the map once per process, the walk here unless it is affine by construction: a
+    // SWIZZLE_NONE descriptor, detail::cpSourceAddresses); a row that breaks them: a grid per row.
+    const auto [radix, weight] = rowDigits(rows);
+    const int64_t s0 = saddr[0];
     const int64_t dq = chunks > 1 ? int64_t(saddr[1]) - s0 : 0;
-    const int64_t dRep = nLanes > 1 ? int64_t(lanes[1]) - lane0 : 0;
-    std::array<int64_t, 3> dSrc{}, dLane{};
+    std::array<int64_t, 3> dSrc{};
     for (size_t d = 0; d < 3; ++d)
-        if (radix[d] > 1) {
-            dSrc[d] = int64_t(saddr[size_t(weight[d]) * chunks]) - s0;
-            dLane[d] = int64_t(lanes[size_t(weight[d]) * nLanes]) - lane0;
-        }
-    bool regular = true; // the rows counted digit by digit (no division per row)
-    for (uint32_t d2 = 0, r = 0; d2 < radix[2]; ++d2)
+        if (radix[d] > 1) dSrc[d] = int64_t(saddr[size_t(weight[d]) * chunks]) - s0;
+    bool regular = table.regular; // the rows counted digit by digit (no division per row)
+    for (uint32_t d2 = 0, r = 0; d2 < radix[2] && regular && !walkAffine; ++d2)
         for (uint32_t d1 = 0; d1 < radix[1]; ++d1)
             for (uint32_t d0 = 0; d0 < radix[0] && regular; ++d0, ++r) {
                 const int64_t src = s0 + d0 * dSrc[0] + d1 * dSrc[1] + d2 * dSrc[2];
-                const int64_t lane = lane0 + d0 * dLane[0] + d1 * dLane[1] + d2 * dLane[2];
                 for (uint32_t q = 0; q < chunks; ++q)
                     regular = regular && saddr[r * chunks + q] == src + q * dq;
-                for (uint32_t k = 0; k < nLanes; ++k)
-                    regular = regular && lanes[r * nLanes + k] == lane + k * dRep;
             }
     const uint8_t* smem = m_state.smem[cta].bytes().data();
-    TensorMemory& tm = m_tmem.ctas[cta];
+    // Lane a.lane + l, column a.column: cells + l * kTmemLaneStride (TensorMemory::laneCells).
+    uint32_t* cells = m_tmem.ctas[cta].laneCells(a.lane).data() + a.column;
     auto first = [&](uint32_t r) {
         ByteMove m;
         m.src = MemRef{MemSpace::SharedCta, static_cast<uint8_t>(cta), saddr[r * chunks]};
@@ -115,9 +180,16 @@ bool Tcgen05Executor::cpBulk(TraceBuilder& tb, const CpForm& f, uint32_t cta, Tm
     };
     // Rows [r0, r0 + n): before = the cells, after = the (decompressed) chunks, then the write.
     auto copyRows = [&](uint32_t r0, uint32_t n, const TraceBuilder::GridBytes& gb) {
+        const uint32_t* rowLanes = lanes.data() + size_t(r0) * nLanes;
+        const uint32_t* rowSrc = saddr + size_t(r0) * chunks;
+        if (f.decompress == CpDecompress::None && (chunks == 1 || chunks == 2)) {
+            auto run = gb.before ? (chunks == 2 ? copyCpRowsLanes<2, true> : copyCpRowsLanes<1, true>)
+                                 : (chunks == 2 ? copyCpRowsLanes<2, false> : copyCpRowsLanes<1, false>);
+            return run(cells, smem, rowSrc, rowLanes, n, nLanes, gb.before, gb.after);
+        }
         uint8_t* before = gb.before;
         uint8_t* after = gb.after;
-        for (uint32_t r = r0; r < r0 + n; ++r)
+        for (uint32_t r = r0; r < r0 + n; ++r, rowLanes += nLanes)
             for (uint32_t q = 0; q < chunks; ++q) {
                 const uint8_t* src = smem + saddr[r * chunks + q];
                 std::array<uint8_t, 16> chunk;
@@ -127,14 +199,14 @@ bool Tcgen05Executor::cpBulk(TraceBuilder& tb, const CpForm& f, uint32_t cta, Tm
                     src = chunk.data();
                 }
                 for (uint32_t k = 0; k < nLanes; ++k) {
-                    uint8_t* cells = reinterpret_cast<uint8_t*>(
-                        tm.laneCells(a.lane + lanes[size_t(r) * nLanes + k]).data() + a.column + 4 * q);
+                    uint8_t* dst =
+                        reinterpret_cast<uint8_t*>(cells + size_t(rowLanes[k]) * kTmemLaneStride + 4 * q);
                     if (before) {
-                        std::memcpy(before, cells, 16);
+                        std::memcpy(before, dst, 16);
                         std::memcpy(after, src, 16);
                         before += 16, after += 16;
                     }
-                    std::memcpy(cells, src, 16);
+                    std::memcpy(dst, src, 16);
                 }
             }
     };
@@ -149,9 +221,9 @@ bool Tcgen05Executor::cpBulk(TraceBuilder& tb, const CpForm& f, uint32_t cta, Tm
         return true;
     }
     const std::array<uint32_t, 5> n{nLanes, chunks, radix[0], radix[1], radix[2]};
-    const std::array<Strides, 5> s{repLevel(dRep), chunkLevel(dq), rowLevel(weight[0], dSrc[0], dLane[0]),
-                                   rowLevel(weight[1], dSrc[1], dLane[1]),
-                                   rowLevel(weight[2], dSrc[2], dLane[2])};
+    const std::array<Strides, 5> s{
+        repLevel(table.dRep), chunkLevel(dq), rowLevel(weight[0], dSrc[0], table.dLane[0]),
+        rowLevel(weight[1], dSrc[1], table.dLane[1]), rowLevel(weight[2], dSrc[2], table.dLane[2])};
     copyRows(0, rows, tb.moveGridLevels(first(0), n, s));
     return true;
 }

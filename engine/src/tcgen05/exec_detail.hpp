@@ -20,9 +20,16 @@ inline Status checkTmemCta(const TmemState& s, uint32_t cta) {
                                  std::to_string(s.ctas.size()) + " CTAs)");
 }
 
+/// What cpSourceAddresses found: the highest address, and whether the walk is affine: out[r * chunks + q]
+/// = out[0] + (r % 8) * (out[chunks] - out[0]) + (r / 8) * (out[8 * chunks] - out[0]) + q * (out[1] - out[0])
+/// exactly, without wrapping (SWIZZLE_NONE: start, LBO and SBO are below 2^18).
+struct CpWalk {
+    uint32_t maxAddr = 0;
+    bool affine = false;
+};
 /// out[r * chunks + q] = cpSourceAddress(d, r, 16 * q) for every row r < rows and chunk q < chunks, in one
-/// call (smem_descriptor.cpp: the walk inlined, its swizzle and widths hoisted).
-void cpSourceAddresses(const SmemDescriptor& d, uint32_t rows, uint32_t chunks, uint32_t* out);
+/// call (smem_descriptor.cpp: the walk inlined, its swizzle and widths hoisted). rows: 4 or a multiple of 8.
+CpWalk cpSourceAddresses(const SmemDescriptor& d, uint32_t rows, uint32_t chunks, uint32_t* out);
 
 /// The bulk paths of tcgen05.st / ld / cp (exec_bulk.cpp), on by default. Tests turn them off to check
 /// them against the per-move executor; they record exactly the same trace.
