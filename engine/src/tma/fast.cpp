@@ -109,14 +109,18 @@ std::optional<Status> fastTileLoad(const TmaTileLoad& op, const std::vector<uint
     const uint32_t n1 = rank > 1 ? g.count[1] : 1, n2 = rank > 2 ? g.count[2] : 1;
     bool allIn = true, someOut = false;
     for (uint32_t i = 1; i < rank; ++i) {
+        // The coordinates c + j e (j < count, e > 0) rise, so the first and the last decide (not a pass
+        // over every j: issue 25 item 10).
         const uint32_t e = p.elementStrides[i] == 0 ? 1 : p.elementStrides[i];
-        uint32_t in = 0;
-        for (uint32_t j = 0; j < g.count[i]; ++j) {
-            const int64_t x = int64_t(op.coords[i]) + int64_t(j) * e;
-            in += x >= 0 && uint64_t(x) < p.globalDim[i];
+        if (g.count[i] == 0) {
+            someOut = true; // no coordinate in bounds (as counting them found)
+            continue;
         }
-        allIn = allIn && in == g.count[i];
-        someOut = someOut || in == 0;
+        const int64_t lo = int64_t(op.coords[i]), hi = lo + int64_t(g.count[i] - 1) * e;
+        const int64_t dim = int64_t(p.globalDim[i]);
+        allIn = allIn && lo >= 0 && hi < dim;
+        const int64_t j0 = lo < 0 ? (-lo + e - 1) / e : 0; // the first j with c + j e >= 0
+        someOut = someOut || j0 >= int64_t(g.count[i]) || lo + j0 * e >= dim;
     }
     const bool uniform = uint64_t(n1) * n2 == g.rows && (allIn || someOut);
     if (uniform) {
