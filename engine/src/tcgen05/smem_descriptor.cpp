@@ -207,7 +207,7 @@ CpWalk cpSourceAddresses(const SmemDescriptor& d, uint32_t rows, uint32_t chunks
     // Rows in blocks of 8 (r / 8 fixed): block r8's addresses are r8 * t8 plus one pattern of 8 * chunks
     // offsets, a loop of fixed length that the compiler vectorises; the identity swizzle (SWIZZLE_NONE)
     // needs nothing more (issue 25 item 10: the walk was a fifth of a tcgen05.cp .128x256b).
-    std::array<uint32_t, 8 * 8> pattern{};
+    std::array<uint32_t, 8 * 8> pattern; // [i * chunks + q] for i < 8, q < chunks: all that is read
     for (uint32_t i = 0; i < 8; ++i)
         for (uint32_t q = 0; q < chunks; ++q) pattern[i * chunks + q] = i * t1 + chunkTerm[q];
     const uint32_t full = rows / 8, tail = rows % 8; // rows is 4 or a multiple of 8 (cpSourceRows)
