@@ -210,6 +210,14 @@ bool Tcgen05Executor::cpBulk(TraceBuilder& tb, const CpForm& f, uint32_t cta, Tm
                 }
             }
     };
+    if (!tb.tracing()) { // untraced: the builder counts the bytes moved and keeps nothing else (trace.hpp)
+        ByteMove m;
+        m.length = 16;
+        const std::array<uint32_t, 5> n{nLanes, chunks, rows, 1, 1};
+        static constexpr std::array<Strides, 5> kUnused{}; // a static: not 440 bytes zeroed a call
+        copyRows(0, rows, tb.moveGridLevels(m, n, kUnused));
+        return true;
+    }
     if (!regular) {
         for (uint32_t r = 0; r < rows; ++r) {
             const int64_t rdq = chunks > 1 ? int64_t(saddr[r * chunks + 1]) - int64_t(saddr[r * chunks]) : 0;
