@@ -29,9 +29,16 @@ Status Tcgen05Executor::cp(const CpForm& f, uint32_t cta, uint32_t taddr, uint64
         nTargets = 2;
     }
     // Check every destination and source before moving anything. saddr[r * chunks + q]: the source of
-    // chunk q of row r (the descriptor's walk, computed once; only its first rows * chunks are set).
+    // chunk q of row r (the descriptor's walk, computed once; only its first rows * chunks are set), not
+    // computed at all for an affine walk the bulk path copies by its terms (issue 25 item 10).
     std::array<uint32_t, 256> saddr; // rows <= 128, chunks <= 2
-    const detail::CpWalk walk = detail::cpSourceAddresses(d, rows, chunks, saddr.data());
+    detail::CpWalk walk = detail::cpWalkOf(d, rows, chunks);
+    bool haveSaddr = false;
+    auto needSaddr = [&] {
+        if (!haveSaddr) walk = detail::cpSourceAddresses(d, rows, chunks, saddr.data());
+        haveSaddr = true;
+    };
+    if (!walk.affine || f.decompress != CpDecompress::None || f.ctaGroup != 1) needSaddr();
     std::array<uint32_t, 4> lanes{};
     uint64_t smemSize = m_state.smem[targets[0]].size(); // the smaller of the targets' (the same check)
     for (uint32_t t = 1; t < nTargets; ++t)
@@ -43,6 +50,7 @@ Status Tcgen05Executor::cp(const CpForm& f, uint32_t cta, uint32_t taddr, uint64
     const uint32_t maxLane = *std::max_element(lanes.begin(), lanes.begin() + nLast);
     const bool allIn = TensorMemory::inRange(a.lane + maxLane, a.column + rowBytes / 4 - 1) &&
                        walk.maxAddr + uint64_t(16) <= smemSize;
+    if (!allIn) needSaddr();
     for (uint32_t r = 0; r < rows && !allIn; ++r) {
         const uint32_t nLanes = cpRowLanesInto(f, r, lanes);
         for (uint32_t i = 0; i < nLanes; ++i)
@@ -68,7 +76,8 @@ Status Tcgen05Executor::cp(const CpForm& f, uint32_t cta, uint32_t taddr, uint64
                                                              : laneRule;
     TraceBuilder tb(m_trace);
     tb.beginInstr(src.text, src.line);
-    if (!cpBulk(tb, f, cta, a, saddr.data(), walk.affine, tr, decRule)) {
+    if (!cpBulk(tb, f, cta, a, haveSaddr ? saddr.data() : nullptr, walk, tr, decRule)) {
+        needSaddr();
         // One batch (one step) per source row: its 16-byte chunks into every lane it lands on, in every
         // target.
         std::vector<ByteMove> ms;

@@ -193,6 +193,23 @@ uint32_t cpSourceAddress(const SmemDescriptor& d, uint32_t row, uint32_t b) {
 }
 
 namespace detail {
+CpWalk cpWalkOf(const SmemDescriptor& d, uint32_t rows, uint32_t chunks) {
+    CpWalk w;
+    if (swizzleOfLayoutType(d.layoutType).b != 0 || rows == 0 || chunks == 0) return w;
+    // The terms of cpSourceAddresses' walk (canonicalOffset: K-major, 8-bit view); without a swizzle the
+    // chunk term is linear in q (16 q bytes along K: q LBOs).
+    w.affine = true;
+    w.start = d.startAddress;
+    w.t1 = canonicalOffset(d, MatrixMajor::K, 8, 1, 0);
+    w.t8 = canonicalOffset(d, MatrixMajor::K, 8, 8, 0);
+    w.dq = chunks > 1 ? canonicalOffset(d, MatrixMajor::K, 8, 0, 16) : 0;
+    for (uint32_t q = 2; q < chunks; ++q)
+        LAYOUTSCOPE_ASSERT(canonicalOffset(d, MatrixMajor::K, 8, 0, 16 * q) == q * w.dq);
+    const uint32_t r = rows - 1; // the last row and chunk: the highest address (every term grows)
+    w.maxAddr = w.start + (r % 8) * w.t1 + (r / 8) * w.t8 + (chunks - 1) * w.dq;
+    return w;
+}
+
 CpWalk cpSourceAddresses(const SmemDescriptor& d, uint32_t rows, uint32_t chunks, uint32_t* out) {
     // cpSourceAddress = elementAddress(d, K, 8, r, b), with the swizzle looked up once.
     // The K-major offset is a row term plus a byte term (canonicalOffset, mod 2^32): each computed once.
@@ -237,7 +254,9 @@ CpWalk cpSourceAddresses(const SmemDescriptor& d, uint32_t rows, uint32_t chunks
 #endif
     if (sw.b == 0) { // CuteSwizzle::apply of <0,4,3> is the identity: the walk only grows
         walkChunks([](uint32_t a) { return a; });
-        return {out[rows * chunks - 1], true};
+        const CpWalk w = cpWalkOf(d, rows, chunks);
+        LAYOUTSCOPE_ASSERT(w.affine && w.maxAddr == out[rows * chunks - 1]);
+        return w;
     }
     walkChunks([&](uint32_t a) { return descriptorSwizzleWith(d, sw, a); });
     CpWalk w;
