@@ -29,9 +29,16 @@ Status Tcgen05Executor::cp(const CpForm& f, uint32_t cta, uint32_t taddr, uint64
         nTargets = 2;
     }
     // Check every destination and source before moving anything. saddr[r * chunks + q]: the source of
-    // chunk q of row r (the descriptor's walk, computed once).
-    std::array<uint32_t, 256> saddr{}; // rows <= 128, chunks <= 2
-    detail::cpSourceAddresses(d, rows, chunks, saddr.data());
+    // chunk q of row r (the descriptor's walk, computed once; only its first rows * chunks are set), not
+    // computed at all for an affine walk the bulk path copies by its terms (issue 25 item 10).
+    std::array<uint32_t, 256> saddr; // rows <= 128, chunks <= 2
+    detail::CpWalk walk = detail::cpWalkOf(d, rows, chunks);
+    bool haveSaddr = false;
+    auto needSaddr = [&] {
+        if (!haveSaddr) walk = detail::cpSourceAddresses(d, rows, chunks, saddr.data());
+        haveSaddr = true;
+    };
+    if (!walk.affine || f.decompress != CpDecompress::None || f.ctaGroup != 1) needSaddr();
     std::array<uint32_t, 4> lanes{};
     uint64_t smemSize = m_state.smem[targets[0]].size(); // the smaller of the targets' (the same check)
     for (uint32_t t = 1; t < nTargets; ++t)
@@ -41,9 +48,9 @@ Status Tcgen05Executor::cp(const CpForm& f, uint32_t cta, uint32_t taddr, uint64
     // that is, and runs only then).
     const uint32_t nLast = cpRowLanesInto(f, rows - 1, lanes);
     const uint32_t maxLane = *std::max_element(lanes.begin(), lanes.begin() + nLast);
-    const uint32_t maxSaddr = *std::max_element(saddr.begin(), saddr.begin() + rows * chunks);
     const bool allIn = TensorMemory::inRange(a.lane + maxLane, a.column + rowBytes / 4 - 1) &&
-                       maxSaddr + uint64_t(16) <= smemSize;
+                       walk.maxAddr + uint64_t(16) <= smemSize;
+    if (!allIn) needSaddr();
     for (uint32_t r = 0; r < rows && !allIn; ++r) {
         const uint32_t nLanes = cpRowLanesInto(f, r, lanes);
         for (uint32_t i = 0; i < nLanes; ++i)
@@ -69,7 +76,8 @@ Status Tcgen05Executor::cp(const CpForm& f, uint32_t cta, uint32_t taddr, uint64
                                                              : laneRule;
     TraceBuilder tb(m_trace);
     tb.beginInstr(src.text, src.line);
-    if (!cpBulk(tb, f, cta, a, saddr.data(), tr, decRule)) {
+    if (!cpBulk(tb, f, cta, a, haveSaddr ? saddr.data() : nullptr, walk, tr, decRule)) {
+        needSaddr();
         // One batch (one step) per source row: its 16-byte chunks into every lane it lands on, in every
         // target.
         std::vector<ByteMove> ms;
@@ -112,11 +120,22 @@ Status Tcgen05Executor::cp(const CpForm& f, uint32_t cta, uint32_t taddr, uint64
         uses[nUses++] = RuleId::SmemDescriptorSwizzle;
     if (d.layoutType != static_cast<uint32_t>(SmemLayoutType::SwizzleNone) || d.baseOffset != 0)
         uses[nUses++] = RuleId::SmemDescriptorBaseOffset;
-    std::string summary; // one allocation, not one per concatenation
-    summary.reserve(80);
-    summary.append("tcgen05.cp .").append(cpShapeName(f.shape)).append(": ").append(std::to_string(rows));
-    summary.append(" rows x ").append(std::to_string(rowBytes)).append(" B to TMEM");
-    if (f.ctaGroup == 2) summary.append(" of both CTAs of the pair");
+    // The summary of each shape and CTA group, built once (not two std::to_string a call); reserved with
+    // room for TraceBuilder's note on an untraced instruction, so that its append does not allocate again.
+    static const std::array<std::string, 10> kSummaries = [] {
+        std::array<std::string, 10> t;
+        for (uint32_t sh = 0; sh < 5; ++sh)
+            for (uint32_t pair = 0; pair < 2; ++pair)
+                t[sh * 2 + pair] = std::string("tcgen05.cp .") + cpShapeName(CpShape(sh)) + ": " +
+                                   std::to_string(cpSourceRows(CpShape(sh))) + " rows x " +
+                                   std::to_string(cpRowBytes(CpShape(sh))) + " B to TMEM" +
+                                   (pair ? " of both CTAs of the pair" : "");
+        return t;
+    }();
+    const std::string& base = kSummaries[uint32_t(f.shape) * 2 + (f.ctaGroup == 2)];
+    std::string summary;
+    summary.reserve(base.size() + 64);
+    summary.append(base);
     endInstr(tb, std::move(summary), std::span<const RuleId>(uses.data(), nUses));
     return okStatus();
 }

@@ -20,9 +20,19 @@ inline Status checkTmemCta(const TmemState& s, uint32_t cta) {
                                  std::to_string(s.ctas.size()) + " CTAs)");
 }
 
-/// out[r * chunks + q] = cpSourceAddress(d, r, 16 * q) for every row r < rows and chunk q < chunks, in one
-/// call (smem_descriptor.cpp: the walk inlined, its swizzle and widths hoisted).
-void cpSourceAddresses(const SmemDescriptor& d, uint32_t rows, uint32_t chunks, uint32_t* out);
+/// The shape of a tcgen05.cp source walk (the descriptor's addresses of chunk q of row r). affine: the
+/// address is start + (r % 8) * t1 + (r / 8) * t8 + q * dq exactly, without wrapping (SWIZZLE_NONE: start,
+/// LBO and SBO are below 2^18, so every term is small), and maxAddr is the highest; otherwise only maxAddr
+/// is known (from cpSourceAddresses).
+struct CpWalk {
+    uint32_t maxAddr = 0;
+    bool affine = false;
+    uint32_t start = 0, t1 = 0, t8 = 0, dq = 0;
+};
+/// The walk's shape without its addresses (O(1)): affine with its terms, or affine false (the addresses
+/// are then cpSourceAddresses').
+CpWalk cpWalkOf(const SmemDescriptor& d, uint32_t rows, uint32_t chunks);
+CpWalk cpSourceAddresses(const SmemDescriptor& d, uint32_t rows, uint32_t chunks, uint32_t* out);
 
 /// The bulk paths of tcgen05.st / ld / cp (exec_bulk.cpp), on by default. Tests turn them off to check
 /// them against the per-move executor; they record exactly the same trace.

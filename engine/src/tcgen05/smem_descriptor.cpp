@@ -4,6 +4,7 @@
 #include "layoutscope/tcgen05/tmem.hpp"
 #include "tcgen05/exec_detail.hpp"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <string>
@@ -192,7 +193,24 @@ uint32_t cpSourceAddress(const SmemDescriptor& d, uint32_t row, uint32_t b) {
 }
 
 namespace detail {
-void cpSourceAddresses(const SmemDescriptor& d, uint32_t rows, uint32_t chunks, uint32_t* out) {
+CpWalk cpWalkOf(const SmemDescriptor& d, uint32_t rows, uint32_t chunks) {
+    CpWalk w;
+    if (swizzleOfLayoutType(d.layoutType).b != 0 || rows == 0 || chunks == 0) return w;
+    // The terms of cpSourceAddresses' walk (canonicalOffset: K-major, 8-bit view); without a swizzle the
+    // chunk term is linear in q (16 q bytes along K: q LBOs).
+    w.affine = true;
+    w.start = d.startAddress;
+    w.t1 = canonicalOffset(d, MatrixMajor::K, 8, 1, 0);
+    w.t8 = canonicalOffset(d, MatrixMajor::K, 8, 8, 0);
+    w.dq = chunks > 1 ? canonicalOffset(d, MatrixMajor::K, 8, 0, 16) : 0;
+    for (uint32_t q = 2; q < chunks; ++q)
+        LAYOUTSCOPE_ASSERT(canonicalOffset(d, MatrixMajor::K, 8, 0, 16 * q) == q * w.dq);
+    const uint32_t r = rows - 1; // the last row and chunk: the highest address (every term grows)
+    w.maxAddr = w.start + (r % 8) * w.t1 + (r / 8) * w.t8 + (chunks - 1) * w.dq;
+    return w;
+}
+
+CpWalk cpSourceAddresses(const SmemDescriptor& d, uint32_t rows, uint32_t chunks, uint32_t* out) {
     // cpSourceAddress = elementAddress(d, K, 8, r, b), with the swizzle looked up once.
     // The K-major offset is a row term plus a byte term (canonicalOffset, mod 2^32): each computed once.
     std::array<uint32_t, 8> chunkTerm{}; // chunks <= 2 for every shape; 8 leaves room
@@ -203,13 +221,47 @@ void cpSourceAddresses(const SmemDescriptor& d, uint32_t rows, uint32_t chunks, 
     const CuteSwizzle sw = swizzleOfLayoutType(d.layoutType);
     const uint32_t t1 = canonicalOffset(d, MatrixMajor::K, 8, 1, 0),
                    t8 = canonicalOffset(d, MatrixMajor::K, 8, 8, 0);
-    for (uint32_t r = 0; r < rows; ++r) {
-        const uint32_t rowTerm = (r % 8) * t1 + (r / 8) * t8;
-        LAYOUTSCOPE_ASSERT(rowTerm == canonicalOffset(d, MatrixMajor::K, 8, r, 0));
-        const uint32_t row = d.startAddress + rowTerm;
-        for (uint32_t q = 0; q < chunks; ++q)
-            out[r * chunks + q] = descriptorSwizzleWith(d, sw, row + chunkTerm[q]);
+    // Rows in blocks of 8 (r / 8 fixed): block r8's addresses are r8 * t8 plus one pattern of 8 * chunks
+    // offsets, a loop of fixed length that the compiler vectorises; the identity swizzle (SWIZZLE_NONE)
+    // needs nothing more (issue 25 item 10: the walk was a fifth of a tcgen05.cp .128x256b).
+    std::array<uint32_t, 8 * 8> pattern; // [i * chunks + q] for i < 8, q < chunks: all that is read
+    for (uint32_t i = 0; i < 8; ++i)
+        for (uint32_t q = 0; q < chunks; ++q) pattern[i * chunks + q] = i * t1 + chunkTerm[q];
+    const uint32_t full = rows / 8, tail = rows % 8; // rows is 4 or a multiple of 8 (cpSourceRows)
+    auto walk = [&]<uint32_t Chunks>(auto swizzle) {
+        for (uint32_t r8 = 0; r8 < full; ++r8) {
+            const uint32_t blockBase = d.startAddress + r8 * t8;
+            uint32_t* o = out + size_t(r8) * 8 * Chunks;
+            for (uint32_t j = 0; j < 8 * Chunks; ++j) o[j] = swizzle(blockBase + pattern[j]);
+        }
+        for (uint32_t j = 0; j < tail * Chunks; ++j)
+            out[size_t(full) * 8 * Chunks + j] = swizzle(d.startAddress + full * t8 + pattern[j]);
+    };
+    auto walkChunks = [&](auto swizzle) {
+        if (chunks == 2)
+            walk.template operator()<2>(swizzle);
+        else if (chunks == 1)
+            walk.template operator()<1>(swizzle);
+        else
+            for (uint32_t r = 0; r < rows; ++r)
+                for (uint32_t q = 0; q < chunks; ++q)
+                    out[r * chunks + q] =
+                        swizzle(d.startAddress + (r % 8) * t1 + (r / 8) * t8 + chunkTerm[q]);
+    };
+#ifndef NDEBUG
+    for (uint32_t r = 0; r < rows; ++r)
+        LAYOUTSCOPE_ASSERT((r % 8) * t1 + (r / 8) * t8 == canonicalOffset(d, MatrixMajor::K, 8, r, 0));
+#endif
+    if (sw.b == 0) { // CuteSwizzle::apply of <0,4,3> is the identity: the walk only grows
+        walkChunks([](uint32_t a) { return a; });
+        const CpWalk w = cpWalkOf(d, rows, chunks);
+        LAYOUTSCOPE_ASSERT(w.affine && w.maxAddr == out[rows * chunks - 1]);
+        return w;
     }
+    walkChunks([&](uint32_t a) { return descriptorSwizzleWith(d, sw, a); });
+    CpWalk w;
+    for (uint32_t i = 0; i < rows * chunks; ++i) w.maxAddr = std::max(w.maxAddr, out[i]);
+    return w;
 }
 } // namespace detail
 

@@ -311,7 +311,7 @@ Status deliverStore(const TmaTileStore& op, const BoxPlan& plan, MachineState& s
 } // namespace detail
 
 Status executeTmaLoad(const TmaTileLoad& op, MachineState& state, TraceBuilder& trace) {
-    std::vector<uint8_t> dests;
+    thread_local std::vector<uint8_t> dests; // reused (loadDestinations clears it): no allocation per load
     if (auto f = detail::loadDestinations(op, state, dests)) return *f;
     if (auto f = commonFaults(op.map, op.coords, op.dstAddr, false, op.arch, op.clusterDst)) return *f;
     if (dests.empty())

@@ -29,6 +29,9 @@
 namespace layoutscope {
 
 struct UmmaOp; // umma.hpp
+namespace detail {
+struct CpWalk; // tcgen05/exec_detail.hpp (internal)
+}
 
 /// Tensor Memory and allocator of every CTA of a cluster (index = %cluster_ctarank).
 struct TmemState {
@@ -107,9 +110,10 @@ class Tcgen05Executor {
     [[nodiscard]] bool ldStBulk(TraceBuilder& tb, const LdStForm& f, uint32_t cta, uint32_t warp, TmemAddr a,
                                 const WarpRegisters* in, WarpRegisters* out);
     /// cp of every shape into one CTA (exec_bulk.cpp; .cta_group::2: false); saddr[r * chunks + q] is the
-    /// source of chunk q of row r.
+    /// source of chunk q of row r, or null when `walk` is affine (its terms give them); false, recording
+    /// nothing, also when it would need saddr and has none.
     [[nodiscard]] bool cpBulk(TraceBuilder& tb, const CpForm& f, uint32_t cta, TmemAddr a,
-                              const uint32_t* saddr, Transform tr, RuleId rule);
+                              const uint32_t* saddr, const detail::CpWalk& walk, Transform tr, RuleId rule);
     /// Block-scaled tcgen05.mma (umma_scale_exec.cpp): multiplies a[m*K + k] by SFA[m][k / VS] and b by SFB,
     /// the bytes read from Tensor Memory at ummaScaleCell; `reads` / `bytes`: one move per row and operand
     /// (src: the SF cell, dst None) for the caller to record. Errors: an SF cell outside Tensor Memory.
