@@ -59,7 +59,8 @@ void MainWindow::applyDocument(std::unique_ptr<Document> doc, bool keepStep) {
             m_smemCache.rebindFrames(m_frames);
         } else {
             m_frames = boxFrames(*m_doc);
-            m_replay = std::make_unique<Replay>(m_doc->trace(), m_doc->initial());
+            // A new file opens at its last step (below): start there; an edit's step is sought from it.
+            m_replay = replayAtEnd(*m_doc);
         }
         for (const TraceInstr& in : m_doc->trace().instrs)
             spans.push_back({in.firstStep, in.endStep, in.summary.empty() ? in.text : in.summary});

@@ -5,6 +5,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <filesystem>
 #include <string>
 
 using namespace layoutscope;
@@ -16,7 +18,78 @@ std::unique_ptr<Document> example(const char* name) {
     return Document::fromFile(std::string(LAYOUTSCOPE_TEST_ASSETS) + "/scenarios/" + name);
 }
 
+/// Whether two states hold the same shared memory in every CTA and the same global bytes wherever a move of
+/// `t` wrote global memory (and as many written global pages).
+bool sameMemory(const MachineState& a, const MachineState& b, const Trace& t) {
+    if (a.smem.size() != b.smem.size()) return false;
+    for (size_t c = 0; c < a.smem.size(); ++c)
+        if (!std::ranges::equal(a.smem[c].bytes(), b.smem[c].bytes())) return false;
+    if (a.global.materialisedPages() != b.global.materialisedPages()) return false;
+    for (const ByteMove& m : t.moves) {
+        if (m.dst.space != MemSpace::Global) continue;
+        std::vector<uint8_t> x(m.length), y(m.length);
+        a.global.read(m.dst.addr, x);
+        b.global.read(m.dst.addr, y);
+        if (x != y) return false;
+    }
+    return true;
+}
+
 } // namespace
+
+// The document opens at its last step: replayAtEnd takes the run's final memory there instead of applying
+// every move. The truth is the trace itself: a Replay from the initial memory that applies each move.
+TEST_CASE("replayAtEnd is the trace replayed to its last step", "[views][scene][prepared]") {
+    SECTION("every bundled scenario") {
+        int seen = 0;
+        for (const auto& e :
+             std::filesystem::directory_iterator(std::string(LAYOUTSCOPE_TEST_ASSETS) + "/scenarios")) {
+            if (e.path().extension() != ".scn") continue;
+            INFO(e.path().filename().string());
+            auto doc = Document::fromFile(e.path().string());
+            REQUIRE(doc->hasTrace());
+            ++seen;
+            const Trace& t = doc->trace();
+            Replay moved(t, doc->initial());
+            moved.seek(t.stepCount);
+            auto end = replayAtEnd(*doc);
+            REQUIRE(end->step() == t.stepCount);
+            CHECK(sameMemory(end->state(), moved.state(), t));
+            // And back from there to the first and the middle step: the before bytes give the same memory.
+            for (uint32_t s : {t.stepCount / 2, 0u}) {
+                moved.seek(s);
+                end->seek(s);
+                CHECK(sameMemory(end->state(), moved.state(), t));
+            }
+        }
+        CHECK(seen >= 20);
+    }
+    SECTION("a trace stopped at its budget replays its moves (the final memory has more)") {
+        std::string text =
+            "tensormap A tiled FLOAT16 dims=[256,256] box=[64,64] swizzle=128B\n"
+            "smem sA 32768 align=1024\nmbarrier bar\nmbarrier.init.shared::cta.b64 [bar], 1;\n";
+        for (int i = 0; i < 4; ++i)
+            text += "mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], 8192;\n"
+                    "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes [sA+" +
+                    std::to_string(8192 * i) + "], [A, {" + std::to_string(64 * i) +
+                    ", 0}], [bar];\nmbarrier.try_wait.parity.shared::cta.b64 p, [bar], " +
+                    std::to_string(i % 2) + ";\n";
+        RunOptions o;
+        o.traceBudgetBytes = 20000; // room for about two of the four 8 KiB loads
+        auto doc = Document::fromText(text, {}, o);
+        REQUIRE(doc->hasTrace());
+        const Trace& t = doc->trace();
+        REQUIRE(t.firstUntraced() < t.instrs.size());
+        Replay moved(t, doc->initial());
+        moved.seek(t.stepCount);
+        auto end = replayAtEnd(*doc);
+        CHECK(end->step() == t.stepCount);
+        CHECK(sameMemory(end->state(), moved.state(), t));
+        // The last load was not traced: its bytes are in the final memory but not at the trace's last step.
+        const auto fin = doc->run().final.smem[0].bytes();
+        CHECK_FALSE(std::ranges::equal(end->state().smem[0].bytes(), fin));
+    }
+}
 
 TEST_CASE("Prepared views equal the ones built on the UI thread", "[views][scene][prepared]") {
     for (const char* name : {"tma_tile_64x64_f16_sw128.scn", "tma_multicast_cluster2.scn",
