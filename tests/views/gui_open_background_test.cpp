@@ -155,7 +155,7 @@ TEST_CASE(
         REQUIRE(test::hover(w.smemView(), w.smemView()->cellCentre(cell->x, cell->y).toPoint()));
         const QString t = w.smemView()->inspectorText();
         INFO(t.toStdString());
-        CHECK(t.contains(QString("value:   0x%1").arg(bytes[sA + off], 2, 16, QChar('0'))));
+        CHECK(t.contains(QString("value:   byte 0x%1").arg(bytes[sA + off], 2, 16, QChar('0'))));
     }
     // And back at the first load's step, the bytes the first load alone brings (seek back from the end).
     auto first = Document::fromText(
@@ -173,6 +173,6 @@ TEST_CASE(
         REQUIRE(test::hover(w.smemView(), w.smemView()->cellCentre(cell->x, cell->y).toPoint()));
         const QString t = w.smemView()->inspectorText();
         INFO(t.toStdString());
-        CHECK(t.contains(QString("value:   0x%1").arg(firstBytes[sA + off], 2, 16, QChar('0'))));
+        CHECK(t.contains(QString("value:   byte 0x%1").arg(firstBytes[sA + off], 2, 16, QChar('0'))));
     }
 }
