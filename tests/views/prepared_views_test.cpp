@@ -102,8 +102,12 @@ TEST_CASE("Prepared views equal the ones built on the UI thread", "[views][scene
         REQUIRE(doc->hasTrace());
         REQUIRE(doc->scenario() != nullptr); // kept from the parse: the views do not parse it again
         CHECK(doc->scenario()->instrs.size() == doc->trace().instrs.size());
-        auto prep = prepareViews(*doc);
+        auto prep = prepareViews(*doc, std::string(name) != "tma_gather4_rows.scn"); // two threads, and one
         REQUIRE(prep);
+        const auto order = prepareViews(*doc, false)->order; // the async lanes: the same from either
+        CHECK(prep->order.ops.size() == order.ops.size());
+        CHECK(prep->order.phases.size() == order.phases.size());
+        CHECK(prep->order.races.size() == order.races.size());
         const uint32_t last = doc->trace().stepCount;
         // The Replay sits at the last step: every CTA's shared memory is the engine's final memory.
         REQUIRE(prep->replay->step() == last);

@@ -22,7 +22,7 @@ std::unique_ptr<Replay> replayAtEnd(const Document& doc) {
     return r;
 }
 
-std::unique_ptr<PreparedViews> prepareViews(const Document& doc) {
+std::unique_ptr<PreparedViews> prepareViews(const Document& doc, bool twoThreads) {
     if (!doc.hasTrace()) return nullptr;
     auto p = std::make_unique<PreparedViews>();
     // The async lanes (the async model fed the whole run again) and the loaded tiles on a second thread,
@@ -30,7 +30,8 @@ std::unique_ptr<PreparedViews> prepareViews(const Document& doc) {
     // so the document comes that much sooner where a core is free (issue 25 item 11). They read `doc` only
     // (the move table's one cached hint is atomic). Where no thread can start, the future runs it at get(),
     // here.
-    auto side = std::async(std::launch::async | std::launch::deferred, [&doc] {
+    const auto policy = twoThreads ? std::launch::async | std::launch::deferred : std::launch::deferred;
+    auto side = std::async(policy, [&doc] {
         std::pair<std::vector<SmemTile>, async::Timeline> r;
         r.first = smemTiles(doc);
         if (doc.scenario()) r.second = orderTimeline(*doc.scenario(), doc.run());

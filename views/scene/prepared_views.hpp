@@ -33,6 +33,8 @@ struct PreparedViews {
 
 /// Builds them for `doc` (which must outlive the result and not move). Reads `doc` only: any thread may
 /// call it. nullptr when the document has no trace.
-[[nodiscard]] std::unique_ptr<PreparedViews> prepareViews(const Document& doc);
+/// `twoThreads`: the async lanes on a second thread beside the rest (a file's open, where the window waits
+/// for the document; the editor's re-check keeps one, so the event loop keeps the other core while typing).
+[[nodiscard]] std::unique_ptr<PreparedViews> prepareViews(const Document& doc, bool twoThreads = false);
 
 } // namespace layoutscope::views
