@@ -4,6 +4,7 @@
 #include "scene/prepared_views.hpp"
 #include "scene/replay_cache.hpp"
 
+#include "layoutscope/analysis/compare_match.hpp"
 #include "layoutscope/tcgen05/exec.hpp"
 
 #include <catch2/catch.hpp>
@@ -274,4 +275,58 @@ TEST_CASE("boxFrames by runs equals the frames read move by move", "[views][scen
         ++checked;
     }
     CHECK(checked >= 20);
+}
+
+// The engine's sharedWindowOf (the documents' shared-memory window, and `compare`'s) reads the trace by runs;
+// the truth is every move's bytes read one by one, the buffers too, rounded out to whole 128-byte rows.
+TEST_CASE("sharedWindowOf by runs equals the window read move by move", "[views][scene][prepared]") {
+    std::vector<std::unique_ptr<Document>> docs;
+    for (const auto& e :
+         std::filesystem::directory_iterator(std::string(LAYOUTSCOPE_TEST_ASSETS) + "/scenarios"))
+        if (e.path().extension() == ".scn") docs.push_back(Document::fromFile(e.path().string()));
+    // Loads with each swizzle (the widest inner box it allows), into two buffers.
+    for (const auto& [sw, box] : {std::pair{"128B", 64}, {"64B", 32}, {"32B", 16}, {"NONE", 64}}) {
+        std::string text = std::string("tensormap A tiled FLOAT16 dims=[512,512] box=[") +
+                           std::to_string(box) + ",16] swizzle=" + sw +
+                           "\nsmem sA 8192 align=1024\nsmem sB 4096 align=1024\nmbarrier bar\n"
+                           "mbarrier.init.shared::cta.b64 [bar], 1;\n";
+        for (int i = 0; i < 6; ++i)
+            text += "mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], " + std::to_string(box * 32) +
+                    ";\ncp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes [" +
+                    std::string(i % 2 ? "sB" : "sA+2048") + "], [A, {" + std::to_string(box * i) +
+                    ", 16}], [bar];\nmbarrier.try_wait.parity.shared::cta.b64 p, [bar], " +
+                    std::to_string(i % 2) + ";\n";
+        docs.push_back(Document::fromText(text));
+        INFO(sw);
+        REQUIRE(docs.back()->hasTrace());
+    }
+    int checked = 0;
+    for (const auto& doc : docs) {
+        if (!doc->hasTrace()) continue;
+        INFO(doc->path());
+        const Trace& t = doc->trace();
+        for (uint32_t k = 0; k < 2 * doc->initial().smem.size();
+             ++k) { // each CTA with its buffers, then without
+            const uint32_t cta = k / 2;
+            const Scenario* sc = k % 2 ? nullptr : doc->scenario();
+            uint64_t lo = UINT64_MAX, hi = 0;
+            auto cover = [&](uint64_t a, uint64_t n) { lo = std::min(lo, a), hi = std::max(hi, a + n); };
+            if (sc)
+                for (const ScenarioBuffer& b : sc->buffers)
+                    if (b.cta == cta && b.size > 0) cover(b.addr, b.size);
+            for (const ByteMove& m : t.moves) {
+                if (m.dst.space == MemSpace::SharedCta && m.dst.cta == cta) cover(m.dst.addr, m.length);
+                if (m.src.space == MemSpace::SharedCta && m.src.cta == cta) cover(m.src.addr, m.length);
+            }
+            const SharedWindow w = sharedWindowOf(t, cta, sc);
+            if (hi == 0) {
+                CHECK(w.size == 0);
+                continue;
+            }
+            CHECK(w.base == lo / 128 * 128);
+            CHECK(uint64_t(w.base) + w.size == (hi + 127) / 128 * 128);
+            ++checked;
+        }
+    }
+    CHECK(checked >= 48);
 }
