@@ -71,6 +71,11 @@ class EditorDock : public QWidget {
     /// The half of loadFile after a parse and run done elsewhere (MainWindow::openFileInBackground): remember
     /// `path`'s format from the `bytes` read, and watch it. Show the document with showDocument(doc, true).
     void adoptFile(const QString& path, const QByteArray& bytes);
+    /// While that file's parse and run go on elsewhere: show its `text` now (the caller keeps the dock
+    /// disabled), so showDocument finds it there when the document comes and need not set it then (30,000
+    /// highlighted lines take ~0.2 s of the UI thread, issue 25 item 11). No re-check, autosave or recovery
+    /// change follows from it; an autosave still due for the text before is written first.
+    void showLoadingText(const QString& text);
     /// Whether scenario text runs a kernel (a `kernel` line): loadFile runs it with a progress dialog.
     [[nodiscard]] static bool isKernelScenario(const std::string& text);
     /// Whether `path` is a bundled example or review pack (under examplesDir() or its ../reviews).

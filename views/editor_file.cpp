@@ -1,11 +1,13 @@
 // EditorDock's file handling (issue 15, item 2): bytes preserved on save, read-only examples,
 // autosave and recovery, changes on disk. The pure byte logic is in document_file.*.
+#include "code_editor.hpp"
 #include "disk_watcher.hpp"
 #include "editor_dock.hpp"
 #include "examples_menu.hpp"
 #include "file_prompts.hpp"
 #include "kernel_run.hpp"
 #include "recovery_store.hpp"
+#include "scenario_checker.hpp"
 #include "scene/file_kind.hpp"
 
 #include <QDateTime>
@@ -156,6 +158,16 @@ bool EditorDock::isKernelScenario(const std::string& text) {
 void EditorDock::adoptFile(const QString& path, const QByteArray& bytes) {
     setFileState(path, bytes, true);
     m_shownText.clear(); // set by showDocument(doc, true)
+}
+
+void EditorDock::showLoadingText(const QString& text) {
+    if (m_autosave.isActive()) autosaveNow(); // the text before, under its own path
+    m_timer.stop();
+    m_checker->cancel(); // a re-check of the text before must not arrive over the file
+    m_loading = true;
+    m_editor->setDiagnostics({}); // the text before's marks; the file's come with its document
+    m_editor->setPlainText(text);
+    m_loading = false;
 }
 
 void EditorDock::autosaveNow() {

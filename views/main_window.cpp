@@ -109,6 +109,7 @@ void MainWindow::buildUi() {
             showOpened(l.path, std::move(doc));
         },
         this);
+    m_loader->setTwoThreads(true); // the window waits for this document: both cores
     auto* srcDock =
         new QDockWidget("Scenario and diagnostics", this); // no "&": tab labels read it as a mnemonic
     srcDock->setObjectName("scenarioDock");

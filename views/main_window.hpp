@@ -9,6 +9,7 @@
 #include "path_overlay.hpp"
 #include "playback.hpp"
 #include "scene/document.hpp"
+#include "scene/replay_cache.hpp"
 #include "scene/selection.hpp"
 #include "scene/smem_colour.hpp"
 #include "scene/smem_scene.hpp"
@@ -167,6 +168,8 @@ class MainWindow : public QMainWindow {
     void onStep(uint32_t step);  ///< drawStep; out of memory: an error message instead of an abort
     void drawStep(uint32_t step);
     void applyDocument(std::unique_ptr<Document> doc, bool keepStep); ///< setDocument, unguarded
+    /// The memory at the step shown, starting at the last step (`atEnd`) and keeping the initial memory.
+    [[nodiscard]] std::unique_ptr<ReplayCache<Replay>> keptReplay(std::unique_ptr<Replay> atEnd) const;
     void finishOpening(); ///< openFile's file drew a frame: record it as the last file
     /// openFile's last half: show `doc` (read from `abs`) in the editor and the views.
     void showOpened(const QString& abs, std::unique_ptr<Document> doc);
@@ -199,7 +202,7 @@ class MainWindow : public QMainWindow {
     void updateStatus();
 
     std::unique_ptr<Document> m_doc;
-    std::unique_ptr<Replay> m_replay;
+    std::unique_ptr<ReplayCache<Replay>> m_replay; ///< memory at the step shown (scene/replay_cache.hpp)
     std::vector<BoxFrame> m_frames;
     SmemScene m_smemScene;
     GlobalScene m_globalScene;

@@ -13,6 +13,12 @@
 
 namespace layoutscope::views {
 
+std::unique_ptr<ReplayCache<Replay>> MainWindow::keptReplay(std::unique_ptr<Replay> atEnd) const {
+    const uint64_t bytes = replayStateBytes(atEnd->state());
+    return std::make_unique<ReplayCache<Replay>>(
+        m_doc->trace(), std::move(*atEnd), std::make_unique<Replay>(m_doc->trace(), m_doc->initial()), bytes);
+}
+
 void MainWindow::applyDocument(std::unique_ptr<Document> doc, bool keepStep) {
     const uint32_t oldStep = m_playback->step(), oldCta = m_cta;
     const QByteArray layoutBefore =
@@ -54,12 +60,13 @@ void MainWindow::applyDocument(std::unique_ptr<Document> doc, bool keepStep) {
     if (m_doc->hasTrace()) {
         if (prep) {
             m_frames = std::move(prep->frames);
-            m_replay = std::move(prep->replay);
+            m_replay = keptReplay(std::move(prep->replay));
             m_smemCache = std::move(prep->smem);
             m_smemCache.rebindFrames(m_frames);
         } else {
             m_frames = boxFrames(*m_doc);
-            m_replay = std::make_unique<Replay>(m_doc->trace(), m_doc->initial());
+            // A new file opens at its last step (below): start there; an edit's step is sought from it.
+            m_replay = keptReplay(replayAtEnd(*m_doc));
         }
         for (const TraceInstr& in : m_doc->trace().instrs)
             spans.push_back({in.firstStep, in.endStep, in.summary.empty() ? in.text : in.summary});

@@ -63,8 +63,20 @@ void MainWindow::openFileInBackground(const QString& path) {
     finishOpening();
     AppSettings().beginOpening(abs); // a worker that crashes on it: not reopened at the next start
     m_loading = {abs, QByteArray::fromStdString(bytes.value())};
+    QString shown = QString::fromStdString(text);
     m_loader->request(std::move(text),
                       abs.toStdString()); // parse, run and prepareViews, cancelled by a newer open
+    // The editor takes the file's text (read-only) once the window has painted a frame, while the worker
+    // runs: not after the document comes, which would then wait for it (issue 25 item 11).
+    connect(
+        m_smem, &CellCanvas::framePainted, this,
+        [this, gen = m_loader->generation(), shown = std::move(shown)](double) {
+            if (!loading() || m_loader->generation() != gen) return; // it came, or another open replaced it
+            const QString title = windowTitle();
+            m_editor->showLoadingText(shown);
+            setWindowTitle(title); // "loading ...", whatever the text's modification state did to it
+        },
+        Qt::SingleShotConnection);
     // The window meanwhile: the document before it (its editor read-only, so nothing typed is lost when the
     // file arrives) and the centre view saying what is happening.
     m_editor->setEnabled(false);

@@ -20,9 +20,10 @@ void ScenarioChecker::request(std::string text, std::string path) {
     job->gen = ++m_gen;
     m_job = job;
     m_pending = true;
-    QThread* t = QThread::create([this, job, text = std::move(text), path = std::move(path)]() mutable {
-        RT_check(job, std::move(text), std::move(path));
-    });
+    QThread* t = QThread::create(
+        [this, job, text = std::move(text), path = std::move(path), two = m_twoThreads]() mutable {
+            RT_check(job, std::move(text), std::move(path), two);
+        });
     t->setParent(this);
     connect(t, &QThread::finished, t, &QObject::deleteLater);
     t->start(QThread::LowPriority);
@@ -35,14 +36,15 @@ void ScenarioChecker::cancel() {
     m_pending = false;
 }
 
-void ScenarioChecker::RT_check(const std::shared_ptr<Job>& job, std::string text, std::string path) {
+void ScenarioChecker::RT_check(const std::shared_ptr<Job>& job, std::string text, std::string path,
+                               bool twoThreads) {
     RunOptions options;
     options.cancel = &job->cancel;
     std::unique_ptr<Document> doc;
     try {
         doc = Document::fromText(std::move(text), path, options); // never throws bad_alloc itself
         // The views' passes over every move, here on the worker instead of the event loop.
-        if (!job->cancel && doc->hasTrace()) doc->setPrepared(prepareViews(*doc));
+        if (!job->cancel && doc->hasTrace()) doc->setPrepared(prepareViews(*doc, twoThreads));
     } catch (const std::bad_alloc&) {
         doc = Document::failed({}, path, outOfMemory("checking the scenario"));
     }

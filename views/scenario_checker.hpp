@@ -28,6 +28,8 @@ class ScenarioChecker : public QObject {
     void cancel();
     /// Whether a request's result is still to come.
     [[nodiscard]] bool pending() const { return m_pending; }
+    /// Prepare the views on two threads (prepareViews): for a file's open, not for the editor's re-check.
+    void setTwoThreads(bool on) { m_twoThreads = on; }
     /// Requests made so far (the generation of the newest).
     [[nodiscard]] uint64_t generation() const { return m_gen; }
 
@@ -36,11 +38,12 @@ class ScenarioChecker : public QObject {
         uint64_t gen = 0;
         std::atomic<bool> cancel{false};
     };
-    void RT_check(const std::shared_ptr<Job>& job, std::string text, std::string path);
+    void RT_check(const std::shared_ptr<Job>& job, std::string text, std::string path, bool twoThreads);
     void UI_deliver();
 
     DoneFn m_done;
     uint64_t m_gen = 0;
+    bool m_twoThreads = false;
     bool m_pending = false;
     std::shared_ptr<Job> m_job; ///< the newest request
     std::mutex m_mutex;         ///< guards m_ready

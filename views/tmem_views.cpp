@@ -245,7 +245,10 @@ void TmemViews::resetDocument(const Document* doc) {
             }
         }
         if (m_hasTmem) {
-            m_tmemReplay = std::make_unique<TmemReplay>(doc->trace(), initialTmemOf(doc->run(), ctas));
+            // A 128 x 512 x 4-byte Tensor Memory per CTA in each copy it keeps (replay_cache.hpp).
+            m_tmemReplay = std::make_unique<ReplayCache<TmemReplay>>(
+                doc->trace(), TmemReplay(doc->trace(), initialTmemOf(doc->run(), ctas)), nullptr,
+                uint64_t(ctas) * kTmemLanes * kTmemColumns * 4);
             m_expected = tmemExpectations(*doc); // the consumer check's mismatches, where the cp put them
             // The tcgen05.mma value check (issue 24 item 4), only when the scenario has an MMA to check.
             if (const Scenario* sc = doc->scenario();

@@ -10,6 +10,7 @@
 #include "scene/decomp_scene.hpp"
 #include "scene/multicast_fans.hpp"
 #include "scene/reg_scene.hpp"
+#include "scene/replay_cache.hpp"
 #include "scene/smem_scene.hpp"
 #include "scene/tma_fans.hpp"
 #include "scene/tmem_expected.hpp"
@@ -95,8 +96,8 @@ class TmemViews : public QObject {
     const Document* m_doc = nullptr;
     bool m_hasTmem = false;
     std::vector<uint32_t> m_regInstrs; ///< tcgen05.ld/st instructions of the document (registerInstrs)
-    std::unique_ptr<TmemReplay> m_tmemReplay;
-    std::unique_ptr<Replay> m_smemReplay; ///< source chunks of the decompression view
+    std::unique_ptr<ReplayCache<TmemReplay>> m_tmemReplay; ///< Tensor Memory at the step shown
+    std::unique_ptr<Replay> m_smemReplay;                  ///< source chunks of the decompression view
     TmemScene m_tmemScene;
     RegScene m_regScene;
     std::map<uint32_t, FragmentExpectation> m_fragments; ///< `expect fragment` per tcgen05.ld (markFragment)

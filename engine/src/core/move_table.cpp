@@ -5,6 +5,7 @@
 #include "layoutscope/core/result.hpp"
 
 #include <algorithm>
+#include <atomic>
 
 namespace layoutscope {
 namespace {
@@ -34,16 +35,26 @@ void MoveTable::clear() {
     m_lastRun = 0;
 }
 
+static_assert(std::atomic_ref<size_t>::required_alignment == alignof(size_t)); // m_lastRun needs no alignas
+
 size_t MoveTable::runOf(size_t i) const {
     LAYOUTSCOPE_ASSERT(i < m_size);
-    size_t r = m_lastRun < m_runs.size() ? m_lastRun : 0;
+    // The last run found is only a hint (checked before use); several threads may read one trace at once (the
+    // views' passes over a new document, prepared_views.cpp), so the hint is read and written atomically.
+    std::atomic_ref<size_t> last(m_lastRun);
+    const size_t hint = last.load(std::memory_order_relaxed);
+    size_t r = hint < m_runs.size() ? hint : 0;
     const Run& c = m_runs[r];
     if (i >= c.index && i < c.index + c.count) return r;
     if (r + 1 < m_runs.size() && i >= m_runs[r + 1].index && i < m_runs[r + 1].index + m_runs[r + 1].count)
-        return m_lastRun = r + 1;
-    auto it = std::upper_bound(m_runs.begin(), m_runs.end(), uint64_t(i),
-                               [](uint64_t v, const Run& run) { return v < run.index; });
-    return m_lastRun = size_t(it - m_runs.begin()) - 1;
+        r = r + 1;
+    else
+        r = size_t(std::upper_bound(m_runs.begin(), m_runs.end(), uint64_t(i),
+                                    [](uint64_t v, const Run& run) { return v < run.index; }) -
+                   m_runs.begin()) -
+            1;
+    last.store(r, std::memory_order_relaxed);
+    return r;
 }
 
 ByteMove MoveTable::rebuild(const Run& r, uint64_t k) const {

@@ -5,6 +5,7 @@
 // missed its goal or did not run.
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QTimer>
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -37,10 +38,16 @@ inline Stats stats(std::vector<double> v) {
     return s;
 }
 
+/// Runs the event loop until done() or `timeoutMs`, asleep between events as an application's loop is. (It
+/// was a loop of processEvents(AllEvents, 5), which returns at once when nothing is pending: it spun a core
+/// that a worker then lacked on this 2-core VM, and the 10,000-load file's background open measured ~0.4 s
+/// slower than the same open done synchronously; issue 25 item 12.)
 inline void waitUntil(const std::function<bool()>& done, int timeoutMs) {
     QElapsedTimer t;
     t.start();
-    while (!done() && t.elapsed() < timeoutMs) QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+    QTimer tick; // wakes the loop at least every 2 ms to look at done()
+    tick.start(2);
+    while (!done() && t.elapsed() < timeoutMs) QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
 }
 
 /// Which statistic a goal bounds.

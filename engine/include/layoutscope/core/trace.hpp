@@ -15,6 +15,7 @@
 #include <span>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace layoutscope {
@@ -249,6 +250,11 @@ class TraceBuilder {
 class Replay {
   public:
     Replay(const Trace& t, const MachineState& initial);
+    /// A replay already at `step`, whose state `atStep` the caller knows to be what seek(step) from the
+    /// initial state gives (e.g. a complete run's final memory at stepCount): no move is applied to get
+    /// there.
+    Replay(const Trace& t, MachineState atStep, uint32_t step)
+        : m_t(t), m_state(std::move(atStep)), m_step(step) {}
     /// State after all moves of steps < `step` (step 0 = initial, stepCount = final).
     void seek(uint32_t step);
     [[nodiscard]] uint32_t step() const { return m_step; }
