@@ -272,10 +272,9 @@ int cmdRun(const Args& args, std::ostream& out, std::ostream& err) {
         const TraceInstr& ti = t.instrs[i];
         const uint64_t bytes = ti.bytesMoved;
         std::map<RuleId, uint64_t> rules;
-        for (uint64_t k = ti.firstMove; k < ti.endMove; ++k) {
-            const ByteMove m = t.moves[k];
-            rules[m.rule] += m.length;
-        }
+        // A run's rule and length never vary (move_table.hpp): a tally by runs, not by moves.
+        for (const MoveTable::RunSpan& r : t.moves.runSpans(ti.firstMove, ti.endMove))
+            rules[r.first.rule] += uint64_t(r.first.length) * (r.k1 - r.k0);
         total += bytes;
         out << "\n[" << i << "] line " << ti.sourceLine << ": " << ti.text << "\n";
         out << "    " << ti.summary << "\n";
