@@ -15,9 +15,11 @@
 // Each digit moves the lane and column by a constant (the maps of tcgen05.md §4 are sums of a thread part
 // and a register part), so each level's strides are read off the per-move map (ldStSegmentsInto) at the
 // digit's unit point, never written out here. Register names that do not step evenly break the register
-// digits' linearity: then one grid per register (its thread and segment digits). The cells are copied with
-// precomputed offsets, a block of registers at a time; the trace, TMEM and registers are exactly those of
-// the per-move path, which tests/engine/tcgen05_fast_test.cpp runs side by side for every form.
+// digits' linearity: then one grid per register (its thread and segment digits). A form's offsets and levels
+// are kept per thread for its next access (Plan). The words move thread by thread along a lane, the trace's
+// (j, t) order by 4x4 transposes (ldst_copy.cpp), or, for the shapes whose lanes threads share, by vector
+// shuffles of the lanes (ldst_rows.cpp); the trace, TMEM and registers are exactly those of the per-move
+// path, which tests/engine/tcgen05_fast_test.cpp runs side by side for every form.
 #include "layoutscope/tcgen05/exec.hpp"
 #include "tcgen05/exec_detail.hpp"
 #include "tcgen05/ldst_copy.hpp"
