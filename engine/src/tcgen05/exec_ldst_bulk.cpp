@@ -132,9 +132,6 @@ void storeInOrder(uint32_t* cells, const Plan& p, uint32_t j0, uint32_t j1, cons
         }
 }
 
-// tcgen05.st of registers [j0, j1) whose cells are all distinct; with the trace on, its `before` (the cells
-// in move order) and `after` (the registers' words in move order) first. Each thread's cells are written as a
-// run where they are one, else one by one, thread after thread (a lane at a time in the cache).
 // A thread's scratch of JT words for the lane kernels when the trace keeps none: 32 threads x 128
 // registers x 2 words.
 uint32_t* scratchJT() {
@@ -142,13 +139,16 @@ uint32_t* scratchJT() {
     return s.data();
 }
 
+// tcgen05.st of registers [j0, j1) whose cells are all distinct; with the trace on, its `before` (the cells
+// in move order) and `after` (the registers' words in move order) first. Each thread's cells are written as a
+// run where they are one, else one by one, thread after thread (a lane at a time in the cache).
 void storeRange(uint32_t* cells, const Plan& p, uint32_t j0, uint32_t j1, const detail::ConstRegRows& regs,
                 uint32_t* before, uint32_t* after) {
     if (j0 == 0 && j1 == p.n && p.lanes) { // the registers' words in move order, then the lanes from them
         uint32_t* jt = after ? after : scratchJT();
         p.pack ? detail::regsToJTUnpack(regs, 0, p.n, jt) : detail::regsToJT(regs, 0, p.n, jt);
-        if (before) (void)detail::lanesToJT(p.shape, cells, kTmemLaneStride, p.n, p.pack, before);
-        (void)detail::jtToLanes(p.shape, jt, kTmemLaneStride, p.n, p.pack, cells);
+        if (before) detail::lanesToJT(p.shape, cells, kTmemLaneStride, p.n, p.pack, before);
+        detail::jtToLanes(p.shape, jt, kTmemLaneStride, p.n, p.pack, cells);
         return;
     }
     if (before) {
@@ -181,9 +181,9 @@ void loadRange(const uint32_t* cells, const Plan& p, uint32_t j0, uint32_t j1, c
     if (j0 == 0 && j1 == p.n && p.lanes) { // the lanes in move order, then each thread's row
         uint32_t* jt = after ? after : scratchJT();
         if (p.pack) // each cell pair's low halves as the register's word
-            (void)detail::lanesToJTPacked(p.shape, cells, kTmemLaneStride, p.n, jt);
+            detail::lanesToJTPacked(p.shape, cells, kTmemLaneStride, p.n, jt);
         else
-            (void)detail::lanesToJT(p.shape, cells, kTmemLaneStride, p.n, false, jt);
+            detail::lanesToJT(p.shape, cells, kTmemLaneStride, p.n, false, jt);
         return detail::jtToRegs(jt, 0, p.n, regs);
     }
     for (uint32_t t = 0; t < 32; ++t) {
@@ -195,9 +195,8 @@ void loadRange(const uint32_t* cells, const Plan& p, uint32_t j0, uint32_t j1, c
             for (uint32_t j = j0; j < j1; ++j) r[j] = cell[p.offJ[0] + int32_t(j)];
         else if (p.contiguous)
             std::memcpy(r + j0, cell + p.offJ[j0], 4 * size_t(j1 - j0));
-        else if (p.pack)
-            for (uint32_t j = j0; j < j1;
-                 ++j) { // the cell pair as one 8-byte load: low halves, little-endian
+        else if (p.pack) // each cell pair as one 8-byte load: its low halves, little-endian
+            for (uint32_t j = j0; j < j1; ++j) {
                 uint64_t w;
                 std::memcpy(&w, cell + p.offJ[j], 8);
                 r[j] = uint32_t(w & 0xFFFF) | uint32_t((w >> 32) << 16);
@@ -285,11 +284,7 @@ bool Tcgen05Executor::ldStBulk(TraceBuilder& tb, const LdStForm& f, uint32_t cta
         const int64_t halfWidth = int64_t(n) * (pack ? 2 : 1);
         p.overlap = store && f.shape == LdStShape::k16x32bx2 && f.immHalfSplitoff < halfWidth &&
                     f.immHalfSplitoff > -halfWidth;
-        p.lanes = false;
-#if defined(__SSE2__)
-        p.lanes = (f.shape == LdStShape::k16x64b && (pack || n % 2 == 0)) || f.shape == LdStShape::k16x128b ||
-                  (f.shape == LdStShape::k16x256b && n % 2 == 0);
-#endif
+        p.lanes = detail::lanesTake(f.shape, n, pack);
         const int64_t regStep = n > 1 ? int64_t(p.names[1]) - int64_t(p.names[0]) : 0;
         p.even = true;
         for (uint32_t j = 1; j < n && p.even; ++j)

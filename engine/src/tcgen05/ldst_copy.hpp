@@ -33,14 +33,16 @@ void jtToRegs(const uint32_t* jt, uint32_t j0, uint32_t j1, const RegRows& regs)
 void cellsToJT(const uint32_t* cells, const int32_t* offT, const int32_t* offJ, uint32_t j0, uint32_t j1,
                bool pairs, bool contiguous, uint32_t* jt);
 
-/// The whole access (registers 0 .. n) of .16x64b, .16x128b or .16x256b between its lanes (`cells`: lane
-/// taddr.lane, column taddr.column; lanes `stride` cells apart) and JT, with `pairs` two cells a register
-/// (.pack / .unpack::16b), by vector shuffles of each lane's runs (ldst_rows.cpp). False: not a form they
-/// take (another shape, an odd .16x64b count, no SSE2); nothing was moved.
-bool lanesToJT(LdStShape shape, const uint32_t* cells, uint32_t stride, uint32_t n, bool pairs, uint32_t* jt);
+/// Whether the lane kernels below take the whole access (registers 0 .. n) of `shape`, with `pairs` two
+/// cells a register (.pack / .unpack::16b): .16x64b, .16x128b, .16x256b, where the target has SSE2 (else
+/// the thread-by-thread path runs).
+[[nodiscard]] bool lanesTake(LdStShape shape, uint32_t n, bool pairs);
+/// The whole access of a form lanesTake() takes, between its lanes (`cells`: lane taddr.lane, column
+/// taddr.column; lanes `stride` cells apart) and JT, by vector shuffles of each lane's runs (ldst_rows.cpp).
+void lanesToJT(LdStShape shape, const uint32_t* cells, uint32_t stride, uint32_t n, bool pairs, uint32_t* jt);
 /// lanesToJT of a .pack::16b load, each register's pair of cells packed into its one word (the trace's word).
-bool lanesToJTPacked(LdStShape shape, const uint32_t* cells, uint32_t stride, uint32_t n, uint32_t* jt);
-bool jtToLanes(LdStShape shape, const uint32_t* jt, uint32_t stride, uint32_t n, bool pairs, uint32_t* cells);
+void lanesToJTPacked(LdStShape shape, const uint32_t* cells, uint32_t stride, uint32_t n, uint32_t* jt);
+void jtToLanes(LdStShape shape, const uint32_t* jt, uint32_t stride, uint32_t n, bool pairs, uint32_t* cells);
 
 /// r[j] = (p[2j] & 0xFFFF) | (p[2j + 1] << 16) for j < n: a thread's .pack::16b registers from a run of
 /// cells.

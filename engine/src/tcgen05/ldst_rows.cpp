@@ -138,63 +138,62 @@ void packed256b(const uint32_t* cells, uint32_t stride, uint32_t n, uint32_t* jt
 }
 
 template <bool ToJT>
-bool rows(LdStShape shape, uint32_t* cells, uint32_t stride, uint32_t n, bool pairs, uint32_t* jt) {
-    switch (shape) {
-    case LdStShape::k16x64b:
-        if (!pairs && n % 2 != 0) return false;
+void rows(LdStShape shape, uint32_t* cells, uint32_t stride, uint32_t n, bool pairs, uint32_t* jt) {
+    if (shape == LdStShape::k16x64b)
         pairs ? rows64b<ToJT, 2>(cells, stride, n, jt) : rows64b<ToJT, 1>(cells, stride, n, jt);
-        return true;
-    case LdStShape::k16x128b:
+    else if (shape == LdStShape::k16x128b)
         pairs ? rows128b<ToJT, 2>(cells, stride, n, jt) : rows128b<ToJT, 1>(cells, stride, n, jt);
-        return true;
-    case LdStShape::k16x256b:
-        if (n % 2 != 0) return false;
+    else
         pairs ? rows256b<ToJT, 2>(cells, stride, n, jt) : rows256b<ToJT, 1>(cells, stride, n, jt);
-        return true;
-    default:
-        return false;
-    }
 }
 #endif
 
 } // namespace
 
-bool lanesToJT(LdStShape shape, const uint32_t* cells, uint32_t stride, uint32_t n, bool pairs,
+bool lanesTake(LdStShape shape, uint32_t n, bool pairs) {
+#if defined(__SSE2__)
+    // .16x64b of single cells and .16x256b move two registers a vector (their counts are even but for
+    // .16x64b.x1); .16x128b moves one.
+    return (shape == LdStShape::k16x64b && (pairs || n % 2 == 0)) || shape == LdStShape::k16x128b ||
+           (shape == LdStShape::k16x256b && n % 2 == 0);
+#else
+    (void)shape, (void)n, (void)pairs;
+    return false;
+#endif
+}
+
+#if defined(__SSE2__)
+void lanesToJT(LdStShape shape, const uint32_t* cells, uint32_t stride, uint32_t n, bool pairs,
                uint32_t* jt) {
-#if defined(__SSE2__)
-    return rows<true>(shape, const_cast<uint32_t*>(cells), stride, n, pairs, jt); // reads cells only
-#else
-    (void)shape, (void)cells, (void)stride, (void)n, (void)pairs, (void)jt;
-    return false;
-#endif
+    LAYOUTSCOPE_ASSERT(lanesTake(shape, n, pairs));
+    rows<true>(shape, const_cast<uint32_t*>(cells), stride, n, pairs, jt); // reads cells only
 }
 
-bool lanesToJTPacked(LdStShape shape, const uint32_t* cells, uint32_t stride, uint32_t n, uint32_t* jt) {
-#if defined(__SSE2__)
-    switch (shape) {
-    case LdStShape::k16x64b:
-        return packed64b(cells, stride, n, jt), true;
-    case LdStShape::k16x128b:
-        return packed128b(cells, stride, n, jt), true;
-    case LdStShape::k16x256b:
-        return n % 2 == 0 ? (packed256b(cells, stride, n, jt), true) : false;
-    default:
-        return false;
-    }
-#else
-    (void)shape, (void)cells, (void)stride, (void)n, (void)jt;
-    return false;
-#endif
+void lanesToJTPacked(LdStShape shape, const uint32_t* cells, uint32_t stride, uint32_t n, uint32_t* jt) {
+    LAYOUTSCOPE_ASSERT(lanesTake(shape, n, true));
+    if (shape == LdStShape::k16x64b)
+        packed64b(cells, stride, n, jt);
+    else if (shape == LdStShape::k16x128b)
+        packed128b(cells, stride, n, jt);
+    else
+        packed256b(cells, stride, n, jt);
 }
 
-bool jtToLanes(LdStShape shape, const uint32_t* jt, uint32_t stride, uint32_t n, bool pairs,
+void jtToLanes(LdStShape shape, const uint32_t* jt, uint32_t stride, uint32_t n, bool pairs,
                uint32_t* cells) {
-#if defined(__SSE2__)
-    return rows<false>(shape, cells, stride, n, pairs, const_cast<uint32_t*>(jt)); // reads jt only
-#else
-    (void)shape, (void)cells, (void)stride, (void)n, (void)pairs, (void)jt;
-    return false;
-#endif
+    LAYOUTSCOPE_ASSERT(lanesTake(shape, n, pairs));
+    rows<false>(shape, cells, stride, n, pairs, const_cast<uint32_t*>(jt)); // reads jt only
 }
+#else
+void lanesToJT(LdStShape, const uint32_t*, uint32_t, uint32_t, bool, uint32_t*) {
+    LAYOUTSCOPE_ASSERT(false);
+}
+void lanesToJTPacked(LdStShape, const uint32_t*, uint32_t, uint32_t, uint32_t*) {
+    LAYOUTSCOPE_ASSERT(false);
+}
+void jtToLanes(LdStShape, const uint32_t*, uint32_t, uint32_t, bool, uint32_t*) {
+    LAYOUTSCOPE_ASSERT(false);
+}
+#endif
 
 } // namespace layoutscope::detail
