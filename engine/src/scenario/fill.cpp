@@ -34,6 +34,25 @@ void indexElements(uint64_t e, uint8_t* out, size_t n) {
     for (; i < n; ++i, v = static_cast<U>(v + 1)) std::memcpy(out + i * sizeof(U), &v, sizeof(U));
 }
 
+// indexElements for elements of `es` bytes on a little-endian host; nullptr for other sizes or hosts (the
+// byte-by-byte fill then does it).
+using IndexElementsFn = void (*)(uint64_t e, uint8_t* out, size_t n);
+IndexElementsFn indexElementsOf(uint64_t es) {
+    if constexpr (std::endian::native != std::endian::little) return nullptr;
+    switch (es) {
+    case 1:
+        return indexElements<uint8_t>;
+    case 2:
+        return indexElements<uint16_t>;
+    case 4:
+        return indexElements<uint32_t>;
+    case 8:
+        return indexElements<uint64_t>;
+    default:
+        return nullptr;
+    }
+}
+
 // `n` bytes of the index fill from byte offset o: element o / es holds its own index, little-endian.
 // A partial first element byte by byte, then whole elements as integers, then a partial last one.
 // es is 1, 2, 4 or 8 for every byte type: a shift and a mask instead of two divisions.
@@ -47,16 +66,10 @@ void indexFill(uint64_t es, uint64_t o, uint8_t* out, size_t n) {
         if (++k == es) k = 0, ++e;
     }
     const size_t whole = pow2 ? (n - i) >> shift : (n - i) / es;
-    if constexpr (std::endian::native == std::endian::little) {
-        if (es == 1 || es == 2 || es == 4 || es == 8) {
-            uint8_t* p = out + i;
-            if (es == 1) indexElements<uint8_t>(e, p, whole);
-            if (es == 2) indexElements<uint16_t>(e, p, whole);
-            if (es == 4) indexElements<uint32_t>(e, p, whole);
-            if (es == 8) indexElements<uint64_t>(e, p, whole);
-            i += whole * es;
-            e += whole;
-        }
+    if (const IndexElementsFn run = indexElementsOf(es)) {
+        run(e, out + i, whole);
+        i += whole * es;
+        e += whole;
     }
     for (; i < n; ++i) {
         out[i] = static_cast<uint8_t>(e >> (8 * k));
@@ -130,20 +143,13 @@ BulkByteGenerator scenarioFillBulkGenerator(const ScenarioTensorMap& t) {
     return [es](const ByteRows& rows, uint8_t* out) {
         // Rows of whole elements (a TMA box's rows, the commonest read): indexElements per row, without
         // indexFill's partial-element handling per row (issue 25 item 10: that was a third of the fill).
-        if constexpr (std::endian::native == std::endian::little) {
-            const uint64_t mask = es - 1;
-            if ((es == 1 || es == 2 || es == 4 || es == 8) &&
-                ((rows.offset | rows.stride | rows.rowBytes) & mask) == 0) {
-                const int shift = std::countr_zero(es);
-                auto run = es == 1   ? indexElements<uint8_t>
-                           : es == 2 ? indexElements<uint16_t>
-                           : es == 4 ? indexElements<uint32_t>
-                                     : indexElements<uint64_t>;
-                const size_t n = size_t(rows.rowBytes >> shift);
-                for (uint64_t i = 0; i < rows.count; ++i)
-                    run((rows.offset + i * rows.stride) >> shift, out + i * rows.rowBytes, n);
-                return;
-            }
+        const IndexElementsFn run = indexElementsOf(es);
+        if (run && ((rows.offset | rows.stride | rows.rowBytes) & (es - 1)) == 0) {
+            const int shift = std::countr_zero(es);
+            const size_t n = size_t(rows.rowBytes >> shift);
+            for (uint64_t i = 0; i < rows.count; ++i)
+                run((rows.offset + i * rows.stride) >> shift, out + i * rows.rowBytes, n);
+            return;
         }
         eachRow(rows, out, [es](uint64_t o, uint8_t* p, size_t n) { indexFill(es, o, p, n); });
     };
